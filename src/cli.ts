@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+import { main } from "./main.js";
+
+process.exitCode = main(process.argv.slice(2), {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+});

@@ -1,0 +1,160 @@
+/**
+ * The foundation's proof: the REAL Claude Code runtime, driven through the SDK's `query()`,
+ * talks to the scripted model and nothing else.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { query, type SDKMessage, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
+import { reply, text, toolUse } from "../support/fake-model/index.js";
+import { startTestBench, type TestBench } from "../support/bench.js";
+import { InputQueue } from "../support/input-queue.js";
+
+let bench: TestBench | undefined;
+afterEach(async () => {
+  await bench?.close();
+  bench = undefined;
+});
+
+const results = (msgs: SDKMessage[]) =>
+  msgs.filter((m): m is SDKResultMessage => m.type === "result");
+const assistantTexts = (msgs: SDKMessage[]) =>
+  msgs.flatMap((m) =>
+    m.type === "assistant"
+      ? m.message.content.flatMap((b) => (b.type === "text" ? [b.text] : []))
+      : [],
+  );
+
+describe("real Claude Code runtime against the scripted model", () => {
+  it("answers a prompt with the scripted text and a success result", async () => {
+    bench = await startTestBench([
+      {
+        name: "greeting",
+        match: { lastUserText: "Say hello" },
+        reply: reply(text("Hello from the fake model")),
+      },
+    ]);
+    const messages: SDKMessage[] = [];
+    for await (const m of query({ prompt: "Say hello", options: bench.queryOptions() }))
+      messages.push(m);
+
+    expect(assistantTexts(messages)).toEqual(["Hello from the fake model"]);
+    const [result] = results(messages);
+    expect(result?.subtype).toBe("success");
+    expect(result && "result" in result ? result.result : undefined).toBe(
+      "Hello from the fake model",
+    );
+    expect(bench.model.messageRequests).toHaveLength(1);
+    expect(bench.model.messageRequests[0]?.model).toBe("claude-sonnet-4-5");
+    expect(bench.model.unmatched).toEqual([]);
+  });
+
+  it("runs a Write tool_use in the cwd and shows the model its tool_result", async () => {
+    bench = await startTestBench();
+    const target = join(bench.sandbox.cwd, "notes.txt");
+    bench.model.setRules([
+      {
+        name: "write",
+        match: { lastUserText: "Create notes.txt", toolResult: false },
+        reply: reply(toolUse("Write", { file_path: target, content: "written by the runtime\n" })),
+      },
+      {
+        name: "after-write",
+        match: { toolResult: /notes\.txt/ },
+        reply: reply(text("File created.")),
+      },
+    ]);
+    const messages: SDKMessage[] = [];
+    for await (const m of query({ prompt: "Create notes.txt", options: bench.queryOptions() })) {
+      messages.push(m);
+    }
+
+    expect(await readFile(target, "utf8")).toBe("written by the runtime\n");
+    const [, second] = bench.model.messageRequests;
+    expect(second?.toolResults).toHaveLength(1);
+    expect(second?.toolResults[0]?.isError).toBe(false);
+    expect(bench.model.requests.map((r) => r.rule)).toEqual(["write", "after-write"]);
+    expect(results(messages).map((r) => r.subtype)).toEqual(["success"]);
+    expect(assistantTexts(messages)).toContain("File created.");
+    expect(bench.model.unmatched).toEqual([]);
+  });
+
+  it("wakes up by itself when a background Bash finishes (autonomous turn)", async () => {
+    bench = await startTestBench([
+      {
+        name: "start-bg",
+        match: { lastUserText: "Run the job in the background", toolResult: false },
+        reply: reply(
+          toolUse("Bash", {
+            command: "sleep 1 && echo job-finished",
+            description: "Run the job",
+            run_in_background: true,
+          }),
+        ),
+      },
+      {
+        name: "started",
+        match: { toolResult: /running in background/i },
+        reply: reply(text("Started the job.")),
+      },
+      {
+        name: "wake",
+        match: { lastUserText: /<task-notification>[\s\S]*<status>completed<\/status>/ },
+        reply: reply(text("The background job completed.")),
+      },
+    ]);
+    const input = new InputQueue();
+    const q = query({ prompt: input, options: bench.queryOptions() });
+    const messages: SDKMessage[] = [];
+    const sentUuid = input.push("Run the job in the background");
+    for await (const m of q) {
+      messages.push(m);
+      if (results(messages).length === 2) break;
+    }
+    input.close();
+    q.close();
+
+    const [first, second] = results(messages);
+    expect(first?.subtype).toBe("success");
+    expect(first?.user_message_uuid).toBe(sentUuid);
+    expect(second?.subtype).toBe("success");
+    // The autonomous turn: no user message caused it, a task notification did.
+    expect(second?.user_message_uuid).toBeUndefined();
+    expect(second?.origin?.kind).toBe("task-notification");
+    expect(second && "result" in second ? second.result : undefined).toBe(
+      "The background job completed.",
+    );
+    const notification = messages.find(
+      (m) => m.type === "system" && m.subtype === "task_notification",
+    );
+    expect(notification && "status" in notification ? notification.status : undefined).toBe(
+      "completed",
+    );
+    expect(bench.model.requests.map((r) => r.rule)).toEqual(["start-bg", "started", "wake"]);
+    expect(bench.model.unmatched).toEqual([]);
+  });
+
+  it("retries after an injected 529 and then answers", async () => {
+    bench = await startTestBench([
+      {
+        name: "overloaded-once",
+        match: { lastUserText: "Are you there" },
+        reply: { kind: "overloaded" },
+        times: 1,
+      },
+      {
+        name: "answer",
+        match: { lastUserText: "Are you there" },
+        reply: reply(text("Here after a retry")),
+      },
+    ]);
+    const messages: SDKMessage[] = [];
+    for await (const m of query({ prompt: "Are you there?", options: bench.queryOptions() }))
+      messages.push(m);
+
+    expect(messages.some((m) => m.type === "system" && m.subtype === "api_retry")).toBe(true);
+    expect(bench.model.requests.map((r) => r.rule)).toEqual(["overloaded-once", "answer"]);
+    expect(results(messages).map((r) => r.subtype)).toEqual(["success"]);
+    expect(assistantTexts(messages)).toEqual(["Here after a retry"]);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * The scripted model as a standalone process, so a person can run the real server against it:
+ *   npm run fake-model -- --port 4000 [--script rules.json]
+ *   ANTHROPIC_BASE_URL=http://127.0.0.1:4000 ANTHROPIC_API_KEY=x claude-a2a
+ */
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { FakeModel, reply, text } from "./fake-model/index.js";
+import type { Rule } from "./fake-model/index.js";
+import { loadScript } from "./fake-model/script-file.js";
+
+const USAGE = `Usage: npm run fake-model -- [--port N] [--host H] [--script FILE]
+
+A scripted Anthropic Messages API for offline runs of Claude Code.
+  --port N       port to listen on (default 0: a free one, printed at start)
+  --host H       address to bind (default 127.0.0.1)
+  --script FILE  JSON rules file (see test/support/fake-model/script-file.ts);
+                 default: reply "echo: <last user text>" to every request
+`;
+
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", default: "0" },
+    host: { type: "string", default: "127.0.0.1" },
+    script: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
+// The runtime prepends <system-reminder> blocks to the user's text; echo only what the user typed.
+const userTyped = (s: string) =>
+  s.replace(/<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, "").trim();
+const echo: Rule = {
+  name: "echo",
+  match: {},
+  reply: (req) => reply(text(`echo: ${userTyped(req.lastUserText)}`)),
+};
+
+const rules: Rule[] = values.script
+  ? loadScript(JSON.parse(await readFile(resolve(values.script), "utf8")) as unknown)
+  : [echo];
+const model = await FakeModel.start({ rules, host: values.host, port: Number(values.port) });
+process.stdout.write(`fake model listening on ${model.url} (${rules.length} rule(s))\n`);
+process.stdout.write(`  ANTHROPIC_BASE_URL=${model.url} ANTHROPIC_API_KEY=x\n`);
+
+const stop = () => {
+  process.stdout.write(
+    `\n${model.requests.length} request(s), ${model.unmatched.length} unmatched\n`,
+  );
+  void model.close().then(() => process.exit(0));
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);

@@ -1,0 +1,26 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          // Each e2e test spawns a real Claude Code process: 2 cores cannot run many at once.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
