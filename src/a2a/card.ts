@@ -1,0 +1,80 @@
+import { A2A_PROTOCOL_VERSION, AgentCard } from "@a2a-js/sdk";
+import type { Config } from "../config/schema.js";
+
+/** Where the bindings are mounted, relative to `server.publicUrl`. */
+export const JSONRPC_PATH = "/a2a/jsonrpc";
+export const REST_PATH = "/a2a/rest";
+
+export interface CardOptions {
+  /** Package version; used when `agentCard.version` is not set. */
+  version: string;
+}
+
+/** The agent card, in the SDK's in-memory form (serve `agentCardJson(card)`, not this). */
+export function buildAgentCard(
+  config: Pick<Config, "server" | "agentCard">,
+  options: CardOptions,
+): AgentCard {
+  const { agentCard: c, server } = config;
+  const base = server.publicUrl.replace(/\/+$/, "");
+  return {
+    name: c.name,
+    description: c.description,
+    version: c.version ?? options.version,
+    // JSON-RPC first: a client takes the first interface it supports.
+    supportedInterfaces: [
+      {
+        url: `${base}${JSONRPC_PATH}`,
+        protocolBinding: "JSONRPC",
+        protocolVersion: A2A_PROTOCOL_VERSION,
+        tenant: "",
+      },
+      {
+        url: `${base}${REST_PATH}`,
+        protocolBinding: "HTTP+JSON",
+        protocolVersion: A2A_PROTOCOL_VERSION,
+        tenant: "",
+      },
+    ],
+    provider: c.provider
+      ? { organization: c.provider.organization, url: c.provider.url }
+      : undefined,
+    documentationUrl: c.documentationUrl,
+    iconUrl: c.iconUrl,
+    capabilities: {
+      streaming: c.capabilities.streaming,
+      pushNotifications: c.capabilities.pushNotifications,
+      extensions: [],
+      // No authenticated variant of the card exists.
+      extendedAgentCard: false,
+    },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: [...c.defaultInputModes],
+    defaultOutputModes: [...c.defaultOutputModes],
+    skills: c.skills.map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      tags: [...s.tags],
+      examples: [...(s.examples ?? [])],
+      inputModes: [...(s.inputModes ?? [])],
+      outputModes: [...(s.outputModes ?? [])],
+      securityRequirements: [],
+    })),
+    signatures: [],
+  };
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * The wire form (ProtoJSON). ProtoJSON drops empty lists, but the spec marks these ones required
+ * and clients that validate the card reject it without them, so they are put back.
+ */
+export function agentCardJson(card: AgentCard): Json {
+  const json = AgentCard.toJSON(card) as Json;
+  for (const key of ["defaultInputModes", "defaultOutputModes", "skills"]) json[key] ??= [];
+  for (const skill of json.skills as Json[]) skill.tags ??= [];
+  return json;
+}

@@ -1,0 +1,210 @@
+import type { PermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
+import { z } from "zod";
+
+/** Where the config file lives, relative to the workspace. */
+export const CONFIG_FILE = ".claude/claude-a2a.config.json";
+
+export const PERMISSION_MODES = [
+  "default",
+  "acceptEdits",
+  "bypassPermissions",
+  "plan",
+  "dontAsk",
+  "auto",
+] as const;
+export const SETTING_SOURCES = ["user", "project", "local"] as const;
+
+// Fails to compile when the Agent SDK adds or drops a value, so the schema cannot silently drift.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _permissionModesMatchSdk: Same<(typeof PERMISSION_MODES)[number], PermissionMode> = true;
+const _settingSourcesMatchSdk: Same<(typeof SETTING_SOURCES)[number], SettingSource> = true;
+
+// Case-insensitive by spelling it out: a JSON Schema `pattern` cannot carry the `i` flag.
+const SIZE_PATTERN = /^(\d+(?:\.\d+)?)\s*([kKmMgG]?[bB])$/;
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** Bytes from a positive integer or a size string such as "10mb" or "512kb" (1 kb = 1024 bytes). */
+export function parseByteSize(value: number | string): number {
+  if (typeof value === "number") return value;
+  const match = SIZE_PATTERN.exec(value.trim());
+  const unit = SIZE_UNITS[match?.[2]?.toLowerCase() ?? ""];
+  if (!match || unit === undefined) throw new RangeError(`not a size: ${JSON.stringify(value)}`);
+  return Math.floor(Number(match[1]) * unit);
+}
+
+// Each number schema carries one message for every way it can fail, so "abc", 1.5 and 0 all
+// read the same: what is expected, then what was found.
+function intBetween(min: number, max: number) {
+  const error = `expected an integer between ${min} and ${max}`;
+  return z.int({ error }).min(min, { error }).max(max, { error });
+}
+function positiveInt(error = "expected a positive integer") {
+  return z.int({ error }).min(1, { error });
+}
+const text = () => z.string({ error: "expected a string" });
+const name = () => text().trim().min(1, { error: "expected a non-empty string" });
+const names = () => z.array(name(), { error: "expected an array of strings" });
+const httpUrl = () =>
+  z.url({ protocol: /^https?$/, error: "expected an absolute http:// or https:// URL" });
+const minutes = (n: number) => n * 60_000;
+
+const SIZE_ERROR = 'expected a positive number of bytes or a size such as "10mb" or "512kb"';
+const byteSize = z
+  .union([positiveInt(SIZE_ERROR), z.string().regex(SIZE_PATTERN, { error: SIZE_ERROR })], {
+    error: SIZE_ERROR,
+  })
+  .transform(parseByteSize);
+
+const serverSchema = z.strictObject({
+  host: name()
+    .default("127.0.0.1")
+    .describe(
+      "Bind address. Keep the loopback default unless an authenticating proxy is in front.",
+    ),
+  port: intBetween(1, 65535).default(3008).describe("TCP port to listen on."),
+  publicUrl: httpUrl()
+    .optional()
+    .describe(
+      "URL advertised in the agent card's supportedInterfaces. Default: http://localhost:<port>.",
+    ),
+  allowedLogins: names()
+    .optional()
+    .describe(
+      "Tailscale logins allowed to call the agent (Tailscale-User-Login header). Unset: no gating.",
+    ),
+  bodyLimit: byteSize
+    .prefault("10mb")
+    .describe('Largest accepted request body: bytes, or a size such as "10mb" or "512kb".'),
+});
+
+const skillSchema = z.strictObject({
+  id: name().describe("Unique identifier of the skill."),
+  name: name().describe("Human-readable name of the skill."),
+  description: text().describe("What the skill does."),
+  tags: names().default([]).describe("Keywords describing the skill."),
+  examples: z.array(text()).optional().describe("Example prompts the skill handles."),
+  inputModes: names().optional().describe("Input media types, overriding the agent's defaults."),
+  outputModes: names().optional().describe("Output media types, overriding the agent's defaults."),
+});
+
+const DEFAULT_SKILL = {
+  id: "claude-code",
+  name: "Claude Code",
+  description:
+    "Reads, edits and creates files and runs commands in its working directory to carry out " +
+    "software engineering tasks.",
+  tags: ["coding", "files", "shell"],
+};
+
+const agentCardSchema = z.strictObject({
+  name: name().default("Claude Code").describe("Agent name shown to clients."),
+  description: text()
+    .default("A Claude Code agent working in one directory, exposed over the A2A protocol.")
+    .describe("What the agent is for."),
+  version: name().optional().describe("Agent version. Default: the claude-a2a package version."),
+  provider: z
+    .strictObject({ organization: name(), url: httpUrl() })
+    .optional()
+    .describe("Organization providing the agent."),
+  documentationUrl: httpUrl().optional().describe("URL of the agent's documentation."),
+  iconUrl: httpUrl().optional().describe("URL of an icon for the agent."),
+  capabilities: z
+    .strictObject({
+      streaming: z
+        .boolean({ error: "expected true or false" })
+        .default(true)
+        .describe("Advertise (and serve) SendStreamingMessage and SubscribeToTask."),
+      pushNotifications: z
+        .boolean({ error: "expected true or false" })
+        .default(false)
+        .describe("Advertise (and serve) push-notification webhooks."),
+    })
+    .prefault({}),
+  defaultInputModes: names()
+    .default(["text/plain", "application/json"])
+    .describe("Media types the agent accepts."),
+  defaultOutputModes: names()
+    .default(["text/plain", "application/json"])
+    .describe("Media types the agent produces."),
+  skills: z
+    .array(skillSchema, { error: "expected an array of skills" })
+    .default([DEFAULT_SKILL])
+    .describe("Skills listed in the agent card."),
+});
+
+const claudeSchema = z.strictObject({
+  cwd: name()
+    .optional()
+    .describe(
+      "Working directory for Claude, also where the session file lives. Relative paths resolve " +
+        "against the directory the server was started in. Default: the current directory.",
+    ),
+  permissionMode: z
+    .enum(PERMISSION_MODES)
+    .default("acceptEdits")
+    .describe("Agent SDK permission mode."),
+  model: name().optional().describe("Model id. Default: the SDK's default."),
+  allowedTools: names().optional().describe("Tools usable without a permission prompt."),
+  disallowedTools: names().optional().describe("Tools Claude may never use."),
+  settingSources: z
+    .array(z.enum(SETTING_SOURCES))
+    .default([...SETTING_SOURCES])
+    .describe("Claude Code settings to load (CLAUDE.md, settings.json, slash commands)."),
+  maxTurns: positiveInt().optional().describe("Hard cap on agent turns per task. Default: none."),
+  permissionPrompts: z
+    .enum(["input-required", "deny"])
+    .default("input-required")
+    .describe("Bridge permission prompts to the client as input-required, or deny them outright."),
+  maxPermissionDenials: positiveInt()
+    .default(3)
+    .describe("Permission denials a task may collect before it is stopped."),
+  inputTimeoutMs: positiveInt()
+    .optional()
+    .describe("Fail a task left in input-required this long (ms). Default: wait forever."),
+});
+
+const sessionsSchema = z.strictObject({
+  idleTimeoutMs: positiveInt()
+    .default(minutes(30))
+    .describe("Close a live Claude session idle this long (ms); it resumes on the next message."),
+  maxLive: positiveInt().default(8).describe("Most Claude sessions kept live at once."),
+});
+
+export const configSchema = z
+  .strictObject({
+    $schema: text().optional().describe("JSON Schema of this file, for editors."),
+    server: serverSchema.prefault({}),
+    agentCard: agentCardSchema.prefault({}),
+    claude: claudeSchema.prefault({}),
+    sessions: sessionsSchema.prefault({}),
+    backgroundTasks: z
+      .enum(["wait", "detach"])
+      .default("wait")
+      .describe(
+        'Background work started by a turn: "wait" keeps the task working until it finishes; ' +
+          '"detach" completes the task at the end of the turn.',
+      ),
+    backgroundTaskTimeoutMs: positiveInt()
+      .default(minutes(30))
+      .describe('With "wait": longest a task waits for its background work (ms).'),
+  })
+  .meta({
+    title: "claude-a2a configuration",
+    description:
+      "Settings of claude-a2a, read from .claude/claude-a2a.config.json in the working directory.",
+  });
+
+/** What a config file may contain: every key optional. */
+export type ConfigInput = z.input<typeof configSchema>;
+type ParsedConfig = z.output<typeof configSchema>;
+
+/** The fully defaulted configuration the server runs with. */
+export type Config = Omit<ParsedConfig, "$schema" | "server" | "claude"> & {
+  server: Omit<ParsedConfig["server"], "publicUrl"> & { publicUrl: string };
+  claude: Omit<ParsedConfig["claude"], "cwd"> & { cwd: string };
+};
+
+/** The JSON Schema of a config file (input side: keys with defaults are optional). */
+export function configJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(configSchema, { io: "input", target: "draft-7" });
+}

@@ -1,0 +1,177 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { z } from "zod";
+
+/** Where the map lives, relative to the workspace (`claude.cwd`). */
+export const SESSIONS_FILE = ".claude/claude-a2a.sessions.json";
+
+export interface SessionEntry {
+  /** Claude Agent SDK `session_id`, used to resume the conversation. */
+  sessionId: string;
+  /** ISO 8601 time of the last change. */
+  updatedAt: string;
+}
+
+/** The subset of a pino logger this module needs. */
+export interface SessionMapLogger {
+  warn(obj: Record<string, unknown>, msg: string): void;
+}
+
+export interface SessionMapOptions {
+  /** Workspace directory: the file is `<cwd>/.claude/claude-a2a.sessions.json`. */
+  cwd: string;
+  logger: SessionMapLogger;
+  /** Clock, for tests. */
+  now?: () => Date;
+}
+
+const fileSchema = z.object({
+  version: z.literal(1),
+  sessions: z.record(
+    z.string().min(1),
+    z.object({ sessionId: z.string().min(1), updatedAt: z.string() }),
+  ),
+});
+
+/**
+ * The persisted A2A `contextId → Claude session` map. Reads are from memory; every change is
+ * written atomically (temp file, fsync, rename). Writes run one at a time and each one writes the
+ * whole current map, so a later write always carries every earlier change.
+ */
+export class SessionMap {
+  private readonly entries: Map<string, SessionEntry>;
+  private readonly now: () => Date;
+  /** Settles when the last started write has finished (never rejects). */
+  private tail: Promise<void> = Promise.resolve();
+  /** A write queued behind `tail` that has not started yet: new changes join it. */
+  private queued: Promise<void> | null = null;
+
+  private constructor(
+    readonly file: string,
+    entries: Map<string, SessionEntry>,
+    now: () => Date,
+  ) {
+    this.entries = entries;
+    this.now = now;
+  }
+
+  /** Loads the map; a missing file is an empty map, a corrupt one is moved aside with a warning. */
+  static async open(options: SessionMapOptions): Promise<SessionMap> {
+    const file = join(options.cwd, SESSIONS_FILE);
+    const now = options.now ?? (() => new Date());
+    return new SessionMap(file, await load(file, options.logger, now), now);
+  }
+
+  get(contextId: string): SessionEntry | undefined {
+    const entry = this.entries.get(contextId);
+    return entry && { ...entry };
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** A snapshot of every entry. */
+  all(): Map<string, SessionEntry> {
+    return new Map([...this.entries].map(([k, v]) => [k, { ...v }]));
+  }
+
+  /** Records the session of a context; resolves once the change is on disk. */
+  set(contextId: string, sessionId: string): Promise<void> {
+    if (contextId === "" || sessionId === "") {
+      return Promise.reject(new TypeError("contextId and sessionId must be non-empty"));
+    }
+    this.entries.set(contextId, { sessionId, updatedAt: this.now().toISOString() });
+    return this.persist();
+  }
+
+  /** Forgets a context; resolves (true if it was known) once the change is on disk. */
+  async delete(contextId: string): Promise<boolean> {
+    if (!this.entries.delete(contextId)) return false;
+    await this.persist();
+    return true;
+  }
+
+  /** Resolves when every change made so far is on disk (or its write has failed). */
+  flush(): Promise<void> {
+    return this.tail;
+  }
+
+  private persist(): Promise<void> {
+    if (this.queued) return this.queued;
+    const write = this.tail.then(() => {
+      this.queued = null;
+      return writeAtomically(this.file, serialize(this.entries));
+    });
+    this.queued = write;
+    this.tail = write.catch(() => undefined);
+    return write;
+  }
+}
+
+async function load(
+  file: string,
+  logger: SessionMapLogger,
+  now: () => Date,
+): Promise<Map<string, SessionEntry>> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return new Map();
+    throw err;
+  }
+  let problem: string;
+  try {
+    const parsed = fileSchema.safeParse(JSON.parse(text));
+    if (parsed.success) return new Map(Object.entries(parsed.data.sessions));
+    problem = parsed.error.issues[0]?.message ?? "unexpected content";
+  } catch (err) {
+    problem = (err as Error).message;
+  }
+  // Keep the bad file for inspection instead of silently losing every conversation it held.
+  const aside = `${file}.corrupt-${now().toISOString().replace(/[:.]/g, "-")}`;
+  await rename(file, aside);
+  logger.warn(
+    { file, movedTo: aside, problem },
+    "session map file is corrupt; moved it aside and starting with no sessions",
+  );
+  return new Map();
+}
+
+function serialize(entries: Map<string, SessionEntry>): string {
+  const sessions = Object.fromEntries(entries);
+  return `${JSON.stringify({ version: 1, sessions }, null, 2)}\n`;
+}
+
+async function writeAtomically(file: string, content: string): Promise<void> {
+  const dir = dirname(file);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    const handle = await open(temp, "wx");
+    try {
+      await handle.writeFile(content, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    throw err;
+  }
+  await syncDirectory(dir);
+}
+
+// Makes the rename itself durable on POSIX; directories cannot be opened this way on Windows.
+async function syncDirectory(dir: string): Promise<void> {
+  if (process.platform === "win32") return;
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { configSchema, parseByteSize, PERMISSION_MODES } from "../../../src/config/schema.js";
+
+describe("config schema", () => {
+  it("gives every README default for an empty file", () => {
+    const c = configSchema.parse({});
+    expect(c.server).toEqual({ host: "127.0.0.1", port: 3008, bodyLimit: 10 * 1024 * 1024 });
+    expect(c.agentCard.name).toBe("Claude Code");
+    expect(c.agentCard.capabilities).toEqual({ streaming: true, pushNotifications: false });
+    expect(c.agentCard.skills.length).toBeGreaterThan(0);
+    expect(c.claude).toEqual({
+      permissionMode: "acceptEdits",
+      settingSources: ["user", "project", "local"],
+      permissionPrompts: "input-required",
+      maxPermissionDenials: 3,
+    });
+    expect(c.sessions).toEqual({ idleTimeoutMs: 30 * 60_000, maxLive: 8 });
+    expect(c.backgroundTasks).toBe("wait");
+    expect(c.backgroundTaskTimeoutMs).toBe(30 * 60_000);
+  });
+
+  it("fills the defaults of a partly written block", () => {
+    const c = configSchema.parse({ server: { port: 4000 }, agentCard: { capabilities: {} } });
+    expect(c.server.host).toBe("127.0.0.1");
+    expect(c.server.port).toBe(4000);
+    expect(c.agentCard.capabilities.streaming).toBe(true);
+  });
+
+  it("accepts the README's examples", () => {
+    const readme = {
+      server: {
+        host: "127.0.0.1",
+        port: 3008,
+        publicUrl: "https://my-machine.tailnet-name.ts.net",
+        allowedLogins: ["you@example.com"],
+      },
+      agentCard: {
+        name: "My Claude Agent",
+        description: "A Claude Code agent exposed over A2A.",
+        version: "1.0.0",
+        capabilities: { streaming: true, pushNotifications: false },
+        defaultInputModes: ["text"],
+        defaultOutputModes: ["text"],
+        skills: [],
+      },
+      claude: {
+        cwd: "/path/to/the/agent/workspace",
+        permissionMode: "acceptEdits",
+        model: "claude-sonnet-4-5",
+        allowedTools: ["Read", "Write", "Edit"],
+        settingSources: ["user", "project", "local"],
+        maxTurns: 20,
+        maxPermissionDenials: 3,
+      },
+    };
+    const c = configSchema.parse(readme);
+    expect(c.agentCard.skills).toEqual([]);
+    expect(c.claude.maxTurns).toBe(20);
+    expect(c.server.allowedLogins).toEqual(["you@example.com"]);
+  });
+
+  it("allows a $schema key for editors and rejects any other unknown key", () => {
+    expect(configSchema.safeParse({ $schema: "./config.schema.json" }).success).toBe(true);
+    expect(configSchema.safeParse({ sever: {} }).success).toBe(false);
+    expect(configSchema.safeParse({ server: { prot: 1 } }).success).toBe(false);
+    expect(
+      configSchema.safeParse({
+        agentCard: { skills: [{ id: "a", name: "b", description: "c", tag: [] }] },
+      }).success,
+    ).toBe(false);
+  });
+
+  it("knows every permission mode of the Agent SDK", () => {
+    for (const mode of PERMISSION_MODES) {
+      expect(configSchema.parse({ claude: { permissionMode: mode } }).claude.permissionMode).toBe(
+        mode,
+      );
+    }
+    expect(configSchema.safeParse({ claude: { permissionMode: "yolo" } }).success).toBe(false);
+  });
+
+  it("rejects out-of-range numbers", () => {
+    for (const port of [0, 65536, 1.5, "3008"]) {
+      expect(configSchema.safeParse({ server: { port } }).success).toBe(false);
+    }
+    expect(configSchema.safeParse({ claude: { maxPermissionDenials: 0 } }).success).toBe(false);
+    expect(configSchema.safeParse({ sessions: { maxLive: -1 } }).success).toBe(false);
+  });
+
+  it("takes the body limit as bytes or a size string", () => {
+    expect(configSchema.parse({ server: { bodyLimit: 2048 } }).server.bodyLimit).toBe(2048);
+    expect(configSchema.parse({ server: { bodyLimit: "512kb" } }).server.bodyLimit).toBe(524288);
+    expect(configSchema.parse({ server: { bodyLimit: "1.5MB" } }).server.bodyLimit).toBe(1572864);
+    for (const bad of ["10xb", "mb", 0, -5, true]) {
+      expect(configSchema.safeParse({ server: { bodyLimit: bad } }).success).toBe(false);
+    }
+  });
+});
+
+describe("parseByteSize", () => {
+  it("parses units case-insensitively with 1 kb = 1024 bytes", () => {
+    expect(parseByteSize("10mb")).toBe(10 * 1024 * 1024);
+    expect(parseByteSize("1 GB")).toBe(1024 ** 3);
+    expect(parseByteSize("100b")).toBe(100);
+    expect(parseByteSize(42)).toBe(42);
+    expect(() => parseByteSize("ten mb")).toThrow(RangeError);
+  });
+});

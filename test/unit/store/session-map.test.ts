@@ -1,0 +1,141 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  SESSIONS_FILE,
+  SessionMap,
+  type SessionMapLogger,
+} from "../../../src/store/session-map.js";
+
+let dir: string;
+let warnings: { obj: Record<string, unknown>; msg: string }[];
+const logger: SessionMapLogger = { warn: (obj, msg) => warnings.push({ obj, msg }) };
+const fixedNow = () => new Date("2025-01-02T03:04:05.678Z");
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "claude-a2a-sessions-"));
+  warnings = [];
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const open = () => SessionMap.open({ cwd: dir, logger, now: fixedNow });
+const claudeDir = () => join(dir, ".claude");
+const readStored = async () =>
+  JSON.parse(await readFile(join(dir, SESSIONS_FILE), "utf8")) as {
+    version: number;
+    sessions: Record<string, { sessionId: string; updatedAt: string }>;
+  };
+
+describe("SessionMap", () => {
+  it("starts empty without a file and creates .claude/ on the first write", async () => {
+    const map = await open();
+    expect(map.size).toBe(0);
+    await map.set("ctx-1", "sess-1");
+    expect(await readStored()).toEqual({
+      version: 1,
+      sessions: { "ctx-1": { sessionId: "sess-1", updatedAt: "2025-01-02T03:04:05.678Z" } },
+    });
+  });
+
+  it("round-trips through a restart", async () => {
+    const first = await open();
+    await first.set("ctx-1", "sess-1");
+    await first.set("ctx-2", "sess-2");
+    await first.set("ctx-1", "sess-1b");
+    expect(await first.delete("ctx-2")).toBe(true);
+    expect(await first.delete("never-set")).toBe(false);
+
+    const second = await open();
+    expect(second.get("ctx-1")).toEqual({
+      sessionId: "sess-1b",
+      updatedAt: "2025-01-02T03:04:05.678Z",
+    });
+    expect(second.get("ctx-2")).toBeUndefined();
+    expect([...second.all().keys()]).toEqual(["ctx-1"]);
+  });
+
+  it("persists every one of many concurrent sets", async () => {
+    const map = await open();
+    const ids = Array.from({ length: 50 }, (_, i) => `ctx-${i}`);
+    await Promise.all(ids.map((id) => map.set(id, `sess-of-${id}`)));
+    const stored = await readStored();
+    expect(Object.keys(stored.sessions).sort()).toEqual([...ids].sort());
+    for (const id of ids) expect(stored.sessions[id]?.sessionId).toBe(`sess-of-${id}`);
+  });
+
+  it("keeps the last value when sets and deletes interleave with writes in flight", async () => {
+    const map = await open();
+    const first = map.set("ctx", "a");
+    await Promise.resolve(); // let the first write start before the next changes
+    const rest = [
+      map.set("ctx", "b"),
+      map.set("other", "x"),
+      map.delete("other"),
+      map.set("ctx", "c"),
+    ];
+    await Promise.all([first, ...rest]);
+    expect((await readStored()).sessions).toEqual({
+      ctx: { sessionId: "c", updatedAt: "2025-01-02T03:04:05.678Z" },
+    });
+    expect((await open()).get("ctx")?.sessionId).toBe("c");
+  });
+
+  it("never leaves a temp file behind", async () => {
+    const map = await open();
+    await Promise.all([map.set("a", "1"), map.set("b", "2")]);
+    await map.set("c", "3");
+    await map.delete("a");
+    await map.flush();
+    expect(await readdir(claudeDir())).toEqual(["claude-a2a.sessions.json"]);
+  });
+
+  it("moves a corrupt file aside, warns, and starts empty", async () => {
+    await mkdir(claudeDir(), { recursive: true });
+    await writeFile(join(dir, SESSIONS_FILE), '{"version":1,"sessions":{"ctx"');
+    const map = await open();
+    expect(map.size).toBe(0);
+
+    const aside = "claude-a2a.sessions.json.corrupt-2025-01-02T03-04-05-678Z";
+    expect(await readdir(claudeDir())).toEqual([aside]);
+    expect(await readFile(join(claudeDir(), aside), "utf8")).toBe('{"version":1,"sessions":{"ctx"');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.obj).toMatchObject({
+      file: join(dir, SESSIONS_FILE),
+      movedTo: join(claudeDir(), aside),
+    });
+
+    await map.set("ctx", "fresh");
+    expect((await readStored()).sessions.ctx?.sessionId).toBe("fresh");
+  });
+
+  it("treats valid JSON of the wrong shape as corrupt too", async () => {
+    await mkdir(claudeDir(), { recursive: true });
+    await writeFile(join(dir, SESSIONS_FILE), JSON.stringify({ "ctx-1": "sess-1" }));
+    const map = await open();
+    expect(map.size).toBe(0);
+    expect(warnings).toHaveLength(1);
+    expect((await readdir(claudeDir())).some((f) => f.includes(".corrupt-"))).toBe(true);
+  });
+
+  it("rejects a failed write without leaving a temp file, and recovers on the next one", async () => {
+    const map = await open();
+    // A directory where the file should be makes the rename fail after the temp file is written.
+    await mkdir(join(dir, SESSIONS_FILE), { recursive: true });
+    await expect(map.set("ctx", "a")).rejects.toThrow();
+    expect((await readdir(claudeDir())).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+
+    await rm(join(dir, SESSIONS_FILE), { recursive: true });
+    await map.set("other", "b");
+    expect(Object.keys((await readStored()).sessions).sort()).toEqual(["ctx", "other"]);
+  });
+
+  it("refuses empty ids", async () => {
+    const map = await open();
+    await expect(map.set("", "s")).rejects.toThrow(TypeError);
+    await expect(map.set("c", "")).rejects.toThrow(TypeError);
+    expect(map.size).toBe(0);
+  });
+});
