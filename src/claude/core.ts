@@ -1,0 +1,141 @@
+import type { Logger } from "pino";
+import { BackgroundTaskRegistry } from "./background-tasks.js";
+import { SessionEmitter } from "./events.js";
+import { OwnershipIndex } from "./ownership.js";
+import type { ForegroundSlot, RouteContext } from "./router.js";
+import {
+  deriveStatus,
+  isActiveLifecycle,
+  RunTracker,
+  type Run,
+  type RunOutcome,
+  type SessionStatus,
+} from "./run-tracker.js";
+import { TimelineAssembler } from "./timeline.js";
+import { TurnState } from "./turn-state.js";
+
+/** What the session (not the pump) decides when a run ends. */
+export interface CoreHost {
+  /** The last autonomous run tore down with a foreground prompt waiting: send it, now. */
+  takeHandoff(): void;
+  /** Called after every ending, so the next queued prompt can start. */
+  onRunEnded(run: Run): void;
+}
+
+/**
+ * The state the pump and the session share, and the one place a run ends, so that turn state,
+ * turn ownership and status always move together.
+ */
+export class SessionCore {
+  readonly emitter: SessionEmitter;
+  readonly runs: RunTracker;
+  readonly turn: TurnState;
+  readonly timeline: TimelineAssembler;
+  readonly owners = new OwnershipIndex();
+  readonly tasks: BackgroundTaskRegistry;
+  foreground: ForegroundSlot | undefined;
+  turnOwner: string | undefined;
+  sessionId: string | undefined;
+  permissionsPending = 0;
+  processFailed = false;
+  /** The query's stream is over: nothing can be sent any more. */
+  processEnded = false;
+  /** Why the stream ended, for prompts that arrive afterwards. */
+  endReason: string | undefined;
+  private status: SessionStatus = "idle";
+  private host: CoreHost | undefined;
+
+  constructor(
+    readonly logger: Logger,
+    newId: () => string,
+  ) {
+    this.emitter = new SessionEmitter(logger);
+    this.runs = new RunTracker(
+      logger.child({ module: "runs" }),
+      (run, from) => {
+        this.emitter.emit({
+          type: "run_state",
+          runId: run.id,
+          origin: run.origin,
+          from,
+          to: run.state,
+        });
+        this.refreshStatus();
+      },
+      newId,
+    );
+    this.turn = new TurnState(logger.child({ module: "turn" }), (from, to, reason) =>
+      this.emitter.emit({ type: "turn_state", from, to, reason }),
+    );
+    this.timeline = new TimelineAssembler(logger.child({ module: "timeline" }), (entry) =>
+      this.emitter.emit({ type: "timeline", entry }),
+    );
+    this.tasks = new BackgroundTaskRegistry(logger.child({ module: "tasks" }), (id) =>
+      this.owners.runForToolUse(id),
+    );
+  }
+
+  attach(host: CoreHost): void {
+    this.host = host;
+  }
+
+  get currentStatus(): SessionStatus {
+    return this.status;
+  }
+
+  routeContext(): RouteContext {
+    return {
+      turnState: this.turn.state,
+      foreground: this.foreground,
+      turnOwner: this.turnOwner,
+      runForSend: (uuid) => this.owners.runForSend(uuid),
+      runForTask: (taskId) => this.tasks.runForTask(taskId),
+      runForToolUse: (id) => this.owners.runForToolUse(id),
+      runForMessage: (id) => this.owners.runForMessage(id),
+    };
+  }
+
+  refreshStatus(): void {
+    const next = deriveStatus(this.runs.all(), this.permissionsPending, this.processFailed);
+    if (next === this.status) return;
+    const previous = this.status;
+    this.status = next;
+    this.logger.debug({ from: previous, to: next }, "session: status");
+    this.emitter.emit({ type: "status", status: next, previous });
+  }
+
+  startAutonomousRun(reason: string): Run {
+    const run = this.runs.create("autonomous", "awaiting_response");
+    this.emitter.emit({ type: "run_started", runId: run.id, origin: "autonomous" });
+    // A run may also start while a foreground prompt waits for its turn (the runtime's turn began
+    // before our send): the turn state then stays foreground, the plan's exclusivity holds.
+    if (this.turn.state === "idle") this.turn.transition("autonomous", reason);
+    this.refreshStatus();
+    return run;
+  }
+
+  /** Ends an active run and settles everything that depends on it. No-op for ended runs. */
+  endRun(runId: string, outcome: RunOutcome, reason: string): void {
+    const run = this.runs.get(runId);
+    if (run === undefined || !isActiveLifecycle(run.state)) return;
+    if (!this.runs.finish(runId, outcome, reason).ok) return;
+    if (this.turnOwner === runId) this.turnOwner = undefined;
+    this.emitter.emit({ type: "run_ended", runId, origin: run.origin, outcome });
+
+    if (this.foreground?.runId === runId) {
+      this.foreground = undefined;
+      if (this.turn.state === "foreground") this.turn.transition("idle", `foreground ${reason}`);
+    }
+    const autonomousActive = this.runs
+      .active()
+      .some((r) => r.origin === "autonomous" && r.state !== "queued");
+    if (this.turn.state === "autonomous" && !autonomousActive) {
+      if (this.turn.handoffRequested && this.host !== undefined) this.host.takeHandoff();
+      else this.turn.transition("idle", `autonomous runs ended (${reason})`);
+    } else if (this.turn.state === "idle" && autonomousActive) {
+      this.turn.transition("autonomous", "autonomous run still active");
+    }
+    this.refreshStatus();
+    this.host?.onRunEnded(run);
+  }
+}

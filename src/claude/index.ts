@@ -1,0 +1,14 @@
+export { ClaudeSession } from "./session.js";
+export type { FinishStatus, RunSnapshot, RunStream, UserPrompt } from "./session.js";
+export type { ClaudeSessionOptions } from "./options.js";
+export { DEFAULT_SETTING_SOURCES } from "./options.js";
+export type { RunStreamEvent, RunTerminalEvent, SessionEvent, SessionListener } from "./events.js";
+export type * from "./normalize.js";
+export type { RunLifecycle, RunOrigin, RunOutcome, SessionStatus } from "./run-tracker.js";
+export type { TurnStateName } from "./turn-state.js";
+export type { TimelineEntry, AssistantTimelineEntry, UserTimelineEntry } from "./timeline.js";
+export type { BackgroundTask, BackgroundTaskStatus } from "./background-tasks.js";
+export type { QueryFactory, QueryHandle, QueryParams } from "./sdk.js";
+export { defaultQueryFactory } from "./sdk.js";
+export type { HistoryLoader, HistoryLocation } from "./history.js";
+export { defaultHistoryLoader } from "./history.js";

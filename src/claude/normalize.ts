@@ -1,0 +1,275 @@
+import { contentBlocks, streamPart, textOf } from "./content.js";
+import type {
+  AssistantEvent,
+  EventBase,
+  InitEvent,
+  MetadataEvent,
+  NormalizedEvent,
+  ResultEvent,
+  TaskNotificationEvent,
+  TaskProgressEvent,
+  TaskStartedEvent,
+  TaskUpdatedEvent,
+  UserEvent,
+} from "./normalized-event.js";
+
+export type * from "./normalized-event.js";
+export { contentBlocks, textOf } from "./content.js";
+
+type Rec = Record<string, unknown>;
+
+const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null;
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
+
+const INTERRUPT_MARKER = "[Request interrupted by user";
+
+/**
+ * SDKMessage → NormalizedEvent. Stateful only for one reason: partial stream frames carry the API
+ * message id on message_start alone, so the current id is remembered per stream key.
+ */
+export class Normalizer {
+  private readonly currentMessage = new Map<string, string>();
+
+  /** Takes `unknown` on purpose: the runtime sends types the installed .d.ts does not know. */
+  normalize(message: unknown): NormalizedEvent {
+    if (!isRec(message)) return { kind: "metadata", type: typeof message, raw: message };
+    try {
+      return this.normalizeRecord(message);
+    } catch {
+      // A malformed frame of a known type must not stop the pump.
+      return metadata(message);
+    }
+  }
+
+  private normalizeRecord(m: Rec): NormalizedEvent {
+    switch (m.type) {
+      case "assistant":
+        return normalizeAssistant(m);
+      case "user":
+        return normalizeUser(m);
+      case "result":
+        return normalizeResult(m);
+      case "stream_event":
+        return this.normalizeStream(m);
+      case "system":
+        return normalizeSystem(m);
+      default:
+        return metadata(m);
+    }
+  }
+
+  private normalizeStream(m: Rec): NormalizedEvent {
+    const parentToolUseId = str(m.parent_tool_use_id) ?? null;
+    const streamKey = parentToolUseId ?? "main";
+    const part = streamPart(m.event);
+    if (part.type === "message_start") this.currentMessage.set(streamKey, part.messageId);
+    const messageId = this.currentMessage.get(streamKey);
+    if (part.type === "message_stop") this.currentMessage.delete(streamKey);
+    return {
+      kind: "stream",
+      ...base(m),
+      streamKey,
+      messageId,
+      parentToolUseId,
+      userMessageUuids: stamps(m),
+      part,
+    };
+  }
+}
+
+function base(m: Rec): EventBase {
+  const out: EventBase = {};
+  const uuid = str(m.uuid);
+  const sessionId = str(m.session_id);
+  if (uuid !== undefined) out.uuid = uuid;
+  if (sessionId !== undefined) out.sessionId = sessionId;
+  return out;
+}
+
+function metadata(m: Rec): MetadataEvent {
+  const ev: MetadataEvent = {
+    kind: "metadata",
+    ...base(m),
+    type: str(m.type) ?? "unknown",
+    raw: m,
+  };
+  const subtype = str(m.subtype);
+  if (subtype !== undefined) ev.subtype = subtype;
+  return ev;
+}
+
+/** The runtime names the sends a frame answers in two fields; older producers only in the first. */
+function stamps(m: Rec): string[] {
+  const out = new Set<string>();
+  const one = str(m.user_message_uuid);
+  if (one !== undefined) out.add(one);
+  if (Array.isArray(m.user_message_uuids)) {
+    for (const u of m.user_message_uuids) if (typeof u === "string") out.add(u);
+  }
+  return [...out];
+}
+
+function normalizeAssistant(m: Rec): NormalizedEvent {
+  const message = isRec(m.message) ? m.message : {};
+  const messageId = str(message.id);
+  if (messageId === undefined) return metadata(m);
+  const ev: AssistantEvent = {
+    kind: "assistant",
+    ...base(m),
+    messageId,
+    parentToolUseId: str(m.parent_tool_use_id) ?? null,
+    content: contentBlocks(message.content),
+    aborted: m.aborted === true,
+    userMessageUuids: stamps(m),
+  };
+  const agentId = str(m.agent_id);
+  if (agentId !== undefined) ev.agentId = agentId;
+  const error = str(m.error);
+  if (error !== undefined) ev.error = error;
+  return ev;
+}
+
+function normalizeUser(m: Rec): NormalizedEvent {
+  const message = isRec(m.message) ? m.message : {};
+  const blocks = contentBlocks(message.content);
+  const text = textOf(blocks);
+  const ev: UserEvent = {
+    kind: "user",
+    ...base(m),
+    parentToolUseId: str(m.parent_tool_use_id) ?? null,
+    isReplay: m.isReplay === true,
+    isSynthetic: m.isSynthetic === true,
+    text,
+    toolResults: blocks.flatMap((b) =>
+      b.type === "tool_result" ? [{ toolUseId: b.toolUseId, isError: b.isError }] : [],
+    ),
+    interruptMarker: text.startsWith(INTERRUPT_MARKER),
+  };
+  const agentId = str(m.agent_id);
+  if (agentId !== undefined) ev.agentId = agentId;
+  return ev;
+}
+
+function normalizeResult(m: Rec): NormalizedEvent {
+  const subtype = str(m.subtype) ?? "unknown";
+  const isError = m.is_error === true;
+  const ev: ResultEvent = {
+    kind: "result",
+    ...base(m),
+    subtype,
+    success: subtype === "success" && !isError,
+    errors: Array.isArray(m.errors) ? m.errors.filter((e) => typeof e === "string") : [],
+    userMessageUuids: stamps(m),
+  };
+  const text = str(m.result);
+  if (text !== undefined) ev.text = text;
+  const terminalReason = str(m.terminal_reason);
+  if (terminalReason !== undefined) ev.terminalReason = terminalReason;
+  if (isRec(m.origin)) {
+    const originKind = str(m.origin.kind);
+    if (originKind !== undefined) ev.originKind = originKind;
+  }
+  const numTurns = num(m.num_turns);
+  if (numTurns !== undefined) ev.numTurns = numTurns;
+  const cost = num(m.total_cost_usd);
+  if (cost !== undefined) ev.totalCostUsd = cost;
+  const duration = num(m.duration_ms);
+  if (duration !== undefined) ev.durationMs = duration;
+  return ev;
+}
+
+function normalizeSystem(m: Rec): NormalizedEvent {
+  const b = base(m);
+  const taskId = str(m.task_id);
+  const toolUseId = str(m.tool_use_id);
+  const withTool = <T extends object>(ev: T): T & { toolUseId?: string } =>
+    toolUseId === undefined ? ev : { ...ev, toolUseId };
+  switch (m.subtype) {
+    case "init": {
+      const ev: InitEvent = { kind: "init", ...b };
+      const model = str(m.model);
+      const cwd = str(m.cwd);
+      if (model !== undefined) ev.model = model;
+      if (cwd !== undefined) ev.cwd = cwd;
+      return ev;
+    }
+    case "task_started": {
+      if (taskId === undefined) return metadata(m);
+      const ev: TaskStartedEvent = withTool({
+        kind: "task_started" as const,
+        ...b,
+        taskId,
+        description: str(m.description) ?? "",
+      });
+      const taskType = str(m.task_type);
+      if (taskType !== undefined) ev.taskType = taskType;
+      if (typeof m.is_backgrounded === "boolean") ev.isBackgrounded = m.is_backgrounded;
+      return ev;
+    }
+    case "task_updated": {
+      if (taskId === undefined) return metadata(m);
+      const ev: TaskUpdatedEvent = { kind: "task_updated", ...b, taskId };
+      const status = isRec(m.patch) ? str(m.patch.status) : undefined;
+      if (status !== undefined) ev.status = status;
+      return ev;
+    }
+    case "task_progress": {
+      if (taskId === undefined) return metadata(m);
+      const ev: TaskProgressEvent = withTool({
+        kind: "task_progress" as const,
+        ...b,
+        taskId,
+        description: str(m.description) ?? "",
+      });
+      const summary = str(m.summary);
+      if (summary !== undefined) ev.summary = summary;
+      return ev;
+    }
+    case "task_notification": {
+      if (taskId === undefined) return metadata(m);
+      const ev: TaskNotificationEvent = withTool({
+        kind: "task_notification" as const,
+        ...b,
+        taskId,
+        status: str(m.status) ?? "unknown",
+        summary: str(m.summary) ?? "",
+      });
+      const outputFile = str(m.output_file);
+      if (outputFile !== undefined) ev.outputFile = outputFile;
+      return ev;
+    }
+    case "background_tasks_changed":
+      return {
+        kind: "background_tasks_changed",
+        ...b,
+        tasks: (Array.isArray(m.tasks) ? m.tasks : []).filter(isRec).flatMap((t) => {
+          const id = str(t.task_id);
+          return id === undefined
+            ? []
+            : [
+                {
+                  taskId: id,
+                  taskType: str(t.task_type) ?? "unknown",
+                  description: str(t.description) ?? "",
+                  ambient: t.ambient === true,
+                },
+              ];
+        }),
+      };
+    case "session_state_changed":
+      return { kind: "session_state_changed", ...b, state: str(m.state) ?? "unknown" };
+    case "api_retry":
+      return {
+        kind: "api_retry",
+        ...b,
+        attempt: num(m.attempt) ?? 0,
+        maxRetries: num(m.max_retries) ?? 0,
+        retryDelayMs: num(m.retry_delay_ms) ?? 0,
+        errorStatus: num(m.error_status) ?? null,
+        error: str(m.error) ?? "unknown",
+      };
+    default:
+      return metadata(m);
+  }
+}

@@ -1,0 +1,64 @@
+import type {
+  CanUseTool,
+  Options,
+  PermissionMode,
+  SettingSource,
+} from "@anthropic-ai/claude-agent-sdk";
+import type { Logger } from "pino";
+import type { HistoryLoader } from "./history.js";
+import type { QueryFactory } from "./sdk.js";
+
+export interface ClaudeSessionOptions {
+  cwd: string;
+  model?: string;
+  /** Defaults to "default": the runtime's own default differs between versions. */
+  permissionMode?: PermissionMode;
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  /** Defaults to ["user", "project", "local"]. */
+  settingSources?: SettingSource[];
+  maxTurns?: number;
+  /** Session id to resume: the conversation goes on and streamHistory() starts with it. */
+  resume?: string;
+  /** Replaces the child's environment (the SDK does not merge it). */
+  env?: Record<string, string | undefined>;
+  /** Permission and AskUserQuestion handler; while it is pending the status is `permission`. */
+  canUseTool?: CanUseTool;
+  hooks?: Options["hooks"];
+  systemPrompt?: Options["systemPrompt"];
+  /** Any other SDK option (e.g. pathToClaudeCodeExecutable); the options above win. */
+  sdkOptions?: Partial<Options>;
+  logger?: Logger;
+  queryFactory?: QueryFactory;
+  historyLoader?: HistoryLoader;
+  /** Id source for runs and sends; tests make it deterministic. */
+  newId?: () => string;
+}
+
+export const DEFAULT_SETTING_SOURCES: SettingSource[] = ["user", "project", "local"];
+
+export function buildQueryOptions(
+  o: ClaudeSessionOptions,
+  canUseTool: CanUseTool | undefined,
+  logger: Logger,
+): Options {
+  const options: Options = {
+    stderr: (data) => logger.debug({ stderr: data.trimEnd() }, "claude code stderr"),
+    ...o.sdkOptions,
+    cwd: o.cwd,
+    permissionMode: o.permissionMode ?? "default",
+    settingSources: o.settingSources ?? DEFAULT_SETTING_SOURCES,
+    // Partial frames give live text and the API message id the timeline is keyed by.
+    includePartialMessages: true,
+  };
+  if (o.model !== undefined) options.model = o.model;
+  if (o.allowedTools !== undefined) options.allowedTools = o.allowedTools;
+  if (o.disallowedTools !== undefined) options.disallowedTools = o.disallowedTools;
+  if (o.maxTurns !== undefined) options.maxTurns = o.maxTurns;
+  if (o.resume !== undefined) options.resume = o.resume;
+  if (o.env !== undefined) options.env = o.env;
+  if (o.hooks !== undefined) options.hooks = o.hooks;
+  if (o.systemPrompt !== undefined) options.systemPrompt = o.systemPrompt;
+  if (canUseTool !== undefined) options.canUseTool = canUseTool;
+  return options;
+}

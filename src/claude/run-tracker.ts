@@ -1,0 +1,181 @@
+import type { Logger } from "pino";
+
+export type RunOrigin = "foreground" | "autonomous";
+
+export type RunLifecycle =
+  | "queued"
+  | "awaiting_response"
+  | "streaming"
+  | "finalizing"
+  | "completed"
+  | "interrupted"
+  | "error";
+
+export type SessionStatus = "running" | "permission" | "error" | "idle";
+
+/** How a run ended; the terminal lifecycle state is the discriminant. */
+export type RunOutcome =
+  | { state: "completed"; text: string }
+  | { state: "interrupted"; text: string; reason: string }
+  | { state: "error"; reason: string };
+
+export interface Run {
+  readonly id: string;
+  readonly origin: RunOrigin;
+  readonly seq: number;
+  state: RunLifecycle;
+  /** The uuid of the user message a foreground run sent. */
+  userMessageUuid?: string;
+  interruptRequested: boolean;
+  /** Text of the latest main-thread assistant message: what an interrupted run had said. */
+  lastText: string;
+  outcome?: RunOutcome;
+  /** Order of ending, so "the last ending" does not depend on map order. */
+  endSeq?: number;
+}
+
+export type RunTransitionResult =
+  { ok: true; run: Run; from: RunLifecycle } | { ok: false; error: string };
+
+const ACTIVE: ReadonlySet<RunLifecycle> = new Set([
+  "queued",
+  "awaiting_response",
+  "streaming",
+  "finalizing",
+]);
+
+const LEGAL: Readonly<Record<RunLifecycle, readonly RunLifecycle[]>> = {
+  // A queued prompt can be abandoned before it is sent, or lose its process.
+  queued: ["awaiting_response", "interrupted", "error"],
+  // A turn can end on its result without any content (API error, early interrupt).
+  awaiting_response: ["streaming", "finalizing", "interrupted", "error"],
+  streaming: ["finalizing", "interrupted", "error"],
+  finalizing: ["completed", "interrupted", "error"],
+  completed: [],
+  interrupted: [],
+  error: [],
+};
+
+export function isActiveLifecycle(state: RunLifecycle): boolean {
+  return ACTIVE.has(state);
+}
+
+export function isLegalRunTransition(from: RunLifecycle, to: RunLifecycle): boolean {
+  return LEGAL[from].includes(to);
+}
+
+/**
+ * Status is derived, never stored: a pending permission question wins (the caller must answer),
+ * then any active run, then the last ending; a dead process is an error until re-created.
+ */
+export function deriveStatus(
+  runs: Iterable<Run>,
+  permissionsPending: number,
+  processFailed: boolean,
+): SessionStatus {
+  if (permissionsPending > 0) return "permission";
+  let last: Run | undefined;
+  for (const run of runs) {
+    if (isActiveLifecycle(run.state)) return "running";
+    if (last === undefined || (run.endSeq ?? 0) > (last.endSeq ?? 0)) last = run;
+  }
+  if (processFailed) return "error";
+  return last?.state === "error" ? "error" : "idle";
+}
+
+export class RunTracker {
+  private readonly runs = new Map<string, Run>();
+  private seq = 0;
+  private endSeq = 0;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly onTransition: (run: Run, from: RunLifecycle) => void,
+    private readonly newId: () => string,
+  ) {}
+
+  create(origin: RunOrigin, initial: "queued" | "awaiting_response"): Run {
+    const run: Run = {
+      id: this.newId(),
+      origin,
+      seq: ++this.seq,
+      state: initial,
+      interruptRequested: false,
+      lastText: "",
+    };
+    this.runs.set(run.id, run);
+    this.logger.debug({ runId: run.id, origin, state: initial }, "run: created");
+    return run;
+  }
+
+  get(id: string): Run | undefined {
+    return this.runs.get(id);
+  }
+
+  all(): Run[] {
+    return [...this.runs.values()];
+  }
+
+  active(): Run[] {
+    return this.all().filter((r) => isActiveLifecycle(r.state));
+  }
+
+  transition(id: string, to: RunLifecycle, reason: string): RunTransitionResult {
+    const run = this.runs.get(id);
+    if (run === undefined) {
+      this.logger.error({ runId: id, to, reason }, "run: transition of unknown run");
+      return { ok: false, error: `unknown run ${id}` };
+    }
+    const from = run.state;
+    if (!isLegalRunTransition(from, to)) {
+      this.logger.error({ runId: id, from, to, reason }, "run: illegal transition rejected");
+      return { ok: false, error: `illegal run transition ${from} -> ${to}` };
+    }
+    run.state = to;
+    if (!isActiveLifecycle(to)) run.endSeq = ++this.endSeq;
+    this.logger.debug({ runId: id, origin: run.origin, from, to, reason }, "run: transition");
+    this.onTransition(run, from);
+    return { ok: true, run, from };
+  }
+
+  /** Ends an active run, passing through `finalizing` so every ending follows the same path. */
+  finish(id: string, outcome: RunOutcome, reason: string): RunTransitionResult {
+    const run = this.runs.get(id);
+    if (run === undefined || !isActiveLifecycle(run.state)) {
+      return { ok: false, error: `run ${id} is not active` };
+    }
+    if (outcome.state === "completed" && run.state !== "finalizing") {
+      const step = this.transition(id, "finalizing", reason);
+      if (!step.ok) return step;
+    }
+    run.outcome = outcome;
+    return this.transition(id, outcome.state, reason);
+  }
+}
+
+/** What a turn's result means for the run it ends. */
+export function outcomeFromResult(
+  result: {
+    success: boolean;
+    subtype: string;
+    text?: string;
+    errors: readonly string[];
+    terminalReason?: string;
+  },
+  run: Pick<Run, "interruptRequested" | "lastText">,
+): RunOutcome {
+  if (result.success) return { state: "completed", text: result.text ?? run.lastText };
+  const aborted = result.terminalReason?.startsWith("aborted_") === true;
+  if (aborted || (run.interruptRequested && result.subtype === "error_during_execution")) {
+    return {
+      state: "interrupted",
+      text: run.lastText,
+      reason: result.terminalReason ?? "interrupted",
+    };
+  }
+  const reason =
+    result.errors.join("; ") ||
+    result.text ||
+    `turn ended with ${result.subtype}${result.terminalReason ? ` (${result.terminalReason})` : ""}`;
+  return { state: "error", reason };
+}

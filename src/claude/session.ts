@@ -1,0 +1,368 @@
+import { randomUUID, type UUID } from "node:crypto";
+import type { SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { pino, type Logger } from "pino";
+import { AsyncQueue } from "./async-queue.js";
+import type { BackgroundTask } from "./background-tasks.js";
+import { SessionCore } from "./core.js";
+import type { RunStreamEvent, RunTerminalEvent, SessionListener } from "./events.js";
+import { defaultHistoryLoader } from "./history.js";
+import { contentBlocks, textOf } from "./normalize.js";
+import { buildQueryOptions, type ClaudeSessionOptions } from "./options.js";
+import { trackPermissions } from "./permissions.js";
+import { errorText, QueryPump } from "./pump.js";
+import { isActiveLifecycle, type Run, type RunOutcome, type SessionStatus } from "./run-tracker.js";
+import { defaultQueryFactory, type QueryHandle } from "./sdk.js";
+import type { TimelineEntry } from "./timeline.js";
+import type { TurnStateName } from "./turn-state.js";
+
+export type UserPrompt = string | SDKUserMessage["message"]["content"];
+export type FinishStatus = Exclude<SessionStatus, "running"> | "timeout";
+
+/** The events of one foreground run; `runId` ties it to the session events. */
+export interface RunStream extends AsyncIterable<RunStreamEvent> {
+  readonly runId: string;
+}
+
+export interface RunSnapshot {
+  id: string;
+  origin: Run["origin"];
+  state: Run["state"];
+  outcome?: RunOutcome;
+}
+
+interface PendingPrompt {
+  run: Run;
+  uuid: string;
+  prompt: UserPrompt;
+}
+
+/**
+ * One conversation: one long-lived Claude Code process in streaming-input mode, one foreground
+ * run at a time, autonomous runs when the runtime wakes by itself.
+ */
+export class ClaudeSession {
+  private readonly core: SessionCore;
+  private readonly logger: Logger;
+  private readonly input = new AsyncQueue<SDKUserMessage>();
+  private readonly pending: PendingPrompt[] = [];
+  private readonly channels = new Map<string, AsyncQueue<RunStreamEvent>>();
+  private readonly history: Promise<void>;
+  private readonly newId: () => string;
+  private handle: QueryHandle | undefined;
+  private pump: QueryPump | undefined;
+  private pumpDone: Promise<void> = Promise.resolve();
+  private closing: Promise<void> | undefined;
+  private startError: string | undefined;
+
+  constructor(private readonly options: ClaudeSessionOptions) {
+    this.logger = (options.logger ?? pino({ level: "silent" })).child({ component: "claude" });
+    this.newId = options.newId ?? randomUUID;
+    this.core = new SessionCore(this.logger, this.newId);
+    this.core.attach({
+      takeHandoff: () => this.takeHandoff(),
+      onRunEnded: (run) => this.onRunEnded(run),
+    });
+    this.core.emitter.subscribe((event) => {
+      if (event.type === "run_event" && !event.late)
+        this.channels.get(event.runId)?.push(event.event);
+    });
+    this.core.sessionId = options.resume;
+    this.history =
+      options.resume === undefined ? Promise.resolve() : this.loadHistory(options.resume);
+  }
+
+  /** From system/init; the resumed id until the first turn confirms it. */
+  get sessionId(): string | undefined {
+    return this.core.sessionId;
+  }
+
+  get status(): SessionStatus {
+    return this.core.currentStatus;
+  }
+
+  get turnState(): TurnStateName {
+    return this.core.turn.state;
+  }
+
+  /** Spawns the process now instead of at the first prompt. */
+  start(): void {
+    this.ensureStarted();
+  }
+
+  subscribe(listener: SessionListener): () => void {
+    return this.core.emitter.subscribe(listener);
+  }
+
+  /**
+   * Sends one user message and yields the events of that run only, ending with exactly one
+   * terminal event. Queued (state `queued`) while another foreground run is active; if an
+   * autonomous run is active, it is interrupted and torn down first. Stopping the iteration
+   * early cancels the run.
+   */
+  stream(prompt: UserPrompt): RunStream {
+    const run = this.core.runs.create("foreground", "queued");
+    const uuid = this.newId();
+    run.userMessageUuid = uuid;
+    this.core.owners.recordSend(uuid, run.id);
+    const channel = new AsyncQueue<RunStreamEvent>(() => this.abandon(run.id));
+    this.channels.set(run.id, channel);
+    this.core.emitter.emit({ type: "run_started", runId: run.id, origin: "foreground" });
+    this.core.refreshStatus();
+    if (this.closing !== undefined || this.core.processEnded) {
+      this.core.endRun(run.id, { state: "error", reason: this.deadReason() }, "session unusable");
+    } else {
+      this.pending.push({ run, uuid, prompt });
+      this.schedule();
+    }
+    return { runId: run.id, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+  }
+
+  /** The assembled timeline, all runs in order; a resumed session's earlier messages first. */
+  async *streamHistory(): AsyncIterable<TimelineEntry> {
+    await this.history;
+    yield* this.core.timeline.snapshot();
+  }
+
+  /**
+   * Interrupts whatever run holds the runtime's turn, foreground or autonomous, and resolves when
+   * those runs have ended. Prompts still queued are not touched: they start afterwards.
+   */
+  async interrupt(): Promise<void> {
+    const targets = this.core.runs.active().filter((r) => r.state !== "queued");
+    if (targets.length === 0) return;
+    const ended = Promise.all(targets.map((r) => this.whenEnded(r.id)));
+    await this.interruptRuns(targets, "interrupt requested");
+    await ended;
+  }
+
+  /** Resolves with the first non-running status, or `timeout`. */
+  waitForFinish(timeoutMs: number): Promise<FinishStatus> {
+    const now = this.core.currentStatus;
+    if (now !== "running") return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const unsubscribe = this.core.emitter.subscribe((e) => {
+        if (e.type === "status" && e.status !== "running") settle(e.status);
+      });
+      const timer = setTimeout(() => settle("timeout"), timeoutMs);
+      function settle(status: FinishStatus): void {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(status);
+      }
+    });
+  }
+
+  runs(): RunSnapshot[] {
+    return this.core.runs.all().map((r) => {
+      const snap: RunSnapshot = { id: r.id, origin: r.origin, state: r.state };
+      if (r.outcome !== undefined) snap.outcome = r.outcome;
+      return snap;
+    });
+  }
+
+  /** Live background tasks (a session with any should not be evicted). */
+  backgroundTasks(): BackgroundTask[] {
+    return this.core.tasks.live();
+  }
+
+  async stopBackgroundTask(taskId: string): Promise<void> {
+    await this.handle?.stopTask(taskId);
+  }
+
+  /** Ends the process; active and queued runs end as interrupted ("session closed"). */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    for (const item of this.pending.splice(0)) {
+      const outcome = { state: "interrupted", text: "", reason: "session closed" } as const;
+      this.core.endRun(item.run.id, outcome, "session closed");
+    }
+    this.pump?.markClosing();
+    this.input.end();
+    if (this.handle === undefined) {
+      this.core.processEnded = true;
+      this.core.emitter.emit({ type: "closed", reason: "session closed" });
+      return;
+    }
+    try {
+      this.handle.close();
+    } catch (error) {
+      this.logger.warn({ err: error }, "session: close failed");
+    }
+    await this.pumpDone;
+  }
+
+  private ensureStarted(): boolean {
+    if (this.handle !== undefined) return true;
+    if (this.closing !== undefined || this.core.processEnded) return false;
+    const canUseTool =
+      this.options.canUseTool && trackPermissions(this.core, this.options.canUseTool, this.newId);
+    const options = buildQueryOptions(this.options, canUseTool, this.logger);
+    try {
+      const factory = this.options.queryFactory ?? defaultQueryFactory;
+      this.handle = factory({ prompt: this.input, options });
+    } catch (error) {
+      this.logger.error({ err: error }, "session: starting Claude Code failed");
+      this.startError = `Claude Code could not be started: ${errorText(error)}`;
+      this.core.processEnded = true;
+      this.core.processFailed = true;
+      this.core.refreshStatus();
+      return false;
+    }
+    this.pump = new QueryPump(this.handle, this.core);
+    this.pumpDone = this.pump.run();
+    this.logger.debug({ resume: this.options.resume }, "session: query started");
+    return true;
+  }
+
+  private deadReason(): string {
+    if (this.closing !== undefined) return "session closed";
+    const why = this.startError ?? this.core.endReason ?? "Claude Code process has ended";
+    return `${why}; re-create the session to resume`;
+  }
+
+  /** Starts the next queued prompt if the turn is free; never pushes while a turn runs. */
+  private schedule(): void {
+    const next = this.pending[0];
+    if (next === undefined || this.core.foreground !== undefined) return;
+    if (this.closing !== undefined || this.core.processEnded) {
+      for (const item of this.pending.splice(0)) {
+        this.core.endRun(item.run.id, { state: "error", reason: this.deadReason() }, "unusable");
+      }
+      return;
+    }
+    switch (this.core.turn.state) {
+      case "foreground":
+        return;
+      case "autonomous": {
+        if (this.core.turn.handoffRequested) return;
+        // Atomic autonomous → foreground: interrupt, await teardown (its result), then send.
+        this.core.turn.requestHandoff();
+        const autonomous = this.core.runs
+          .active()
+          .filter((r) => r.origin === "autonomous" && r.state !== "queued");
+        void this.interruptRuns(autonomous, "foreground prompt waiting");
+        return;
+      }
+      case "idle":
+        this.send(next);
+        return;
+    }
+  }
+
+  private takeHandoff(): void {
+    const next = this.pending[0];
+    if (next === undefined || this.closing !== undefined || this.core.processEnded) {
+      this.core.turn.transition("idle", "handoff target gone");
+      return;
+    }
+    this.send(next);
+  }
+
+  private send(item: PendingPrompt): void {
+    const core = this.core;
+    if (!this.ensureStarted()) {
+      if (core.turn.state === "autonomous") core.turn.transition("idle", "process unusable");
+      this.schedule();
+      return;
+    }
+    this.pending.shift();
+    if (!core.turn.transition("foreground", "prompt sent").ok) {
+      this.pending.unshift(item);
+      return;
+    }
+    core.foreground = { runId: item.run.id, userMessageUuid: item.uuid, bound: false };
+    core.runs.transition(item.run.id, "awaiting_response", "prompt sent");
+    const content = item.prompt;
+    core.timeline.addUserPrompt(item.uuid, textOf(contentBlocks(content)), item.run.id);
+    this.logger.debug({ runId: item.run.id, uuid: item.uuid }, "session: prompt sent");
+    this.input.push({
+      type: "user",
+      message: { role: "user", content },
+      parent_tool_use_id: null,
+      uuid: item.uuid as UUID,
+    });
+  }
+
+  private onRunEnded(run: Run): void {
+    const index = this.pending.findIndex((p) => p.run.id === run.id);
+    if (index >= 0) this.pending.splice(index, 1);
+    const channel = this.channels.get(run.id);
+    if (channel !== undefined && run.outcome !== undefined) {
+      channel.push(terminalEvent(run.id, run.outcome));
+      channel.end();
+      this.channels.delete(run.id);
+    }
+    this.schedule();
+  }
+
+  /** The caller stopped reading its stream: the run is not wanted any more. */
+  private abandon(runId: string): void {
+    const run = this.core.runs.get(runId);
+    this.channels.delete(runId);
+    if (run === undefined || !isActiveLifecycle(run.state)) return;
+    if (run.state === "queued") {
+      const outcome = { state: "interrupted", text: "", reason: "abandoned by caller" } as const;
+      this.core.endRun(runId, outcome, "abandoned");
+    } else {
+      void this.interruptRuns([run], "abandoned by caller");
+    }
+  }
+
+  private async interruptRuns(targets: readonly Run[], reason: string): Promise<void> {
+    let needed = false;
+    for (const run of targets) {
+      if (run.interruptRequested || !isActiveLifecycle(run.state)) continue;
+      run.interruptRequested = true;
+      needed = true;
+      if (run.state === "awaiting_response" || run.state === "streaming") {
+        this.core.runs.transition(run.id, "finalizing", reason);
+      }
+    }
+    if (!needed || this.handle === undefined) return;
+    this.logger.debug({ runs: targets.map((r) => r.id), reason }, "session: interrupting");
+    try {
+      await this.handle.interrupt();
+    } catch (error) {
+      // The result (or the end of the stream) still ends the runs.
+      this.logger.warn({ err: error }, "session: interrupt request failed");
+    }
+  }
+
+  private whenEnded(runId: string): Promise<void> {
+    return new Promise((resolve) => {
+      const run = this.core.runs.get(runId);
+      if (run === undefined || !isActiveLifecycle(run.state)) return resolve();
+      const unsubscribe = this.core.emitter.subscribe((e) => {
+        if (e.type === "run_ended" && e.runId === runId) {
+          unsubscribe();
+          resolve();
+        }
+      });
+    });
+  }
+
+  private async loadHistory(sessionId: string): Promise<void> {
+    const loader = this.options.historyLoader ?? defaultHistoryLoader;
+    try {
+      const where = { cwd: this.options.cwd, ...(this.options.env && { env: this.options.env }) };
+      this.core.timeline.seedHistory(await loader(sessionId, where));
+    } catch (error) {
+      this.logger.warn({ err: error, sessionId }, "session: resumed history could not be read");
+    }
+  }
+}
+
+function terminalEvent(runId: string, outcome: RunOutcome): RunTerminalEvent {
+  switch (outcome.state) {
+    case "completed":
+      return { kind: "run_completed", runId, text: outcome.text };
+    case "interrupted":
+      return { kind: "run_interrupted", runId, reason: outcome.reason, text: outcome.text };
+    case "error":
+      return { kind: "run_failed", runId, reason: outcome.reason };
+  }
+}

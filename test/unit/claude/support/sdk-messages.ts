@@ -1,0 +1,214 @@
+/**
+ * Builders for the SDK frames the runtime sends, shaped as in notes/claude-agent-sdk.md. Only the
+ * fields the provider reads are filled; the rest of each SDK type is irrelevant here.
+ */
+let counter = 0;
+const uuid = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`;
+
+export const SESSION_ID = "11111111-1111-4111-8111-111111111111";
+
+interface FrameOpts {
+  /** user_message_uuid: the send this frame answers. */
+  stamp?: string;
+  parent?: string | null;
+  agentId?: string;
+}
+
+const stampFields = (o: FrameOpts) =>
+  o.stamp === undefined ? {} : { user_message_uuid: o.stamp, user_message_uuids: [o.stamp] };
+
+export const sdk = {
+  init: (sessionId = SESSION_ID) => ({
+    type: "system",
+    subtype: "init",
+    session_id: sessionId,
+    uuid: uuid(),
+    model: "claude-sonnet-4-5",
+    cwd: "/work",
+    tools: [],
+  }),
+
+  assistant: (
+    messageId: string,
+    content: unknown[],
+    o: FrameOpts & { aborted?: boolean } = {},
+  ) => ({
+    type: "assistant",
+    message: { id: messageId, role: "assistant", content, stop_reason: null },
+    parent_tool_use_id: o.parent ?? null,
+    session_id: SESSION_ID,
+    uuid: uuid(),
+    ...(o.aborted === true ? { aborted: true } : {}),
+    ...(o.agentId === undefined ? {} : { agent_id: o.agentId }),
+    ...stampFields(o),
+  }),
+
+  text: (messageId: string, text: string, o: FrameOpts & { aborted?: boolean } = {}) =>
+    sdk.assistant(messageId, [{ type: "text", text }], o),
+
+  toolUse: (
+    messageId: string,
+    toolUseId: string,
+    name: string,
+    input: unknown,
+    o: FrameOpts = {},
+  ) => sdk.assistant(messageId, [{ type: "tool_use", id: toolUseId, name, input }], o),
+
+  stream: (event: unknown, o: FrameOpts = {}) => ({
+    type: "stream_event",
+    event,
+    parent_tool_use_id: o.parent ?? null,
+    session_id: SESSION_ID,
+    uuid: uuid(),
+    ...stampFields(o),
+  }),
+
+  messageStart: (messageId: string, o: FrameOpts = {}) =>
+    sdk.stream({ type: "message_start", message: { id: messageId, content: [] } }, o),
+  blockStart: (index: number, block: unknown, o: FrameOpts = {}) =>
+    sdk.stream({ type: "content_block_start", index, content_block: block }, o),
+  textDelta: (index: number, text: string, o: FrameOpts = {}) =>
+    sdk.stream({ type: "content_block_delta", index, delta: { type: "text_delta", text } }, o),
+  blockStop: (index: number, o: FrameOpts = {}) =>
+    sdk.stream({ type: "content_block_stop", index }, o),
+  messageDelta: (o: FrameOpts = {}) =>
+    sdk.stream({ type: "message_delta", delta: { stop_reason: "end_turn" } }, o),
+  messageStop: (o: FrameOpts = {}) => sdk.stream({ type: "message_stop" }, o),
+  ping: () => sdk.stream({ type: "ping" }),
+
+  toolResult: (toolUseId: string, text: string, o: FrameOpts = {}) => ({
+    type: "user",
+    message: {
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: toolUseId, content: text }],
+    },
+    parent_tool_use_id: o.parent ?? null,
+    session_id: SESSION_ID,
+    uuid: uuid(),
+  }),
+
+  interruptedMarker: () => ({
+    type: "user",
+    message: { role: "user", content: [{ type: "text", text: "[Request interrupted by user]" }] },
+    parent_tool_use_id: null,
+    session_id: SESSION_ID,
+    uuid: uuid(),
+  }),
+
+  result: (
+    o: {
+      text?: string;
+      stamp?: string;
+      subtype?: string;
+      isError?: boolean;
+      errors?: string[];
+      terminalReason?: string;
+      origin?: string;
+    } = {},
+  ) => ({
+    type: "result",
+    subtype: o.subtype ?? "success",
+    is_error: o.isError ?? false,
+    result: o.text ?? "",
+    errors: o.errors ?? [],
+    terminal_reason: o.terminalReason ?? "completed",
+    num_turns: 1,
+    total_cost_usd: 0,
+    duration_ms: 1,
+    session_id: SESSION_ID,
+    uuid: uuid(),
+    ...(o.origin === undefined ? {} : { origin: { kind: o.origin } }),
+    ...stampFields(o),
+  }),
+
+  /** The result of an autonomous turn: no send stamp, origin task-notification. */
+  autonomousResult: (text: string) => sdk.result({ text, origin: "task-notification" }),
+
+  abortedResult: (o: { stamp?: string } = {}) =>
+    sdk.result({
+      subtype: "error_during_execution",
+      isError: true,
+      terminalReason: "aborted_streaming",
+      ...o,
+    }),
+
+  taskStarted: (taskId: string, toolUseId: string) => ({
+    type: "system",
+    subtype: "task_started",
+    task_id: taskId,
+    tool_use_id: toolUseId,
+    description: "sleep 1",
+    task_type: "local_bash",
+    is_backgrounded: true,
+    session_id: SESSION_ID,
+    uuid: uuid(),
+  }),
+
+  taskUpdated: (taskId: string, status: string) => ({
+    type: "system",
+    subtype: "task_updated",
+    task_id: taskId,
+    patch: { status },
+    session_id: SESSION_ID,
+    uuid: uuid(),
+  }),
+
+  taskNotification: (taskId: string, toolUseId: string, status = "completed") => ({
+    type: "system",
+    subtype: "task_notification",
+    task_id: taskId,
+    tool_use_id: toolUseId,
+    status,
+    summary: `task ${taskId} ${status}`,
+    output_file: `/tmp/${taskId}.out`,
+    session_id: SESSION_ID,
+    uuid: uuid(),
+  }),
+
+  tasksChanged: (taskIds: string[]) => ({
+    type: "system",
+    subtype: "background_tasks_changed",
+    tasks: taskIds.map((id) => ({ task_id: id, task_type: "local_bash", description: id })),
+    session_id: SESSION_ID,
+    uuid: uuid(),
+  }),
+
+  sessionState: (state: "idle" | "running") => ({
+    type: "system",
+    subtype: "session_state_changed",
+    state,
+    session_id: SESSION_ID,
+    uuid: uuid(),
+  }),
+
+  unknown: (type = "command_lifecycle") => ({ type, something: { nested: true }, uuid: uuid() }),
+};
+
+/** A complete foreground reply to the send `stamp`, as the runtime streams it. */
+export function reply(stamp: string, messageId: string, text: string): unknown[] {
+  return [
+    sdk.init(),
+    sdk.messageStart(messageId, { stamp }),
+    sdk.blockStart(0, { type: "text", text: "" }),
+    sdk.textDelta(0, text),
+    sdk.blockStop(0),
+    sdk.text(messageId, text, { stamp }),
+    sdk.messageDelta(),
+    sdk.messageStop(),
+    sdk.result({ text, stamp }),
+  ];
+}
+
+/** An autonomous wake: the notification bookkeeping, then a turn no send asked for. */
+export function autonomousTurn(messageId: string, text: string): unknown[] {
+  return [
+    sdk.init(),
+    sdk.messageStart(messageId),
+    sdk.blockStart(0, { type: "text", text: "" }),
+    sdk.textDelta(0, text),
+    sdk.blockStop(0),
+    sdk.text(messageId, text),
+    sdk.messageStop(),
+    sdk.autonomousResult(text),
+  ];
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from "vitest";
+import { Normalizer } from "../../../src/claude/normalize.js";
+import { TimelineAssembler, type TimelineEntry } from "../../../src/claude/timeline.js";
+import { silentLogger } from "./support/helpers.js";
+import { sdk } from "./support/sdk-messages.js";
+
+function assembler() {
+  const n = new Normalizer();
+  const updates: TimelineEntry[] = [];
+  const t = new TimelineAssembler(silentLogger, (e) => updates.push(e));
+  const feed = (runId: string | undefined, ...frames: unknown[]) => {
+    for (const f of frames) t.apply(n.normalize(f), runId);
+  };
+  return { t, feed, updates };
+}
+
+describe("TimelineAssembler", () => {
+  it("assembles a streamed message keyed by its message id and finalizes it on message_stop", () => {
+    const { t, feed } = assembler();
+    feed(
+      "run-1",
+      sdk.messageStart("m1"),
+      sdk.blockStart(0, { type: "text", text: "" }),
+      sdk.textDelta(0, "Hel"),
+      sdk.textDelta(0, "lo"),
+    );
+    expect(t.get("m1")).toMatchObject({ text: "Hello", status: "streaming", runId: "run-1" });
+    feed("run-1", sdk.blockStop(0), sdk.messageStop());
+    expect(t.get("m1")?.status).toBe("complete");
+  });
+
+  it("holds deltas that arrive before message_start and reconciles them", () => {
+    const { t, feed } = assembler();
+    feed("run-1", sdk.textDelta(0, "early "));
+    expect(t.snapshot()).toMatchObject([
+      { kind: "assistant", messageId: undefined, status: "placeholder" },
+    ]);
+    feed("run-1", sdk.messageStart("m1"), sdk.textDelta(0, "late"), sdk.messageStop());
+    expect(t.snapshot()).toEqual([
+      expect.objectContaining({ messageId: "m1", text: "early late", status: "complete" }),
+    ]);
+  });
+
+  it("keeps everything from complete frames when partial messages are off", () => {
+    const { t, feed } = assembler();
+    feed(
+      undefined,
+      sdk.text("m1", "thinking about it"),
+      sdk.toolUse("m1", "tu1", "Bash", { command: "ls" }),
+      sdk.text("m2", "done"),
+    );
+    expect(t.snapshot()).toMatchObject([
+      {
+        messageId: "m1",
+        content: [
+          { type: "text", text: "thinking about it" },
+          { type: "tool_use", id: "tu1", input: { command: "ls" } },
+        ],
+      },
+      { messageId: "m2", text: "done" },
+    ]);
+  });
+
+  it("reconciles complete frames with streamed blocks without duplicating text", () => {
+    const { t, feed } = assembler();
+    // Complete frame first, stream afterwards: the stream must not append a second copy.
+    feed(
+      "r",
+      sdk.text("m1", "Hello"),
+      sdk.messageStart("m1"),
+      sdk.textDelta(0, "Hello"),
+      sdk.messageStop(),
+    );
+    expect(t.get("m1")?.text).toBe("Hello");
+    // Stream first, then the complete frame (authoritative, e.g. after a cut stream).
+    feed(
+      "r",
+      sdk.messageStart("m2"),
+      sdk.textDelta(0, "Hel"),
+      sdk.text("m2", "Hello!"),
+      sdk.messageStop(),
+    );
+    expect(t.get("m2")?.text).toBe("Hello!");
+  });
+
+  it("builds a streamed tool use from input_json deltas", () => {
+    const { t, feed } = assembler();
+    feed(
+      "r",
+      sdk.messageStart("m1"),
+      sdk.blockStart(0, { type: "tool_use", id: "tu1", name: "Write", input: {} }),
+      sdk.stream({
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: '{"file_path":' },
+      }),
+      sdk.stream({
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: '"a.txt"}' },
+      }),
+      sdk.blockStop(0),
+    );
+    expect(t.get("m1")?.content).toEqual([
+      { type: "tool_use", id: "tu1", name: "Write", input: { file_path: "a.txt" } },
+    ]);
+  });
+
+  it("marks aborted messages and keeps entries whoever owns them, in order of first appearance", () => {
+    const { t, feed } = assembler();
+    t.addUserPrompt("u1", "hello", "run-fg");
+    feed("run-fg", sdk.messageStart("m1"), sdk.textDelta(0, "par"));
+    feed(
+      "run-auto",
+      sdk.messageStart("m2", { parent: "tu9" }),
+      sdk.textDelta(0, "sub", { parent: "tu9" }),
+    );
+    feed(undefined, sdk.text("m3", "unowned"));
+    feed("run-fg", sdk.text("m1", "par", { aborted: true }));
+    const snap = t.snapshot();
+    expect(snap.map((e) => (e.kind === "user" ? e.uuid : e.messageId))).toEqual([
+      "u1",
+      "m1",
+      "m2",
+      "m3",
+    ]);
+    expect(snap[1]).toMatchObject({ status: "aborted", runId: "run-fg" });
+    expect(snap[2]).toMatchObject({ runId: "run-auto", parentToolUseId: "tu9", text: "sub" });
+    expect(snap[3]).toMatchObject({ text: "unowned" });
+  });
+
+  it("puts resumed history first, whenever it arrives", () => {
+    const { t, feed } = assembler();
+    feed("r", sdk.text("live-1", "live"));
+    t.seedHistory([
+      {
+        type: "user",
+        uuid: "h-u1",
+        message: { role: "user", content: "old question" },
+        parent_tool_use_id: null,
+      },
+      {
+        type: "assistant",
+        uuid: "h-a1",
+        message: { id: "old-1", content: [{ type: "text", text: "old answer" }] },
+        parent_tool_use_id: null,
+      },
+      {
+        type: "user",
+        uuid: "h-u2",
+        message: {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "x", content: "r" }],
+        },
+        parent_tool_use_id: null,
+      },
+    ]);
+    expect(t.snapshot()).toMatchObject([
+      { kind: "user", uuid: "h-u1", text: "old question", source: "history" },
+      {
+        kind: "assistant",
+        messageId: "old-1",
+        text: "old answer",
+        source: "history",
+        uuids: ["h-a1"],
+      },
+      { kind: "assistant", messageId: "live-1", source: "live" },
+    ]);
+  });
+
+  it("publishes every update", () => {
+    const { feed, updates } = assembler();
+    feed("r", sdk.messageStart("m1"), sdk.textDelta(0, "a"), sdk.messageStop());
+    expect(updates.map((u) => (u.kind === "assistant" ? u.status : u.kind))).toEqual([
+      "streaming",
+      "streaming",
+      "complete",
+    ]);
+  });
+});
+
+describe("TimelineAssembler: idempotence", () => {
+  it("ignores a complete frame it has already merged", () => {
+    const { t } = assembler();
+    const frame = new Normalizer().normalize(sdk.text("m1", "once"));
+    t.apply(frame, "r");
+    t.apply(frame, "r");
+    expect(t.get("m1")?.text).toBe("once");
+  });
+});
