@@ -1,13 +1,24 @@
 import { parseArgs } from "node:util";
+import { pino, type Logger } from "pino";
+import { ConfigError, loadConfig } from "./config/load.js";
+import { StartupError, startServer, type RunningServer } from "./server.js";
 import { packageVersion } from "./version.js";
 
 export const USAGE = `Usage: claude-a2a [options]
 
 Serves a Claude Code agent, working in the current directory, over the A2A protocol v1.0.
+Settings are read from .claude/claude-a2a.config.json in the working directory.
 
 Options:
-  -h, --help     show this help and exit
-  -v, --version  print the version and exit
+  -p, --port <port>    port to listen on (default 3008, or server.port)
+      --host <host>    address to bind (default 127.0.0.1, or server.host)
+  -c, --config <file>  config file (default .claude/claude-a2a.config.json)
+      --cwd <dir>      Claude's working directory (default: the current directory)
+  -h, --help           show this help and exit
+  -v, --version        print the version and exit
+
+Environment:
+  LOG_LEVEL            pino log level: fatal, error, warn, info (default), debug, trace
 `;
 
 export interface Io {
@@ -15,31 +26,82 @@ export interface Io {
   err(text: string): void;
 }
 
-/** Runs the command line; returns the process exit code. */
-export function main(argv: readonly string[], io: Io): number {
-  let values: { help?: boolean; version?: boolean };
+export interface MainDeps {
+  /** Where the server was started; default process.cwd(). */
+  readonly cwd?: string;
+  readonly logger?: Logger;
+  /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
+  readonly stopSignal?: (server: RunningServer) => Promise<void>;
+}
+
+interface Flags {
+  help?: boolean;
+  version?: boolean;
+  port?: string;
+  host?: string;
+  config?: string;
+  cwd?: string;
+}
+
+export function parseFlags(argv: readonly string[]): Flags {
+  return parseArgs({
+    args: [...argv],
+    options: {
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+      port: { type: "string", short: "p" },
+      host: { type: "string" },
+      config: { type: "string", short: "c" },
+      cwd: { type: "string" },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+}
+
+const untilSignal = () =>
+  new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+
+/** Runs the command line; resolves with the process exit code once the server has stopped. */
+export async function main(argv: readonly string[], io: Io, deps: MainDeps = {}): Promise<number> {
+  let flags: Flags;
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "v" },
-      },
-      strict: true,
-    }));
+    flags = parseFlags(argv);
   } catch (err) {
     io.err(`claude-a2a: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  if (values.version) {
+  if (flags.version) {
     io.out(`${packageVersion()}\n`);
     return 0;
   }
-  if (values.help) {
+  if (flags.help) {
     io.out(USAGE);
     return 0;
   }
-  // The A2A server itself lands with its own issue; until then say so instead of exiting silently.
-  io.err(`claude-a2a: the A2A server is not implemented yet.\n\n${USAGE}`);
-  return 1;
+
+  const logger = deps.logger ?? pino({ level: process.env.LOG_LEVEL ?? "info" });
+  let server: RunningServer;
+  try {
+    const { config, file } = await loadConfig({
+      cwd: deps.cwd ?? process.cwd(),
+      configPath: flags.config,
+      overrides: { port: flags.port, host: flags.host, cwd: flags.cwd },
+    });
+    logger.info({ configFile: file ?? "(none: defaults)" }, "configuration loaded");
+    server = await startServer({ config, logger });
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof StartupError) {
+      io.err(`claude-a2a: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  await (deps.stopSignal ?? untilSignal)(server);
+  logger.info("stopping");
+  await server.close();
+  return 0;
 }

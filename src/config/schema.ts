@@ -72,6 +72,13 @@ const serverSchema = z.strictObject({
     .describe(
       "Tailscale logins allowed to call the agent (Tailscale-User-Login header). Unset: no gating.",
     ),
+  allowUnauthenticatedRemote: z
+    .boolean({ error: "expected true or false" })
+    .default(false)
+    .describe(
+      "Allow binding a non-loopback host with no allowedLogins. The server has no other " +
+        "authentication: only set this behind a proxy that authenticates every request.",
+    ),
   bodyLimit: byteSize
     .prefault("10mb")
     .describe('Largest accepted request body: bytes, or a size such as "10mb" or "512kb".'),
@@ -170,6 +177,15 @@ const sessionsSchema = z.strictObject({
   maxLive: positiveInt().default(8).describe("Most Claude sessions kept live at once."),
 });
 
+const artifactsSchema = z.strictObject({
+  maxFileBytes: byteSize
+    .prefault("1mb")
+    .describe(
+      "Largest created or modified file whose content is attached to its artifact; a larger " +
+        'file gets a note instead. Bytes, or a size such as "1mb".',
+    ),
+});
+
 export const configSchema = z
   .strictObject({
     $schema: text().optional().describe("JSON Schema of this file, for editors."),
@@ -177,6 +193,7 @@ export const configSchema = z
     agentCard: agentCardSchema.prefault({}),
     claude: claudeSchema.prefault({}),
     sessions: sessionsSchema.prefault({}),
+    artifacts: artifactsSchema.prefault({}),
     backgroundTasks: z
       .enum(["wait", "detach"])
       .default("wait")

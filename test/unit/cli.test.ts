@@ -9,28 +9,28 @@ const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.ur
   bin: Record<string, string>;
 };
 
-function run(argv: string[]) {
+async function run(argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
   return { code, out: out.join(""), err: err.join("") };
 }
 
 describe("claude-a2a command line", () => {
-  it("prints the package version", () => {
-    expect(run(["--version"])).toEqual({ code: 0, out: `${pkg.version}\n`, err: "" });
-    expect(run(["-v"]).out).toBe(`${pkg.version}\n`);
+  it("prints the package version", async () => {
+    expect(await run(["--version"])).toEqual({ code: 0, out: `${pkg.version}\n`, err: "" });
+    expect((await run(["-v"])).out).toBe(`${pkg.version}\n`);
   });
 
-  it("prints help", () => {
-    const r = run(["--help"]);
+  it("prints help", async () => {
+    const r = await run(["--help"]);
     expect(r.code).toBe(0);
     expect(r.out).toBe(USAGE);
     expect(r.out).toContain("--version");
   });
 
-  it("rejects an unknown flag with exit code 2 and the usage", () => {
-    const r = run(["--bogus"]);
+  it("rejects an unknown flag with exit code 2 and the usage", async () => {
+    const r = await run(["--bogus"]);
     expect(r.code).toBe(2);
     expect(r.err).toContain("Unknown option '--bogus'");
     expect(r.err).toContain("Usage: claude-a2a");

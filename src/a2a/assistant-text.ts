@@ -1,0 +1,73 @@
+import type { TaskArtifactUpdateEvent } from "@a2a-js/sdk";
+import type { NormalizedEvent } from "../claude/index.js";
+import { artifact, artifactUpdate, KIND, textPart, type TaskRef } from "./messages.js";
+
+/**
+ * Claude's text of one turn, streamed as chunks of one artifact while it is generated: the first
+ * chunk opens it (`append: false`), the next ones append, and `finish()` closes it with the whole
+ * text (`append: false, lastChunk: true`) so the stored artifact is one clean part.
+ * Only the main thread's text counts: a subagent's text is its own business.
+ */
+export class AssistantTextArtifact {
+  private text = "";
+  private opened = false;
+  private currentMessage: string | undefined;
+  /** Messages whose text arrived as deltas: their complete frame must not add it twice. */
+  private readonly streamed = new Set<string>();
+
+  constructor(
+    private readonly ref: TaskRef,
+    private readonly artifactId: string,
+    private readonly publish: (event: TaskArtifactUpdateEvent) => void,
+  ) {}
+
+  get hasText(): boolean {
+    return this.text !== "";
+  }
+
+  onEvent(event: NormalizedEvent): void {
+    if (event.kind === "stream" && event.parentToolUseId === null) {
+      const part = event.part;
+      if (part.type === "message_start") this.currentMessage = part.messageId;
+      if (part.type === "content_block_delta" && part.delta.type === "text" && part.delta.text) {
+        const id = event.messageId ?? this.currentMessage;
+        if (id !== undefined) this.streamed.add(id);
+        this.add(part.delta.text, id);
+      }
+      return;
+    }
+    // Without partial frames (or for a message that streamed none), the complete frame carries it.
+    if (event.kind === "assistant" && event.parentToolUseId === null) {
+      if (this.streamed.has(event.messageId)) return;
+      for (const block of event.content) {
+        if (block.type === "text" && block.text) this.add(block.text, event.messageId);
+      }
+    }
+  }
+
+  finish(): void {
+    if (!this.opened) return;
+    this.publish(this.update(this.text, false, true));
+  }
+
+  private lastMessage: string | undefined;
+
+  private add(text: string, messageId: string | undefined): void {
+    // Separate the texts of successive API messages (e.g. before and after a tool call).
+    const separator =
+      this.text !== "" && messageId !== this.lastMessage && !this.text.endsWith("\n") ? "\n\n" : "";
+    this.lastMessage = messageId;
+    const chunk = separator + text;
+    this.text += chunk;
+    this.publish(this.update(chunk, this.opened, false));
+    this.opened = true;
+  }
+
+  private update(text: string, append: boolean, lastChunk: boolean): TaskArtifactUpdateEvent {
+    const art = artifact(this.artifactId, "response", [textPart(text)], {
+      kind: KIND.assistantText,
+    });
+    // Kind on the artifact only: event metadata would be merged into the task's own metadata.
+    return artifactUpdate(this.ref, art, { append, lastChunk });
+  }
+}

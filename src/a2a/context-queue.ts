@@ -1,0 +1,48 @@
+/**
+ * One A2A task turn at a time per context, first come first served. A ticket's `ready` resolves
+ * when it is the context's turn; `release()` (done, failed or canceled while waiting) lets the
+ * next one in.
+ */
+export interface Ticket {
+  /** True when the ticket was granted at once (nothing ahead of it). */
+  readonly immediate: boolean;
+  readonly ready: Promise<void>;
+  release(): void;
+}
+
+interface Waiter {
+  readonly grant: () => void;
+  released: boolean;
+}
+
+export class ContextQueue {
+  private readonly lines = new Map<string, Waiter[]>();
+
+  enter(contextId: string): Ticket {
+    const line = this.lines.get(contextId) ?? [];
+    this.lines.set(contextId, line);
+    let grant!: () => void;
+    const ready = new Promise<void>((resolve) => (grant = resolve));
+    const waiter: Waiter = { grant, released: false };
+    line.push(waiter);
+    const immediate = line.length === 1;
+    if (immediate) grant();
+    return {
+      immediate,
+      ready,
+      release: () => {
+        if (waiter.released) return;
+        waiter.released = true;
+        const wasHead = line[0] === waiter;
+        line.splice(line.indexOf(waiter), 1);
+        if (line.length === 0) this.lines.delete(contextId);
+        else if (wasHead) line[0]?.grant();
+      },
+    };
+  }
+
+  /** Tasks holding or waiting for the context. */
+  depth(contextId: string): number {
+    return this.lines.get(contextId)?.length ?? 0;
+  }
+}

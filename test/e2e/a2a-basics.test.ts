@@ -1,0 +1,142 @@
+/**
+ * The README's contract through the official A2A client, over real HTTP, against our server
+ * running the REAL Claude Code runtime with a scripted model.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { reply, text, toolUse } from "../support/fake-model/index.js";
+import {
+  collect,
+  describeStream,
+  messageText,
+  partsText,
+  sendForTask,
+  sendRequest,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const artifactTexts = (events: StreamResponse[]) =>
+  events.flatMap((e) =>
+    e.payload?.$case === "artifactUpdate"
+      ? [
+          {
+            append: e.payload.value.append,
+            lastChunk: e.payload.value.lastChunk,
+            text: partsText(e.payload.value.artifact?.parts ?? []),
+          },
+        ]
+      : [],
+  );
+
+describe("A2A server: single turns", () => {
+  it("smoke:v1 — a plain single-turn task completes with Claude's answer", async () => {
+    h = await startA2AHarness({
+      rules: [{ name: "answer", match: { lastUserText: "What is 2+2?" }, reply: reply(text("4")) }],
+    });
+    const task = await sendForTask(h.client, userMessage("What is 2+2?"));
+
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(task.status?.message).toBeUndefined();
+    const result = task.history.find((m) => m.metadata?.kind === "result");
+    expect(messageText(result)).toBe("4");
+    const response = task.artifacts.find((a) => a.metadata?.kind === "assistant_text");
+    expect(partsText(response?.parts ?? [])).toBe("4");
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("streams Claude's text as several artifact chunks before the task completes", async () => {
+    const answer = "The quick brown fox jumps over the lazy dog.";
+    h = await startA2AHarness({
+      rules: [
+        {
+          match: { lastUserText: "Tell me about the fox" },
+          reply: reply(text(answer), { chunkSize: 8, chunkDelayMs: 15 }),
+        },
+      ],
+    });
+    const events = await collect(
+      h.client.sendMessageStream(sendRequest(userMessage("Tell me about the fox"))),
+    );
+    const shape = describeStream(events);
+    expect(shape[0]).toBe("task:submitted");
+    expect(shape.at(-1)).toBe("status:completed");
+    expect(shape.at(-2)).toBe("status:working:result");
+
+    const chunks = artifactTexts(events);
+    const streamed = chunks.filter((c) => !c.lastChunk);
+    expect(streamed.length).toBeGreaterThan(1);
+    expect(streamed[0]?.append).toBe(false);
+    expect(streamed.slice(1).every((c) => c.append)).toBe(true);
+    expect(streamed.map((c) => c.text).join("")).toBe(answer);
+    // The closing chunk replaces the pieces with the whole text.
+    expect(chunks.at(-1)).toEqual({ append: false, lastChunk: true, text: answer });
+    // Every chunk arrived before the terminal status.
+    const lastArtifact = shape.lastIndexOf("artifact:assistant_text");
+    expect(lastArtifact).toBeLessThan(shape.indexOf("status:completed"));
+  });
+
+  it("publishes a tool_use status and a file artifact for a Write and an Edit", async () => {
+    h = await startA2AHarness();
+    const file = join(h.bench.sandbox.cwd, "notes", "todo.md");
+    h.bench.model.setRules([
+      {
+        name: "write",
+        match: { lastUserText: "Write the todo list", toolResult: false },
+        reply: reply(toolUse("Write", { file_path: file, content: "- buy milk\n" })),
+      },
+      {
+        name: "edit",
+        match: { toolResult: /created successfully/ },
+        reply: reply(toolUse("Edit", { file_path: file, old_string: "milk", new_string: "bread" })),
+      },
+      { name: "done", match: { toolResult: true }, reply: reply(text("Todo list written.")) },
+    ]);
+    const events = await collect(
+      h.client.sendMessageStream(sendRequest(userMessage("Write the todo list"))),
+    );
+    const shape = describeStream(events);
+    expect(shape.filter((s) => s === "status:working:tool_use")).toHaveLength(2);
+    const toolCalls = events.flatMap((e) => {
+      if (e.payload?.$case !== "statusUpdate") return [];
+      const message = e.payload.value.status?.message;
+      return message?.metadata?.kind === "tool_use"
+        ? [{ toolName: message.metadata.toolName as string, text: messageText(message) }]
+        : [];
+    });
+    expect(toolCalls).toEqual([
+      { toolName: "Write", text: "Calling tool Write" },
+      { toolName: "Edit", text: "Calling tool Edit" },
+    ]);
+
+    const fileEvents = events.flatMap((e) =>
+      e.payload?.$case === "artifactUpdate" && e.payload.value.artifact?.metadata?.kind === "file"
+        ? [e.payload.value.artifact]
+        : [],
+    );
+    expect(
+      fileEvents.map((a) => [a.artifactId, String(a.metadata?.operation), partsText(a.parts)]),
+    ).toEqual([
+      ["file:notes/todo.md", "created", "- buy milk\n"],
+      ["file:notes/todo.md", "modified", "- buy bread\n"],
+    ]);
+    expect(await readFile(file, "utf8")).toBe("- buy bread\n");
+
+    // The stored task keeps one artifact per path, with the latest content.
+    const taskId = events[0]?.payload?.$case === "task" ? events[0].payload.value.id : "";
+    const stored = await h.client.getTask({ tenant: "", id: taskId, historyLength: undefined });
+    const files = stored.artifacts.filter((a) => a.metadata?.kind === "file");
+    expect(files).toHaveLength(1);
+    expect(partsText(files[0]?.parts ?? [])).toBe("- buy bread\n");
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+});

@@ -1,0 +1,192 @@
+import { createServer } from "node:net";
+import { pino } from "pino";
+import {
+  Role,
+  type Message,
+  type Part,
+  type SendMessageRequest,
+  type StreamResponse,
+  type Task,
+} from "@a2a-js/sdk";
+import { ClientFactory, type Client } from "@a2a-js/sdk/client";
+import { defaultQueryFactory, type QueryFactory } from "../../../src/claude/index.js";
+import { resolveConfig } from "../../../src/config/load.js";
+import type { Config, ConfigInput } from "../../../src/config/schema.js";
+import { startServer, type RunningServer } from "../../../src/server.js";
+import { startTestBench, TEST_MODEL, type TestBench } from "../bench.js";
+import type { Rule } from "../fake-model/index.js";
+
+/** A free TCP port on loopback (the card must advertise the real port, so 0 will not do). */
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+  const address = srv.address();
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+export interface A2AHarness {
+  readonly bench: TestBench;
+  readonly config: Config;
+  server: RunningServer;
+  client: Client;
+  /** Claude Code processes spawned so far (the query factory seam, counted). */
+  readonly spawns: () => number;
+  /** Stops the server and starts a new one on the same workspace, port and session file. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  readonly rules?: readonly Rule[];
+  /** Merged into the test defaults (model, settingSources [], acceptEdits). */
+  readonly config?: ConfigInput;
+}
+
+/**
+ * Our server (in this process) + the scripted model + the REAL Claude Code runtime, driven through
+ * the official A2A client over HTTP on 127.0.0.1.
+ */
+export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2AHarness> {
+  const bench = await startTestBench(options.rules ?? []);
+  const port = await freePort();
+  const input: ConfigInput = {
+    ...options.config,
+    server: { ...options.config?.server },
+    claude: {
+      model: TEST_MODEL,
+      settingSources: [],
+      permissionMode: "acceptEdits",
+      ...options.config?.claude,
+    },
+  };
+  const config = resolveConfig(input, {
+    file: "<test config>",
+    startDir: bench.sandbox.cwd,
+    overrides: { port, cwd: bench.sandbox.cwd },
+  });
+  let spawned = 0;
+  const queryFactory: QueryFactory = (params) => {
+    spawned++;
+    return defaultQueryFactory(params);
+  };
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const start = async () => {
+    const server = await startServer({
+      config,
+      logger,
+      claudeEnv: bench.sandbox.env,
+      sdkOptions: { stderr: (d) => bench.stderr.push(d) },
+      queryFactory,
+    });
+    const client = await new ClientFactory().createFromUrl(server.url);
+    return { server, client };
+  };
+  const first = await start();
+  const harness: A2AHarness = {
+    bench,
+    config,
+    server: first.server,
+    client: first.client,
+    spawns: () => spawned,
+    async restart() {
+      await harness.server.close();
+      const next = await start();
+      harness.server = next.server;
+      harness.client = next.client;
+    },
+    async close() {
+      await harness.server.close();
+      await bench.close();
+    },
+  };
+  return harness;
+}
+
+export function textPart(text: string): Part {
+  return {
+    content: { $case: "text", value: text },
+    mediaType: "",
+    filename: "",
+    metadata: undefined,
+  };
+}
+
+export function userMessage(
+  parts: Part[] | string,
+  ids: { taskId?: string; contextId?: string } = {},
+): Message {
+  return {
+    messageId: crypto.randomUUID(),
+    contextId: ids.contextId ?? "",
+    taskId: ids.taskId ?? "",
+    role: Role.ROLE_USER,
+    parts: typeof parts === "string" ? [textPart(parts)] : parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+export function sendRequest(message: Message): SendMessageRequest {
+  return { tenant: "", message, configuration: undefined, metadata: undefined };
+}
+
+/** Blocking SendMessage that must return a task. */
+export async function sendForTask(client: Client, message: Message): Promise<Task> {
+  const result = await client.sendMessage(sendRequest(message));
+  if (!("id" in result) || !("status" in result)) throw new Error("expected a task, got a message");
+  return result;
+}
+
+/** Collects a whole stream. */
+export async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
+  const out: StreamResponse[] = [];
+  for await (const item of stream) out.push(item);
+  return out;
+}
+
+/** The text of text parts, joined. */
+export function partsText(parts: readonly Part[] | undefined): string {
+  return (parts ?? [])
+    .flatMap((p) => (p.content?.$case === "text" ? [p.content.value] : []))
+    .join("");
+}
+
+export const messageText = (message: Message | undefined): string => partsText(message?.parts);
+
+/** A compact, assertable view of a stream: one line per event. */
+export function describeStream(events: readonly StreamResponse[]): string[] {
+  return events.map((e) => {
+    const p = e.payload;
+    switch (p?.$case) {
+      case "task":
+        return `task:${stateName(p.value.status?.state)}`;
+      case "message":
+        return "message";
+      case "statusUpdate": {
+        const kind = (p.value.status?.message?.metadata as { kind?: string } | undefined)?.kind;
+        return `status:${stateName(p.value.status?.state)}${kind ? `:${kind}` : ""}`;
+      }
+      case "artifactUpdate":
+        return `artifact:${(p.value.artifact?.metadata as { kind?: string } | undefined)?.kind ?? "?"}`;
+      case undefined:
+        return "empty";
+    }
+  });
+}
+
+export function stateName(state: number | undefined): string {
+  const names: Record<number, string> = {
+    1: "submitted",
+    2: "working",
+    3: "completed",
+    4: "failed",
+    5: "canceled",
+    6: "input-required",
+    7: "rejected",
+    8: "auth-required",
+  };
+  return state === undefined ? "none" : (names[state] ?? String(state));
+}
