@@ -25,6 +25,7 @@ describe("config.schema.json", () => {
       "agentCard",
       "claude",
       "sessions",
+      "artifacts",
       "backgroundTasks",
       "backgroundTaskTimeoutMs",
     ]);

@@ -4,7 +4,12 @@ import { configSchema, parseByteSize, PERMISSION_MODES } from "../../../src/conf
 describe("config schema", () => {
   it("gives every README default for an empty file", () => {
     const c = configSchema.parse({});
-    expect(c.server).toEqual({ host: "127.0.0.1", port: 3008, bodyLimit: 10 * 1024 * 1024 });
+    expect(c.server).toEqual({
+      host: "127.0.0.1",
+      port: 3008,
+      allowUnauthenticatedRemote: false,
+      bodyLimit: 10 * 1024 * 1024,
+    });
     expect(c.agentCard.name).toBe("Claude Code");
     expect(c.agentCard.capabilities).toEqual({ streaming: true, pushNotifications: false });
     expect(c.agentCard.skills.length).toBeGreaterThan(0);
@@ -15,6 +20,7 @@ describe("config schema", () => {
       maxPermissionDenials: 3,
     });
     expect(c.sessions).toEqual({ idleTimeoutMs: 30 * 60_000, maxLive: 8 });
+    expect(c.artifacts).toEqual({ maxFileBytes: 1024 * 1024 });
     expect(c.backgroundTasks).toBe("wait");
     expect(c.backgroundTaskTimeoutMs).toBe(30 * 60_000);
   });
