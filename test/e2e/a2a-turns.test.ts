@@ -1,0 +1,223 @@
+/** Turns, contexts, cancellation and sessions through the official A2A client. */
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { reply, text } from "../support/fake-model/index.js";
+import {
+  describeStream,
+  messageText,
+  sendForTask,
+  sendRequest,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const SLOW = { chunkSize: 4, chunkDelayMs: 40 } as const;
+const LONG_TEXT = "This answer streams slowly, one small piece after another, for a long while.";
+
+/** Reads a stream in the background, resolving `first(pred)` as soon as a matching item arrives. */
+function watch(stream: AsyncIterable<StreamResponse>) {
+  const items: StreamResponse[] = [];
+  const waiters: { pred: (e: StreamResponse) => boolean; resolve: (e: StreamResponse) => void }[] =
+    [];
+  const done = (async () => {
+    for await (const item of stream) {
+      items.push(item);
+      for (const w of waiters.filter((w) => w.pred(item))) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(item);
+      }
+    }
+    return items;
+  })();
+  return {
+    items,
+    done,
+    first(pred: (e: StreamResponse) => boolean): Promise<StreamResponse> {
+      const seen = items.find(pred);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        waiters.push({ pred, resolve });
+        void done.then(() => reject(new Error("stream ended before the expected event")));
+      });
+    },
+  };
+}
+
+const taskIdOf = (e: StreamResponse | undefined) =>
+  e?.payload?.$case === "task" ? e.payload.value.id : "";
+const isArtifact = (e: StreamResponse) => e.payload?.$case === "artifactUpdate";
+
+describe("A2A server: turns and contexts", () => {
+  it("smoke:cancel — CancelTask stops a running task with one CANCELED status; the context goes on", async () => {
+    h = await startA2AHarness({
+      rules: [
+        { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
+        { match: { lastUserText: "Are you still there?" }, reply: reply(text("Yes.")) },
+      ],
+    });
+    const stream = watch(
+      h.client.sendMessageStream(sendRequest(userMessage("Write a long essay"))),
+    );
+    const head = await stream.first(() => true);
+    await stream.first(isArtifact); // the run is streaming
+    const taskId = taskIdOf(head);
+    const canceled = await h.client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+
+    const shape = describeStream(await stream.done);
+    expect(shape.filter((s) => s.startsWith("status:canceled"))).toHaveLength(1);
+    expect(shape.at(-1)).toBe("status:canceled");
+    expect(shape).not.toContain("status:completed");
+    expect(shape).not.toContain("status:failed");
+    const stored = await h.client.getTask({ tenant: "", id: taskId, historyLength: undefined });
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+
+    // Canceling again returns the canceled task; the context is still usable.
+    const contextId = stored.contextId;
+    const next = await sendForTask(h.client, userMessage("Are you still there?", { contextId }));
+    expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(next.history.find((m) => m.metadata?.kind === "result"))).toBe("Yes.");
+    expect(h.spawns()).toBe(1);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("smoke:overlap — a message for a working task is refused; the running turn completes untouched", async () => {
+    h = await startA2AHarness({
+      rules: [{ match: { lastUserText: "Count slowly" }, reply: reply(text(LONG_TEXT), SLOW) }],
+    });
+    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Count slowly"))));
+    const head = await stream.first(() => true);
+    await stream.first(isArtifact);
+    const taskId = taskIdOf(head);
+    const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
+
+    await expect(
+      h.client.sendMessage(sendRequest(userMessage("change of plan", { taskId, contextId }))),
+    ).rejects.toThrow(
+      `Task ${taskId} is still working; wait for input-required or send a new message without taskId.`,
+    );
+
+    const shape = describeStream(await stream.done);
+    expect(shape.at(-1)).toBe("status:completed");
+    expect(shape.filter((s) => s === "task:submitted")).toHaveLength(1);
+    const stored = await h.client.getTask({ tenant: "", id: taskId, historyLength: undefined });
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // The refused message touched nothing: not in the history, never sent to Claude.
+    expect(stored.history.some((m) => messageText(m) === "change of plan")).toBe(false);
+    expect(
+      h.bench.model.messageRequests.some((r) => r.lastUserText.includes("change of plan")),
+    ).toBe(false);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("runs two tasks of one context in one Claude process, the second seeing the first", async () => {
+    h = await startA2AHarness({
+      rules: [
+        { match: { lastUserText: "My name is Ada" }, reply: reply(text("Nice to meet you, Ada.")) },
+        { match: { lastUserText: "What is my name?" }, reply: reply(text("Your name is Ada.")) },
+      ],
+    });
+    const first = await sendForTask(h.client, userMessage("My name is Ada"));
+    const second = await sendForTask(
+      h.client,
+      userMessage("What is my name?", { contextId: first.contextId }),
+    );
+    expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(second.id).not.toBe(first.id);
+    expect(h.spawns()).toBe(1);
+    const request = h.bench.model.messageRequests.at(-1);
+    expect(JSON.stringify(request?.body.messages)).toContain("Nice to meet you, Ada.");
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("resumes a context's Claude session after a server restart (session file)", async () => {
+    h = await startA2AHarness({
+      rules: [
+        {
+          match: { lastUserText: "Remember the word kiwi" },
+          reply: reply(text("Remembered: kiwi.")),
+        },
+        { match: { lastUserText: "Which word?" }, reply: reply(text("The word was kiwi.")) },
+      ],
+    });
+    const first = await sendForTask(h.client, userMessage("Remember the word kiwi"));
+    await h.restart();
+    const second = await sendForTask(
+      h.client,
+      userMessage("Which word?", { contextId: first.contextId }),
+    );
+    expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(h.spawns()).toBe(2);
+    const request = h.bench.model.messageRequests.at(-1);
+    expect(JSON.stringify(request?.body.messages)).toContain("Remembered: kiwi.");
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("queues a second task on a busy context (SUBMITTED, kind queued) and runs it after the first", async () => {
+    h = await startA2AHarness({
+      rules: [
+        { match: { lastUserText: "First job" }, reply: reply(text(LONG_TEXT), SLOW) },
+        { match: { lastUserText: "Second job" }, reply: reply(text("Second done.")) },
+      ],
+    });
+    const one = watch(h.client.sendMessageStream(sendRequest(userMessage("First job"))));
+    const head = await one.first(() => true);
+    await one.first(isArtifact);
+    const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
+    const two = watch(
+      h.client.sendMessageStream(sendRequest(userMessage("Second job", { contextId }))),
+    );
+    const queued = await two.first((e) => e.payload?.$case === "statusUpdate");
+    expect(describeStream([queued])).toEqual(["status:submitted:queued"]);
+    expect(
+      messageText(
+        queued.payload?.$case === "statusUpdate" ? queued.payload.value.status?.message : undefined,
+      ),
+    ).toMatch(/^Queued: another task is running in this context/);
+
+    const firstShape = describeStream(await one.done);
+    const secondShape = describeStream(await two.done);
+    expect(firstShape.at(-1)).toBe("status:completed");
+    expect(secondShape.at(-1)).toBe("status:completed");
+    // Claude saw the second prompt only after the first turn's answer.
+    const rules = h.bench.model.requests.map((r) => r.request.lastUserText.includes("Second job"));
+    expect(rules).toEqual([false, true]);
+    expect(h.spawns()).toBe(1);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("runs two contexts in parallel", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    h = await startA2AHarness({
+      rules: [
+        {
+          match: { lastUserText: /Parallel (A|B)/ },
+          reply: async (req) => {
+            await gate;
+            return reply(text(`Done ${/Parallel (A|B)/.exec(req.lastUserText)?.[1]}`));
+          },
+        },
+      ],
+    });
+    const a = sendForTask(h.client, userMessage("Parallel A"));
+    const b = sendForTask(h.client, userMessage("Parallel B"));
+    // Both model requests are in flight at once (each held by the gate): no context waits.
+    await h.bench.model.waitForRequest((r) => r.lastUserText.includes("Parallel A"));
+    await h.bench.model.waitForRequest((r) => r.lastUserText.includes("Parallel B"));
+    release();
+    const [ta, tb] = await Promise.all([a, b]);
+    expect(ta.contextId).not.toBe(tb.contextId);
+    expect(messageText(ta.history.find((m) => m.metadata?.kind === "result"))).toBe("Done A");
+    expect(messageText(tb.history.find((m) => m.metadata?.kind === "result"))).toBe("Done B");
+    expect(h.spawns()).toBe(2);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+});
