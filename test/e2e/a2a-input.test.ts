@@ -1,0 +1,83 @@
+/** What a client sends becomes what Claude reads: text, data, files (to the inbox), images, URLs. */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState, type Part } from "@a2a-js/sdk";
+import { reply, text } from "../support/fake-model/index.js";
+import {
+  messageText,
+  sendForTask,
+  startA2AHarness,
+  textPart,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+// A 1x1 transparent PNG.
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+const part = (content: Part["content"], mediaType = "", filename = ""): Part => ({
+  content,
+  mediaType,
+  filename,
+  metadata: undefined,
+});
+
+describe("A2A server: message parts", () => {
+  it("passes text, data, url, a file and an image to Claude, files saved in the inbox", async () => {
+    h = await startA2AHarness({
+      rules: [{ match: { lastUserText: "Review these" }, reply: reply(text("Reviewed.")) }],
+    });
+    const task = await sendForTask(
+      h.client,
+      userMessage([
+        textPart("Review these"),
+        part({ $case: "data", value: { priority: "high", ids: [1, 2] } }, "application/json"),
+        part({ $case: "url", value: "https://example.com/spec" }, "", "spec"),
+        part({ $case: "raw", value: Buffer.from("name,qty\nmilk,2\n") }, "text/csv", "../list.csv"),
+        part({ $case: "raw", value: PNG }, "image/png", "dot.png"),
+      ]),
+    );
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(task.history.find((m) => m.metadata?.kind === "result"))).toBe("Reviewed.");
+
+    const inbox = `.claude/a2a-inbox/${task.id}`;
+    const cwd = h.bench.sandbox.cwd;
+    expect(await readFile(join(cwd, inbox, "list.csv"), "utf8")).toBe("name,qty\nmilk,2\n");
+    expect(await readFile(join(cwd, inbox, "dot.png"))).toEqual(PNG);
+
+    const [request] = h.bench.model.messageRequests;
+    const said = request?.lastUserText ?? "";
+    expect(said).toContain("Review these");
+    expect(said).toContain('"priority": "high"');
+    expect(said).toContain("Attached URL (spec): https://example.com/spec");
+    expect(said).toContain(`Attached file saved at ${inbox}/list.csv (text/csv, 16 bytes).`);
+    expect(said).toContain(
+      `Attached file saved at ${inbox}/dot.png (image/png, ${PNG.length} bytes).`,
+    );
+    // The image itself reaches the model as an image block.
+    const lastUser = (request?.body.messages as { role: string; content: unknown }[])
+      .filter((m) => m.role === "user")
+      .at(-1);
+    expect(JSON.stringify(lastUser?.content)).toContain(PNG.toString("base64"));
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("fails a message with no usable content clearly, without calling Claude", async () => {
+    h = await startA2AHarness();
+    const task = await sendForTask(h.client, userMessage([textPart("")]));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(messageText(task.status?.message)).toBe("The message has no content to give to Claude.");
+    expect(h.bench.model.requests).toEqual([]);
+    expect(h.spawns()).toBe(0);
+  });
+});
