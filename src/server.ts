@@ -2,7 +2,11 @@ import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
-import { InMemoryTaskStore, type TaskStore } from "@a2a-js/sdk/server";
+import {
+  DefaultExecutionEventBusManager,
+  InMemoryTaskStore,
+  type TaskStore,
+} from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { buildAgentCard } from "./a2a/card.js";
 import { ClaudeAgentExecutor } from "./a2a/executor.js";
@@ -74,6 +78,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
       ...(o.queryFactory && { queryFactory: o.queryFactory }),
       logger: logger.child({ contextId }),
+      canUseTool: (toolName, input, options) =>
+        late.executor === undefined
+          ? Promise.resolve({ behavior: "deny", message: "The server is starting." })
+          : late.executor.canUseTool(contextId, toolName, input, options),
       hooks: {
         PostToolUse: [
           {
@@ -104,20 +112,24 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     maxLive: config.sessions.maxLive,
     logger: logger.child({ component: "sessions" }),
   });
+  const taskStore = o.taskStore ?? new InMemoryTaskStore();
+  const busManager = new DefaultExecutionEventBusManager();
   const executor = new ClaudeAgentExecutor({
     pool,
     cwd,
+    policy: {
+      permissionPrompts: config.claude.permissionPrompts,
+      maxPermissionDenials: config.claude.maxPermissionDenials,
+      inputTimeoutMs: config.claude.inputTimeoutMs,
+    },
+    taskStore,
+    busManager,
     logger: logger.child({ component: "a2a" }),
   });
-
   late.executor = executor;
 
   const card = buildAgentCard(config, { version: packageVersion() });
-  const requestHandler = new GuardedRequestHandler(
-    card,
-    o.taskStore ?? new InMemoryTaskStore(),
-    executor,
-  );
+  const requestHandler = new GuardedRequestHandler(card, taskStore, executor, busManager);
   const app = createHttpApp({
     card,
     requestHandler,

@@ -27,7 +27,8 @@ export function fileOperation(toolName: string, response: unknown): "created" | 
 export function displayPath(cwd: string, path: string): string {
   const abs = isAbsolute(path) ? path : resolve(cwd, path);
   const rel = relative(cwd, abs);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return abs;
+  // `..foo` is a file in the workspace; only `..` itself or `../…` leaves it.
+  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return abs;
   return rel.split(sep).join("/");
 }
 

@@ -1,6 +1,7 @@
 import { TaskState } from "@a2a-js/sdk";
 import type {
   AgentCard,
+  Message,
   CancelTaskRequest,
   SendMessageRequest,
   StreamResponse,
@@ -10,6 +11,7 @@ import { TaskNotCancelableError, UnsupportedOperationError } from "@a2a-js/sdk/e
 import {
   DefaultRequestHandler,
   type AgentExecutor,
+  type ExecutionEventBusManager,
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
@@ -18,6 +20,9 @@ import { isTerminalState } from "./task-publisher.js";
 /** What the guard needs to know of the executor. */
 export interface ActiveTasks {
   isActive(taskId: string): boolean;
+  /** Reserves a parked task for this answer; returns why it cannot, or undefined. */
+  claimAnswer(taskId: string, message: Message): string | undefined;
+  releaseClaim(taskId: string): void;
 }
 
 export const stillWorkingMessage = (taskId: string) =>
@@ -34,26 +39,43 @@ export const stillWorkingMessage = (taskId: string) =>
  * here, where a throw becomes a JSON-RPC error for the new request alone.
  */
 export class GuardedRequestHandler extends DefaultRequestHandler {
+  private readonly activeTasks: ActiveTasks;
+
   constructor(
     card: AgentCard,
     private readonly tasks: TaskStore,
     executor: AgentExecutor & ActiveTasks,
-    private readonly activeTasks: ActiveTasks = executor,
+    busManager: ExecutionEventBusManager,
   ) {
-    super(card, tasks, executor);
+    super(card, tasks, executor, busManager);
+    this.activeTasks = executor;
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext) {
-    await this.refuseBusyTask(params, context);
-    return super.sendMessage(params, context);
+    const claimed = await this.admit(params, context);
+    try {
+      return await super.sendMessage(params, context);
+    } catch (err) {
+      if (claimed) this.activeTasks.releaseClaim(claimed);
+      throw err;
+    }
   }
 
   override async *sendMessageStream(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    await this.refuseBusyTask(params, context);
-    yield* super.sendMessageStream(params, context);
+    const claimed = await this.admit(params, context);
+    let first = true;
+    try {
+      for await (const event of super.sendMessageStream(params, context)) {
+        first = false;
+        yield event;
+      }
+    } catch (err) {
+      if (claimed && first) this.activeTasks.releaseClaim(claimed);
+      throw err;
+    }
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -67,13 +89,28 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     return super.cancelTask(params, context);
   }
 
-  private async refuseBusyTask(params: SendMessageRequest, context: ServerCallContext) {
-    const taskId = params.message?.taskId;
-    if (!taskId) return;
+  /**
+   * Refuses a message for a task that is still working, and reserves a parked task for the one
+   * message that answers it (a second answer racing it is refused). Returns the reserved task id.
+   */
+  private async admit(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<string | undefined> {
+    const message = params.message;
+    const taskId = message?.taskId;
+    if (!message || !taskId) return undefined;
     const task = await this.tasks.load(taskId, context);
     const state = task?.status?.state;
     if (state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED) {
       throw new UnsupportedOperationError(stillWorkingMessage(taskId));
     }
+    if (task === undefined || state !== TaskState.TASK_STATE_INPUT_REQUIRED) return undefined;
+    if (message.contextId && message.contextId !== task.contextId) return undefined; // SDK: -32602
+    const why = this.activeTasks.claimAnswer(taskId, message);
+    if (why !== undefined) {
+      throw new UnsupportedOperationError(`Task ${taskId} cannot take this message: ${why}.`);
+    }
+    return taskId;
   }
 }

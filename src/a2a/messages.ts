@@ -98,6 +98,15 @@ export function plainStatus(ref: TaskRef, state: TaskState, text: string): TaskS
   return statusUpdate(ref, state, agentMessage(ref, [textPart(text)]));
 }
 
+/**
+ * A resumed task's first status: WORKING, a message with no text (nothing to show), the kind in
+ * the message's metadata and, since the message is empty, in the event's metadata too.
+ */
+export function resumedStatus(ref: TaskRef): TaskStatusUpdateEvent {
+  const metadata = { kind: KIND.resumed };
+  return statusUpdate(ref, TaskState.TASK_STATE_WORKING, agentMessage(ref, [], metadata), metadata);
+}
+
 export function newTask(ref: TaskRef, userMessage: Message): Task {
   return {
     id: ref.taskId,

@@ -1,4 +1,4 @@
-import { AgentEvent, type ExecutionEventBus } from "@a2a-js/sdk/server";
+import { AgentEvent, type AgentExecutionEvent, type ExecutionEventBus } from "@a2a-js/sdk/server";
 import {
   TaskState,
   type Task,
@@ -30,6 +30,8 @@ export class TaskPublisher {
     readonly ref: TaskRef,
     private readonly bus: ExecutionEventBus,
     private readonly logger: Logger,
+    /** Also store each event: for a parked task, whose bus no request consumes. */
+    private readonly persist?: (event: AgentExecutionEvent) => void,
   ) {}
 
   get isTerminal(): boolean {
@@ -38,19 +40,24 @@ export class TaskPublisher {
 
   task(task: Task): void {
     if (this.dropped("task")) return;
-    this.bus.publish(AgentEvent.task(task));
+    this.emit(AgentEvent.task(task));
   }
 
   status(event: TaskStatusUpdateEvent): void {
     if (this.dropped("status")) return;
     const state = event.status?.state;
     if (isTerminalState(state)) this.terminalState = state;
-    this.bus.publish(AgentEvent.statusUpdate(event));
+    this.emit(AgentEvent.statusUpdate(event));
   }
 
   artifact(event: TaskArtifactUpdateEvent): void {
     if (this.dropped("artifact")) return;
-    this.bus.publish(AgentEvent.artifactUpdate(event));
+    this.emit(AgentEvent.artifactUpdate(event));
+  }
+
+  private emit(event: AgentExecutionEvent): void {
+    this.bus.publish(event);
+    this.persist?.(event);
   }
 
   private dropped(what: string): boolean {

@@ -49,5 +49,9 @@ export function jsonBody(
       });
     }
   };
-  return [express.json({ limit, type: "application/json" }), onError];
+  // The REST binding also takes application/a2a+json: left to the SDK, it would get the SDK's
+  // 100 kB limit and an HTML 413 page.
+  const type =
+    binding === "rest" ? ["application/json", "application/a2a+json"] : "application/json";
+  return [express.json({ limit, type }), onError];
 }

@@ -82,6 +82,8 @@ export class SessionPool {
     entry.leases++;
     entry.lastUsed = ++this.clock;
     this.disarm(entry);
+    // Trim only once the lease is taken: a new session is idle until then and would be the victim.
+    this.enforceMaxLive();
     let released = false;
     return {
       session: entry.session,
@@ -117,7 +119,6 @@ export class SessionPool {
     Object.assign(entry, { unsubscribe });
     this.entries.set(contextId, entry);
     this.options.logger.debug({ contextId, resume, live: this.entries.size }, "session created");
-    this.enforceMaxLive();
     return entry;
   }
 

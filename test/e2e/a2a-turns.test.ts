@@ -11,6 +11,7 @@ import {
   userMessage,
   type A2AHarness,
 } from "../support/a2a/harness.js";
+import { watch } from "../support/a2a/watch.js";
 
 let h: A2AHarness | undefined;
 afterEach(async () => {
@@ -20,35 +21,6 @@ afterEach(async () => {
 
 const SLOW = { chunkSize: 4, chunkDelayMs: 40 } as const;
 const LONG_TEXT = "This answer streams slowly, one small piece after another, for a long while.";
-
-/** Reads a stream in the background, resolving `first(pred)` as soon as a matching item arrives. */
-function watch(stream: AsyncIterable<StreamResponse>) {
-  const items: StreamResponse[] = [];
-  const waiters: { pred: (e: StreamResponse) => boolean; resolve: (e: StreamResponse) => void }[] =
-    [];
-  const done = (async () => {
-    for await (const item of stream) {
-      items.push(item);
-      for (const w of waiters.filter((w) => w.pred(item))) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(item);
-      }
-    }
-    return items;
-  })();
-  return {
-    items,
-    done,
-    first(pred: (e: StreamResponse) => boolean): Promise<StreamResponse> {
-      const seen = items.find(pred);
-      if (seen) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => {
-        waiters.push({ pred, resolve });
-        void done.then(() => reject(new Error("stream ended before the expected event")));
-      });
-    },
-  };
-}
 
 const taskIdOf = (e: StreamResponse | undefined) =>
   e?.payload?.$case === "task" ? e.payload.value.id : "";

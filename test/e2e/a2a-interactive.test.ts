@@ -1,0 +1,412 @@
+/**
+ * Interactive tasks: AskUserQuestion and permission prompts bridged to input-required, answered by
+ * the client, with loop protection. The README's smoke:input and smoke:permission, and more.
+ */
+import { access, mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
+import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
+import {
+  collect,
+  describeStream,
+  messageText,
+  sendRequest,
+  startA2AHarness,
+  textPart,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+import { watch } from "../support/a2a/watch.js";
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const dataPart = (value: unknown): Part => ({
+  content: { $case: "data", value },
+  mediaType: "application/json",
+  filename: "",
+  metadata: undefined,
+});
+
+const COLOUR_QUESTION = {
+  question: "Which colour do you prefer?",
+  header: "Colour",
+  options: [
+    { label: "red", description: "Choose red" },
+    { label: "blue", description: "Choose blue" },
+  ],
+  multiSelect: false,
+};
+
+/** The last status update of a stream, with its message text and data part. */
+function lastStatus(events: StreamResponse[]) {
+  const status = events
+    .flatMap((e) => (e.payload?.$case === "statusUpdate" ? [e.payload.value] : []))
+    .at(-1);
+  const message = status?.status?.message;
+  const data = message?.parts.find((p) => p.content?.$case === "data")?.content;
+  return {
+    state: status?.status?.state,
+    kind: message?.metadata?.kind as string | undefined,
+    text: messageText(message),
+    data: data?.$case === "data" ? (data.value as Record<string, unknown>) : undefined,
+  };
+}
+
+const head = (events: StreamResponse[]) => {
+  const first = events[0]?.payload;
+  if (first?.$case !== "task") throw new Error("stream did not start with a task");
+  return first.value;
+};
+
+async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {
+  return collect(harness.client.sendMessageStream(sendRequest(userMessage(parts, ids))));
+}
+
+/** A task id and context id from a stream's head task. */
+const idsOf = (events: StreamResponse[]) => {
+  const task = head(events);
+  return { taskId: task.id, contextId: task.contextId };
+};
+
+/** Claude writes a file OUTSIDE the server's cwd: acceptEdits does not allow that by itself. */
+function outsideWriteRules(path: string, extra: Rule[] = []): Rule[] {
+  return [
+    {
+      name: "write-outside",
+      match: { lastUserText: "Save the report", toolResult: false },
+      reply: reply(toolUse("Write", { file_path: path, content: "report\n" })),
+    },
+    ...extra,
+  ];
+}
+
+describe("interactive tasks", () => {
+  it("smoke:input — AskUserQuestion parks the task in input-required; the answer resumes it", async () => {
+    h = await startA2AHarness({
+      rules: [
+        {
+          name: "ask",
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+        {
+          name: "after-answer",
+          match: { toolResult: /blue/ },
+          reply: reply(text("Painting it blue.")),
+        },
+      ],
+    });
+    const first = await send(h, "Paint the fence");
+    const parked = lastStatus(first);
+    expect(parked).toEqual({
+      state: TaskState.TASK_STATE_INPUT_REQUIRED,
+      kind: "ask_user_question",
+      text: "Which colour do you prefer?",
+      data: { kind: "ask_user_question", questions: [COLOUR_QUESTION] },
+    });
+    const { taskId, contextId } = idsOf(first);
+
+    const second = await send(h, "blue", { taskId, contextId });
+    // A resume: the stored task verbatim (same id, still input-required), then `resumed`.
+    const snapshot = head(second);
+    expect(snapshot.id).toBe(taskId);
+    expect(snapshot.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(messageText(snapshot.history.at(-1))).toBe("blue");
+    const resumed = second[1]?.payload;
+    expect(resumed?.$case).toBe("statusUpdate");
+    if (resumed?.$case === "statusUpdate") {
+      expect(resumed.value.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+      expect(resumed.value.status?.message?.parts).toEqual([]);
+      expect(resumed.value.status?.message?.metadata).toEqual({ kind: "resumed" });
+      expect(resumed.value.metadata).toEqual({ kind: "resumed" });
+    }
+    expect(describeStream(second).at(-1)).toBe("status:completed");
+    expect(describeStream(second).at(-2)).toBe("status:working:result");
+
+    const answered = h.bench.model.requests.find((r) => r.rule === "after-answer")?.request;
+    expect(answered?.toolResults[0]?.content).toContain("Your questions have been answered");
+    expect(answered?.toolResults[0]?.content).toContain('"Which colour do you prefer?"="blue"');
+    expect(h.spawns()).toBe(1);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("answers two questions at once with a structured answers data part", async () => {
+    const size = {
+      question: "Which size?",
+      header: "Size",
+      options: [
+        { label: "S", description: "small" },
+        { label: "L", description: "large" },
+      ],
+      multiSelect: false,
+    };
+    h = await startA2AHarness({
+      rules: [
+        {
+          match: { lastUserText: "Order a shirt", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION, size] })),
+        },
+        { name: "answered", match: { toolResult: /red/ }, reply: reply(text("Ordered.")) },
+      ],
+    });
+    const first = await send(h, "Order a shirt");
+    expect(lastStatus(first).text).toBe("Which colour do you prefer?\nWhich size?");
+    const answer = dataPart({
+      answers: { "Which colour do you prefer?": "red", "Which size?": "L" },
+    });
+    const second = await send(h, [textPart("whatever"), answer], idsOf(first));
+    expect(describeStream(second).at(-1)).toBe("status:completed");
+    const result = h.bench.model.requests.find((r) => r.rule === "answered")?.request
+      .toolResults[0];
+    expect(result?.content).toContain('"Which colour do you prefer?"="red"');
+    expect(result?.content).toContain('"Which size?"="L"');
+  });
+
+  it("smoke:permission — a structured deny beats a contradicting yes, and a repeated request stops the loop", async () => {
+    h = await startA2AHarness();
+    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
+    await mkdir(join(h.bench.sandbox.root, "outside"));
+    h.bench.model.setRules(
+      outsideWriteRules(outside, [
+        // The model ignores the instruction and asks for exactly the same thing again.
+        {
+          name: "asks-again",
+          match: { toolResult: /The user denied this action/ },
+          reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
+        },
+      ]),
+    );
+    const first = await send(h, "Save the report");
+    const parked = lastStatus(first);
+    expect(parked.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(parked.kind).toBe("permission_request");
+    expect(parked.data).toMatchObject({
+      kind: "permission_request",
+      toolName: "Write",
+      input: { file_path: outside, content: "report\n" },
+    });
+    expect(parked.text).toMatch(/\.$/);
+
+    const deny = dataPart({
+      kind: "permission_response",
+      decision: "deny",
+      reason: "no writes outside the repo",
+    });
+    const second = await send(h, [textPart("yes"), deny], idsOf(first));
+    const shape = describeStream(second);
+    expect(shape.filter((s) => s.startsWith("status:failed"))).toHaveLength(1);
+    expect(lastStatus(second)).toMatchObject({
+      state: TaskState.TASK_STATE_FAILED,
+      kind: undefined,
+      text: "Stopped: Claude requested the same denied permission again (Write).",
+    });
+    // Claude got the denial with the reason and the instruction not to ask again.
+    const denied = h.bench.model.requests.find((r) => r.rule === "asks-again")?.request;
+    expect(denied?.toolResults[0]?.content).toContain(
+      "The user denied this action (no writes outside the repo). Do not request the same permission again; pick another approach or finish the task and explain.",
+    );
+    await expect(access(outside)).rejects.toThrow();
+    // The second request for the same key never reached the client: one input-required only.
+    expect(shape).not.toContain("status:input-required:permission_request");
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("smoke:permission — `oui, vas-y` allows and the tool runs", async () => {
+    h = await startA2AHarness();
+    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
+    await mkdir(join(h.bench.sandbox.root, "outside"));
+    h.bench.model.setRules(
+      outsideWriteRules(outside, [
+        {
+          name: "written",
+          match: { toolResult: /created successfully/ },
+          reply: reply(text("Saved.")),
+        },
+      ]),
+    );
+    const first = await send(h, "Save the report");
+    expect(lastStatus(first).kind).toBe("permission_request");
+    const second = await send(h, "oui, vas-y", idsOf(first));
+    expect(describeStream(second).at(-1)).toBe("status:completed");
+    expect(await readFile(outside, "utf8")).toBe("report\n");
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("a free-text deny is handed to Claude, which goes on", async () => {
+    h = await startA2AHarness();
+    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
+    h.bench.model.setRules(
+      outsideWriteRules(outside, [
+        {
+          name: "gives-up",
+          match: { toolResult: /The user denied this action/ },
+          reply: reply(text("Understood, I will not save it.")),
+        },
+      ]),
+    );
+    const first = await send(h, "Save the report");
+    const second = await send(h, "no, keep it in memory", idsOf(first));
+    expect(describeStream(second).at(-1)).toBe("status:completed");
+    const result = h.bench.model.requests.find((r) => r.rule === "gives-up")?.request
+      .toolResults[0];
+    expect(result?.isError).toBe(true);
+    expect(result?.content).toContain("The user denied this action (no, keep it in memory).");
+  });
+
+  it("stops a task at claude.maxPermissionDenials denials", async () => {
+    h = await startA2AHarness({ config: { claude: { maxPermissionDenials: 2 } } });
+    const root = h.bench.sandbox.root;
+    let n = 0;
+    h.bench.model.setRules([
+      {
+        name: "write",
+        match: {
+          when: (r) => r.lastUserText.includes("Save the report") || r.toolResults.length > 0,
+        },
+        // A different file each time: loop protection by key does not apply, the count does.
+        reply: () =>
+          reply(toolUse("Write", { file_path: join(root, `out-${++n}.txt`), content: "x" })),
+      },
+    ]);
+    const first = await send(h, "Save the report");
+    const second = await send(h, "no", idsOf(first));
+    expect(lastStatus(second).kind).toBe("permission_request");
+    const third = await send(h, "no", idsOf(first));
+    expect(lastStatus(third)).toMatchObject({
+      state: TaskState.TASK_STATE_FAILED,
+      text: "Stopped: 2 permission request(s) were denied in this task (claude.maxPermissionDenials is 2); the last was for Write.",
+    });
+    expect(describeStream(third).filter((s) => s.startsWith("status:failed"))).toHaveLength(1);
+  });
+
+  it("denies at once with claude.permissionPrompts = deny", async () => {
+    h = await startA2AHarness({ config: { claude: { permissionPrompts: "deny" } } });
+    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
+    h.bench.model.setRules(
+      outsideWriteRules(outside, [
+        {
+          name: "denied",
+          match: { toolResult: /turned off on this server/ },
+          reply: reply(text("I cannot save outside the workspace.")),
+        },
+      ]),
+    );
+    const events = await send(h, "Save the report");
+    const shape = describeStream(events);
+    expect(shape).not.toContain("status:input-required:permission_request");
+    expect(shape.at(-1)).toBe("status:completed");
+    expect(h.bench.model.requests.map((r) => r.rule)).toEqual(["write-outside", "denied"]);
+  });
+
+  it("cancels a parked task: the prompt is denied, the task ends CANCELED, the context goes on", async () => {
+    h = await startA2AHarness({
+      rules: [
+        {
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+        { match: { lastUserText: "Hello again" }, reply: reply(text("Hi!")) },
+      ],
+    });
+    const first = await send(h, "Paint the fence");
+    const { taskId, contextId } = idsOf(first);
+    const canceled = await h.client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const next = await send(h, "Hello again", { contextId });
+    expect(describeStream(next).at(-1)).toBe("status:completed");
+    expect(h.spawns()).toBe(1);
+  });
+
+  it("lets exactly one of two racing answers resume a parked task", async () => {
+    h = await startA2AHarness({
+      rules: [
+        {
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+        { match: { toolResult: true }, reply: reply(text("Done.")) },
+      ],
+    });
+    const first = await send(h, "Paint the fence");
+    const ids = idsOf(first);
+    const results = await Promise.allSettled([
+      h.client.sendMessage(sendRequest(userMessage("red", ids))),
+      h.client.sendMessage(sendRequest(userMessage("blue", ids))),
+    ]);
+    const fulfilled = results.filter((r) => r.status === "fulfilled");
+    const rejected = results.filter((r) => r.status === "rejected");
+    expect(fulfilled).toHaveLength(1);
+    expect(rejected).toHaveLength(1);
+    expect(String((rejected[0] as PromiseRejectedResult).reason)).toMatch(
+      new RegExp(
+        `Task ${ids.taskId} (cannot take this message: another message is already answering it|is still working)`,
+      ),
+    );
+    const stored = await h.client.getTask({ tenant: "", id: ids.taskId, historyLength: undefined });
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // Only the winning answer is in the history.
+    const answers = stored.history.filter((m) => ["red", "blue"].includes(messageText(m)));
+    expect(answers).toHaveLength(1);
+  });
+
+  it("refuses an answer to a task that asks nothing, touching nothing", async () => {
+    h = await startA2AHarness({ rules: [{ match: {}, reply: reply(text("Done.")) }] });
+    const first = await send(h, "Just do it");
+    await expect(
+      h.client.sendMessage(sendRequest(userMessage("yes", idsOf(first)))),
+    ).rejects.toThrow(/terminal state/);
+  });
+
+  it("SubscribeToTask on a parked task yields the task, then the resumed turn's events", async () => {
+    h = await startA2AHarness({
+      rules: [
+        {
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+        { match: { toolResult: /red/ }, reply: reply(text("Red it is.")) },
+      ],
+    });
+    const first = await send(h, "Paint the fence");
+    const ids = idsOf(first);
+    const sub = watch(h.client.resubscribeTask({ tenant: "", id: ids.taskId }));
+    await sub.first((e) => e.payload?.$case === "task");
+    await send(h, "red", ids);
+    const shape = describeStream(await sub.done);
+    expect(shape[0]).toBe("task:input-required");
+    expect(shape).toContain("status:working:resumed");
+    expect(shape.at(-1)).toBe("status:completed");
+  });
+
+  it("withdraws an unanswered prompt after claude.inputTimeoutMs and fails the task", async () => {
+    h = await startA2AHarness({
+      config: { claude: { inputTimeoutMs: 300 } },
+      rules: [
+        {
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+      ],
+    });
+    const first = await send(h, "Paint the fence");
+    const { taskId } = idsOf(first);
+    const sub = watch(h.client.resubscribeTask({ tenant: "", id: taskId }));
+    const failed = await sub.first(
+      (e) =>
+        e.payload?.$case === "statusUpdate" &&
+        e.payload.value.status?.state === TaskState.TASK_STATE_FAILED,
+    );
+    expect(
+      failed.payload?.$case === "statusUpdate" && messageText(failed.payload.value.status?.message),
+    ).toBe(
+      "Stopped: no answer came within 300 ms (claude.inputTimeoutMs); the request was denied.",
+    );
+    const stored = await h.client.getTask({ tenant: "", id: taskId, historyLength: undefined });
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+  });
+});

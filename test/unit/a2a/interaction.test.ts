@@ -1,0 +1,198 @@
+import { describe, expect, it } from "vitest";
+import type { Part } from "@a2a-js/sdk";
+import {
+  AnswerError,
+  decideFreeText,
+  denialKey,
+  denialMessage,
+  NOT_CLEAR_REASON,
+  parseAnswer,
+  promptContent,
+  words,
+  type PendingPrompt,
+} from "../../../src/a2a/interaction.js";
+
+const text = (t: string): Part => ({
+  content: { $case: "text", value: t },
+  mediaType: "text/plain",
+  filename: "",
+  metadata: undefined,
+});
+const data = (d: unknown): Part => ({
+  content: { $case: "data", value: d },
+  mediaType: "application/json",
+  filename: "",
+  metadata: undefined,
+});
+
+const permission: PendingPrompt = {
+  kind: "permission",
+  toolName: "Bash",
+  input: { command: "rm -rf build" },
+  title: "Claude wants to run `rm -rf build`",
+  decisionReason: "Bash command not in allowedTools",
+};
+const colour: PendingPrompt = {
+  kind: "question",
+  toolName: "AskUserQuestion",
+  input: {},
+  questions: [
+    {
+      question: "Which colour do you prefer?",
+      header: "Colour",
+      options: [
+        { label: "red", description: "Choose red" },
+        { label: "blue", description: "Choose blue" },
+      ],
+      multiSelect: false,
+    },
+    { question: "Which sizes?", header: "Size", options: [], multiSelect: true },
+  ],
+};
+
+describe("free-text permission answers (the README's decision table)", () => {
+  it.each([
+    ["Yes.", "allow"],
+    ["ok go ahead", "allow"],
+    ["oui, vas-y", "allow"],
+    ["Sure!", "allow"],
+    ["y", "allow"],
+    ["d'accord", "allow"],
+    ["OK, autorise", "allow"],
+    ["ok but no", "deny"],
+    ["no", "deny"],
+    ["Nope.", "deny"],
+    ["non, jamais", "deny"],
+    ["stop", "deny"],
+    ["annule", "deny"],
+    ["yes and no", "deny"],
+    ["maybe later", "deny"],
+    ["", "deny"],
+    ["yes yes yes yes yes yes yes yes", "allow"], // 8 words: still read
+    ["yes yes yes yes yes yes yes yes yes", "deny"], // 9 words: too long to be a clear yes
+    ["vas", "deny"], // "vas-y" is one word, "vas" is not an allow word
+    ["going", "deny"], // whole words only
+  ])("%j → %s", (reply, expected) => {
+    expect(decideFreeText(reply).decision).toBe(expected);
+  });
+
+  it("splits into lowercased words, stripping edge punctuation but keeping - and ' inside", () => {
+    expect(words("  Oui, VAS-Y!  (d'accord) ")).toEqual(["oui", "vas-y", "d'accord"]);
+    expect(words("‘Yes’")).toEqual(["yes"]);
+  });
+
+  it("denies an ambiguous or long reply with a reason saying so, not the user's words", () => {
+    expect(decideFreeText("maybe later")).toEqual({ decision: "deny", reason: NOT_CLEAR_REASON });
+    expect(decideFreeText("one two three four five six seven eight nine")).toEqual({
+      decision: "deny",
+      reason: NOT_CLEAR_REASON,
+    });
+  });
+
+  it("passes a clear deny with more to say on to Claude, a bare no without reason", () => {
+    expect(decideFreeText("no")).toEqual({ decision: "deny", reason: undefined });
+    expect(decideFreeText("no, use the temp dir")).toEqual({
+      decision: "deny",
+      reason: "no, use the temp dir",
+    });
+  });
+});
+
+describe("denial text", () => {
+  it("is the README's two sentences, with the reason when there is one", () => {
+    expect(denialMessage("no writes outside the repo")).toBe(
+      "The user denied this action (no writes outside the repo). Do not request the same permission again; pick another approach or finish the task and explain.",
+    );
+    expect(denialMessage(undefined)).toBe(
+      "The user denied this action. Do not request the same permission again; pick another approach or finish the task and explain.",
+    );
+  });
+
+  it("keys denials by tool and input, whatever the key order", () => {
+    expect(denialKey("Bash", { a: 1, b: { c: 2, d: 3 } })).toBe(
+      denialKey("Bash", { b: { d: 3, c: 2 }, a: 1 }),
+    );
+    expect(denialKey("Bash", { a: 1 })).not.toBe(denialKey("Write", { a: 1 }));
+    expect(denialKey("Bash", { a: 1 })).not.toBe(denialKey("Bash", { a: 2 }));
+  });
+});
+
+describe("parseAnswer", () => {
+  it("a structured permission_response beats a contradicting text part", () => {
+    const answer = parseAnswer(permission, {
+      parts: [
+        text("yes"),
+        data({
+          kind: "permission_response",
+          decision: "deny",
+          reason: "no writes outside the repo",
+        }),
+      ],
+    });
+    expect(answer).toEqual({
+      kind: "permission",
+      decision: { decision: "deny", reason: "no writes outside the repo" },
+    });
+    expect(
+      parseAnswer(permission, {
+        parts: [text("no"), data({ kind: "permission_response", decision: "allow" })],
+      }),
+    ).toEqual({ kind: "permission", decision: { decision: "allow" } });
+  });
+
+  it("refuses a permission_response without a valid decision", () => {
+    expect(() =>
+      parseAnswer(permission, {
+        parts: [data({ kind: "permission_response", decision: "maybe" })],
+      }),
+    ).toThrow(AnswerError);
+  });
+
+  it("free text answers the first question; structured answers several, multi-select joined", () => {
+    expect(parseAnswer(colour, { parts: [text("blue")] })).toEqual({
+      kind: "question",
+      answers: { "Which colour do you prefer?": "blue" },
+    });
+    expect(
+      parseAnswer(colour, {
+        parts: [
+          text("ignored"),
+          data({ answers: { "Which colour do you prefer?": "red", "Which sizes?": ["S", "M"] } }),
+        ],
+      }),
+    ).toEqual({
+      kind: "question",
+      answers: { "Which colour do you prefer?": "red", "Which sizes?": "S, M" },
+    });
+  });
+
+  it("refuses answers to questions that were not asked, and empty answers", () => {
+    expect(() => parseAnswer(colour, { parts: [data({ answers: { "What?": "x" } })] })).toThrow(
+      /"What\?" is not one of the questions asked/,
+    );
+    expect(() => parseAnswer(colour, { parts: [text("  ")] })).toThrow(AnswerError);
+  });
+});
+
+describe("input-required content", () => {
+  it("puts the bare question texts in the text part and the rest in the data part", () => {
+    const { text: t, data: d } = promptContent(colour);
+    expect(t).toBe("Which colour do you prefer?\nWhich sizes?");
+    expect(d).toEqual({ kind: "ask_user_question", questions: colour.questions });
+  });
+
+  it("uses the title (or the tool name) for a permission request", () => {
+    expect(promptContent(permission)).toEqual({
+      text: "Claude wants to run `rm -rf build`.",
+      data: {
+        kind: "permission_request",
+        toolName: "Bash",
+        input: { command: "rm -rf build" },
+        title: "Claude wants to run `rm -rf build`",
+        decisionReason: "Bash command not in allowedTools",
+      },
+    });
+    const untitled = { ...permission, title: undefined };
+    expect(promptContent(untitled).text).toBe("Claude wants to use Bash.");
+  });
+});

@@ -1,0 +1,361 @@
+/** The HTTP surface with a stub request handler: no Claude, only 127.0.0.1:0. */
+import { once } from "node:events";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  Role,
+  TaskState,
+  type AgentCard,
+  type GetTaskRequest,
+  type Message,
+  type SendMessageRequest,
+  type StreamResponse,
+  type Task,
+} from "@a2a-js/sdk";
+import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
+import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
+import { pino } from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { buildAgentCard } from "../../../src/a2a/card.js";
+import { resolveConfig } from "../../../src/config/load.js";
+import { CALLER_STATE_KEY, createHttpApp } from "../../../src/http/app.js";
+
+const card = buildAgentCard(resolveConfig({}, { file: "test.json", startDir: "/work" }), {
+  version: "0.0.0",
+});
+const BODY_LIMIT = 200_000;
+const V1 = { "A2A-Version": "1.0" };
+const JSON_V1 = { ...V1, "content-type": "application/json" };
+
+const unsupported = (): never => {
+  throw new UnsupportedOperationError("not in this stub");
+};
+
+/** Records the calls that reach it; answers GetTask and SendMessage. */
+class StubHandler implements A2ARequestHandler {
+  readonly calls: { method: string; context: ServerCallContext; params: unknown }[] = [];
+
+  getAgentCard(): Promise<AgentCard> {
+    return Promise.resolve(card);
+  }
+  getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    this.calls.push({ method: "getTask", context, params });
+    return Promise.resolve({
+      id: params.id,
+      contextId: "ctx-1",
+      status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: "" },
+      artifacts: [],
+      history: [],
+      metadata: {},
+    });
+  }
+  sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message> {
+    this.calls.push({ method: "sendMessage", context, params });
+    return Promise.resolve({
+      messageId: "reply-1",
+      contextId: "ctx-1",
+      taskId: "",
+      role: Role.ROLE_AGENT,
+      parts: [
+        { content: { $case: "text", value: "ok" }, mediaType: "", filename: "", metadata: {} },
+      ],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    });
+  }
+  sendMessageStream(): AsyncGenerator<StreamResponse, void, undefined> {
+    return unsupported();
+  }
+  resubscribe(): AsyncGenerator<StreamResponse, void, undefined> {
+    return unsupported();
+  }
+  getAuthenticatedExtendedAgentCard = unsupported;
+  cancelTask = unsupported;
+  createTaskPushNotificationConfig = unsupported;
+  getTaskPushNotificationConfig = unsupported;
+  listTaskPushNotificationConfigs = unsupported;
+  deleteTaskPushNotificationConfig = unsupported;
+  listTasks = unsupported;
+}
+
+interface Running {
+  url: string;
+  handler: StubHandler;
+  logs: Record<string, unknown>[];
+  /** Resolves once `n` request lines have been logged. */
+  logged(n: number): Promise<Record<string, unknown>[]>;
+}
+
+let server: Server | undefined;
+afterEach(async () => {
+  if (!server) return;
+  server.closeAllConnections();
+  server.close();
+  await once(server, "close");
+  server = undefined;
+});
+
+async function start(allowedLogins?: string[]): Promise<Running> {
+  const handler = new StubHandler();
+  const logs: Record<string, unknown>[] = [];
+  const waiters: (() => void)[] = [];
+  const logger = pino(
+    { level: "info" },
+    {
+      write: (line: string) => {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+        for (const w of waiters.splice(0)) w();
+      },
+    },
+  );
+  const app = createHttpApp({
+    card,
+    requestHandler: handler,
+    bodyLimit: BODY_LIMIT,
+    allowedLogins,
+    logger,
+  });
+  server = app.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  const logged = async (n: number) => {
+    while (logs.length < n) await new Promise<void>((resolve) => waiters.push(resolve));
+    return logs;
+  };
+  return { url: `http://127.0.0.1:${port}`, handler, logs, logged };
+}
+
+const rpc = (method: string, params: unknown, id: number | string = 1) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, params });
+const sendParams = (text: string) => ({
+  message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text }] },
+});
+const post = (url: string, body: string, headers: Record<string, string> = JSON_V1) =>
+  fetch(url, { method: "POST", headers, body });
+
+describe("HTTP app: public routes", () => {
+  it("serves the card on both well-known paths and /healthz, even behind allowedLogins", async () => {
+    const r = await start(["ada@example.com"]);
+    const card1 = await fetch(`${r.url}/.well-known/agent-card.json`);
+    const card2 = await fetch(`${r.url}/.well-known/agent-card`);
+    expect(card1.status).toBe(200);
+    expect(card1.headers.get("content-type")).toMatch(/application\/json/);
+    const json = (await card1.json()) as { name: string; supportedInterfaces: unknown[] };
+    expect(json.supportedInterfaces).toHaveLength(2);
+    expect(await card2.json()).toEqual(json);
+    const health = await fetch(`${r.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+  });
+
+  it("answers an unknown route with a JSON 404, never an HTML page", async () => {
+    const r = await start();
+    for (const [method, path] of [
+      ["GET", "/nope"],
+      ["POST", "/nope/deeper?x=1"],
+      ["GET", "/a2a/jsonrpc"],
+    ] as const) {
+      const res = await fetch(`${r.url}${path}`, { method });
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/json/);
+      expect(await res.json()).toEqual({
+        error: "not_found",
+        message: `No route for ${method} ${path.split("?")[0]}`,
+      });
+    }
+  });
+});
+
+describe("HTTP app: allowedLogins gate", () => {
+  it("answers 403 {error: forbidden} to a missing or unlisted login on both bindings", async () => {
+    const r = await start(["ada@example.com", "bob@example.com"]);
+    for (const headers of [
+      JSON_V1,
+      { ...JSON_V1, "Tailscale-User-Login": "mallory@example.com" },
+      { ...JSON_V1, "Tailscale-User-Login": "   " },
+      { ...JSON_V1, "Tailscale-User-Login": "ada@example.com.evil" },
+    ]) {
+      const res = await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t1" }), headers);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ error: "forbidden" });
+      const rest = await fetch(`${r.url}/a2a/rest/tasks/t1`, { headers });
+      expect(rest.status).toBe(403);
+      expect(await rest.json()).toEqual({ error: "forbidden" });
+    }
+    expect(r.handler.calls).toEqual([]);
+  });
+
+  it("lets a listed login through, surrounding spaces trimmed", async () => {
+    const r = await start(["ada@example.com"]);
+    for (const login of ["ada@example.com", "  ada@example.com "]) {
+      const headers = { ...JSON_V1, "Tailscale-User-Login": login };
+      const res = await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t1" }), headers);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: 1, result: { id: "t1" } });
+    }
+    const rest = await fetch(`${r.url}/a2a/rest/tasks/t2`, {
+      headers: { ...V1, "Tailscale-User-Login": "ada@example.com" },
+    });
+    expect(rest.status).toBe(200);
+    expect(r.handler.calls.map((c) => c.method)).toEqual(["getTask", "getTask", "getTask"]);
+  });
+
+  it.each([
+    ["unset", undefined],
+    ["empty", []],
+  ])("does not gate at all when allowedLogins is %s", async (_label, allowed) => {
+    const r = await start(allowed);
+    const res = await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t1" }));
+    expect(res.status).toBe(200);
+    expect(r.handler.calls).toHaveLength(1);
+  });
+});
+
+describe("HTTP app: caller", () => {
+  it("puts the login under state.caller and makes it the user; anonymous without it", async () => {
+    const r = await start();
+    await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t1" }), {
+      ...JSON_V1,
+      "Tailscale-User-Login": " ada@example.com ",
+    });
+    await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t2" }));
+    await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t3" }), {
+      ...JSON_V1,
+      "Tailscale-User-Login": "  ",
+    });
+    await fetch(`${r.url}/a2a/rest/tasks/t4`, {
+      headers: { ...V1, "Tailscale-User-Login": "bob@example.com" },
+    });
+    const seen = r.handler.calls.map((c) => ({
+      caller: c.context.state.get(CALLER_STATE_KEY),
+      authenticated: c.context.user?.isAuthenticated,
+      user: c.context.user?.isAuthenticated ? c.context.user.userName : undefined,
+    }));
+    expect(CALLER_STATE_KEY).toBe("caller");
+    expect(seen).toEqual([
+      { caller: "ada@example.com", authenticated: true, user: "ada@example.com" },
+      { caller: "anonymous", authenticated: false, user: undefined },
+      { caller: "anonymous", authenticated: false, user: undefined },
+      { caller: "bob@example.com", authenticated: true, user: "bob@example.com" },
+    ]);
+  });
+
+  it("logs every request with its caller, forbidden ones included", async () => {
+    const r = await start(["ada@example.com"]);
+    await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t1" }), {
+      ...JSON_V1,
+      "Tailscale-User-Login": "ada@example.com",
+    });
+    await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t1" }));
+    const logs = await r.logged(2);
+    const requests = logs.filter((l) => l.msg === "request");
+    expect(requests.map((l) => [l.caller, l.status, l.path, l.method])).toEqual([
+      ["ada@example.com", 200, "/a2a/jsonrpc", "POST"],
+      ["anonymous", 403, "/a2a/jsonrpc", "POST"],
+    ]);
+  });
+});
+
+describe("HTTP app: request bodies", () => {
+  const big = (bytes: number) => rpc("SendMessage", sendParams("x".repeat(bytes)));
+
+  it("answers an oversize JSON-RPC body with a JSON 413 naming the limit", async () => {
+    const r = await start();
+    const res = await post(`${r.url}/a2a/jsonrpc`, big(BODY_LIMIT + 10));
+    expect(res.status).toBe(413);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32600,
+        message: `Request body too large: the limit is ${BODY_LIMIT} bytes (server.bodyLimit).`,
+      },
+    });
+    expect(r.handler.calls).toEqual([]);
+  });
+
+  it.each(["application/json", "application/a2a+json"])(
+    "answers an oversize REST body (%s) with a JSON 413 in the REST error shape",
+    async (contentType) => {
+      const r = await start();
+      const body = JSON.stringify(sendParams("x".repeat(BODY_LIMIT + 10)));
+      const res = await post(`${r.url}/a2a/rest/message:send`, body, {
+        ...V1,
+        "content-type": contentType,
+      });
+      expect(res.status).toBe(413);
+      expect(res.headers.get("content-type")).toMatch(/json/);
+      expect(await res.json()).toEqual({
+        error: {
+          code: 413,
+          status: "INVALID_ARGUMENT",
+          message: `Request body too large: the limit is ${BODY_LIMIT} bytes (server.bodyLimit).`,
+          details: [],
+        },
+      });
+      expect(r.handler.calls).toEqual([]);
+    },
+  );
+
+  it("accepts bodies between the SDK's 100 kB default and the configured limit", async () => {
+    const r = await start();
+    const size = 150_000;
+    const res = await post(`${r.url}/a2a/jsonrpc`, big(size));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ result: { message: { messageId: "reply-1" } } });
+    for (const contentType of ["application/json", "application/a2a+json"]) {
+      const rest = await post(
+        `${r.url}/a2a/rest/message:send`,
+        JSON.stringify(sendParams("y".repeat(size))),
+        { ...V1, "content-type": contentType },
+      );
+      expect(rest.status).toBe(200);
+    }
+    const texts = r.handler.calls.map((c) => {
+      const content = (c.params as SendMessageRequest).message?.parts[0]?.content;
+      return content?.$case === "text" ? content.value.length : -1;
+    });
+    expect(texts).toEqual([size, size, size]);
+  });
+
+  it("answers malformed JSON with -32700 on JSON-RPC and a REST 400 on HTTP+JSON", async () => {
+    const r = await start();
+    const res = await post(`${r.url}/a2a/jsonrpc`, "{oops");
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Invalid JSON payload." },
+    });
+    const rest = await post(`${r.url}/a2a/rest/message:send`, "{oops");
+    expect(rest.status).toBe(400);
+    expect(rest.headers.get("content-type")).toMatch(/json/);
+    expect(await rest.json()).toEqual({
+      error: {
+        code: 400,
+        status: "INVALID_ARGUMENT",
+        message: "Invalid JSON payload.",
+        details: [],
+      },
+    });
+    expect(r.handler.calls).toEqual([]);
+  });
+
+  it("answers an unsupported charset with a JSON error, not an HTML page", async () => {
+    const r = await start();
+    const headers = { ...V1, "content-type": "application/json; charset=latin1" };
+    const res = await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t" }), headers);
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Unsupported body encoding." },
+    });
+    const rest = await post(`${r.url}/a2a/rest/message:send`, "{}", headers);
+    expect(rest.status).toBe(415);
+    expect(await rest.json()).toMatchObject({
+      error: { code: 415, message: "Unsupported body encoding." },
+    });
+  });
+});

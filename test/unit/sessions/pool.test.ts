@@ -1,0 +1,383 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type {
+  BackgroundTask,
+  ClaudeSession,
+  SessionEvent,
+  SessionListener,
+  SessionStatus,
+} from "../../../src/claude/index.js";
+import {
+  SessionPool,
+  type SessionFactoryArgs,
+  type SessionPoolOptions,
+  type Timers,
+} from "../../../src/sessions/pool.js";
+import { SessionMap } from "../../../src/store/session-map.js";
+
+/** A manual clock: timers fire only when the test advances it. */
+class ManualTimers implements Timers {
+  private now = 0;
+  private seq = 0;
+  private readonly pending = new Map<number, { at: number; fn: () => void }>();
+
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = ++this.seq;
+    this.pending.set(id, { at: this.now + ms, fn });
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.pending.delete(handle as number);
+  }
+
+  get armed(): number {
+    return this.pending.size;
+  }
+
+  advance(ms: number): void {
+    const until = this.now + ms;
+    for (;;) {
+      const due = [...this.pending]
+        .filter(([, t]) => t.at <= until)
+        .sort((a, b) => a[1].at - b[1].at);
+      const next = due[0];
+      if (next === undefined) break;
+      this.pending.delete(next[0]);
+      this.now = next[1].at;
+      next[1].fn();
+    }
+    this.now = until;
+  }
+}
+
+/** What the pool reads of a ClaudeSession. */
+class FakeSession {
+  status: SessionStatus = "idle";
+  tasks: BackgroundTask[] = [];
+  closeCalls = 0;
+  private readonly listeners = new Set<SessionListener>();
+
+  constructor(readonly args: SessionFactoryArgs) {}
+
+  backgroundTasks(): BackgroundTask[] {
+    return this.tasks;
+  }
+
+  subscribe(listener: SessionListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): Promise<void> {
+    this.closeCalls++;
+    this.emit({ type: "closed", reason: "session closed" });
+    return Promise.resolve();
+  }
+
+  emit(event: SessionEvent): void {
+    for (const l of [...this.listeners]) l(event);
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  setStatus(status: SessionStatus): void {
+    const previous = this.status;
+    this.status = status;
+    this.emit({ type: "status", status, previous });
+  }
+}
+
+const bgTask = (taskId: string): BackgroundTask => ({
+  taskId,
+  description: "npm test",
+  backgrounded: true,
+  live: true,
+  ambient: false,
+  status: "running",
+});
+
+const IDLE_MS = 60_000;
+let dir: string;
+let sessionMap: SessionMap;
+let timers: ManualTimers;
+let created: FakeSession[];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "claude-a2a-pool-"));
+  sessionMap = await SessionMap.open({ cwd: dir, logger: { warn: () => undefined } });
+  timers = new ManualTimers();
+  created = [];
+});
+afterEach(async () => {
+  await sessionMap.flush();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function makePool(over: Partial<SessionPoolOptions> = {}): SessionPool {
+  return new SessionPool({
+    sessionMap,
+    createSession: (args) => {
+      const s = new FakeSession(args);
+      created.push(s);
+      return s as unknown as ClaudeSession;
+    },
+    idleTimeoutMs: IDLE_MS,
+    maxLive: 10,
+    logger: pino({ level: "silent" }),
+    timers,
+    ...over,
+  });
+}
+
+const fake = (s: ClaudeSession) => s as unknown as FakeSession;
+
+describe("SessionPool: one session per context", () => {
+  it("creates a context's session once and hands the same one to every lease", () => {
+    const pool = makePool();
+    const a1 = pool.acquire("ctx-a");
+    const a2 = pool.acquire("ctx-a");
+    const b = pool.acquire("ctx-b");
+    expect(a2.session).toBe(a1.session);
+    expect(b.session).not.toBe(a1.session);
+    expect(created.map((s) => s.args)).toEqual([
+      { contextId: "ctx-a", resume: undefined },
+      { contextId: "ctx-b", resume: undefined },
+    ]);
+    expect(pool.liveCount).toBe(2);
+    expect(pool.peek("ctx-a")).toBe(a1.session);
+    expect(pool.peek("ctx-c")).toBeUndefined();
+  });
+
+  it("persists the session_id to the map and resumes it when the session is re-created", async () => {
+    const pool = makePool();
+    const lease = pool.acquire("ctx-a");
+    fake(lease.session).emit({ type: "session_id", sessionId: "claude-sess-1" });
+    await sessionMap.flush();
+    expect(sessionMap.get("ctx-a")?.sessionId).toBe("claude-sess-1");
+    const reopened = await SessionMap.open({ cwd: dir, logger: { warn: () => undefined } });
+    expect(reopened.get("ctx-a")?.sessionId).toBe("claude-sess-1");
+
+    lease.release();
+    fake(lease.session).emit({ type: "closed", reason: "process exited" });
+    expect(pool.has("ctx-a")).toBe(false);
+    const again = pool.acquire("ctx-a");
+    expect(again.session).not.toBe(lease.session);
+    expect(fake(again.session).args).toEqual({ contextId: "ctx-a", resume: "claude-sess-1" });
+  });
+
+  it("resumes from a map written by an earlier run of the server", async () => {
+    await sessionMap.set("ctx-old", "sess-old");
+    const pool = makePool();
+    pool.acquire("ctx-old");
+    expect(created[0]?.args).toEqual({ contextId: "ctx-old", resume: "sess-old" });
+  });
+
+  it("records a changed session_id and keeps the latest", async () => {
+    const pool = makePool();
+    const s = fake(pool.acquire("ctx-a").session);
+    s.emit({ type: "session_id", sessionId: "s1" });
+    s.emit({ type: "session_id", sessionId: "s1" });
+    s.emit({ type: "session_id", sessionId: "s2" });
+    await sessionMap.flush();
+    expect(sessionMap.get("ctx-a")?.sessionId).toBe("s2");
+    expect(sessionMap.size).toBe(1);
+  });
+
+  it("drops the entry on a closed event, stops listening, and re-creates on the next acquire", () => {
+    const pool = makePool();
+    const first = fake(pool.acquire("ctx-a").session);
+    first.emit({ type: "closed", reason: "process exited" });
+    expect(pool.has("ctx-a")).toBe(false);
+    expect(pool.liveCount).toBe(0);
+    expect(first.listenerCount).toBe(0);
+    const second = fake(pool.acquire("ctx-a").session);
+    expect(second).not.toBe(first);
+    expect(created).toHaveLength(2);
+    expect(first.closeCalls).toBe(0);
+  });
+
+  it("ignores a late closed event of a replaced session", () => {
+    const pool = makePool();
+    const first = fake(pool.acquire("ctx-a").session);
+    first.emit({ type: "closed", reason: "exited" });
+    const second = pool.acquire("ctx-a").session;
+    first.emit({ type: "closed", reason: "exited again" });
+    expect(pool.peek("ctx-a")).toBe(second);
+  });
+});
+
+describe("SessionPool: idle timeout", () => {
+  it("closes a session left idle for the timeout, and not before", () => {
+    const pool = makePool();
+    const lease = pool.acquire("ctx-a");
+    const s = fake(lease.session);
+    lease.release();
+    timers.advance(IDLE_MS - 1);
+    expect(s.closeCalls).toBe(0);
+    expect(pool.has("ctx-a")).toBe(true);
+    timers.advance(1);
+    expect(s.closeCalls).toBe(1);
+    expect(pool.has("ctx-a")).toBe(false);
+  });
+
+  it("never closes a session while a lease is held", () => {
+    const pool = makePool();
+    const a = pool.acquire("ctx-a");
+    const b = pool.acquire("ctx-a");
+    a.release();
+    a.release(); // a second release must not drop b's lease
+    timers.advance(IDLE_MS * 10);
+    expect(fake(b.session).closeCalls).toBe(0);
+    expect(timers.armed).toBe(0);
+    b.release();
+    timers.advance(IDLE_MS);
+    expect(fake(b.session).closeCalls).toBe(1);
+  });
+
+  it("re-acquiring a session disarms its idle timer", () => {
+    const pool = makePool();
+    const s = fake(pool.acquire("ctx-a").session);
+    pool.acquire("ctx-a").release();
+    timers.advance(IDLE_MS / 2);
+    const lease = pool.acquire("ctx-a");
+    timers.advance(IDLE_MS * 2);
+    expect(s.closeCalls).toBe(0);
+    lease.release();
+  });
+
+  it.each<SessionStatus>(["running", "permission"])(
+    "never closes a session whose status is %s, and starts counting when it becomes idle",
+    (status) => {
+      const pool = makePool();
+      const lease = pool.acquire("ctx-a");
+      const s = fake(lease.session);
+      s.setStatus(status);
+      lease.release();
+      timers.advance(IDLE_MS * 10);
+      expect(s.closeCalls).toBe(0);
+      s.setStatus("idle");
+      timers.advance(IDLE_MS - 1);
+      expect(s.closeCalls).toBe(0);
+      timers.advance(1);
+      expect(s.closeCalls).toBe(1);
+    },
+  );
+
+  it("does not close a session that became busy without telling the pool before the timer fired", () => {
+    const pool = makePool();
+    const lease = pool.acquire("ctx-a");
+    const s = fake(lease.session);
+    lease.release();
+    s.status = "running";
+    timers.advance(IDLE_MS);
+    expect(s.closeCalls).toBe(0);
+    expect(pool.has("ctx-a")).toBe(true);
+  });
+
+  it("a status change to running disarms a pending idle timer", () => {
+    const pool = makePool();
+    const lease = pool.acquire("ctx-a");
+    const s = fake(lease.session);
+    lease.release();
+    s.setStatus("running");
+    expect(timers.armed).toBe(0);
+    s.status = "idle"; // silently: nothing re-arms
+    timers.advance(IDLE_MS * 2);
+    expect(s.closeCalls).toBe(0);
+    s.emit({
+      type: "run_ended",
+      runId: "r1",
+      origin: "autonomous",
+      outcome: { state: "completed", text: "" },
+    });
+    timers.advance(IDLE_MS);
+    expect(s.closeCalls).toBe(1);
+  });
+
+  it("never closes a session with a live background task, until it finishes", () => {
+    const pool = makePool();
+    const lease = pool.acquire("ctx-a");
+    const s = fake(lease.session);
+    s.tasks = [bgTask("bg-1")];
+    lease.release();
+    timers.advance(IDLE_MS * 10);
+    expect(s.closeCalls).toBe(0);
+    const finished = { ...bgTask("bg-1"), live: false, status: "completed" as const };
+    s.tasks = [];
+    s.emit({ type: "background_task_finished", task: finished });
+    timers.advance(IDLE_MS);
+    expect(s.closeCalls).toBe(1);
+  });
+});
+
+describe("SessionPool: maxLive", () => {
+  it("closes the least recently used idle session when one too many is live", () => {
+    const pool = makePool({ maxLive: 2 });
+    pool.acquire("a").release();
+    pool.acquire("b").release();
+    pool.acquire("a").release(); // a is now more recent than b
+    const [a, b] = created;
+    pool.acquire("c");
+    expect(b?.closeCalls).toBe(1);
+    expect(a?.closeCalls).toBe(0);
+    expect([pool.has("a"), pool.has("b"), pool.has("c")]).toEqual([true, false, true]);
+  });
+
+  it("never closes a busy session to make room", () => {
+    const pool = makePool({ maxLive: 2 });
+    const a = pool.acquire("a"); // leased
+    const b = pool.acquire("b");
+    fake(b.session).setStatus("running");
+    b.release(); // running
+    pool.acquire("c").release();
+    const d = pool.acquire("d");
+    expect(created.map((s) => s.closeCalls)).toEqual([0, 0, 1, 0]);
+    expect(pool.liveCount).toBe(3);
+    expect(fake(a.session).closeCalls).toBe(0);
+    expect(fake(d.session).closeCalls).toBe(0);
+  });
+
+  it("never closes the session it is creating for a caller, even when every other is busy", () => {
+    const pool = makePool({ maxLive: 1 });
+    const a = pool.acquire("a");
+    const b = pool.acquire("b");
+    expect(fake(b.session).closeCalls).toBe(0);
+    expect(fake(a.session).closeCalls).toBe(0);
+    expect(pool.peek("b")).toBe(b.session);
+    expect(pool.liveCount).toBe(2);
+    // Once b is released (idle) the live set is trimmed back to maxLive.
+    b.release();
+    expect(fake(b.session).closeCalls).toBe(1);
+    expect(pool.has("a")).toBe(true);
+  });
+
+  it("trims back to maxLive when a busy session becomes idle", () => {
+    const pool = makePool({ maxLive: 1 });
+    const a = pool.acquire("a");
+    const b = pool.acquire("b");
+    fake(b.session).setStatus("running");
+    b.release();
+    a.release(); // a idle (least recent of the idle ones): trimmed
+    expect(fake(a.session).closeCalls).toBe(1);
+    expect(pool.has("b")).toBe(true);
+  });
+});
+
+describe("SessionPool: closeAll", () => {
+  it("closes every session, busy or not, and refuses new leases", async () => {
+    const pool = makePool();
+    const a = pool.acquire("a");
+    fake(a.session).setStatus("running");
+    pool.acquire("b").release();
+    await pool.closeAll();
+    expect(created.map((s) => s.closeCalls)).toEqual([1, 1]);
+    expect(pool.liveCount).toBe(0);
+    expect(() => pool.acquire("a")).toThrow("session pool is closed");
+  });
+});
