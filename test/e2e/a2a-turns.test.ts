@@ -193,3 +193,36 @@ describe("A2A server: turns and contexts", () => {
     expect(h.bench.model.unmatched).toEqual([]);
   });
 });
+
+/** Bounded wait on a condition the test cannot get an event for. */
+async function until(cond: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("A2A server: idle sessions", () => {
+  it("closes an idle Claude session after sessions.idleTimeoutMs and resumes it on the next task", async () => {
+    h = await startA2AHarness({
+      config: { sessions: { idleTimeoutMs: 300 } },
+      rules: [
+        { match: { lastUserText: "The code is 7421" }, reply: reply(text("Noted: 7421.")) },
+        { match: { lastUserText: "What was the code?" }, reply: reply(text("It was 7421.")) },
+      ],
+    });
+    const first = await sendForTask(h.client, userMessage("The code is 7421"));
+    const harness = h;
+    await until(() => harness.server.pool.liveCount === 0, "the idle session to close");
+    const second = await sendForTask(
+      h.client,
+      userMessage("What was the code?", { contextId: first.contextId }),
+    );
+    expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(h.spawns()).toBe(2);
+    expect(JSON.stringify(h.bench.model.messageRequests.at(-1)?.body.messages)).toContain(
+      "Noted: 7421.",
+    );
+  });
+});
