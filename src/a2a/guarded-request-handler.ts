@@ -51,7 +51,10 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     this.activeTasks = executor;
   }
 
-  override async sendMessage(params: SendMessageRequest, context: ServerCallContext) {
+  override async sendMessage(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
     const claimed = await this.admit(params, context);
     try {
       return await super.sendMessage(params, context);
