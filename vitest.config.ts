@@ -21,6 +21,18 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      {
+        test: {
+          // `npm run smoke`: against a server that is already running (A2A_URL), maybe with a
+          // real model, so the limits are generous. Not part of `npm test`.
+          name: "smoke",
+          include: ["test/smoke/**/*.test.ts"],
+          environment: "node",
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 30_000,
+        },
+      },
     ],
   },
 });

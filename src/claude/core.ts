@@ -42,7 +42,8 @@ export class SessionCore {
   processEnded = false;
   /** Why the stream ended, for prompts that arrive afterwards. */
   endReason: string | undefined;
-  private status: SessionStatus = "idle";
+  /** The status last announced by a `status` event. */
+  private announced: SessionStatus = "idle";
   private host: CoreHost | undefined;
 
   constructor(
@@ -60,7 +61,8 @@ export class SessionCore {
           from,
           to: run.state,
         });
-        this.refreshStatus();
+        // No status here: every ending goes through endRun, which announces run_ended first and
+        // then the status it leads to (a listener must learn the outcome before `idle`).
       },
       newId,
     );
@@ -79,8 +81,12 @@ export class SessionCore {
     this.host = host;
   }
 
+  /**
+   * Derived from the runs now, not the last announcement: a listener reacting to `run_started`
+   * runs before the `status` event that follows it, and must already see `running`.
+   */
   get currentStatus(): SessionStatus {
-    return this.status;
+    return deriveStatus(this.runs.all(), this.permissionsPending, this.processFailed);
   }
 
   routeContext(): RouteContext {
@@ -95,21 +101,24 @@ export class SessionCore {
     };
   }
 
+  /** Announces the status if it changed since the last announcement. */
   refreshStatus(): void {
-    const next = deriveStatus(this.runs.all(), this.permissionsPending, this.processFailed);
-    if (next === this.status) return;
-    const previous = this.status;
-    this.status = next;
+    const next = this.currentStatus;
+    if (next === this.announced) return;
+    const previous = this.announced;
+    this.announced = next;
     this.logger.debug({ from: previous, to: next }, "session: status");
     this.emitter.emit({ type: "status", status: next, previous });
   }
 
   startAutonomousRun(reason: string): Run {
     const run = this.runs.create("autonomous", "awaiting_response");
-    this.emitter.emit({ type: "run_started", runId: run.id, origin: "autonomous" });
     // A run may also start while a foreground prompt waits for its turn (the runtime's turn began
     // before our send): the turn state then stays foreground, the plan's exclusivity holds.
+    // The turn moves before run_started: a prompt sent by a listener of that event must see the
+    // autonomous turn and take the atomic handoff, not be queued behind the wake in the runtime.
     if (this.turn.state === "idle") this.turn.transition("autonomous", reason);
+    this.emitter.emit({ type: "run_started", runId: run.id, origin: "autonomous" });
     this.refreshStatus();
     return run;
   }

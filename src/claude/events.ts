@@ -46,9 +46,16 @@ export type SessionEvent =
 
 export type SessionListener = (event: SessionEvent) => void;
 
-/** Synchronous fan-out; a throwing listener is logged and never reaches the pump. */
+/**
+ * Synchronous fan-out, in order; a throwing listener is logged and never reaches the pump.
+ * Listeners call the session back (a prompt sent on `run_started`); the events that call causes
+ * are queued and delivered after the current event has reached every listener, so all listeners
+ * see one order: the order things happened.
+ */
 export class SessionEmitter {
   private readonly listeners = new Set<SessionListener>();
+  private readonly queue: SessionEvent[] = [];
+  private delivering = false;
 
   constructor(private readonly logger: Logger) {}
 
@@ -58,6 +65,19 @@ export class SessionEmitter {
   }
 
   emit(event: SessionEvent): void {
+    this.queue.push(event);
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
+        this.deliver(next);
+      }
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  private deliver(event: SessionEvent): void {
     for (const listener of [...this.listeners]) {
       try {
         listener(event);

@@ -62,9 +62,17 @@ export class ClaudeSession {
       takeHandoff: () => this.takeHandoff(),
       onRunEnded: (run) => this.onRunEnded(run),
     });
+    // A run's stream is fed from the session events, so it sees them in the one order they have.
     this.core.emitter.subscribe((event) => {
-      if (event.type === "run_event" && !event.late)
+      if (event.type === "run_event" && !event.late) {
         this.channels.get(event.runId)?.push(event.event);
+      } else if (event.type === "run_ended") {
+        const channel = this.channels.get(event.runId);
+        if (channel === undefined) return;
+        this.channels.delete(event.runId);
+        channel.push(terminalEvent(event.runId, event.outcome));
+        channel.end();
+      }
     });
     this.core.sessionId = options.resume;
     this.history =
@@ -135,13 +143,18 @@ export class ClaudeSession {
     await ended;
   }
 
-  /** Resolves with the first non-running status, or `timeout`. */
+  /**
+   * Resolves with the first non-running status, or `timeout`. The status is derived from the runs
+   * at each event, so it never resolves `idle` while a run is active, even when called from a
+   * listener before the `status` event announcing `running` went out.
+   */
   waitForFinish(timeoutMs: number): Promise<FinishStatus> {
     const now = this.core.currentStatus;
     if (now !== "running") return Promise.resolve(now);
     return new Promise((resolve) => {
-      const unsubscribe = this.core.emitter.subscribe((e) => {
-        if (e.type === "status" && e.status !== "running") settle(e.status);
+      const unsubscribe = this.core.emitter.subscribe(() => {
+        const status = this.core.currentStatus;
+        if (status !== "running") settle(status);
       });
       const timer = setTimeout(() => settle("timeout"), timeoutMs);
       function settle(status: FinishStatus): void {
@@ -290,12 +303,6 @@ export class ClaudeSession {
   private onRunEnded(run: Run): void {
     const index = this.pending.findIndex((p) => p.run.id === run.id);
     if (index >= 0) this.pending.splice(index, 1);
-    const channel = this.channels.get(run.id);
-    if (channel !== undefined && run.outcome !== undefined) {
-      channel.push(terminalEvent(run.id, run.outcome));
-      channel.end();
-      this.channels.delete(run.id);
-    }
     this.schedule();
   }
 

@@ -39,7 +39,7 @@ const artifactTexts = (events: StreamResponse[]) =>
   );
 
 describe("A2A server: single turns", () => {
-  it("smoke:v1 — a plain single-turn task completes with Claude's answer", async () => {
+  it("a plain single-turn task completes with Claude's answer", async () => {
     h = await startA2AHarness({
       rules: [{ name: "answer", match: { lastUserText: "What is 2+2?" }, reply: reply(text("4")) }],
     });

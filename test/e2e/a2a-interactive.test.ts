@@ -86,7 +86,7 @@ function outsideWriteRules(path: string, extra: Rule[] = []): Rule[] {
 }
 
 describe("interactive tasks", () => {
-  it("smoke:input — AskUserQuestion parks the task in input-required; the answer resumes it", async () => {
+  it("AskUserQuestion parks the task in input-required; the answer resumes it", async () => {
     h = await startA2AHarness({
       rules: [
         {
@@ -167,7 +167,7 @@ describe("interactive tasks", () => {
     expect(result?.content).toContain('"Which size?"="L"');
   });
 
-  it("smoke:permission — a structured deny beats a contradicting yes, and a repeated request stops the loop", async () => {
+  it("a structured deny beats a contradicting yes, and a repeated request stops the loop", async () => {
     h = await startA2AHarness();
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     await mkdir(join(h.bench.sandbox.root, "outside"));
@@ -216,7 +216,7 @@ describe("interactive tasks", () => {
     expect(h.bench.model.unmatched).toEqual([]);
   });
 
-  it("smoke:permission — `oui, vas-y` allows and the tool runs", async () => {
+  it("`oui, vas-y` allows and the tool runs", async () => {
     h = await startA2AHarness();
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     await mkdir(join(h.bench.sandbox.root, "outside"));

@@ -27,7 +27,7 @@ const taskIdOf = (e: StreamResponse | undefined) =>
 const isArtifact = (e: StreamResponse) => e.payload?.$case === "artifactUpdate";
 
 describe("A2A server: turns and contexts", () => {
-  it("smoke:cancel — CancelTask stops a running task with one CANCELED status; the context goes on", async () => {
+  it("CancelTask stops a running task with one CANCELED status; the context goes on", async () => {
     h = await startA2AHarness({
       rules: [
         { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
@@ -60,7 +60,7 @@ describe("A2A server: turns and contexts", () => {
     expect(h.bench.model.unmatched).toEqual([]);
   });
 
-  it("smoke:overlap — a message for a working task is refused; the running turn completes untouched", async () => {
+  it("a message for a working task is refused; the running turn completes untouched", async () => {
     h = await startA2AHarness({
       rules: [{ match: { lastUserText: "Count slowly" }, reply: reply(text(LONG_TEXT), SLOW) }],
     });

@@ -5,6 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { FakeModel, reply, text } from "./fake-model/index.js";
 import type { Rule } from "./fake-model/index.js";
@@ -15,7 +16,8 @@ const USAGE = `Usage: npm run fake-model -- [--port N] [--host H] [--script FILE
 A scripted Anthropic Messages API for offline runs of Claude Code.
   --port N       port to listen on (default 0: a free one, printed at start)
   --host H       address to bind (default 127.0.0.1)
-  --script FILE  JSON rules file (see test/support/fake-model/script-file.ts);
+  --script FILE  rules: a JSON file (see test/support/fake-model/script-file.ts) or a
+                 .ts/.js module whose default export is a Rule[] (e.g. test/smoke/rules.ts);
                  default: reply "echo: <last user text>" to every request
 `;
 
@@ -41,9 +43,18 @@ const echo: Rule = {
   reply: (req) => reply(text(`echo: ${userTyped(req.lastUserText)}`)),
 };
 
-const rules: Rule[] = values.script
-  ? loadScript(JSON.parse(await readFile(resolve(values.script), "utf8")) as unknown)
-  : [echo];
+async function scriptRules(file: string): Promise<Rule[]> {
+  const path = resolve(file);
+  // A .ts/.js module exports its rules (functions allowed); anything else is a JSON script.
+  if (/\.[cm]?[jt]s$/.test(path)) {
+    const mod = (await import(pathToFileURL(path).href)) as { default?: Rule[] };
+    if (!Array.isArray(mod.default)) throw new Error(`${file}: no default export of rules`);
+    return mod.default;
+  }
+  return loadScript(JSON.parse(await readFile(path, "utf8")) as unknown);
+}
+
+const rules: Rule[] = values.script ? await scriptRules(values.script) : [echo];
 const model = await FakeModel.start({ rules, host: values.host, port: Number(values.port) });
 process.stdout.write(`fake model listening on ${model.url} (${rules.length} rule(s))\n`);
 process.stdout.write(`  ANTHROPIC_BASE_URL=${model.url} ANTHROPIC_API_KEY=x\n`);
