@@ -5,7 +5,7 @@
 import { access, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
+import { TaskState, type Part } from "@a2a-js/sdk";
 import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
   collect,
@@ -17,6 +17,13 @@ import {
   userMessage,
   type A2AHarness,
 } from "../support/a2a/harness.js";
+import {
+  COLOUR_QUESTION,
+  dataPart,
+  headTask as head,
+  idsOf,
+  lastStatus,
+} from "../support/a2a/stream-view.js";
 import { watch } from "../support/a2a/watch.js";
 
 let h: A2AHarness | undefined;
@@ -25,53 +32,9 @@ afterEach(async () => {
   h = undefined;
 });
 
-const dataPart = (value: unknown): Part => ({
-  content: { $case: "data", value },
-  mediaType: "application/json",
-  filename: "",
-  metadata: undefined,
-});
-
-const COLOUR_QUESTION = {
-  question: "Which colour do you prefer?",
-  header: "Colour",
-  options: [
-    { label: "red", description: "Choose red" },
-    { label: "blue", description: "Choose blue" },
-  ],
-  multiSelect: false,
-};
-
-/** The last status update of a stream, with its message text and data part. */
-function lastStatus(events: StreamResponse[]) {
-  const status = events
-    .flatMap((e) => (e.payload?.$case === "statusUpdate" ? [e.payload.value] : []))
-    .at(-1);
-  const message = status?.status?.message;
-  const data = message?.parts.find((p) => p.content?.$case === "data")?.content;
-  return {
-    state: status?.status?.state,
-    kind: message?.metadata?.kind as string | undefined,
-    text: messageText(message),
-    data: data?.$case === "data" ? (data.value as Record<string, unknown>) : undefined,
-  };
-}
-
-const head = (events: StreamResponse[]) => {
-  const first = events[0]?.payload;
-  if (first?.$case !== "task") throw new Error("stream did not start with a task");
-  return first.value;
-};
-
 async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {
   return collect(harness.client.sendMessageStream(sendRequest(userMessage(parts, ids))));
 }
-
-/** A task id and context id from a stream's head task. */
-const idsOf = (events: StreamResponse[]) => {
-  const task = head(events);
-  return { taskId: task.id, contextId: task.contextId };
-};
 
 /** Claude writes a file OUTSIDE the server's cwd: acceptEdits does not allow that by itself. */
 function outsideWriteRules(path: string, extra: Rule[] = []): Rule[] {

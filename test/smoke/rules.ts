@@ -10,6 +10,7 @@ import {
   type Rule,
 } from "../support/fake-model/index.js";
 import { contentText } from "../support/fake-model/request.js";
+import { COLOUR_QUESTION } from "../support/a2a/stream-view.js";
 import { PROMPTS } from "./scenarios.js";
 
 const count = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1)).join("\n");
@@ -41,17 +42,7 @@ const rules: Rule[] = [
     match: { lastUserText: PROMPTS.input, toolResult: false },
     reply: reply(
       toolUse("AskUserQuestion", {
-        questions: [
-          {
-            question: "Which colour do you prefer?",
-            header: "Colour",
-            options: [
-              { label: "red", description: "Choose red" },
-              { label: "blue", description: "Choose blue" },
-            ],
-            multiSelect: false,
-          },
-        ],
+        questions: [COLOUR_QUESTION],
       }),
     ),
   },

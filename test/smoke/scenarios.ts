@@ -7,8 +7,8 @@
 import { access, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
-import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
+import { expect, it } from "vitest";
+import { TaskState, type Part } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import {
   collect,
@@ -18,6 +18,7 @@ import {
   textPart,
   userMessage,
 } from "../support/a2a/harness.js";
+import { dataPart, headTask as head, lastStatus, resultText } from "../support/a2a/stream-view.js";
 import { watch } from "../support/a2a/watch.js";
 
 export interface SmokeContext {
@@ -37,43 +38,6 @@ export const PROMPTS = {
 } as const;
 
 export const OVERLAP_FOLLOW_UP = "Stop counting and say hello instead.";
-
-const dataPart = (value: unknown): Part => ({
-  content: { $case: "data", value },
-  mediaType: "application/json",
-  filename: "",
-  metadata: undefined,
-});
-
-function head(events: StreamResponse[]) {
-  const first = events[0]?.payload;
-  if (first?.$case !== "task") throw new Error("the stream did not start with a task");
-  return first.value;
-}
-
-function lastStatus(events: StreamResponse[]) {
-  const update = events
-    .flatMap((e) => (e.payload?.$case === "statusUpdate" ? [e.payload.value] : []))
-    .at(-1);
-  const message = update?.status?.message;
-  const data = message?.parts.find((p) => p.content?.$case === "data")?.content;
-  return {
-    state: update?.status?.state,
-    kind: message?.metadata?.kind as string | undefined,
-    text: messageText(message),
-    data: data?.$case === "data" ? (data.value as Record<string, unknown>) : undefined,
-  };
-}
-
-const resultText = (events: StreamResponse[]) =>
-  events
-    .flatMap((e) =>
-      e.payload?.$case === "statusUpdate" &&
-      e.payload.value.status?.message?.metadata?.kind === "result"
-        ? [messageText(e.payload.value.status.message)]
-        : [],
-    )
-    .at(-1) ?? "";
 
 const stream = (client: Client, parts: Part[] | string, ids = {}) =>
   client.sendMessageStream(sendRequest(userMessage(parts, ids)));
@@ -174,3 +138,15 @@ export async function smokePermission({ client, smokeDir }: SmokeContext): Promi
 
 /** SMOKE_DIR, or the system temp dir: outside the server's cwd either way. */
 export const defaultSmokeDir = () => process.env.SMOKE_DIR ?? tmpdir();
+
+/** The README's smoke list as vitest tests, for whichever server `ctx()` points at. */
+export function defineSmokeTests(ctx: () => SmokeContext): void {
+  it("smoke:v1 — a plain single-turn task", () => smokeV1(ctx()));
+  it("smoke:cancel — CancelTask on a running task", () => smokeCancel(ctx()));
+  it("smoke:input — AskUserQuestion bridged to input-required, and the resume", () =>
+    smokeInput(ctx()));
+  it("smoke:overlap — a follow-up to a working task is refused; the running turn is untouched", () =>
+    smokeOverlap(ctx()));
+  it("smoke:permission — a structured deny beats a contradicting yes; oui, vas-y allows", () =>
+    smokePermission(ctx()));
+}

@@ -11,6 +11,7 @@ import {
   words,
   type PendingPrompt,
 } from "../../../src/a2a/interaction.js";
+import { COLOUR_QUESTION } from "../../support/a2a/stream-view.js";
 
 const text = (t: string): Part => ({
   content: { $case: "text", value: t },
@@ -37,15 +38,7 @@ const colour: PendingPrompt = {
   toolName: "AskUserQuestion",
   input: {},
   questions: [
-    {
-      question: "Which colour do you prefer?",
-      header: "Colour",
-      options: [
-        { label: "red", description: "Choose red" },
-        { label: "blue", description: "Choose blue" },
-      ],
-      multiSelect: false,
-    },
+    COLOUR_QUESTION,
     { question: "Which sizes?", header: "Size", options: [], multiSelect: true },
   ],
 };
