@@ -165,6 +165,39 @@ describe("A2A server: turns and contexts", () => {
     expect(h.bench.model.unmatched).toEqual([]);
   });
 
+  it("cancels a queued task without touching the running one", async () => {
+    h = await startA2AHarness({
+      rules: [
+        { match: { lastUserText: "Long job" }, reply: reply(text(LONG_TEXT), SLOW) },
+        { match: { lastUserText: "Third job" }, reply: reply(text("Third done.")) },
+      ],
+    });
+    const one = watch(h.client.sendMessageStream(sendRequest(userMessage("Long job"))));
+    const head = await one.first(() => true);
+    await one.first(isArtifact);
+    const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
+    const two = watch(
+      h.client.sendMessageStream(sendRequest(userMessage("Queued job", { contextId }))),
+    );
+    const queuedId = taskIdOf(await two.first(() => true));
+    await two.first((e) => e.payload?.$case === "statusUpdate");
+    const canceled = await h.client.cancelTask({ tenant: "", id: queuedId, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(describeStream(await two.done)).toEqual([
+      "task:submitted",
+      "status:submitted:queued",
+      "status:canceled",
+    ]);
+    expect(describeStream(await one.done).at(-1)).toBe("status:completed");
+    // The context goes on with the next task; the canceled prompt never reached Claude.
+    const third = await sendForTask(h.client, userMessage("Third job", { contextId }));
+    expect(third.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(h.bench.model.messageRequests.some((r) => r.lastUserText.includes("Queued job"))).toBe(
+      false,
+    );
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
   it("runs two contexts in parallel", async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
