@@ -1,13 +1,16 @@
 /** Bad input gets a clear JSON error and changes nothing; the card stays public behind the gate. */
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
+import { ClientFactory } from "@a2a-js/sdk/client";
+import { startTestBench } from "../support/bench.js";
 import { reply, text } from "../support/fake-model/index.js";
 import {
+  freePort,
   sendForTask,
   startA2AHarness,
   userMessage,
@@ -179,6 +182,45 @@ describe("claude-a2a command line", () => {
       expect(err?.stderr).toContain("claude.maxTurns: expected a positive integer");
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("serves a directory as a process, answers a task, and stops cleanly on SIGINT", async () => {
+    const bench = await startTestBench([
+      { match: { lastUserText: "ping" }, reply: reply(text("pong")) },
+    ]);
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "src/cli.ts", "--cwd", bench.sandbox.cwd, "--port", String(port)],
+      { cwd: process.cwd(), env: { ...bench.sandbox.env, LOG_LEVEL: "info" }, stdio: "pipe" },
+    );
+    const output: string[] = [];
+    child.stdout.on("data", (d: Buffer) => output.push(d.toString()));
+    child.stderr.on("data", (d: Buffer) => output.push(d.toString()));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on("exit", (code) => resolve(code)),
+    );
+    try {
+      const listening = `"url":"http://127.0.0.1:${port}"`;
+      for (let i = 0; !output.join("").includes(listening); i++) {
+        if (i > 400) throw new Error(`server did not start:\n${output.join("")}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const client = await new ClientFactory().createFromUrl(`http://127.0.0.1:${port}`);
+      const task = await sendForTask(client, userMessage("ping"));
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+      expect(output.join("")).toContain('"msg":"stopping"');
+      // The session map was written in the served directory.
+      const sessions = JSON.parse(
+        await readFile(join(bench.sandbox.cwd, ".claude", "claude-a2a.sessions.json"), "utf8"),
+      ) as { sessions: Record<string, unknown> };
+      expect(Object.keys(sessions.sessions)).toEqual([task.contextId]);
+    } finally {
+      child.kill("SIGKILL");
+      await bench.close();
     }
   });
 });
