@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
@@ -138,15 +137,14 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     logger: logger.child({ component: "http" }),
   });
 
-  const http: Server = app.listen(o.port ?? config.server.port, config.server.host);
-  await Promise.race([
-    once(http, "listening"),
-    once(http, "error").then(([err]: unknown[]) => {
-      throw new StartupError(
-        `Cannot listen on ${config.server.host}:${o.port ?? config.server.port}: ${(err as Error).message}`,
-      );
-    }),
-  ]);
+  const wanted = o.port ?? config.server.port;
+  const http: Server = app.listen(wanted, config.server.host);
+  await new Promise<void>((resolve, reject) => {
+    http.once("listening", resolve);
+    http.once("error", (err) =>
+      reject(new StartupError(`Cannot listen on ${config.server.host}:${wanted}: ${err.message}`)),
+    );
+  });
   const { port } = http.address() as AddressInfo;
   const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
   const url = `http://${host}:${port}`;

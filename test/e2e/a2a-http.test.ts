@@ -1,6 +1,7 @@
 /** Bad input gets a clear JSON error and changes nothing; the card stays public behind the gate. */
 import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -221,6 +222,30 @@ describe("claude-a2a command line", () => {
     } finally {
       child.kill("SIGKILL");
       await bench.close();
+    }
+  });
+
+  it("says which address is taken when the port is in use, and exits 1", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const { port } = blocker.address() as AddressInfo;
+    const dir = await mkdtemp(join(tmpdir(), "claude-a2a-cli-"));
+    try {
+      const err = (await promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", "src/cli.ts", "--cwd", dir, "--port", String(port)],
+        { cwd: process.cwd(), env: { ...process.env, LOG_LEVEL: "silent" } },
+      ).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as { code: number; stderr: string } | undefined;
+      expect(err?.code).toBe(1);
+      expect(err?.stderr).toBe(
+        `claude-a2a: Cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`,
+      );
+    } finally {
+      blocker.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
