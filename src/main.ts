@@ -59,6 +59,8 @@ export function parseFlags(argv: readonly string[]): Flags {
   }).values;
 }
 
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
 const untilSignal = () =>
   new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
@@ -83,7 +85,12 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
     return 0;
   }
 
-  const logger = deps.logger ?? pino({ level: process.env.LOG_LEVEL ?? "info" });
+  const level = process.env.LOG_LEVEL ?? "info";
+  if (deps.logger === undefined && !LOG_LEVELS.includes(level)) {
+    io.err(`claude-a2a: LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}; got "${level}".\n`);
+    return 2;
+  }
+  const logger = deps.logger ?? pino({ level });
   let server: RunningServer;
   try {
     const { config, file } = await loadConfig({

@@ -45,4 +45,19 @@ describe("claude-a2a command line", () => {
     );
     expect(stdout).toBe(`${pkg.version}\n`);
   });
+
+  it("refuses an unknown LOG_LEVEL with a clear message", async () => {
+    const saved = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "loud";
+    try {
+      const r = await run([]);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(
+        'claude-a2a: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "loud".\n',
+      );
+    } finally {
+      if (saved === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = saved;
+    }
+  });
 });
