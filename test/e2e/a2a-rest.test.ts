@@ -1,0 +1,53 @@
+/** The HTTP+JSON (REST) binding, the card's second interface, through the official client. */
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState } from "@a2a-js/sdk";
+import { ClientFactory, ClientFactoryOptions } from "@a2a-js/sdk/client";
+import { reply, text } from "../support/fake-model/index.js";
+import {
+  collect,
+  describeStream,
+  messageText,
+  sendForTask,
+  sendRequest,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe("A2A server: REST binding", () => {
+  it("runs a task, streams one and reads it back over HTTP+JSON", async () => {
+    h = await startA2AHarness({
+      rules: [
+        { match: { lastUserText: "Over REST" }, reply: reply(text("Answered over REST.")) },
+        { match: { lastUserText: "Stream over REST" }, reply: reply(text("Streamed.")) },
+      ],
+    });
+    const client = await new ClientFactory({
+      ...ClientFactoryOptions.default,
+      preferredTransports: ["HTTP+JSON"],
+    }).createFromUrl(h.server.url);
+    expect(client.transport.constructor.name).toMatch(/Rest/);
+
+    const task = await sendForTask(client, userMessage("Over REST"));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(task.history.find((m) => m.metadata?.kind === "result"))).toBe(
+      "Answered over REST.",
+    );
+    const events = await collect(
+      client.sendMessageStream(
+        sendRequest(userMessage("Stream over REST", { contextId: task.contextId })),
+      ),
+    );
+    expect(describeStream(events).at(-1)).toBe("status:completed");
+    const stored = await client.getTask({ tenant: "", id: task.id, historyLength: undefined });
+    expect(stored.id).toBe(task.id);
+    expect(h.spawns()).toBe(1);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+});
