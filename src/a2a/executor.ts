@@ -90,7 +90,13 @@ export class ClaudeAgentExecutor implements AgentExecutor {
 
   cancelTask = (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     const active = this.tasks.get(taskId);
-    if (active === undefined || active.canceled) return Promise.resolve();
+    if (active === undefined) {
+      // It ended between the handler's lookup and this call: nothing to cancel. Finishing the bus
+      // releases the handler's wait for a terminal event; it then reports the task's real state.
+      bus.finished();
+      return Promise.resolve();
+    }
+    if (active.canceled) return Promise.resolve();
     active.canceled = true;
     active.turn?.cancel();
     active.markCanceled();
