@@ -1,0 +1,91 @@
+/**
+ * The runtime waking up by itself (a background job finished) while a client talks to the same
+ * context: the A2A task sent during the wake gets its own answer, never the wake's text, and the
+ * live session is not evicted while its background job runs.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState } from "@a2a-js/sdk";
+import { reply, text, toolUse } from "../support/fake-model/index.js";
+import {
+  collect,
+  describeStream,
+  sendForTask,
+  sendRequest,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+import { resultText } from "../support/a2a/stream-view.js";
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const WAKE_TEXT = "The background job has finished and here is a long report about it. ".repeat(4);
+
+describe("A2A server: autonomous wake", () => {
+  it("answers a task sent during the wake with its own text, in the same process", async () => {
+    h = await startA2AHarness({
+      // An idle timeout shorter than the job: the session must survive it (background task).
+      config: { sessions: { idleTimeoutMs: 100 } },
+      rules: [
+        {
+          name: "start-job",
+          match: { lastUserText: "Start the job", toolResult: false },
+          reply: reply(
+            toolUse("Bash", {
+              command: "sleep 1 && echo job-done",
+              description: "Run the job",
+              run_in_background: true,
+            }),
+          ),
+        },
+        {
+          name: "started",
+          match: { toolResult: /running in background/i },
+          reply: reply(text("Job started.")),
+        },
+        {
+          name: "hello",
+          match: { lastUserText: "Hello during the wake" },
+          reply: reply(text("HELLO")),
+        },
+        {
+          name: "wake",
+          match: { lastUserText: /<task-notification>/ },
+          reply: reply(text(WAKE_TEXT), { chunkSize: 5, chunkDelayMs: 20 }),
+        },
+      ],
+    });
+    const first = await sendForTask(h.client, userMessage("Start the job"));
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    // The moment the wake's model request arrives, a client sends a new task to the context.
+    await h.bench.model.waitForRequest((r) => r.lastUserText.includes("<task-notification>"));
+    const events = await collect(
+      h.client.sendMessageStream(
+        sendRequest(userMessage("Hello during the wake", { contextId: first.contextId })),
+      ),
+    );
+    expect(describeStream(events).at(-1)).toBe("status:completed");
+    expect(resultText(events)).toBe("HELLO");
+    // No text of the wake leaked into this task.
+    const streamed = events
+      .flatMap((e) =>
+        e.payload?.$case === "artifactUpdate" ? [JSON.stringify(e.payload.value)] : [],
+      )
+      .join("");
+    expect(streamed).not.toContain("background job has finished");
+    // The wake had begun when the task arrived; the task was answered after it.
+    expect(h.bench.model.requests.map((r) => r.rule)).toEqual([
+      "start-job",
+      "started",
+      "wake",
+      "hello",
+    ]);
+    expect(h.spawns()).toBe(1);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+});
