@@ -9,6 +9,7 @@ import {
   type Task,
 } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
+import { textPart } from "../../../src/a2a/messages.js";
 import { defaultQueryFactory, type QueryFactory } from "../../../src/claude/index.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { Config, ConfigInput } from "../../../src/config/schema.js";
@@ -104,14 +105,8 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
   return harness;
 }
 
-export function textPart(text: string): Part {
-  return {
-    content: { $case: "text", value: text },
-    mediaType: "",
-    filename: "",
-    metadata: undefined,
-  };
-}
+/** A text part, as the server builds them. */
+export { textPart };
 
 export function userMessage(
   parts: Part[] | string,
