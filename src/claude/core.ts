@@ -129,6 +129,7 @@ export class SessionCore {
     if (run === undefined || !isActiveLifecycle(run.state)) return;
     if (!this.runs.finish(runId, outcome, reason).ok) return;
     if (this.turnOwner === runId) this.turnOwner = undefined;
+    if (outcome.state === "interrupted") this.timeline.markRunInterrupted(runId);
     this.emitter.emit({ type: "run_ended", runId, origin: run.origin, outcome });
 
     if (this.foreground?.runId === runId) {

@@ -119,6 +119,21 @@ export class TimelineAssembler {
     this.onUpdate(toPublic(entry));
   }
 
+  /**
+   * An interrupted run's messages that never got a complete frame were cut off, even when the
+   * runtime closed their stream with a synthesized message_stop: mark them aborted, not complete.
+   */
+  markRunInterrupted(runId: string): void {
+    for (const entry of this.entries.values()) {
+      if (entry.kind !== "assistant" || entry.runId !== runId || entry.status === "aborted")
+        continue;
+      if (entry.source !== "live" || entry.slots.some((slot) => slot?.final === true)) continue;
+      entry.status = "aborted";
+      this.logger.debug({ messageId: entry.messageId, runId }, "timeline: cut off by interrupt");
+      this.onUpdate(toPublic(entry));
+    }
+  }
+
   apply(event: NormalizedEvent, runId: string | undefined): void {
     if (event.kind === "assistant") this.applyAssistant(event, runId, "live");
     else if (event.kind === "stream") this.applyStream(event, runId);
