@@ -21,8 +21,6 @@ import { packageVersion } from "./version.js";
 export interface ServerOptions {
   readonly config: Config;
   readonly logger: Logger;
-  /** Overrides `config.server.port`; 0 picks a free port (tests). */
-  readonly port?: number;
   /** The Claude Code child's whole environment (the SDK replaces, never merges). Default: inherit. */
   readonly claudeEnv?: Record<string, string>;
   /** Extra Agent SDK options (e.g. `pathToClaudeCodeExecutable`, `stderr`). */
@@ -61,9 +59,9 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const cwd = config.claude.cwd;
   const sessionMap = await SessionMap.open({ cwd, logger });
 
-  // The pool creates sessions whose hooks report to the executor, which needs the pool: tie late.
-  const late: { executor?: ClaudeAgentExecutor } = {};
-  const createSession = ({ contextId, resume }: SessionFactoryArgs) =>
+  // Sessions report to the executor, which needs the pool that creates them: the closures below
+  // read `executor` only when a session calls them, and sessions exist only through the executor.
+  const createSession = ({ contextId, resume }: SessionFactoryArgs): ClaudeSession =>
     new ClaudeSession({
       cwd,
       ...(config.claude.model !== undefined && { model: config.claude.model }),
@@ -78,9 +76,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       ...(o.queryFactory && { queryFactory: o.queryFactory }),
       logger: logger.child({ contextId }),
       canUseTool: (toolName, input, options) =>
-        late.executor === undefined
-          ? Promise.resolve({ behavior: "deny", message: "The server is starting." })
-          : late.executor.canUseTool(contextId, toolName, input, options),
+        executor.canUseTool(contextId, toolName, input, options),
       hooks: {
         PostToolUse: [
           {
@@ -90,7 +86,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
                 if (input.hook_event_name !== "PostToolUse") return {};
                 const path = changedFilePath(input.tool_name, input.tool_input);
                 if (path === undefined) return {};
-                await late.executor?.onFileChanged(contextId, {
+                await executor.onFileChanged(contextId, {
                   cwd,
                   path,
                   toolName: input.tool_name,
@@ -125,7 +121,6 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     busManager,
     logger: logger.child({ component: "a2a" }),
   });
-  late.executor = executor;
 
   const card = buildAgentCard(config, { version: packageVersion() });
   const requestHandler = new GuardedRequestHandler(card, taskStore, executor, busManager);
@@ -137,7 +132,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     logger: logger.child({ component: "http" }),
   });
 
-  const wanted = o.port ?? config.server.port;
+  const wanted = config.server.port;
   const http: Server = app.listen(wanted, config.server.host);
   await new Promise<void>((resolve, reject) => {
     http.once("listening", resolve);
