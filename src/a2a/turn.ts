@@ -9,6 +9,7 @@ import {
   denialKey,
   denialMessage,
   parseAnswer,
+  type Answer,
   promptContent,
   questionsOf,
   type PendingPrompt,
@@ -37,7 +38,8 @@ interface Parked {
   readonly prompt: PendingPrompt;
   readonly resolve: (result: PermissionResult) => void;
   readonly timer: NodeJS.Timeout | undefined;
-  claimed: boolean;
+  /** The answer of the message that reserved this prompt, parsed once. */
+  claimed: Answer | undefined;
 }
 
 const DENY_FOR_STOP: PermissionResult = {
@@ -103,16 +105,15 @@ export class TaskTurn {
     if (parked === undefined) return "it is not waiting for an answer";
     if (parked.claimed) return "another message is already answering it";
     try {
-      parseAnswer(parked.prompt, message);
+      parked.claimed = parseAnswer(parked.prompt, message);
     } catch (err) {
       return (err as Error).message;
     }
-    parked.claimed = true;
     return undefined;
   }
 
   unclaim(): void {
-    if (this.parked) this.parked.claimed = false;
+    if (this.parked) this.parked.claimed = undefined;
   }
 
   /** Hands the client's answer to the waiting run; resolves when this A2A turn stops. */
@@ -120,7 +121,8 @@ export class TaskTurn {
     const parked = this.parked;
     if (parked === undefined) return Promise.resolve("done");
     const stop = this.nextStop();
-    this.settle(this.resultFor(parked.prompt, parseAnswer(parked.prompt, message)));
+    const answer = parked.claimed ?? parseAnswer(parked.prompt, message);
+    this.settle(this.resultFor(parked.prompt, answer));
     return stop;
   }
 
@@ -205,7 +207,7 @@ export class TaskTurn {
               this.stopReason = `Stopped: no answer came within ${timeout} ms (claude.inputTimeoutMs); the request was denied.`;
               this.settle(DENY_FOR_STOP);
             }, timeout);
-      this.parked = { prompt, resolve, timer, claimed: false };
+      this.parked = { prompt, resolve, timer, claimed: undefined };
       // The run was interrupted (e.g. the session closed) while waiting: nobody will answer.
       signal.addEventListener("abort", () => this.settle(DENY_FOR_STOP), { once: true });
       const { text, data } = promptContent(prompt);
@@ -224,10 +226,7 @@ export class TaskTurn {
     parked.resolve(result);
   }
 
-  private resultFor(
-    prompt: PendingPrompt,
-    answer: ReturnType<typeof parseAnswer>,
-  ): PermissionResult {
+  private resultFor(prompt: PendingPrompt, answer: Answer): PermissionResult {
     if (answer.kind === "question") {
       return { behavior: "allow", updatedInput: { ...prompt.input, answers: answer.answers } };
     }
