@@ -1,7 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
-import { extname, isAbsolute, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { TextDecoder } from "node:util";
 import type { Artifact } from "@a2a-js/sdk";
+import { mediaTypeOfName, OCTET_STREAM } from "../media-types.js";
 import { artifact, KIND, rawPart, textPart } from "./messages.js";
 
 /** Tools whose success means a file was created or modified. */
@@ -35,29 +36,6 @@ export function displayPath(cwd: string, path: string): string {
 /** Same path, same artifact: a second edit replaces the first version in the task. */
 export const fileArtifactId = (path: string) => `file:${path}`;
 
-const MEDIA_TYPES: Record<string, string> = {
-  ".md": "text/markdown",
-  ".txt": "text/plain",
-  ".json": "application/json",
-  ".html": "text/html",
-  ".css": "text/css",
-  ".js": "text/javascript",
-  ".ts": "text/x-typescript",
-  ".py": "text/x-python",
-  ".csv": "text/csv",
-  ".xml": "application/xml",
-  ".yaml": "application/yaml",
-  ".yml": "application/yaml",
-  ".ipynb": "application/x-ipynb+json",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".pdf": "application/pdf",
-  ".zip": "application/zip",
-};
-
 /** Text when it decodes as UTF-8 and holds no NUL byte; otherwise binary. */
 export function decodeText(bytes: Buffer): string | undefined {
   if (bytes.includes(0)) return undefined;
@@ -76,7 +54,19 @@ export interface FileChange {
   readonly maxBytes: number;
 }
 
-/** The artifact for a created or modified file: its content, or a note when it is too large. */
+/**
+ * The media type a file is published with: by extension; a file of unknown extension is
+ * `text/plain` when it is text, else `application/octet-stream`.
+ */
+export function fileMediaType(name: string, bytes: Buffer): string {
+  return mediaTypeOfName(name) ?? (decodeText(bytes) !== undefined ? "text/plain" : OCTET_STREAM);
+}
+
+/**
+ * The artifact for a created or modified file: one A2A file part (`raw` bytes, `mediaType`,
+ * `filename`), text files included, so that any client treats it as a file; or, above the size
+ * cap, a text note marked `truncated`. `metadata.mediaType` says the file's type in both cases.
+ */
 export async function fileArtifact(change: FileChange): Promise<Artifact> {
   const abs = isAbsolute(change.path) ? change.path : resolve(change.cwd, change.path);
   const shown = displayPath(change.cwd, abs);
@@ -90,18 +80,19 @@ export async function fileArtifact(change: FileChange): Promise<Artifact> {
   const { size } = await stat(abs);
   if (size > change.maxBytes) {
     const note = `${shown} was ${change.operation} (${size} bytes); its content is not attached because it exceeds the ${change.maxBytes}-byte artifact limit.`;
+    const mediaType = mediaTypeOfName(name) ?? OCTET_STREAM;
     return artifact(fileArtifactId(shown), name, [textPart(note)], {
       ...metadata,
+      mediaType,
       size,
       truncated: true,
     });
   }
   const bytes = await readFile(abs);
-  const mediaType = MEDIA_TYPES[extname(abs).toLowerCase()];
-  const text = decodeText(bytes);
-  const part =
-    text !== undefined
-      ? { ...textPart(text), mediaType: mediaType ?? "text/plain", filename: name }
-      : rawPart(bytes, mediaType ?? "application/octet-stream", name);
-  return artifact(fileArtifactId(shown), name, [part], { ...metadata, size: bytes.length });
+  const mediaType = fileMediaType(name, bytes);
+  return artifact(fileArtifactId(shown), name, [rawPart(bytes, mediaType, name)], {
+    ...metadata,
+    mediaType,
+    size: bytes.length,
+  });
 }

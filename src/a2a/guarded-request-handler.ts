@@ -15,6 +15,7 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
+import { checkContentModes, contentModesOf, type ContentModes } from "./content-modes.js";
 import { isTerminalState } from "./task-publisher.js";
 
 /** What the guard needs to know of the executor. */
@@ -40,6 +41,7 @@ export const stillWorkingMessage = (taskId: string) =>
  */
 export class GuardedRequestHandler extends DefaultRequestHandler {
   private readonly activeTasks: ActiveTasks;
+  private readonly contentModes: ContentModes;
 
   constructor(
     card: AgentCard,
@@ -49,12 +51,14 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   ) {
     super(card, tasks, executor, busManager);
     this.activeTasks = executor;
+    this.contentModes = contentModesOf(card);
   }
 
   override async sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
+    checkContentModes(params, this.contentModes);
     const claimed = await this.admit(params, context);
     try {
       return await super.sendMessage(params, context);
@@ -68,6 +72,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
+    checkContentModes(params, this.contentModes);
     const claimed = await this.admit(params, context);
     let first = true;
     try {

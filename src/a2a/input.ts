@@ -2,12 +2,14 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { Message, Part } from "@a2a-js/sdk";
 import type { UserPrompt } from "../claude/index.js";
+import { essence, IMAGE_MEDIA_TYPES } from "../media-types.js";
+import { partMediaType } from "./content-modes.js";
 
 /** Where file parts of a task's messages are written, relative to the workspace. */
 export const INBOX_DIR = ".claude/a2a-inbox";
 
-const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
-type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+const IMAGE_TYPES = new Set<string>(IMAGE_MEDIA_TYPES);
+type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
 
 export interface InboxFile {
   /** Workspace-relative path the file is written to. */
@@ -50,15 +52,19 @@ export function planPrompt(message: Pick<Message, "parts">, taskId: string): Pro
         return;
       case "raw": {
         const bytes = Buffer.from(content.value);
-        const mediaType = part.mediaType || "application/octet-stream";
+        const mediaType = partMediaType(part);
         const name = uniqueName(safeFileName(part.filename, index), usedNames);
         const path = `${INBOX_DIR}/${safeSegment(taskId)}/${name}`;
         files.push({ path, bytes, mediaType });
         texts.push(`Attached file saved at ${path} (${mediaType}, ${bytes.length} bytes).`);
-        if (IMAGE_TYPES.has(mediaType)) {
+        const imageType = essence(mediaType);
+        if (IMAGE_TYPES.has(imageType)) {
           flushText();
-          const imageType = mediaType as ImageMediaType;
-          blocks.push({ type: "image", mediaType: imageType, base64: bytes.toString("base64") });
+          blocks.push({
+            type: "image",
+            mediaType: imageType as ImageMediaType,
+            base64: bytes.toString("base64"),
+          });
         }
         return;
       }

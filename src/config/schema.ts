@@ -1,5 +1,6 @@
 import type { PermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
+import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES, MEDIA_RANGE } from "../media-types.js";
 
 /** Where the config file lives, relative to the workspace. */
 export const CONFIG_FILE = ".claude/claude-a2a.config.json";
@@ -44,6 +45,13 @@ function positiveInt(error = "expected a positive integer") {
 const text = () => z.string({ error: "expected a string" });
 const name = () => text().trim().min(1, { error: "expected a non-empty string" });
 const names = () => z.array(name(), { error: "expected an array of strings" });
+const mediaTypes = () =>
+  z.array(
+    name().regex(MEDIA_RANGE, {
+      error: 'expected a media type such as "text/plain" (or "text/*")',
+    }),
+    { error: "expected an array of media types" },
+  );
 const httpUrl = () =>
   z.url({ protocol: /^https?$/, error: "expected an absolute http:// or https:// URL" });
 const minutes = (n: number) => n * 60_000;
@@ -90,8 +98,12 @@ const skillSchema = z.strictObject({
   description: text().describe("What the skill does."),
   tags: names().default([]).describe("Keywords describing the skill."),
   examples: z.array(text()).optional().describe("Example prompts the skill handles."),
-  inputModes: names().optional().describe("Input media types, overriding the agent's defaults."),
-  outputModes: names().optional().describe("Output media types, overriding the agent's defaults."),
+  inputModes: mediaTypes()
+    .optional()
+    .describe("Input media types of this skill; accepted in messages besides the defaults."),
+  outputModes: mediaTypes()
+    .optional()
+    .describe("Output media types of this skill, overriding the agent's defaults."),
 });
 
 const DEFAULT_SKILL = {
@@ -127,12 +139,16 @@ const agentCardSchema = z.strictObject({
         .describe("Advertise (and serve) push-notification webhooks."),
     })
     .prefault({}),
-  defaultInputModes: names()
-    .default(["text/plain", "application/json"])
-    .describe("Media types the agent accepts."),
-  defaultOutputModes: names()
-    .default(["text/plain", "application/json"])
-    .describe("Media types the agent produces."),
+  defaultInputModes: mediaTypes()
+    .min(1, { error: "expected at least one media type" })
+    .default([...DEFAULT_INPUT_MODES])
+    .describe(
+      "Media types accepted in message parts; a part of another type is refused " +
+        "(ContentTypeNotSupported). Default: text, JSON data, images and documents Claude reads.",
+    ),
+  defaultOutputModes: mediaTypes()
+    .default([...DEFAULT_OUTPUT_MODES])
+    .describe("Media types the agent produces (listed in the card)."),
   skills: z
     .array(skillSchema, { error: "expected an array of skills" })
     .default([DEFAULT_SKILL])

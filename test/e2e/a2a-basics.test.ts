@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
   collect,
@@ -24,6 +24,14 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
+
+/** [filename, mediaType, content] of each raw (file) part; a text part would show as text. */
+const fileParts = (parts: readonly Part[]) =>
+  parts.map((p) =>
+    p.content?.$case === "raw"
+      ? [p.filename, p.mediaType, Buffer.from(p.content.value).toString("utf8")]
+      : [p.content?.$case],
+  );
 
 const artifactTexts = (events: StreamResponse[]) =>
   events.flatMap((e) =>
@@ -123,11 +131,12 @@ describe("A2A server: single turns", () => {
         ? [e.payload.value.artifact]
         : [],
     );
+    // Each is one file part: raw bytes, the media type of its extension, its file name.
     expect(
-      fileEvents.map((a) => [a.artifactId, String(a.metadata?.operation), partsText(a.parts)]),
+      fileEvents.map((a) => [a.artifactId, String(a.metadata?.operation), fileParts(a.parts)]),
     ).toEqual([
-      ["file:notes/todo.md", "created", "- buy milk\n"],
-      ["file:notes/todo.md", "modified", "- buy bread\n"],
+      ["file:notes/todo.md", "created", [["todo.md", "text/markdown", "- buy milk\n"]]],
+      ["file:notes/todo.md", "modified", [["todo.md", "text/markdown", "- buy bread\n"]]],
     ]);
     expect(await readFile(file, "utf8")).toBe("- buy bread\n");
 
@@ -136,7 +145,9 @@ describe("A2A server: single turns", () => {
     const stored = await h.client.getTask({ tenant: "", id: taskId, historyLength: undefined });
     const files = stored.artifacts.filter((a) => a.metadata?.kind === "file");
     expect(files).toHaveLength(1);
-    expect(partsText(files[0]?.parts ?? [])).toBe("- buy bread\n");
+    expect(fileParts(files[0]?.parts ?? [])).toEqual([
+      ["todo.md", "text/markdown", "- buy bread\n"],
+    ]);
     expect(h.bench.model.unmatched).toEqual([]);
   });
 });

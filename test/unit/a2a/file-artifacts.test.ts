@@ -101,9 +101,10 @@ describe("fileArtifact", () => {
     ...over,
   });
 
-  it("attaches a text file as a text part with the media type of its extension", async () => {
+  it("attaches a text file as a file part: raw bytes, the media type of its extension, its name", async () => {
     await mkdir(join(cwd, "docs"));
-    await writeFile(join(cwd, "docs", "notes.md"), "# Title\nbody é\n");
+    const content = "# Title\nbody é\n";
+    await writeFile(join(cwd, "docs", "notes.md"), content);
     const art = await fileArtifact(change(join(cwd, "docs", "notes.md")));
     expect(art.artifactId).toBe("file:docs/notes.md");
     expect(art.name).toBe("notes.md");
@@ -112,11 +113,19 @@ describe("fileArtifact", () => {
       path: "docs/notes.md",
       tool: "Write",
       operation: "created",
-      size: Buffer.byteLength("# Title\nbody é\n"),
+      mediaType: "text/markdown",
+      size: Buffer.byteLength(content),
     });
     expect(art.parts).toHaveLength(1);
-    expect(art.parts[0]).toMatchObject({
-      content: { $case: "text", value: "# Title\nbody é\n" },
+    const part = art.parts[0];
+    expect(part).toMatchObject({
+      content: { $case: "raw", value: Buffer.from(content) },
+      mediaType: "text/markdown",
+      filename: "notes.md",
+    });
+    // On the wire: {raw: base64, mediaType, filename}, no text.
+    expect(part && Part.toJSON(part)).toEqual({
+      raw: Buffer.from(content).toString("base64"),
       mediaType: "text/markdown",
       filename: "notes.md",
     });
@@ -126,14 +135,15 @@ describe("fileArtifact", () => {
     ["a.ts", "text/x-typescript"],
     ["a.JSON", "application/json"],
     ["a.py", "text/x-python"],
+    ["a.txt", "text/plain"],
     ["a.unknownext", "text/plain"],
     ["Makefile", "text/plain"],
   ])("gives %s the media type %s", async (name, mediaType) => {
     await writeFile(join(cwd, name), "content");
     const art = await fileArtifact(change(name, { toolName: "Edit", operation: "modified" }));
     expect(art.parts[0]?.mediaType).toBe(mediaType);
-    expect(art.parts[0]?.content?.$case).toBe("text");
-    expect(art.metadata).toMatchObject({ tool: "Edit", operation: "modified" });
+    expect(art.parts[0]?.content).toEqual({ $case: "raw", value: Buffer.from("content") });
+    expect(art.metadata).toMatchObject({ tool: "Edit", operation: "modified", mediaType });
   });
 
   it("attaches a file containing NUL bytes as raw bytes, base64 on the wire", async () => {
@@ -163,6 +173,7 @@ describe("fileArtifact", () => {
     expect(art.metadata).toMatchObject({
       kind: "file",
       path: "big.txt",
+      mediaType: "text/plain",
       size: 2000,
       truncated: true,
     });
@@ -178,7 +189,7 @@ describe("fileArtifact", () => {
   it("attaches a file of exactly the cap, untruncated", async () => {
     await writeFile(join(cwd, "edge.txt"), "y".repeat(10));
     const art = await fileArtifact(change("edge.txt", { maxBytes: 10 }));
-    expect(art.parts[0]?.content).toEqual({ $case: "text", value: "y".repeat(10) });
+    expect(art.parts[0]?.content).toEqual({ $case: "raw", value: Buffer.from("y".repeat(10)) });
     expect(art.metadata).not.toHaveProperty("truncated");
   });
 
@@ -193,7 +204,7 @@ describe("fileArtifact", () => {
     expect(second.artifactId).toBe(first.artifactId);
     expect(third.artifactId).toBe(first.artifactId);
     expect(fileArtifactId("src/a.ts")).toBe(first.artifactId);
-    expect(second.parts[0]?.content).toEqual({ $case: "text", value: "v2" });
+    expect(second.parts[0]?.content).toEqual({ $case: "raw", value: Buffer.from("v2") });
   });
 
   it("names a file outside the workspace by its absolute path", async () => {

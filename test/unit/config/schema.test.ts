@@ -45,8 +45,8 @@ describe("config schema", () => {
         description: "A Claude Code agent exposed over A2A.",
         version: "1.0.0",
         capabilities: { streaming: true, pushNotifications: false },
-        defaultInputModes: ["text"],
-        defaultOutputModes: ["text"],
+        defaultInputModes: ["text/plain", "application/json"],
+        defaultOutputModes: ["text/plain", "application/json"],
         skills: [],
       },
       claude: {
