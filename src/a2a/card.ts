@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { A2A_PROTOCOL_VERSION, AgentCard } from "@a2a-js/sdk";
 import type { Config } from "../config/schema.js";
 
@@ -77,4 +78,19 @@ export function agentCardJson(card: AgentCard): Json {
   for (const key of ["defaultInputModes", "defaultOutputModes", "skills"]) json[key] ??= [];
   for (const skill of json.skills as Json[]) skill.tags ??= [];
   return json;
+}
+
+/** The card as served: its exact bytes and the validators HTTP caches need (spec §8.3). */
+export interface CardDocument {
+  readonly body: string;
+  /** Strong: a hash of exactly these bytes. */
+  readonly etag: string;
+  /** When the card was built, as an HTTP-date. */
+  readonly lastModified: string;
+}
+
+export function cardDocument(card: AgentCard, builtAt: Date): CardDocument {
+  const body = JSON.stringify(agentCardJson(card));
+  const hash = createHash("sha256").update(body).digest("base64url").slice(0, 32);
+  return { body, etag: `"${hash}"`, lastModified: builtAt.toUTCString() };
 }

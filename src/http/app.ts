@@ -8,9 +8,12 @@ import {
 } from "@a2a-js/sdk/server";
 import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { Logger } from "pino";
-import { agentCardJson, JSONRPC_PATH, REST_PATH } from "../a2a/card.js";
+import { cardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/card.js";
 import { jsonBody } from "./body.js";
 import { allowedLoginsGate, callerLogin, callerName, userFor } from "./caller.js";
+import { agentCardRoute } from "./card-route.js";
+import { restContentTypeStatus } from "./rest-errors.js";
+import { routeSdkConsole } from "./sdk-console.js";
 
 export interface HttpAppOptions {
   readonly card: AgentCard;
@@ -18,6 +21,8 @@ export interface HttpAppOptions {
   readonly bodyLimit: number;
   readonly allowedLogins?: readonly string[] | undefined;
   readonly logger: Logger;
+  /** When the card was built (its `Last-Modified`). Default: now. */
+  readonly cardBuiltAt?: Date;
 }
 
 /** Key of the caller's login (or "anonymous") in `ServerCallContext.state`. */
@@ -49,8 +54,16 @@ export function createHttpApp(o: HttpAppOptions): Express {
   app.disable("x-powered-by");
   app.set("trust proxy", false);
 
+  routeSdkConsole(o.logger);
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
+    // The protocol error a JSON answer carries, for the request's one log line.
+    let error: ProtocolError | undefined;
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      error = protocolError(body);
+      return json(body);
+    };
     res.on("finish", () => {
       o.logger.info(
         {
@@ -59,6 +72,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
           status: res.statusCode,
           caller: callerName(callerLogin(req)),
           ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
+          ...(error && { error }),
         },
         "request",
       );
@@ -66,10 +80,8 @@ export function createHttpApp(o: HttpAppOptions): Express {
     next();
   });
 
-  const cardJson = agentCardJson(o.card);
-  app.get(["/.well-known/agent-card.json", "/.well-known/agent-card"], (_req, res) => {
-    res.json(cardJson);
-  });
+  const card = agentCardRoute(cardDocument(o.card, o.cardBuiltAt ?? new Date()));
+  app.get(["/.well-known/agent-card.json", "/.well-known/agent-card"], card);
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
@@ -77,10 +89,29 @@ export function createHttpApp(o: HttpAppOptions): Express {
   const gate = allowedLoginsGate(o.allowedLogins);
   const common = { requestHandler: o.requestHandler, userBuilder: userFor, contextBuilder };
   app.use(JSONRPC_PATH, gate, ...jsonBody(o.bodyLimit, "jsonrpc"), jsonRpcHandler(common));
-  app.use(REST_PATH, gate, ...jsonBody(o.bodyLimit, "rest"), restHandler(common));
+  app.use(
+    REST_PATH,
+    gate,
+    restContentTypeStatus,
+    ...jsonBody(o.bodyLimit, "rest"),
+    restHandler(common),
+  );
 
   app.use((req, res) => {
     res.status(404).json({ error: "not_found", message: `No route for ${req.method} ${req.path}` });
   });
   return app;
+}
+
+interface ProtocolError {
+  code: unknown;
+  message: string;
+}
+
+/** `{error: {code, message}}` of a JSON-RPC or REST error answer (the message cut to 300). */
+export function protocolError(body: unknown): ProtocolError | undefined {
+  const error = (body as { error?: unknown } | null)?.error;
+  if (typeof error !== "object" || error === null) return undefined;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return { code, message: typeof message === "string" ? message.slice(0, 300) : "" };
 }

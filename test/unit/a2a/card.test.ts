@@ -1,8 +1,9 @@
 import { AgentCard } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { agentCardJson, buildAgentCard } from "../../../src/a2a/card.js";
+import { agentCardJson, buildAgentCard, cardDocument } from "../../../src/a2a/card.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { ConfigInput } from "../../../src/config/schema.js";
+import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES } from "../../../src/media-types.js";
 
 function config(input: ConfigInput = {}) {
   return resolveConfig(input, { file: "test.json", startDir: "/work" });
@@ -85,5 +86,40 @@ describe("agent card", () => {
   it("round-trips through the SDK's parser", () => {
     const built = buildAgentCard(config(), { version: "1.2.3" });
     expect(AgentCard.fromJSON(agentCardJson(built))).toEqual(built);
+  });
+
+  it("lists the media types the server accepts and produces by default", () => {
+    const card = wire();
+    expect(card.defaultInputModes).toEqual(DEFAULT_INPUT_MODES);
+    expect(card.defaultInputModes).toEqual(
+      expect.arrayContaining(["text/plain", "application/json", "image/png", "text/markdown"]),
+    );
+    expect(card.defaultOutputModes).toEqual(DEFAULT_OUTPUT_MODES);
+    expect(card.defaultOutputModes).toEqual(
+      expect.arrayContaining(["text/plain", "text/markdown", "application/octet-stream"]),
+    );
+    expect(wire({ agentCard: { defaultInputModes: ["text/plain"] } }).defaultInputModes).toEqual([
+      "text/plain",
+    ]);
+  });
+});
+
+describe("card document", () => {
+  const built = new Date("2025-03-04T05:06:07.890Z");
+
+  it("is the wire form, with a strong ETag of its bytes and the build time as HTTP-date", () => {
+    const card = buildAgentCard(config(), { version: "1.0.0" });
+    const doc = cardDocument(card, built);
+    expect(JSON.parse(doc.body)).toEqual(agentCardJson(card));
+    expect(doc.etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(doc.lastModified).toBe("Tue, 04 Mar 2025 05:06:07 GMT");
+  });
+
+  it("changes its ETag when the card changes, and only then", () => {
+    const a = cardDocument(buildAgentCard(config(), { version: "1.0.0" }), built);
+    const same = cardDocument(buildAgentCard(config(), { version: "1.0.0" }), new Date());
+    const other = cardDocument(buildAgentCard(config(), { version: "1.0.1" }), built);
+    expect(same.etag).toBe(a.etag);
+    expect(other.etag).not.toBe(a.etag);
   });
 });

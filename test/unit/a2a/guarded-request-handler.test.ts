@@ -1,5 +1,6 @@
 import { Role, TaskState, type Message, type SendMessageRequest, type Task } from "@a2a-js/sdk";
 import {
+  ContentTypeNotSupportedError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
@@ -226,5 +227,72 @@ describe("GuardedRequestHandler: cancel", () => {
     executor.active.add("live");
     const task = await cancel("live");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+});
+
+describe("GuardedRequestHandler: content modes", () => {
+  const audio = (taskId: string): SendMessageRequest => {
+    const request = send(taskId);
+    request.message!.parts.push({
+      content: { $case: "raw", value: Buffer.from("ID3") },
+      mediaType: "audio/mpeg",
+      filename: "a.mp3",
+      metadata: undefined,
+    });
+    return request;
+  };
+  const imageOnly = (taskId: string): SendMessageRequest => ({
+    ...send(taskId),
+    configuration: {
+      acceptedOutputModes: ["image/png"],
+      taskPushNotificationConfig: undefined,
+      historyLength: undefined,
+      returnImmediately: false,
+    },
+  });
+
+  it("refuses a part of an unaccepted type before anything runs, and creates no task", async () => {
+    await expect(handler.sendMessage(audio(""), context)).rejects.toThrow(
+      ContentTypeNotSupportedError,
+    );
+    await expect(handler.sendMessage(audio(""), context)).rejects.toThrow(
+      /Message part 1 has media type 'audio\/mpeg'.*Accepted input modes: text\/plain, /,
+    );
+    const stream = handler.sendMessageStream(audio(""), context);
+    await expect(stream.next()).rejects.toThrow(ContentTypeNotSupportedError);
+    expect(executor.executed).toEqual([]);
+    const listed = await handler.listTasks(
+      {
+        tenant: "",
+        contextId: "",
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageSize: undefined,
+        pageToken: "",
+        historyLength: undefined,
+        statusTimestampAfter: undefined,
+        includeArtifacts: undefined,
+      },
+      context,
+    );
+    expect(listed.tasks).toEqual([]);
+  });
+
+  it("refuses an answer to a parked task with such a part without claiming it", async () => {
+    const before = await storeTask("parked-ct", TaskState.TASK_STATE_INPUT_REQUIRED);
+    await expect(handler.sendMessage(audio("parked-ct"), context)).rejects.toThrow(
+      ContentTypeNotSupportedError,
+    );
+    expect(executor.claims).toEqual([]);
+    expect(await store.load("parked-ct", context)).toEqual(before);
+  });
+
+  it("refuses acceptedOutputModes that exclude text/plain, on both methods", async () => {
+    await expect(handler.sendMessage(imageOnly(""), context)).rejects.toThrow(
+      /acceptedOutputModes \(image\/png\) excludes text\/plain/,
+    );
+    await expect(handler.sendMessageStream(imageOnly(""), context).next()).rejects.toThrow(
+      ContentTypeNotSupportedError,
+    );
+    expect(executor.executed).toEqual([]);
   });
 });

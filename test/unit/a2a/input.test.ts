@@ -80,6 +80,21 @@ describe("planPrompt: raw parts", () => {
     expect(promptText(p)).toContain("(application/octet-stream, 3 bytes)");
   });
 
+  it("takes an untyped file's media type from its name; an untyped .png is shown as an image", () => {
+    const p = plan(text("look"), raw(PNG, "", "shot.png"), raw("a,b", "", "t.CSV"));
+    expect(p.files.map((f) => f.mediaType)).toEqual(["image/png", "text/csv"]);
+    expect(p.blocks.map((b) => b.type)).toEqual(["text", "image", "text"]);
+  });
+
+  it("shows a typed image with parameters as an image of its bare type", () => {
+    const p = plan(raw(PNG, "Image/PNG; x=y", "a.png"));
+    expect(p.blocks[1]).toEqual({
+      type: "image",
+      mediaType: "image/png",
+      base64: PNG.toString("base64"),
+    });
+  });
+
   it.each([
     ["../../etc/passwd", "passwd"],
     ["/etc/shadow", "shadow"],

@@ -12,7 +12,7 @@ import {
   type StreamResponse,
   type Task,
 } from "@a2a-js/sdk";
-import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
+import { ContentTypeNotSupportedError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
@@ -81,6 +81,7 @@ class StubHandler implements A2ARequestHandler {
 
 interface Running {
   url: string;
+  cardBuiltAt: Date;
   handler: StubHandler;
   logs: Record<string, unknown>[];
   /** Resolves once `n` request lines have been logged. */
@@ -109,12 +110,14 @@ async function start(allowedLogins?: string[]): Promise<Running> {
       },
     },
   );
+  const cardBuiltAt = new Date(Date.now() - 3_600_000);
   const app = createHttpApp({
     card,
     requestHandler: handler,
     bodyLimit: BODY_LIMIT,
     allowedLogins,
     logger,
+    cardBuiltAt,
   });
   server = app.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -123,7 +126,7 @@ async function start(allowedLogins?: string[]): Promise<Running> {
     while (logs.length < n) await new Promise<void>((resolve) => waiters.push(resolve));
     return logs;
   };
-  return { url: `http://127.0.0.1:${port}`, handler, logs, logged };
+  return { url: `http://127.0.0.1:${port}`, cardBuiltAt, handler, logs, logged };
 }
 
 const rpc = (method: string, params: unknown, id: number | string = 1) =>
@@ -148,6 +151,56 @@ describe("HTTP app: public routes", () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: "ok" });
   });
+
+  it("serves the card with Cache-Control, a strong ETag and Last-Modified, the same on both paths", async () => {
+    const r = await start();
+    const builtAt = new Date(r.cardBuiltAt.getTime() - (r.cardBuiltAt.getTime() % 1000));
+    const seen = [];
+    for (const path of ["/.well-known/agent-card.json", "/.well-known/agent-card"]) {
+      const res = await fetch(`${r.url}${path}`);
+      expect(res.status).toBe(200);
+      const body = await res.text();
+      const etag = res.headers.get("etag") ?? "";
+      expect(res.headers.get("cache-control")).toBe("public, max-age=3600");
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{16,}"$/); // strong: no W/ prefix
+      expect(res.headers.get("last-modified")).toBe(builtAt.toUTCString());
+      seen.push({ etag, body });
+    }
+    expect(seen[1]).toEqual(seen[0]);
+  });
+
+  it.each(["/.well-known/agent-card.json", "/.well-known/agent-card"])(
+    "answers %s with 304 to a matching If-None-Match or a later If-Modified-Since",
+    async (path) => {
+      const r = await start();
+      const first = await fetch(`${r.url}${path}`);
+      const etag = first.headers.get("etag") ?? "";
+      const lastModified = first.headers.get("last-modified") ?? "";
+      const later = new Date(Date.parse(lastModified) + 60_000).toUTCString();
+      const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
+      for (const headers of [
+        { "If-None-Match": etag },
+        { "If-None-Match": `"other", ${etag}` },
+        { "If-Modified-Since": lastModified },
+        { "If-Modified-Since": later },
+      ]) {
+        const res = await fetch(`${r.url}${path}`, { headers });
+        expect(res.status).toBe(304);
+        expect(await res.text()).toBe("");
+        expect(res.headers.get("etag")).toBe(etag);
+      }
+      for (const headers of [
+        { "If-None-Match": '"stale"' },
+        { "If-Modified-Since": earlier },
+        // If-None-Match wins over a date that alone would give a 304.
+        { "If-None-Match": '"stale"', "If-Modified-Since": later },
+      ]) {
+        const res = await fetch(`${r.url}${path}`, { headers });
+        expect(res.status).toBe(200);
+        expect(await res.text()).toBe(await first.clone().text());
+      }
+    },
+  );
 
   it("answers an unknown route with a JSON 404, never an HTML page", async () => {
     const r = await start();
@@ -357,5 +410,113 @@ describe("HTTP app: request bodies", () => {
     expect(await rest.json()).toMatchObject({
       error: { code: 415, message: "Unsupported body encoding." },
     });
+  });
+});
+
+describe("HTTP app: content types", () => {
+  it.each(["text/plain", "application/xml", "multipart/form-data; boundary=x"])(
+    "answers a REST body sent as %s with HTTP 415 and the protocol's error body",
+    async (contentType) => {
+      const r = await start();
+      const res = await post(`${r.url}/a2a/rest/message:send`, JSON.stringify(sendParams("hi")), {
+        ...V1,
+        "content-type": contentType,
+      });
+      expect(res.status).toBe(415);
+      expect(await res.json()).toEqual({
+        error: {
+          code: 415,
+          status: "INVALID_ARGUMENT",
+          message: `Unsupported Content-Type "${contentType}"; expected application/json or application/a2a+json.`,
+          details: [
+            {
+              "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+              reason: "CONTENT_TYPE_NOT_SUPPORTED",
+              domain: "a2a-protocol.org",
+            },
+          ],
+        },
+      });
+      expect(r.handler.calls).toEqual([]);
+    },
+  );
+
+  it("answers a JSON-RPC body of another type with ContentTypeNotSupported (-32005)", async () => {
+    const r = await start();
+    const res = await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t" }), {
+      ...V1,
+      "content-type": "text/plain",
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32005,
+        message: 'Unsupported Content-Type "text/plain"; expected application/json.',
+      },
+    });
+    expect(r.handler.calls).toEqual([]);
+  });
+
+  it("turns a ContentTypeNotSupported from the handler into a REST 415 too", async () => {
+    const r = await start();
+    r.handler.sendMessage = () =>
+      Promise.reject(new ContentTypeNotSupportedError("Message part 0 has media type 'x/y'."));
+    const res = await post(`${r.url}/a2a/rest/message:send`, JSON.stringify(sendParams("hi")));
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({
+      error: { code: 415, message: "Message part 0 has media type 'x/y'." },
+    });
+    // Other client errors keep the SDK's status.
+    r.handler.sendMessage = () => Promise.reject(new UnsupportedOperationError("no"));
+    const other = await post(`${r.url}/a2a/rest/message:send`, JSON.stringify(sendParams("hi")));
+    expect(other.status).toBe(400);
+  });
+});
+
+describe("HTTP app: logs", () => {
+  it("logs a protocol error answer on the request's line, with no stack anywhere", async () => {
+    const r = await start();
+    const writes: string[] = [];
+    const stderr = process.stderr.write.bind(process.stderr);
+    process.stderr.write = (chunk: string | Uint8Array) => {
+      writes.push(String(chunk));
+      return true;
+    };
+    try {
+      // An unsupported version (the SDK prints its stack trace) and a pre-stream error.
+      await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t1" }), {
+        "content-type": "application/json",
+      });
+      await post(`${r.url}/a2a/jsonrpc`, rpc("SendStreamingMessage", sendParams("hi")));
+      await fetch(`${r.url}/a2a/rest/tasks/t1`, { headers: {} });
+    } finally {
+      process.stderr.write = stderr;
+    }
+    const logs = await r.logged(3);
+    const requests = logs.filter((l) => l.msg === "request");
+    expect(requests.map((l) => [l.status, l.error])).toEqual([
+      [
+        200,
+        {
+          code: -32009,
+          message:
+            "The requested A2A protocol version '0.3' is not supported. Supported versions: 1.0",
+        },
+      ],
+      [200, { code: -32004, message: "not in this stub" }],
+      [
+        400,
+        {
+          code: 400,
+          message:
+            "The requested A2A protocol version '0.3' is not supported. Supported versions: 1.0",
+        },
+      ],
+    ]);
+    expect(requests.every((l) => l.level === 30)).toBe(true);
+    expect(writes.join("")).not.toMatch(/\n\s+at /);
+    expect(JSON.stringify(logs)).not.toMatch(/\\n\s+at /);
   });
 });

@@ -1,0 +1,36 @@
+import type { RequestHandler } from "express";
+
+/** `reason` of the ErrorInfo the SDK puts in a ContentTypeNotSupported error body. */
+const CONTENT_TYPE_NOT_SUPPORTED = "CONTENT_TYPE_NOT_SUPPORTED";
+const UNSUPPORTED_MEDIA_TYPE = 415;
+
+interface RestErrorBody {
+  error: { code: number; details?: unknown };
+}
+
+function isContentTypeError(body: unknown): body is RestErrorBody {
+  const error = (body as { error?: { details?: unknown } } | null)?.error;
+  if (typeof error !== "object" || error === null || !Array.isArray(error.details)) return false;
+  return error.details.some(
+    (d) => (d as { reason?: unknown } | null)?.reason === CONTENT_TYPE_NOT_SUPPORTED,
+  );
+}
+
+/**
+ * The REST (HTTP+JSON) binding answers ContentTypeNotSupported with HTTP 415, as the spec's
+ * error-code mapping says. Corrects @a2a-js/sdk 1.3, whose `restHandler` sends it as 400, both
+ * for a request `Content-Type` other than `application/json` / `application/a2a+json` (its
+ * content-type guard) and for a message part the agent does not accept (`REST_ERROR_HTTP_STATUS`).
+ * The body keeps the SDK's `google.rpc.Status` shape; its `code` becomes 415 too.
+ */
+export const restContentTypeStatus: RequestHandler = (_req, res, next) => {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    if (res.statusCode === 400 && isContentTypeError(body)) {
+      res.status(UNSUPPORTED_MEDIA_TYPE);
+      body.error.code = UNSUPPORTED_MEDIA_TYPE;
+    }
+    return json(body);
+  };
+  next();
+};
