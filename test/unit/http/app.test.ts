@@ -12,7 +12,11 @@ import {
   type StreamResponse,
   type Task,
 } from "@a2a-js/sdk";
-import { ContentTypeNotSupportedError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
+import {
+  ContentTypeNotSupportedError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
@@ -26,6 +30,17 @@ const card = buildAgentCard(resolveConfig({}, { file: "test.json", startDir: "/w
 const BODY_LIMIT = 200_000;
 const V1 = { "A2A-Version": "1.0" };
 const JSON_V1 = { ...V1, "content-type": "application/json" };
+
+/** A stream whose first `next()` rejects: the SDK's "pre-stream error" path. */
+const failingStream = (err: Error) =>
+  ({
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next: () => Promise.reject(err),
+    return: () => Promise.resolve({ done: true, value: undefined }),
+    throw: () => Promise.reject(err),
+  }) as unknown as AsyncGenerator<StreamResponse, void, undefined>;
 
 const unsupported = (): never => {
   throw new UnsupportedOperationError("not in this stub");
@@ -97,12 +112,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(allowedLogins?: string[]): Promise<Running> {
+async function start(allowedLogins?: string[], level = "info"): Promise<Running> {
   const handler = new StubHandler();
   const logs: Record<string, unknown>[] = [];
   const waiters: (() => void)[] = [];
   const logger = pino(
-    { level: "info" },
+    { level },
     {
       write: (line: string) => {
         logs.push(JSON.parse(line) as Record<string, unknown>);
@@ -178,23 +193,25 @@ describe("HTTP app: public routes", () => {
       const lastModified = first.headers.get("last-modified") ?? "";
       const later = new Date(Date.parse(lastModified) + 60_000).toUTCString();
       const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
-      for (const headers of [
+      const matching: Record<string, string>[] = [
         { "If-None-Match": etag },
         { "If-None-Match": `"other", ${etag}` },
         { "If-Modified-Since": lastModified },
         { "If-Modified-Since": later },
-      ]) {
+      ];
+      for (const headers of matching) {
         const res = await fetch(`${r.url}${path}`, { headers });
         expect(res.status).toBe(304);
         expect(await res.text()).toBe("");
         expect(res.headers.get("etag")).toBe(etag);
       }
-      for (const headers of [
+      const stale: Record<string, string>[] = [
         { "If-None-Match": '"stale"' },
         { "If-Modified-Since": earlier },
         // If-None-Match wins over a date that alone would give a 304.
         { "If-None-Match": '"stale"', "If-Modified-Since": later },
-      ]) {
+      ];
+      for (const headers of stale) {
         const res = await fetch(`${r.url}${path}`, { headers });
         expect(res.status).toBe(200);
         expect(await res.text()).toBe(await first.clone().text());
@@ -476,47 +493,37 @@ describe("HTTP app: content types", () => {
 });
 
 describe("HTTP app: logs", () => {
-  it("logs a protocol error answer on the request's line, with no stack anywhere", async () => {
-    const r = await start();
-    const writes: string[] = [];
-    const stderr = process.stderr.write.bind(process.stderr);
-    process.stderr.write = (chunk: string | Uint8Array) => {
-      writes.push(String(chunk));
-      return true;
-    };
-    try {
-      // An unsupported version (the SDK prints its stack trace) and a pre-stream error.
-      await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t1" }), {
-        "content-type": "application/json",
-      });
-      await post(`${r.url}/a2a/jsonrpc`, rpc("SendStreamingMessage", sendParams("hi")));
-      await fetch(`${r.url}/a2a/rest/tasks/t1`, { headers: {} });
-    } finally {
-      process.stderr.write = stderr;
-    }
-    const logs = await r.logged(3);
+  it("logs a protocol error answer on the request's line; the SDK's own report of it, stackless, at debug", async () => {
+    const r = await start(undefined, "debug");
+    r.handler.sendMessageStream = () => failingStream(new TaskNotFoundError("Task not found: t9"));
+    // An unsupported version and a pre-stream error: the SDK console.error()s both, stack and all.
+    await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t1" }), {
+      "content-type": "application/json",
+    });
+    await post(`${r.url}/a2a/jsonrpc`, rpc("SendStreamingMessage", sendParams("hi")));
+    await fetch(`${r.url}/a2a/rest/tasks/t1`, { headers: {} });
+    const logs = await r.logged(5);
     const requests = logs.filter((l) => l.msg === "request");
-    expect(requests.map((l) => [l.status, l.error])).toEqual([
+    const version =
+      "The requested A2A protocol version '0.3' is not supported. Supported versions: 1.0";
+    expect(requests.map((l) => [l.level, l.status, l.error])).toEqual([
+      [30, 200, { code: -32009, message: version }],
+      [30, 200, { code: -32001, message: "Task not found: t9" }],
+      [30, 400, { code: 400, message: version }],
+    ]);
+    const sdk = logs.filter((l) => l.source === "@a2a-js/sdk");
+    expect(sdk.map((l) => [l.level, l.msg, l.error])).toEqual([
       [
-        200,
-        {
-          code: -32009,
-          message:
-            "The requested A2A protocol version '0.3' is not supported. Supported versions: 1.0",
-        },
+        20,
+        "Unhandled error in JSON-RPC POST handler",
+        { name: "VersionNotSupportedError", message: version },
       ],
-      [200, { code: -32004, message: "not in this stub" }],
       [
-        400,
-        {
-          code: 400,
-          message:
-            "The requested A2A protocol version '0.3' is not supported. Supported versions: 1.0",
-        },
+        20,
+        "Pre-stream error for request 1",
+        { name: "TaskNotFoundError", message: "Task not found: t9" },
       ],
     ]);
-    expect(requests.every((l) => l.level === 30)).toBe(true);
-    expect(writes.join("")).not.toMatch(/\n\s+at /);
     expect(JSON.stringify(logs)).not.toMatch(/\\n\s+at /);
   });
 });
