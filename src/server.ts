@@ -1,33 +1,11 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Options } from "@anthropic-ai/claude-agent-sdk";
-import {
-  DefaultExecutionEventBusManager,
-  InMemoryTaskStore,
-  type TaskStore,
-} from "@a2a-js/sdk/server";
-import type { Logger } from "pino";
-import { buildAgentCard } from "./a2a/card.js";
-import { ClaudeAgentExecutor } from "./a2a/executor.js";
-import { changedFilePath, FILE_TOOL_MATCHER, fileOperation } from "./a2a/file-artifacts.js";
-import { GuardedRequestHandler } from "./a2a/guarded-request-handler.js";
-import { ClaudeSession, type QueryFactory } from "./claude/index.js";
+import { createAgent, type AgentOptions } from "./agent.js";
 import type { Config } from "./config/schema.js";
 import { createHttpApp } from "./http/app.js";
-import { SessionPool, type SessionFactoryArgs } from "./sessions/pool.js";
-import { SessionMap } from "./store/session-map.js";
-import { packageVersion } from "./version.js";
+import type { SessionPool } from "./sessions/pool.js";
 
-export interface ServerOptions {
-  readonly config: Config;
-  readonly logger: Logger;
-  /** The Claude Code child's whole environment (the SDK replaces, never merges). Default: inherit. */
-  readonly claudeEnv?: Record<string, string>;
-  /** Extra Agent SDK options (e.g. `pathToClaudeCodeExecutable`, `stderr`). */
-  readonly sdkOptions?: Partial<Options>;
-  readonly queryFactory?: QueryFactory;
-  readonly taskStore?: TaskStore;
-}
+export type ServerOptions = AgentOptions;
 
 export interface RunningServer {
   /** Base URL the server listens on (not the advertised publicUrl). */
@@ -57,73 +35,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const { config, logger } = o;
   checkBindSafety(config.server);
   const cwd = config.claude.cwd;
-  const sessionMap = await SessionMap.open({ cwd, logger });
-
-  // Sessions report to the executor, which needs the pool that creates them: the closures below
-  // read `executor` only when a session calls them, and sessions exist only through the executor.
-  const createSession = ({ contextId, resume }: SessionFactoryArgs): ClaudeSession =>
-    new ClaudeSession({
-      cwd,
-      ...(config.claude.model !== undefined && { model: config.claude.model }),
-      permissionMode: config.claude.permissionMode,
-      ...(config.claude.allowedTools && { allowedTools: config.claude.allowedTools }),
-      ...(config.claude.disallowedTools && { disallowedTools: config.claude.disallowedTools }),
-      settingSources: config.claude.settingSources,
-      ...(config.claude.maxTurns !== undefined && { maxTurns: config.claude.maxTurns }),
-      ...(resume !== undefined && { resume }),
-      ...(o.claudeEnv && { env: o.claudeEnv }),
-      ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
-      ...(o.queryFactory && { queryFactory: o.queryFactory }),
-      logger: logger.child({ contextId }),
-      canUseTool: (toolName, input, options) =>
-        executor.canUseTool(contextId, toolName, input, options),
-      hooks: {
-        PostToolUse: [
-          {
-            matcher: FILE_TOOL_MATCHER,
-            hooks: [
-              async (input) => {
-                if (input.hook_event_name !== "PostToolUse") return {};
-                const path = changedFilePath(input.tool_name, input.tool_input);
-                if (path === undefined) return {};
-                await executor.onFileChanged(contextId, {
-                  cwd,
-                  path,
-                  toolName: input.tool_name,
-                  operation: fileOperation(input.tool_name, input.tool_response),
-                  maxBytes: config.artifacts.maxFileBytes,
-                });
-                return {};
-              },
-            ],
-          },
-        ],
-      },
-    });
-  const pool = new SessionPool({
-    sessionMap,
-    createSession,
-    idleTimeoutMs: config.sessions.idleTimeoutMs,
-    maxLive: config.sessions.maxLive,
-    logger: logger.child({ component: "sessions" }),
-  });
-  const taskStore = o.taskStore ?? new InMemoryTaskStore();
-  const busManager = new DefaultExecutionEventBusManager();
-  const executor = new ClaudeAgentExecutor({
-    pool,
-    cwd,
-    policy: {
-      permissionPrompts: config.claude.permissionPrompts,
-      maxPermissionDenials: config.claude.maxPermissionDenials,
-      inputTimeoutMs: config.claude.inputTimeoutMs,
-    },
-    taskStore,
-    busManager,
-    logger: logger.child({ component: "a2a" }),
-  });
-
-  const card = buildAgentCard(config, { version: packageVersion() });
-  const requestHandler = new GuardedRequestHandler(card, taskStore, executor, busManager);
+  const agent = await createAgent(o);
+  const { card, requestHandler, pool } = agent;
   const app = createHttpApp({
     card,
     requestHandler,
@@ -134,12 +47,19 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
 
   const wanted = config.server.port;
   const http: Server = app.listen(wanted, config.server.host);
-  await new Promise<void>((resolve, reject) => {
-    http.once("listening", resolve);
-    http.once("error", (err) =>
-      reject(new StartupError(`Cannot listen on ${config.server.host}:${wanted}: ${err.message}`)),
-    );
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once("listening", resolve);
+      http.once("error", (err) =>
+        reject(
+          new StartupError(`Cannot listen on ${config.server.host}:${wanted}: ${err.message}`),
+        ),
+      );
+    });
+  } catch (err) {
+    await agent.close();
+    throw err;
+  }
   const { port } = http.address() as AddressInfo;
   const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
   const url = `http://${host}:${port}`;
@@ -154,9 +74,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       (closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeAllConnections();
-        await pool.closeAll();
+        await agent.close();
         await stopped;
-        await sessionMap.flush();
       })()),
   };
 }

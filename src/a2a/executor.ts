@@ -1,245 +1,215 @@
-import { TaskState } from "@a2a-js/sdk";
-import {
-  ResultManager,
-  type AgentExecutor,
-  type ExecutionEventBus,
-  type ExecutionEventBusManager,
-  type RequestContext,
-  type ServerCallContext,
-  type TaskStore,
+import { TaskState, type Message } from "@a2a-js/sdk";
+import type {
+  AgentExecutor,
+  ExecutionEventBus,
+  ExecutionEventBusManager,
+  RequestContext,
+  TaskStore,
 } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
 import type { SessionPool } from "../sessions/pool.js";
-import { ContextQueue, type Ticket } from "./context-queue.js";
+import { realTimers, type Timers } from "../timers.js";
+import { ContextQueue } from "./context-queue.js";
 import type { FileChange } from "./file-artifacts.js";
-import { InputError, planPrompt, toUserPrompt, writeInbox } from "./input.js";
-import { KIND, kindStatus, newTask, plainStatus, resumedStatus, type TaskRef } from "./messages.js";
-import { TaskPublisher } from "./task-publisher.js";
-import { TaskTurn, type TurnPolicy, type TurnStop } from "./turn.js";
+import { InputError, planPrompt, removeInbox, writeInbox } from "./input.js";
+import { newTask, plainStatus, type TaskRef } from "./messages.js";
+import { ServerTask, type Inbox, type TaskEnvironment, type TurnPolicy } from "./server-task.js";
+import { TaskChannel } from "./task-channel.js";
+
+export { QUEUED_TEXT } from "./server-task.js";
+export type { TurnPolicy } from "./server-task.js";
 
 export interface ExecutorOptions {
   readonly pool: SessionPool;
   /** The workspace: inbox files are written under it. */
   readonly cwd: string;
   readonly policy: TurnPolicy;
-  /** Where a parked task's late outcome (timeout) is written when no request is attached. */
+  /** Where a parked task's later events are written when no request is attached. */
   readonly taskStore: TaskStore;
   readonly busManager: ExecutionEventBusManager;
   readonly logger: Logger;
+  readonly timers?: Timers;
+  readonly inbox?: Inbox;
 }
 
-interface ActiveTask {
-  readonly ref: TaskRef;
-  readonly ticket: Ticket;
-  /** The latest request's bus and call context (a resumed turn brings new ones). */
-  bus: ExecutionEventBus;
-  context: ServerCallContext;
-  turn: TaskTurn | undefined;
-  canceled: boolean;
-  /** True while an `execute()` call is attached to the task (the SDK settles the bus then). */
-  attached: boolean;
-  readonly whenCanceled: Promise<void>;
-  readonly markCanceled: () => void;
-}
+/** Said to Claude when work no task owns (a wake) asks a client something. */
+export const UNOWNED_DENIAL =
+  "No A2A task owns this work (Claude started it by itself, or its task has ended), so no client can answer this request. Continue without it.";
 
-export const QUEUED_TEXT =
-  "Queued: another task is running in this context; this one starts when it ends.";
+const defaultInbox: Inbox = { write: writeInbox, remove: removeInbox };
 
 /**
- * Each A2A task is one foreground run of its context's Claude session. Tasks of one context run
- * one at a time (a later one waits, SUBMITTED, with a `queued` status); contexts run in parallel.
- * A task parked in input-required keeps its context until it is answered, canceled or times out.
+ * The A2A side of the server: each task is a `ServerTask` (its states are in `lifecycle.ts`);
+ * tasks of one context run one at a time through one queue, contexts in parallel. What a run
+ * asks or does (permission prompts, questions, file changes) reaches the task that owns the run,
+ * by run id, never "whoever holds the context".
  */
 export class ClaudeAgentExecutor implements AgentExecutor {
   private readonly queue = new ContextQueue();
-  private readonly tasks = new Map<string, ActiveTask>();
-  /** The task holding each context: the session's hooks and permission prompts go to it. */
-  private readonly holders = new Map<string, TaskTurn>();
+  private readonly tasks = new Map<string, ServerTask>();
+  /** run id → the task that owns the run. */
+  private readonly owners = new Map<string, ServerTask>();
+  /** Answers admitted by the request guard that could not be delivered, by message id. */
+  private readonly refusals = new Map<string, string>();
+  private readonly env: TaskEnvironment;
 
-  constructor(private readonly options: ExecutorOptions) {}
+  constructor(private readonly options: ExecutorOptions) {
+    this.env = {
+      cwd: options.cwd,
+      policy: options.policy,
+      timers: options.timers ?? realTimers,
+      inbox: options.inbox ?? defaultInbox,
+      acquire: (contextId) => options.pool.acquire(contextId),
+      own: (runId, task) => this.owners.set(runId, task),
+      disown: (runId) => this.owners.delete(runId),
+    };
+  }
 
-  /** True while a task is queued, running or parked on this server. */
+  /** True while a task has not ended on this server (queued, starting, running or parked). */
   isActive(taskId: string): boolean {
-    return this.tasks.has(taskId);
+    const task = this.tasks.get(taskId);
+    return task !== undefined && task.phase.name !== "ended";
+  }
+
+  liveState(taskId: string): "working" | "parked" | undefined {
+    const phase = this.tasks.get(taskId)?.phase;
+    if (phase === undefined || phase.name === "ended") return undefined;
+    return phase.name === "parked" ? "parked" : "working";
+  }
+
+  /** The task's lifecycle phase on this server, if it is here (tests, diagnostics). */
+  phaseOf(taskId: string): ServerTask["phase"] | undefined {
+    return this.tasks.get(taskId)?.phase;
   }
 
   /**
-   * Reserves a parked task for an answering message, before the SDK opens the bus. Returns the
-   * reason when the message cannot answer it.
+   * Reserves a parked task's shown prompt for an answering message, before the SDK opens the
+   * bus. Returns the reason when the message cannot answer it.
    */
-  claimAnswer(taskId: string, message: Parameters<TaskTurn["claim"]>[0]): string | undefined {
-    const turn = this.tasks.get(taskId)?.turn;
-    if (turn === undefined) return "it is not waiting for an answer on this server";
-    return turn.claim(message);
+  claimAnswer(taskId: string, message: Pick<Message, "parts" | "messageId">): string | undefined {
+    const task = this.tasks.get(taskId);
+    if (task === undefined) return "it is not waiting for an answer on this server";
+    return task.claim(message);
   }
 
-  /** Undoes `claimAnswer` when the request failed before reaching `execute()`. */
-  releaseClaim(taskId: string): void {
-    const active = this.tasks.get(taskId);
-    if (active !== undefined && !active.attached) active.turn?.unclaim();
+  /** Undoes `claimAnswer` when the request ended without answering (no-op once answered). */
+  releaseClaim(taskId: string, messageId: string): void {
+    this.tasks.get(taskId)?.unclaim(messageId);
+  }
+
+  /** Why the answering message `messageId` was not delivered, once; undefined if it was. */
+  takeRefusal(messageId: string): string | undefined {
+    const why = this.refusals.get(messageId);
+    this.refusals.delete(messageId);
+    return why;
   }
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
-    const resumed = this.tasks.get(ctx.taskId);
-    if (resumed?.turn?.isParked && ctx.task !== undefined) {
-      return this.resume(resumed, resumed.turn, ctx, bus);
-    }
+    if (ctx.task !== undefined) return this.answer(ctx, bus);
     return this.begin(ctx, bus);
   };
 
   cancelTask = (taskId: string, bus: ExecutionEventBus): Promise<void> => {
-    const active = this.tasks.get(taskId);
-    if (active === undefined) {
+    const task = this.tasks.get(taskId);
+    if (task === undefined || !task.cancel(bus)) {
       // It ended between the handler's lookup and this call: nothing to cancel. Finishing the bus
       // releases the handler's wait for a terminal event; it then reports the task's real state.
       bus.finished();
-      return Promise.resolve();
     }
-    if (active.canceled) return Promise.resolve();
-    active.canceled = true;
-    active.turn?.cancel();
-    active.markCanceled();
-    // The request handler waits for this terminal event on the task's bus and stores it.
-    const pub = new TaskPublisher(active.ref, bus, this.options.logger);
-    pub.status(plainStatus(active.ref, TaskState.TASK_STATE_CANCELED, "Task canceled."));
     return Promise.resolve();
   };
 
-  /** From the session's PostToolUse hook: the file belongs to the task holding the context. */
-  async onFileChanged(contextId: string, change: FileChange): Promise<void> {
-    await this.holders.get(contextId)?.onFileChanged(change);
-  }
-
-  /** The session's `canUseTool`: the task holding the context asks its client. */
+  /** The session's `canUseTool`: the task owning the run that asks, or nobody. */
   canUseTool(
     contextId: string,
     toolName: string,
     input: Record<string, unknown>,
-    options: { signal: AbortSignal; title?: string; decisionReason?: string },
+    options: {
+      signal: AbortSignal;
+      runId: string | undefined;
+      title?: string | undefined;
+      decisionReason?: string | undefined;
+    },
   ): Promise<PermissionResult> {
-    const holder = this.holders.get(contextId);
-    if (holder === undefined) {
-      return Promise.resolve({
-        behavior: "deny",
-        message: "No client is attached to answer this request; continue without it.",
-      });
+    const task = options.runId === undefined ? undefined : this.owners.get(options.runId);
+    if (task === undefined) {
+      this.options.logger.info(
+        { contextId, runId: options.runId, toolName },
+        "permission request from a run no task owns: denied",
+      );
+      return Promise.resolve({ behavior: "deny", message: UNOWNED_DENIAL });
     }
-    return holder.canUseTool(toolName, input, options);
+    return task.canUseTool(toolName, input, options);
+  }
+
+  /** From the session's PostToolUse hook: the file belongs to the task owning the run. */
+  async onFileChanged(
+    contextId: string,
+    runId: string | undefined,
+    change: FileChange,
+  ): Promise<void> {
+    const task = runId === undefined ? undefined : this.owners.get(runId);
+    if (task === undefined) {
+      this.options.logger.info(
+        { contextId, runId, path: change.path },
+        "file change by a run no task owns: not published",
+      );
+      return;
+    }
+    await task.onFileChanged(change);
   }
 
   private async begin(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const ref: TaskRef = { taskId: ctx.taskId, contextId: ctx.contextId };
-    const log = this.options.logger.child({ taskId: ref.taskId, contextId: ref.contextId });
-    const pub = new TaskPublisher(ref, bus, log);
-    // The first event of every turn is the task: the stored one on a follow-up, so history stays.
-    pub.task(ctx.task ?? newTask(ref, ctx.userMessage));
-
+    const logger = this.options.logger.child({ taskId: ref.taskId, contextId: ref.contextId });
+    const channel = new TaskChannel({
+      ref,
+      store: this.options.taskStore,
+      busManager: this.options.busManager,
+      logger,
+    });
+    channel.attach(bus, ctx.context);
+    channel.task(newTask(ref, ctx.userMessage));
     let plan;
     try {
       plan = planPrompt(ctx.userMessage, ref.taskId);
     } catch (err) {
       if (!(err instanceof InputError)) throw err;
-      pub.status(plainStatus(ref, TaskState.TASK_STATE_FAILED, err.message));
+      channel.status(plainStatus(ref, TaskState.TASK_STATE_FAILED, err.message));
       return;
     }
-
-    const ticket = this.queue.enter(ref.contextId);
-    let markCanceled!: () => void;
-    const whenCanceled = new Promise<void>((resolve) => (markCanceled = resolve));
-    const active: ActiveTask = {
-      ref,
-      ticket,
-      bus,
-      context: ctx.context,
-      turn: undefined,
-      canceled: false,
-      attached: true,
-      whenCanceled,
-      markCanceled,
-    };
-    this.tasks.set(ref.taskId, active);
-    let started = false;
-    try {
-      if (!ticket.immediate) {
-        pub.status(kindStatus(ref, TaskState.TASK_STATE_SUBMITTED, KIND.queued, QUEUED_TEXT));
-      }
-      await Promise.race([ticket.ready, whenCanceled]);
-      if (active.canceled) return;
-      try {
-        await writeInbox(this.options.cwd, plan.files);
-      } catch (err) {
-        log.error({ err }, "inbox write failed");
-        const text = `Attached files could not be saved: ${String(err)}`;
-        pub.status(plainStatus(ref, TaskState.TASK_STATE_FAILED, text));
-        return;
-      }
-      const lease = this.options.pool.acquire(ref.contextId);
-      const turn = new TaskTurn(pub, lease.session, toUserPrompt(plan), this.options.policy, log);
-      active.turn = turn;
-      this.holders.set(ref.contextId, turn);
-      started = true;
-      const firstStop = turn.start();
-      void turn.finished.finally(() => {
-        if (this.holders.get(ref.contextId) === turn) this.holders.delete(ref.contextId);
-        lease.release();
-        this.finish(active);
-      });
-      await this.afterStop(active, turn, await firstStop);
-    } finally {
-      if (!started) this.finish(active);
-    }
-  }
-
-  private async resume(
-    active: ActiveTask,
-    turn: TaskTurn,
-    ctx: RequestContext,
-    bus: ExecutionEventBus,
-  ): Promise<void> {
-    const log = this.options.logger.child({ taskId: active.ref.taskId, resumed: true });
-    active.bus = bus;
-    active.context = ctx.context;
-    active.attached = true;
-    const pub = new TaskPublisher(active.ref, bus, log);
-    // The stored task verbatim (a pure snapshot: still input-required), then `resumed`.
-    pub.task(ctx.task ?? newTask(active.ref, ctx.userMessage));
-    pub.status(resumedStatus(active.ref));
-    turn.attach(pub);
-    await this.afterStop(active, turn, await turn.resume(ctx.userMessage));
+    const task = new ServerTask(channel, plan, this.queue.enter(ref.contextId), this.env, logger);
+    this.tasks.set(ref.taskId, task);
+    void task.run().finally(() => {
+      if (this.tasks.get(ref.taskId) === task) this.tasks.delete(ref.taskId);
+    });
+    await task.whenTurnStops();
   }
 
   /**
-   * After an A2A turn stops: if the task parked, no request is attached any more, so what it
-   * publishes later (a timeout's failure) is written to the store directly and still reaches
-   * subscribers on the bus.
+   * A message for an existing task: the guard admitted it as the answer to the task's shown
+   * prompt. Whatever happened since (a cancel, a timeout, the process dying), it either answers
+   * that prompt or is refused: it never starts a run, and it publishes nothing on a task that
+   * has moved on (the guard turns the refusal into the request's error).
    */
-  private async afterStop(active: ActiveTask, turn: TaskTurn, stop: TurnStop): Promise<void> {
-    if (stop === "done") {
-      await turn.finished;
+  private async answer(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const message = ctx.userMessage;
+    const task = this.tasks.get(ctx.taskId);
+    if (task === undefined || !task.isClaimedBy(message.messageId)) {
+      const phase = task?.phase;
+      const why =
+        phase === undefined || phase.name === "ended"
+          ? "it ended before this answer reached it"
+          : "the request it answered is no longer pending";
+      this.options.logger.info({ taskId: ctx.taskId, why }, "answer refused");
+      this.refusals.set(message.messageId, why);
       return;
     }
-    active.attached = false;
-    const { ref, context, bus } = active;
-    const results = new ResultManager(this.options.taskStore, context);
-    let writes = Promise.resolve();
-    const persist = (event: Parameters<ResultManager["processEvent"]>[0]) => {
-      writes = writes
-        .then(() => results.processEvent(event))
-        .catch((err: unknown) =>
-          this.options.logger.error({ err, taskId: ref.taskId }, "store write failed"),
-        );
-    };
-    turn.attach(new TaskPublisher(ref, bus, this.options.logger, persist));
-  }
-
-  private finish(active: ActiveTask): void {
-    active.ticket.release();
-    if (this.tasks.get(active.ref.taskId) === active) this.tasks.delete(active.ref.taskId);
-    if (!active.attached) {
-      // Ended while parked (timeout, cancel): no execute() will settle its bus, so do it here.
-      active.bus.finished();
-      this.options.busManager.cleanupByTaskId(active.ref.taskId, active.context);
-    }
+    task.channel.attach(bus, ctx.context);
+    // The stored task verbatim (a pure snapshot: still input-required), then `resumed`.
+    task.channel.task(ctx.task ?? newTask(task.ref, message));
+    task.answer(message);
+    await task.whenTurnStops();
   }
 }

@@ -16,18 +16,31 @@ import {
   type TaskStore,
 } from "@a2a-js/sdk/server";
 import { checkContentModes, contentModesOf, type ContentModes } from "./content-modes.js";
-import { isTerminalState } from "./task-publisher.js";
+import { isTerminalState } from "./task-channel.js";
 
 /** What the guard needs to know of the executor. */
 export interface ActiveTasks {
   isActive(taskId: string): boolean;
+  /** Whether a task live here is working or waiting for an answer; undefined if not live. */
+  liveState(taskId: string): "working" | "parked" | undefined;
   /** Reserves a parked task for this answer; returns why it cannot, or undefined. */
   claimAnswer(taskId: string, message: Message): string | undefined;
-  releaseClaim(taskId: string): void;
+  /** The request ended: undoes its claim if it did not answer (no-op once answered). */
+  releaseClaim(taskId: string, messageId: string): void;
+  /** Why an admitted answer was not delivered (its task moved on meanwhile), once. */
+  takeRefusal(messageId: string): string | undefined;
 }
+
+export const cannotTakeMessage = (taskId: string, why: string) =>
+  `Task ${taskId} cannot take this message: ${why}.`;
 
 export const stillWorkingMessage = (taskId: string) =>
   `Task ${taskId} is still working; wait for input-required or send a new message without taskId.`;
+
+interface Claim {
+  readonly taskId: string;
+  readonly messageId: string;
+}
 
 /**
  * Refuses requests that must touch nothing, BEFORE the SDK opens the task's event bus.
@@ -61,10 +74,16 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     checkContentModes(params, this.contentModes);
     const claimed = await this.admit(params, context);
     try {
-      return await super.sendMessage(params, context);
+      const result = await super.sendMessage(params, context);
+      this.throwIfRefused(claimed);
+      return result;
     } catch (err) {
-      if (claimed) this.activeTasks.releaseClaim(claimed);
+      // A refused answer is the reason, not whatever the SDK made of an execute() that published
+      // nothing.
+      this.throwIfRefused(claimed);
       throw err;
+    } finally {
+      if (claimed) this.activeTasks.releaseClaim(claimed.taskId, claimed.messageId);
     }
   }
 
@@ -74,15 +93,17 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     checkContentModes(params, this.contentModes);
     const claimed = await this.admit(params, context);
-    let first = true;
     try {
       for await (const event of super.sendMessageStream(params, context)) {
-        first = false;
+        this.throwIfRefused(claimed);
         yield event;
       }
+      this.throwIfRefused(claimed);
     } catch (err) {
-      if (claimed && first) this.activeTasks.releaseClaim(claimed);
+      this.throwIfRefused(claimed);
       throw err;
+    } finally {
+      if (claimed) this.activeTasks.releaseClaim(claimed.taskId, claimed.messageId);
     }
   }
 
@@ -97,28 +118,39 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     return super.cancelTask(params, context);
   }
 
+  private throwIfRefused(claimed: Claim | undefined): void {
+    if (claimed === undefined) return;
+    const why = this.activeTasks.takeRefusal(claimed.messageId);
+    if (why !== undefined) {
+      throw new UnsupportedOperationError(cannotTakeMessage(claimed.taskId, why));
+    }
+  }
+
   /**
    * Refuses a message for a task that is still working, and reserves a parked task for the one
-   * message that answers it (a second answer racing it is refused). Returns the reserved task id.
+   * message that answers it (a second answer racing it is refused). Returns the reservation.
    */
   private async admit(
     params: SendMessageRequest,
     context: ServerCallContext,
-  ): Promise<string | undefined> {
+  ): Promise<Claim | undefined> {
     const message = params.message;
     const taskId = message?.taskId;
     if (!message || !taskId) return undefined;
     const task = await this.tasks.load(taskId, context);
     const state = task?.status?.state;
-    if (state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED) {
+    // Unknown or finished: the SDK's own refusals (TaskNotFound, UnsupportedOperation) apply.
+    if (task === undefined || isTerminalState(state)) return undefined;
+    // The live task is the truth; the store may lag behind it by a write.
+    const live = this.activeTasks.liveState(taskId);
+    const storedWorking =
+      state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED;
+    if (live === "working" || (live === undefined && storedWorking)) {
       throw new UnsupportedOperationError(stillWorkingMessage(taskId));
     }
-    if (task === undefined || state !== TaskState.TASK_STATE_INPUT_REQUIRED) return undefined;
     if (message.contextId && message.contextId !== task.contextId) return undefined; // SDK: -32602
     const why = this.activeTasks.claimAnswer(taskId, message);
-    if (why !== undefined) {
-      throw new UnsupportedOperationError(`Task ${taskId} cannot take this message: ${why}.`);
-    }
-    return taskId;
+    if (why !== undefined) throw new UnsupportedOperationError(cannotTakeMessage(taskId, why));
+    return { taskId, messageId: message.messageId };
   }
 }

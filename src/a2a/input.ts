@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { Message, Part } from "@a2a-js/sdk";
 import type { UserPrompt } from "../claude/index.js";
@@ -122,4 +122,9 @@ function uniqueName(name: string, used: Set<string>): string {
   }
   used.add(candidate);
   return candidate;
+}
+
+/** Removes a task's inbox folder (a task that ended before Claude saw its attachments). */
+export async function removeInbox(cwd: string, taskId: string): Promise<void> {
+  await rm(join(cwd, INBOX_DIR, safeSegment(taskId)), { recursive: true, force: true });
 }

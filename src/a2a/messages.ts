@@ -98,13 +98,15 @@ export function plainStatus(ref: TaskRef, state: TaskState, text: string): TaskS
   return statusUpdate(ref, state, agentMessage(ref, [textPart(text)]));
 }
 
+export const RESUMED_TEXT = "Resumed with the client's answer.";
+
 /**
- * A resumed task's first status: WORKING, a message with no text (nothing to show), the kind in
- * the message's metadata and, since the message is empty, in the event's metadata too.
+ * A resumed task's first status: WORKING, tagged `resumed`. The kind is on the message only:
+ * the SDK merges a status event's own metadata into the stored task's, where it would outlive
+ * the turn.
  */
 export function resumedStatus(ref: TaskRef): TaskStatusUpdateEvent {
-  const metadata = { kind: KIND.resumed };
-  return statusUpdate(ref, TaskState.TASK_STATE_WORKING, agentMessage(ref, [], metadata), metadata);
+  return kindStatus(ref, TaskState.TASK_STATE_WORKING, KIND.resumed, RESUMED_TEXT);
 }
 
 export function newTask(ref: TaskRef, userMessage: Message): Task {

@@ -11,7 +11,13 @@ export type RunTerminalEvent =
   | { kind: "run_failed"; runId: string; reason: string }
   | { kind: "run_interrupted"; runId: string; reason: string; text: string };
 
-export type RunStreamEvent = NormalizedEvent | RunTerminalEvent;
+/** The prompt left the session's queue: the runtime has it (a run's first item once sent). */
+export interface RunSentEvent {
+  kind: "prompt_sent";
+  runId: string;
+}
+
+export type RunStreamEvent = NormalizedEvent | RunSentEvent | RunTerminalEvent;
 
 /** Everything the layer above may want to mirror, in the order it happened. */
 export type SessionEvent =

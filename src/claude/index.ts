@@ -2,7 +2,14 @@ export { ClaudeSession } from "./session.js";
 export type { FinishStatus, RunSnapshot, RunStream, UserPrompt } from "./session.js";
 export type { ClaudeSessionOptions } from "./options.js";
 export { DEFAULT_SETTING_SOURCES } from "./options.js";
-export type { RunStreamEvent, RunTerminalEvent, SessionEvent, SessionListener } from "./events.js";
+export type {
+  RunSentEvent,
+  RunStreamEvent,
+  RunTerminalEvent,
+  SessionEvent,
+  SessionListener,
+} from "./events.js";
+export type { AttributedPermissionOptions, SessionCanUseTool } from "./permissions.js";
 export type * from "./normalize.js";
 export type { RunLifecycle, RunOrigin, RunOutcome, SessionStatus } from "./run-tracker.js";
 export type { TurnStateName } from "./turn-state.js";

@@ -6,6 +6,7 @@ import type {
 } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
 import type { HistoryLoader } from "./history.js";
+import type { SessionCanUseTool } from "./permissions.js";
 import type { QueryFactory } from "./sdk.js";
 
 export interface ClaudeSessionOptions {
@@ -22,8 +23,11 @@ export interface ClaudeSessionOptions {
   resume?: string;
   /** Replaces the child's environment (the SDK does not merge it). */
   env?: Record<string, string | undefined>;
-  /** Permission and AskUserQuestion handler; while it is pending the status is `permission`. */
-  canUseTool?: CanUseTool;
+  /**
+   * Permission and AskUserQuestion handler, told which run made the tool call; while it is
+   * pending the status is `permission`.
+   */
+  canUseTool?: SessionCanUseTool;
   hooks?: Options["hooks"];
   systemPrompt?: Options["systemPrompt"];
   /** Any other SDK option (e.g. pathToClaudeCodeExecutable); the options above win. */

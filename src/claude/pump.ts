@@ -182,6 +182,7 @@ export class QueryPump {
     this.logger.debug({ end: end.kind, closing: this.closing, detail }, "pump: stream ended");
     try {
       core.processEnded = true;
+      core.owners.endWaits();
       core.endReason = this.closing ? "session closed" : reason;
       core.processFailed = !this.closing;
       // Foreground first: its ending lets the session fail the prompts queued behind it.

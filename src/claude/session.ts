@@ -66,6 +66,10 @@ export class ClaudeSession {
     this.core.emitter.subscribe((event) => {
       if (event.type === "run_event" && !event.late) {
         this.channels.get(event.runId)?.push(event.event);
+      } else if (event.type === "run_state" && event.from === "queued") {
+        if (event.to === "awaiting_response") {
+          this.channels.get(event.runId)?.push({ kind: "prompt_sent", runId: event.runId });
+        }
       } else if (event.type === "run_ended") {
         const channel = this.channels.get(event.runId);
         if (channel === undefined) return;
@@ -173,6 +177,29 @@ export class ClaudeSession {
     });
   }
 
+  /**
+   * The run whose tool call `toolUseId` is, for a hook or a permission request that names it;
+   * waits until the pump has handled the frame carrying the tool use (see `whenToolUse`).
+   */
+  runOfToolUse(toolUseId: string, signal?: AbortSignal): Promise<string | undefined> {
+    return this.core.owners.whenToolUse(toolUseId, signal);
+  }
+
+  /**
+   * Stops one run without giving up its stream: a queued run ends `interrupted` at once, a sent
+   * one is interrupted and its stream still ends with its terminal event (the teardown), so the
+   * caller knows when the runtime's turn is free again.
+   */
+  cancelRun(runId: string, reason: string): void {
+    const run = this.core.runs.get(runId);
+    if (run === undefined || !isActiveLifecycle(run.state)) return;
+    if (run.state === "queued") {
+      this.core.endRun(runId, { state: "interrupted", text: "", reason }, reason);
+    } else {
+      void this.interruptRuns([run], reason);
+    }
+  }
+
   /** Live background tasks (a session with any should not be evicted). */
   backgroundTasks(): BackgroundTask[] {
     return this.core.tasks.live();
@@ -197,6 +224,7 @@ export class ClaudeSession {
     this.input.end();
     if (this.handle === undefined) {
       this.core.processEnded = true;
+      this.core.owners.endWaits();
       this.core.emitter.emit({ type: "closed", reason: "session closed" });
       return;
     }
@@ -221,6 +249,7 @@ export class ClaudeSession {
       this.logger.error({ err: error }, "session: starting Claude Code failed");
       this.startError = `Claude Code could not be started: ${errorText(error)}`;
       this.core.processEnded = true;
+      this.core.owners.endWaits();
       this.core.processFailed = true;
       this.core.refreshStatus();
       return false;
@@ -308,15 +337,8 @@ export class ClaudeSession {
 
   /** The caller stopped reading its stream: the run is not wanted any more. */
   private abandon(runId: string): void {
-    const run = this.core.runs.get(runId);
     this.channels.delete(runId);
-    if (run === undefined || !isActiveLifecycle(run.state)) return;
-    if (run.state === "queued") {
-      const outcome = { state: "interrupted", text: "", reason: "abandoned by caller" } as const;
-      this.core.endRun(runId, outcome, "abandoned");
-    } else {
-      void this.interruptRuns([run], "abandoned by caller");
-    }
+    this.cancelRun(runId, "abandoned by caller");
   }
 
   private async interruptRuns(targets: readonly Run[], reason: string): Promise<void> {

@@ -1,20 +1,9 @@
 import type { Logger } from "pino";
 import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { SessionMap } from "../store/session-map.js";
+import { realTimers, type Timers } from "../timers.js";
 
-/** The clock seam: eviction timers are the only time-dependent decision here. */
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-const realTimers: Timers = {
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return t;
-  },
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
+export type { Timers } from "../timers.js";
 
 export interface SessionFactoryArgs {
   readonly contextId: string;

@@ -35,9 +35,23 @@ class FakeExecutor implements AgentExecutor {
   readonly releases: string[] = [];
   /** What `claimAnswer` answers: a reason to refuse, or undefined to accept. */
   claimRefusal: string | undefined = undefined;
+  /** What `liveState` answers, by task id. */
+  readonly live = new Map<string, "working" | "parked">();
+  /** Answers `execute()` refuses (publishing nothing), by message id. */
+  readonly refusals = new Map<string, string>();
 
   isActive(taskId: string): boolean {
     return this.active.has(taskId);
+  }
+
+  liveState(taskId: string): "working" | "parked" | undefined {
+    return this.live.get(taskId);
+  }
+
+  takeRefusal(messageId: string): string | undefined {
+    const why = this.refusals.get(messageId);
+    this.refusals.delete(messageId);
+    return why;
   }
 
   claimAnswer(taskId: string): string | undefined {
@@ -49,8 +63,15 @@ class FakeExecutor implements AgentExecutor {
     this.releases.push(taskId);
   }
 
+  /** Set: `execute()` refuses an answer as the real executor does when its task moved on. */
+  refuseInExecute: string | undefined = undefined;
+
   execute = (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     this.executed.push(ctx);
+    if (ctx.task !== undefined && this.refuseInExecute !== undefined) {
+      this.refusals.set(ctx.userMessage.messageId, this.refuseInExecute);
+      return Promise.resolve();
+    }
     const task = ctx.task ?? {
       id: ctx.taskId,
       contextId: ctx.contextId,
@@ -155,7 +176,8 @@ describe("GuardedRequestHandler: one turn at a time", () => {
     await storeTask("parked", TaskState.TASK_STATE_INPUT_REQUIRED);
     const result = await handler.sendMessage(send("parked"), context);
     expect(executor.claims).toEqual(["parked"]);
-    expect(executor.releases).toEqual([]);
+    // Released when the request ends; the executor ignores it once the claim was used.
+    expect(executor.releases).toEqual(["parked"]);
     expect(executor.executed.map((c) => c.taskId)).toEqual(["parked"]);
     expect(executor.executed[0]?.task?.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(result).toMatchObject({ id: "parked" });
@@ -180,6 +202,28 @@ describe("GuardedRequestHandler: one turn at a time", () => {
     expect(executor.claims).toEqual(["parked"]);
     expect(executor.releases).toEqual(["parked"]);
     expect(await store.load("parked", context)).toEqual(before);
+  });
+
+  it("refuses an answer when the live task is working though the store still says input-required", async () => {
+    const before = await storeTask("lagging", TaskState.TASK_STATE_INPUT_REQUIRED);
+    executor.live.set("lagging", "working");
+    await expect(handler.sendMessage(send("lagging"), context)).rejects.toThrow(
+      stillWorkingMessage("lagging"),
+    );
+    expect(executor.claims).toEqual([]);
+    expect(await store.load("lagging", context)).toEqual(before);
+  });
+
+  it("turns an answer refused inside execute() into the refusal, for blocking and streaming sends", async () => {
+    await storeTask("moved-on", TaskState.TASK_STATE_INPUT_REQUIRED);
+    executor.refuseInExecute = "it ended before this answer reached it";
+    const expected =
+      "Task moved-on cannot take this message: it ended before this answer reached it.";
+    await expect(handler.sendMessage(send("moved-on"), context)).rejects.toThrow(expected);
+    const stream = handler.sendMessageStream(send("moved-on"), context);
+    await expect(stream.next()).rejects.toThrow(expected);
+    expect(executor.executed).toHaveLength(2);
+    expect(executor.refusals.size).toBe(0);
   });
 
   it("lets a message without taskId through", async () => {

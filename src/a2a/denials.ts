@@ -1,0 +1,42 @@
+import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
+import { denialKey, denialMessage } from "./interaction.js";
+
+/** What a denial hands back to Claude, and, when it is the last straw, why the task stops. */
+export interface DenialVerdict {
+  readonly result: PermissionResult;
+  /** Set when loop protection stops the task: its FAILED status message. */
+  readonly stop: string | undefined;
+}
+
+/**
+ * Loop protection of one task (README "Loop protection"): the permissions denied so far, by tool
+ * and input. The same request twice, or one denial too many, stops the task instead of letting
+ * Claude and the client round-trip forever.
+ */
+export class DenialLedger {
+  private readonly denied = new Set<string>();
+  private count = 0;
+
+  constructor(private readonly max: number) {}
+
+  /** A request that was already denied: the verdict that stops the task, else undefined. */
+  repeated(toolName: string, input: unknown): DenialVerdict | undefined {
+    if (!this.denied.has(denialKey(toolName, input))) return undefined;
+    return {
+      result: { behavior: "deny", message: denialMessage(undefined), interrupt: true },
+      stop: `Stopped: Claude requested the same denied permission again (${toolName}).`,
+    };
+  }
+
+  /** Records a denial; the one that reaches the limit also stops the run. */
+  deny(toolName: string, input: unknown, reason: string | undefined): DenialVerdict {
+    this.denied.add(denialKey(toolName, input));
+    this.count++;
+    const message = denialMessage(reason);
+    if (this.count < this.max) return { result: { behavior: "deny", message }, stop: undefined };
+    return {
+      result: { behavior: "deny", message, interrupt: true },
+      stop: `Stopped: ${this.count} permission request(s) were denied in this task (claude.maxPermissionDenials is ${this.max}); the last was for ${toolName}.`,
+    };
+  }
+}

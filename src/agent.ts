@@ -1,0 +1,137 @@
+import type { AgentCard } from "@a2a-js/sdk";
+import type { Options } from "@anthropic-ai/claude-agent-sdk";
+import { InMemoryTaskStore, type TaskStore } from "@a2a-js/sdk/server";
+import type { Logger } from "pino";
+import { TaskBusManager } from "./a2a/bus-manager.js";
+import { buildAgentCard } from "./a2a/card.js";
+import { ClaudeAgentExecutor } from "./a2a/executor.js";
+import { changedFilePath, FILE_TOOL_MATCHER, fileOperation } from "./a2a/file-artifacts.js";
+import { GuardedRequestHandler } from "./a2a/guarded-request-handler.js";
+import type { Inbox } from "./a2a/server-task.js";
+import { ClaudeSession, type QueryFactory } from "./claude/index.js";
+import type { Config } from "./config/schema.js";
+import { SessionPool, type SessionFactoryArgs } from "./sessions/pool.js";
+import { SessionMap } from "./store/session-map.js";
+import { TerminalTaskStore } from "./store/terminal-task-store.js";
+import type { Timers } from "./timers.js";
+import { packageVersion } from "./version.js";
+
+export interface AgentOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  /** The Claude Code child's whole environment (the SDK replaces, never merges). Default: inherit. */
+  readonly claudeEnv?: Record<string, string>;
+  /** Extra Agent SDK options (e.g. `pathToClaudeCodeExecutable`, `stderr`). */
+  readonly sdkOptions?: Partial<Options>;
+  /** The SDK seam: how a Claude Code query is started. */
+  readonly queryFactory?: QueryFactory;
+  readonly taskStore?: TaskStore;
+  /** The clock seam of input timeouts. */
+  readonly timers?: Timers;
+  /** Where attachments are written (a seam, so a test can hold a write). */
+  readonly inbox?: Inbox;
+}
+
+/** Everything behind the HTTP surface: the A2A request handler down to the Claude sessions. */
+export interface Agent {
+  readonly card: AgentCard;
+  readonly requestHandler: GuardedRequestHandler;
+  readonly executor: ClaudeAgentExecutor;
+  readonly pool: SessionPool;
+  readonly taskStore: TaskStore;
+  /** Ends every Claude session and flushes the session map. */
+  close(): Promise<void>;
+}
+
+export async function createAgent(o: AgentOptions): Promise<Agent> {
+  const { config, logger } = o;
+  const cwd = config.claude.cwd;
+  const sessionMap = await SessionMap.open({ cwd, logger });
+
+  // Sessions report to the executor, which needs the pool that creates them: the closures below
+  // read `executor` only when a session calls them, and sessions exist only through the executor.
+  const createSession = ({ contextId, resume }: SessionFactoryArgs): ClaudeSession => {
+    const session: ClaudeSession = new ClaudeSession({
+      cwd,
+      ...(config.claude.model !== undefined && { model: config.claude.model }),
+      permissionMode: config.claude.permissionMode,
+      ...(config.claude.allowedTools && { allowedTools: config.claude.allowedTools }),
+      ...(config.claude.disallowedTools && { disallowedTools: config.claude.disallowedTools }),
+      settingSources: config.claude.settingSources,
+      ...(config.claude.maxTurns !== undefined && { maxTurns: config.claude.maxTurns }),
+      ...(resume !== undefined && { resume }),
+      ...(o.claudeEnv && { env: o.claudeEnv }),
+      ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
+      ...(o.queryFactory && { queryFactory: o.queryFactory }),
+      logger: logger.child({ contextId }),
+      canUseTool: (toolName, input, options) =>
+        executor.canUseTool(contextId, toolName, input, options),
+      hooks: {
+        PostToolUse: [
+          {
+            matcher: FILE_TOOL_MATCHER,
+            hooks: [
+              async (input, _toolUseId, { signal }) => {
+                if (input.hook_event_name !== "PostToolUse") return {};
+                const path = changedFilePath(input.tool_name, input.tool_input);
+                if (path === undefined) return {};
+                // The change belongs to the run that made the tool call, whoever holds the context.
+                const runId = await session.runOfToolUse(input.tool_use_id, signal);
+                await executor.onFileChanged(contextId, runId, {
+                  cwd,
+                  path,
+                  toolName: input.tool_name,
+                  operation: fileOperation(input.tool_name, input.tool_response),
+                  maxBytes: config.artifacts.maxFileBytes,
+                });
+                return {};
+              },
+            ],
+          },
+        ],
+      },
+    });
+    return session;
+  };
+  const pool = new SessionPool({
+    sessionMap,
+    createSession,
+    idleTimeoutMs: config.sessions.idleTimeoutMs,
+    maxLive: config.sessions.maxLive,
+    logger: logger.child({ component: "sessions" }),
+  });
+  const taskStore = new TerminalTaskStore(
+    o.taskStore ?? new InMemoryTaskStore(),
+    logger.child({ component: "store" }),
+  );
+  const busManager = new TaskBusManager();
+  const executor = new ClaudeAgentExecutor({
+    pool,
+    cwd,
+    policy: {
+      permissionPrompts: config.claude.permissionPrompts,
+      maxPermissionDenials: config.claude.maxPermissionDenials,
+      inputTimeoutMs: config.claude.inputTimeoutMs,
+    },
+    taskStore,
+    busManager,
+    logger: logger.child({ component: "a2a" }),
+    ...(o.timers && { timers: o.timers }),
+    ...(o.inbox && { inbox: o.inbox }),
+  });
+  busManager.isLive = (taskId) => executor.isActive(taskId);
+
+  const card = buildAgentCard(config, { version: packageVersion() });
+  const requestHandler = new GuardedRequestHandler(card, taskStore, executor, busManager);
+  return {
+    card,
+    requestHandler,
+    executor,
+    pool,
+    taskStore,
+    close: async () => {
+      await pool.closeAll();
+      await sessionMap.flush();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { Task } from "@a2a-js/sdk";
+import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
+import type { Logger } from "pino";
+import { isTerminalState } from "../a2a/task-channel.js";
+
+type ListParams = Parameters<TaskStore["list"]>[0];
+type ListResult = Awaited<ReturnType<TaskStore["list"]>>;
+
+/**
+ * A task store in which a terminal task stays terminal. The SDK writes tasks from several places
+ * with no common lock: the request handler appends an answer to a task's history and saves the
+ * task it loaded before (over a CANCELED written meanwhile), and its result manager accepts
+ * artifacts on a terminal task. Once a task's stored state is terminal, every later save of it
+ * is dropped here.
+ */
+export class TerminalTaskStore implements TaskStore {
+  /** Ids of tasks whose stored state is terminal (seen saved or loaded). */
+  private readonly final = new Set<string>();
+
+  constructor(
+    private readonly inner: TaskStore,
+    private readonly logger: Logger,
+  ) {}
+
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    if (this.final.has(task.id)) {
+      this.logger.debug({ taskId: task.id }, "write to a terminal task dropped");
+      return;
+    }
+    await this.inner.save(task, context);
+    if (isTerminalState(task.status?.state)) this.final.add(task.id);
+  }
+
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    const task = await this.inner.load(taskId, context);
+    if (task !== undefined && isTerminalState(task.status?.state)) this.final.add(task.id);
+    return task;
+  }
+
+  list(params: ListParams, context: ServerCallContext): Promise<ListResult> {
+    return this.inner.list(params, context);
+  }
+}
