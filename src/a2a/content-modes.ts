@@ -135,3 +135,27 @@ export function unsentFilesNote(paths: readonly string[]): string {
   const lines = unique.map((p) => `- ${p}`).join("\n");
   return `\n\nFiles changed (not attached: acceptedOutputModes does not cover them):\n${lines}`;
 }
+
+/**
+ * Which file artifacts of one task reach its client, and the paths of those that do not, for the
+ * final answer. One per task, built from the request's `configuration.acceptedOutputModes`.
+ */
+export class FileDelivery {
+  private readonly held: string[] = [];
+
+  constructor(private readonly acceptedOutputModes: readonly string[]) {}
+
+  /** Whether to publish this file artifact; when not, its path is kept for `finalText`. */
+  admit(artifact: Pick<Artifact, "artifactId" | "metadata" | "parts">): boolean {
+    if (acceptsFileArtifact(artifact, this.acceptedOutputModes)) return true;
+    const path: unknown = artifact.metadata?.path;
+    this.held.push(typeof path === "string" ? path : artifact.artifactId);
+    return false;
+  }
+
+  /** Claude's final answer, with the held-back files listed after it. */
+  finalText(text: string): string {
+    const note = unsentFilesNote(this.held);
+    return text === "" ? note.trimStart() : text + note;
+  }
+}

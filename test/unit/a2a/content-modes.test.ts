@@ -6,6 +6,7 @@ import {
   acceptsFileArtifact,
   checkContentModes,
   contentModesOf,
+  FileDelivery,
   inputModesRefusal,
   outputModesRefusal,
   partMediaType,
@@ -206,6 +207,41 @@ describe("unsentFilesNote", () => {
     expect(unsentFilesNote(["notes.md", "img/p.png", "notes.md"])).toBe(
       "\n\nFiles changed (not attached: acceptedOutputModes does not cover them):\n" +
         "- notes.md\n- img/p.png",
+    );
+  });
+});
+
+describe("FileDelivery", () => {
+  const file = (path: string, mediaType: string) =>
+    artifact(`file:${path}`, path, [rawPart(Buffer.from("x"), mediaType, path)], {
+      kind: "file",
+      path,
+      mediaType,
+    });
+
+  it("admits every file and leaves the answer alone when the client names no modes", () => {
+    const d = new FileDelivery([]);
+    expect(d.admit(file("a.md", "text/markdown"))).toBe(true);
+    expect(d.finalText("Done.")).toBe("Done.");
+  });
+
+  it("holds back what a text/plain-only client cannot take, and lists it after the answer", () => {
+    const d = new FileDelivery(["text/plain"]);
+    expect(d.admit(file("notes.md", "text/markdown"))).toBe(false);
+    expect(d.admit(file("img/p.png", "image/png"))).toBe(false);
+    expect(d.admit(file("notes.md", "text/markdown"))).toBe(false);
+    expect(d.finalText("Done.")).toBe(
+      "Done.\n\nFiles changed (not attached: acceptedOutputModes does not cover them):\n" +
+        "- notes.md\n- img/p.png",
+    );
+  });
+
+  it("admits the files an accepted mode covers, listing only the others", () => {
+    const d = new FileDelivery(["text/plain", "image/*"]);
+    expect(d.admit(file("p.png", "image/png"))).toBe(true);
+    expect(d.admit(file("n.md", "text/markdown"))).toBe(false);
+    expect(d.finalText("")).toBe(
+      "Files changed (not attached: acceptedOutputModes does not cover them):\n- n.md",
     );
   });
 });
