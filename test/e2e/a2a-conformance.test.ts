@@ -285,8 +285,8 @@ describe("A2A conformance: output modes", () => {
     }
   });
 
-  // Needs the wiring in src/a2a/turn.ts (acceptsFileArtifact + unsentFilesNote), which belongs
-  // to the task-lifecycle rewrite; enable it when that lands.
+  // Needs `FileDelivery` (content-modes.ts) wired where file artifacts are published
+  // (src/a2a/server-task.ts, part of the task-lifecycle rewrite); enable it when that lands.
   it.skip("gives a text/plain-only client no file artifacts, and lists their paths in the answer", async () => {
     h = await startA2AHarness({
       rules: [
