@@ -1,7 +1,6 @@
 import { TaskNotFoundError, VersionNotSupportedError } from "@a2a-js/sdk/errors";
 import { describe, expect, it } from "vitest";
 import { isClientError, sdkLogLine } from "../../../src/http/sdk-console.js";
-import { isNotModified } from "../../../src/http/card-route.js";
 
 describe("sdkLogLine", () => {
   it("makes a client error a debug line with its name and message, and no stack", () => {
@@ -46,25 +45,5 @@ describe("sdkLogLine", () => {
     expect(isClientError(new TaskNotFoundError("Task not found: x"))).toBe(true);
     expect(isClientError(new Error("boom"))).toBe(false);
     expect(isClientError("TaskNotFoundError")).toBe(false);
-  });
-});
-
-describe("isNotModified", () => {
-  const doc = { body: "{}", etag: '"abc"', lastModified: "Tue, 04 Mar 2025 05:06:07 GMT" };
-
-  it.each([
-    [{ ifNoneMatch: '"abc"' }, true],
-    [{ ifNoneMatch: 'W/"abc"' }, true],
-    [{ ifNoneMatch: '"x", "abc"' }, true],
-    [{ ifNoneMatch: "*" }, true],
-    [{ ifNoneMatch: '"x"' }, false],
-    [{ ifModifiedSince: "Tue, 04 Mar 2025 05:06:07 GMT" }, true],
-    [{ ifModifiedSince: "Wed, 05 Mar 2025 00:00:00 GMT" }, true],
-    [{ ifModifiedSince: "Mon, 03 Mar 2025 00:00:00 GMT" }, false],
-    [{ ifModifiedSince: "not a date" }, false],
-    [{ ifNoneMatch: '"x"', ifModifiedSince: "Wed, 05 Mar 2025 00:00:00 GMT" }, false],
-    [{}, false],
-  ])("%j → %s", (conditionals, expected) => {
-    expect(isNotModified(conditionals, doc)).toBe(expected);
   });
 });
