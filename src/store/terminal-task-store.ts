@@ -11,18 +11,32 @@ type ListResult = Awaited<ReturnType<TaskStore["list"]>>;
  * with no common lock: the request handler appends an answer to a task's history and saves the
  * task it loaded before (over a CANCELED written meanwhile), and its result manager accepts
  * artifacts on a terminal task. Once a task's stored state is terminal, every later save of it
- * is dropped here.
+ * is dropped here. Saves of one task are serialized, so the check and the write it guards are
+ * one step even when the store below is asynchronous.
  */
 export class TerminalTaskStore implements TaskStore {
   /** Ids of tasks whose stored state is terminal (seen saved or loaded). */
   private readonly final = new Set<string>();
+  /** The last pending save of each task, which the next one waits for. */
+  private readonly pending = new Map<string, Promise<void>>();
 
   constructor(
     private readonly inner: TaskStore,
     private readonly logger: Logger,
   ) {}
 
-  async save(task: Task, context: ServerCallContext): Promise<void> {
+  save(task: Task, context: ServerCallContext): Promise<void> {
+    const previous = this.pending.get(task.id) ?? Promise.resolve();
+    const next = previous.then(() => this.saveNow(task, context));
+    const settled = next.catch(() => undefined);
+    this.pending.set(task.id, settled);
+    void settled.then(() => {
+      if (this.pending.get(task.id) === settled) this.pending.delete(task.id);
+    });
+    return next;
+  }
+
+  private async saveNow(task: Task, context: ServerCallContext): Promise<void> {
     if (this.final.has(task.id)) {
       this.logger.debug({ taskId: task.id }, "write to a terminal task dropped");
       return;
