@@ -9,7 +9,9 @@ import {
   type Task,
 } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
+import { removeInbox, writeInbox } from "../../../src/a2a/input.js";
 import { textPart } from "../../../src/a2a/messages.js";
+import type { Inbox } from "../../../src/a2a/server-task.js";
 import { defaultQueryFactory, type QueryFactory } from "../../../src/claude/index.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { Config, ConfigInput } from "../../../src/config/schema.js";
@@ -43,6 +45,8 @@ export interface HarnessOptions {
   readonly rules?: readonly Rule[];
   /** Merged into the test defaults (model, settingSources [], acceptEdits). */
   readonly config?: ConfigInput;
+  /** Wraps the real inbox writer (e.g. to hold an attachment's write). */
+  readonly inbox?: (real: Inbox) => Inbox;
 }
 
 /**
@@ -73,6 +77,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
     return defaultQueryFactory(params);
   };
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const inbox = options.inbox?.({ write: writeInbox, remove: removeInbox });
   const start = async () => {
     const server = await startServer({
       config,
@@ -80,6 +85,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
       claudeEnv: bench.sandbox.env,
       sdkOptions: { stderr: (d) => bench.stderr.push(d) },
       queryFactory,
+      ...(inbox && { inbox }),
     });
     const client = await new ClientFactory().createFromUrl(server.url);
     return { server, client };

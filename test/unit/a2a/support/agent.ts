@@ -19,7 +19,10 @@ import { createAgent, type Agent } from "../../../../src/agent.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
 import type { Timers } from "../../../../src/timers.js";
+import { Gate, GatedInbox } from "../../../support/gated-inbox.js";
 import { fakeQueryFactory, type FakeFactory } from "../../claude/support/scripted-query.js";
+
+export { Gate, GatedInbox };
 
 /** Time by hand: a timer fires when the test says so. */
 export class ManualTimers implements Timers {
@@ -45,40 +48,6 @@ export class ManualTimers implements Timers {
     const due = [...this.pending.values()];
     this.pending.clear();
     for (const t of due) t.fn();
-  }
-}
-
-/** A gate a test opens: `wait()` parks a caller until `open()`. */
-export class Gate {
-  private release!: () => void;
-  readonly opened = new Promise<void>((resolve) => (this.release = resolve));
-  open(): void {
-    this.release();
-  }
-}
-
-/** An inbox whose writes wait for the test's gate (then write for real). */
-export class GatedInbox implements Inbox {
-  readonly writeStarted: Promise<void>;
-  readonly gate = new Gate();
-  readonly removed: string[] = [];
-  written = 0;
-  private markStarted!: () => void;
-
-  constructor(private readonly inner: Inbox) {
-    this.writeStarted = new Promise((resolve) => (this.markStarted = resolve));
-  }
-
-  async write(cwd: string, files: Parameters<Inbox["write"]>[1]): Promise<void> {
-    this.markStarted();
-    await this.gate.opened;
-    await this.inner.write(cwd, files);
-    this.written += files.length;
-  }
-
-  async remove(cwd: string, taskId: string): Promise<void> {
-    this.removed.push(taskId);
-    await this.inner.remove(cwd, taskId);
   }
 }
 

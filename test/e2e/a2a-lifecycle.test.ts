@@ -1,0 +1,229 @@
+/**
+ * The task lifecycle against the REAL Claude Code runtime: what a run asks reaches the task that
+ * owns the run (never the task beside it), several prompts of one task are asked in turn, and a
+ * cancel during the inbox write leaves the task canceled with Claude never told.
+ */
+import { access, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { UNOWNED_DENIAL } from "../../src/a2a/executor.js";
+import { rawPart } from "../../src/a2a/messages.js";
+import { reply, text, toolUse } from "../support/fake-model/index.js";
+import { Gate, GatedInbox } from "../support/gated-inbox.js";
+import {
+  collect,
+  describeStream,
+  sendForTask,
+  sendRequest,
+  startA2AHarness,
+  textPart,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+import { dataPart, idsOf, lastStatus, resultText } from "../support/a2a/stream-view.js";
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Reads a stream in the background, so the test can act while it runs. */
+function follow(stream: AsyncIterable<StreamResponse>) {
+  const events: StreamResponse[] = [];
+  const done = (async () => {
+    for await (const e of stream) events.push(e);
+    return events;
+  })();
+  return { events, done };
+}
+
+describe("A2A task lifecycle (real runtime)", () => {
+  it("a wake's permission prompt while a new task starts never reaches the new task", async () => {
+    const wakeReply = new Gate();
+    let inbox: GatedInbox | undefined;
+    h = await startA2AHarness({
+      inbox: (real) => (inbox = new GatedInbox(real)),
+      rules: [
+        {
+          name: "start-job",
+          match: { lastUserText: "Start the job", toolResult: false },
+          reply: reply(
+            toolUse("Bash", {
+              command: "sleep 1 && echo job-done",
+              description: "Run the job",
+              run_in_background: true,
+            }),
+          ),
+        },
+        {
+          name: "started",
+          match: { toolResult: /running in background/i },
+          reply: reply(text("Job started.")),
+        },
+        {
+          // The wake wants to run a command acceptEdits does not allow: a permission prompt.
+          name: "wake",
+          match: { lastUserText: /<task-notification>/, toolResult: false },
+          reply: async () => {
+            await wakeReply.opened;
+            return reply(toolUse("Bash", { command: "python3 -c 'print(42)'" }));
+          },
+        },
+        {
+          name: "wake-denied",
+          match: { toolResult: /No A2A task owns this work/ },
+          reply: reply(text("Nobody could approve it; skipping.")),
+        },
+        {
+          name: "hello",
+          match: { lastUserText: "Hello with an attachment" },
+          reply: reply(text("HELLO")),
+        },
+      ],
+    });
+    const first = await sendForTask(h.client, userMessage("Start the job"));
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // The job ends, the runtime wakes by itself and asks the model (held).
+    await h.bench.model.waitForRequest(
+      (r) => r.lastUserText.includes("<task-notification>") && r.toolResults.length === 0,
+    );
+
+    // A new task in the context: it heads the queue and is `starting` (its attachment is held).
+    const second = follow(
+      h.client.sendMessageStream(
+        sendRequest(
+          userMessage(
+            [
+              textPart("Hello with an attachment"),
+              rawPart(Buffer.from("note"), "text/plain", "note.txt"),
+            ],
+            { contextId: first.contextId },
+          ),
+        ),
+      ),
+    );
+    await inbox?.writeStarted;
+    // Now the wake goes on: its tool call needs permission, and no task owns the wake.
+    wakeReply.open();
+    const denied = await h.bench.model.waitForRequest((r) =>
+      r.toolResults.some((t) => t.content.includes("No A2A task owns this work")),
+    );
+    expect(denied.toolResults[0]?.content).toContain(UNOWNED_DENIAL);
+    inbox?.gate.open();
+
+    const events = await second.done;
+    expect(describeStream(events).at(-1)).toBe("status:completed");
+    expect(describeStream(events)).not.toContain("status:input-required:permission_request");
+    expect(resultText(events)).toBe("HELLO");
+    expect(h.spawns()).toBe(1);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("asks two concurrent prompts of one task in turn; both answers take effect", async () => {
+    h = await startA2AHarness();
+    const outA = join(h.bench.sandbox.root, "outside-a.txt");
+    const outB = join(h.bench.sandbox.root, "outside-b.txt");
+    const agent = (prompt: string) =>
+      toolUse("Agent", {
+        description: prompt,
+        prompt,
+        subagent_type: "general-purpose",
+        run_in_background: false,
+      });
+    h.bench.model.setRules([
+      {
+        name: "sub-a",
+        match: { subagent: true, lastUserText: "Write file A", toolResult: false },
+        reply: reply(toolUse("Write", { file_path: outA, content: "A\n" })),
+      },
+      {
+        name: "sub-b",
+        match: { subagent: true, lastUserText: "Write file B", toolResult: false },
+        reply: reply(toolUse("Write", { file_path: outB, content: "B\n" })),
+      },
+      { name: "sub-done", match: { subagent: true, toolResult: true }, reply: reply(text("ok")) },
+      {
+        name: "fan-out",
+        match: { lastUserText: "Two helpers", toolResult: false },
+        reply: reply([agent("Write file A"), agent("Write file B")]),
+      },
+      { name: "done", match: { toolResult: true }, reply: reply(text("Both helpers reported.")) },
+    ]);
+
+    const first = await collect(
+      h.client.sendMessageStream(sendRequest(userMessage("Two helpers"))),
+    );
+    const prompt1 = lastStatus(first);
+    expect(prompt1).toMatchObject({ state: TaskState.TASK_STATE_INPUT_REQUIRED });
+    const path1 = (prompt1.data?.input as { file_path?: string } | undefined)?.file_path;
+    expect([outA, outB]).toContain(path1);
+    const path2 = path1 === outA ? outB : outA;
+    const ids = idsOf(first);
+
+    // Allow the first: the second prompt is shown in the same answer's stream.
+    const second = await collect(h.client.sendMessageStream(sendRequest(userMessage("yes", ids))));
+    expect(describeStream(second)).toEqual([
+      "task:input-required",
+      "status:working:resumed",
+      "status:input-required:permission_request",
+    ]);
+    const prompt2 = lastStatus(second);
+    expect((prompt2.data?.input as { file_path?: string } | undefined)?.file_path).toBe(path2);
+
+    // Deny the second, structured.
+    const deny = { kind: "permission_response", decision: "deny", reason: "not that one" };
+    const third = await collect(
+      h.client.sendMessageStream(sendRequest(userMessage([dataPart(deny)], ids))),
+    );
+    expect(describeStream(third).at(-1)).toBe("status:completed");
+    expect(resultText(third)).toBe("Both helpers reported.");
+    expect(await readFile(path1 ?? "", "utf8")).toBe(path1 === outA ? "A\n" : "B\n");
+    await expect(access(path2)).rejects.toThrow();
+    const subResults = h.bench.model.requests
+      .filter((r) => r.rule === "sub-done")
+      .map((r) => r.request.toolResults[0]?.content ?? "");
+    expect(subResults.some((c) => c.includes("not that one"))).toBe(true);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("a cancel during a slow inbox write leaves the task canceled; the model never gets the prompt", async () => {
+    let inbox: GatedInbox | undefined;
+    h = await startA2AHarness({ inbox: (real) => (inbox = new GatedInbox(real)) });
+    // Large enough to take a while to write, small enough for one SSE event (the client caps those at 4 MB).
+    const big = Buffer.alloc(2 * 1024 * 1024, "a");
+    const stream = follow(
+      h.client.sendMessageStream(
+        sendRequest(
+          userMessage([
+            textPart("Summarise the big attachment"),
+            rawPart(big, "text/plain", "big.txt"),
+          ]),
+        ),
+      ),
+    );
+    await inbox?.writeStarted;
+    const { taskId } = await waitForTask(stream.events);
+    const canceled = await h.client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    inbox?.gate.open();
+
+    const events = await stream.done;
+    expect(describeStream(events)).toEqual(["task:submitted", "status:canceled"]);
+    await expect.poll(() => inbox?.removed).toEqual([taskId]);
+    await expect(access(join(h.bench.sandbox.cwd, ".claude/a2a-inbox", taskId))).rejects.toThrow();
+    const stored = await h.client.getTask({ tenant: "", id: taskId, historyLength: undefined });
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // No Claude Code process was started for it, and the model saw nothing.
+    expect(h.spawns()).toBe(0);
+    expect(h.bench.model.messageRequests).toEqual([]);
+  });
+});
+
+async function waitForTask(events: StreamResponse[]): Promise<{ taskId: string }> {
+  await expect.poll(() => events.length).toBeGreaterThan(0);
+  const first = events[0]?.payload;
+  if (first?.$case !== "task") throw new Error("the stream did not start with a task");
+  return { taskId: first.value.id };
+}
