@@ -179,7 +179,9 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       channel.status(plainStatus(ref, TaskState.TASK_STATE_FAILED, err.message));
       return;
     }
-    const task = new ServerTask(channel, plan, this.queue.enter(ref.contextId), this.env, logger);
+    const ticket = this.queue.enter(ref.contextId);
+    const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
+    const task = new ServerTask(channel, plan, ticket, this.env, logger, accepted);
     this.tasks.set(ref.taskId, task);
     void task.run().finally(() => {
       if (this.tasks.get(ref.taskId) === task) this.tasks.delete(ref.taskId);

@@ -6,6 +6,7 @@ import type { RunStream, RunStreamEvent } from "../claude/index.js";
 import type { SessionLease } from "../sessions/pool.js";
 import type { Timers } from "../timers.js";
 import { AssistantTextArtifact } from "./assistant-text.js";
+import { FileDelivery } from "./content-modes.js";
 import type { Ticket } from "./context-queue.js";
 import { DenialLedger, type DenialVerdict } from "./denials.js";
 import { fileArtifact, type FileChange } from "./file-artifacts.js";
@@ -94,6 +95,8 @@ export class ServerTask {
   private timer: unknown;
   /** The input timeout fired while an answer was in flight: it applies if that answer fails. */
   private expired = false;
+  /** File artifacts the client accepts; the others are listed in the final answer instead. */
+  private readonly files: FileDelivery;
 
   constructor(
     readonly channel: TaskChannel,
@@ -101,7 +104,10 @@ export class ServerTask {
     private readonly ticket: Ticket,
     private readonly env: TaskEnvironment,
     private readonly logger: Logger,
+    /** The creating request's `acceptedOutputModes` (empty: anything), for the task's life. */
+    acceptedOutputModes: readonly string[] = [],
   ) {
+    this.files = new FileDelivery(acceptedOutputModes);
     this.ledger = new DenialLedger(env.policy.maxPermissionDenials);
     this.endedGate = new Promise((resolve) => (this.openEndedGate = resolve));
   }
@@ -229,7 +235,7 @@ export class ServerTask {
       this.logger.warn({ err, path: change.path }, "file artifact could not be built");
       return;
     }
-    if (this.ended) return;
+    if (this.ended || !this.files.admit(artifact)) return;
     const { taskId, contextId } = this.ref;
     const update = { taskId, contextId, artifact, append: false, lastChunk: true };
     this.channel.artifact({ ...update, metadata: undefined });
@@ -322,8 +328,9 @@ export class ServerTask {
     if (!this.step({ type: "completed" })) return;
     this.clearTimer();
     this.text?.finish();
-    if (text !== "") {
-      this.channel.status(kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.result, text));
+    const shown = this.files.finalText(text);
+    if (shown !== "") {
+      this.channel.status(kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.result, shown));
     }
     this.channel.status(statusUpdate(this.ref, TaskState.TASK_STATE_COMPLETED));
   }
