@@ -37,6 +37,11 @@ export class SessionCore {
   turnOwner: string | undefined;
   sessionId: string | undefined;
   permissionsPending = 0;
+  /**
+   * Background tasks notified as finished since the runtime's current turn began: the causes of
+   * the wake that follows (a Monitor wake has none).
+   */
+  pendingCauses: string[] = [];
   processFailed = false;
   /** The query's stream is over: nothing can be sent any more. */
   processEnded = false;
@@ -113,12 +118,14 @@ export class SessionCore {
 
   startAutonomousRun(reason: string): Run {
     const run = this.runs.create("autonomous", "awaiting_response");
+    const causes = this.pendingCauses.splice(0);
+    run.causes = causes;
     // A run may also start while a foreground prompt waits for its turn (the runtime's turn began
     // before our send): the turn state then stays foreground, the plan's exclusivity holds.
     // The turn moves before run_started: a prompt sent by a listener of that event must see the
     // autonomous turn and take the atomic handoff, not be queued behind the wake in the runtime.
     if (this.turn.state === "idle") this.turn.transition("autonomous", reason);
-    this.emitter.emit({ type: "run_started", runId: run.id, origin: "autonomous" });
+    this.emitter.emit({ type: "run_started", runId: run.id, origin: "autonomous", causes });
     this.refreshStatus();
     return run;
   }

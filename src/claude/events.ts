@@ -21,7 +21,13 @@ export type RunStreamEvent = NormalizedEvent | RunSentEvent | RunTerminalEvent;
 
 /** Everything the layer above may want to mirror, in the order it happened. */
 export type SessionEvent =
-  | { type: "run_started"; runId: string; origin: RunOrigin }
+  | {
+      type: "run_started";
+      runId: string;
+      origin: RunOrigin;
+      /** Autonomous runs: the background task ids whose completion woke the runtime. */
+      causes?: readonly string[];
+    }
   | { type: "run_state"; runId: string; origin: RunOrigin; from: RunLifecycle; to: RunLifecycle }
   | {
       type: "run_event";

@@ -57,6 +57,7 @@ export class QueryPump {
       // Always, before any lifecycle change: the timeline must not depend on routing.
       this.core.timeline.apply(event, runId);
       for (const change of this.core.tasks.apply(event)) {
+        if (change.type === "finished") this.core.pendingCauses.push(change.task.taskId);
         this.core.emitter.emit({ type: `background_task_${change.type}`, task: change.task });
       }
       if (decision.kind === "metadata") {
@@ -138,6 +139,8 @@ export class QueryPump {
     const core = this.core;
     if (core.foreground === undefined) return;
     core.foreground.bound = true;
+    // Notifications that came before our turn began are folded into it: they wake nothing.
+    core.pendingCauses = [];
     const previous = core.turnOwner;
     this.logger.debug({ runId: run.id, previousOwner: previous }, "route: foreground turn bound");
     if (run.interruptRequested && startsFreshResponse(event)) {

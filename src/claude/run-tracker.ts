@@ -32,6 +32,11 @@ export interface Run {
   outcome?: RunOutcome;
   /** Order of ending, so "the last ending" does not depend on map order. */
   endSeq?: number;
+  /**
+   * For an autonomous run: the background tasks whose completion woke the runtime (their
+   * notifications came after the previous turn began), in the order they were notified.
+   */
+  causes?: readonly string[];
 }
 
 export type RunTransitionResult =

@@ -178,6 +178,21 @@ export class ClaudeSession {
   }
 
   /**
+   * Follows a run already under way (an autonomous one: the runtime woke by itself): its events
+   * from now on, ending with its terminal event. Call it from the `run_started` listener to miss
+   * nothing. Undefined if the run is unknown or over. Stopping the iteration early cancels it.
+   */
+  follow(runId: string): RunStream | undefined {
+    const run = this.core.runs.get(runId);
+    if (run === undefined || !isActiveLifecycle(run.state) || this.channels.has(runId)) {
+      return undefined;
+    }
+    const channel = new AsyncQueue<RunStreamEvent>(() => this.abandon(runId));
+    this.channels.set(runId, channel);
+    return { runId, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+  }
+
+  /**
    * The run whose tool call `toolUseId` is, for a hook or a permission request that names it;
    * waits until the pump has handled the frame carrying the tool use (see `whenToolUse`).
    */

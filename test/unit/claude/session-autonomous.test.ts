@@ -26,6 +26,46 @@ const wake = [
 ];
 
 describe("ClaudeSession: autonomous runs", () => {
+  it("names the background tasks whose completion caused a wake, and lets a listener follow it", async () => {
+    const { fake, session, rec, send } = scriptedSession();
+    const { stream, stamp } = await send("run sleep in the background", 0);
+    await fake.query.feed(...launchesBackgroundTask(stamp));
+    await collect(stream);
+    const followed: Promise<RunStreamEvent[]>[] = [];
+    session.subscribe((e) => {
+      if (e.type !== "run_started" || e.origin !== "autonomous") return;
+      const follower = session.follow(e.runId);
+      if (follower !== undefined) followed.push(collect(follower));
+    });
+    await fake.query.feed(...wake, ...autonomousTurn("m3", "The sleep finished."));
+    const auto = rec.of("run_started").find((e) => e.origin === "autonomous");
+    expect(auto?.causes).toEqual(["t1"]);
+    expect(followed).toHaveLength(1);
+    const events = await followed[0];
+    expect(events?.at(-1)).toEqual({
+      kind: "run_completed",
+      runId: auto?.runId,
+      text: "The sleep finished.",
+    });
+    expect(events?.some((e) => e.kind === "assistant")).toBe(true);
+    // A second wake with no notification before it (a Monitor) has no cause.
+    await fake.query.feed(...autonomousTurn("m4", "Monitor fired."));
+    expect(rec.of("run_started").filter((e) => e.origin === "autonomous")[1]?.causes).toEqual([]);
+  });
+
+  it("a notification folded into a foreground turn causes no later wake", async () => {
+    const { fake, rec, send } = scriptedSession();
+    const first = await send("run sleep in the background", 0);
+    await fake.query.feed(...launchesBackgroundTask(first.stamp));
+    await collect(first.stream);
+    await fake.query.feed(sdk.taskNotification("t1", "tu-bg"), sdk.tasksChanged([]));
+    const second = await send("and now?", 1);
+    await fake.query.feed(...reply(second.stamp, "m5", "It finished."));
+    await collect(second.stream);
+    await fake.query.feed(...autonomousTurn("m6", "Monitor fired."));
+    expect(rec.of("run_started").find((e) => e.origin === "autonomous")?.causes).toEqual([]);
+  });
+
   it("turns a wake with no send pending into an autonomous run: running, then idle", async () => {
     const { fake, session, rec, send } = scriptedSession();
     const { stream, stamp } = await send("run sleep in the background", 0);
