@@ -19,12 +19,23 @@ Options:
 
 Environment:
   LOG_LEVEL            pino log level: fatal, error, warn, info (default), debug, trace
+
+Client commands (talk to this or any A2A agent; add --help to each):
+  claude-a2a chat      an interactive conversation
+  claude-a2a send      send one message and stream the answer
+  claude-a2a tasks     list tasks; claude-a2a task <id> shows one; claude-a2a cancel <id>
 `;
 
 export interface Io {
   out(text: string): void;
   err(text: string): void;
+  /** Standard error is a terminal: then the one human line about what is served goes there. */
+  readonly errIsTTY?: boolean;
 }
+
+/** The one human line printed at startup (beside the JSON log) so nobody serves the wrong tree. */
+export const servingLine = (url: string, cwd: string): string =>
+  `claude-a2a: serving ${cwd} at ${url} (Ctrl-C stops; talk to it with: claude-a2a chat --url ${url})\n`;
 
 export interface MainDeps {
   /** Where the server was started; default process.cwd(). */
@@ -100,6 +111,7 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
     });
     logger.info({ configFile: file ?? "(none: defaults)" }, "configuration loaded");
     server = await startServer({ config, logger });
+    if (io.errIsTTY) io.err(servingLine(server.url, config.claude.cwd));
   } catch (err) {
     if (err instanceof ConfigError || err instanceof StartupError) {
       io.err(`claude-a2a: ${err.message}\n`);

@@ -1,0 +1,262 @@
+import { input } from "@inquirer/prompts";
+import type { Part, Task } from "@a2a-js/sdk";
+import type { Client } from "@a2a-js/sdk/client";
+import { errorMessage } from "../connect.js";
+import { session, write, type ClientEnv, type CommonOptions, type Session } from "../env.js";
+import { textPart, userMessage } from "../parts.js";
+import { answerInteractively, isPromptExit, type PromptContext } from "../prompts.js";
+import {
+  describeRequest,
+  EXIT,
+  isParked,
+  isTerminal,
+  newView,
+  renderEnd,
+  renderEvent,
+  type TurnView,
+} from "../render.js";
+import { streamTurn } from "../turn.js";
+
+export interface ChatOptions extends CommonOptions {
+  context?: string;
+  continue?: boolean;
+}
+
+/** How often chat looks for autonomous tasks in its context while waiting at the prompt. */
+const WATCH_INTERVAL_MS = 1500;
+
+class Interrupted extends Error {}
+
+/** One turn, with Ctrl-C = CancelTask and a second Ctrl-C = leave. */
+async function runTurn(
+  client: Client,
+  parts: Part[],
+  ids: { taskId?: string; contextId?: string },
+  s: Session,
+  e: ClientEnv,
+): Promise<TurnView> {
+  const view = newView();
+  const abort = new AbortController();
+  let interrupts = 0;
+  let cancelWanted = false;
+  let cancelSent = false;
+  const cancel = () => {
+    if (cancelSent || view.taskId === undefined) return;
+    cancelSent = true;
+    client
+      .cancelTask({ tenant: "", id: view.taskId, metadata: undefined })
+      .catch((err: unknown) => {
+        e.err(`claude-a2a: cancel failed: ${errorMessage(err)}\n`);
+      });
+  };
+  const off = e.onInterrupt(() => {
+    interrupts++;
+    if (interrupts >= 2) {
+      abort.abort(new Interrupted());
+      return;
+    }
+    e.err(s.colors.yellow("\n^C canceling the task (Ctrl-C again to quit)\n"));
+    cancelWanted = true;
+    cancel();
+  });
+  try {
+    await streamTurn(
+      client,
+      userMessage(parts, ids),
+      e,
+      {
+        colors: s.colors,
+        signal: abort.signal,
+        onEvent: () => {
+          if (cancelWanted) cancel();
+        },
+      },
+      view,
+    );
+  } catch (err) {
+    if (abort.signal.aborted) throw new Interrupted();
+    throw err;
+  } finally {
+    off();
+  }
+  return view;
+}
+
+/** Shows a task the agent started by itself in this context: its stream if live, else its end. */
+async function showAutonomous(client: Client, task: Task, s: Session, e: ClientEnv): Promise<void> {
+  e.out(
+    s.colors.magenta(`\n[background] task ${task.id} (${task.metadata?.origin ?? "autonomous"})\n`),
+  );
+  const view = newView();
+  const full = await client.getTask({ tenant: "", id: task.id, historyLength: 0 });
+  if (isTerminal(full.status?.state) || isParked(full.status?.state)) {
+    write(e, renderEvent(view, { payload: { $case: "task", value: full } }, s.colors));
+    // A snapshot of a finished task: show its artifacts even when the agent streams.
+    if (!view.streamedText)
+      for (const a of full.artifacts)
+        write(
+          e,
+          renderEvent(
+            view,
+            {
+              payload: {
+                $case: "artifactUpdate",
+                value: {
+                  taskId: full.id,
+                  contextId: full.contextId,
+                  artifact: a,
+                  append: false,
+                  lastChunk: true,
+                  metadata: undefined,
+                },
+              },
+            },
+            s.colors,
+          ),
+        );
+  } else {
+    for await (const event of client.resubscribeTask({ tenant: "", id: task.id }))
+      write(e, renderEvent(view, event, s.colors));
+  }
+  write(e, renderEnd(view, s.colors));
+}
+
+/** Lists the context's tasks not seen yet that the agent started by itself. */
+async function newAutonomous(
+  client: Client,
+  contextId: string,
+  seen: Set<string>,
+): Promise<Task[]> {
+  const res = await client.listTasks({
+    tenant: "",
+    contextId,
+    status: 0,
+    pageSize: 20,
+    pageToken: "",
+    historyLength: 0,
+    statusTimestampAfter: undefined,
+    includeArtifacts: false,
+  });
+  const fresh = res.tasks.filter((t) => !seen.has(t.id));
+  for (const t of fresh) seen.add(t.id);
+  return fresh.filter((t) => t.metadata?.origin === "autonomous").reverse();
+}
+
+/** Waits at the prompt; returns undefined when autonomous tasks arrived first (shown, then re-prompt). */
+async function prompt(
+  client: Client,
+  contextId: string | undefined,
+  seen: Set<string>,
+  ctx: PromptContext,
+  s: Session,
+  e: ClientEnv,
+): Promise<string | undefined> {
+  const abort = new AbortController();
+  let arrived: Task[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const watch = () => {
+    timer = setTimeout(() => {
+      if (contextId === undefined) return;
+      newAutonomous(client, contextId, seen).then(
+        (tasks) => {
+          if (tasks.length > 0) {
+            arrived = tasks;
+            abort.abort();
+          } else watch();
+        },
+        () => watch(),
+      );
+    }, WATCH_INTERVAL_MS);
+  };
+  watch();
+  try {
+    return await input({ message: ">" }, { ...ctx, signal: abort.signal });
+  } catch (err) {
+    if (arrived.length > 0 && abort.signal.aborted) {
+      for (const t of arrived) await showAutonomous(client, t, s, e);
+      return undefined;
+    }
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number> {
+  const s = session(o, e);
+  const c = s.colors;
+  const ctx: PromptContext = {
+    ...(e.input && { input: e.input }),
+    ...(e.output && { output: e.output }),
+  };
+  let client: Client;
+  let contextId = o.context ?? (o.continue ? await s.memory.get(s.url) : undefined);
+  const seen = new Set<string>();
+  try {
+    client = await s.client();
+    const card = await client.getAgentCard();
+    e.out(
+      `${c.bold(card.name || "A2A agent")} at ${s.url}${contextId ? c.dim(` (context ${contextId})`) : ""}\n`,
+    );
+    e.out(
+      c.dim(
+        "Type a message. Ctrl-C during a turn cancels it; Ctrl-C at the prompt or /exit quits; /new starts a new conversation.\n",
+      ),
+    );
+    if (contextId) for (const t of await newAutonomous(client, contextId, seen)) seen.add(t.id);
+  } catch (err) {
+    e.err(`claude-a2a: ${errorMessage(err, s.url)}\n`);
+    return EXIT.failed;
+  }
+  for (;;) {
+    let text: string | undefined;
+    try {
+      text = await prompt(client, contextId, seen, ctx, s, e);
+    } catch (err) {
+      if (isPromptExit(err)) return EXIT.ok;
+      e.err(`claude-a2a: ${errorMessage(err, s.url)}\n`);
+      return EXIT.failed;
+    }
+    if (text === undefined) continue;
+    const line = text.trim();
+    if (line === "") continue;
+    if (line === "/exit" || line === "/quit") return EXIT.ok;
+    if (line === "/new") {
+      contextId = undefined;
+      e.out(c.dim("New conversation.\n"));
+      continue;
+    }
+    let parts: Part[] = [textPart(text)];
+    let taskId: string | undefined;
+    try {
+      for (;;) {
+        const view = await runTurn(client, parts, { taskId, contextId }, s, e);
+        if (view.taskId) seen.add(view.taskId);
+        if (view.contextId && view.contextId !== contextId) {
+          contextId = view.contextId;
+          await s.memory.set(s.url, contextId);
+        }
+        if (!isParked(view.state) || view.taskId === undefined) {
+          write(e, renderEnd(view, c));
+          break;
+        }
+        if (!view.atLineStart) e.out("\n");
+        const req = view.input ?? { kind: "text" as const, text: "" };
+        if (req.kind === "permission") for (const l of describeRequest(req, c)) e.out(`${l}\n`);
+        taskId = view.taskId;
+        try {
+          parts = await answerInteractively(req, ctx);
+        } catch (err) {
+          if (!isPromptExit(err)) throw err;
+          e.err(c.yellow("canceling the task\n"));
+          const canceled = await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+          write(e, renderEnd({ ...newView(), taskId, state: canceled.status?.state }, c));
+          break;
+        }
+      }
+    } catch (err) {
+      if (err instanceof Interrupted) return EXIT.interrupted;
+      e.err(`claude-a2a: ${errorMessage(err, s.url)}\n`);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { Client } from "@a2a-js/sdk/client";
+import { colorEnabled, makeColors, type Colors } from "./colors.js";
+import { connect } from "./connect.js";
+import { contextMemory, type ContextMemory } from "./context-memory.js";
+import { configDir, resolveUrl } from "./defaults.js";
+
+/** Everything a command touches outside itself: injected, so tests drive it in-process. */
+export interface ClientEnv {
+  out(text: string): void;
+  err(text: string): void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdoutIsTTY: boolean;
+  /** Standard input, for `send -`. */
+  readStdin(): Promise<string>;
+  /** Terminal streams for the interactive prompts (default: the process's). */
+  readonly input?: NodeJS.ReadableStream;
+  readonly output?: NodeJS.WritableStream;
+  /** Subscribes to Ctrl-C (SIGINT) while a turn runs; returns the unsubscribe. */
+  onInterrupt(handler: () => void): () => void;
+  connect?(url: string, token?: string): Promise<Client>;
+}
+
+export interface CommonOptions {
+  url?: string;
+  token?: string;
+}
+
+export interface Session {
+  readonly url: string;
+  readonly colors: Colors;
+  readonly memory: ContextMemory;
+  client(): Promise<Client>;
+}
+
+export function session(o: CommonOptions, e: ClientEnv): Session {
+  const url = resolveUrl(o.url, e.env);
+  const token = o.token ?? e.env.A2A_TOKEN;
+  let client: Promise<Client> | undefined;
+  return {
+    url,
+    colors: makeColors(colorEnabled(e.stdoutIsTTY, e.env)),
+    memory: contextMemory(configDir(e.env)),
+    client: () => (client ??= (e.connect ?? connect)(url, token)),
+  };
+}
+
+/** Writes rendered outputs to their streams. */
+export function write(e: ClientEnv, outputs: readonly { to: "out" | "err"; text: string }[]): void {
+  for (const x of outputs) {
+    if (x.to === "out") e.out(x.text);
+    else e.err(x.text);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * What an input-required status asks for (README "Interactive tasks"), and the structured answers
+ * the server takes back. Pure: no I/O.
+ */
+import type { Message, Part } from "@a2a-js/sdk";
+import { dataPart, firstData, partsText } from "./parts.js";
+
+export interface QuestionOption {
+  readonly label: string;
+  readonly description?: string;
+}
+
+export interface Question {
+  readonly question: string;
+  readonly header?: string;
+  readonly options: readonly QuestionOption[];
+  readonly multiSelect: boolean;
+}
+
+export type InputRequest =
+  | { readonly kind: "question"; readonly text: string; readonly questions: readonly Question[] }
+  | {
+      readonly kind: "permission";
+      readonly text: string;
+      readonly toolName: string;
+      readonly input: unknown;
+      readonly title?: string;
+      readonly decisionReason?: string;
+    }
+  /** Any other agent: a prompt in plain text, answered in plain text. */
+  | { readonly kind: "text"; readonly text: string };
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+function parseQuestion(v: unknown): Question | undefined {
+  if (!isRecord(v) || typeof v.question !== "string") return undefined;
+  const options = Array.isArray(v.options)
+    ? v.options.flatMap((o): QuestionOption[] =>
+        isRecord(o) && typeof o.label === "string"
+          ? [
+              {
+                label: o.label,
+                ...(typeof o.description === "string" && { description: o.description }),
+              },
+            ]
+          : [],
+      )
+    : [];
+  return {
+    question: v.question,
+    ...(typeof v.header === "string" && { header: v.header }),
+    options,
+    multiSelect: v.multiSelect === true,
+  };
+}
+
+/** Reads the status message of an input-required task. */
+export function inputRequestOf(message: Message | undefined): InputRequest {
+  const text = partsText(message?.parts);
+  const data = firstData(message?.parts);
+  const kind = str(message?.metadata?.kind) ?? (isRecord(data) ? str(data.kind) : undefined);
+  if (kind === "ask_user_question" && isRecord(data) && Array.isArray(data.questions)) {
+    const questions = data.questions.flatMap((q) => parseQuestion(q) ?? []);
+    if (questions.length > 0) return { kind: "question", text, questions };
+  }
+  if (kind === "permission_request" && isRecord(data)) {
+    const title = str(data.title);
+    const decisionReason = str(data.decisionReason);
+    return {
+      kind: "permission",
+      text,
+      toolName: str(data.toolName) ?? "a tool",
+      input: data.input,
+      ...(title !== undefined && { title }),
+      ...(decisionReason !== undefined && { decisionReason }),
+    };
+  }
+  return { kind: "text", text };
+}
+
+/** `{ answers: { "<question>": "<label>" | ["<label>", …] } }`. */
+export function answersPart(answers: Readonly<Record<string, string | readonly string[]>>): Part {
+  return dataPart({ answers });
+}
+
+/** `{ kind: "permission_response", decision, reason? }`; a reason only goes with a deny. */
+export function permissionPart(decision: "allow" | "deny", reason?: string): Part {
+  const trimmed = reason?.trim();
+  return dataPart({
+    kind: "permission_response",
+    decision,
+    ...(decision === "deny" && trimmed && { reason: trimmed }),
+  });
+}
+
+/** A short one-line view of a tool input for the permission prompt (long values cut). */
+export function describeInput(input: unknown, max = 400): string {
+  let text: string;
+  if (isRecord(input) && typeof input.command === "string") text = `$ ${input.command}`;
+  else if (isRecord(input) && typeof input.file_path === "string") {
+    const rest = Object.keys(input).filter((k) => k !== "file_path");
+    text = `${input.file_path}${rest.length ? ` (${rest.join(", ")})` : ""}`;
+  } else text = JSON.stringify(input) ?? "";
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,296 @@
+/**
+ * Turns A2A stream events into terminal output, per the README's event contract
+ * (`metadata.kind`), and degrades to plain text for any other agent. Pure: the caller writes.
+ */
+import {
+  TaskState,
+  type Artifact,
+  type Message,
+  type StreamResponse,
+  type Task,
+} from "@a2a-js/sdk";
+import type { Colors } from "./colors.js";
+import { describeInput, inputRequestOf, type InputRequest } from "./interaction.js";
+import { partsText } from "./parts.js";
+
+export interface Output {
+  readonly to: "out" | "err";
+  readonly text: string;
+}
+
+/** What one turn's stream has shown so far. */
+export interface TurnView {
+  taskId?: string;
+  contextId?: string;
+  state?: TaskState;
+  /** The turn ended on a message (an agent that answers without a task). */
+  answeredByMessage: boolean;
+  /** Text printed per artifact id, to print only what is new. */
+  readonly printed: Map<string, string>;
+  /** Some answer text was streamed (then the `result` status is not printed again). */
+  streamedText: boolean;
+  atLineStart: boolean;
+  input?: InputRequest;
+  /** The status text of a failed, canceled or rejected task. */
+  reason?: string;
+}
+
+export const newView = (): TurnView => ({
+  answeredByMessage: false,
+  printed: new Map(),
+  streamedText: false,
+  atLineStart: true,
+});
+
+const STATE_NAMES: Record<number, string> = {
+  [TaskState.TASK_STATE_SUBMITTED]: "submitted",
+  [TaskState.TASK_STATE_WORKING]: "working",
+  [TaskState.TASK_STATE_COMPLETED]: "completed",
+  [TaskState.TASK_STATE_FAILED]: "failed",
+  [TaskState.TASK_STATE_CANCELED]: "canceled",
+  [TaskState.TASK_STATE_INPUT_REQUIRED]: "input-required",
+  [TaskState.TASK_STATE_REJECTED]: "rejected",
+  [TaskState.TASK_STATE_AUTH_REQUIRED]: "auth-required",
+};
+
+export const stateName = (state: TaskState | undefined): string =>
+  state === undefined ? "unknown" : (STATE_NAMES[state] ?? "unknown");
+
+/** `completed`, `input-required`… → the enum; undefined when unknown. */
+export function parseState(name: string): TaskState | undefined {
+  const wanted = name
+    .trim()
+    .toLowerCase()
+    .replace(/^task_state_/, "")
+    .replace(/_/g, "-");
+  const found = Object.entries(STATE_NAMES).find(([, n]) => n === wanted);
+  return found ? Number(found[0]) : undefined;
+}
+
+const TERMINAL = new Set([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+]);
+export const isTerminal = (s: TaskState | undefined): boolean => s !== undefined && TERMINAL.has(s);
+const PARKED = new Set([TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED]);
+export const isParked = (s: TaskState | undefined): boolean => s !== undefined && PARKED.has(s);
+
+/** Text that continues the current line. */
+function chunk(view: TurnView, text: string): Output[] {
+  if (text === "") return [];
+  view.atLineStart = text.endsWith("\n");
+  return [{ to: "out", text }];
+}
+
+/** A whole line, started on a fresh line. */
+function line(view: TurnView, text: string, to: "out" | "err" = "out"): Output[] {
+  const out: Output[] = [];
+  if (!view.atLineStart && to === "out") out.push({ to: "out", text: "\n" });
+  view.atLineStart = true;
+  out.push({ to, text: `${text}\n` });
+  return out;
+}
+
+const metaKind = (m: Record<string, unknown> | undefined): string | undefined =>
+  typeof m?.kind === "string" ? m.kind : undefined;
+
+function renderArtifact(view: TurnView, a: Artifact, append: boolean, c: Colors): Output[] {
+  const kind = metaKind(a.metadata);
+  if (kind === "file") {
+    const meta = a.metadata ?? {};
+    const path =
+      (typeof meta.path === "string" && meta.path) ||
+      a.parts.find((p) => p.filename)?.filename ||
+      a.name ||
+      a.artifactId;
+    return line(view, c.green(`wrote ${path}`));
+  }
+  const text = partsText(a.parts);
+  const out: Output[] = [];
+  if (text !== "") {
+    const before = view.printed.get(a.artifactId) ?? "";
+    let fresh: string;
+    if (append) fresh = text;
+    else if (text.startsWith(before)) fresh = text.slice(before.length);
+    else {
+      // A replacement that does not continue what was shown: start it on its own line.
+      out.push(...(before === "" ? [] : line(view, "")));
+      fresh = text;
+    }
+    view.printed.set(a.artifactId, append ? before + text : text);
+    if (fresh !== "") view.streamedText = true;
+    out.push(...chunk(view, fresh));
+  }
+  for (const p of a.parts) {
+    if (p.content?.$case === "raw" || p.content?.$case === "url") {
+      const size = p.content.$case === "raw" ? `, ${p.content.value.length} bytes` : "";
+      const where = p.content.$case === "url" ? ` ${p.content.value}` : "";
+      out.push(
+        ...line(
+          view,
+          c.green(
+            `file ${p.filename || a.name || a.artifactId}${where} (${p.mediaType || "unknown type"}${size})`,
+          ),
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+function renderStatus(
+  view: TurnView,
+  state: TaskState | undefined,
+  message: Message | undefined,
+  eventMeta: Record<string, unknown> | undefined,
+  c: Colors,
+): Output[] {
+  view.state = state;
+  const kind = metaKind(message?.metadata) ?? metaKind(eventMeta);
+  const text = partsText(message?.parts);
+  if (isParked(state)) {
+    view.input = inputRequestOf(message);
+    return [];
+  }
+  view.input = undefined;
+  if (
+    state === TaskState.TASK_STATE_FAILED ||
+    state === TaskState.TASK_STATE_CANCELED ||
+    state === TaskState.TASK_STATE_REJECTED
+  ) {
+    view.reason = text || undefined;
+    return [];
+  }
+  switch (kind) {
+    case "tool_use":
+      return line(
+        view,
+        c.dim(`• ${text || `Calling tool ${String(message?.metadata?.toolName)}`}`),
+      );
+    case "queued":
+      return line(view, c.dim(text));
+    case "resumed":
+      return [];
+    case "result":
+    default:
+      // The final answer, or any other agent's status text: shown unless it was streamed already.
+      if (
+        text === "" ||
+        (view.streamedText && (kind === "result" || state === TaskState.TASK_STATE_COMPLETED))
+      )
+        return [];
+      if (kind === "result") view.streamedText = true;
+      return line(view, text);
+  }
+}
+
+function renderTask(view: TurnView, task: Task, c: Colors): Output[] {
+  view.taskId = task.id;
+  view.contextId = task.contextId;
+  const state = task.status?.state;
+  if (!isTerminal(state)) {
+    view.state = state;
+    if (isParked(state)) view.input = inputRequestOf(task.status?.message);
+    return [];
+  }
+  // An agent that does not stream: the whole task at once.
+  const out = task.artifacts.flatMap((a) => renderArtifact(view, a, false, c));
+  return [...out, ...renderStatus(view, state, task.status?.message, task.metadata, c)];
+}
+
+/** Renders one stream event and records it in the view. */
+export function renderEvent(view: TurnView, event: StreamResponse, c: Colors): Output[] {
+  const p = event.payload;
+  switch (p?.$case) {
+    case "task":
+      return renderTask(view, p.value, c);
+    case "message":
+      view.answeredByMessage = true;
+      if (p.value.contextId) view.contextId = p.value.contextId;
+      return line(view, partsText(p.value.parts));
+    case "statusUpdate":
+      view.taskId ??= p.value.taskId;
+      view.contextId ??= p.value.contextId;
+      return renderStatus(
+        view,
+        p.value.status?.state,
+        p.value.status?.message,
+        p.value.metadata,
+        c,
+      );
+    case "artifactUpdate":
+      view.taskId ??= p.value.taskId;
+      view.contextId ??= p.value.contextId;
+      return p.value.artifact ? renderArtifact(view, p.value.artifact, p.value.append, c) : [];
+    case undefined:
+      return [];
+  }
+}
+
+/** Exit codes of `send`: 0 completed, 1 failed/canceled/rejected/error, 3 waiting for input. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, inputRequired: 3, interrupted: 130 } as const;
+
+export function exitCode(view: TurnView): number {
+  if (view.answeredByMessage || view.state === TaskState.TASK_STATE_COMPLETED) return EXIT.ok;
+  if (isParked(view.state)) return EXIT.inputRequired;
+  return EXIT.failed;
+}
+
+/** How an input request reads in the terminal (for `send`, and above chat's prompts). */
+export function describeRequest(req: InputRequest, c: Colors): string[] {
+  switch (req.kind) {
+    case "question":
+      return req.questions.flatMap((q) => [
+        c.bold(
+          `? ${q.header ? `[${q.header}] ` : ""}${q.question}${q.multiSelect ? " (several allowed)" : ""}`,
+        ),
+        ...q.options.map(
+          (o) => `    - ${o.label}${o.description ? c.dim(`: ${o.description}`) : ""}`,
+        ),
+      ]);
+    case "permission":
+      return [
+        c.bold(
+          c.yellow(`! Permission: ${req.title ?? req.text.replace(/\.$/, "") ?? req.toolName}`),
+        ),
+        `    tool:   ${req.toolName}`,
+        `    input:  ${describeInput(req.input)}`,
+        ...(req.decisionReason ? [`    reason: ${req.decisionReason}`] : []),
+      ];
+    case "text":
+      return [c.bold(`? ${req.text || "The agent needs input."}`)];
+  }
+}
+
+/** The closing lines of a turn: its state, the reason of a failure, what to answer. */
+export function renderEnd(view: TurnView, c: Colors, hint?: (taskId: string) => string): Output[] {
+  if (view.answeredByMessage) return view.atLineStart ? [] : chunk(view, "\n");
+  const name = stateName(view.state);
+  const id = view.taskId ?? "?";
+  if (view.state === TaskState.TASK_STATE_COMPLETED) return line(view, c.dim(`[${name}]`));
+  if (isParked(view.state)) {
+    const req = view.input ?? { kind: "text" as const, text: "" };
+    return [
+      ...line(view, c.dim(`[${name}] task ${id}`)),
+      ...describeRequest(req, c).flatMap((l) => line(view, l)),
+      ...(hint ? line(view, c.dim(hint(id))) : []),
+    ];
+  }
+  if (isTerminal(view.state))
+    return [
+      ...line(view, c.red(`[${name}]`)),
+      {
+        to: "err",
+        text: `claude-a2a: task ${id} ${name}${view.reason ? `: ${view.reason}` : ""}\n`,
+      },
+    ];
+  return [
+    ...line(view, c.red(`[${name}]`)),
+    {
+      to: "err",
+      text: `claude-a2a: the stream ended before task ${id} finished (state ${name})\n`,
+    },
+  ];
+}
