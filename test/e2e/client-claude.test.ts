@@ -1,0 +1,228 @@
+/**
+ * `claude-a2a send|chat|tasks` against our server, the REAL Claude Code runtime and the scripted
+ * model. `chat` runs as a process in a pseudo-terminal (node-pty) and is driven with keystrokes.
+ */
+import { access, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TaskState } from "@a2a-js/sdk";
+import { reply, text, toolUse } from "../support/fake-model/index.js";
+import { startA2AHarness, type A2AHarness } from "../support/a2a/harness.js";
+import { COLOUR_QUESTION } from "../support/a2a/stream-view.js";
+import { runCli } from "../support/client/run.js";
+import { KEY, runInTerminal, type Terminal } from "../support/client/pty.js";
+
+let h: A2AHarness | undefined;
+let term: Terminal | undefined;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "claude-a2a-client-e2e-"));
+});
+afterEach(async () => {
+  term?.kill();
+  await term?.exited;
+  term = undefined;
+  await h?.close();
+  h = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function start(rules: Parameters<typeof startA2AHarness>[0]) {
+  h = await startA2AHarness(rules);
+  env = { XDG_CONFIG_HOME: dir, A2A_URL: h.server.url };
+  return h;
+}
+
+/** `claude-a2a chat` in a terminal, colours off, its config in the temp dir. */
+function chat(harness: A2AHarness, extra: string[] = []): Terminal {
+  const childEnv = { ...process.env, XDG_CONFIG_HOME: dir, NO_COLOR: "1" };
+  delete childEnv.A2A_URL;
+  term = runInTerminal(["chat", "--url", harness.server.url, ...extra], childEnv, process.cwd());
+  return term;
+}
+
+describe("claude-a2a send (our server, real runtime)", () => {
+  it("streams the answer, one line per tool call and per written file, and exits 0", async () => {
+    await start({
+      rules: [
+        {
+          name: "write",
+          match: { lastUserText: "Write the notes", toolResult: false },
+          reply: reply([
+            text("Writing them."),
+            toolUse("Write", { file_path: "notes.md", content: "# notes\n" }),
+          ]),
+        },
+        {
+          name: "done",
+          match: { toolResult: true },
+          reply: reply(text("The notes are written."), { chunkSize: 6 }),
+        },
+      ],
+    });
+    const r = await runCli(["send", "Write the notes"], { env });
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("• Calling tool Write\n");
+    expect(r.out).toContain("wrote notes.md\n");
+    expect(r.out).toContain("The notes are written.");
+    expect(r.out.endsWith("[completed]\n")).toBe(true);
+    // The answer text is printed once, not again from the `result` status or the closing chunk.
+    expect(r.out.split("The notes are written.")).toHaveLength(2);
+    expect(await readFile(join(h!.bench.sandbox.cwd, "notes.md"), "utf8")).toBe("# notes\n");
+
+    // The next send continues the same conversation (same context: the same Claude process).
+    h!.bench.model.rules.push({
+      name: "again",
+      match: { lastUserText: "And again" },
+      reply: reply(text("Again.")),
+    });
+    const again = await runCli(["send", "And again"], { env });
+    expect(again.code).toBe(0);
+    expect(h!.spawns()).toBe(1);
+
+    // tasks lists what was done.
+    const list = await runCli(["tasks"], { env });
+    expect(list.code).toBe(0);
+    const rows = list.out.trimEnd().split("\n").slice(1);
+    expect(rows).toHaveLength(2);
+    expect(rows.every((row) => row.includes(" completed "))).toBe(true);
+    expect(list.out).toContain("Write the notes");
+    expect(list.out).toContain("And again");
+    const id = rows.find((row) => row.includes("Write the notes"))?.split(/\s+/)[0] ?? "";
+    const shown = await runCli(["task", id], { env });
+    expect(shown.out).toContain("file notes.md (created");
+    expect(h!.bench.model.unmatched).toEqual([]);
+  });
+
+  it("--json prints each stream event as one JSON line", async () => {
+    await start({ rules: [{ match: { lastUserText: "ping" }, reply: reply(text("pong")) }] });
+    const r = await runCli(["send", "--json", "ping"], { env });
+    expect(r.code).toBe(0);
+    const events = r.out
+      .trimEnd()
+      .split("\n")
+      .map(
+        (line) =>
+          JSON.parse(line) as Record<
+            string,
+            { status?: { state?: string; message?: { metadata?: { kind?: string } } } }
+          >,
+      );
+    expect(Object.keys(events[0] ?? {})).toEqual(["task"]);
+    expect(events.at(-1)?.statusUpdate?.status?.state).toBe("TASK_STATE_COMPLETED");
+    expect(events.some((e) => e.statusUpdate?.status?.message?.metadata?.kind === "result")).toBe(
+      true,
+    );
+  });
+
+  it("a failed turn exits 1 with the reason on stderr", async () => {
+    await start({ rules: [{ match: { lastUserText: "break" }, reply: { kind: "bad_request" } }] });
+    const r = await runCli(["send", "break"], { env });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^claude-a2a: task \S+ failed: /);
+  });
+});
+
+describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
+  it("a permission prompt answered Allow with the arrow keys lets the write happen", async () => {
+    const outside = join(dir, "outside", "report.txt");
+    const harness = await start({
+      rules: [
+        {
+          name: "write-outside",
+          match: { lastUserText: "Save the report", toolResult: false },
+          reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
+        },
+        { name: "saved", match: { toolResult: true }, reply: reply(text("Saved the report.")) },
+      ],
+    });
+    const t = chat(harness);
+    await t.waitFor("Ctrl-C during a turn cancels it");
+    let at = await t.waitFor(">");
+    t.write("Save the report\r");
+    at = await t.waitFor("! Permission", { from: at });
+    await t.waitFor(`input:  ${outside}`, { from: at });
+    at = await t.waitFor("Allow Write?", { from: at });
+    t.write(KEY.enter); // the first choice: Allow
+    at = await t.waitFor("Saved the report.", { from: at });
+    await t.waitFor("[completed]", { from: at });
+    expect(await readFile(outside, "utf8")).toBe("report\n");
+    t.write("/exit\r");
+    expect(await t.exited).toBe(0);
+    expect(harness.bench.model.unmatched).toEqual([]);
+  });
+
+  it("a question answered with the arrow keys reaches the model as the chosen label", async () => {
+    const harness = await start({
+      rules: [
+        {
+          name: "ask",
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+        {
+          name: "after-answer",
+          match: { toolResult: /blue/ },
+          reply: reply(text("Painting it blue.")),
+        },
+      ],
+    });
+    const t = chat(harness);
+    let at = await t.waitFor("Ctrl-C during a turn cancels it");
+    t.write("Paint the fence\r");
+    at = await t.waitFor("[Colour] Which colour do you prefer?", { from: at });
+    await t.waitFor("Other (type an answer)", { from: at });
+    t.write(KEY.down); // red → blue
+    await t.waitFor("Choose blue", { from: at }); // the description of the highlighted choice
+    t.write(KEY.enter);
+    at = await t.waitFor("Painting it blue.", { from: at });
+    await t.waitFor("[completed]", { from: at });
+    const answered = harness.bench.model.requests.find((r) => r.rule === "after-answer")?.request;
+    expect(answered?.toolResults[0]?.content).toContain('"Which colour do you prefer?"="blue"');
+    t.write(KEY.ctrlC); // at the prompt: leaves
+    expect(await t.exited).toBe(0);
+  });
+
+  it("Ctrl-C during a slow turn cancels the task (CANCELED) and the chat goes on", async () => {
+    const slow = "This answer takes a long while to stream. ".repeat(60);
+    const harness = await start({
+      rules: [
+        {
+          name: "slow",
+          match: { lastUserText: "Tell me a long story" },
+          reply: reply(text(slow), { chunkSize: 4, chunkDelayMs: 40 }),
+        },
+        { name: "short", match: { lastUserText: "Still there?" }, reply: reply(text("Yes.")) },
+      ],
+    });
+    const t = chat(harness);
+    let at = await t.waitFor("Ctrl-C during a turn cancels it");
+    t.write("Tell me a long story\r");
+    at = await t.waitFor("This answer", { from: at });
+    t.write(KEY.ctrlC);
+    at = await t.waitFor("canceling the task", { from: at });
+    at = await t.waitFor("[canceled]", { from: at });
+    const list = await harness.client.listTasks({
+      tenant: "",
+      contextId: "",
+      status: 0,
+      pageSize: 10,
+      pageToken: "",
+      historyLength: 0,
+      statusTimestampAfter: undefined,
+      includeArtifacts: false,
+    });
+    expect(list.tasks.map((task) => task.status?.state)).toEqual([TaskState.TASK_STATE_CANCELED]);
+    // The client is still there, in the same context.
+    t.write("Still there?\r");
+    at = await t.waitFor("Yes.", { from: at });
+    await t.waitFor("[completed]", { from: at });
+    t.write("/exit\r");
+    expect(await t.exited).toBe(0);
+    await access(join(dir, "claude-a2a", "contexts.json"));
+  });
+});
