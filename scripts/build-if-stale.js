@@ -41,7 +41,9 @@ if (process.argv.includes("--check")) {
   process.exit(stale ? 1 : 0);
 }
 if (stale) {
-  process.stderr.write(built === undefined ? "building dist/\n" : "src/ changed: rebuilding dist/\n");
+  process.stderr.write(
+    built === undefined ? "building dist/\n" : "src/ changed: rebuilding dist/\n",
+  );
   const r = spawnSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: "inherit" });
   process.exit(r.status ?? 1);
 }
