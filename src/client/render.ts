@@ -116,7 +116,10 @@ function renderArtifact(view: TurnView, a: Artifact, append: boolean, c: Colors)
     else if (text.startsWith(before)) fresh = text.slice(before.length);
     else {
       // A replacement that does not continue what was shown: start it on its own line.
-      out.push(...(before === "" ? [] : line(view, "")));
+      if (!view.atLineStart) {
+        out.push({ to: "out", text: "\n" });
+        view.atLineStart = true;
+      }
       fresh = text;
     }
     view.printed.set(a.artifactId, append ? before + text : text);

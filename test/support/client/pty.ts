@@ -33,7 +33,7 @@ export function runInTerminal(args: string[], env: NodeJS.ProcessEnv, cwd: strin
     cols: 120,
     rows: 40,
     cwd,
-    env: env as Record<string, string>,
+    env: env,
   });
   let raw = "";
   const waiters = new Set<() => void>();

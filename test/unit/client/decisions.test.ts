@@ -1,0 +1,196 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Role } from "@a2a-js/sdk";
+import { colorEnabled } from "../../../src/client/colors.js";
+import { errorMessage } from "../../../src/client/connect.js";
+import { contextMemory } from "../../../src/client/context-memory.js";
+import { configDir, DEFAULT_URL, resolveUrl } from "../../../src/client/defaults.js";
+import {
+  answersPart,
+  describeInput,
+  inputRequestOf,
+  permissionPart,
+} from "../../../src/client/interaction.js";
+import { dataPart, mediaTypeOf, textPart } from "../../../src/client/parts.js";
+import { summary, table } from "../../../src/client/table.js";
+
+describe("the agent URL", () => {
+  it("--url, then A2A_URL, then the default; a trailing slash dropped", () => {
+    expect(resolveUrl("http://a:1/", { A2A_URL: "http://b:2" })).toBe("http://a:1");
+    expect(resolveUrl(undefined, { A2A_URL: "http://b:2" })).toBe("http://b:2");
+    expect(resolveUrl(undefined, { A2A_URL: "  " })).toBe(DEFAULT_URL);
+    expect(resolveUrl(undefined, {})).toBe("http://localhost:3008");
+  });
+});
+
+describe("the config directory (XDG)", () => {
+  it("is $XDG_CONFIG_HOME/claude-a2a when absolute, else ~/.config/claude-a2a", () => {
+    expect(configDir({ XDG_CONFIG_HOME: "/x/cfg" }, "/home/u")).toBe("/x/cfg/claude-a2a");
+    expect(configDir({ XDG_CONFIG_HOME: "relative" }, "/home/u")).toBe(
+      "/home/u/.config/claude-a2a",
+    );
+    expect(configDir({}, "/home/u")).toBe("/home/u/.config/claude-a2a");
+  });
+
+  it("remembers one context per URL, survives a corrupt file", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "claude-a2a-mem-"));
+    try {
+      const mem = contextMemory(join(dir, "claude-a2a"));
+      expect(await mem.get("http://a")).toBeUndefined();
+      await mem.set("http://a", "c1");
+      await mem.set("http://b", "c2");
+      await mem.set("http://a", "c3");
+      expect(await mem.get("http://a")).toBe("c3");
+      expect(await mem.get("http://b")).toBe("c2");
+      expect(JSON.parse(await readFile(mem.file, "utf8"))).toEqual({
+        contexts: { "http://a": "c3", "http://b": "c2" },
+      });
+      await writeFile(mem.file, "{oops");
+      expect(await mem.get("http://a")).toBeUndefined();
+      await mem.set("http://a", "c4");
+      expect(await mem.get("http://a")).toBe("c4");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("colours", () => {
+  it("only on a TTY, never with NO_COLOR", () => {
+    expect(colorEnabled(true, {})).toBe(true);
+    expect(colorEnabled(false, {})).toBe(false);
+    expect(colorEnabled(undefined, {})).toBe(false);
+    expect(colorEnabled(true, { NO_COLOR: "1" })).toBe(false);
+    expect(colorEnabled(true, { NO_COLOR: "" })).toBe(true); // no-color.org: set and not empty
+  });
+});
+
+describe("input requests and answers", () => {
+  const message = (parts: ReturnType<typeof textPart>[], kind?: string) => ({
+    messageId: "m",
+    contextId: "",
+    taskId: "",
+    role: Role.ROLE_AGENT,
+    parts,
+    metadata: kind ? { kind } : undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  });
+
+  it("reads a question, a permission request, and plain text from any other agent", () => {
+    const q = {
+      question: "Which?",
+      header: "H",
+      options: [{ label: "a", description: "A" }, { label: "b" }, { nolabel: 1 }],
+      multiSelect: true,
+    };
+    expect(
+      inputRequestOf(
+        message(
+          [textPart("Which?"), dataPart({ kind: "ask_user_question", questions: [q] })],
+          "ask_user_question",
+        ),
+      ),
+    ).toEqual({
+      kind: "question",
+      text: "Which?",
+      questions: [
+        {
+          question: "Which?",
+          header: "H",
+          options: [{ label: "a", description: "A" }, { label: "b" }],
+          multiSelect: true,
+        },
+      ],
+    });
+    expect(
+      inputRequestOf(
+        message(
+          [
+            textPart("Claude wants to use Write."),
+            dataPart({ kind: "permission_request", toolName: "Write", input: { file_path: "/x" } }),
+          ],
+          "permission_request",
+        ),
+      ),
+    ).toEqual({
+      kind: "permission",
+      text: "Claude wants to use Write.",
+      toolName: "Write",
+      input: { file_path: "/x" },
+    });
+    expect(inputRequestOf(message([textPart("Your name?")]))).toEqual({
+      kind: "text",
+      text: "Your name?",
+    });
+    // A question kind with nothing usable falls back to text.
+    expect(
+      inputRequestOf(
+        message(
+          [textPart("?"), dataPart({ kind: "ask_user_question", questions: [] })],
+          "ask_user_question",
+        ),
+      ).kind,
+    ).toBe("text");
+  });
+
+  it("builds the structured answers the server takes", () => {
+    expect(answersPart({ "Which?": "a", "Many?": ["x", "y"] }).content).toEqual({
+      $case: "data",
+      value: { answers: { "Which?": "a", "Many?": ["x", "y"] } },
+    });
+    expect(permissionPart("allow", "ignored").content).toEqual({
+      $case: "data",
+      value: { kind: "permission_response", decision: "allow" },
+    });
+    expect(permissionPart("deny", "  not there ").content).toEqual({
+      $case: "data",
+      value: { kind: "permission_response", decision: "deny", reason: "not there" },
+    });
+    expect(permissionPart("deny", " ").content).toEqual({
+      $case: "data",
+      value: { kind: "permission_response", decision: "deny" },
+    });
+  });
+
+  it("describes a tool input in one line", () => {
+    expect(describeInput({ command: "ls -la" })).toBe("$ ls -la");
+    expect(describeInput({ file_path: "/a/b", content: "x" })).toBe("/a/b (content)");
+    expect(describeInput({ url: "u" })).toBe('{"url":"u"}');
+    expect(describeInput({ command: "x".repeat(500) }, 10)).toBe("$ xxxxxxx…");
+  });
+});
+
+describe("small pieces", () => {
+  it("media types by extension", () => {
+    expect(mediaTypeOf("a/B.MD")).toBe("text/markdown");
+    expect(mediaTypeOf("x.png")).toBe("image/png");
+    expect(mediaTypeOf("x.bin")).toBe("application/octet-stream");
+  });
+
+  it("a table aligns columns and trims line ends", () => {
+    expect(
+      table(
+        ["ID", "STATE", "TEXT"],
+        [
+          ["1", "completed", "hi"],
+          ["22", "failed", ""],
+        ],
+      ),
+    ).toBe("ID  STATE      TEXT\n1   completed  hi\n22  failed\n");
+    expect(summary("line one\nline two", 20)).toBe("line one");
+    expect(summary("abcdefghij", 5)).toBe("abcd…");
+  });
+
+  it("an unreachable agent reads as such", () => {
+    const err = new TypeError("fetch failed", {
+      cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+    });
+    expect(errorMessage(err, "http://x:1")).toBe(
+      "cannot reach the agent at http://x:1 (ECONNREFUSED). Is the server running? Set --url or A2A_URL.",
+    );
+    expect(errorMessage(new Error("Task not found\nmore"))).toBe("Task not found");
+  });
+});
