@@ -38,7 +38,7 @@ async function start(rules: Parameters<typeof startA2AHarness>[0]) {
 
 /** `claude-a2a chat` in a terminal, colours off, its config in the temp dir. */
 function chat(harness: A2AHarness, extra: string[] = []): Terminal {
-  const childEnv = { ...process.env, XDG_CONFIG_HOME: dir, NO_COLOR: "1" };
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: dir, NO_COLOR: "1" };
   delete childEnv.A2A_URL;
   term = runInTerminal(["chat", "--url", harness.server.url, ...extra], childEnv, process.cwd());
   return term;
@@ -56,6 +56,7 @@ describe("claude-a2a send (our server, real runtime)", () => {
             toolUse("Write", { file_path: "notes.md", content: "# notes\n" }),
           ]),
         },
+        { name: "again", match: { lastUserText: "And again" }, reply: reply(text("Again.")) },
         {
           name: "done",
           match: { toolResult: true },
@@ -75,11 +76,6 @@ describe("claude-a2a send (our server, real runtime)", () => {
     expect(await readFile(join(h!.bench.sandbox.cwd, "notes.md"), "utf8")).toBe("# notes\n");
 
     // The next send continues the same conversation (same context: the same Claude process).
-    h!.bench.model.rules.push({
-      name: "again",
-      match: { lastUserText: "And again" },
-      reply: reply(text("Again.")),
-    });
     const again = await runCli(["send", "And again"], { env });
     expect(again.code).toBe(0);
     expect(h!.spawns()).toBe(1);
