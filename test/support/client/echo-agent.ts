@@ -5,12 +5,21 @@
  * - `msg <text>`  answers with a message (no task);
  * - `ask <text>`  parks the task in input-required with a plain-text question; the answer completes it;
  * - `fail`        fails the task;
+ * - `later <text>` completes, then the agent starts a task by itself in the same context
+ *   (`metadata.origin: "autonomous"`, as claude-a2a does for background work) that ends with
+ *   `background: <text> done`;
  * - anything else: a task that streams `echo: <text>` as an artifact in two chunks, then completes.
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
+import {
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  ServerCallContext,
+  UnauthenticatedUser,
+} from "@a2a-js/sdk/server";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import { Role, TaskState, type AgentCard, type Message, type Part, type Task } from "@a2a-js/sdk";
@@ -38,8 +47,12 @@ const userText = (ctx: RequestContext): string =>
     .flatMap((p) => (p.content?.$case === "text" ? [p.content.value] : []))
     .join("");
 
+const WAKE = "\u0000wake ";
+
 class EchoExecutor implements AgentExecutor {
   readonly received: Message[] = [];
+  /** Starts a task "by itself" (set once the request handler exists). */
+  wake: (contextId: string, text: string) => void = () => undefined;
 
   execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     this.received.push(ctx.userMessage);
@@ -64,6 +77,7 @@ class EchoExecutor implements AgentExecutor {
       bus.finished();
       return Promise.resolve();
     }
+    const autonomous = said.startsWith(WAKE);
     const task: Task = ctx.task ?? {
       id: ctx.taskId,
       contextId: ctx.contextId,
@@ -74,13 +88,19 @@ class EchoExecutor implements AgentExecutor {
       },
       artifacts: [],
       history: [ctx.userMessage],
-      metadata: undefined,
+      metadata: autonomous ? { origin: "autonomous" } : undefined,
     };
     bus.publish(AgentEvent.task(task));
     if (ctx.task !== undefined) {
       status(TaskState.TASK_STATE_COMPLETED, `hello ${said}`);
     } else if (said.startsWith("ask ")) {
       status(TaskState.TASK_STATE_INPUT_REQUIRED, "What is your name?");
+    } else if (autonomous) {
+      status(TaskState.TASK_STATE_COMPLETED, `background: ${said.slice(WAKE.length)} done`);
+    } else if (said.startsWith("later ")) {
+      status(TaskState.TASK_STATE_COMPLETED, "started background work");
+      const contextId = ctx.contextId;
+      setTimeout(() => this.wake(contextId, said.slice(6)), 200);
     } else if (said === "fail") {
       status(TaskState.TASK_STATE_FAILED, "echo agent failed on purpose");
     } else {
@@ -170,6 +190,23 @@ export async function startEchoAgent(options: { token?: string } = {}): Promise<
   };
   const executor = new EchoExecutor();
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  executor.wake = (contextId, said) => {
+    const message: Message = {
+      messageId: crypto.randomUUID(),
+      contextId,
+      taskId: "",
+      role: Role.ROLE_USER,
+      parts: [text(`${WAKE}${said}`)],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    };
+    const call = new ServerCallContext({ user: new UnauthenticatedUser() });
+    void handler.sendMessage(
+      { tenant: "", message, configuration: undefined, metadata: undefined },
+      call,
+    );
+  };
   app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: handler }));
   app.use(
     "/rpc",

@@ -1,0 +1,63 @@
+/**
+ * `claude-a2a chat` in a pseudo-terminal against a plain A2A agent that is not ours (the SDK's
+ * server pieces): its plain-text input-required prompt is answered in free text, and a task the
+ * agent starts by itself in the conversation is shown as it arrives.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startEchoAgent, type EchoAgent } from "../support/client/echo-agent.js";
+import { runInTerminal, type Terminal } from "../support/client/pty.js";
+
+let agent: EchoAgent;
+let dir: string;
+let term: Terminal | undefined;
+
+beforeEach(async () => {
+  agent = await startEchoAgent();
+  dir = await mkdtemp(join(tmpdir(), "claude-a2a-chat-echo-"));
+});
+afterEach(async () => {
+  term?.kill();
+  await term?.exited;
+  term = undefined;
+  await agent.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function chat(): Terminal {
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: dir, NO_COLOR: "1" };
+  delete env.A2A_URL;
+  term = runInTerminal(["chat", "--url", agent.url], env, process.cwd());
+  return term;
+}
+
+describe("claude-a2a chat against a plain A2A agent", () => {
+  it("streams answers, answers a plain-text prompt, and shows a task the agent starts by itself", async () => {
+    const t = chat();
+    let at = await t.waitFor("Echo at ");
+    at = await t.waitFor("Ctrl-C during a turn cancels it", { from: at });
+    t.write("hello\r");
+    at = await t.waitFor("echo: hello", { from: at });
+    at = await t.waitFor("[completed]", { from: at });
+
+    t.write("ask me\r");
+    at = await t.waitFor("Reply:", { from: at });
+    t.write("Ada\r");
+    at = await t.waitFor("hello Ada", { from: at });
+    at = await t.waitFor("[completed]", { from: at });
+    // The answer went to the parked task.
+    expect(agent.received[2]?.taskId).toBe(agent.received[1]?.taskId);
+
+    t.write("later job\r");
+    at = await t.waitFor("started background work", { from: at });
+    at = await t.waitFor(/\[background\] task \S+ \(autonomous\)/, { from: at });
+    at = await t.waitFor("background: job done", { from: at });
+    at = await t.waitFor("[completed]", { from: at });
+    // Every message of the chat went to one context.
+    expect(new Set(agent.received.map((m) => m.contextId)).size).toBe(1);
+    t.write("/exit\r");
+    expect(await t.exited).toBe(0);
+  });
+});
