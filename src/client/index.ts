@@ -5,6 +5,11 @@ export type { ClientEnv } from "./env.js";
 
 /** The real terminal: process streams, environment and SIGINT. */
 export function processEnv(): ClientEnv {
+  // `claude-a2a tasks | head`: a reader that leaves is not an error.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(0);
+    throw err;
+  });
   return {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),

@@ -54,7 +54,7 @@ describe("claude-a2a chat against a plain A2A agent", () => {
     at = await t.waitFor("started background work", { from: at });
     at = await t.waitFor(/\[background\] task \S+ \(autonomous\)/, { from: at });
     at = await t.waitFor("background: job done", { from: at });
-    at = await t.waitFor("[completed]", { from: at });
+    await t.waitFor("[completed]", { from: at });
     // Every message of the chat went to one context.
     expect(new Set(agent.received.map((m) => m.contextId)).size).toBe(1);
     t.write("/exit\r");
