@@ -1,6 +1,6 @@
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
-import { InMemoryTaskStore, type TaskStore } from "@a2a-js/sdk/server";
+import { InMemoryPushNotificationStore, type TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { TaskBusManager } from "./a2a/bus-manager.js";
 import { buildAgentCard } from "./a2a/card.js";
@@ -12,6 +12,7 @@ import { ClaudeSession, type QueryFactory } from "./claude/index.js";
 import type { Config } from "./config/schema.js";
 import { SessionPool, type SessionFactoryArgs } from "./sessions/pool.js";
 import { SessionMap } from "./store/session-map.js";
+import { openTaskStores, type TaskStores } from "./store/task-stores.js";
 import { TerminalTaskStore } from "./store/terminal-task-store.js";
 import type { Timers } from "./timers.js";
 import { packageVersion } from "./version.js";
@@ -39,13 +40,29 @@ export interface Agent {
   readonly executor: ClaudeAgentExecutor;
   readonly pool: SessionPool;
   readonly taskStore: TaskStore;
-  /** Ends every Claude session and flushes the session map. */
+  /** The configured task and push-config stores (health checks, shutdown). */
+  readonly stores: TaskStores;
+  /** Ends every Claude session, flushes the session map and closes the store. */
   close(): Promise<void>;
 }
 
 export async function createAgent(o: AgentOptions): Promise<Agent> {
   const { config, logger } = o;
   const cwd = config.claude.cwd;
+  const stores: TaskStores = o.taskStore
+    ? {
+        type: "memory",
+        taskStore: o.taskStore,
+        pushStore: new InMemoryPushNotificationStore(),
+        recovered: [],
+        ping: () => Promise.resolve(),
+        close: () => Promise.resolve(),
+      }
+    : await openTaskStores({
+        store: config.store,
+        cwd,
+        logger: logger.child({ component: "store" }),
+      });
   const sessionMap = await SessionMap.open({ cwd, logger });
 
   // Sessions report to the executor, which needs the pool that creates them: the closures below
@@ -100,10 +117,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     maxLive: config.sessions.maxLive,
     logger: logger.child({ component: "sessions" }),
   });
-  const taskStore = new TerminalTaskStore(
-    o.taskStore ?? new InMemoryTaskStore(),
-    logger.child({ component: "store" }),
-  );
+  const taskStore = new TerminalTaskStore(stores.taskStore, logger.child({ component: "store" }));
   const busManager = new TaskBusManager();
   const executor = new ClaudeAgentExecutor({
     pool,
@@ -122,16 +136,24 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   busManager.isLive = (taskId) => executor.isActive(taskId);
 
   const card = buildAgentCard(config, { version: packageVersion() });
-  const requestHandler = new GuardedRequestHandler(card, taskStore, executor, busManager);
+  const requestHandler = new GuardedRequestHandler(
+    card,
+    taskStore,
+    executor,
+    busManager,
+    stores.pushStore,
+  );
   return {
     card,
     requestHandler,
     executor,
     pool,
     taskStore,
+    stores,
     close: async () => {
       await pool.closeAll();
       await sessionMap.flush();
+      await stores.close();
     },
   };
 }

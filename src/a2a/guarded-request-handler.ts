@@ -12,6 +12,7 @@ import {
   DefaultRequestHandler,
   type AgentExecutor,
   type ExecutionEventBusManager,
+  type PushNotificationStore,
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
@@ -61,8 +62,9 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     private readonly tasks: TaskStore,
     executor: AgentExecutor & ActiveTasks,
     busManager: ExecutionEventBusManager,
+    pushStore?: PushNotificationStore,
   ) {
-    super(card, tasks, executor, busManager);
+    super(card, tasks, executor, busManager, pushStore);
     this.activeTasks = executor;
     this.contentModes = contentModesOf(card);
   }

@@ -23,6 +23,8 @@ export const KIND = {
   queued: "queued",
   assistantText: "assistant_text",
   file: "file",
+  serverRestarted: "server_restarted",
+  sessionReset: "session_reset",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];
 

@@ -202,6 +202,49 @@ const artifactsSchema = z.strictObject({
     ),
 });
 
+/** Where the SQLite store lives by default, relative to the workspace (`claude.cwd`). */
+export const DEFAULT_SQLITE_PATH = ".claude/claude-a2a.db";
+
+const retainDays = () =>
+  z
+    .int({ error: "expected a whole number of days (0 keeps everything)" })
+    .min(0, { error: "expected a whole number of days (0 keeps everything)" })
+    .default(30)
+    .describe(
+      "Terminal tasks (and their inbox folders) older than this many days are deleted at " +
+        "startup and daily. 0 keeps everything.",
+    );
+
+const storeSchema = z
+  .discriminatedUnion(
+    "type",
+    [
+      z.strictObject({
+        type: z.literal("sqlite"),
+        path: name()
+          .default(DEFAULT_SQLITE_PATH)
+          .describe("SQLite file; a relative path resolves against claude.cwd."),
+        retainDays: retainDays(),
+      }),
+      z.strictObject({
+        type: z.literal("postgres"),
+        url: name()
+          .regex(/^postgres(ql)?:\/\//, {
+            error: 'expected a "postgres://" or "postgresql://" URL',
+          })
+          .describe("PostgreSQL connection URL (postgres://user:password@host:port/database)."),
+        retainDays: retainDays(),
+      }),
+      z.strictObject({ type: z.literal("memory") }),
+    ],
+    { error: 'expected "type" to be "sqlite", "postgres" or "memory"' },
+  )
+  .default({ type: "sqlite", path: DEFAULT_SQLITE_PATH, retainDays: 30 })
+  .describe(
+    "Where tasks and push-notification configs are kept: SQLite (default), PostgreSQL, or memory " +
+      "(lost at restart).",
+  );
+
 export const configSchema = z
   .strictObject({
     $schema: text().optional().describe("JSON Schema of this file, for editors."),
@@ -210,6 +253,7 @@ export const configSchema = z
     claude: claudeSchema.prefault({}),
     sessions: sessionsSchema.prefault({}),
     artifacts: artifactsSchema.prefault({}),
+    store: storeSchema,
     backgroundTasks: z
       .enum(["wait", "detach"])
       .default("wait")

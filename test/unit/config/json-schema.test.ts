@@ -26,6 +26,7 @@ describe("config.schema.json", () => {
       "claude",
       "sessions",
       "artifacts",
+      "store",
       "backgroundTasks",
       "backgroundTaskTimeoutMs",
     ]);

@@ -1,0 +1,63 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import { migrateToLatest } from "./sdk-migrations.js";
+
+export type DatabaseSpec =
+  | { readonly type: "sqlite"; readonly file: string }
+  | { readonly type: "postgres"; readonly url: string };
+
+/** A migrated database the SDK's stores can use. */
+export interface Database {
+  readonly db: Kysely<unknown>;
+  readonly type: DatabaseSpec["type"];
+  /** Where it is, for logs and errors: the file, or the URL without its password. */
+  readonly location: string;
+}
+
+/** Writers wait this long for a lock (another process on the same SQLite file). */
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Opens the database, after bringing it to the SDK's latest schema. SQLite runs in WAL mode
+ * (readers never block the writer) with a busy timeout; PostgreSQL through a small `pg` pool.
+ */
+export async function openDatabase(spec: DatabaseSpec): Promise<Database> {
+  if (spec.type === "sqlite") {
+    mkdirSync(dirname(spec.file), { recursive: true });
+    await migrateToLatest(`sqlite:${spec.file}`);
+    const connection = new BetterSqlite3(spec.file);
+    connection.pragma("journal_mode = WAL");
+    connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    connection.pragma("synchronous = NORMAL");
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: connection }) });
+    return { db, type: "sqlite", location: spec.file };
+  }
+  const location = redactUrl(spec.url);
+  try {
+    await migrateToLatest(spec.url);
+  } catch (err) {
+    throw new Error(`PostgreSQL at ${location}: ${(err as Error).message}`, { cause: err });
+  }
+  const pool = new pg.Pool({ connectionString: spec.url, max: 5, connectionTimeoutMillis: 10_000 });
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+  return { db, type: "postgres", location };
+}
+
+/** Whether the database answers a trivial query. */
+export async function pingDatabase(db: Kysely<unknown>): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+/** A URL with its password replaced, safe to log. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== "") parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "<unparsable URL>";
+  }
+}

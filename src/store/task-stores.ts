@@ -1,0 +1,103 @@
+import { resolve } from "node:path";
+import {
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  type PushNotificationStore,
+  type TaskStore,
+} from "@a2a-js/sdk/server";
+import { DatabasePushNotificationStore, DatabaseTaskStore } from "@a2a-js/sdk/server/database";
+import type { Logger } from "pino";
+import type { Config } from "../config/schema.js";
+import { openDatabase, pingDatabase, type Database, type DatabaseSpec } from "./database.js";
+import { failUnfinishedTasks } from "./recovery.js";
+import { scheduleRetention } from "./retention.js";
+
+export type StoreConfig = Config["store"];
+
+/** The task and push-config stores the request handler uses, and their upkeep. */
+export interface TaskStores {
+  readonly type: StoreConfig["type"];
+  readonly taskStore: TaskStore;
+  readonly pushStore: PushNotificationStore;
+  /** Tasks the previous server left unfinished, now FAILED (database stores only). */
+  readonly recovered: readonly string[];
+  /** Throws when the store does not answer. */
+  ping(): Promise<void>;
+  /** Stops the daily pruning and closes the connection. */
+  close(): Promise<void>;
+}
+
+export interface OpenStoresOptions {
+  readonly store: StoreConfig;
+  /** The workspace: a relative SQLite path and the inbox folders resolve against it. */
+  readonly cwd: string;
+  readonly logger: Logger;
+}
+
+/** Where the database of a config is, or undefined for the memory store. Pure. */
+export function databaseSpec(store: StoreConfig, cwd: string): DatabaseSpec | undefined {
+  switch (store.type) {
+    case "sqlite":
+      return { type: "sqlite", file: resolve(cwd, store.path) };
+    case "postgres":
+      return { type: "postgres", url: store.url };
+    case "memory":
+      return undefined;
+  }
+}
+
+/**
+ * Opens the configured store: migrates it to the SDK's schema, fails the tasks a previous
+ * server left unfinished, prunes expired ones, and schedules the daily pruning.
+ */
+export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> {
+  const spec = databaseSpec(o.store, o.cwd);
+  if (spec === undefined || o.store.type === "memory") {
+    return {
+      type: "memory",
+      taskStore: new InMemoryTaskStore(),
+      pushStore: new InMemoryPushNotificationStore(),
+      recovered: [],
+      ping: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
+  }
+  let database: Database;
+  try {
+    database = await openDatabase(spec);
+  } catch (err) {
+    const where = spec.type === "sqlite" ? spec.file : "the configured URL";
+    throw new Error(
+      `Cannot open the ${spec.type} task store at ${where}: ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
+  }
+  const { db } = database;
+  try {
+    const recovered = await failUnfinishedTasks(db, o.logger);
+    const retention = scheduleRetention({
+      db,
+      cwd: o.cwd,
+      retainDays: o.store.retainDays,
+      logger: o.logger,
+    });
+    await retention.first;
+    o.logger.info({ store: spec.type, location: database.location }, "task store open");
+    return {
+      type: spec.type,
+      taskStore: new DatabaseTaskStore(db),
+      pushStore: new DatabasePushNotificationStore(db),
+      recovered,
+      ping: () => pingDatabase(db),
+      close: async () => {
+        retention.stop();
+        await db.destroy();
+      },
+    };
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+}
