@@ -183,6 +183,69 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
     expect(await t.exited).toBe(0);
   });
 
+  it("a multi-select question ticked with Space, then a permission denied with a reason", async () => {
+    const outside = join(dir, "outside", "pizza.txt");
+    const toppings = {
+      question: "Which toppings?",
+      header: "Toppings",
+      options: [
+        { label: "cheese", description: "Mozzarella" },
+        { label: "ham", description: "Cooked ham" },
+        { label: "olives", description: "Black olives" },
+      ],
+      multiSelect: true,
+    };
+    const harness = await start({
+      rules: [
+        {
+          name: "ask",
+          match: { lastUserText: "Order a pizza", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [toppings] })),
+        },
+        {
+          name: "write-order",
+          match: { toolResult: /Which toppings/ },
+          reply: reply(toolUse("Write", { file_path: outside, content: "pizza\n" })),
+        },
+        {
+          name: "after-deny",
+          match: { toolResult: /denied this action/ },
+          reply: reply(text("Not writing the order.")),
+        },
+      ],
+    });
+    const t = chat(harness);
+    let at = await t.waitFor("Ctrl-C during a turn cancels it");
+    t.write("Order a pizza\r");
+    at = await t.waitFor("[Toppings] Which toppings?", { from: at });
+    at = await t.waitFor("Other (type an answer)", { from: at });
+    t.write(KEY.space); // cheese
+    at = await t.waitFor("◉ cheese", { from: at });
+    t.write(KEY.down + KEY.down); // olives
+    at = await t.waitFor("Black olives", { from: at });
+    t.write(KEY.space);
+    at = await t.waitFor("◉ olives", { from: at });
+    t.write(KEY.enter);
+    at = await t.waitFor("Allow Write?", { from: at });
+    t.write(KEY.down + KEY.down); // Deny, with a reason
+    await t.waitFor("❯ Deny, with a reason", { from: at });
+    t.write(KEY.enter);
+    at = await t.waitFor("Reason:", { from: at });
+    t.write("not outside the workspace\r");
+    at = await t.waitFor("Not writing the order.", { from: at });
+    await t.waitFor("[completed]", { from: at });
+
+    const requests = harness.bench.model.requests;
+    const answered = requests.find((r) => r.rule === "write-order")?.request;
+    expect(answered?.toolResults[0]?.content).toContain('"Which toppings?"="cheese, olives"');
+    const denied = requests.find((r) => r.rule === "after-deny")?.request;
+    expect(denied?.toolResults[0]?.content).toContain("not outside the workspace");
+    await expect(access(outside)).rejects.toThrow();
+    t.write("/exit\r");
+    expect(await t.exited).toBe(0);
+    expect(harness.bench.model.unmatched).toEqual([]);
+  });
+
   it("Ctrl-C during a slow turn cancels the task (CANCELED) and the chat goes on", async () => {
     const slow = "This answer takes a long while to stream. ".repeat(60);
     const harness = await start({
