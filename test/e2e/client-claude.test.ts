@@ -283,5 +283,15 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
     t.write("/exit\r");
     expect(await t.exited).toBe(0);
     await access(join(dir, "claude-a2a", "contexts.json"));
+
+    // A second Ctrl-C during a turn leaves the client (exit 130) after asking for the cancel.
+    const again = chat(harness, ["--continue"]);
+    at = await again.waitFor("Ctrl-C during a turn cancels it");
+    again.write("Tell me a long story\r");
+    at = await again.waitFor("This answer", { from: at });
+    again.write(KEY.ctrlC);
+    await again.waitFor("canceling the task", { from: at });
+    again.write(KEY.ctrlC);
+    expect(await again.exited).toBe(130);
   });
 });
