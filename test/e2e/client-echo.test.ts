@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startEchoAgent, type EchoAgent } from "../support/client/echo-agent.js";
-import { runInTerminal, type Terminal } from "../support/client/pty.js";
+import { KEY, runInTerminal, type Terminal } from "../support/client/pty.js";
 
 let agent: EchoAgent;
 let dir: string;
@@ -26,9 +26,11 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function chat(): Terminal {
+function chat(color = false): Terminal {
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: dir, NO_COLOR: "1" };
   delete env.A2A_URL;
+  delete env.FORCE_COLOR;
+  if (color) delete env.NO_COLOR;
   term = runInTerminal(["chat", "--url", agent.url], env, process.cwd());
   return term;
 }
@@ -59,5 +61,20 @@ describe("claude-a2a chat against a plain A2A agent", () => {
     expect(new Set(agent.received.map((m) => m.contextId)).size).toBe(1);
     t.write("/exit\r");
     expect(await t.exited).toBe(0);
+  });
+
+  it("uses colours on a terminal, and none at all with NO_COLOR", async () => {
+    // eslint-disable-next-line no-control-regex
+    const SGR = /\x1b\[[0-9;]*m/;
+    for (const color of [true, false]) {
+      const t = chat(color);
+      let at = await t.waitFor("Ctrl-C during a turn cancels it");
+      t.write("fail\r");
+      at = await t.waitFor("[failed]", { from: at });
+      await t.waitFor("echo agent failed on purpose", { from: at });
+      expect(SGR.test(t.raw())).toBe(color);
+      t.write(KEY.ctrlC);
+      expect(await t.exited).toBe(0);
+    }
   });
 });

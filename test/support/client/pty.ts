@@ -12,6 +12,8 @@ export const KEY = {
 export interface Terminal {
   /** Everything printed so far, ANSI escapes removed. */
   text(): string;
+  /** Everything printed so far, as printed. */
+  raw(): string;
   write(data: string): void;
   /** Waits until the output (after `from`, an index into text()) matches; returns the match end. */
   waitFor(
@@ -45,6 +47,7 @@ export function runInTerminal(args: string[], env: NodeJS.ProcessEnv, cwd: strin
   const text = () => raw.replace(ANSI, "").replace(/\r/g, "");
   return {
     text,
+    raw: () => raw,
     pid: pty.pid,
     exited,
     write: (data) => pty.write(data),
