@@ -45,14 +45,20 @@ export class AssistantTextArtifact {
     }
   }
 
+  /** Closes the artifact with the whole text; later text is ignored. Idempotent. */
   finish(): void {
+    if (this.closed) return;
+    this.closed = true;
     if (!this.opened) return;
     this.publish(this.update(this.text, false, true));
   }
 
+  private closed = false;
+
   private lastMessage: string | undefined;
 
   private add(text: string, messageId: string | undefined): void {
+    if (this.closed) return;
     // Separate the texts of successive API messages (e.g. before and after a tool call).
     const separator =
       this.text !== "" && messageId !== this.lastMessage && !this.text.endsWith("\n") ? "\n\n" : "";

@@ -1,19 +1,31 @@
-import { TaskState, type Message } from "@a2a-js/sdk";
-import type {
-  AgentExecutor,
-  ExecutionEventBus,
-  ExecutionEventBusManager,
-  RequestContext,
-  TaskStore,
+import { randomUUID } from "node:crypto";
+import { TaskState, type Message, type Task } from "@a2a-js/sdk";
+import {
+  ServerCallContext,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type ExecutionEventBusManager,
+  type PushNotificationSender,
+  type PushNotificationStore,
+  type RequestContext,
+  type TaskStore,
 } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
+import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { SessionPool } from "../sessions/pool.js";
 import { realTimers, type Timers } from "../timers.js";
 import { ContextQueue } from "./context-queue.js";
 import type { FileChange } from "./file-artifacts.js";
 import { InputError, planPrompt, removeInbox, writeInbox } from "./input.js";
-import { newTask, plainStatus, type TaskRef } from "./messages.js";
+import {
+  agentMessage,
+  newTask,
+  plainStatus,
+  statusUpdate,
+  textPart,
+  type TaskRef,
+} from "./messages.js";
 import { ServerTask, type Inbox, type TaskEnvironment, type TurnPolicy } from "./server-task.js";
 import { TaskChannel } from "./task-channel.js";
 
@@ -31,7 +43,15 @@ export interface ExecutorOptions {
   readonly logger: Logger;
   readonly timers?: Timers;
   readonly inbox?: Inbox;
+  /** Push-notification configs and delivery, when the card advertises them. */
+  readonly push?: {
+    readonly store: PushNotificationStore;
+    readonly sender: PushNotificationSender;
+  };
 }
+
+/** `metadata.origin` of a task the server created for a wake no task owned. */
+export const AUTONOMOUS_ORIGIN = "autonomous";
 
 /** Said to Claude when work no task owns (a wake) asks a client something. */
 export const UNOWNED_DENIAL =
@@ -52,6 +72,10 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   private readonly owners = new Map<string, ServerTask>();
   /** Answers admitted by the request guard that could not be delivered, by message id. */
   private readonly refusals = new Map<string, string>();
+  /** Background task id → the task whose run launched it, until the wake it causes begins. */
+  private readonly launchedBy = new Map<string, ServerTask>();
+  /** The latest caller of each context: the owner of a wake nothing else attributes. */
+  private readonly lastCaller = new Map<string, ServerCallContext>();
   private readonly env: TaskEnvironment;
 
   constructor(private readonly options: ExecutorOptions) {
@@ -112,7 +136,8 @@ export class ClaudeAgentExecutor implements AgentExecutor {
 
   cancelTask = (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     const task = this.tasks.get(taskId);
-    if (task === undefined || !task.cancel(bus)) {
+    const session = task && this.options.pool.peek(task.ref.contextId);
+    if (task === undefined || !task.cancel(bus, session)) {
       // It ended between the handler's lookup and this call: nothing to cancel. Finishing the bus
       // releases the handler's wait for a terminal event; it then reports the task's real state.
       bus.finished();
@@ -160,15 +185,150 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     await task.onFileChanged(change);
   }
 
-  private async begin(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const ref: TaskRef = { taskId: ctx.taskId, contextId: ctx.contextId };
-    const logger = this.options.logger.child({ taskId: ref.taskId, contextId: ref.contextId });
-    const channel = new TaskChannel({
+  /**
+   * What a context's Claude session reports that the A2A side acts on: background work and its
+   * owner, and wakes, which go to the task whose work caused them or become autonomous tasks.
+   */
+  onSessionEvent(contextId: string, session: ClaudeSession, event: SessionEvent): void {
+    switch (event.type) {
+      case "background_task_started":
+      case "background_task_attributed": {
+        const work = event.task;
+        if (!work.backgrounded || work.ambient || work.runId === undefined) return;
+        const owner = this.owners.get(work.runId);
+        if (owner === undefined || this.launchedBy.has(work.taskId)) return;
+        this.launchedBy.set(work.taskId, owner);
+        owner.trackBackground(work);
+        return;
+      }
+      case "background_task_finished":
+        this.launchedBy.get(event.task.taskId)?.backgroundFinished(event.task);
+        return;
+      case "background_notifications_folded":
+        for (const id of event.taskIds) this.consumeBackground(id);
+        return;
+      case "run_started":
+        if (event.origin === "autonomous") this.onWake(contextId, session, event);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onWake(
+    contextId: string,
+    session: ClaudeSession,
+    event: Extract<SessionEvent, { type: "run_started" }>,
+  ): void {
+    const causes = event.causes ?? [];
+    let adopter: ServerTask | undefined;
+    let referenced: ServerTask | undefined;
+    for (const id of causes) {
+      const owner = this.launchedBy.get(id);
+      if (owner === undefined) continue;
+      referenced ??= owner;
+      if (adopter === undefined && owner.adopt(session, event.runId)) adopter = owner;
+    }
+    for (const id of causes) this.consumeBackground(id);
+    const log = { contextId, runId: event.runId, causes, taskId: adopter?.ref.taskId };
+    if (adopter !== undefined) {
+      this.options.logger.debug(log, "wake: a run of the task whose background work caused it");
+      return;
+    }
+    this.startAutonomousTask(contextId, session, event.runId, referenced);
+  }
+
+  private consumeBackground(backgroundTaskId: string): void {
+    const owner = this.launchedBy.get(backgroundTaskId);
+    this.launchedBy.delete(backgroundTaskId);
+    owner?.backgroundConsumed(backgroundTaskId);
+  }
+
+  /**
+   * A wake no live task takes: it becomes a task of its own in the context, owned by the caller
+   * of the task whose work caused it (or the context's latest caller), with that task's push
+   * configs, so a client hears about work that finished after its stream ended.
+   */
+  private startAutonomousTask(
+    contextId: string,
+    session: ClaudeSession,
+    runId: string,
+    referenced: ServerTask | undefined,
+  ): void {
+    const context =
+      referenced?.channel.callContext ?? this.lastCaller.get(contextId) ?? new ServerCallContext();
+    const ref: TaskRef = { taskId: randomUUID(), contextId };
+    const logger = this.options.logger.child({ taskId: ref.taskId, contextId, runId });
+    const channel = this.channelFor(ref, logger);
+    channel.attachDetached(
+      this.options.busManager.createOrGetByTaskId(ref.taskId, context),
+      context,
+    );
+    const from = referenced?.ref.taskId;
+    if (from !== undefined && this.options.push !== undefined) {
+      channel.deferWrites(this.inheritPushConfigs(from, ref.taskId, context, logger));
+    }
+    const intro = agentMessage(ref, [
+      textPart(
+        from === undefined
+          ? "Claude started working by itself in this context."
+          : `Claude started working by itself: background work of task ${from} finished.`,
+      ),
+    ]);
+    intro.referenceTaskIds = from === undefined ? [] : [from];
+    const task: Task = {
+      id: ref.taskId,
+      contextId,
+      status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+      artifacts: [],
+      history: [intro],
+      metadata: { origin: AUTONOMOUS_ORIGIN, ...(from !== undefined && { referenceTaskId: from }) },
+    };
+    channel.task(task);
+    const serverTask = new ServerTask(channel, { kind: "autonomous" }, this.env, logger);
+    this.tasks.set(ref.taskId, serverTask);
+    if (!serverTask.adopt(session, runId)) {
+      logger.warn("wake: the run ended before its task could follow it");
+    }
+    channel.status(statusUpdate(ref, TaskState.TASK_STATE_WORKING));
+    logger.info({ referenceTaskId: from }, "wake: autonomous task created");
+    void serverTask.run().finally(() => {
+      if (this.tasks.get(ref.taskId) === serverTask) this.tasks.delete(ref.taskId);
+    });
+  }
+
+  private async inheritPushConfigs(
+    from: string,
+    to: string,
+    context: ServerCallContext,
+    logger: Logger,
+  ): Promise<void> {
+    const store = this.options.push?.store;
+    if (store === undefined) return;
+    try {
+      for (const config of await store.load(from, context)) {
+        await store.save(to, context, { ...config, taskId: to });
+      }
+    } catch (err) {
+      logger.warn({ err, from }, "push configs could not be inherited");
+    }
+  }
+
+  private channelFor(ref: TaskRef, logger: Logger): TaskChannel {
+    return new TaskChannel({
       ref,
       store: this.options.taskStore,
       busManager: this.options.busManager,
       logger,
+      ...(this.options.push && { push: this.options.push.sender }),
     });
+  }
+
+  private async begin(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const ref: TaskRef = { taskId: ctx.taskId, contextId: ctx.contextId };
+    const logger = this.options.logger.child({ taskId: ref.taskId, contextId: ref.contextId });
+    this.lastCaller.set(ref.contextId, ctx.context);
+    const channel = this.channelFor(ref, logger);
     channel.attach(bus, ctx.context);
     channel.task(newTask(ref, ctx.userMessage));
     let plan;
@@ -181,7 +341,8 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     }
     const ticket = this.queue.enter(ref.contextId);
     const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
-    const task = new ServerTask(channel, plan, ticket, this.env, logger, accepted);
+    const origin = { kind: "client", plan, ticket } as const;
+    const task = new ServerTask(channel, origin, this.env, logger, accepted);
     this.tasks.set(ref.taskId, task);
     void task.run().finally(() => {
       if (this.tasks.get(ref.taskId) === task) this.tasks.delete(ref.taskId);
@@ -215,3 +376,5 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     await task.whenTurnStops();
   }
 }
+
+const now = () => new Date().toISOString();

@@ -12,6 +12,7 @@ import {
   DefaultRequestHandler,
   type AgentExecutor,
   type ExecutionEventBusManager,
+  type PushNotificationSender,
   type PushNotificationStore,
   type ServerCallContext,
   type TaskStore,
@@ -63,8 +64,9 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     executor: AgentExecutor & ActiveTasks,
     busManager: ExecutionEventBusManager,
     pushStore?: PushNotificationStore,
+    pushSender?: PushNotificationSender,
   ) {
-    super(card, tasks, executor, busManager, pushStore);
+    super(card, tasks, executor, busManager, pushStore, pushSender);
     this.activeTasks = executor;
     this.contentModes = contentModesOf(card);
   }

@@ -6,23 +6,29 @@ import { TaskState } from "@a2a-js/sdk";
  * each step and re-asks after every await: a task that has ended takes no further step.
  *
  *   queued ──granted──▶ starting ──prompt_sent──▶ running ⇄ parked
- *      │                   │                         │        │
- *      └───────────────────┴──── failed | canceled ──┴────────┴──▶ ended
- *                                     running ──completed──▶ ended
+ *                                           run_ended │  ▲ run_started (a wake of its work)
+ *                                                     ▼  │
+ *                                                   waiting ──▶ parked (a late prompt)
+ *   any live state ── failed | canceled ──▶ ended; running | parked | waiting ── completed ──▶ ended
  *
  * - queued: another task holds its context (SUBMITTED, `queued` status).
  * - starting: it heads its context's queue; attachments are written and the prompt handed to the
  *   Claude session, which may first have to interrupt a wake (still SUBMITTED).
  * - running: Claude has the prompt (WORKING).
  * - parked: Claude waits for the client's answer to a question or permission prompt
- *   (INPUT_REQUIRED); an answer moves it back to running.
+ *   (INPUT_REQUIRED); an answer moves it back to running (waiting, if no run of it is active).
+ * - waiting: its run ended, but background work it started still runs (`backgroundTasks:
+ *   "wait"`): still WORKING. The wake that work causes is a run of this task again.
  * - ended: completed, failed or canceled; exactly one terminal status was published.
+ *
+ * A task the server creates for a wake no task owns (an autonomous task) starts running.
  */
 export type TaskPhase =
   | { readonly name: "queued" }
   | { readonly name: "starting" }
   | { readonly name: "running" }
   | { readonly name: "parked" }
+  | { readonly name: "waiting" }
   | { readonly name: "ended"; readonly outcome: TaskOutcome };
 
 export type TaskOutcome =
@@ -38,8 +44,12 @@ export type LifecycleEvent =
   /** A question or permission prompt is shown to the client. */
   | { readonly type: "input_needed" }
   /** The shown prompt was answered (or settled without an answer). */
-  | { readonly type: "answered" }
-  /** The run completed with a result. */
+  | { readonly type: "answered"; readonly runActive: boolean }
+  /** Its run ended with background work of its own still running (`backgroundTasks: "wait"`). */
+  | { readonly type: "run_ended" }
+  /** A run of its work began: the wake its background work caused. */
+  | { readonly type: "run_started" }
+  /** Its work is over: no run active, no background work left. */
   | { readonly type: "completed" }
   /** Bad input, an inbox failure, a failed or interrupted run, a timeout, loop protection. */
   | { readonly type: "failed"; readonly reason: string }
@@ -49,37 +59,34 @@ export type Transition =
   { readonly ok: true; readonly phase: TaskPhase } | { readonly ok: false; readonly why: string };
 
 export const INITIAL_PHASE: TaskPhase = { name: "queued" };
+/** A task the server creates for a wake no task owns starts with that run under way. */
+export const AUTONOMOUS_PHASE: TaskPhase = { name: "running" };
+
+type LivePhase = Exclude<TaskPhase["name"], "ended">;
+type Step = Exclude<LifecycleEvent["type"], "failed" | "canceled" | "answered" | "completed">;
+
+/** The moves other than the endings, the answer and completion, by phase and event. */
+const MOVES: Readonly<Record<Step, Partial<Record<LivePhase, LivePhase>>>> = {
+  granted: { queued: "starting" },
+  prompt_sent: { starting: "running" },
+  // Waiting too: a background subagent of its run may ask after the run ended.
+  input_needed: { running: "parked", waiting: "parked" },
+  run_ended: { running: "waiting" },
+  run_started: { waiting: "running" },
+};
 
 const refuse = (phase: TaskPhase, event: LifecycleEvent): Transition => ({
   ok: false,
   why: `${event.type} is not a step a ${phase.name} task takes`,
 });
 
+const to = (name: LivePhase): Transition => ({ ok: true, phase: { name } });
+
 export function transition(phase: TaskPhase, event: LifecycleEvent): Transition {
-  if (phase.name === "ended")
+  if (phase.name === "ended") {
     return { ok: false, why: `the task has ended (${phase.outcome.state})` };
+  }
   switch (event.type) {
-    case "granted":
-      return phase.name === "queued"
-        ? { ok: true, phase: { name: "starting" } }
-        : refuse(phase, event);
-    case "prompt_sent":
-      return phase.name === "starting"
-        ? { ok: true, phase: { name: "running" } }
-        : refuse(phase, event);
-    case "input_needed":
-      return phase.name === "running"
-        ? { ok: true, phase: { name: "parked" } }
-        : refuse(phase, event);
-    case "answered":
-      return phase.name === "parked"
-        ? { ok: true, phase: { name: "running" } }
-        : refuse(phase, event);
-    case "completed":
-      // A run may end while a prompt is shown (a subagent's request outlived its turn).
-      return phase.name === "running" || phase.name === "parked"
-        ? { ok: true, phase: { name: "ended", outcome: { state: "completed" } } }
-        : refuse(phase, event);
     case "failed":
       return {
         ok: true,
@@ -87,6 +94,22 @@ export function transition(phase: TaskPhase, event: LifecycleEvent): Transition 
       };
     case "canceled":
       return { ok: true, phase: { name: "ended", outcome: { state: "canceled" } } };
+    case "completed":
+      // A run may end while a prompt is shown (a subagent's request outlived its turn).
+      return phase.name === "running" || phase.name === "parked" || phase.name === "waiting"
+        ? { ok: true, phase: { name: "ended", outcome: { state: "completed" } } }
+        : refuse(phase, event);
+    case "answered":
+      if (phase.name !== "parked") return refuse(phase, event);
+      return to(event.runActive ? "running" : "waiting");
+    case "granted":
+    case "prompt_sent":
+    case "input_needed":
+    case "run_ended":
+    case "run_started": {
+      const next = MOVES[event.type][phase.name];
+      return next === undefined ? refuse(phase, event) : to(next);
+    }
   }
 }
 
@@ -97,6 +120,7 @@ export function a2aState(phase: TaskPhase): TaskState {
     case "starting":
       return TaskState.TASK_STATE_SUBMITTED;
     case "running":
+    case "waiting":
       return TaskState.TASK_STATE_WORKING;
     case "parked":
       return TaskState.TASK_STATE_INPUT_REQUIRED;

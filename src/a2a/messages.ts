@@ -25,6 +25,10 @@ export const KIND = {
   file: "file",
   serverRestarted: "server_restarted",
   sessionReset: "session_reset",
+  backgroundWait: "background_wait",
+  backgroundTask: "background_task",
+  backgroundTimeout: "background_timeout",
+  wakeInterrupted: "wake_interrupted",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];
 

@@ -2,10 +2,9 @@ import { TaskState, type Message, type TaskStatusUpdateEvent } from "@a2a-js/sdk
 import type { ExecutionEventBus } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
-import type { RunStream, RunStreamEvent } from "../claude/index.js";
+import type { BackgroundTask, ClaudeSession, RunStream, RunStreamEvent } from "../claude/index.js";
 import type { SessionLease } from "../sessions/pool.js";
 import type { Timers } from "../timers.js";
-import { AssistantTextArtifact } from "./assistant-text.js";
 import { FileDelivery } from "./content-modes.js";
 import type { Ticket } from "./context-queue.js";
 import { DenialLedger, type DenialVerdict } from "./denials.js";
@@ -13,6 +12,7 @@ import { fileArtifact, type FileChange } from "./file-artifacts.js";
 import { toUserPrompt, type InboxFile, type PromptPlan } from "./input.js";
 import { promptContent, questionsOf, type Answer, type PendingPrompt } from "./interaction.js";
 import {
+  AUTONOMOUS_PHASE,
   INITIAL_PHASE,
   transition,
   turnStops,
@@ -31,12 +31,17 @@ import {
   type TaskRef,
 } from "./messages.js";
 import { PromptQueue, type PromptEntry } from "./prompts.js";
+import { RunOutput } from "./run-output.js";
+import { BackgroundWork, describeWork } from "./task-background.js";
 import type { TaskChannel } from "./task-channel.js";
 
 export interface TurnPolicy {
   readonly permissionPrompts: "input-required" | "deny";
   readonly maxPermissionDenials: number;
   readonly inputTimeoutMs: number | undefined;
+  /** "wait": a task whose run ended stays working until its background work is done. */
+  readonly backgroundTasks: "wait" | "detach";
+  readonly backgroundWaitTimeoutMs: number;
 }
 
 /** Where attachments go: the workspace's inbox (a seam, so a test can hold a write). */
@@ -75,24 +80,39 @@ const DENY_WITHDRAWN: PermissionResult = {
   message: "The request was withdrawn.",
 };
 
+/** How a task came to be: a client's message, or a wake no task owned. */
+export type TaskOrigin =
+  | { readonly kind: "client"; readonly plan: PromptPlan; readonly ticket: Ticket }
+  | { readonly kind: "autonomous" };
+
+export const WAKE_INTERRUPTED_TEXT =
+  "A new message in this context interrupted this work; the output so far is kept.";
+
 /**
- * One A2A task: one foreground run of its context's Claude session, over one or more A2A turns
+ * One A2A task: the run its client's message started (or, for an autonomous task, the wake it
+ * was created for), and the runs its background work causes later, over one or more A2A turns
  * (a turn stops when the task parks in input-required or ends). Its state is a `TaskPhase`
  * (`lifecycle.ts`); every step asks `transition` first, and every step after an await re-checks
  * the phase, so a task that ended takes no further step and publishes nothing more. It maps its
- * run's events to the README's event contract and applies loop protection.
+ * runs' events to the README's event contract and applies loop protection.
  */
 export class ServerTask {
-  private current: TaskPhase = INITIAL_PHASE;
+  private current: TaskPhase;
   private readonly prompts = new PromptQueue();
   private readonly ledger: DenialLedger;
+  private readonly background = new BackgroundWork();
   private readonly turnWaiters: (() => void)[] = [];
   private readonly endedGate: Promise<void>;
   private openEndedGate!: () => void;
   private lease: SessionLease | undefined;
-  private runId: string | undefined;
-  private text: AssistantTextArtifact | undefined;
-  private timer: unknown;
+  /** Active runs of this task, and what each shows the client. */
+  private readonly runs = new Map<string, RunOutput>();
+  /** Every run it ever owned: a late prompt of one (a background subagent) still reaches it. */
+  private readonly ownedRuns = new Set<string>();
+  /** The text of its last completed run: the task's result. */
+  private lastAnswer = "";
+  private inputTimer: unknown;
+  private waitTimer: unknown;
   /** The input timeout fired while an answer was in flight: it applies if that answer fails. */
   private expired = false;
   /** File artifacts the client accepts; the others are listed in the final answer instead. */
@@ -100,13 +120,13 @@ export class ServerTask {
 
   constructor(
     readonly channel: TaskChannel,
-    private readonly plan: PromptPlan,
-    private readonly ticket: Ticket,
+    private readonly origin: TaskOrigin,
     private readonly env: TaskEnvironment,
     private readonly logger: Logger,
     /** The creating request's `acceptedOutputModes` (empty: anything), for the task's life. */
     acceptedOutputModes: readonly string[] = [],
   ) {
+    this.current = origin.kind === "client" ? INITIAL_PHASE : AUTONOMOUS_PHASE;
     this.files = new FileDelivery(acceptedOutputModes);
     this.ledger = new DenialLedger(env.policy.maxPermissionDenials);
     this.endedGate = new Promise((resolve) => (this.openEndedGate = resolve));
@@ -131,28 +151,80 @@ export class ServerTask {
     return new Promise((resolve) => this.turnWaiters.push(resolve));
   }
 
-  /** The task's whole life; resolves when it holds nothing: its run is over, its context free. */
+  /**
+   * The task's whole life: its client's run (the context is free again when that run is over),
+   * then its background work; resolves when it holds nothing.
+   */
   async run(): Promise<void> {
     try {
-      await this.start();
+      if (this.origin.kind === "client") await this.start(this.origin.plan, this.origin.ticket);
     } catch (err) {
       this.logger.error({ err }, "task: unexpected failure");
       this.fail(`Internal error: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
-      this.clearTimer();
-      if (!this.ended) this.fail("The Claude run ended without a result.");
-      this.prompts.settleAll(DENY_TASK_OVER);
-      if (this.runId !== undefined) this.env.disown(this.runId);
-      this.lease?.release();
-      this.ticket.release();
+      if (this.origin.kind === "client") this.origin.ticket.release();
     }
+    if (this.origin.kind === "client" && !this.ended && this.runs.size === 0) this.settle();
+    await this.endedGate;
+    this.clearInputTimer();
+    this.clearWaitTimer();
+    this.prompts.settleAll(DENY_TASK_OVER);
+    for (const runId of this.ownedRuns) this.env.disown(runId);
+    this.lease?.release();
+  }
+
+  /**
+   * Takes over a run already under way: the wake its background work caused (or, for an
+   * autonomous task, the wake it was created for). False if the task cannot take it.
+   */
+  adopt(session: ClaudeSession, runId: string): boolean {
+    if (this.ended) return false;
+    if (this.current.name === "waiting" && !this.step({ type: "run_started" })) return false;
+    const stream = session.follow(runId);
+    if (stream === undefined) return false;
+    this.lease ??= this.env.acquire(this.ref.contextId);
+    this.clearWaitTimer();
+    void this.consume(stream, false);
+    return true;
+  }
+
+  /** Background work launched by one of its runs; false if the task does not wait for it. */
+  trackBackground(task: Pick<BackgroundTask, "taskId" | "description">): boolean {
+    if (this.ended || this.env.policy.backgroundTasks !== "wait") return false;
+    return this.background.started(task);
+  }
+
+  /** A piece of its background work finished: say so; its wake comes next. */
+  backgroundFinished(task: BackgroundTask): void {
+    if (this.ended || !this.background.finished(task.taskId)) return;
+    const summary = task.summary ? `: ${task.summary}` : "";
+    const text = `Background task ${describeWork([task])} ${task.status}${summary}`;
+    this.channel.status(
+      kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.backgroundTask, text, {
+        taskId: task.taskId,
+        status: task.status,
+        summary: task.summary ?? "",
+      }),
+    );
+  }
+
+  /** Its wake began, or its notification was folded into another turn: stop waiting for it. */
+  backgroundConsumed(taskId: string): void {
+    if (this.background.consumed(taskId)) this.settle();
   }
 
   /** The client canceled: true if this ended the task (it had not ended already). */
-  cancel(bus: ExecutionEventBus): boolean {
+  cancel(bus: ExecutionEventBus, session: ClaudeSession | undefined): boolean {
+    const running = this.background.running();
     const status = plainStatus(this.ref, TaskState.TASK_STATE_CANCELED, "Task canceled.");
     if (!this.end({ type: "canceled" }, status)) return false;
     this.channel.alsoOn(bus, status);
+    // Its background work goes with it (the runtime reports each one stopped).
+    for (const work of running) {
+      session?.stopBackgroundTask(work.taskId).catch((err: unknown) => {
+        this.logger.warn({ err, backgroundTask: work.taskId }, "stopping background work failed");
+      });
+    }
     return true;
   }
 
@@ -165,7 +237,7 @@ export class ServerTask {
 
   /** The claiming request failed before it answered: the prompt waits for another answer. */
   unclaim(messageId: string): void {
-    if (this.prompts.unclaim(messageId) && this.expired) this.onTimeout();
+    if (this.prompts.unclaim(messageId) && this.expired) this.onInputTimeout();
   }
 
   isClaimedBy(messageId: string): boolean {
@@ -177,16 +249,16 @@ export class ServerTask {
     const head = this.prompts.head;
     const claim = head?.claim;
     if (head === undefined || claim?.messageId !== message.messageId) return;
-    if (!this.step({ type: "answered" })) return;
-    this.clearTimer();
+    if (!this.step({ type: "answered", runActive: this.runs.size > 0 })) return;
+    this.clearInputTimer();
     this.channel.status(resumedStatus(this.ref));
     const verdict = this.verdictFor(head.prompt, claim.answer);
     this.prompts.settle(head, verdict.result);
     if (verdict.stop !== undefined) this.fail(verdict.stop);
-    else this.showNext();
+    else this.afterPrompt();
   }
 
-  /** The runtime's `canUseTool` for a tool call of this task's run. */
+  /** The runtime's `canUseTool` for a tool call of one of its runs. */
   canUseTool(
     toolName: string,
     input: Record<string, unknown>,
@@ -225,7 +297,7 @@ export class ServerTask {
     return result;
   }
 
-  /** A file the run created or modified (PostToolUse hook). */
+  /** A file one of its runs created or modified (PostToolUse hook). */
   async onFileChanged(change: FileChange): Promise<void> {
     if (this.ended) return;
     let artifact;
@@ -241,17 +313,17 @@ export class ServerTask {
     this.channel.artifact({ ...update, metadata: undefined });
   }
 
-  private async start(): Promise<void> {
-    if (!this.ticket.immediate) {
+  private async start(plan: PromptPlan, ticket: Ticket): Promise<void> {
+    if (!ticket.immediate) {
       this.channel.status(
         kindStatus(this.ref, TaskState.TASK_STATE_SUBMITTED, KIND.queued, QUEUED_TEXT),
       );
     }
-    await Promise.race([this.ticket.ready, this.endedGate]);
+    await Promise.race([ticket.ready, this.endedGate]);
     if (!this.step({ type: "granted" })) return;
-    if (this.plan.files.length > 0) {
+    if (plan.files.length > 0) {
       try {
-        await this.env.inbox.write(this.env.cwd, this.plan.files);
+        await this.env.inbox.write(this.env.cwd, plan.files);
       } catch (err) {
         this.logger.error({ err }, "inbox write failed");
         this.fail(`Attached files could not be saved: ${String(err)}`);
@@ -266,21 +338,23 @@ export class ServerTask {
       }
     }
     this.lease = this.env.acquire(this.ref.contextId);
-    const stream = this.lease.session.stream(toUserPrompt(this.plan));
-    this.runId = stream.runId;
-    this.env.own(stream.runId, this);
-    this.text = new AssistantTextArtifact(this.ref, `response-${stream.runId}`, (e) =>
-      this.channel.artifact(e),
-    );
-    await this.consume(stream);
+    await this.consume(this.lease.session.stream(toUserPrompt(plan)), true);
   }
 
-  /** Reads the run to its terminal event, whatever the task's phase: only then is it over. */
-  private async consume(stream: RunStream): Promise<void> {
-    for await (const event of stream) this.handle(event);
+  /** Reads a run to its terminal event, whatever the task's phase: only then is the run over. */
+  private async consume(stream: RunStream, foreground: boolean): Promise<void> {
+    const runId = stream.runId;
+    this.ownedRuns.add(runId);
+    this.env.own(runId, this);
+    this.runs.set(runId, new RunOutput(this.ref, runId, this.channel));
+    for await (const event of stream) this.handle(runId, foreground, event);
+    if (this.runs.delete(runId) && !this.ended) {
+      this.fail("The Claude run ended without a result.");
+    }
   }
 
-  private handle(event: RunStreamEvent): void {
+  private handle(runId: string, foreground: boolean, event: RunStreamEvent): void {
+    const output = this.runs.get(runId);
     switch (event.kind) {
       case "prompt_sent":
         if (this.step({ type: "prompt_sent" })) {
@@ -289,50 +363,91 @@ export class ServerTask {
         }
         return;
       case "run_completed":
-        this.complete(event.text);
+      case "run_failed":
+      case "run_interrupted":
+        this.runs.delete(runId);
+        if (this.ended) return;
+        output?.finish();
+        this.onRunEnded(foreground, event);
+        return;
+      default:
+        if (!this.ended) output?.onEvent(event);
+        return;
+    }
+  }
+
+  private onRunEnded(
+    foreground: boolean,
+    event: Extract<RunStreamEvent, { kind: `run_${string}` }>,
+  ): void {
+    switch (event.kind) {
+      case "run_completed":
+        if (event.text !== "") this.lastAnswer = event.text;
+        this.settle();
         return;
       case "run_failed":
         this.fail(event.reason);
         return;
       case "run_interrupted":
-        this.fail(`Claude's run was interrupted: ${event.reason}`);
-        return;
-      case "assistant":
-        if (this.ended) return;
-        if (event.parentToolUseId === null) {
-          for (const block of event.content) {
-            if (block.type !== "tool_use") continue;
-            this.channel.status(
-              kindStatus(
-                this.ref,
-                TaskState.TASK_STATE_WORKING,
-                KIND.toolUse,
-                `Calling tool ${block.name}`,
-                { toolName: block.name, toolUseId: block.id },
-              ),
-            );
-          }
+        if (foreground) {
+          this.fail(`Claude's run was interrupted: ${event.reason}`);
+        } else if (this.origin.kind === "autonomous") {
+          // Only the session's handoff interrupts a wake we did not stop: a new message came.
+          this.complete(WAKE_INTERRUPTED_TEXT);
+        } else {
+          this.channel.status(
+            kindStatus(
+              this.ref,
+              TaskState.TASK_STATE_WORKING,
+              KIND.wakeInterrupted,
+              WAKE_INTERRUPTED_TEXT,
+            ),
+          );
+          this.settle();
         }
-        this.text?.onEvent(event);
-        return;
-      default:
-        if (!this.ended) this.text?.onEvent(event);
         return;
     }
   }
 
-  private complete(text: string): void {
+  /** With no run active: done, or waiting for its background work. */
+  private settle(): void {
+    if (this.ended || this.runs.size > 0 || this.current.name === "parked") return;
+    if (!this.background.pending) {
+      this.complete();
+      return;
+    }
+    if (this.current.name !== "running" || !this.step({ type: "run_ended" })) return;
+    const running = this.background.running();
+    const text =
+      running.length > 0
+        ? `Waiting for background work to finish: ${describeWork(running)}.`
+        : "Waiting for Claude to take up the background work that finished.";
+    this.channel.status(
+      kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.backgroundWait, text, {
+        tasks: running,
+      }),
+    );
+    this.armWaitTimer();
+  }
+
+  /** Ends the task COMPLETED with its last answer (and, if given, why it stopped there). */
+  private complete(note?: string): void {
     if (this.ended) return;
     // Prompts of subagents that outlived the turn: no client will be asked them any more.
     this.prompts.settleAll(DENY_TASK_OVER);
     if (!this.step({ type: "completed" })) return;
-    this.clearTimer();
-    this.text?.finish();
-    const shown = this.files.finalText(text);
+    this.clearInputTimer();
+    this.clearWaitTimer();
+    for (const output of this.runs.values()) output.finish();
+    const shown = this.files.finalText(this.lastAnswer);
     if (shown !== "") {
       this.channel.status(kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.result, shown));
     }
-    this.channel.status(statusUpdate(this.ref, TaskState.TASK_STATE_COMPLETED));
+    this.channel.status(
+      note === undefined
+        ? statusUpdate(this.ref, TaskState.TASK_STATE_COMPLETED)
+        : plainStatus(this.ref, TaskState.TASK_STATE_COMPLETED, note),
+    );
   }
 
   private fail(reason: string): void {
@@ -345,34 +460,42 @@ export class ServerTask {
   /** Ends the task now: the text so far is closed, one terminal status, every prompt settled. */
   private end(event: LifecycleEvent, status: TaskStatusUpdateEvent): boolean {
     if (!this.step(event)) return false;
-    this.clearTimer();
-    this.text?.finish();
+    this.clearInputTimer();
+    this.clearWaitTimer();
+    for (const output of this.runs.values()) output.finish();
     this.channel.status(status);
     this.prompts.settleAll(DENY_FOR_STOP);
-    if (this.runId !== undefined) this.lease?.session.cancelRun(this.runId, "task ended");
+    for (const runId of this.runs.keys()) this.lease?.session.cancelRun(runId, "task ended");
     return true;
   }
 
-  /** Shows the oldest prompt the client has not seen, if the task is running. */
+  /** Shows the oldest prompt the client has not seen, if the task is not showing one. */
   private showNext(): void {
     const head = this.prompts.head;
-    if (head === undefined || head.shown || this.current.name !== "running") return;
+    if (head === undefined || head.shown) return;
+    if (this.current.name !== "running" && this.current.name !== "waiting") return;
     if (!this.step({ type: "input_needed" })) return;
     head.shown = true;
     const { text, data } = promptContent(head.prompt);
     const message = agentMessage(this.ref, [textPart(text), dataPart(data)], { kind: data.kind });
     this.channel.status(statusUpdate(this.ref, TaskState.TASK_STATE_INPUT_REQUIRED, message));
-    this.armTimer();
+    this.armInputTimer();
+  }
+
+  /** A prompt was answered or withdrawn: the next one, or back to work (or done). */
+  private afterPrompt(): void {
+    this.showNext();
+    if (this.current.name === "waiting") this.settle();
   }
 
   private withdraw(entry: PromptEntry): void {
     const wasShown = entry.shown && this.prompts.head === entry;
     if (!this.prompts.settle(entry, DENY_WITHDRAWN)) return;
     this.logger.debug({ toolName: entry.prompt.toolName }, "task: prompt withdrawn by the runtime");
-    if (!wasShown || !this.step({ type: "answered" })) return;
-    this.clearTimer();
+    if (!wasShown || !this.step({ type: "answered", runActive: this.runs.size > 0 })) return;
+    this.clearInputTimer();
     this.channel.status(statusUpdate(this.ref, TaskState.TASK_STATE_WORKING));
-    this.showNext();
+    this.afterPrompt();
   }
 
   private verdictFor(prompt: PendingPrompt, answer: Answer): DenialVerdict {
@@ -386,17 +509,17 @@ export class ServerTask {
     return this.ledger.deny(prompt.toolName, prompt.input, answer.decision.reason);
   }
 
-  private armTimer(): void {
+  private armInputTimer(): void {
     const ms = this.env.policy.inputTimeoutMs;
     if (ms === undefined) return;
     this.expired = false;
-    this.timer = this.env.timers.setTimeout(() => {
-      this.timer = undefined;
-      this.onTimeout();
+    this.inputTimer = this.env.timers.setTimeout(() => {
+      this.inputTimer = undefined;
+      this.onInputTimeout();
     }, ms);
   }
 
-  private onTimeout(): void {
+  private onInputTimeout(): void {
     if (this.current.name !== "parked") return;
     if (this.prompts.head?.claim !== undefined) {
       // An answer is on its way: it wins, unless its request fails (see unclaim).
@@ -409,10 +532,30 @@ export class ServerTask {
     );
   }
 
-  private clearTimer(): void {
-    if (this.timer !== undefined) this.env.timers.clearTimeout(this.timer);
-    this.timer = undefined;
+  private clearInputTimer(): void {
+    if (this.inputTimer !== undefined) this.env.timers.clearTimeout(this.inputTimer);
+    this.inputTimer = undefined;
     this.expired = false;
+  }
+
+  private armWaitTimer(): void {
+    if (this.waitTimer !== undefined) return;
+    const ms = this.env.policy.backgroundWaitTimeoutMs;
+    this.waitTimer = this.env.timers.setTimeout(() => {
+      this.waitTimer = undefined;
+      if (this.current.name !== "waiting") return;
+      const left = describeWork(this.background.running());
+      const text = `Stopped waiting for background work after ${ms} ms (claude.backgroundWaitTimeoutMs)${left ? `; still running: ${left}` : ""}. What it produces later arrives as a new task in this context.`;
+      this.channel.status(
+        kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.backgroundTimeout, text),
+      );
+      this.complete();
+    }, ms);
+  }
+
+  private clearWaitTimer(): void {
+    if (this.waitTimer !== undefined) this.env.timers.clearTimeout(this.waitTimer);
+    this.waitTimer = undefined;
   }
 
   /** Takes one lifecycle step, if the lifecycle allows it; logs every move and every refusal. */

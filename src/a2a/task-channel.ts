@@ -4,11 +4,13 @@ import {
   type AgentExecutionEvent,
   type ExecutionEventBus,
   type ExecutionEventBusManager,
+  type PushNotificationSender,
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
 import {
   TaskState,
+  type StreamResponse,
   type Task,
   type TaskArtifactUpdateEvent,
   type TaskStatusUpdateEvent,
@@ -31,6 +33,11 @@ export interface ChannelOptions {
   readonly store: TaskStore;
   readonly busManager: ExecutionEventBusManager;
   readonly logger: Logger;
+  /**
+   * Delivers what is stored here (no request attached) to the task's webhooks; what a request
+   * stores, the SDK's handler delivers itself.
+   */
+  readonly push?: PushNotificationSender;
 }
 
 /**
@@ -65,6 +72,23 @@ export class TaskChannel {
     this.context = context;
     this.attached = true;
     this.results = undefined;
+  }
+
+  /** No request is attached (a task the server created): events go to the bus and the store. */
+  attachDetached(bus: ExecutionEventBus, context: ServerCallContext): void {
+    this.bus = bus;
+    this.context = context;
+    this.attached = false;
+  }
+
+  /** The call context of the task's caller (its owner, for the store's scoping). */
+  get callContext(): ServerCallContext | undefined {
+    return this.context;
+  }
+
+  /** Holds the writes of this channel until `ready` settles (e.g. push configs being copied). */
+  deferWrites(ready: Promise<void>): void {
+    this.writes = this.writes.then(() => ready).catch(() => undefined);
   }
 
   /** Resolves when every event published while no request was attached is stored. */
@@ -113,8 +137,13 @@ export class TaskChannel {
     const context = this.context;
     if (context === undefined) return;
     const results = (this.results ??= new ResultManager(this.options.store, context));
+    const push = this.options.push;
     this.writes = this.writes
-      .then(() => results.processEvent(event))
+      .then(async () => {
+        await results.processEvent(event);
+        // Fire and forget: a slow or failing webhook never holds the task (the sender retries).
+        void push?.send(streamResponseOf(event), context, results.getCurrentTask());
+      })
       .catch((err: unknown) =>
         this.options.logger.error({ err, taskId: this.ref.taskId }, "store write failed"),
       );
@@ -127,5 +156,19 @@ export class TaskChannel {
       "event after terminal status dropped",
     );
     return true;
+  }
+}
+
+/** The stream item a client (or a webhook) receives for an event. */
+function streamResponseOf(event: AgentExecutionEvent): StreamResponse {
+  switch (event.kind) {
+    case "task":
+      return { payload: { $case: "task", value: event.data } };
+    case "statusUpdate":
+      return { payload: { $case: "statusUpdate", value: event.data } };
+    case "artifactUpdate":
+      return { payload: { $case: "artifactUpdate", value: event.data } };
+    case "message":
+      return { payload: { $case: "message", value: event.data } };
   }
 }

@@ -44,6 +44,8 @@ export type SessionEvent =
   | { type: "background_task_started"; task: BackgroundTask }
   | { type: "background_task_attributed"; task: BackgroundTask }
   | { type: "background_task_finished"; task: BackgroundTask }
+  /** Notifications of finished background tasks the runtime folded into a foreground turn. */
+  | { type: "background_notifications_folded"; taskIds: readonly string[]; runId: string }
   | {
       type: "permission_requested";
       requestId: string;

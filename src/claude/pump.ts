@@ -140,7 +140,14 @@ export class QueryPump {
     if (core.foreground === undefined) return;
     core.foreground.bound = true;
     // Notifications that came before our turn began are folded into it: they wake nothing.
-    core.pendingCauses = [];
+    const folded = core.pendingCauses.splice(0);
+    if (folded.length > 0) {
+      core.emitter.emit({
+        type: "background_notifications_folded",
+        taskIds: folded,
+        runId: run.id,
+      });
+    }
     const previous = core.turnOwner;
     this.logger.debug({ runId: run.id, previousOwner: previous }, "route: foreground turn bound");
     if (run.interruptRequested && startsFreshResponse(event)) {

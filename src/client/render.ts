@@ -256,7 +256,9 @@ export function describeRequest(req: InputRequest, c: Colors): string[] {
     case "permission":
       return [
         c.bold(
-          c.yellow(`! Permission: ${req.title ?? req.text.replace(/\.$/, "") ?? req.toolName}`),
+          c.yellow(
+            `! Permission: ${req.title || req.text.replace(/\.$/, "") || `use ${req.toolName}`}`,
+          ),
         ),
         `    tool:   ${req.toolName}`,
         `    input:  ${describeInput(req.input)}`,

@@ -135,8 +135,11 @@ const agentCardSchema = z.strictObject({
         .describe("Advertise (and serve) SendStreamingMessage and SubscribeToTask."),
       pushNotifications: z
         .boolean({ error: "expected true or false" })
-        .default(false)
-        .describe("Advertise (and serve) push-notification webhooks."),
+        .default(true)
+        .describe(
+          "Advertise (and serve) push-notification webhooks: every status and artifact update " +
+            "of a task is POSTed to the webhooks registered for it.",
+        ),
     })
     .prefault({}),
   defaultInputModes: mediaTypes()
@@ -184,6 +187,21 @@ const claudeSchema = z.strictObject({
   inputTimeoutMs: positiveInt()
     .optional()
     .describe("Fail a task left in input-required this long (ms). Default: wait forever."),
+  backgroundTasks: z
+    .enum(["wait", "detach"], { error: 'expected "wait" or "detach"' })
+    .default("wait")
+    .describe(
+      'Background work a turn starts (background Bash, background subagents): "wait" keeps the ' +
+        "task working until that work and the runs it wakes are done, and streams them into it; " +
+        '"detach" completes the task at its turn\'s result, and what the work wakes later ' +
+        "arrives as a new (autonomous) task in the context.",
+    ),
+  backgroundWaitTimeoutMs: positiveInt()
+    .default(minutes(30))
+    .describe(
+      'With "wait": longest a task waits for its background work (ms); then it completes, ' +
+        "and what the work produces later arrives as a new task.",
+    ),
 });
 
 const sessionsSchema = z.strictObject({
@@ -254,16 +272,6 @@ export const configSchema = z
     sessions: sessionsSchema.prefault({}),
     artifacts: artifactsSchema.prefault({}),
     store: storeSchema,
-    backgroundTasks: z
-      .enum(["wait", "detach"])
-      .default("wait")
-      .describe(
-        'Background work started by a turn: "wait" keeps the task working until it finishes; ' +
-          '"detach" completes the task at the end of the turn.',
-      ),
-    backgroundTaskTimeoutMs: positiveInt()
-      .default(minutes(30))
-      .describe('With "wait": longest a task waits for its background work (ms).'),
   })
   .meta({
     title: "claude-a2a configuration",

@@ -54,12 +54,12 @@ describe("agent card", () => {
   it("states the capabilities the server has", () => {
     expect(wire().capabilities).toEqual({
       streaming: true,
-      pushNotifications: false,
+      pushNotifications: true,
       extendedAgentCard: false,
     });
-    expect(wire({ agentCard: { capabilities: { pushNotifications: true } } }).capabilities).toEqual(
-      { streaming: true, pushNotifications: true, extendedAgentCard: false },
-    );
+    expect(
+      wire({ agentCard: { capabilities: { pushNotifications: false } } }).capabilities,
+    ).toEqual({ streaming: true, pushNotifications: false, extendedAgentCard: false });
   });
 
   it("takes texts and skills from the config, the version from the package by default", () => {

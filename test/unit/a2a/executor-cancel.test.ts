@@ -27,6 +27,8 @@ describe("ClaudeAgentExecutor.cancelTask", () => {
         permissionPrompts: "input-required",
         maxPermissionDenials: 3,
         inputTimeoutMs: undefined,
+        backgroundTasks: "wait",
+        backgroundWaitTimeoutMs: 60_000,
       },
       taskStore: store,
       busManager: buses,

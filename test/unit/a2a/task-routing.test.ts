@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { UNOWNED_DENIAL } from "../../../src/a2a/executor.js";
+import { WAKE_INTERRUPTED_TEXT } from "../../../src/a2a/server-task.js";
 import { reply, sdk } from "../claude/support/sdk-messages.js";
 import {
   askPermission,
@@ -142,14 +143,14 @@ describe("several pending prompts in one task", () => {
 });
 
 describe("a wake's prompt and file while a new task starts in the context", () => {
-  it("never reach the new task: the prompt is denied with a reason, the file is not its artifact", async () => {
+  it("never reach the new task: they belong to the wake's own (autonomous) task", async () => {
     h = await scriptedAgent();
     // Task A creates the session and completes.
     const a = h.send("start the background job");
     const stampA = await sentStamp(h, 0);
     await h.fake.query.feed(...reply(stampA, "m1", "started"));
     await a.until(isState(TASK_STATE_COMPLETED));
-    const { contextId } = idsOf(a);
+    const { contextId, taskId: taskA } = idsOf(a);
 
     // The runtime wakes by itself (no stamp): an autonomous run that removes build/ and writes.
     await h.fake.query.feed(
@@ -166,11 +167,21 @@ describe("a wake's prompt and file while a new task starts in the context", () =
 
     // Before the teardown, the wake's permission prompt and file change come in.
     const wakeDecision = askPermission(h.fake, "tu-rm", "Bash", { command: "rm -rf build" });
-    expect(await wakeDecision).toEqual({ behavior: "deny", message: UNOWNED_DENIAL });
     await writeFile(join(h.dir, "wake.txt"), "from the wake");
     await fileWritten(h.fake, "tu-write", join(h.dir, "wake.txt"));
+    const listed = await h.agent.requestHandler.listTasks(
+      { tenant: "", contextId, pageSize: 10, pageToken: "", historyLength: 0 },
+      h.context,
+    );
+    const wakeTask = listed.tasks.find((t) => t.id !== taskA && t.id !== taskB);
+    expect(wakeTask?.metadata?.origin).toBe("autonomous");
+    await vi.waitFor(() =>
+      expect(h?.agent.executor.phaseOf(wakeTask?.id ?? "")?.name).toBe("parked"),
+    );
 
     await h.fake.query.feed(sdk.abortedResult());
+    // The new message interrupted the wake: its task ends, its prompt is settled.
+    expect(await wakeDecision).toMatchObject({ behavior: "deny" });
     const stampB = await sentStamp(h, 1);
     await b.until(isState(TASK_STATE_WORKING));
     await h.fake.query.feed(...reply(stampB, "m3", "hello back"));
@@ -178,9 +189,30 @@ describe("a wake's prompt and file while a new task starts in the context", () =
     expect(b.describe().filter((d) => d.includes("INPUT_REQUIRED") || d.includes("file:"))).toEqual(
       [],
     );
-    const stored = await h.stored(taskB);
-    expect(stored?.artifacts.map((x) => x.artifactId)).toEqual([
+    expect((await h.stored(taskB))?.artifacts.map((x) => x.artifactId)).toEqual([
       expect.stringMatching(/^response-/),
     ]);
+    const wake = await h.stored(wakeTask?.id ?? "");
+    expect(wake?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(wake?.status?.message?.parts[0]?.content?.value).toBe(WAKE_INTERRUPTED_TEXT);
+    expect(wake?.artifacts.map((x) => x.artifactId)).toContain("file:wake.txt");
+  });
+
+  it("a prompt of a run whose task has ended is denied, saying no client can answer it", async () => {
+    h = await scriptedAgent({ config: { claude: { backgroundTasks: "detach" } } });
+    const a = h.send("start a background helper");
+    const stamp = await sentStamp(h, 0);
+    await h.fake.query.feed(
+      sdk.init(),
+      sdk.toolUse("m1", "tu-agent", "Agent", { prompt: "help" }, { stamp }),
+      sdk.result({ text: "helper started", stamp }),
+    );
+    await a.until(isState(TASK_STATE_COMPLETED));
+    // The helper (a subagent of the ended run) asks afterwards.
+    await h.fake.query.feed(sdk.toolUse("ms", "tu-late", "Write", A, { parent: "tu-agent" }));
+    expect(await askPermission(h.fake, "tu-late", "Write", A)).toEqual({
+      behavior: "deny",
+      message: UNOWNED_DENIAL,
+    });
   });
 });

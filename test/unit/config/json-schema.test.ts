@@ -27,8 +27,6 @@ describe("config.schema.json", () => {
       "sessions",
       "artifacts",
       "store",
-      "backgroundTasks",
-      "backgroundTaskTimeoutMs",
     ]);
     for (const block of ["server", "agentCard", "claude", "sessions"]) {
       expect(schema.properties[block]?.required ?? []).toEqual([]);

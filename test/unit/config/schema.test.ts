@@ -11,18 +11,18 @@ describe("config schema", () => {
       bodyLimit: 10 * 1024 * 1024,
     });
     expect(c.agentCard.name).toBe("Claude Code");
-    expect(c.agentCard.capabilities).toEqual({ streaming: true, pushNotifications: false });
+    expect(c.agentCard.capabilities).toEqual({ streaming: true, pushNotifications: true });
     expect(c.agentCard.skills.length).toBeGreaterThan(0);
     expect(c.claude).toEqual({
       permissionMode: "acceptEdits",
       settingSources: ["user", "project", "local"],
       permissionPrompts: "input-required",
       maxPermissionDenials: 3,
+      backgroundTasks: "wait",
+      backgroundWaitTimeoutMs: 30 * 60_000,
     });
     expect(c.sessions).toEqual({ idleTimeoutMs: 30 * 60_000, maxLive: 8 });
     expect(c.artifacts).toEqual({ maxFileBytes: 1024 * 1024 });
-    expect(c.backgroundTasks).toBe("wait");
-    expect(c.backgroundTaskTimeoutMs).toBe(30 * 60_000);
   });
 
   it("fills the defaults of a partly written block", () => {

@@ -1,0 +1,365 @@
+/**
+ * Background work and autonomous runs through A2A, against the REAL Claude Code runtime: what
+ * Claude does after its turn ends reaches a client, in the task that started it ("wait") or in
+ * a task of its own ("detach", or a wake nothing owns), and reaches webhooks.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState, type Message, type Task } from "@a2a-js/sdk";
+import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
+import {
+  collect,
+  describeStream,
+  messageText,
+  sendForTask,
+  sendRequest,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+import { lastStatus, resultText } from "../support/a2a/stream-view.js";
+import { statusOf, WebhookReceiver } from "../support/webhook.js";
+
+let h: A2AHarness | undefined;
+let hook: WebhookReceiver | undefined;
+afterEach(async () => {
+  await h?.close();
+  await hook?.close();
+  h = undefined;
+  hook = undefined;
+});
+
+const background = (command: string, description: string) =>
+  toolUse("Bash", { command, description, run_in_background: true });
+
+/** Starts `command` in the background on "Start <name>", and answers the wake with `wakeText`. */
+function jobRules(command: string, wakeText: string): Rule[] {
+  return [
+    {
+      name: "start-job",
+      match: { lastUserText: "Start the job", toolResult: false },
+      reply: reply(background(command, "Run the job")),
+    },
+    {
+      name: "started",
+      match: { toolResult: /running in background/i },
+      reply: reply(text("Job started.")),
+    },
+    {
+      name: "wake",
+      match: { lastUserText: /<task-notification>/, toolResult: false },
+      reply: reply(text(wakeText)),
+    },
+  ];
+}
+
+/** Status messages of a task's history with their kind. */
+function kinds(task: Task): { kind: unknown; text: string }[] {
+  return task.history
+    .filter((m: Message) => m.metadata?.kind !== undefined)
+    .map((m) => ({ kind: m.metadata?.kind, text: messageText(m) }));
+}
+
+describe("A2A background work (real runtime)", () => {
+  it('wait: the blocking SendMessage returns COMPLETED with the wake\'s answer, after "background_wait"', async () => {
+    h = await startA2AHarness({
+      rules: jobRules("sleep 2 && echo job-done", "The job is done: job-done."),
+    });
+    const task = await sendForTask(h.client, userMessage("Start the job"));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const seen = kinds(task);
+    const wait = seen.find((k) => k.kind === "background_wait");
+    expect(wait?.text).toMatch(/^Waiting for background work to finish: .+\(\w+\)\.$/);
+    expect(seen.find((k) => k.kind === "background_task")?.text).toMatch(/completed/);
+    expect(seen.filter((k) => k.kind === "result").at(-1)?.text).toBe("The job is done: job-done.");
+    // The turn's text and the wake's text are both artifacts of this one task.
+    expect(task.artifacts.filter((a) => a.artifactId.startsWith("response-"))).toHaveLength(2);
+    const listed = await h.client.listTasks(listRequest(task.contextId));
+    expect(listed.tasks.map((t) => t.id)).toEqual([task.id]);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("detach: the task completes at once; the wake is a new task, listed, referenced and pushed to the webhook", async () => {
+    hook = await WebhookReceiver.start();
+    h = await startA2AHarness({
+      config: { claude: { backgroundTasks: "detach" } },
+      rules: jobRules("sleep 1 && echo job-done", "The job is done: job-done."),
+    });
+    const first = await h.client.sendMessage({
+      ...sendRequest(userMessage("Start the job")),
+      configuration: {
+        acceptedOutputModes: [],
+        taskPushNotificationConfig: {
+          tenant: "",
+          id: "",
+          taskId: "",
+          url: hook.url,
+          token: "secret-token",
+          authentication: undefined,
+        },
+        historyLength: undefined,
+        returnImmediately: false,
+      },
+    });
+    if (!("status" in first)) throw new Error("expected a task");
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(first.history.at(-1))).toBe("Job started.");
+
+    const done = await hook.waitFor((d) => {
+      const s = statusOf(d);
+      return s !== undefined && s.taskId !== first.id && s.state === "TASK_STATE_COMPLETED";
+    });
+    expect(done.headers["x-a2a-notification-token"]).toBe("secret-token");
+    const wakeId = statusOf(done)?.taskId ?? "";
+    const listed = await h.client.listTasks(listRequest(first.contextId));
+    const wake = listed.tasks.find((t) => t.id === wakeId);
+    expect(wake?.metadata?.origin).toBe("autonomous");
+    expect(wake?.history[0]?.referenceTaskIds).toEqual([first.id]);
+    const full = await h.client.getTask({ tenant: "", id: wakeId, historyLength: undefined });
+    expect(full.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(kinds(full).find((k) => k.kind === "result")?.text).toBe("The job is done: job-done.");
+    // The first task's own events reached the webhook too.
+    expect(hook.deliveries.some((d) => statusOf(d)?.taskId === first.id)).toBe(true);
+  });
+
+  it("waits for two background tasks: it completes after both wakes, with both answers in it", async () => {
+    h = await startA2AHarness({
+      rules: [
+        {
+          name: "start-two",
+          match: { lastUserText: "Start two jobs", toolResult: false },
+          reply: reply([
+            background("sleep 1 && echo first-done", "First job"),
+            background("sleep 4 && echo second-done", "Second job"),
+          ]),
+        },
+        {
+          name: "started",
+          match: { toolResult: /running in background/i },
+          reply: reply(text("Both started.")),
+        },
+        {
+          name: "wake-first",
+          match: { lastUserText: /First job[\s\S]*<\/task-notification>|<summary>[^<]*First job/ },
+          reply: reply(text("First job reported.")),
+        },
+        {
+          name: "wake-second",
+          match: { lastUserText: /<task-notification>/ },
+          reply: reply(text("Second job reported.")),
+        },
+      ],
+    });
+    const task = await sendForTask(h.client, userMessage("Start two jobs"));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const texts = task.artifacts
+      .filter((a) => a.artifactId.startsWith("response-"))
+      .map((a) =>
+        a.parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join(""),
+      );
+    expect(texts[0]).toBe("Both started.");
+    expect(texts.slice(1).sort()).toEqual(["First job reported.", "Second job reported."].sort());
+    expect(kinds(task).filter((k) => k.kind === "background_task")).toHaveLength(2);
+    expect(
+      kinds(task)
+        .filter((k) => k.kind === "result")
+        .at(-1)?.text,
+    ).toBe("Second job reported.");
+  });
+
+  it("a wake that asks permission parks its task; the answer takes effect", async () => {
+    h = await startA2AHarness();
+    const outside = `${h.bench.sandbox.root}/wake-output.txt`;
+    h.bench.model.setRules([
+      ...jobRules("sleep 1 && echo job-done", "unused").slice(0, 2),
+      {
+        name: "wake-write",
+        match: { lastUserText: /<task-notification>/, toolResult: false },
+        reply: reply(toolUse("Write", { file_path: outside, content: "from the wake\n" })),
+      },
+      {
+        name: "wake-wrote",
+        match: { toolResult: /File created|wrote|written/i },
+        reply: reply(text("Wrote the report.")),
+      },
+    ]);
+    const parked = await collect(
+      h.client.sendMessageStream(sendRequest(userMessage("Start the job"))),
+    );
+    expect(describeStream(parked)).toContain("status:working:background_wait");
+    expect(lastStatus(parked)).toMatchObject({
+      state: TaskState.TASK_STATE_INPUT_REQUIRED,
+      kind: "permission_request",
+    });
+    const first = parked[0]?.payload;
+    if (first?.$case !== "task") throw new Error("no task first");
+    const ids = { taskId: first.value.id, contextId: first.value.contextId };
+    const resumed = await collect(h.client.sendMessageStream(sendRequest(userMessage("yes", ids))));
+    expect(describeStream(resumed).at(-1)).toBe("status:completed");
+    expect(resultText(resumed)).toBe("Wrote the report.");
+    expect(await readFile(outside, "utf8")).toBe("from the wake\n");
+  });
+
+  it("do-it-again + immediate hello, 10 cycles: no hang, every answer in exactly one task", async () => {
+    const jobOf = (t: string) => /Job (\d+)/.exec(t)?.[1] ?? "?";
+    h = await startA2AHarness({
+      rules: [
+        {
+          name: "start-job",
+          match: { lastUserText: /Start job \d+/, toolResult: false },
+          reply: (req) =>
+            reply(
+              background(
+                `sleep 0.5 && echo done`,
+                `Job ${jobOf(req.lastUserText.replace("Start job", "Job"))}`,
+              ),
+            ),
+        },
+        {
+          name: "started",
+          match: { toolResult: /running in background/i },
+          reply: reply(text("Job started.")),
+        },
+        {
+          name: "hello",
+          match: { lastUserText: /Hello \d+/ },
+          reply: (req) => reply(text(`HELLO ${/Hello (\d+)/.exec(req.lastUserText)?.[1] ?? "?"}`)),
+        },
+        {
+          name: "wake",
+          match: { lastUserText: /<task-notification>/, toolResult: false },
+          reply: (req) =>
+            reply(text(`Wake answer for job ${jobOf(req.lastUserText)}.`), {
+              chunkSize: 4,
+              chunkDelayMs: 5,
+            }),
+        },
+      ],
+    });
+    const contextId = crypto.randomUUID();
+    const all: { job: Task; hello: Task }[] = [];
+    for (let i = 1; i <= 10; i++) {
+      const after = h.bench.model.lastSeq;
+      const job = h.client.sendMessage(sendRequest(userMessage(`Start job ${i}`, { contextId })));
+      // The moment the wake begins, a new message arrives in the context.
+      await h.bench.model.waitForRequest(
+        (r) => r.lastUserText.includes("<task-notification>") && r.toolResults.length === 0,
+        { afterSeq: after },
+      );
+      const hello = await sendForTask(h.client, userMessage(`Hello ${i}`, { contextId }));
+      expect(hello.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(
+        kinds(hello)
+          .filter((k) => k.kind === "result")
+          .at(-1)?.text,
+      ).toBe(`HELLO ${i}`);
+      const jobTask = await job;
+      if (!("status" in jobTask)) throw new Error("expected a task");
+      const finalJob = await waitForEnd(h, jobTask.id);
+      expect(finalJob.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      all.push({ job: finalJob, hello });
+    }
+    // Every answer is in exactly one task: the hello's in its hello, a wake's in its job.
+    const texts = (t: Task) => JSON.stringify(t.artifacts);
+    for (const [index, { job, hello }] of all.entries()) {
+      const i = index + 1;
+      expect(texts(hello)).not.toContain("Wake answer");
+      expect(texts(job)).not.toContain("HELLO");
+      const others = all.filter((_, j) => j !== index).map((c) => texts(c.job) + texts(c.hello));
+      expect(others.join("")).not.toContain(`Wake answer for job ${i}.`);
+      // The wake either answered in its job's task, or the hello interrupted it, and it says so.
+      const answered = texts(job).includes(`Wake answer for job ${i}.`);
+      const interrupted = kinds(job).some((k) => k.kind === "wake_interrupted");
+      expect(answered || interrupted).toBe(true);
+    }
+    const listed = await h.client.listTasks(listRequest(contextId));
+    expect(listed.tasks.every((t) => t.status?.state === TaskState.TASK_STATE_COMPLETED)).toBe(
+      true,
+    );
+    expect(h.spawns()).toBe(1);
+    expect(h.bench.model.unmatched).toEqual([]);
+  }, 180_000);
+
+  it("cancel of a waiting task stops its background process", async () => {
+    h = await startA2AHarness();
+    // A read-only command (no permission prompt) whose command line is unique to this test.
+    const marker = `600.${process.pid}${Date.now() % 100_000}`;
+    h.bench.model.setRules(jobRules(`sleep ${marker}`, "unused"));
+    const events: Awaited<ReturnType<typeof collect>> = [];
+    const stream = (async () => {
+      for await (const e of h!.client.sendMessageStream(
+        sendRequest(userMessage("Start the job")),
+      )) {
+        events.push(e);
+      }
+    })();
+    await expect
+      .poll(() => describeStream(events), { timeout: 30_000 })
+      .toContain("status:working:background_wait");
+    await expect.poll(() => processesWith(marker), { timeout: 10_000 }).not.toEqual([]);
+    const first = events[0]?.payload;
+    if (first?.$case !== "task") throw new Error("no task first");
+    const canceled = await h.client.cancelTask({
+      tenant: "",
+      id: first.value.id,
+      metadata: undefined,
+    });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await stream;
+    expect(describeStream(events).at(-1)).toBe("status:canceled");
+    // The background process is gone, and the runtime says it stopped it.
+    await expect.poll(() => processesWith(marker), { timeout: 20_000 }).toEqual([]);
+    await expect
+      .poll(() => h?.server.pool.peek(first.value.contextId)?.backgroundTasks() ?? [], {
+        timeout: 20_000,
+      })
+      .toEqual([]);
+  });
+});
+
+/** The task once it has ended (a blocking send may return before its background work is done). */
+async function waitForEnd(harness: A2AHarness, taskId: string): Promise<Task> {
+  const terminal = [
+    TaskState.TASK_STATE_COMPLETED,
+    TaskState.TASK_STATE_FAILED,
+    TaskState.TASK_STATE_CANCELED,
+  ];
+  let task: Task | undefined;
+  await expect
+    .poll(
+      async () => {
+        task = await harness.client.getTask({ tenant: "", id: taskId, historyLength: undefined });
+        return terminal.includes(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  if (task === undefined) throw new Error("no task");
+  return task;
+}
+
+const listRequest = (contextId: string) => ({
+  tenant: "",
+  contextId,
+  status: TaskState.TASK_STATE_UNSPECIFIED,
+  pageSize: 50,
+  pageToken: "",
+  historyLength: 10,
+  statusTimestampAfter: undefined,
+  includeArtifacts: false,
+});
+
+/** Pids of live processes whose command line contains `marker` (Linux /proc). */
+async function processesWith(marker: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = await readFile(`/proc/${entry}/cmdline`, "utf8");
+      if (cmdline.includes(marker) && !cmdline.includes("vitest")) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}

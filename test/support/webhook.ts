@@ -1,0 +1,75 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface Delivery {
+  readonly headers: IncomingHttpHeaders;
+  /** The parsed JSON body: a v1.0 StreamResponse in wire form. */
+  readonly body: Record<string, unknown>;
+}
+
+/** A push-notification receiver on 127.0.0.1 that records every POST and answers 200. */
+export class WebhookReceiver {
+  readonly deliveries: Delivery[] = [];
+  private waiters: (() => void)[] = [];
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(): Promise<WebhookReceiver> {
+    const deliveries: Delivery[] = [];
+    let receiver: WebhookReceiver | undefined;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        let body: Record<string, unknown> = {};
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+        } catch {
+          body = { unparsable: true };
+        }
+        deliveries.push({ headers: req.headers, body });
+        res.writeHead(200).end();
+        receiver?.wake();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}/hook`);
+    (receiver as { deliveries: Delivery[] }).deliveries = deliveries;
+    return receiver;
+  }
+
+  /** Resolves with the first delivery (past or future) that satisfies `pred`. */
+  async waitFor(pred: (d: Delivery) => boolean, timeoutMs = 30_000): Promise<Delivery> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.deliveries.find(pred);
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error("webhook: no matching delivery in time");
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 1_000).unref();
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private wake(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+}
+
+/** `{ statusUpdate: { taskId, status: { state } } }` → ["taskId", "TASK_STATE_…"]. */
+export function statusOf(d: Delivery): { taskId: string; state: string } | undefined {
+  const update = d.body.statusUpdate as
+    { taskId?: string; status?: { state?: string } } | undefined;
+  if (update?.taskId === undefined) return undefined;
+  return { taskId: update.taskId, state: update.status?.state ?? "" };
+}
