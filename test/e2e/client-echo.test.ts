@@ -63,6 +63,21 @@ describe("claude-a2a chat against a plain A2A agent", () => {
     expect(await t.exited).toBe(0);
   });
 
+  it("Ctrl-C at an input-required prompt cancels that task; the chat goes on", async () => {
+    const t = chat();
+    let at = await t.waitFor("Ctrl-C during a turn cancels it");
+    t.write("ask me\r");
+    at = await t.waitFor("Reply:", { from: at });
+    t.write(KEY.ctrlC);
+    at = await t.waitFor("canceling the task", { from: at });
+    at = await t.waitFor("[canceled]", { from: at });
+    t.write("hello again\r");
+    at = await t.waitFor("echo: hello again", { from: at });
+    await t.waitFor("[completed]", { from: at });
+    t.write("/exit\r");
+    expect(await t.exited).toBe(0);
+  });
+
   it("uses colours on a terminal, and none at all with NO_COLOR", async () => {
     // eslint-disable-next-line no-control-regex
     const SGR = /\x1b\[[0-9;]*m/;
