@@ -7,11 +7,11 @@ import { buildAgentCard } from "./a2a/card.js";
 import { ClaudeAgentExecutor } from "./a2a/executor.js";
 import { changedFilePath, FILE_TOOL_MATCHER, fileOperation } from "./a2a/file-artifacts.js";
 import { GuardedRequestHandler } from "./a2a/guarded-request-handler.js";
-import { RetryingPushSender } from "./a2a/push-sender.js";
 import type { Inbox } from "./a2a/server-task.js";
 import { ClaudeSession, type QueryFactory } from "./claude/index.js";
 import type { Config } from "./config/schema.js";
 import { SessionPool, type SessionFactoryArgs } from "./sessions/pool.js";
+import { transcriptCheck } from "./sessions/transcripts.js";
 import { SessionMap } from "./store/session-map.js";
 import { openTaskStores, type TaskStores } from "./store/task-stores.js";
 import { TerminalTaskStore } from "./store/terminal-task-store.js";
@@ -109,8 +109,6 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         ],
       },
     });
-    // Background work and wakes: the executor gives them to the task that owns them.
-    session.subscribe((event) => executor.onSessionEvent(contextId, session, event));
     return session;
   };
   const pool = new SessionPool({
@@ -119,12 +117,11 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     idleTimeoutMs: config.sessions.idleTimeoutMs,
     maxLive: config.sessions.maxLive,
     logger: logger.child({ component: "sessions" }),
+    checkTranscript: transcriptCheck({ cwd, env: o.claudeEnv }),
   });
+  await pool.dropStaleSessions();
   const taskStore = new TerminalTaskStore(stores.taskStore, logger.child({ component: "store" }));
   const busManager = new TaskBusManager();
-  const pushSender = config.agentCard.capabilities.pushNotifications
-    ? new RetryingPushSender(stores.pushStore, logger.child({ component: "push" }))
-    : undefined;
   const executor = new ClaudeAgentExecutor({
     pool,
     cwd,
@@ -132,15 +129,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       permissionPrompts: config.claude.permissionPrompts,
       maxPermissionDenials: config.claude.maxPermissionDenials,
       inputTimeoutMs: config.claude.inputTimeoutMs,
-      backgroundTasks: config.claude.backgroundTasks,
-      backgroundWaitTimeoutMs: config.claude.backgroundWaitTimeoutMs,
     },
     taskStore,
     busManager,
     logger: logger.child({ component: "a2a" }),
     ...(o.timers && { timers: o.timers }),
     ...(o.inbox && { inbox: o.inbox }),
-    ...(pushSender && { push: { store: stores.pushStore, sender: pushSender } }),
   });
   busManager.isLive = (taskId) => executor.isActive(taskId);
 
@@ -151,7 +145,6 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     executor,
     busManager,
     stores.pushStore,
-    pushSender,
   );
   return {
     card,

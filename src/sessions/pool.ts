@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { SessionMap } from "../store/session-map.js";
 import { realTimers, type Timers } from "../timers.js";
+import { SESSION_NOT_FOUND, type TranscriptCheck } from "./transcripts.js";
 
 export type { Timers } from "../timers.js";
 
@@ -20,6 +21,25 @@ export interface SessionPoolOptions {
   readonly maxLive: number;
   readonly logger: Logger;
   readonly timers?: Timers;
+  /** Whether a mapped session can still be resumed; without it every mapping is trusted. */
+  readonly checkTranscript?: TranscriptCheck;
+}
+
+/** A context's mapped Claude session could not be resumed: its next session starts fresh. */
+export interface SessionReset {
+  readonly previousSessionId: string;
+  readonly reason: string;
+}
+
+export const TRANSCRIPT_MISSING = "its transcript no longer exists";
+
+/** The status text of a task whose context starts a fresh Claude session (`session_reset`). */
+export function sessionResetText(reset: SessionReset): string {
+  return (
+    `The previous Claude session of this context (${reset.previousSessionId}) cannot be ` +
+    `resumed (${reset.reason}), so this task starts a fresh conversation: earlier messages of ` +
+    `this context are not known to Claude.`
+  );
 }
 
 interface Entry {
@@ -29,11 +49,18 @@ interface Entry {
   leases: number;
   lastUsed: number;
   idleTimer: unknown;
+  /** Set when this session starts fresh instead of resuming; the first lease reports it. */
+  reset: SessionReset | undefined;
 }
 
 /** A lease keeps a session from being evicted while a task uses it. */
 export interface SessionLease {
   readonly session: ClaudeSession;
+  /**
+   * Set on the first lease of a session that could not resume the context's mapped session:
+   * the task says so in its first status (`session_reset`).
+   */
+  readonly reset?: SessionReset;
   release(): void;
 }
 
@@ -44,6 +71,8 @@ export interface SessionLease {
  */
 export class SessionPool {
   private readonly entries = new Map<string, Entry>();
+  /** Contexts whose mapping was dropped as stale, until their next session is created. */
+  private readonly resets = new Map<string, SessionReset>();
   private readonly timers: Timers;
   private clock = 0;
   private closed = false;
@@ -74,8 +103,11 @@ export class SessionPool {
     // Trim only once the lease is taken: a new session is idle until then and would be the victim.
     this.enforceMaxLive();
     let released = false;
+    const reset = entry.reset;
+    entry.reset = undefined;
     return {
       session: entry.session,
+      ...(reset && { reset }),
       release: () => {
         if (released) return;
         released = true;
@@ -93,8 +125,49 @@ export class SessionPool {
     await Promise.all(all.map((e) => this.evict(e, "server stopping")));
   }
 
+  /**
+   * Drops every mapping whose session can no longer be resumed (its transcript is gone: deleted
+   * after `cleanupPeriodDays`, another HOME or CLAUDE_CONFIG_DIR, a moved workspace), so those
+   * contexts start fresh instead of failing forever. Run at startup. Returns the contexts.
+   */
+  async dropStaleSessions(): Promise<string[]> {
+    const stale: string[] = [];
+    for (const [contextId, { sessionId }] of this.options.sessionMap.all()) {
+      if (await this.dropIfStale(contextId, sessionId)) stale.push(contextId);
+    }
+    return stale;
+  }
+
+  /** Whether the mapping (still naming `sessionId`) was stale and has been dropped. */
+  private async dropIfStale(contextId: string, sessionId: string): Promise<boolean> {
+    const check = this.options.checkTranscript;
+    if (check === undefined) return false;
+    let exists: boolean;
+    try {
+      exists = await check(sessionId);
+    } catch (err) {
+      this.options.logger.warn({ err, contextId }, "could not check a session's transcript");
+      return false;
+    }
+    if (exists || this.options.sessionMap.get(contextId)?.sessionId !== sessionId) return false;
+    if (this.entries.has(contextId)) return false;
+    await this.markReset(contextId, { previousSessionId: sessionId, reason: TRANSCRIPT_MISSING });
+    return true;
+  }
+
+  private async markReset(contextId: string, reset: SessionReset): Promise<void> {
+    this.resets.set(contextId, reset);
+    this.options.logger.warn(
+      { contextId, sessionId: reset.previousSessionId, reason: reset.reason },
+      "session cannot be resumed; the context starts a fresh one",
+    );
+    await this.options.sessionMap.delete(contextId);
+  }
+
   private create(contextId: string): Entry {
-    const resume = this.options.sessionMap.get(contextId)?.sessionId;
+    const reset = this.resets.get(contextId);
+    this.resets.delete(contextId);
+    const resume = reset ? undefined : this.options.sessionMap.get(contextId)?.sessionId;
     const session = this.options.createSession({ contextId, resume });
     const entry: Entry = {
       contextId,
@@ -103,6 +176,7 @@ export class SessionPool {
       leases: 0,
       lastUsed: ++this.clock,
       idleTimer: undefined,
+      reset,
     };
     const unsubscribe = session.subscribe((event) => this.onEvent(entry, event));
     Object.assign(entry, { unsubscribe });
@@ -135,10 +209,27 @@ export class SessionPool {
           entry.unsubscribe();
           this.entries.delete(entry.contextId);
         }
+        this.afterClose(entry.contextId, event.reason);
         return;
       default:
         return;
     }
+  }
+
+  /**
+   * A session that ended because the runtime could not find the session it resumed: drop the
+   * mapping so the context's next session starts fresh (this task has failed with the runtime's
+   * reason). Any other end: re-check the mapping, in case its transcript went away meanwhile.
+   */
+  private afterClose(contextId: string, reason: string): void {
+    const sessionId = this.options.sessionMap.get(contextId)?.sessionId;
+    if (sessionId === undefined || this.closed) return;
+    const done = SESSION_NOT_FOUND.test(reason)
+      ? this.markReset(contextId, { previousSessionId: sessionId, reason: TRANSCRIPT_MISSING })
+      : this.dropIfStale(contextId, sessionId);
+    done.catch((err: unknown) => {
+      this.options.logger.error({ err, contextId }, "dropping a stale session failed");
+    });
   }
 
   private isBusy(entry: Entry): boolean {

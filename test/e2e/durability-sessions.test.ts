@@ -1,0 +1,88 @@
+/** Stale sessions and tasks across restarts, with the real runtime and the default SQLite store. */
+import { randomUUID } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState } from "@a2a-js/sdk";
+import { SESSIONS_FILE } from "../../src/store/session-map.js";
+import { reply, text } from "../support/fake-model/index.js";
+import {
+  messageText,
+  sendForTask,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+interface MapFile {
+  version: 1;
+  sessions: Record<string, { sessionId: string; updatedAt: string }>;
+}
+const readMap = async (cwd: string) =>
+  JSON.parse(await readFile(join(cwd, SESSIONS_FILE), "utf8")) as MapFile;
+
+describe("durability: sessions and stored tasks", () => {
+  it("a mapped session that no longer exists: the next message completes on a fresh session, and the map holds its id", async () => {
+    h = await startA2AHarness({
+      rules: [
+        { match: { lastUserText: "Hello there" }, reply: reply(text("Hi, nice to meet you.")) },
+        { match: { lastUserText: "Second message" }, reply: reply(text("Fresh answer.")) },
+      ],
+    });
+    const cwd = h.bench.sandbox.cwd;
+    const first = await sendForTask(h.client, userMessage("Hello there"));
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const contextId = first.contextId;
+
+    // The server stops; the context's session is now one the runtime has never seen (a deleted
+    // transcript, another CLAUDE_CONFIG_DIR, a moved workspace).
+    await h.server.close();
+    const bogus = randomUUID();
+    const map = await readMap(cwd);
+    map.sessions[contextId] = { sessionId: bogus, updatedAt: new Date().toISOString() };
+    await writeFile(join(cwd, SESSIONS_FILE), JSON.stringify(map));
+    await h.restart();
+
+    const second = await sendForTask(h.client, userMessage("Second message", { contextId }));
+    expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(second.history.find((m) => m.metadata?.kind === "result"))).toBe(
+      "Fresh answer.",
+    );
+    // A fresh conversation: the model is not sent the earlier exchange.
+    const request = h.bench.model.messageRequests.at(-1);
+    expect(JSON.stringify(request?.body.messages)).not.toContain("Hi, nice to meet you.");
+    await h.server.close();
+    const after = (await readMap(cwd)).sessions[contextId]?.sessionId;
+    expect(after).toBeDefined();
+    expect(after).not.toBe(bogus);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("tasks survive a restart in the SQLite store; ListTasks finds them by context", async () => {
+    h = await startA2AHarness({
+      rules: [{ match: { lastUserText: "Keep this task" }, reply: reply(text("Kept.")) }],
+    });
+    const first = await sendForTask(h.client, userMessage("Keep this task"));
+    await h.restart();
+    const stored = await h.client.getTask({ tenant: "", id: first.id, historyLength: undefined });
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(stored.history.find((m) => m.metadata?.kind === "result"))).toBe("Kept.");
+    const listed = await h.client.listTasks({
+      tenant: "",
+      contextId: first.contextId,
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageSize: undefined,
+      pageToken: "",
+      historyLength: undefined,
+      statusTimestampAfter: undefined,
+      includeArtifacts: undefined,
+    });
+    expect(listed.tasks.map((t) => t.id)).toEqual([first.id]);
+  });
+});

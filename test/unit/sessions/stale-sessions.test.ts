@@ -1,0 +1,136 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ClaudeSession, SessionEvent, SessionListener } from "../../../src/claude/index.js";
+import {
+  SessionPool,
+  sessionResetText,
+  TRANSCRIPT_MISSING,
+  type SessionFactoryArgs,
+} from "../../../src/sessions/pool.js";
+import { SessionMap } from "../../../src/store/session-map.js";
+
+/** What the pool reads of a ClaudeSession. */
+class FakeSession {
+  status = "idle";
+  private readonly listeners = new Set<SessionListener>();
+  constructor(readonly args: SessionFactoryArgs) {}
+  backgroundTasks() {
+    return [];
+  }
+  subscribe(listener: SessionListener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  close() {
+    this.emit({ type: "closed", reason: "session closed" });
+    return Promise.resolve();
+  }
+  emit(event: SessionEvent) {
+    for (const l of [...this.listeners]) l(event);
+  }
+}
+
+let dir: string;
+let sessionMap: SessionMap;
+let created: FakeSession[];
+let transcripts: Set<string>;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "claude-a2a-stale-"));
+  sessionMap = await SessionMap.open({ cwd: dir, logger: { warn: () => undefined } });
+  created = [];
+  transcripts = new Set();
+});
+afterEach(async () => {
+  await sessionMap.flush();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const makePool = () =>
+  new SessionPool({
+    sessionMap,
+    createSession: (args) => {
+      const s = new FakeSession(args);
+      created.push(s);
+      return s as unknown as ClaudeSession;
+    },
+    idleTimeoutMs: 60_000,
+    maxLive: 10,
+    logger: pino({ level: "silent" }),
+    checkTranscript: (id) => Promise.resolve(transcripts.has(id)),
+  });
+
+describe("SessionPool: stale sessions", () => {
+  it("at startup drops a mapping whose transcript is gone; the context starts fresh and its first lease says so", async () => {
+    await sessionMap.set("ctx-gone", "sess-gone");
+    await sessionMap.set("ctx-kept", "sess-kept");
+    transcripts.add("sess-kept");
+    const pool = makePool();
+    expect(await pool.dropStaleSessions()).toEqual(["ctx-gone"]);
+    expect(sessionMap.get("ctx-gone")).toBeUndefined();
+    expect(sessionMap.get("ctx-kept")?.sessionId).toBe("sess-kept");
+
+    const first = pool.acquire("ctx-gone");
+    expect(created[0]?.args).toEqual({ contextId: "ctx-gone", resume: undefined });
+    expect(first.reset).toEqual({ previousSessionId: "sess-gone", reason: TRANSCRIPT_MISSING });
+    first.release();
+    // Only the first lease reports it.
+    const second = pool.acquire("ctx-gone");
+    expect(second.reset).toBeUndefined();
+    second.release();
+
+    const kept = pool.acquire("ctx-kept");
+    expect(created[1]?.args).toEqual({ contextId: "ctx-kept", resume: "sess-kept" });
+    expect(kept.reset).toBeUndefined();
+    kept.release();
+    await pool.closeAll();
+  });
+
+  it("a session that ends with the runtime's 'No conversation found' drops the mapping; the next session is fresh", async () => {
+    await sessionMap.set("ctx", "sess-1");
+    transcripts.add("sess-1"); // present at startup, yet the runtime refuses it
+    const pool = makePool();
+    expect(await pool.dropStaleSessions()).toEqual([]);
+    const lease = pool.acquire("ctx");
+    expect(created[0]?.args.resume).toBe("sess-1");
+    created[0]?.emit({
+      type: "closed",
+      reason: "Claude Code process exited: No conversation found with session ID: sess-1",
+    });
+    lease.release();
+    await sessionMap.flush();
+    expect(sessionMap.get("ctx")).toBeUndefined();
+
+    const next = pool.acquire("ctx");
+    expect(created[1]?.args).toEqual({ contextId: "ctx", resume: undefined });
+    expect(next.reset?.previousSessionId).toBe("sess-1");
+    next.release();
+    await pool.closeAll();
+  });
+
+  it("any other process end keeps a mapping whose transcript exists", async () => {
+    await sessionMap.set("ctx", "sess-1");
+    transcripts.add("sess-1");
+    const pool = makePool();
+    const lease = pool.acquire("ctx");
+    created[0]?.emit({ type: "closed", reason: "Claude Code process exited with code 1" });
+    lease.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    await sessionMap.flush();
+    expect(sessionMap.get("ctx")?.sessionId).toBe("sess-1");
+    expect(pool.acquire("ctx").reset).toBeUndefined();
+    expect(created[1]?.args.resume).toBe("sess-1");
+    await pool.closeAll();
+  });
+
+  it("says which session was lost, and why", () => {
+    expect(sessionResetText({ previousSessionId: "abc", reason: TRANSCRIPT_MISSING })).toBe(
+      "The previous Claude session of this context (abc) cannot be resumed (its transcript no " +
+        "longer exists), so this task starts a fresh conversation: earlier messages of this " +
+        "context are not known to Claude.",
+    );
+  });
+});
