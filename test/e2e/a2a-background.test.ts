@@ -57,7 +57,7 @@ function jobRules(command: string, wakeText: string): Rule[] {
 function kinds(task: Task): { kind: unknown; text: string }[] {
   return task.history
     .filter((m: Message) => m.metadata?.kind !== undefined)
-    .map((m) => ({ kind: m.metadata?.kind, text: messageText(m) }));
+    .map((m) => ({ kind: m.metadata?.kind as unknown, text: messageText(m) }));
 }
 
 describe("A2A background work (real runtime)", () => {
@@ -286,10 +286,9 @@ describe("A2A background work (real runtime)", () => {
     const marker = `600.${process.pid}${Date.now() % 100_000}`;
     h.bench.model.setRules(jobRules(`sleep ${marker}`, "unused"));
     const events: Awaited<ReturnType<typeof collect>> = [];
+    const client = h.client;
     const stream = (async () => {
-      for await (const e of h!.client.sendMessageStream(
-        sendRequest(userMessage("Start the job")),
-      )) {
+      for await (const e of client.sendMessageStream(sendRequest(userMessage("Start the job")))) {
         events.push(e);
       }
     })();

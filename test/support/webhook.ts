@@ -11,34 +11,35 @@ export interface Delivery {
 export class WebhookReceiver {
   readonly deliveries: Delivery[] = [];
   private waiters: (() => void)[] = [];
+  private server: Server | undefined;
+  private address = "";
 
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
+  /** The webhook's URL. */
+  get url(): string {
+    return this.address;
+  }
 
   static async start(): Promise<WebhookReceiver> {
-    const deliveries: Delivery[] = [];
-    let receiver: WebhookReceiver | undefined;
+    const receiver = new WebhookReceiver();
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
-        let body: Record<string, unknown> = {};
+        let body: Record<string, unknown>;
         try {
           body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
         } catch {
           body = { unparsable: true };
         }
-        deliveries.push({ headers: req.headers, body });
+        receiver.deliveries.push({ headers: req.headers, body });
         res.writeHead(200).end();
-        receiver?.wake();
+        receiver.wake();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}/hook`);
-    (receiver as { deliveries: Delivery[] }).deliveries = deliveries;
+    receiver.server = server;
+    receiver.address = `http://127.0.0.1:${port}/hook`;
     return receiver;
   }
 
@@ -57,8 +58,10 @@ export class WebhookReceiver {
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const server = this.server;
+    if (server === undefined) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
   private wake(): void {

@@ -170,7 +170,15 @@ describe("a wake's prompt and file while a new task starts in the context", () =
     await writeFile(join(h.dir, "wake.txt"), "from the wake");
     await fileWritten(h.fake, "tu-write", join(h.dir, "wake.txt"));
     const listed = await h.agent.requestHandler.listTasks(
-      { tenant: "", contextId, pageSize: 10, pageToken: "", historyLength: 0 },
+      {
+        tenant: "",
+        contextId,
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageSize: 10,
+        pageToken: "",
+        historyLength: 0,
+        statusTimestampAfter: undefined,
+      },
       h.context,
     );
     const wakeTask = listed.tasks.find((t) => t.id !== taskA && t.id !== taskB);

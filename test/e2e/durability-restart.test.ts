@@ -1,0 +1,88 @@
+/**
+ * Restart recovery with a real server process: SIGKILL while a task runs, start again on the same
+ * workspace. The task is FAILED with the restart message, and the context's next message
+ * continues the conversation.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { ClientFactory } from "@a2a-js/sdk/client";
+import { KIND } from "../../src/a2a/messages.js";
+import { RESTARTED_WHILE_RUNNING } from "../../src/store/recovery.js";
+import { startTestBench, type TestBench } from "../support/bench.js";
+import { reply, text } from "../support/fake-model/index.js";
+import {
+  freePort,
+  messageText,
+  sendForTask,
+  sendRequest,
+  userMessage,
+} from "../support/a2a/harness.js";
+import { watch } from "../support/a2a/watch.js";
+import {
+  killSandboxProcesses,
+  spawnServer,
+  writeTestConfig,
+  type ServerProcess,
+} from "../support/server-process.js";
+
+let bench: TestBench | undefined;
+const servers: ServerProcess[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.kill("SIGKILL");
+    await s.exited;
+  }
+  if (bench) await killSandboxProcesses(bench.sandbox.configDir);
+  await bench?.close();
+  bench = undefined;
+});
+
+const SLOW = { chunkSize: 4, chunkDelayMs: 100 } as const;
+const LONG_TEXT =
+  "This answer streams slowly, one small piece after another, for a long while, " +
+  "long enough for the server to be killed in the middle of it.";
+
+describe("durability: restart recovery", () => {
+  it("SIGKILL during a running task: after a restart the task is FAILED with the restart message, and the next message continues the conversation", async () => {
+    bench = await startTestBench([
+      { match: { lastUserText: "Tell me about kiwis" }, reply: reply(text(LONG_TEXT), SLOW) },
+      { match: { lastUserText: "Go on" }, reply: reply(text("Continuing about kiwis.")) },
+    ]);
+    const { cwd, env } = bench.sandbox;
+    await writeTestConfig(cwd);
+    const port = await freePort();
+    const first = await spawnServer({ cwd, port, env });
+    servers.push(first);
+    const client = await new ClientFactory().createFromUrl(first.url);
+
+    const stream = watch(client.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
+    const head = await stream.first(() => true);
+    await stream.first((e: StreamResponse) => e.payload?.$case === "artifactUpdate");
+    const task = head.payload?.$case === "task" ? head.payload.value : undefined;
+    if (!task) throw new Error("expected a task first");
+
+    first.kill("SIGKILL");
+    expect((await first.exited).signal).toBe("SIGKILL");
+    await stream.done.catch(() => undefined);
+    // What the dead server left behind is not this item's subject: stop it before restarting.
+    await killSandboxProcesses(bench.sandbox.configDir);
+
+    const second = await spawnServer({ cwd, port, env });
+    servers.push(second);
+    const client2 = await new ClientFactory().createFromUrl(second.url);
+    const failed = await client2.getTask({ tenant: "", id: task.id, historyLength: undefined });
+    expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(failed.status?.message?.metadata).toEqual({ kind: KIND.serverRestarted });
+    expect(messageText(failed.status?.message)).toBe(RESTARTED_WHILE_RUNNING);
+
+    const next = await sendForTask(client2, userMessage("Go on", { contextId: task.contextId }));
+    expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED, second.output());
+    expect(messageText(next.history.find((m) => m.metadata?.kind === "result"))).toBe(
+      "Continuing about kiwis.",
+    );
+    // The model sees the earlier exchange: the session was resumed.
+    const request = bench.model.messageRequests.at(-1);
+    expect(JSON.stringify(request?.body.messages)).toContain("Tell me about kiwis");
+    expect(bench.model.unmatched).toEqual([]);
+  }, 180_000);
+});

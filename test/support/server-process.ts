@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readdir, readFile, writeFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ConfigInput } from "../../src/config/schema.js";
+import { TEST_MODEL } from "./bench.js";
+
+const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+// `--import tsx` would resolve from the server's cwd (a temp dir): name the loader by path.
+const TSX = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
+
+export interface ServerProcess {
+  readonly pid: number;
+  readonly url: string;
+  /** Resolves when the process has exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Everything it wrote (stdout and stderr), for a failing test's message. */
+  output(): string;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** Writes the test config (scripted model id, isolated settings) into the workspace. */
+export async function writeTestConfig(cwd: string, extra: ConfigInput = {}): Promise<void> {
+  const config: ConfigInput = {
+    ...extra,
+    claude: {
+      model: TEST_MODEL,
+      settingSources: [],
+      permissionMode: "acceptEdits",
+      ...extra.claude,
+    },
+  };
+  await mkdir(join(cwd, ".claude"), { recursive: true });
+  await writeFile(join(cwd, ".claude", "claude-a2a.config.json"), JSON.stringify(config));
+}
+
+/**
+ * `claude-a2a` as a real process (node + tsx on src/cli.ts, so its pid is the server's own), in
+ * `cwd`, with `env` as its whole environment (the Claude Code children inherit it). Resolves once
+ * `/healthz` answers.
+ */
+export async function spawnServer(o: {
+  cwd: string;
+  port: number;
+  env: Record<string, string>;
+}): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", TSX, CLI, "--cwd", o.cwd, "--port", String(o.port)],
+    { cwd: o.cwd, env: { LOG_LEVEL: "info", ...o.env }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "";
+  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  if (child.pid === undefined) throw new Error("the server did not start");
+  const url = `http://127.0.0.1:${o.port}`;
+  let gone = false;
+  void exited.then(() => (gone = true));
+  for (;;) {
+    if (gone) throw new Error(`the server exited before it answered:\n${out}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    pid: child.pid,
+    url,
+    exited,
+    output: () => out,
+    kill: (signal) => {
+      if (!gone) process.kill(child.pid as number, signal);
+    },
+  };
+}
+
+/**
+ * Pids of the live processes whose environment names this CLAUDE_CONFIG_DIR: the Claude Code
+ * children (and their jobs) of a test's sandbox, whoever their parent is now.
+ */
+export async function processesWithConfigDir(configDir: string): Promise<number[]> {
+  const needle = `CLAUDE_CONFIG_DIR=${configDir}\0`;
+  const pids: number[] = [];
+  for (const name of await readdir("/proc")) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const environ = await readFile(`/proc/${pid}/environ`, "latin1");
+      const stat = await readFile(`/proc/${pid}/stat`, "latin1");
+      // A zombie has exited already.
+      if (environ.includes(needle) && !/\) Z /.test(stat)) pids.push(pid);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return pids;
+}
+
+/** Kills, by pid, what `processesWithConfigDir` lists (a test's own leftovers). */
+export async function killSandboxProcesses(
+  configDir: string,
+  except: number[] = [],
+): Promise<void> {
+  for (const pid of await processesWithConfigDir(configDir)) {
+    if (except.includes(pid)) continue;
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
