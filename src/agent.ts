@@ -7,6 +7,7 @@ import { buildAgentCard } from "./a2a/card.js";
 import { ClaudeAgentExecutor } from "./a2a/executor.js";
 import { changedFilePath, FILE_TOOL_MATCHER, fileOperation } from "./a2a/file-artifacts.js";
 import { GuardedRequestHandler } from "./a2a/guarded-request-handler.js";
+import { RetryingPushSender } from "./a2a/push-sender.js";
 import type { Inbox } from "./a2a/server-task.js";
 import { ClaudeSession, type QueryFactory } from "./claude/index.js";
 import type { Config } from "./config/schema.js";
@@ -109,6 +110,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         ],
       },
     });
+    // Background work and wakes: the executor gives them to the task that owns them.
+    session.subscribe((event) => executor.onSessionEvent(contextId, session, event));
     return session;
   };
   const pool = new SessionPool({
@@ -122,6 +125,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   await pool.dropStaleSessions();
   const taskStore = new TerminalTaskStore(stores.taskStore, logger.child({ component: "store" }));
   const busManager = new TaskBusManager();
+  const pushSender = config.agentCard.capabilities.pushNotifications
+    ? new RetryingPushSender(stores.pushStore, logger.child({ component: "push" }))
+    : undefined;
   const executor = new ClaudeAgentExecutor({
     pool,
     cwd,
@@ -129,12 +135,15 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       permissionPrompts: config.claude.permissionPrompts,
       maxPermissionDenials: config.claude.maxPermissionDenials,
       inputTimeoutMs: config.claude.inputTimeoutMs,
+      backgroundTasks: config.claude.backgroundTasks,
+      backgroundWaitTimeoutMs: config.claude.backgroundWaitTimeoutMs,
     },
     taskStore,
     busManager,
     logger: logger.child({ component: "a2a" }),
     ...(o.timers && { timers: o.timers }),
     ...(o.inbox && { inbox: o.inbox }),
+    ...(pushSender && { push: { store: stores.pushStore, sender: pushSender } }),
   });
   busManager.isLive = (taskId) => executor.isActive(taskId);
 
@@ -145,6 +154,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     executor,
     busManager,
     stores.pushStore,
+    pushSender,
   );
   return {
     card,
