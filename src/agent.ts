@@ -1,6 +1,6 @@
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
-import { InMemoryPushNotificationStore, type TaskStore } from "@a2a-js/sdk/server";
+import type { TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { TaskBusManager } from "./a2a/bus-manager.js";
 import { buildAgentCard } from "./a2a/card.js";
@@ -11,10 +11,12 @@ import { RetryingPushSender } from "./a2a/push-sender.js";
 import type { Inbox } from "./a2a/server-task.js";
 import { ClaudeSession, type QueryFactory } from "./claude/index.js";
 import type { Config } from "./config/schema.js";
+import { checkHealth, type HealthReport } from "./http/health.js";
+import { ServerMetrics } from "./metrics/metrics.js";
 import { SessionPool, type SessionFactoryArgs } from "./sessions/pool.js";
 import { transcriptCheck } from "./sessions/transcripts.js";
 import { SessionMap } from "./store/session-map.js";
-import { openTaskStores, type TaskStores } from "./store/task-stores.js";
+import { memoryStores, openTaskStores, type TaskStores } from "./store/task-stores.js";
 import { TerminalTaskStore } from "./store/terminal-task-store.js";
 import type { Timers } from "./timers.js";
 import { packageVersion } from "./version.js";
@@ -44,6 +46,8 @@ export interface Agent {
   readonly taskStore: TaskStore;
   /** The configured task and push-config stores (health checks, shutdown). */
   readonly stores: TaskStores;
+  readonly metrics: ServerMetrics;
+  health(): Promise<HealthReport>;
   /** Ends every Claude session, flushes the session map and closes the store. */
   close(): Promise<void>;
 }
@@ -52,14 +56,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const { config, logger } = o;
   const cwd = config.claude.cwd;
   const stores: TaskStores = o.taskStore
-    ? {
-        type: "memory",
-        taskStore: o.taskStore,
-        pushStore: new InMemoryPushNotificationStore(),
-        recovered: [],
-        ping: () => Promise.resolve(),
-        close: () => Promise.resolve(),
-      }
+    ? memoryStores(o.taskStore)
     : await openTaskStores({
         store: config.store,
         cwd,
@@ -121,6 +118,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     maxLive: config.sessions.maxLive,
     logger: logger.child({ component: "sessions" }),
     checkTranscript: transcriptCheck({ cwd, env: o.claudeEnv }),
+    onSessionEvent: (contextId, event) => metrics.onSessionEvent(contextId, event),
+  });
+  const metrics = new ServerMetrics({
+    tasksByState: () => stores.countByState(),
+    liveSessions: () => pool.liveCount,
+    backgroundTasks: () => pool.backgroundTaskCount(),
   });
   await pool.dropStaleSessions();
   const taskStore = new TerminalTaskStore(stores.taskStore, logger.child({ component: "store" }));
@@ -163,6 +166,14 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     pool,
     taskStore,
     stores,
+    metrics,
+    health: () =>
+      checkHealth({
+        storeType: stores.type,
+        pingStore: () => stores.ping(),
+        liveSessions: () => pool.liveCount,
+        maxLive: config.sessions.maxLive,
+      }),
     close: async () => {
       await pool.closeAll();
       await sessionMap.flush();

@@ -36,13 +36,15 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   checkBindSafety(config.server);
   const cwd = config.claude.cwd;
   const agent = await createAgent(o);
-  const { card, requestHandler, pool } = agent;
+  const { card, requestHandler, pool, metrics } = agent;
   const app = createHttpApp({
     card,
     requestHandler,
     bodyLimit: config.server.bodyLimit,
     allowedLogins: config.server.allowedLogins,
     logger: logger.child({ component: "http" }),
+    health: () => agent.health(),
+    metrics,
   });
 
   const wanted = config.server.port;

@@ -12,6 +12,7 @@ import { cardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/card.js";
 import { jsonBody } from "./body.js";
 import { allowedLoginsGate, callerLogin, callerName, userFor } from "./caller.js";
 import { agentCardRoute } from "./card-route.js";
+import type { HealthReport } from "./health.js";
 import { restContentTypeStatus } from "./rest-errors.js";
 import { routeSdkConsole } from "./sdk-console.js";
 
@@ -23,6 +24,10 @@ export interface HttpAppOptions {
   readonly logger: Logger;
   /** When the card was built (its `Last-Modified`). Default: now. */
   readonly cardBuiltAt?: Date;
+  /** `GET /healthz` (public); without it the route answers `{"status":"ok"}`. */
+  readonly health?: () => Promise<HealthReport>;
+  /** `GET /metrics` in Prometheus format, behind the same gate as the A2A bindings. */
+  readonly metrics?: { render(): Promise<string>; readonly contentType: string };
 }
 
 /** Key of the caller's login (or "anonymous") in `ServerCallContext.state`. */
@@ -82,11 +87,23 @@ export function createHttpApp(o: HttpAppOptions): Express {
 
   const card = agentCardRoute(cardDocument(o.card, o.cardBuiltAt ?? new Date()));
   app.get(["/.well-known/agent-card.json", "/.well-known/agent-card"], card);
-  app.get("/healthz", (_req, res) => {
-    res.json({ status: "ok" });
+  const health = o.health;
+  app.get("/healthz", (_req, res, next) => {
+    if (health === undefined) return void res.json({ status: "ok" });
+    health().then((report) => {
+      res.status(report.status === "ok" ? 200 : 503).json(report);
+    }, next);
   });
 
   const gate = allowedLoginsGate(o.allowedLogins);
+  const metrics = o.metrics;
+  if (metrics !== undefined) {
+    app.get("/metrics", gate, (_req, res, next) => {
+      metrics.render().then((text) => {
+        res.type(metrics.contentType).send(text);
+      }, next);
+    });
+  }
   const common = { requestHandler: o.requestHandler, userBuilder: userFor, contextBuilder };
   app.use(JSONRPC_PATH, gate, ...jsonBody(o.bodyLimit, "jsonrpc"), jsonRpcHandler(common));
   app.use(

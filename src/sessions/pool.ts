@@ -21,6 +21,8 @@ export interface SessionPoolOptions {
   readonly maxLive: number;
   readonly logger: Logger;
   readonly timers?: Timers;
+  /** Sees every event of every live session (metrics). */
+  readonly onSessionEvent?: (contextId: string, event: SessionEvent) => void;
   /** Whether a mapped session can still be resumed; without it every mapping is trusted. */
   readonly checkTranscript?: TranscriptCheck;
 }
@@ -83,6 +85,13 @@ export class SessionPool {
 
   get liveCount(): number {
     return this.entries.size;
+  }
+
+  /** Background tasks running in live sessions. */
+  backgroundTaskCount(): number {
+    let n = 0;
+    for (const entry of this.entries.values()) n += entry.session.backgroundTasks().length;
+    return n;
   }
 
   has(contextId: string): boolean {
@@ -186,6 +195,7 @@ export class SessionPool {
   }
 
   private onEvent(entry: Entry, event: SessionEvent): void {
+    this.options.onSessionEvent?.(entry.contextId, event);
     switch (event.type) {
       case "session_id":
         if (this.options.sessionMap.get(entry.contextId)?.sessionId !== event.sessionId) {

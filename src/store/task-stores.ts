@@ -11,6 +11,7 @@ import type { Config } from "../config/schema.js";
 import { openDatabase, pingDatabase, type Database, type DatabaseSpec } from "./database.js";
 import { failUnfinishedTasks } from "./recovery.js";
 import { scheduleRetention } from "./retention.js";
+import { TaskTable } from "./task-table.js";
 
 export type StoreConfig = Config["store"];
 
@@ -21,6 +22,8 @@ export interface TaskStores {
   readonly pushStore: PushNotificationStore;
   /** Tasks the previous server left unfinished, now FAILED (database stores only). */
   readonly recovered: readonly string[];
+  /** Stored tasks by state, every caller's; undefined when the store cannot list them all. */
+  countByState(): Promise<Record<string, number> | undefined>;
   /** Throws when the store does not answer. */
   ping(): Promise<void>;
   /** Stops the daily pruning and closes the connection. */
@@ -32,6 +35,19 @@ export interface OpenStoresOptions {
   /** The workspace: a relative SQLite path and the inbox folders resolve against it. */
   readonly cwd: string;
   readonly logger: Logger;
+}
+
+/** Stores in memory (lost at restart): the `memory` type, or a task store a caller supplies. */
+export function memoryStores(taskStore: TaskStore = new InMemoryTaskStore()): TaskStores {
+  return {
+    type: "memory",
+    taskStore,
+    pushStore: new InMemoryPushNotificationStore(),
+    recovered: [],
+    countByState: () => Promise.resolve(undefined),
+    ping: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+  };
 }
 
 /** Where the database of a config is, or undefined for the memory store. Pure. */
@@ -52,16 +68,7 @@ export function databaseSpec(store: StoreConfig, cwd: string): DatabaseSpec | un
  */
 export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> {
   const spec = databaseSpec(o.store, o.cwd);
-  if (spec === undefined || o.store.type === "memory") {
-    return {
-      type: "memory",
-      taskStore: new InMemoryTaskStore(),
-      pushStore: new InMemoryPushNotificationStore(),
-      recovered: [],
-      ping: () => Promise.resolve(),
-      close: () => Promise.resolve(),
-    };
-  }
+  if (spec === undefined || o.store.type === "memory") return memoryStores();
   let database: Database;
   try {
     database = await openDatabase(spec);
@@ -90,6 +97,7 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
       taskStore: new DatabaseTaskStore(db),
       pushStore: new DatabasePushNotificationStore(db),
       recovered,
+      countByState: () => new TaskTable(db).countByState(),
       ping: () => pingDatabase(db),
       close: async () => {
         retention.stop();

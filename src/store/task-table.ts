@@ -47,6 +47,10 @@ interface Row {
 // The SDK's stores type their tables at runtime; these queries read the same columns.
 type Tables = Record<string, Record<string, unknown>>;
 
+/** `TASK_STATE_INPUT_REQUIRED` → `input_required`. */
+export const stateLabel = (column: string | null): string =>
+  column ? column.replace(/^TASK_STATE_/, "").toLowerCase() : "unknown";
+
 const decode = (value: string | null): unknown => (value ? JSON.parse(value) : undefined);
 
 /**
@@ -79,6 +83,21 @@ export class TaskTable {
         metadata: decode(row.metadata),
       }),
     }));
+  }
+
+  /** How many tasks are stored in each state (`submitted`, `working`, …), every caller's. */
+  async countByState(): Promise<Record<string, number>> {
+    const rows = (await this.db
+      .selectFrom(TASK_TABLE)
+      .select((eb) => ["status_state", eb.fn.countAll().as("n")])
+      .groupBy("status_state")
+      .execute()) as unknown as { status_state: string | null; n: number | string }[];
+    const counts: Record<string, number> = {};
+    for (const row of rows) {
+      const state = stateLabel(row.status_state);
+      counts[state] = (counts[state] ?? 0) + Number(row.n);
+    }
+    return counts;
   }
 
   /** Terminal tasks whose status last changed before `beforeMs` (epoch ms). */

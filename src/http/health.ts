@@ -1,0 +1,39 @@
+/** What `GET /healthz` reports. */
+export interface HealthReport {
+  /** `ok`, or `unavailable` when the task store does not answer (HTTP 503). */
+  readonly status: "ok" | "unavailable";
+  readonly store: { readonly type: string; readonly reachable: boolean; readonly error?: string };
+  readonly sessions: { readonly live: number; readonly maxLive: number };
+}
+
+export interface HealthSources {
+  readonly storeType: string;
+  pingStore(): Promise<void>;
+  liveSessions(): number;
+  readonly maxLive: number;
+  /** Longest wait for the store's answer. */
+  readonly timeoutMs?: number;
+}
+
+/** Process up (it answers), store reachable, live sessions. */
+export async function checkHealth(s: HealthSources): Promise<HealthReport> {
+  let error: string | undefined;
+  try {
+    await withTimeout(s.pingStore(), s.timeoutMs ?? 2_000);
+  } catch (err) {
+    error = (err as Error).message;
+  }
+  return {
+    status: error === undefined ? "ok" : "unavailable",
+    store: { type: s.storeType, reachable: error === undefined, ...(error && { error }) },
+    sessions: { live: s.liveSessions(), maxLive: s.maxLive },
+  };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}

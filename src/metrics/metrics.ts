@@ -1,0 +1,146 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { SessionEvent } from "../claude/index.js";
+
+/** What the metrics read of the server at scrape time. */
+export interface MetricsSources {
+  /** Stored tasks by state name (`submitted`, `working`, …); undefined when the store cannot say. */
+  tasksByState(): Promise<Record<string, number> | undefined>;
+  liveSessions(): number;
+  backgroundTasks(): number;
+}
+
+const PREFIX = "claude_a2a_";
+/** Seconds: from a few milliseconds (a warm first token) to an hour-long turn. */
+const BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
+
+interface RunTiming {
+  readonly startedAt: number;
+  firstEventSeen: boolean;
+}
+
+/**
+ * The Prometheus metrics of one server, in a registry of its own (no global state, so two
+ * servers in one process never mix). Session events feed the counters and histograms; gauges
+ * are read from their sources when scraped.
+ */
+export class ServerMetrics {
+  readonly registry = new Registry();
+  private readonly runs: Counter<"origin" | "outcome">;
+  private readonly retries: Counter;
+  private readonly firstEvent: Histogram<"origin">;
+  private readonly turnDuration: Histogram<"origin" | "outcome">;
+  private readonly timings = new Map<string, RunTiming>();
+
+  constructor(
+    sources: MetricsSources,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    const registers = [this.registry];
+    new Gauge({
+      name: `${PREFIX}tasks`,
+      help: "Stored tasks by state (queued tasks are submitted).",
+      labelNames: ["state"],
+      registers,
+      async collect() {
+        this.reset();
+        const counts = await sources.tasksByState();
+        for (const [state, n] of Object.entries(counts ?? {})) this.set({ state }, n);
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}live_sessions`,
+      help: "Live Claude Code sessions (processes).",
+      registers,
+      collect() {
+        this.set(sources.liveSessions());
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}background_tasks`,
+      help: "Background tasks (background Bash, subagents, monitors) running in live sessions.",
+      registers,
+      collect() {
+        this.set(sources.backgroundTasks());
+      },
+    });
+    this.runs = new Counter({
+      name: `${PREFIX}runs_total`,
+      help: "Claude runs ended, by origin (foreground, autonomous) and outcome.",
+      labelNames: ["origin", "outcome"],
+      registers,
+    });
+    this.retries = new Counter({
+      name: `${PREFIX}model_api_retries_total`,
+      help: "Model API requests the Claude Code runtime retried.",
+      registers,
+    });
+    this.firstEvent = new Histogram({
+      name: `${PREFIX}time_to_first_event_seconds`,
+      help: "From a run's start to its first output event.",
+      labelNames: ["origin"],
+      buckets: BUCKETS,
+      registers,
+    });
+    this.turnDuration = new Histogram({
+      name: `${PREFIX}turn_duration_seconds`,
+      help: "From a run's start to its end.",
+      labelNames: ["origin", "outcome"],
+      buckets: BUCKETS,
+      registers,
+    });
+  }
+
+  /** Feeds one session event (of any context). */
+  onSessionEvent(contextId: string, event: SessionEvent): void {
+    switch (event.type) {
+      case "run_started":
+        this.timings.set(`${contextId}:${event.runId}`, {
+          startedAt: this.now(),
+          firstEventSeen: false,
+        });
+        return;
+      case "run_event": {
+        if (event.event.kind === "api_retry") this.retries.inc();
+        const timing = this.timings.get(`${contextId}:${event.runId}`);
+        if (timing && !timing.firstEventSeen && !event.late) {
+          timing.firstEventSeen = true;
+          this.firstEvent.observe({ origin: event.origin }, (this.now() - timing.startedAt) / 1000);
+        }
+        return;
+      }
+      case "metadata":
+        if (event.event.kind === "api_retry") this.retries.inc();
+        return;
+      case "closed":
+        for (const key of this.timings.keys()) {
+          if (key.startsWith(`${contextId}:`)) this.timings.delete(key);
+        }
+        return;
+      case "run_ended": {
+        const outcome = event.outcome.state;
+        this.runs.inc({ origin: event.origin, outcome });
+        const key = `${contextId}:${event.runId}`;
+        const timing = this.timings.get(key);
+        this.timings.delete(key);
+        if (timing) {
+          this.turnDuration.observe(
+            { origin: event.origin, outcome },
+            (this.now() - timing.startedAt) / 1000,
+          );
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** The text exposition format. */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

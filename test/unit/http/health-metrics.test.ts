@@ -1,0 +1,162 @@
+/** /healthz and /metrics on the HTTP surface (127.0.0.1:0), and the metrics fed by session events. */
+import { once } from "node:events";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { A2ARequestHandler } from "@a2a-js/sdk/server";
+import { pino } from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { buildAgentCard } from "../../../src/a2a/card.js";
+import type { SessionEvent } from "../../../src/claude/index.js";
+import { resolveConfig } from "../../../src/config/load.js";
+import { createHttpApp } from "../../../src/http/app.js";
+import { checkHealth } from "../../../src/http/health.js";
+import { ServerMetrics } from "../../../src/metrics/metrics.js";
+
+const card = buildAgentCard(resolveConfig({}, { file: "test.json", startDir: "/work" }), {
+  version: "0.0.0",
+});
+
+let server: Server | undefined;
+afterEach(async () => {
+  if (server) await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+async function serve(o: {
+  reachable: boolean;
+  allowedLogins?: string[];
+  metrics: ServerMetrics;
+}): Promise<string> {
+  const app = createHttpApp({
+    card,
+    requestHandler: {} as A2ARequestHandler,
+    bodyLimit: 100_000,
+    allowedLogins: o.allowedLogins,
+    logger: pino({ level: "silent" }),
+    health: () =>
+      checkHealth({
+        storeType: "sqlite",
+        pingStore: () =>
+          o.reachable ? Promise.resolve() : Promise.reject(new Error("database is locked")),
+        liveSessions: () => 2,
+        maxLive: 8,
+      }),
+    metrics: o.metrics,
+  });
+  server = app.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const sources = (counts?: Record<string, number>) => ({
+  tasksByState: () => Promise.resolve(counts),
+  liveSessions: () => 2,
+  backgroundTasks: () => 1,
+});
+
+describe("GET /healthz", () => {
+  it("answers ok with the store and the live sessions", async () => {
+    const url = await serve({ reachable: true, metrics: new ServerMetrics(sources()) });
+    const res = await fetch(`${url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      status: "ok",
+      store: { type: "sqlite", reachable: true },
+      sessions: { live: 2, maxLive: 8 },
+    });
+  });
+
+  it("answers 503 when the store does not answer, and stays public behind allowedLogins", async () => {
+    const url = await serve({
+      reachable: false,
+      allowedLogins: ["ada@example.com"],
+      metrics: new ServerMetrics(sources()),
+    });
+    const res = await fetch(`${url}/healthz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({
+      status: "unavailable",
+      store: { type: "sqlite", reachable: false, error: "database is locked" },
+    });
+  });
+});
+
+describe("GET /metrics", () => {
+  it("serves the Prometheus text format", async () => {
+    const url = await serve({
+      reachable: true,
+      metrics: new ServerMetrics(sources({ completed: 3, working: 1 })),
+    });
+    const res = await fetch(`${url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+    const body = await res.text();
+    expect(body).toContain('claude_a2a_tasks{state="completed"} 3');
+    expect(body).toContain('claude_a2a_tasks{state="working"} 1');
+    expect(body).toContain("claude_a2a_live_sessions 2");
+    expect(body).toContain("claude_a2a_background_tasks 1");
+  });
+
+  it("is behind the allowedLogins gate", async () => {
+    const url = await serve({
+      reachable: true,
+      allowedLogins: ["ada@example.com"],
+      metrics: new ServerMetrics(sources()),
+    });
+    expect((await fetch(`${url}/metrics`)).status).toBe(403);
+    const ok = await fetch(`${url}/metrics`, {
+      headers: { "Tailscale-User-Login": "ada@example.com" },
+    });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe("ServerMetrics", () => {
+  it("counts runs by origin and outcome, retries, and times the first event and the turn", async () => {
+    let clock = 0;
+    const m = new ServerMetrics(sources(), () => clock);
+    const started = (runId: string, origin: "foreground" | "autonomous"): SessionEvent => ({
+      type: "run_started",
+      runId,
+      origin,
+    });
+    m.onSessionEvent("c1", started("r1", "foreground"));
+    clock = 250;
+    m.onSessionEvent("c1", {
+      type: "run_event",
+      runId: "r1",
+      origin: "foreground",
+      late: false,
+      event: { kind: "api_retry" } as never,
+    });
+    clock = 2_000;
+    m.onSessionEvent("c1", {
+      type: "run_ended",
+      runId: "r1",
+      origin: "foreground",
+      outcome: { state: "completed", text: "" },
+    });
+    m.onSessionEvent("c2", started("r1", "autonomous"));
+    m.onSessionEvent("c2", {
+      type: "run_ended",
+      runId: "r1",
+      origin: "autonomous",
+      outcome: { state: "error", reason: "boom" },
+    });
+    const text = await m.render();
+    expect(text).toContain('claude_a2a_runs_total{origin="foreground",outcome="completed"} 1');
+    expect(text).toContain('claude_a2a_runs_total{origin="autonomous",outcome="error"} 1');
+    expect(text).toContain("claude_a2a_model_api_retries_total 1");
+    expect(text).toContain(
+      'claude_a2a_time_to_first_event_seconds_bucket{le="0.25",origin="foreground"} 1',
+    );
+    expect(text).toContain(
+      'claude_a2a_time_to_first_event_seconds_bucket{le="0.1",origin="foreground"} 0',
+    );
+    expect(text).toContain(
+      'claude_a2a_turn_duration_seconds_sum{origin="foreground",outcome="completed"} 2',
+    );
+    // The store could not say (memory): no task series at all.
+    expect(text).not.toMatch(/^claude_a2a_tasks\{/m);
+  });
+});
