@@ -16,3 +16,27 @@ export const realTimers: Timers = {
   },
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
+
+/** One timeout at a time: arming it again replaces the pending one. */
+export class OneShot {
+  private handle: unknown;
+
+  constructor(private readonly timers: Timers) {}
+
+  get armed(): boolean {
+    return this.handle !== undefined;
+  }
+
+  arm(ms: number, fire: () => void): void {
+    this.clear();
+    this.handle = this.timers.setTimeout(() => {
+      this.handle = undefined;
+      fire();
+    }, ms);
+  }
+
+  clear(): void {
+    if (this.handle !== undefined) this.timers.clearTimeout(this.handle);
+    this.handle = undefined;
+  }
+}

@@ -1,5 +1,5 @@
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
-import { denialKey, denialMessage } from "./interaction.js";
+import { denialKey, denialMessage, questionsOf, type PendingPrompt } from "./interaction.js";
 
 /** What a denial hands back to Claude, and, when it is the last straw, why the task stops. */
 export interface DenialVerdict {
@@ -39,4 +39,36 @@ export class DenialLedger {
       stop: `Stopped: ${this.count} permission request(s) were denied in this task (claude.maxPermissionDenials is ${this.max}); the last was for ${toolName}.`,
     };
   }
+}
+
+/**
+ * What a tool call that reached `canUseTool` becomes: a prompt for the client, or a verdict given
+ * at once (a malformed question, a request loop protection refuses, prompts turned off).
+ */
+export function promptFor(
+  toolName: string,
+  input: Record<string, unknown>,
+  options: { title?: string | undefined; decisionReason?: string | undefined },
+  ledger: DenialLedger,
+  policy: { readonly permissionPrompts: "input-required" | "deny" },
+): { kind: "prompt"; prompt: PendingPrompt } | { kind: "verdict"; verdict: DenialVerdict } {
+  if (toolName === "AskUserQuestion") {
+    const questions = questionsOf(input);
+    if (questions === undefined) {
+      const message = "AskUserQuestion needs a non-empty questions list.";
+      return {
+        kind: "verdict",
+        verdict: { result: { behavior: "deny", message }, stop: undefined },
+      };
+    }
+    return { kind: "prompt", prompt: { kind: "question", toolName, input, questions } };
+  }
+  const verdict =
+    ledger.repeated(toolName, input) ??
+    (policy.permissionPrompts === "deny"
+      ? ledger.deny(toolName, input, "permission prompts are turned off on this server")
+      : undefined);
+  if (verdict !== undefined) return { kind: "verdict", verdict };
+  const { title, decisionReason } = options;
+  return { kind: "prompt", prompt: { kind: "permission", toolName, input, title, decisionReason } };
 }

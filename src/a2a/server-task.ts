@@ -4,13 +4,13 @@ import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
 import type { BackgroundTask, ClaudeSession, RunStream, RunStreamEvent } from "../claude/index.js";
 import type { SessionLease } from "../sessions/pool.js";
-import type { Timers } from "../timers.js";
+import { OneShot } from "../timers.js";
 import { FileDelivery } from "./content-modes.js";
 import type { Ticket } from "./context-queue.js";
-import { DenialLedger, type DenialVerdict } from "./denials.js";
+import { DenialLedger, promptFor, type DenialVerdict } from "./denials.js";
 import { fileArtifact, type FileChange } from "./file-artifacts.js";
-import { toUserPrompt, type InboxFile, type PromptPlan } from "./input.js";
-import { promptContent, questionsOf, type Answer, type PendingPrompt } from "./interaction.js";
+import { toUserPrompt, type PromptPlan } from "./input.js";
+import { promptContent, type Answer, type PendingPrompt } from "./interaction.js";
 import {
   AUTONOMOUS_PHASE,
   INITIAL_PHASE,
@@ -32,61 +32,20 @@ import {
 } from "./messages.js";
 import { PromptQueue, type PromptEntry } from "./prompts.js";
 import { RunOutput } from "./run-output.js";
-import { BackgroundWork, describeWork } from "./task-background.js";
+import { BackgroundWork, finishedText, waitText, waitTimeoutText } from "./task-background.js";
 import type { TaskChannel } from "./task-channel.js";
+import {
+  DENY_FOR_STOP,
+  DENY_TASK_OVER,
+  DENY_WITHDRAWN,
+  QUEUED_TEXT,
+  WAKE_INTERRUPTED_TEXT,
+  type TaskEnvironment,
+  type TaskOrigin,
+} from "./task-environment.js";
 
-export interface TurnPolicy {
-  readonly permissionPrompts: "input-required" | "deny";
-  readonly maxPermissionDenials: number;
-  readonly inputTimeoutMs: number | undefined;
-  /** "wait": a task whose run ended stays working until its background work is done. */
-  readonly backgroundTasks: "wait" | "detach";
-  readonly backgroundWaitTimeoutMs: number;
-}
-
-/** Where attachments go: the workspace's inbox (a seam, so a test can hold a write). */
-export interface Inbox {
-  write(cwd: string, files: readonly InboxFile[]): Promise<void>;
-  /** Removes what was written for a task that ended before Claude saw it. */
-  remove(cwd: string, taskId: string): Promise<void>;
-}
-
-/** What a task needs from the server around it. */
-export interface TaskEnvironment {
-  readonly cwd: string;
-  readonly policy: TurnPolicy;
-  readonly timers: Timers;
-  readonly inbox: Inbox;
-  acquire(contextId: string): SessionLease;
-  /** From now on, prompts and file changes of `runId` reach this task. */
-  own(runId: string, task: ServerTask): void;
-  disown(runId: string): void;
-}
-
-export const QUEUED_TEXT =
-  "Queued: another task is running in this context; this one starts when it ends.";
-
-const DENY_FOR_STOP: PermissionResult = {
-  behavior: "deny",
-  message: "The task was stopped.",
-  interrupt: true,
-};
-const DENY_TASK_OVER: PermissionResult = {
-  behavior: "deny",
-  message: "The task that owned this request has ended; no client can answer it.",
-};
-const DENY_WITHDRAWN: PermissionResult = {
-  behavior: "deny",
-  message: "The request was withdrawn.",
-};
-
-/** How a task came to be: a client's message, or a wake no task owned. */
-export type TaskOrigin =
-  | { readonly kind: "client"; readonly plan: PromptPlan; readonly ticket: Ticket }
-  | { readonly kind: "autonomous" };
-
-export const WAKE_INTERRUPTED_TEXT =
-  "A new message in this context interrupted this work; the output so far is kept.";
+export type { Inbox, TaskEnvironment, TaskOrigin, TurnPolicy } from "./task-environment.js";
+export { QUEUED_TEXT, WAKE_INTERRUPTED_TEXT } from "./task-environment.js";
 
 /**
  * One A2A task: the run its client's message started (or, for an autonomous task, the wake it
@@ -95,6 +54,9 @@ export const WAKE_INTERRUPTED_TEXT =
  * (`lifecycle.ts`); every step asks `transition` first, and every step after an await re-checks
  * the phase, so a task that ended takes no further step and publishes nothing more. It maps its
  * runs' events to the README's event contract and applies loop protection.
+ *
+ * It is the one imperative shell of the task's state machine, hence its size: the decisions live
+ * in pure modules beside it (lifecycle, prompts, denials, task-background, run-output).
  */
 export class ServerTask {
   private current: TaskPhase;
@@ -111,8 +73,8 @@ export class ServerTask {
   private readonly ownedRuns = new Set<string>();
   /** The text of its last completed run: the task's result. */
   private lastAnswer = "";
-  private inputTimer: unknown;
-  private waitTimer: unknown;
+  private readonly inputTimer: OneShot;
+  private readonly waitTimer: OneShot;
   /** The input timeout fired while an answer was in flight: it applies if that answer fails. */
   private expired = false;
   /** File artifacts the client accepts; the others are listed in the final answer instead. */
@@ -127,6 +89,8 @@ export class ServerTask {
     acceptedOutputModes: readonly string[] = [],
   ) {
     this.current = origin.kind === "client" ? INITIAL_PHASE : AUTONOMOUS_PHASE;
+    this.inputTimer = new OneShot(env.timers);
+    this.waitTimer = new OneShot(env.timers);
     this.files = new FileDelivery(acceptedOutputModes);
     this.ledger = new DenialLedger(env.policy.maxPermissionDenials);
     this.endedGate = new Promise((resolve) => (this.openEndedGate = resolve));
@@ -197,8 +161,7 @@ export class ServerTask {
   /** A piece of its background work finished: say so; its wake comes next. */
   backgroundFinished(task: BackgroundTask): void {
     if (this.ended || !this.background.finished(task.taskId)) return;
-    const summary = task.summary ? `: ${task.summary}` : "";
-    const text = `Background task ${describeWork([task])} ${task.status}${summary}`;
+    const text = finishedText(task);
     this.channel.status(
       kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.backgroundTask, text, {
         taskId: task.taskId,
@@ -269,27 +232,12 @@ export class ServerTask {
     },
   ): Promise<PermissionResult> {
     if (this.ended) return Promise.resolve(DENY_FOR_STOP);
-    let prompt: PendingPrompt;
-    if (toolName === "AskUserQuestion") {
-      const questions = questionsOf(input);
-      if (questions === undefined) {
-        const message = "AskUserQuestion needs a non-empty questions list.";
-        return Promise.resolve({ behavior: "deny", message });
-      }
-      prompt = { kind: "question", toolName, input, questions };
-    } else {
-      const verdict =
-        this.ledger.repeated(toolName, input) ??
-        (this.env.policy.permissionPrompts === "deny"
-          ? this.ledger.deny(toolName, input, "permission prompts are turned off on this server")
-          : undefined);
-      if (verdict !== undefined) {
-        if (verdict.stop !== undefined) this.fail(verdict.stop);
-        return Promise.resolve(verdict.result);
-      }
-      const { title, decisionReason } = options;
-      prompt = { kind: "permission", toolName, input, title, decisionReason };
+    const decided = promptFor(toolName, input, options, this.ledger, this.env.policy);
+    if (decided.kind === "verdict") {
+      if (decided.verdict.stop !== undefined) this.fail(decided.verdict.stop);
+      return Promise.resolve(decided.verdict.result);
     }
+    const prompt = decided.prompt;
     const { entry, result } = this.prompts.add(prompt);
     // The runtime gave up the call (its turn was interrupted, the process ended).
     options.signal.addEventListener("abort", () => this.withdraw(entry), { once: true });
@@ -418,10 +366,7 @@ export class ServerTask {
     }
     if (this.current.name !== "running" || !this.step({ type: "run_ended" })) return;
     const running = this.background.running();
-    const text =
-      running.length > 0
-        ? `Waiting for background work to finish: ${describeWork(running)}.`
-        : "Waiting for Claude to take up the background work that finished.";
+    const text = waitText(running);
     this.channel.status(
       kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.backgroundWait, text, {
         tasks: running,
@@ -513,10 +458,7 @@ export class ServerTask {
     const ms = this.env.policy.inputTimeoutMs;
     if (ms === undefined) return;
     this.expired = false;
-    this.inputTimer = this.env.timers.setTimeout(() => {
-      this.inputTimer = undefined;
-      this.onInputTimeout();
-    }, ms);
+    this.inputTimer.arm(ms, () => this.onInputTimeout());
   }
 
   private onInputTimeout(): void {
@@ -533,29 +475,25 @@ export class ServerTask {
   }
 
   private clearInputTimer(): void {
-    if (this.inputTimer !== undefined) this.env.timers.clearTimeout(this.inputTimer);
-    this.inputTimer = undefined;
+    this.inputTimer.clear();
     this.expired = false;
   }
 
   private armWaitTimer(): void {
-    if (this.waitTimer !== undefined) return;
+    if (this.waitTimer.armed) return;
     const ms = this.env.policy.backgroundWaitTimeoutMs;
-    this.waitTimer = this.env.timers.setTimeout(() => {
-      this.waitTimer = undefined;
+    this.waitTimer.arm(ms, () => {
       if (this.current.name !== "waiting") return;
-      const left = describeWork(this.background.running());
-      const text = `Stopped waiting for background work after ${ms} ms (claude.backgroundWaitTimeoutMs)${left ? `; still running: ${left}` : ""}. What it produces later arrives as a new task in this context.`;
+      const text = waitTimeoutText(ms, this.background.running());
       this.channel.status(
         kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.backgroundTimeout, text),
       );
       this.complete();
-    }, ms);
+    });
   }
 
   private clearWaitTimer(): void {
-    if (this.waitTimer !== undefined) this.env.timers.clearTimeout(this.waitTimer);
-    this.waitTimer = undefined;
+    this.waitTimer.clear();
   }
 
   /** Takes one lifecycle step, if the lifecycle allows it; logs every move and every refusal. */

@@ -55,3 +55,27 @@ export class BackgroundWork {
 export function describeWork(work: readonly { taskId: string; description: string }[]): string {
   return work.map((w) => (w.description ? `${w.description} (${w.taskId})` : w.taskId)).join(", ");
 }
+
+/** The `background_task` status text of a finished piece of work. */
+export function finishedText(
+  task: Pick<BackgroundTask, "taskId" | "description" | "status" | "summary">,
+): string {
+  const summary = task.summary ? `: ${task.summary}` : "";
+  return `Background task ${describeWork([task])} ${task.status}${summary}`;
+}
+
+/** The `background_wait` status text. */
+export function waitText(running: readonly { taskId: string; description: string }[]): string {
+  return running.length > 0
+    ? `Waiting for background work to finish: ${describeWork(running)}.`
+    : "Waiting for Claude to take up the background work that finished.";
+}
+
+/** The `background_timeout` status text. */
+export function waitTimeoutText(
+  ms: number,
+  running: readonly { taskId: string; description: string }[],
+): string {
+  const left = running.length > 0 ? `; still running: ${describeWork(running)}` : "";
+  return `Stopped waiting for background work after ${ms} ms (claude.backgroundWaitTimeoutMs)${left}. What it produces later arrives as a new task in this context.`;
+}

@@ -1,0 +1,61 @@
+import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
+import type { SessionLease } from "../sessions/pool.js";
+import type { Timers } from "../timers.js";
+import type { Ticket } from "./context-queue.js";
+import type { InboxFile, PromptPlan } from "./input.js";
+import type { ServerTask } from "./server-task.js";
+
+/** What the server around a task provides it, and the fixed texts it says. */
+
+export interface TurnPolicy {
+  readonly permissionPrompts: "input-required" | "deny";
+  readonly maxPermissionDenials: number;
+  readonly inputTimeoutMs: number | undefined;
+  /** "wait": a task whose run ended stays working until its background work is done. */
+  readonly backgroundTasks: "wait" | "detach";
+  readonly backgroundWaitTimeoutMs: number;
+}
+
+/** Where attachments go: the workspace's inbox (a seam, so a test can hold a write). */
+export interface Inbox {
+  write(cwd: string, files: readonly InboxFile[]): Promise<void>;
+  /** Removes what was written for a task that ended before Claude saw it. */
+  remove(cwd: string, taskId: string): Promise<void>;
+}
+
+/** What a task needs from the server around it. */
+export interface TaskEnvironment {
+  readonly cwd: string;
+  readonly policy: TurnPolicy;
+  readonly timers: Timers;
+  readonly inbox: Inbox;
+  acquire(contextId: string): SessionLease;
+  /** From now on, prompts and file changes of `runId` reach this task. */
+  own(runId: string, task: ServerTask): void;
+  disown(runId: string): void;
+}
+
+export const QUEUED_TEXT =
+  "Queued: another task is running in this context; this one starts when it ends.";
+
+export const DENY_FOR_STOP: PermissionResult = {
+  behavior: "deny",
+  message: "The task was stopped.",
+  interrupt: true,
+};
+export const DENY_TASK_OVER: PermissionResult = {
+  behavior: "deny",
+  message: "The task that owned this request has ended; no client can answer it.",
+};
+export const DENY_WITHDRAWN: PermissionResult = {
+  behavior: "deny",
+  message: "The request was withdrawn.",
+};
+
+/** How a task came to be: a client's message, or a wake no task owned. */
+export type TaskOrigin =
+  | { readonly kind: "client"; readonly plan: PromptPlan; readonly ticket: Ticket }
+  | { readonly kind: "autonomous" };
+
+export const WAKE_INTERRUPTED_TEXT =
+  "A new message in this context interrupted this work; the output so far is kept.";
