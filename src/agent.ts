@@ -48,7 +48,9 @@ export interface Agent {
   readonly stores: TaskStores;
   readonly metrics: ServerMetrics;
   health(): Promise<HealthReport>;
-  /** Ends every Claude session, flushes the session map and closes the store. */
+  /** Ends every Claude session (running tasks end) and flushes the session map. */
+  closeSessions(): Promise<void>;
+  /** `closeSessions()`, then waits for pending task writes and closes the store. */
   close(): Promise<void>;
 }
 
@@ -159,6 +161,10 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     stores.pushStore,
     pushSender,
   );
+  const closeSessions = async () => {
+    await pool.closeAll();
+    await sessionMap.flush();
+  };
   return {
     card,
     requestHandler,
@@ -174,9 +180,10 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         liveSessions: () => pool.liveCount,
         maxLive: config.sessions.maxLive,
       }),
+    closeSessions,
     close: async () => {
-      await pool.closeAll();
-      await sessionMap.flush();
+      await closeSessions();
+      await taskStore.drain();
       await stores.close();
     },
   };

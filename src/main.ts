@@ -78,6 +78,30 @@ const untilSignal = () =>
     process.once("SIGTERM", resolve);
   });
 
+/** Longest a graceful shutdown may take before the process exits anyway. */
+export const SHUTDOWN_TIMEOUT_MS = 15_000;
+
+function guardShutdown(logger: Logger): { dispose(): void } {
+  const now = (signal: NodeJS.Signals) => {
+    logger.warn({ signal }, "second signal: exiting now");
+    process.exit(130);
+  };
+  process.once("SIGINT", now);
+  process.once("SIGTERM", now);
+  const timer = setTimeout(() => {
+    logger.error({ timeoutMs: SHUTDOWN_TIMEOUT_MS }, "shutdown took too long: exiting now");
+    process.exit(1);
+  }, SHUTDOWN_TIMEOUT_MS);
+  timer.unref();
+  return {
+    dispose: () => {
+      clearTimeout(timer);
+      process.off("SIGINT", now);
+      process.off("SIGTERM", now);
+    },
+  };
+}
+
 /** Runs the command line; resolves with the process exit code once the server has stopped. */
 export async function main(argv: readonly string[], io: Io, deps: MainDeps = {}): Promise<number> {
   let flags: Flags;
@@ -121,6 +145,9 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
   }
   await (deps.stopSignal ?? untilSignal)(server);
   logger.info("stopping");
+  // Real signals only: a second one, or a shutdown that hangs, ends the process at once.
+  const guard = deps.stopSignal === undefined ? guardShutdown(logger) : undefined;
   await server.close();
+  guard?.dispose();
   return 0;
 }

@@ -15,6 +15,11 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** How long open streams get to deliver their tasks' last events at shutdown. */
+const STREAM_FLUSH_MS = 2_000;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
 
 export class StartupError extends Error {}
@@ -74,10 +79,15 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     pool,
     close: () =>
       (closing ??= (async () => {
+        // Stop accepting, end the agent (running tasks end and their open streams receive it),
+        // give those streams a moment to flush and close, then cut what is left.
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+        http.closeIdleConnections();
+        await agent.closeSessions();
+        await Promise.race([stopped, delay(STREAM_FLUSH_MS)]);
         http.closeAllConnections();
-        await agent.close();
         await stopped;
+        await agent.close();
       })()),
   };
 }

@@ -45,6 +45,11 @@ export class TerminalTaskStore implements TaskStore {
     if (isTerminalState(task.status?.state)) this.final.add(task.id);
   }
 
+  /** Resolves when every save started so far has settled (shutdown, before the store closes). */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending.values()]);
+  }
+
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const task = await this.inner.load(taskId, context);
     if (task !== undefined && isTerminalState(task.status?.state)) this.final.add(task.id);

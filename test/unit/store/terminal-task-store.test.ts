@@ -57,4 +57,27 @@ describe("TerminalTaskStore", () => {
     expect(order).toEqual(["slow", "canceled"]);
     expect((await store.load("t-1", context))?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
+
+  it("drain() waits for every save started so far (shutdown, before the store closes)", async () => {
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const inner = new InMemoryTaskStore();
+    const gated: TaskStore = {
+      save: async (t, c) => {
+        await slow;
+        await inner.save(t, c);
+      },
+      load: (id, c) => inner.load(id, c),
+      list: (p, c) => inner.list(p, c),
+    };
+    const store = new TerminalTaskStore(gated, pino({ level: "silent" }));
+    void store.save(task(TaskState.TASK_STATE_FAILED, "last words"), context);
+    let drained = false;
+    const draining = store.drain().then(() => (drained = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(drained).toBe(false);
+    release();
+    await draining;
+    expect((await inner.load("t-1", context))?.metadata).toEqual({ note: "last words" });
+  });
 });
