@@ -103,10 +103,10 @@ describe("RetryingPushSender", () => {
       new InMemoryPushNotificationStore(),
       pino({ level: "silent" }),
       {
-        fetch: (() => {
+        fetch: () => {
           called++;
           return Promise.resolve(new Response("ok"));
-        }),
+        },
       },
     );
     await sender.send(status("t1", TaskState.TASK_STATE_WORKING), context);

@@ -11,6 +11,8 @@ import {
   idsOf,
   isState,
   scriptedAgent,
+  sentStamp,
+  contextTasks,
   type ScriptedAgent,
 } from "./support/agent.js";
 
@@ -21,11 +23,6 @@ afterEach(async () => {
 });
 
 const { TASK_STATE_COMPLETED, TASK_STATE_CANCELED } = TaskState;
-
-async function sentStamp(agent: ScriptedAgent, index: number): Promise<string> {
-  await vi.waitFor(() => expect(agent.fake.queries.length).toBeGreaterThan(0));
-  return String((await agent.fake.query.sentMessage(index)).uuid);
-}
 
 /** The runtime's frames for a turn that starts background Bash `t1` and ends. */
 function startsBackgroundJob(stamp: string): unknown[] {
@@ -45,22 +42,6 @@ const jobFinished = [
   sdk.taskNotification("t1", "tu-bg"),
   sdk.tasksChanged([]),
 ];
-
-async function contextTasks(agent: ScriptedAgent, contextId: string) {
-  const listed = await agent.agent.requestHandler.listTasks(
-    {
-      tenant: "",
-      contextId,
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageSize: 10,
-      pageToken: "",
-      historyLength: 5,
-      statusTimestampAfter: undefined,
-    },
-    agent.context,
-  );
-  return listed.tasks;
-}
 
 describe("background work (wait)", () => {
   it("waits, adopts the wake its work causes, and completes with the wake's answer", async () => {

@@ -17,6 +17,7 @@ import {
   idsOf,
   isState,
   scriptedAgent,
+  sentStamp,
   type ScriptedAgent,
   type StreamReader,
 } from "./support/agent.js";
@@ -29,12 +30,6 @@ afterEach(async () => {
 
 const { TASK_STATE_WORKING, TASK_STATE_INPUT_REQUIRED, TASK_STATE_COMPLETED } = TaskState;
 const { TASK_STATE_CANCELED, TASK_STATE_FAILED } = TaskState;
-
-/** The uuid the runtime stamps on its answer to the session's `index`-th send. */
-async function sentStamp(agent: ScriptedAgent, index: number): Promise<string> {
-  await vi.waitFor(() => expect(agent.fake.queries.length).toBeGreaterThan(0));
-  return String((await agent.fake.query.sentMessage(index)).uuid);
-}
 
 /** The runtime answers an interrupt as it does: an aborted result for the turn. */
 function tearDownOnInterrupt(agent: ScriptedAgent, stamp: string): void {

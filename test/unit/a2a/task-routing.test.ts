@@ -16,6 +16,7 @@ import {
   idsOf,
   isState,
   scriptedAgent,
+  sentStamp,
   type ScriptedAgent,
   type StreamReader,
 } from "./support/agent.js";
@@ -27,11 +28,6 @@ afterEach(async () => {
 });
 
 const { TASK_STATE_WORKING, TASK_STATE_INPUT_REQUIRED, TASK_STATE_COMPLETED } = TaskState;
-
-async function sentStamp(agent: ScriptedAgent, index: number): Promise<string> {
-  await vi.waitFor(() => expect(agent.fake.queries.length).toBeGreaterThan(0));
-  return String((await agent.fake.query.sentMessage(index)).uuid);
-}
 
 /** The input-required prompt's data part. */
 function promptData(reader: StreamReader): Record<string, unknown> | undefined {

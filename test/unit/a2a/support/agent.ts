@@ -12,6 +12,7 @@ import {
 import { InMemoryTaskStore, ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { pino } from "pino";
+import { expect, vi } from "vitest";
 import { removeInbox, writeInbox } from "../../../../src/a2a/input.js";
 import { textPart } from "../../../../src/a2a/messages.js";
 import type { Inbox } from "../../../../src/a2a/server-task.js";
@@ -284,6 +285,29 @@ export function idsOf(reader: StreamReader): { taskId: string; contextId: string
   const first = reader.events[0]?.payload;
   if (first?.$case !== "task") throw new Error(`no task event first: ${reader.describe().join()}`);
   return { taskId: first.value.id, contextId: first.value.contextId };
+}
+
+/** The uuid the runtime stamps on its answer to the session's `index`-th send. */
+export async function sentStamp(agent: ScriptedAgent, index: number): Promise<string> {
+  await vi.waitFor(() => expect(agent.fake.queries.length).toBeGreaterThan(0));
+  return String((await agent.fake.query.sentMessage(index)).uuid);
+}
+
+/** The context's tasks, as ListTasks gives them to this test's caller. */
+export async function contextTasks(agent: ScriptedAgent, contextId: string): Promise<Task[]> {
+  const listed = await agent.agent.requestHandler.listTasks(
+    {
+      tenant: "",
+      contextId,
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageSize: 10,
+      pageToken: "",
+      historyLength: 5,
+      statusTimestampAfter: undefined,
+    },
+    agent.context,
+  );
+  return listed.tasks;
 }
 
 /** Calls the runtime's `canUseTool` the way the SDK does on a control request. */
