@@ -13,6 +13,7 @@ import { ClaudeSession, type QueryFactory } from "./claude/index.js";
 import type { Config } from "./config/schema.js";
 import { checkHealth, type HealthReport } from "./http/health.js";
 import { ServerMetrics } from "./metrics/metrics.js";
+import { OrphanGuard } from "./sessions/orphans.js";
 import { SessionPool, type SessionFactoryArgs } from "./sessions/pool.js";
 import { transcriptCheck } from "./sessions/transcripts.js";
 import { SessionMap } from "./store/session-map.js";
@@ -64,6 +65,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         cwd,
         logger: logger.child({ component: "store" }),
       });
+  // Before any session resumes: stop what a killed predecessor left running in this workspace.
+  const orphans = new OrphanGuard({ cwd, logger: logger.child({ component: "orphans" }) });
+  await orphans.stopPredecessor();
   const sessionMap = await SessionMap.open({ cwd, logger });
 
   // Sessions report to the executor, which needs the pool that creates them: the closures below
@@ -120,7 +124,10 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     maxLive: config.sessions.maxLive,
     logger: logger.child({ component: "sessions" }),
     checkTranscript: transcriptCheck({ cwd, env: o.claudeEnv }),
-    onSessionEvent: (contextId, event) => metrics.onSessionEvent(contextId, event),
+    onSessionEvent: (contextId, event) => {
+      metrics.onSessionEvent(contextId, event);
+      if (event.type === "session_id" || event.type === "closed") void orphans.record();
+    },
   });
   const metrics = new ServerMetrics({
     tasksByState: () => stores.countByState(),
@@ -164,6 +171,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const closeSessions = async () => {
     await pool.closeAll();
     await sessionMap.flush();
+    await orphans.record();
   };
   return {
     card,

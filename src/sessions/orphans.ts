@@ -1,0 +1,219 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { Logger } from "pino";
+import { z } from "zod";
+
+/** Where the server lists the Claude Code processes it started, relative to the workspace. */
+export const PIDS_FILE = ".claude/claude-a2a.pids.json";
+
+/** One process, as /proc shows it. */
+export interface ProcessInfo {
+  readonly pid: number;
+  readonly ppid: number;
+  /** Clock ticks since boot when it started: with the pid, names one process for good. */
+  readonly startTime: string;
+  readonly cmdline: string;
+}
+
+/** A process recorded in the pid file. */
+export interface ProcessRecord {
+  readonly pid: number;
+  readonly startTime: string;
+  readonly cmdline: string;
+}
+
+/** The process table seam (Linux /proc by default). */
+export interface ProcessTable {
+  /** Every process, or undefined where there is no /proc. */
+  list(): Promise<ProcessInfo[] | undefined>;
+  kill(pid: number, signal: NodeJS.Signals): void;
+}
+
+/** The same process: same pid, start time and command line (a recycled pid never matches). */
+export function isSameProcess(record: ProcessRecord, info: ProcessInfo | undefined): boolean {
+  return (
+    info !== undefined &&
+    info.pid === record.pid &&
+    info.startTime === record.startTime &&
+    info.cmdline === record.cmdline
+  );
+}
+
+/** A process and all its descendants, deepest first (children stop before their parent). */
+export function processTree(root: number, all: readonly ProcessInfo[]): number[] {
+  const children = new Map<number, number[]>();
+  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const out: number[] = [];
+  const visit = (pid: number, seen: Set<number>) => {
+    if (seen.has(pid)) return;
+    seen.add(pid);
+    for (const child of children.get(pid) ?? []) visit(child, seen);
+    out.push(pid);
+  };
+  visit(root, new Set());
+  return out;
+}
+
+/** Claude Code processes among a server's direct children. */
+export function claudeChildren(serverPid: number, all: readonly ProcessInfo[]): ProcessInfo[] {
+  return all.filter((p) => p.ppid === serverPid && /claude/i.test(p.cmdline));
+}
+
+const fileSchema = z.object({
+  version: z.literal(1),
+  server: z.object({ pid: z.number(), startTime: z.string(), cmdline: z.string() }),
+  children: z.array(z.object({ pid: z.number(), startTime: z.string(), cmdline: z.string() })),
+});
+type PidsFile = z.infer<typeof fileSchema>;
+
+/** Parses `/proc/<pid>/stat` (the command name may hold spaces and parentheses). */
+export function parseStat(pid: number, stat: string, cmdline: string): ProcessInfo | undefined {
+  const end = stat.lastIndexOf(")");
+  if (end < 0) return undefined;
+  const fields = stat.slice(end + 2).split(" ");
+  // Field 3 (state) is fields[0]: ppid is field 4, starttime field 22.
+  const [state, ppid, startTime] = [fields[0], fields[1], fields[19]];
+  if (state === "Z" || ppid === undefined || startTime === undefined) return undefined;
+  return { pid, ppid: Number(ppid), startTime, cmdline };
+}
+
+export const linuxProcesses: ProcessTable = {
+  async list() {
+    let names: string[];
+    try {
+      names = await readdir("/proc");
+    } catch {
+      return undefined;
+    }
+    const out: ProcessInfo[] = [];
+    for (const name of names) {
+      const pid = Number(name);
+      if (!Number.isInteger(pid)) continue;
+      try {
+        const stat = await readFile(`/proc/${pid}/stat`, "latin1");
+        const cmdline = (await readFile(`/proc/${pid}/cmdline`, "latin1"))
+          .replace(/\0+$/, "")
+          .replace(/\0/g, " ");
+        const info = parseStat(pid, stat, cmdline);
+        if (info) out.push(info);
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    return out;
+  },
+  kill(pid, signal) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  },
+};
+
+export interface OrphanGuardOptions {
+  /** The workspace: the pid file is `<cwd>/.claude/claude-a2a.pids.json`. */
+  readonly cwd: string;
+  readonly logger: Logger;
+  readonly processes?: ProcessTable;
+  readonly selfPid?: number;
+  /** How long stopped processes get between SIGTERM and SIGKILL. */
+  readonly graceMs?: number;
+}
+
+/**
+ * Keeps the pid file of the Claude Code processes this server started, and at startup stops the
+ * ones a killed predecessor left running (with their background jobs), so that no orphan wakes
+ * later, spends tokens with nobody attached, or writes to a transcript the new server resumes.
+ */
+export class OrphanGuard {
+  private readonly file: string;
+  private readonly processes: ProcessTable;
+  private readonly selfPid: number;
+  private writing: Promise<void> = Promise.resolve();
+  private dirty = false;
+
+  constructor(private readonly o: OrphanGuardOptions) {
+    this.file = join(o.cwd, PIDS_FILE);
+    this.processes = o.processes ?? linuxProcesses;
+    this.selfPid = o.selfPid ?? process.pid;
+  }
+
+  /** Stops what the predecessor recorded and is still running; returns the pids stopped. */
+  async stopPredecessor(): Promise<number[]> {
+    const previous = await this.read();
+    const all = previous ? await this.processes.list() : undefined;
+    if (!previous || !all) return [];
+    const byPid = new Map(all.map((p) => [p.pid, p]));
+    if (
+      previous.server.pid !== this.selfPid &&
+      isSameProcess(previous.server, byPid.get(previous.server.pid))
+    ) {
+      this.o.logger.warn(
+        { pid: previous.server.pid },
+        "another claude-a2a server is running on this workspace; its processes are left alone",
+      );
+      return [];
+    }
+    const stopped: number[] = [];
+    for (const child of previous.children) {
+      if (!isSameProcess(child, byPid.get(child.pid))) continue;
+      stopped.push(...processTree(child.pid, all));
+    }
+    if (stopped.length === 0) return [];
+    for (const pid of stopped) this.processes.kill(pid, "SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, this.o.graceMs ?? 1_000));
+    const left = new Set((await this.processes.list())?.map((p) => p.pid) ?? []);
+    for (const pid of stopped) if (left.has(pid)) this.processes.kill(pid, "SIGKILL");
+    this.o.logger.warn(
+      { pids: stopped, commands: previous.children.map((c) => c.cmdline.slice(0, 200)) },
+      `stopped ${stopped.length} process(es) a previous server left running in this workspace`,
+    );
+    return stopped;
+  }
+
+  /** Records this server's live Claude Code children (call when one starts or ends). */
+  record(): Promise<void> {
+    if (this.dirty) return this.writing;
+    this.dirty = true;
+    this.writing = this.writing.then(async () => {
+      this.dirty = false;
+      try {
+        await this.write();
+      } catch (err) {
+        this.o.logger.warn({ err, file: this.file }, "could not write the pid file");
+      }
+    });
+    return this.writing;
+  }
+
+  private async write(): Promise<void> {
+    const all = await this.processes.list();
+    if (!all) return;
+    const self = all.find((p) => p.pid === this.selfPid);
+    if (!self) return;
+    const content: PidsFile = {
+      version: 1,
+      server: { pid: self.pid, startTime: self.startTime, cmdline: self.cmdline },
+      children: claudeChildren(this.selfPid, all).map(({ pid, startTime, cmdline }) => ({
+        pid,
+        startTime,
+        cmdline,
+      })),
+    };
+    await mkdir(dirname(this.file), { recursive: true });
+    const temp = `${this.file}.${randomBytes(4).toString("hex")}.tmp`;
+    await writeFile(temp, `${JSON.stringify(content, null, 2)}\n`);
+    await rename(temp, this.file);
+  }
+
+  private async read(): Promise<PidsFile | undefined> {
+    try {
+      const parsed = fileSchema.safeParse(JSON.parse(await readFile(this.file, "utf8")));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  OrphanGuard,
+  isSameProcess,
+  parseStat,
+  processTree,
+  type ProcessInfo,
+  type ProcessTable,
+} from "../../../src/sessions/orphans.js";
+
+const proc = (pid: number, ppid: number, cmdline: string, startTime = `${pid}00`): ProcessInfo => ({
+  pid,
+  ppid,
+  startTime,
+  cmdline,
+});
+
+/** A process table the test edits; kill removes a process (and records the signal). */
+class FakeTable implements ProcessTable {
+  killed: [number, NodeJS.Signals][] = [];
+  constructor(public all: ProcessInfo[]) {}
+  list() {
+    return Promise.resolve([...this.all]);
+  }
+  kill(pid: number, signal: NodeJS.Signals) {
+    this.killed.push([pid, signal]);
+    this.all = this.all.filter((p) => p.pid !== pid);
+  }
+}
+
+let cwd = "";
+beforeEach(async () => {
+  cwd = await mkdtemp(join(tmpdir(), "a2a-orphans-"));
+});
+afterEach(async () => {
+  await rm(cwd, { recursive: true, force: true });
+});
+const logger = pino({ level: "silent" });
+
+describe("orphans: pure parts", () => {
+  it("parses /proc/<pid>/stat, even with spaces and parentheses in the name", () => {
+    const stat =
+      "4242 (claude (x) y) S 17 4242 17 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 7 0 987654 1000 10";
+    expect(parseStat(4242, stat, "claude --x")).toEqual({
+      pid: 4242,
+      ppid: 17,
+      startTime: "987654",
+      cmdline: "claude --x",
+    });
+    expect(parseStat(1, "1 (z) Z 0 1 1 0 -1 0 0 0 0 0 0 0 0 0 0 0 1 0 5 0 0", "")).toBeUndefined();
+  });
+
+  it("a recycled pid is never the same process", () => {
+    const record = { pid: 7, startTime: "100", cmdline: "claude" };
+    expect(isSameProcess(record, proc(7, 1, "claude", "100"))).toBe(true);
+    expect(isSameProcess(record, proc(7, 1, "claude", "999"))).toBe(false);
+    expect(isSameProcess(record, proc(7, 1, "vim", "100"))).toBe(false);
+    expect(isSameProcess(record, undefined)).toBe(false);
+  });
+
+  it("lists a process tree deepest first", () => {
+    const all = [
+      proc(10, 1, "claude"),
+      proc(11, 10, "bash"),
+      proc(12, 11, "sleep"),
+      proc(20, 1, "x"),
+    ];
+    expect(processTree(10, all)).toEqual([12, 11, 10]);
+  });
+});
+
+describe("OrphanGuard", () => {
+  it("records its Claude Code children, and the next server stops the ones still running with their jobs", async () => {
+    const table = new FakeTable([
+      proc(100, 1, "node claude-a2a"),
+      proc(101, 100, "/x/claude --output-format stream-json"),
+      proc(102, 101, "bash -c sleep 300"),
+      proc(103, 100, "/x/claude --output-format stream-json"),
+      proc(104, 100, "git status"),
+    ]);
+    await new OrphanGuard({ cwd, logger, processes: table, selfPid: 100 }).record();
+    // The server is killed (pid 100 gone); 103 exits and its pid is reused by something else.
+    table.all = [
+      proc(101, 1, "/x/claude --output-format stream-json"),
+      proc(102, 101, "bash -c sleep 300"),
+      proc(103, 1, "/x/claude --output-format stream-json", "777"),
+      proc(200, 1, "node claude-a2a"),
+    ];
+    const next = new OrphanGuard({ cwd, logger, processes: table, selfPid: 200, graceMs: 0 });
+    expect(await next.stopPredecessor()).toEqual([102, 101]);
+    expect(table.killed).toEqual([
+      [102, "SIGTERM"],
+      [101, "SIGTERM"],
+    ]);
+    expect(table.all.map((p) => p.pid)).toEqual([103, 200]);
+  });
+
+  it("leaves everything alone while the recorded server is still running", async () => {
+    const table = new FakeTable([proc(100, 1, "node claude-a2a"), proc(101, 100, "claude")]);
+    await new OrphanGuard({ cwd, logger, processes: table, selfPid: 100 }).record();
+    table.all.push(proc(200, 1, "node claude-a2a"));
+    const next = new OrphanGuard({ cwd, logger, processes: table, selfPid: 200, graceMs: 0 });
+    expect(await next.stopPredecessor()).toEqual([]);
+    expect(table.killed).toEqual([]);
+  });
+
+  it("without a pid file (first start) or without /proc, stops nothing", async () => {
+    const none: ProcessTable = { list: () => Promise.resolve(undefined), kill: () => undefined };
+    expect(await new OrphanGuard({ cwd, logger, processes: none }).stopPredecessor()).toEqual([]);
+    const table = new FakeTable([proc(1, 0, "init")]);
+    expect(await new OrphanGuard({ cwd, logger, processes: table }).stopPredecessor()).toEqual([]);
+  });
+});
