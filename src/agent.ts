@@ -15,6 +15,7 @@ import { checkHealth, type HealthReport } from "./http/health.js";
 import { ServerMetrics } from "./metrics/metrics.js";
 import { OrphanGuard } from "./sessions/orphans.js";
 import { SessionPool, type SessionFactoryArgs } from "./sessions/pool.js";
+import { readTranscriptSync, rewindPoint } from "./sessions/rewind.js";
 import { transcriptCheck } from "./sessions/transcripts.js";
 import { SessionMap } from "./store/session-map.js";
 import { memoryStores, openTaskStores, type TaskStores } from "./store/task-stores.js";
@@ -72,7 +73,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
 
   // Sessions report to the executor, which needs the pool that creates them: the closures below
   // read `executor` only when a session calls them, and sessions exist only through the executor.
-  const createSession = ({ contextId, resume }: SessionFactoryArgs): ClaudeSession => {
+  const createSession = ({ contextId, resume, resumeAt }: SessionFactoryArgs): ClaudeSession => {
+    const sdkOptions =
+      resumeAt === undefined ? o.sdkOptions : { ...o.sdkOptions, resumeSessionAt: resumeAt };
     const session: ClaudeSession = new ClaudeSession({
       cwd,
       ...(config.claude.model !== undefined && { model: config.claude.model }),
@@ -83,7 +86,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       ...(config.claude.maxTurns !== undefined && { maxTurns: config.claude.maxTurns }),
       ...(resume !== undefined && { resume }),
       ...(o.claudeEnv && { env: o.claudeEnv }),
-      ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
+      ...(sdkOptions && { sdkOptions }),
       ...(o.queryFactory && { queryFactory: o.queryFactory }),
       logger: logger.child({ contextId }),
       canUseTool: (toolName, input, options) =>
@@ -124,6 +127,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     maxLive: config.sessions.maxLive,
     logger: logger.child({ component: "sessions" }),
     checkTranscript: transcriptCheck({ cwd, env: o.claudeEnv }),
+    rewindPoint: (sessionId) =>
+      rewindPoint(readTranscriptSync({ cwd, env: o.claudeEnv }, sessionId)),
     onSessionEvent: (contextId, event) => {
       metrics.onSessionEvent(contextId, event);
       if (event.type === "session_id" || event.type === "closed") void orphans.record();

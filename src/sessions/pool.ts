@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { SessionMap } from "../store/session-map.js";
 import { realTimers, type Timers } from "../timers.js";
+import { PROMPT_REJECTED } from "./rewind.js";
 import { SESSION_NOT_FOUND, type TranscriptCheck } from "./transcripts.js";
 
 export type { Timers } from "../timers.js";
@@ -10,6 +11,8 @@ export interface SessionFactoryArgs {
   readonly contextId: string;
   /** The Claude session to resume, from the persisted map. */
   readonly resume: string | undefined;
+  /** Resume only up to this assistant message (a rejected prompt after it is dropped). */
+  readonly resumeAt?: string;
 }
 
 export interface SessionPoolOptions {
@@ -23,6 +26,11 @@ export interface SessionPoolOptions {
   readonly timers?: Timers;
   /** Sees every event of every live session (metrics). */
   readonly onSessionEvent?: (contextId: string, event: SessionEvent) => void;
+  /**
+   * Where to resume a session whose last prompt the model API rejected (HTTP 400): the uuid of
+   * the last assistant message before that prompt, or undefined to start fresh.
+   */
+  readonly rewindPoint?: (sessionId: string) => string | undefined;
   /** Whether a mapped session can still be resumed; without it every mapping is trusted. */
   readonly checkTranscript?: TranscriptCheck;
 }
@@ -53,6 +61,8 @@ interface Entry {
   idleTimer: unknown;
   /** Set when this session starts fresh instead of resuming; the first lease reports it. */
   reset: SessionReset | undefined;
+  /** Its last prompt was rejected: replaced by a rewound session as soon as it is free. */
+  poisoned: boolean;
 }
 
 /** A lease keeps a session from being evicted while a task uses it. */
@@ -73,6 +83,8 @@ export interface SessionLease {
  */
 export class SessionPool {
   private readonly entries = new Map<string, Entry>();
+  /** Contexts whose last prompt the API rejected, until their next session is created. */
+  private readonly poisoned = new Set<string>();
   /** Contexts whose mapping was dropped as stale, until their next session is created. */
   private readonly resets = new Map<string, SessionReset>();
   private readonly timers: Timers;
@@ -105,6 +117,9 @@ export class SessionPool {
 
   acquire(contextId: string): SessionLease {
     if (this.closed) throw new Error("session pool is closed");
+    const live = this.entries.get(contextId);
+    // A poisoned session still closing is dropped here, so the new task gets a rewound one.
+    if (live?.poisoned && !this.isBusy(live)) void this.evict(live, "prompt rejected");
     const entry = this.entries.get(contextId) ?? this.create(contextId);
     entry.leases++;
     entry.lastUsed = ++this.clock;
@@ -174,10 +189,28 @@ export class SessionPool {
   }
 
   private create(contextId: string): Entry {
-    const reset = this.resets.get(contextId);
+    let reset = this.resets.get(contextId);
     this.resets.delete(contextId);
-    const resume = reset ? undefined : this.options.sessionMap.get(contextId)?.sessionId;
-    const session = this.options.createSession({ contextId, resume });
+    let resume = reset ? undefined : this.options.sessionMap.get(contextId)?.sessionId;
+    let resumeAt: string | undefined;
+    if (resume !== undefined && this.poisoned.delete(contextId)) {
+      resumeAt = this.options.rewindPoint?.(resume);
+      if (resumeAt === undefined) {
+        // Nothing before the rejected prompt: the conversation starts again.
+        reset = { previousSessionId: resume, reason: "its first prompt was rejected" };
+        resume = undefined;
+        void this.options.sessionMap.delete(contextId).catch(() => undefined);
+      }
+      this.options.logger.warn(
+        { contextId, sessionId: reset?.previousSessionId ?? resume, resumeAt },
+        "the model API rejected the last prompt: resuming before it",
+      );
+    }
+    const session = this.options.createSession({
+      contextId,
+      resume,
+      ...(resumeAt !== undefined && { resumeAt }),
+    });
     const entry: Entry = {
       contextId,
       session,
@@ -186,6 +219,7 @@ export class SessionPool {
       lastUsed: ++this.clock,
       idleTimer: undefined,
       reset,
+      poisoned: false,
     };
     const unsubscribe = session.subscribe((event) => this.onEvent(entry, event));
     Object.assign(entry, { unsubscribe });
@@ -207,9 +241,17 @@ export class SessionPool {
           });
         }
         return;
+      case "run_ended":
+        if (event.outcome.state === "error" && PROMPT_REJECTED.test(event.outcome.reason)) {
+          // The rejected prompt stays in this process's conversation: every later prompt would
+          // be rejected too. Replace the session, resumed before that prompt, once it is free.
+          entry.poisoned = true;
+          this.poisoned.add(entry.contextId);
+        }
+        this.review(entry);
+        return;
       case "status":
       case "background_task_finished":
-      case "run_ended":
         this.review(entry);
         return;
       case "closed":
@@ -257,6 +299,10 @@ export class SessionPool {
     if (this.entries.get(entry.contextId) !== entry) return;
     this.disarm(entry);
     if (this.isBusy(entry)) return;
+    if (entry.poisoned) {
+      void this.evict(entry, "prompt rejected");
+      return;
+    }
     entry.idleTimer = this.timers.setTimeout(() => {
       entry.idleTimer = undefined;
       if (!this.isBusy(entry)) void this.evict(entry, "idle timeout");

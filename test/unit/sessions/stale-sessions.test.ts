@@ -133,4 +133,51 @@ describe("SessionPool: stale sessions", () => {
         "context are not known to Claude.",
     );
   });
+
+  it("a run that ends with the API's 400 replaces the session, resumed before the rejected prompt", async () => {
+    await sessionMap.set("ctx", "sess-1");
+    transcripts.add("sess-1");
+    const points = new Map([["sess-1", "assistant-uuid-7"]]);
+    const pool = new SessionPool({
+      sessionMap,
+      createSession: (args) => {
+        const s = new FakeSession(args);
+        created.push(s);
+        return s as unknown as ClaudeSession;
+      },
+      idleTimeoutMs: 60_000,
+      maxLive: 10,
+      logger: pino({ level: "silent" }),
+      rewindPoint: (id) => points.get(id),
+    });
+    const lease = pool.acquire("ctx");
+    created[0]?.emit({
+      type: "run_ended",
+      runId: "r1",
+      origin: "foreground",
+      outcome: { state: "error", reason: "API Error: 400 Bad request" },
+    });
+    lease.release();
+    const next = pool.acquire("ctx");
+    expect(created).toHaveLength(2);
+    expect(created[1]?.args).toEqual({
+      contextId: "ctx",
+      resume: "sess-1",
+      resumeAt: "assistant-uuid-7",
+    });
+    expect(next.reset).toBeUndefined();
+    next.release();
+    // Any other error keeps the session.
+    const again = pool.acquire("ctx");
+    created[1]?.emit({
+      type: "run_ended",
+      runId: "r2",
+      origin: "foreground",
+      outcome: { state: "error", reason: "Claude Code process ended" },
+    });
+    again.release();
+    pool.acquire("ctx").release();
+    expect(created).toHaveLength(2);
+    await pool.closeAll();
+  });
 });

@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { childConfigDir } from "../claude/history.js";
+import type { TranscriptLocation } from "./transcripts.js";
+
+/** The runtime's words when the model API refused a request as invalid (HTTP 400). */
+export const PROMPT_REJECTED = /API Error: 400\b/;
+
+interface Entry {
+  readonly type?: string;
+  readonly uuid?: string;
+  readonly parentUuid?: string | null;
+  readonly isApiErrorMessage?: boolean;
+  readonly isMeta?: boolean;
+  readonly message?: { readonly content?: unknown };
+}
+
+const isPrompt = (e: Entry) => {
+  if (e.type !== "user" || e.isMeta === true) return false;
+  const content = e.message?.content;
+  if (typeof content === "string") return true;
+  return (
+    Array.isArray(content) &&
+    !content.some((b) => (b as { type?: unknown } | null)?.type === "tool_result")
+  );
+};
+
+/**
+ * Where to resume a conversation whose last prompt the API rejected: the last assistant message
+ * before that prompt, found by walking the transcript's chain back from the runtime's API error
+ * message. Undefined when there is no such error, or nothing before the prompt (start fresh).
+ * Pure.
+ */
+export function rewindPoint(transcript: string): string | undefined {
+  const entries: Entry[] = [];
+  for (const line of transcript.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      entries.push(JSON.parse(line) as Entry);
+    } catch {
+      // A torn line is skipped.
+    }
+  }
+  const byUuid = new Map(entries.filter((e) => e.uuid).map((e) => [e.uuid as string, e]));
+  const error = entries.findLast((e) => e.type === "assistant" && e.isApiErrorMessage === true);
+  if (!error) return undefined;
+  let seenPrompt = false;
+  const seen = new Set<string>();
+  for (let e: Entry | undefined = error; e?.uuid && !seen.has(e.uuid);) {
+    seen.add(e.uuid);
+    if (!seenPrompt) {
+      seenPrompt = isPrompt(e);
+    } else if (e.type === "assistant" && e.isApiErrorMessage !== true) {
+      return e.uuid;
+    }
+    e = e.parentUuid ? byUuid.get(e.parentUuid) : undefined;
+  }
+  return undefined;
+}
+
+/** Reads a session's transcript (synchronously: a rare path, right before a session starts). */
+export function readTranscriptSync(where: TranscriptLocation, sessionId: string): string {
+  const configDir = childConfigDir(where.env ?? process.env);
+  if (configDir === undefined || /[\\/]/.test(sessionId)) return "";
+  const projects = join(configDir, "projects");
+  let dirs: string[];
+  try {
+    dirs = readdirSync(projects);
+  } catch {
+    return "";
+  }
+  for (const dir of dirs) {
+    try {
+      return readFileSync(join(projects, dir, `${sessionId}.jsonl`), "utf8");
+    } catch {
+      // Not in this project.
+    }
+  }
+  return "";
+}

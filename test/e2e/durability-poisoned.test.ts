@@ -1,0 +1,47 @@
+/** A prompt the model API rejects (HTTP 400) must not poison the context's later messages. */
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState } from "@a2a-js/sdk";
+import { reply, text } from "../support/fake-model/index.js";
+import {
+  messageText,
+  sendForTask,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe("durability: poisoned conversations", () => {
+  it("a prompt rejected with HTTP 400 fails its task, and the next message works without it", async () => {
+    h = await startA2AHarness({
+      rules: [
+        { match: { lastUserText: "Remember the word kiwi" }, reply: reply(text("Remembered.")) },
+        { match: { lastUserText: "POISON" }, reply: { kind: "bad_request" } },
+        { match: { lastUserText: "Which word?" }, reply: reply(text("The word was kiwi.")) },
+      ],
+    });
+    const first = await sendForTask(h.client, userMessage("Remember the word kiwi"));
+    const contextId = first.contextId;
+    const poisoned = await sendForTask(h.client, userMessage("POISON prompt", { contextId }));
+    expect(poisoned.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(messageText(poisoned.status?.message)).toContain("API Error: 400");
+
+    const next = await sendForTask(h.client, userMessage("Which word?", { contextId }));
+    expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(next.history.find((m) => m.metadata?.kind === "result"))).toBe(
+      "The word was kiwi.",
+    );
+    // A new process, resumed at the answer before the rejected prompt.
+    expect(h.spawns()).toBe(2);
+    const request = h.bench.model.messageRequests.at(-1);
+    const sent = JSON.stringify(request?.body.messages);
+    expect(sent).toContain("Remembered.");
+    expect(sent).not.toContain("POISON");
+    expect(h.bench.model.unmatched).toEqual([]);
+  }, 120_000);
+});
