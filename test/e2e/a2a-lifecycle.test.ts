@@ -6,14 +6,15 @@
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { TaskState, type StreamResponse } from "@a2a-js/sdk";
-import { UNOWNED_DENIAL } from "../../src/a2a/executor.js";
+import { TaskState, type StreamResponse, type Task } from "@a2a-js/sdk";
+import { WAKE_INTERRUPTED_TEXT } from "../../src/a2a/server-task.js";
 import { rawPart } from "../../src/a2a/messages.js";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
 import { Gate, GatedInbox } from "../support/gated-inbox.js";
 import {
   collect,
   describeStream,
+  messageText,
   sendForTask,
   sendRequest,
   startA2AHarness,
@@ -45,6 +46,8 @@ describe("A2A task lifecycle (real runtime)", () => {
     let inbox: GatedInbox | undefined;
     h = await startA2AHarness({
       inbox: (real) => (inbox = new GatedInbox(real)),
+      // The first task completes at its turn's result: the wake is a task of its own.
+      config: { claude: { backgroundTasks: "detach" } },
       rules: [
         {
           name: "start-job",
@@ -70,11 +73,6 @@ describe("A2A task lifecycle (real runtime)", () => {
             await wakeReply.opened;
             return reply(toolUse("Bash", { command: "python3 -c 'print(42)'" }));
           },
-        },
-        {
-          name: "wake-denied",
-          match: { toolResult: /No A2A task owns this work/ },
-          reply: reply(text("Nobody could approve it; skipping.")),
         },
         {
           name: "hello",
@@ -105,18 +103,36 @@ describe("A2A task lifecycle (real runtime)", () => {
       ),
     );
     await inbox?.writeStarted;
-    // Now the wake goes on: its tool call needs permission, and no task owns the wake.
+    // Now the wake goes on: its tool call needs permission; the wake's own task asks for it.
     wakeReply.open();
-    const denied = await h.bench.model.waitForRequest((r) =>
-      r.toolResults.some((t) => t.content.includes("No A2A task owns this work")),
-    );
-    expect(denied.toolResults[0]?.content).toContain(UNOWNED_DENIAL);
+    let wake: Task | undefined;
+    await expect
+      .poll(
+        async () => {
+          const listed = await h?.client.listTasks(listRequest(first.contextId));
+          wake = listed?.tasks.find(
+            (t) => t.id !== first.id && t.metadata?.origin === "autonomous",
+          );
+          return wake?.status?.state;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(wake?.status?.message?.metadata?.kind).toBe("permission_request");
     inbox?.gate.open();
 
+    // The new task interrupts the wake (its prompt is withdrawn) and gets its own answer.
     const events = await second.done;
     expect(describeStream(events).at(-1)).toBe("status:completed");
     expect(describeStream(events)).not.toContain("status:input-required:permission_request");
     expect(resultText(events)).toBe("HELLO");
+    await expect
+      .poll(async () => (await h?.client.getTask(getRequest(wake?.id ?? "")))?.status?.state, {
+        timeout: 30_000,
+      })
+      .toBe(TaskState.TASK_STATE_COMPLETED);
+    const ended = await h.client.getTask(getRequest(wake?.id ?? ""));
+    expect(messageText(ended.status?.message)).toBe(WAKE_INTERRUPTED_TEXT);
     expect(h.spawns()).toBe(1);
     expect(h.bench.model.unmatched).toEqual([]);
   });
@@ -227,3 +243,16 @@ async function waitForTask(events: StreamResponse[]): Promise<{ taskId: string }
   if (first?.$case !== "task") throw new Error("the stream did not start with a task");
   return { taskId: first.value.id };
 }
+
+const listRequest = (contextId: string) => ({
+  tenant: "",
+  contextId,
+  status: TaskState.TASK_STATE_UNSPECIFIED,
+  pageSize: 50,
+  pageToken: "",
+  historyLength: 0,
+  statusTimestampAfter: undefined,
+  includeArtifacts: false,
+});
+
+const getRequest = (id: string) => ({ tenant: "", id, historyLength: undefined });
