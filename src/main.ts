@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
 import { pino, type Logger } from "pino";
 import { ConfigError, loadConfig } from "./config/load.js";
+import type { Config } from "./config/schema.js";
+import { formatReport, runChecks } from "./doctor/checks.js";
 import { StartupError, startServer, type RunningServer } from "./server.js";
 import { packageVersion } from "./version.js";
 
@@ -14,6 +16,7 @@ Options:
       --host <host>    address to bind (default 127.0.0.1, or server.host)
   -c, --config <file>  config file (default .claude/claude-a2a.config.json)
       --cwd <dir>      Claude's working directory (default: the current directory)
+      --check          check the config and the environment, print what is wrong, and exit
   -h, --help           show this help and exit
   -v, --version        print the version and exit
 
@@ -52,6 +55,7 @@ interface Flags {
   host?: string;
   config?: string;
   cwd?: string;
+  check?: boolean;
 }
 
 export function parseFlags(argv: readonly string[]): Flags {
@@ -64,6 +68,7 @@ export function parseFlags(argv: readonly string[]): Flags {
       host: { type: "string" },
       config: { type: "string", short: "c" },
       cwd: { type: "string" },
+      check: { type: "boolean" },
     },
     strict: true,
     allowPositionals: false,
@@ -102,6 +107,32 @@ function guardShutdown(logger: Logger): { dispose(): void } {
   };
 }
 
+/** `--check`: validates the config and the environment; exit code 1 if anything is wrong. */
+async function doctor(flags: Flags, io: Io, deps: MainDeps): Promise<number> {
+  let config: Config;
+  let file: string | null | undefined;
+  try {
+    ({ config, file } = await loadConfig({
+      cwd: deps.cwd ?? process.cwd(),
+      configPath: flags.config,
+      overrides: { port: flags.port, host: flags.host, cwd: flags.cwd },
+    }));
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    const report = formatReport([
+      { name: "config", ok: false, detail: err.message, fix: "correct the keys listed above" },
+    ]);
+    io.out(report.text);
+    return report.code;
+  }
+  const report = formatReport([
+    { name: "config", ok: true, detail: file ?? "no config file (defaults)" },
+    ...(await runChecks(config)),
+  ]);
+  io.out(report.text);
+  return report.code;
+}
+
 /** Runs the command line; resolves with the process exit code once the server has stopped. */
 export async function main(argv: readonly string[], io: Io, deps: MainDeps = {}): Promise<number> {
   let flags: Flags;
@@ -119,6 +150,8 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
     io.out(USAGE);
     return 0;
   }
+
+  if (flags.check) return doctor(flags, io, deps);
 
   const level = process.env.LOG_LEVEL ?? "info";
   if (deps.logger === undefined && !LOG_LEVELS.includes(level)) {

@@ -1,0 +1,178 @@
+import { constants } from "node:fs";
+import { access, mkdir, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import pg from "pg";
+import { childConfigDir } from "../claude/history.js";
+import type { Config } from "../config/schema.js";
+import { redactUrl } from "../store/database.js";
+import { databaseSpec } from "../store/task-stores.js";
+
+/** One line of `claude-a2a --check`. */
+export interface CheckResult {
+  readonly name: string;
+  readonly ok: boolean;
+  /** What was found (ok) or what is wrong. */
+  readonly detail: string;
+  /** How to fix it, when not ok. */
+  readonly fix?: string;
+}
+
+/** The report and the exit code (non-zero if anything is wrong). Pure. */
+export function formatReport(results: readonly CheckResult[]): { text: string; code: number } {
+  const lines = results.flatMap((r) =>
+    r.ok
+      ? [`ok    ${r.name}: ${r.detail}`]
+      : [`FAIL  ${r.name}: ${r.detail}`, ...(r.fix ? [`      fix: ${r.fix}`] : [])],
+  );
+  const failed = results.filter((r) => !r.ok).length;
+  lines.push(failed === 0 ? "Everything looks right." : `${failed} problem(s) found.`);
+  return { text: `${lines.join("\n")}\n`, code: failed === 0 ? 0 : 1 };
+}
+
+const platformPackage = (platform: string, arch: string) =>
+  `@anthropic-ai/claude-agent-sdk-${platform}-${arch}`;
+
+/** The Claude Code runtime: the SDK's per-platform optional package (musl variant too). */
+export function checkRuntime(
+  resolve: (id: string) => string = createRequire(import.meta.url).resolve,
+  platform: string = process.platform,
+  arch: string = process.arch,
+): CheckResult {
+  const names = [platformPackage(platform, arch), `${platformPackage(platform, arch)}-musl`];
+  for (const name of names) {
+    try {
+      return { name: "runtime", ok: true, detail: dirname(resolve(`${name}/package.json`)) };
+    } catch {
+      // Try the next.
+    }
+  }
+  return {
+    name: "runtime",
+    ok: false,
+    detail: `the Claude Code runtime (${names[0]}) is not installed`,
+    fix: "reinstall without skipping optional dependencies (npm ci, never --omit=optional)",
+  };
+}
+
+/** The workspace and its `.claude/` are writable (session map, store, inbox, pid file). */
+export async function checkWorkspace(cwd: string): Promise<CheckResult> {
+  const dir = join(cwd, ".claude");
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+    return { name: "workspace", ok: true, detail: `${cwd} (writable)` };
+  } catch (err) {
+    return {
+      name: "workspace",
+      ok: false,
+      detail: `${dir} is not writable: ${(err as Error).message}`,
+      fix: `make ${dir} writable by this user, or serve another directory with --cwd`,
+    };
+  }
+}
+
+/** The store answers (read-only: nothing is created or migrated). */
+export async function checkStore(config: Config): Promise<CheckResult> {
+  const spec = databaseSpec(config.store, config.claude.cwd);
+  if (spec === undefined) return { name: "store", ok: true, detail: "memory (lost at restart)" };
+  if (spec.type === "sqlite") {
+    const exists = await stat(spec.file).then(
+      () => true,
+      () => false,
+    );
+    try {
+      if (exists) {
+        const db = new BetterSqlite3(spec.file, { readonly: true, fileMustExist: true });
+        try {
+          db.prepare("select 1").get();
+        } finally {
+          db.close();
+        }
+      } else {
+        await access(dirname(spec.file), constants.W_OK).catch(async () => {
+          await mkdir(dirname(spec.file), { recursive: true });
+        });
+      }
+      return {
+        name: "store",
+        ok: true,
+        detail: `sqlite ${spec.file}${exists ? "" : " (created at first start)"}`,
+      };
+    } catch (err) {
+      return {
+        name: "store",
+        ok: false,
+        detail: `sqlite ${spec.file}: ${(err as Error).message}`,
+        fix: "check the file's permissions and that no other program holds it, or set store.path",
+      };
+    }
+  }
+  const client = new pg.Client({ connectionString: spec.url, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return { name: "store", ok: true, detail: `postgres ${redactUrl(spec.url)}` };
+  } catch (err) {
+    return {
+      name: "store",
+      ok: false,
+      detail: `postgres ${redactUrl(spec.url)}: ${(err as Error).message}`,
+      fix: "check store.url (host, port, user, password, database) and that the server runs",
+    };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const CREDENTIAL_VARS = [
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+  "CLAUDE_CODE_USE_BEDROCK",
+  "CLAUDE_CODE_USE_VERTEX",
+];
+
+/** Whether Claude credentials look configured (an API key, a token, or a `claude` login). */
+export async function checkCredentials(
+  env: Record<string, string | undefined> = process.env,
+  platform: string = process.platform,
+): Promise<CheckResult> {
+  const variable = CREDENTIAL_VARS.find((v) => (env[v] ?? "").trim() !== "");
+  if (variable) return { name: "credentials", ok: true, detail: `${variable} is set` };
+  const configDir = childConfigDir(env);
+  const file = configDir && join(configDir, ".credentials.json");
+  if (
+    file &&
+    (await stat(file).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    return { name: "credentials", ok: true, detail: `claude login (${file})` };
+  }
+  if (platform === "darwin") {
+    return {
+      name: "credentials",
+      ok: true,
+      detail: "not checked: on macOS a `claude` login is kept in the keychain",
+    };
+  }
+  return {
+    name: "credentials",
+    ok: false,
+    detail: "no API key, token or claude login found",
+    fix: "run `claude` once and log in, or set ANTHROPIC_API_KEY",
+  };
+}
+
+/** Every check but the config's own (which `main` does first). */
+export async function runChecks(config: Config): Promise<CheckResult[]> {
+  return [
+    checkRuntime(),
+    await checkWorkspace(config.claude.cwd),
+    await checkStore(config),
+    await checkCredentials(),
+  ];
+}

@@ -1,0 +1,99 @@
+import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { resolveConfig } from "../../../src/config/load.js";
+import type { ConfigInput } from "../../../src/config/schema.js";
+import {
+  checkCredentials,
+  checkRuntime,
+  checkStore,
+  checkWorkspace,
+  formatReport,
+} from "../../../src/doctor/checks.js";
+import { main } from "../../../src/main.js";
+
+let dir = "";
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "a2a-doctor-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+const config = (input: ConfigInput = {}) =>
+  resolveConfig(input, { file: "t.json", startDir: dir, overrides: { cwd: dir } });
+
+describe("claude-a2a --check", () => {
+  it("formats ok and failed checks, each failure with its fix; exit code 1 if any failed", () => {
+    expect(formatReport([{ name: "runtime", ok: true, detail: "/x" }])).toEqual({
+      text: "ok    runtime: /x\nEverything looks right.\n",
+      code: 0,
+    });
+    const bad = formatReport([
+      { name: "runtime", ok: true, detail: "/x" },
+      { name: "store", ok: false, detail: "no answer", fix: "check store.url" },
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.text).toBe(
+      "ok    runtime: /x\nFAIL  store: no answer\n      fix: check store.url\n1 problem(s) found.\n",
+    );
+  });
+
+  it("finds the runtime's platform package (or its musl variant), and says how to fix a missing one", () => {
+    const found = checkRuntime(
+      (id) => {
+        if (id === "@anthropic-ai/claude-agent-sdk-linux-x64-musl/package.json")
+          return "/n/m/package.json";
+        throw new Error("not found");
+      },
+      "linux",
+      "x64",
+    );
+    expect(found).toMatchObject({ ok: true, detail: "/n/m" });
+    const missing = checkRuntime(
+      () => {
+        throw new Error("not found");
+      },
+      "linux",
+      "x64",
+    );
+    expect(missing.ok).toBe(false);
+    expect(missing.fix).toMatch(/--omit=optional/);
+  });
+
+  it("credentials: a key or token variable, a claude login file, or nothing", async () => {
+    expect(await checkCredentials({ ANTHROPIC_API_KEY: "sk" }, "linux")).toMatchObject({
+      ok: true,
+    });
+    await mkdir(join(dir, "cfg"));
+    await writeFile(join(dir, "cfg", ".credentials.json"), "{}");
+    expect(await checkCredentials({ CLAUDE_CONFIG_DIR: join(dir, "cfg") }, "linux")).toMatchObject({
+      ok: true,
+    });
+    const none = await checkCredentials({ HOME: join(dir, "nohome") }, "linux");
+    expect(none.ok).toBe(false);
+    expect(none.fix).toMatch(/claude/);
+  });
+
+  it("workspace and store: writable directory, SQLite readable, memory always fine", async () => {
+    expect((await checkWorkspace(dir)).ok).toBe(true);
+    expect(await checkStore(config())).toMatchObject({ ok: true });
+    expect(await checkStore(config({ store: { type: "memory" } }))).toMatchObject({ ok: true });
+    await writeFile(join(dir, "garbage.db"), "not a database at all, not even close".repeat(100));
+    const corrupt = await checkStore(config({ store: { type: "sqlite", path: "garbage.db" } }));
+    expect(corrupt.ok).toBe(false);
+  });
+
+  it("main --check prints the report and exits 1 on an invalid config, without starting a server", async () => {
+    await mkdir(join(dir, ".claude"));
+    await writeFile(join(dir, ".claude", "claude-a2a.config.json"), '{"sevrer": {}}');
+    let out = "";
+    const code = await main(["--check", "--cwd", dir], {
+      out: (t) => (out += t),
+      err: (t) => (out += t),
+    });
+    expect(code).toBe(1);
+    expect(out).toContain("FAIL  config: Invalid config file");
+    expect(out).toContain('sevrer: unknown key, did you mean "server"?');
+  });
+});
