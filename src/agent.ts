@@ -161,6 +161,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(o.timers && { timers: o.timers }),
     ...(o.inbox && { inbox: o.inbox }),
     ...(pushSender && { push: { store: stores.pushStore, sender: pushSender } }),
+    ...(config.streaming.flushMs > 0 && { streaming: config.streaming }),
   });
   busManager.isLive = (taskId) => executor.isActive(taskId);
 

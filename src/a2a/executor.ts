@@ -43,6 +43,8 @@ export interface ExecutorOptions {
   readonly logger: Logger;
   readonly timers?: Timers;
   readonly inbox?: Inbox;
+  /** How streamed text is gathered (`streaming.*`); undefined: one event per model delta. */
+  readonly streaming?: { readonly flushMs: number; readonly maxChunkChars: number };
   /** Push-notification configs and delivery, when the card advertises them. */
   readonly push?: {
     readonly store: PushNotificationStore;
@@ -84,6 +86,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       policy: options.policy,
       timers: options.timers ?? realTimers,
       inbox: options.inbox ?? defaultInbox,
+      streaming: options.streaming,
       acquire: (contextId) => options.pool.acquire(contextId),
       own: (runId, task) => this.owners.set(runId, task),
       disown: (runId) => this.owners.delete(runId),

@@ -1,6 +1,6 @@
 import { TaskState } from "@a2a-js/sdk";
 import type { RunStreamEvent } from "../claude/index.js";
-import { AssistantTextArtifact } from "./assistant-text.js";
+import { AssistantTextArtifact, type Coalescing } from "./assistant-text.js";
 import { KIND, kindStatus, type TaskRef } from "./messages.js";
 import type { TaskChannel } from "./task-channel.js";
 
@@ -10,13 +10,21 @@ import type { TaskChannel } from "./task-channel.js";
  */
 export class RunOutput {
   private readonly text: AssistantTextArtifact;
+  private readonly release: () => void;
 
   constructor(
     private readonly ref: TaskRef,
     runId: string,
     private readonly channel: TaskChannel,
+    coalescing?: Coalescing,
   ) {
-    this.text = new AssistantTextArtifact(ref, `response-${runId}`, (e) => channel.artifact(e));
+    this.text = new AssistantTextArtifact(
+      ref,
+      `response-${runId}`,
+      (e) => channel.textChunk(e),
+      coalescing,
+    );
+    this.release = channel.holdsText(() => this.text.flush());
   }
 
   onEvent(event: RunStreamEvent): void {
@@ -47,6 +55,7 @@ export class RunOutput {
 
   /** Closes the text streamed so far (idempotent). */
   finish(): void {
+    this.release();
     this.text.finish();
   }
 }

@@ -294,7 +294,9 @@ export class ServerTask {
     const runId = stream.runId;
     this.ownedRuns.add(runId);
     this.env.own(runId, this);
-    this.runs.set(runId, new RunOutput(this.ref, runId, this.channel));
+    const streaming = this.env.streaming;
+    const coalescing = streaming && { timers: this.env.timers, ...streaming };
+    this.runs.set(runId, new RunOutput(this.ref, runId, this.channel, coalescing));
     for await (const event of stream) this.handle(runId, foreground, event);
     if (this.runs.delete(runId) && !this.ended) {
       this.fail("The Claude run ended without a result.");

@@ -57,6 +57,8 @@ export class TaskChannel {
   private terminalState: TaskState | undefined;
   private results: ResultManager | undefined;
   private writes: Promise<void> = Promise.resolve();
+  /** Gathered text that must go out before any other event of the task (keeps the order). */
+  private readonly flushers = new Set<() => void>();
 
   constructor(private readonly options: ChannelOptions) {
     this.ref = options.ref;
@@ -96,6 +98,18 @@ export class TaskChannel {
     return this.writes;
   }
 
+  /** Registers text that is gathered before it is published; returns the unregistration. */
+  holdsText(flush: () => void): () => void {
+    this.flushers.add(flush);
+    return () => this.flushers.delete(flush);
+  }
+
+  /** A chunk of gathered text: published as is (it is what the others flush). */
+  textChunk(event: TaskArtifactUpdateEvent): void {
+    if (this.dropped("artifact")) return;
+    this.emit(AgentEvent.artifactUpdate(event));
+  }
+
   task(task: Task): void {
     if (this.dropped("task")) return;
     this.emit(AgentEvent.task(task));
@@ -103,6 +117,7 @@ export class TaskChannel {
 
   status(event: TaskStatusUpdateEvent): void {
     if (this.dropped("status")) return;
+    this.flushText();
     const state = event.status?.state;
     if (isTerminalState(state)) this.terminalState = state;
     this.emit(AgentEvent.statusUpdate(event));
@@ -120,7 +135,12 @@ export class TaskChannel {
 
   artifact(event: TaskArtifactUpdateEvent): void {
     if (this.dropped("artifact")) return;
+    this.flushText();
     this.emit(AgentEvent.artifactUpdate(event));
+  }
+
+  private flushText(): void {
+    for (const flush of [...this.flushers]) flush();
   }
 
   /** Also publishes a status on another bus (the one a cancel request waits on), if it differs. */

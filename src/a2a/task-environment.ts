@@ -29,6 +29,8 @@ export interface TaskEnvironment {
   readonly policy: TurnPolicy;
   readonly timers: Timers;
   readonly inbox: Inbox;
+  /** How streamed text is gathered; undefined: one event per model delta. */
+  readonly streaming: { readonly flushMs: number; readonly maxChunkChars: number } | undefined;
   acquire(contextId: string): SessionLease;
   /** From now on, prompts and file changes of `runId` reach this task. */
   own(runId: string, task: ServerTask): void;

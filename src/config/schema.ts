@@ -211,6 +211,21 @@ const sessionsSchema = z.strictObject({
   maxLive: positiveInt().default(8).describe("Most Claude sessions kept live at once."),
 });
 
+const streamingSchema = z.strictObject({
+  flushMs: z
+    .int({ error: "expected a whole number of milliseconds" })
+    .min(0, { error: "expected 0 or more" })
+    .max(10_000, { error: "expected at most 10000" })
+    .default(50)
+    .describe(
+      "Claude's text is streamed as one artifact append per this many ms at most (0: one per " +
+        "model delta); the first chunk and the text before any other event go out at once.",
+    ),
+  maxChunkChars: positiveInt()
+    .default(8192)
+    .describe("Text gathered up to this many characters is published at once."),
+});
+
 const artifactsSchema = z.strictObject({
   maxFileBytes: byteSize
     .prefault("1mb")
@@ -271,6 +286,7 @@ export const configSchema = z
     claude: claudeSchema.prefault({}),
     sessions: sessionsSchema.prefault({}),
     artifacts: artifactsSchema.prefault({}),
+    streaming: streamingSchema.prefault({}),
     store: storeSchema,
   })
   .meta({

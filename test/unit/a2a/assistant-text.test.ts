@@ -180,3 +180,94 @@ describe("AssistantTextArtifact", () => {
     expect(chunks().at(-1)).toEqual(["line\nnext", false, true]);
   });
 });
+
+describe("AssistantTextArtifact, coalesced (streaming.flushMs)", () => {
+  class Clock {
+    private pending: { fn: () => void }[] = [];
+    setTimeout(fn: () => void): unknown {
+      const t = { fn };
+      this.pending.push(t);
+      return t;
+    }
+    clearTimeout(handle: unknown): void {
+      this.pending = this.pending.filter((t) => t !== handle);
+    }
+    tick(): void {
+      const due = this.pending.splice(0);
+      for (const t of due) t.fn();
+    }
+  }
+
+  const make = (maxChunkChars = 1_000) => {
+    const clock = new Clock();
+    const out: TaskArtifactUpdateEvent[] = [];
+    const coalesced = new AssistantTextArtifact(ref, ARTIFACT_ID, (e) => out.push(e), {
+      timers: clock,
+      flushMs: 50,
+      maxChunkChars,
+    });
+    const view = () =>
+      out.map((e) => {
+        const content = e.artifact?.parts[0]?.content;
+        return [content?.$case === "text" ? content.value : content, e.append, e.lastChunk];
+      });
+    return { clock, out, coalesced, view };
+  };
+
+  it("sends the first delta at once, then one append per flush interval", () => {
+    const { clock, coalesced, view } = make();
+    coalesced.onEvent(start("m1"));
+    for (const d of ["a", "b", "c", "d"]) coalesced.onEvent(textDelta(d));
+    expect(view()).toEqual([["a", false, false]]);
+    clock.tick();
+    expect(view()).toEqual([
+      ["a", false, false],
+      ["bcd", true, false],
+    ]);
+    clock.tick();
+    expect(view()).toHaveLength(2);
+  });
+
+  it("sends what is gathered once it reaches maxChunkChars, without waiting", () => {
+    const { coalesced, view } = make(3);
+    coalesced.onEvent(start("m1"));
+    for (const d of ["a", "b", "c", "d", "e"]) coalesced.onEvent(textDelta(d));
+    expect(view()).toEqual([
+      ["a", false, false],
+      ["bcd", true, false],
+    ]);
+  });
+
+  it("flush() sends the gathered text before another event; finish() carries the whole text", () => {
+    const { coalesced, view } = make();
+    coalesced.onEvent(start("m1"));
+    coalesced.onEvent(textDelta("Let me "));
+    coalesced.onEvent(textDelta("check."));
+    coalesced.flush(); // a tool call's status goes out next
+    coalesced.onEvent(start("m2"));
+    coalesced.onEvent(textDelta("Done"));
+    coalesced.onEvent(textDelta("."));
+    coalesced.finish();
+    expect(view()).toEqual([
+      ["Let me ", false, false],
+      ["check.", true, false],
+      // What was still gathered goes out before the closing chunk.
+      ["\n\nDone.", true, false],
+      ["Let me check.\n\nDone.", false, true],
+    ]);
+  });
+
+  it("N deltas make far fewer than N events, and the final text is their concatenation", () => {
+    const { clock, out, coalesced } = make(8192);
+    coalesced.onEvent(start("m1"));
+    const deltas = Array.from({ length: 20_000 }, (_, i) => `w${i % 10} `);
+    deltas.forEach((d, i) => {
+      coalesced.onEvent(textDelta(d));
+      if (i % 500 === 0) clock.tick();
+    });
+    coalesced.finish();
+    expect(out.length).toBeLessThan(200);
+    const last = out.at(-1)?.artifact?.parts[0]?.content;
+    expect(last?.$case === "text" ? last.value : undefined).toBe(deltas.join(""));
+  });
+});

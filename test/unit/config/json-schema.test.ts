@@ -26,6 +26,7 @@ describe("config.schema.json", () => {
       "claude",
       "sessions",
       "artifacts",
+      "streaming",
       "store",
     ]);
     for (const block of ["server", "agentCard", "claude", "sessions"]) {
