@@ -1,8 +1,12 @@
 import { parseArgs } from "node:util";
-import { pino, type Logger } from "pino";
+import type { Logger } from "pino";
 import { ConfigError, loadConfig } from "./config/load.js";
 import type { Config } from "./config/schema.js";
 import { formatReport, runChecks } from "./doctor/checks.js";
+import { createLogger, LOG_LEVELS, logFormat, type LogLevel } from "./logging.js";
+
+const isLogLevel = (level: string): level is LogLevel =>
+  (LOG_LEVELS as readonly string[]).includes(level);
 import { StartupError, startServer, type RunningServer } from "./server.js";
 import { packageVersion } from "./version.js";
 
@@ -22,6 +26,7 @@ Options:
 
 Environment:
   LOG_LEVEL            pino log level: fatal, error, warn, info (default), debug, trace
+  LOG_FORMAT           json or pretty (default: pretty on a terminal, else JSON lines)
 
 Client commands (talk to this or any A2A agent; add --help to each):
   claude-a2a chat      an interactive conversation
@@ -74,8 +79,6 @@ export function parseFlags(argv: readonly string[]): Flags {
     allowPositionals: false,
   }).values;
 }
-
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 const untilSignal = () =>
   new Promise<void>((resolve) => {
@@ -154,11 +157,16 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
   if (flags.check) return doctor(flags, io, deps);
 
   const level = process.env.LOG_LEVEL ?? "info";
-  if (deps.logger === undefined && !LOG_LEVELS.includes(level)) {
+  if (deps.logger === undefined && !isLogLevel(level)) {
     io.err(`claude-a2a: LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}; got "${level}".\n`);
     return 2;
   }
-  const logger = deps.logger ?? pino({ level });
+  const logger =
+    deps.logger ??
+    createLogger({
+      level: level as LogLevel,
+      format: logFormat(process.env, process.stdout.isTTY === true),
+    });
   let server: RunningServer;
   try {
     const { config, file } = await loadConfig({

@@ -13,6 +13,7 @@ import { jsonBody } from "./body.js";
 import { allowedLoginsGate, callerLogin, callerName, userFor } from "./caller.js";
 import { agentCardRoute } from "./card-route.js";
 import type { HealthReport } from "./health.js";
+import { requestIds } from "./request-ids.js";
 import { restContentTypeStatus } from "./rest-errors.js";
 import { routeSdkConsole } from "./sdk-console.js";
 
@@ -64,9 +65,11 @@ export function createHttpApp(o: HttpAppOptions): Express {
     const started = process.hrtime.bigint();
     // The protocol error a JSON answer carries, for the request's one log line.
     let error: ProtocolError | undefined;
+    let answer: unknown;
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
       error = protocolError(body);
+      answer = body;
       return json(body);
     };
     res.on("finish", () => {
@@ -76,6 +79,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
           path: req.originalUrl.split("?")[0],
           status: res.statusCode,
           caller: callerName(callerLogin(req)),
+          ...requestIds(req.body, req.originalUrl.split("?")[0] ?? "", answer),
           ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
           ...(error && { error }),
         },
