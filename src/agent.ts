@@ -125,6 +125,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     createSession,
     idleTimeoutMs: config.sessions.idleTimeoutMs,
     maxLive: config.sessions.maxLive,
+    minIdleBeforeEvictMs: config.sessions.minIdleBeforeEvictMs,
     logger: logger.child({ component: "sessions" }),
     checkTranscript: transcriptCheck({ cwd, env: o.claudeEnv }),
     rewindPoint: (sessionId) =>

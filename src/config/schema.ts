@@ -209,6 +209,14 @@ const sessionsSchema = z.strictObject({
     .default(minutes(30))
     .describe("Close a live Claude session idle this long (ms); it resumes on the next message."),
   maxLive: positiveInt().default(8).describe("Most Claude sessions kept live at once."),
+  minIdleBeforeEvictMs: z
+    .int({ error: "expected a whole number of milliseconds" })
+    .min(0, { error: "expected a whole number of milliseconds" })
+    .default(30_000)
+    .describe(
+      "A live session is closed to make room for another context only once idle this long (ms), " +
+        "so a conversation keeps its process between its own turns.",
+    ),
 });
 
 const streamingSchema = z.strictObject({

@@ -20,8 +20,15 @@ export interface SessionPoolOptions {
   readonly createSession: (args: SessionFactoryArgs) => ClaudeSession;
   /** An idle session (no run, no background task, no lease) is closed after this long. */
   readonly idleTimeoutMs: number;
-  /** Idle sessions beyond this many are closed, least recently used first. */
+  /**
+   * Most Claude Code processes at once, counting those still shutting down. `acquire` never waits
+   * (it may go over); `whenFree` waits until a new context's process fits under the cap.
+   */
   readonly maxLive: number;
+  /** A session is evicted for another context only once idle this long (ms). Default 0. */
+  readonly minIdleBeforeEvictMs?: number;
+  /** The clock of `minIdleBeforeEvictMs` (ms). */
+  readonly now?: () => number;
   readonly logger: Logger;
   readonly timers?: Timers;
   /** Sees every event of every live session (metrics). */
@@ -63,6 +70,8 @@ interface Entry {
   reset: SessionReset | undefined;
   /** Its last prompt was rejected: replaced by a rewound session as soon as it is free. */
   poisoned: boolean;
+  /** When it last became idle (`now()`); evictable for another context after minIdle. */
+  idleSince: number;
 }
 
 /** A lease keeps a session from being evicted while a task uses it. */
@@ -83,6 +92,12 @@ export interface SessionLease {
  */
 export class SessionPool {
   private readonly entries = new Map<string, Entry>();
+  /** Sessions closing: they still count against maxLive until their process is gone. */
+  private closing = 0;
+  /** Slots promised to `whenFree` callers whose session is not created yet. */
+  private reserved = 0;
+  private readonly waiters: { contextId: string; resolve: () => void }[] = [];
+  private recheck: unknown;
   /** Contexts whose last prompt the API rejected, until their next session is created. */
   private readonly poisoned = new Set<string>();
   /** Contexts whose mapping was dropped as stale, until their next session is created. */
@@ -97,6 +112,91 @@ export class SessionPool {
 
   get liveCount(): number {
     return this.entries.size;
+  }
+
+  /** Claude Code processes, counting those still shutting down. */
+  get processCount(): number {
+    return this.entries.size + this.closing;
+  }
+
+  /** Contexts waiting in `whenFree`. */
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /**
+   * Resolves when `acquire(contextId)` fits under `maxLive`: at once for a live context or when
+   * there is room; otherwise once the least recently used session idle for at least
+   * `minIdleBeforeEvictMs` has been closed (and its process is gone). First come, first served.
+   */
+  whenFree(contextId: string): Promise<void> {
+    if (this.closed || this.entries.has(contextId) || this.hasRoom()) {
+      if (!this.closed && !this.entries.has(contextId)) this.reserved++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.waiters.push({ contextId, resolve });
+      this.makeRoom();
+    });
+  }
+
+  private hasRoom(): boolean {
+    return this.entries.size + this.closing + this.reserved < this.options.maxLive;
+  }
+
+  /** Serves waiters while there is room. */
+  private wake(): void {
+    for (;;) {
+      const next = this.waiters[0];
+      if (next === undefined) return;
+      if (this.entries.has(next.contextId)) {
+        this.waiters.shift();
+        next.resolve();
+        continue;
+      }
+      if (!this.hasRoom()) break;
+      this.waiters.shift();
+      this.reserved++;
+      next.resolve();
+    }
+    this.makeRoom();
+  }
+
+  /** Evicts idle sessions for the waiters; re-checks when a young idle one comes of age. */
+  private makeRoom(): void {
+    let need =
+      this.entries.size + this.closing + this.reserved + this.waiters.length - this.options.maxLive;
+    if (need <= 0) return;
+    const { eligible, nextAt } = this.victims();
+    for (const entry of eligible) {
+      if (need-- <= 0) break;
+      void this.evict(entry, "another context is waiting");
+    }
+    if (need > 0 && nextAt !== undefined && this.recheck === undefined) {
+      this.recheck = this.timers.setTimeout(
+        () => {
+          this.recheck = undefined;
+          this.makeRoom();
+        },
+        Math.max(0, nextAt - this.now()),
+      );
+    }
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  /** Idle sessions evictable now (least recently used first), and when the next one will be. */
+  private victims(): { eligible: Entry[]; nextAt: number | undefined } {
+    const minIdle = this.options.minIdleBeforeEvictMs ?? 0;
+    const now = this.now();
+    const idle = [...this.entries.values()]
+      .filter((e) => !this.isBusy(e))
+      .sort((a, b) => a.lastUsed - b.lastUsed);
+    const eligible = idle.filter((e) => now - e.idleSince >= minIdle);
+    const young = idle.filter((e) => now - e.idleSince < minIdle).map((e) => e.idleSince + minIdle);
+    return { eligible, nextAt: young.length > 0 ? Math.min(...young) : undefined };
   }
 
   /** Background tasks running in live sessions. */
@@ -206,6 +306,7 @@ export class SessionPool {
         "the model API rejected the last prompt: resuming before it",
       );
     }
+    if (this.reserved > 0) this.reserved--;
     const session = this.options.createSession({
       contextId,
       resume,
@@ -220,6 +321,7 @@ export class SessionPool {
       idleTimer: undefined,
       reset,
       poisoned: false,
+      idleSince: this.now(),
     };
     const unsubscribe = session.subscribe((event) => this.onEvent(entry, event));
     Object.assign(entry, { unsubscribe });
@@ -260,6 +362,7 @@ export class SessionPool {
           this.disarm(entry);
           entry.unsubscribe();
           this.entries.delete(entry.contextId);
+          this.wake();
         }
         this.afterClose(entry.contextId, event.reason);
         return;
@@ -303,20 +406,19 @@ export class SessionPool {
       void this.evict(entry, "prompt rejected");
       return;
     }
+    entry.idleSince = this.now();
     entry.idleTimer = this.timers.setTimeout(() => {
       entry.idleTimer = undefined;
       if (!this.isBusy(entry)) void this.evict(entry, "idle timeout");
     }, this.options.idleTimeoutMs);
     this.enforceMaxLive();
+    if (this.waiters.length > 0) this.makeRoom();
   }
 
   private enforceMaxLive(): void {
     let excess = this.entries.size - this.options.maxLive;
     if (excess <= 0) return;
-    const idle = [...this.entries.values()]
-      .filter((e) => !this.isBusy(e))
-      .sort((a, b) => a.lastUsed - b.lastUsed);
-    for (const entry of idle) {
+    for (const entry of this.victims().eligible) {
       if (excess-- <= 0) break;
       void this.evict(entry, "too many live sessions");
     }
@@ -333,10 +435,14 @@ export class SessionPool {
     entry.unsubscribe();
     this.entries.delete(entry.contextId);
     this.options.logger.debug({ contextId: entry.contextId, reason }, "session closed");
+    this.closing++;
     try {
       await entry.session.close();
     } catch (err) {
       this.options.logger.warn({ err, contextId: entry.contextId }, "session close failed");
+    } finally {
+      this.closing--;
+      this.wake();
     }
   }
 }

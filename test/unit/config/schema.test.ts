@@ -21,7 +21,11 @@ describe("config schema", () => {
       backgroundTasks: "wait",
       backgroundWaitTimeoutMs: 30 * 60_000,
     });
-    expect(c.sessions).toEqual({ idleTimeoutMs: 30 * 60_000, maxLive: 8 });
+    expect(c.sessions).toEqual({
+      idleTimeoutMs: 30 * 60_000,
+      maxLive: 8,
+      minIdleBeforeEvictMs: 30_000,
+    });
     expect(c.artifacts).toEqual({ maxFileBytes: 1024 * 1024 });
   });
 
