@@ -185,8 +185,11 @@ const claudeSchema = z.strictObject({
     .default(3)
     .describe("Permission denials a task may collect before it is stopped."),
   inputTimeoutMs: positiveInt()
-    .optional()
-    .describe("Fail a task left in input-required this long (ms). Default: wait forever."),
+    .default(minutes(30))
+    .describe(
+      "Fail a task left in input-required this long (ms): a parked task must not hold its " +
+        "context forever.",
+    ),
   backgroundTasks: z
     .enum(["wait", "detach"], { error: 'expected "wait" or "detach"' })
     .default("wait")

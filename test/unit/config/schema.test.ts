@@ -18,6 +18,7 @@ describe("config schema", () => {
       settingSources: ["user", "project", "local"],
       permissionPrompts: "input-required",
       maxPermissionDenials: 3,
+      inputTimeoutMs: 30 * 60_000,
       backgroundTasks: "wait",
       backgroundWaitTimeoutMs: 30 * 60_000,
     });
