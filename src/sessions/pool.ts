@@ -128,16 +128,38 @@ export class SessionPool {
    * Resolves when `acquire(contextId)` fits under `maxLive`: at once for a live context or when
    * there is room; otherwise once the least recently used session idle for at least
    * `minIdleBeforeEvictMs` has been closed (and its process is gone). First come, first served.
+   * The slot is kept for the next `acquire`; a caller that will not acquire after all gives it
+   * back with `forgo()`. Aborting `signal` leaves the queue (the promise then rejects).
    */
-  whenFree(contextId: string): Promise<void> {
+  whenFree(contextId: string, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new Error("aborted"));
     if (this.closed || this.entries.has(contextId) || this.hasRoom()) {
       if (!this.closed && !this.entries.has(contextId)) this.reserved++;
       return Promise.resolve();
     }
-    return new Promise((resolve) => {
-      this.waiters.push({ contextId, resolve });
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        contextId,
+        resolve: () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        reject(new Error("aborted"));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(waiter);
       this.makeRoom();
     });
+  }
+
+  /** Gives back the slot `whenFree` kept for a caller that will not `acquire` after all. */
+  forgo(): void {
+    if (this.reserved > 0) this.reserved--;
+    this.wake();
   }
 
   private hasRoom(): boolean {

@@ -150,3 +150,25 @@ describe("SessionPool: maxLive as a hard cap (whenFree)", () => {
     expect(await settled(waitB)).toBe(true);
   });
 });
+
+describe("SessionPool: leaving the wait", () => {
+  it("an aborted wait leaves the queue; a kept slot given back with forgo() serves the next", async () => {
+    const pool = makePool(1);
+    await pool.whenFree("a");
+    const a = pool.acquire("a");
+    const abort = new AbortController();
+    const b = pool.whenFree("b", abort.signal);
+    const c = pool.whenFree("c");
+    abort.abort();
+    await expect(b).rejects.toThrow("aborted");
+    expect(pool.waiting).toBe(1);
+    a.release();
+    created[0]?.exited();
+    expect(await settled(c)).toBe(true);
+    // c's task is canceled before it acquires: the slot goes back.
+    const d = pool.whenFree("d");
+    expect(await settled(d)).toBe(false);
+    pool.forgo();
+    expect(await settled(d)).toBe(true);
+  });
+});
