@@ -29,7 +29,7 @@ export class GatedInbox implements Inbox {
   }
 
   async remove(cwd: string, taskId: string): Promise<void> {
-    this.removed.push(taskId);
     await this.inner.remove(cwd, taskId);
+    this.removed.push(taskId);
   }
 }
