@@ -117,7 +117,8 @@ describe("the server's startup line", () => {
     const port = await freePort();
     const term = runInTerminal(
       ["--cwd", dir, "--port", String(port)],
-      { ...process.env, LOG_LEVEL: "info" },
+      // JSON lines even on a terminal (where the default is pretty), so they are told apart.
+      { ...process.env, LOG_LEVEL: "info", LOG_FORMAT: "json" },
       repo,
     );
     try {
