@@ -88,6 +88,9 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       inbox: options.inbox ?? defaultInbox,
       streaming: options.streaming,
       acquire: (contextId) => options.pool.acquire(contextId),
+      mustWait: (contextId) => options.pool.wouldWait(contextId),
+      whenFree: (contextId, signal) => options.pool.whenFree(contextId, signal),
+      forgo: () => options.pool.forgo(),
       own: (runId, task) => this.owners.set(runId, task),
       disown: (runId) => this.owners.delete(runId),
     };

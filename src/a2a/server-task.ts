@@ -3,7 +3,8 @@ import type { ExecutionEventBus } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
 import type { BackgroundTask, ClaudeSession, RunStream, RunStreamEvent } from "../claude/index.js";
-import type { SessionLease } from "../sessions/pool.js";
+import { sessionResetText, type SessionLease } from "../sessions/pool.js";
+import { PROMPT_REJECTED } from "../sessions/rewind.js";
 import { OneShot } from "../timers.js";
 import { FileDelivery } from "./content-modes.js";
 import type { Ticket } from "./context-queue.js";
@@ -38,6 +39,8 @@ import {
   DENY_FOR_STOP,
   DENY_TASK_OVER,
   DENY_WITHDRAWN,
+  promptRejectedText,
+  QUEUED_FOR_PROCESS_TEXT,
   QUEUED_TEXT,
   WAKE_INTERRUPTED_TEXT,
   type TaskEnvironment,
@@ -285,8 +288,43 @@ export class ServerTask {
         return;
       }
     }
+    if (!(await this.processSlot())) return;
     this.lease = this.env.acquire(this.ref.contextId);
+    if (this.lease.reset !== undefined) {
+      // Still submitted: the prompt is not with Claude yet; the client learns why it starts over.
+      const text = sessionResetText(this.lease.reset);
+      this.channel.status(
+        kindStatus(this.ref, TaskState.TASK_STATE_SUBMITTED, KIND.sessionReset, text),
+      );
+    }
     await this.consume(this.lease.session.stream(toUserPrompt(plan)), true);
+  }
+
+  /**
+   * A context without a live process waits until one fits under `sessions.maxLive`. False if the
+   * task ended meanwhile (the slot kept for it is given back).
+   */
+  private async processSlot(): Promise<boolean> {
+    const contextId = this.ref.contextId;
+    const waits = this.env.mustWait(contextId);
+    if (waits) {
+      this.channel.status(
+        kindStatus(this.ref, TaskState.TASK_STATE_SUBMITTED, KIND.queued, QUEUED_FOR_PROCESS_TEXT),
+      );
+    }
+    const abort = new AbortController();
+    void this.endedGate.then(() => abort.abort());
+    try {
+      await this.env.whenFree(contextId, abort.signal);
+    } catch {
+      return false; // ended while waiting: it left the queue
+    }
+    if (this.ended) {
+      this.env.forgo();
+      return false;
+    }
+    if (waits) this.logger.debug("task: a Claude Code process freed for it");
+    return true;
   }
 
   /** Reads a run to its terminal event, whatever the task's phase: only then is the run over. */
@@ -336,7 +374,9 @@ export class ServerTask {
         this.settle();
         return;
       case "run_failed":
-        this.fail(event.reason);
+        this.fail(
+          PROMPT_REJECTED.test(event.reason) ? promptRejectedText(event.reason) : event.reason,
+        );
         return;
       case "run_interrupted":
         if (foreground) {

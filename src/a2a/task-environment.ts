@@ -32,6 +32,15 @@ export interface TaskEnvironment {
   /** How streamed text is gathered; undefined: one event per model delta. */
   readonly streaming: { readonly flushMs: number; readonly maxChunkChars: number } | undefined;
   acquire(contextId: string): SessionLease;
+  /** Whether a new process for the context must wait for one to free (`sessions.maxLive`). */
+  mustWait(contextId: string): boolean;
+  /**
+   * Resolves when a new context's process fits under `sessions.maxLive` (the slot is kept for
+   * the next `acquire`); rejects when `signal` aborts.
+   */
+  whenFree(contextId: string, signal: AbortSignal): Promise<void>;
+  /** Gives back a slot `whenFree` kept for a task that will not acquire after all. */
+  forgo(): void;
   /** From now on, prompts and file changes of `runId` reach this task. */
   own(runId: string, task: ServerTask): void;
   disown(runId: string): void;
@@ -39,6 +48,13 @@ export interface TaskEnvironment {
 
 export const QUEUED_TEXT =
   "Queued: another task is running in this context; this one starts when it ends.";
+
+export const QUEUED_FOR_PROCESS_TEXT =
+  "Queued: every Claude Code process this server may run (sessions.maxLive) is busy; this task starts when one frees.";
+
+/** The FAILED text of a run whose prompt the model API rejected (the context rewinds past it). */
+export const promptRejectedText = (reason: string) =>
+  `The model API rejected this prompt (${reason}); it was dropped from the conversation, so the next message in this context continues without it.`;
 
 export const DENY_FOR_STOP: PermissionResult = {
   behavior: "deny",

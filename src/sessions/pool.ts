@@ -156,6 +156,11 @@ export class SessionPool {
     });
   }
 
+  /** Whether `whenFree(contextId)` would have to wait (every allowed process is busy). */
+  wouldWait(contextId: string): boolean {
+    return !this.closed && !this.entries.has(contextId) && !this.hasRoom();
+  }
+
   /** Gives back the slot `whenFree` kept for a caller that will not `acquire` after all. */
   forgo(): void {
     if (this.reserved > 0) this.reserved--;

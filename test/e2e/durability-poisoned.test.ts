@@ -30,6 +30,9 @@ describe("durability: poisoned conversations", () => {
     const poisoned = await sendForTask(h.client, userMessage("POISON prompt", { contextId }));
     expect(poisoned.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(messageText(poisoned.status?.message)).toContain("API Error: 400");
+    expect(messageText(poisoned.status?.message)).toMatch(
+      /^The model API rejected this prompt \(.*\); it was dropped from the conversation/,
+    );
 
     const next = await sendForTask(h.client, userMessage("Which word?", { contextId }));
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);

@@ -54,6 +54,9 @@ describe("durability: sessions and stored tasks", () => {
     expect(messageText(second.history.find((m) => m.metadata?.kind === "result"))).toBe(
       "Fresh answer.",
     );
+    // The task's first status says the conversation started over, and why.
+    const reset = second.history.find((m) => m.metadata?.kind === "session_reset");
+    expect(messageText(reset)).toContain(`(${bogus}) cannot be resumed`);
     // A fresh conversation: the model is not sent the earlier exchange.
     const request = h.bench.model.messageRequests.at(-1);
     expect(JSON.stringify(request?.body.messages)).not.toContain("Hi, nice to meet you.");
