@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { basename, extname } from "node:path";
+import { basename } from "node:path";
 import { Role, type Message, type Part } from "@a2a-js/sdk";
+import { mediaTypeOfName, OCTET_STREAM } from "../media-types.js";
 
 export const textPart = (text: string): Part => ({
   content: { $case: "text", value: text },
@@ -16,32 +17,8 @@ export const dataPart = (value: unknown): Part => ({
   metadata: undefined,
 });
 
-const MEDIA_TYPES: Record<string, string> = {
-  ".txt": "text/plain",
-  ".md": "text/markdown",
-  ".csv": "text/csv",
-  ".html": "text/html",
-  ".css": "text/css",
-  ".js": "text/javascript",
-  ".mjs": "text/javascript",
-  ".ts": "text/x-typescript",
-  ".py": "text/x-python",
-  ".json": "application/json",
-  ".xml": "application/xml",
-  ".yaml": "application/yaml",
-  ".yml": "application/yaml",
-  ".ipynb": "application/x-ipynb+json",
-  ".pdf": "application/pdf",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-};
-
 /** The media type a file is sent with, by extension (`application/octet-stream` when unknown). */
-export const mediaTypeOf = (path: string): string =>
-  MEDIA_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
+export const mediaTypeOf = (path: string): string => mediaTypeOfName(path) ?? OCTET_STREAM;
 
 /** A file as a `raw` part: bytes, file name and media type. */
 export async function filePart(path: string): Promise<Part> {
