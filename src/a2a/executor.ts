@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { TaskState, type Message, type Task } from "@a2a-js/sdk";
+import { TaskState, type Message } from "@a2a-js/sdk";
 import {
   ServerCallContext,
   type AgentExecutor,
@@ -282,15 +282,10 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       ),
     ]);
     intro.referenceTaskIds = from === undefined ? [] : [from];
-    const task: Task = {
-      id: ref.taskId,
-      contextId,
-      status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
-      artifacts: [],
-      history: [intro],
+    channel.task({
+      ...newTask(ref, intro),
       metadata: { origin: AUTONOMOUS_ORIGIN, ...(from !== undefined && { referenceTaskId: from }) },
-    };
-    channel.task(task);
+    });
     const serverTask = new ServerTask(channel, { kind: "autonomous" }, this.env, logger);
     this.tasks.set(ref.taskId, serverTask);
     if (!serverTask.adopt(session, runId)) {
@@ -382,5 +377,3 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     await task.whenTurnStops();
   }
 }
-
-const now = () => new Date().toISOString();

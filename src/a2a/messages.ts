@@ -115,13 +115,14 @@ export function resumedStatus(ref: TaskRef): TaskStatusUpdateEvent {
   return kindStatus(ref, TaskState.TASK_STATE_WORKING, KIND.resumed, RESUMED_TEXT);
 }
 
-export function newTask(ref: TaskRef, userMessage: Message): Task {
+/** A new task in `submitted`, its history starting with `first` (the message that made it). */
+export function newTask(ref: TaskRef, first: Message): Task {
   return {
     id: ref.taskId,
     contextId: ref.contextId,
     status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
     artifacts: [],
-    history: [userMessage],
+    history: [first],
     metadata: {},
   };
 }

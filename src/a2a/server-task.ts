@@ -131,7 +131,6 @@ export class ServerTask {
     } finally {
       if (this.origin.kind === "client") this.origin.ticket.release();
     }
-    if (this.origin.kind === "client" && !this.ended && this.runs.size === 0) this.settle();
     await this.endedGate;
     this.clearInputTimer();
     this.clearWaitTimer();
