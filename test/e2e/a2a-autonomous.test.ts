@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
+import { reply, text } from "../support/fake-model/index.js";
+import { startJobRules } from "../support/a2a/background.js";
 import {
   collect,
   describeStream,
@@ -31,22 +32,7 @@ describe("A2A server: autonomous wake", () => {
       // An idle timeout shorter than the job: the session must survive it (background task).
       config: { sessions: { idleTimeoutMs: 100 } },
       rules: [
-        {
-          name: "start-job",
-          match: { lastUserText: "Start the job", toolResult: false },
-          reply: reply(
-            toolUse("Bash", {
-              command: "sleep 1 && echo job-done",
-              description: "Run the job",
-              run_in_background: true,
-            }),
-          ),
-        },
-        {
-          name: "started",
-          match: { toolResult: /running in background/i },
-          reply: reply(text("Job started.")),
-        },
+        ...startJobRules("sleep 1 && echo job-done"),
         {
           name: "hello",
           match: { lastUserText: "Hello during the wake" },

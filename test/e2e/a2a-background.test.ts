@@ -3,13 +3,14 @@
  * Claude does after its turn ends reaches a client, in the task that started it ("wait") or in
  * a task of its own ("detach", or a wake nothing owns), and reaches webhooks.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type Message, type Task } from "@a2a-js/sdk";
 import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
   collect,
   describeStream,
+  listRequest,
   messageText,
   sendForTask,
   sendRequest,
@@ -19,6 +20,8 @@ import {
 } from "../support/a2a/harness.js";
 import { lastStatus, resultText } from "../support/a2a/stream-view.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
+import { processesWithCommandLine } from "../support/server-process.js";
+import { backgroundBash, isWakeRequest, startJobRules } from "../support/a2a/background.js";
 
 let h: A2AHarness | undefined;
 let hook: WebhookReceiver | undefined;
@@ -29,22 +32,10 @@ afterEach(async () => {
   hook = undefined;
 });
 
-const background = (command: string, description: string) =>
-  toolUse("Bash", { command, description, run_in_background: true });
-
-/** Starts `command` in the background on "Start <name>", and answers the wake with `wakeText`. */
+/** Starts `command` in the background on "Start the job", and answers the wake with `wakeText`. */
 function jobRules(command: string, wakeText: string): Rule[] {
   return [
-    {
-      name: "start-job",
-      match: { lastUserText: "Start the job", toolResult: false },
-      reply: reply(background(command, "Run the job")),
-    },
-    {
-      name: "started",
-      match: { toolResult: /running in background/i },
-      reply: reply(text("Job started.")),
-    },
+    ...startJobRules(command),
     {
       name: "wake",
       match: { lastUserText: /<task-notification>/, toolResult: false },
@@ -74,7 +65,7 @@ describe("A2A background work (real runtime)", () => {
     expect(seen.filter((k) => k.kind === "result").at(-1)?.text).toBe("The job is done: job-done.");
     // The turn's text and the wake's text are both artifacts of this one task.
     expect(task.artifacts.filter((a) => a.artifactId.startsWith("response-"))).toHaveLength(2);
-    const listed = await h.client.listTasks(listRequest(task.contextId));
+    const listed = await h.client.listTasks(listRequest(task.contextId, 10));
     expect(listed.tasks.map((t) => t.id)).toEqual([task.id]);
     expect(h.bench.model.unmatched).toEqual([]);
   });
@@ -111,7 +102,7 @@ describe("A2A background work (real runtime)", () => {
     });
     expect(done.headers["x-a2a-notification-token"]).toBe("secret-token");
     const wakeId = statusOf(done)?.taskId ?? "";
-    const listed = await h.client.listTasks(listRequest(first.contextId));
+    const listed = await h.client.listTasks(listRequest(first.contextId, 10));
     const wake = listed.tasks.find((t) => t.id === wakeId);
     expect(wake?.metadata?.origin).toBe("autonomous");
     expect(wake?.history[0]?.referenceTaskIds).toEqual([first.id]);
@@ -129,8 +120,8 @@ describe("A2A background work (real runtime)", () => {
           name: "start-two",
           match: { lastUserText: "Start two jobs", toolResult: false },
           reply: reply([
-            background("sleep 1 && echo first-done", "First job"),
-            background("sleep 4 && echo second-done", "Second job"),
+            backgroundBash("sleep 1 && echo first-done", "First job"),
+            backgroundBash("sleep 4 && echo second-done", "Second job"),
           ]),
         },
         {
@@ -171,7 +162,7 @@ describe("A2A background work (real runtime)", () => {
     h = await startA2AHarness();
     const outside = `${h.bench.sandbox.root}/wake-output.txt`;
     h.bench.model.setRules([
-      ...jobRules("sleep 1 && echo job-done", "unused").slice(0, 2),
+      ...startJobRules("sleep 1 && echo job-done"),
       {
         name: "wake-write",
         match: { lastUserText: /<task-notification>/, toolResult: false },
@@ -209,7 +200,7 @@ describe("A2A background work (real runtime)", () => {
           match: { lastUserText: /Start job \d+/, toolResult: false },
           reply: (req) =>
             reply(
-              background(
+              backgroundBash(
                 `sleep 0.5 && echo done`,
                 `Job ${jobOf(req.lastUserText.replace("Start job", "Job"))}`,
               ),
@@ -242,10 +233,7 @@ describe("A2A background work (real runtime)", () => {
       const after = h.bench.model.lastSeq;
       const job = h.client.sendMessage(sendRequest(userMessage(`Start job ${i}`, { contextId })));
       // The moment the wake begins, a new message arrives in the context.
-      await h.bench.model.waitForRequest(
-        (r) => r.lastUserText.includes("<task-notification>") && r.toolResults.length === 0,
-        { afterSeq: after },
-      );
+      await h.bench.model.waitForRequest(isWakeRequest, { afterSeq: after });
       const hello = await sendForTask(h.client, userMessage(`Hello ${i}`, { contextId }));
       expect(hello.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(
@@ -272,7 +260,7 @@ describe("A2A background work (real runtime)", () => {
       const interrupted = kinds(job).some((k) => k.kind === "wake_interrupted");
       expect(answered || interrupted).toBe(true);
     }
-    const listed = await h.client.listTasks(listRequest(contextId));
+    const listed = await h.client.listTasks(listRequest(contextId, 10));
     expect(listed.tasks.every((t) => t.status?.state === TaskState.TASK_STATE_COMPLETED)).toBe(
       true,
     );
@@ -295,7 +283,7 @@ describe("A2A background work (real runtime)", () => {
     await expect
       .poll(() => describeStream(events), { timeout: 30_000 })
       .toContain("status:working:background_wait");
-    await expect.poll(() => processesWith(marker), { timeout: 10_000 }).not.toEqual([]);
+    await expect.poll(() => processesWithCommandLine(marker), { timeout: 10_000 }).not.toEqual([]);
     const first = events[0]?.payload;
     if (first?.$case !== "task") throw new Error("no task first");
     const canceled = await h.client.cancelTask({
@@ -307,7 +295,7 @@ describe("A2A background work (real runtime)", () => {
     await stream;
     expect(describeStream(events).at(-1)).toBe("status:canceled");
     // The background process is gone, and the runtime says it stopped it.
-    await expect.poll(() => processesWith(marker), { timeout: 20_000 }).toEqual([]);
+    await expect.poll(() => processesWithCommandLine(marker), { timeout: 20_000 }).toEqual([]);
     await expect
       .poll(() => h?.server.pool.peek(first.value.contextId)?.backgroundTasks() ?? [], {
         timeout: 20_000,
@@ -335,30 +323,4 @@ async function waitForEnd(harness: A2AHarness, taskId: string): Promise<Task> {
     .toBe(true);
   if (task === undefined) throw new Error("no task");
   return task;
-}
-
-const listRequest = (contextId: string) => ({
-  tenant: "",
-  contextId,
-  status: TaskState.TASK_STATE_UNSPECIFIED,
-  pageSize: 50,
-  pageToken: "",
-  historyLength: 10,
-  statusTimestampAfter: undefined,
-  includeArtifacts: false,
-});
-
-/** Pids of live processes whose command line contains `marker` (Linux /proc). */
-async function processesWith(marker: string): Promise<number[]> {
-  const pids: number[] = [];
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = await readFile(`/proc/${entry}/cmdline`, "utf8");
-      if (cmdline.includes(marker) && !cmdline.includes("vitest")) pids.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return pids;
 }

@@ -11,9 +11,11 @@ import { WAKE_INTERRUPTED_TEXT } from "../../src/a2a/server-task.js";
 import { rawPart } from "../../src/a2a/messages.js";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
 import { Gate, GatedInbox } from "../support/gated-inbox.js";
+import { isWakeRequest, startJobRules } from "../support/a2a/background.js";
 import {
   collect,
   describeStream,
+  listRequest,
   messageText,
   sendForTask,
   sendRequest,
@@ -49,22 +51,7 @@ describe("A2A task lifecycle (real runtime)", () => {
       // The first task completes at its turn's result: the wake is a task of its own.
       config: { claude: { backgroundTasks: "detach" } },
       rules: [
-        {
-          name: "start-job",
-          match: { lastUserText: "Start the job", toolResult: false },
-          reply: reply(
-            toolUse("Bash", {
-              command: "sleep 1 && echo job-done",
-              description: "Run the job",
-              run_in_background: true,
-            }),
-          ),
-        },
-        {
-          name: "started",
-          match: { toolResult: /running in background/i },
-          reply: reply(text("Job started.")),
-        },
+        ...startJobRules("sleep 1 && echo job-done"),
         {
           // The wake wants to run a command acceptEdits does not allow: a permission prompt.
           name: "wake",
@@ -84,9 +71,7 @@ describe("A2A task lifecycle (real runtime)", () => {
     const first = await sendForTask(h.client, userMessage("Start the job"));
     expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     // The job ends, the runtime wakes by itself and asks the model (held).
-    await h.bench.model.waitForRequest(
-      (r) => r.lastUserText.includes("<task-notification>") && r.toolResults.length === 0,
-    );
+    await h.bench.model.waitForRequest(isWakeRequest);
 
     // A new task in the context: it heads the queue and is `starting` (its attachment is held).
     const second = follow(
@@ -243,16 +228,5 @@ async function waitForTask(events: StreamResponse[]): Promise<{ taskId: string }
   if (first?.$case !== "task") throw new Error("the stream did not start with a task");
   return { taskId: first.value.id };
 }
-
-const listRequest = (contextId: string) => ({
-  tenant: "",
-  contextId,
-  status: TaskState.TASK_STATE_UNSPECIFIED,
-  pageSize: 50,
-  pageToken: "",
-  historyLength: 0,
-  statusTimestampAfter: undefined,
-  includeArtifacts: false,
-});
 
 const getRequest = (id: string) => ({ tenant: "", id, historyLength: undefined });

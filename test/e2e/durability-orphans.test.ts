@@ -10,7 +10,7 @@ import { reply, text, toolUse } from "../support/fake-model/index.js";
 import { freePort, sendRequest, userMessage } from "../support/a2a/harness.js";
 import { watch } from "../support/a2a/watch.js";
 import {
-  killSandboxProcesses,
+  endProcessTest,
   processesWithConfigDir,
   spawnServer,
   writeTestConfig,
@@ -21,12 +21,7 @@ import { readFile } from "node:fs/promises";
 let bench: TestBench | undefined;
 const servers: ServerProcess[] = [];
 afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.kill("SIGKILL");
-    await s.exited;
-  }
-  if (bench) await killSandboxProcesses(bench.sandbox.configDir);
-  await bench?.close();
+  await endProcessTest(servers.splice(0), bench);
   bench = undefined;
 });
 

@@ -19,6 +19,7 @@ import {
 } from "../support/a2a/harness.js";
 import { watch } from "../support/a2a/watch.js";
 import {
+  endProcessTest,
   killSandboxProcesses,
   spawnServer,
   writeTestConfig,
@@ -28,12 +29,7 @@ import {
 let bench: TestBench | undefined;
 const servers: ServerProcess[] = [];
 afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.kill("SIGKILL");
-    await s.exited;
-  }
-  if (bench) await killSandboxProcesses(bench.sandbox.configDir);
-  await bench?.close();
+  await endProcessTest(servers.splice(0), bench);
   bench = undefined;
 });
 

@@ -7,6 +7,7 @@ import { TaskState } from "@a2a-js/sdk";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import { reply, text } from "../support/fake-model/index.js";
 import {
+  listRequest,
   messageText,
   sendForTask,
   startA2AHarness,
@@ -76,16 +77,7 @@ describe("durability: sessions and stored tasks", () => {
     const stored = await h.client.getTask({ tenant: "", id: first.id, historyLength: undefined });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(messageText(stored.history.find((m) => m.metadata?.kind === "result"))).toBe("Kept.");
-    const listed = await h.client.listTasks({
-      tenant: "",
-      contextId: first.contextId,
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageSize: undefined,
-      pageToken: "",
-      historyLength: undefined,
-      statusTimestampAfter: undefined,
-      includeArtifacts: undefined,
-    });
+    const listed = await h.client.listTasks(listRequest(first.contextId));
     expect(listed.tasks.map((t) => t.id)).toEqual([first.id]);
   });
 });

@@ -3,7 +3,7 @@ import { readdir, readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ConfigInput } from "../../src/config/schema.js";
-import { TEST_MODEL } from "./bench.js";
+import { TEST_MODEL, type TestBench } from "./bench.js";
 
 const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 // `--import tsx` would resolve from the server's cwd (a temp dir): name the loader by path.
@@ -84,17 +84,26 @@ export async function spawnServer(o: {
  * Pids of the live processes whose environment names this CLAUDE_CONFIG_DIR: the Claude Code
  * children (and their jobs) of a test's sandbox, whoever their parent is now.
  */
-export async function processesWithConfigDir(configDir: string): Promise<number[]> {
-  const needle = `CLAUDE_CONFIG_DIR=${configDir}\0`;
+export function processesWithConfigDir(configDir: string): Promise<number[]> {
+  return livePids("environ", `CLAUDE_CONFIG_DIR=${configDir}\0`);
+}
+
+/** Pids of the live processes whose command line contains `marker` (e.g. a job's arguments). */
+export function processesWithCommandLine(marker: string): Promise<number[]> {
+  return livePids("cmdline", marker);
+}
+
+/** Pids of live (not zombie) processes other than this one whose `/proc/<pid>/<file>` has `needle`. */
+async function livePids(file: "environ" | "cmdline", needle: string): Promise<number[]> {
   const pids: number[] = [];
   for (const name of await readdir("/proc")) {
     const pid = Number(name);
     if (!Number.isInteger(pid) || pid === process.pid) continue;
     try {
-      const environ = await readFile(`/proc/${pid}/environ`, "latin1");
+      const content = await readFile(`/proc/${pid}/${file}`, "latin1");
       const stat = await readFile(`/proc/${pid}/stat`, "latin1");
       // A zombie has exited already.
-      if (environ.includes(needle) && !/\) Z /.test(stat)) pids.push(pid);
+      if (content.includes(needle) && !/\) Z /.test(stat)) pids.push(pid);
     } catch {
       // Gone meanwhile, or not ours to read.
     }
@@ -115,4 +124,20 @@ export async function killSandboxProcesses(
       // Already gone.
     }
   }
+}
+
+/**
+ * A process-level test's cleanup: its servers first (SIGKILL, waited for), then whatever Claude
+ * Code processes of its sandbox outlived them, then the sandbox and the scripted model.
+ */
+export async function endProcessTest(
+  servers: readonly ServerProcess[],
+  bench: TestBench | undefined,
+): Promise<void> {
+  for (const s of servers) {
+    s.kill("SIGKILL");
+    await s.exited;
+  }
+  if (bench) await killSandboxProcesses(bench.sandbox.configDir);
+  await bench?.close();
 }

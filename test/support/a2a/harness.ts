@@ -2,6 +2,7 @@ import { createServer } from "node:net";
 import { pino } from "pino";
 import {
   Role,
+  TaskState,
   type Message,
   type Part,
   type SendMessageRequest,
@@ -129,6 +130,18 @@ export function userMessage(
     referenceTaskIds: [],
   };
 }
+
+/** ListTasks of one context, every state, newest first, with `historyLength` messages each. */
+export const listRequest = (contextId: string, historyLength = 0) => ({
+  tenant: "",
+  contextId,
+  status: TaskState.TASK_STATE_UNSPECIFIED,
+  pageSize: 50,
+  pageToken: "",
+  historyLength,
+  statusTimestampAfter: undefined,
+  includeArtifacts: false,
+});
 
 export function sendRequest(message: Message): SendMessageRequest {
   return { tenant: "", message, configuration: undefined, metadata: undefined };

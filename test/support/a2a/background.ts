@@ -1,0 +1,29 @@
+import { reply, text, toolUse, type Rule } from "../fake-model/index.js";
+
+/** A background Bash tool call, as the model asks for it. */
+export const backgroundBash = (command: string, description: string) =>
+  toolUse("Bash", { command, description, run_in_background: true });
+
+/**
+ * The first two steps of a background job: "Start the job" launches `command` in the background
+ * (description "Run the job"), and the tool result gets "Job started.". The wake's rule is the
+ * test's own.
+ */
+export function startJobRules(command: string): Rule[] {
+  return [
+    {
+      name: "start-job",
+      match: { lastUserText: "Start the job", toolResult: false },
+      reply: reply(backgroundBash(command, "Run the job")),
+    },
+    {
+      name: "started",
+      match: { toolResult: /running in background/i },
+      reply: reply(text("Job started.")),
+    },
+  ];
+}
+
+/** A model request of a wake: the runtime's task notification, not a tool result. */
+export const isWakeRequest = (r: { lastUserText: string; toolResults: readonly unknown[] }) =>
+  r.lastUserText.includes("<task-notification>") && r.toolResults.length === 0;
