@@ -4,7 +4,6 @@
  * logs free of stack traces for client errors. Official client where it can say the request, raw
  * `fetch` where it cannot.
  */
-import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -21,6 +20,7 @@ import {
   userMessage,
   type A2AHarness,
 } from "../support/a2a/harness.js";
+import { spawnServer } from "../support/server-process.js";
 
 let h: A2AHarness | undefined;
 afterEach(async () => {
@@ -318,24 +318,9 @@ describe("A2A conformance: logs", () => {
   it("prints no stack trace for client errors: unknown task, bad version, malformed, refused", async () => {
     const bench = await startTestBench([]);
     const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli.ts", "--cwd", bench.sandbox.cwd, "--port", String(port)],
-      { cwd: process.cwd(), env: { ...bench.sandbox.env, LOG_LEVEL: "info" }, stdio: "pipe" },
-    );
-    const stdout: string[] = [];
-    const stderr: string[] = [];
-    child.stdout.on("data", (d: Buffer) => stdout.push(d.toString()));
-    child.stderr.on("data", (d: Buffer) => stderr.push(d.toString()));
-    const exited = new Promise<number | null>((resolve) =>
-      child.on("exit", (code) => resolve(code)),
-    );
+    const { cwd, env } = bench.sandbox;
+    const server = await spawnServer({ cwd, port, env: { ...env, LOG_LEVEL: "info" } });
     try {
-      const listening = `"url":"http://127.0.0.1:${port}"`;
-      for (let i = 0; !stdout.join("").includes(listening); i++) {
-        if (i > 800) throw new Error(`server did not start:\n${stdout.join("")}${stderr.join("")}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
       const base = `http://127.0.0.1:${port}`;
       const post = (path: string, body: string, headers: Record<string, string> = JSON_V1) =>
         fetch(`${base}${path}`, { method: "POST", headers, body }).then((r) => r.text());
@@ -361,19 +346,20 @@ describe("A2A conformance: logs", () => {
         await post("/a2a/rest/message:send", "hello", { ...V1, "content-type": "text/plain" }),
       ];
       expect(answers.every((a) => a.includes('"error"'))).toBe(true);
-      child.kill("SIGINT");
-      expect(await exited).toBe(0);
+      server.kill("SIGINT");
+      expect((await server.exited).code).toBe(0);
 
-      expect(stderr.join("")).toBe("");
-      const lines = stdout.join("").split("\n").filter(Boolean);
+      expect(server.stderr()).toBe("");
+      const lines = server.stdout().split("\n").filter(Boolean);
       const logs = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(lines.join("\n")).not.toMatch(/\\n\s+at /);
-      const requests = logs.filter((l) => l.msg === "request");
+      // The harness's own readiness checks (GET /healthz) are not among the bad requests.
+      const requests = logs.filter((l) => l.msg === "request" && l.path !== "/healthz");
       expect(requests).toHaveLength(answers.length);
       expect(requests.every((l) => l.level === 30 && typeof l.error === "object")).toBe(true);
       expect(logs.filter((l) => (l.level as number) >= 50)).toEqual([]);
     } finally {
-      child.kill("SIGKILL");
+      server.kill("SIGKILL");
       await bench.close();
     }
   });

@@ -1,5 +1,5 @@
 /** Bad input gets a clear JSON error and changes nothing; the card stays public behind the gate. */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,6 +17,7 @@ import {
   userMessage,
   type A2AHarness,
 } from "../support/a2a/harness.js";
+import { spawnServer } from "../support/server-process.js";
 
 let h: A2AHarness | undefined;
 afterEach(async () => {
@@ -191,36 +192,22 @@ describe("claude-a2a command line", () => {
       { match: { lastUserText: "ping" }, reply: reply(text("pong")) },
     ]);
     const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli.ts", "--cwd", bench.sandbox.cwd, "--port", String(port)],
-      { cwd: process.cwd(), env: { ...bench.sandbox.env, LOG_LEVEL: "info" }, stdio: "pipe" },
-    );
-    const output: string[] = [];
-    child.stdout.on("data", (d: Buffer) => output.push(d.toString()));
-    child.stderr.on("data", (d: Buffer) => output.push(d.toString()));
-    const exited = new Promise<number | null>((resolve) =>
-      child.on("exit", (code) => resolve(code)),
-    );
+    const { cwd, env } = bench.sandbox;
+    const server = await spawnServer({ cwd, port, env: { ...env, LOG_LEVEL: "info" } });
     try {
-      const listening = `"url":"http://127.0.0.1:${port}"`;
-      for (let i = 0; !output.join("").includes(listening); i++) {
-        if (i > 400) throw new Error(`server did not start:\n${output.join("")}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
       const client = await new ClientFactory().createFromUrl(`http://127.0.0.1:${port}`);
       const task = await sendForTask(client, userMessage("ping"));
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      child.kill("SIGINT");
-      expect(await exited).toBe(0);
-      expect(output.join("")).toContain('"msg":"stopping"');
+      server.kill("SIGINT");
+      expect((await server.exited).code).toBe(0);
+      expect(server.output()).toContain('"msg":"stopping"');
       // The session map was written in the served directory.
       const sessions = JSON.parse(
         await readFile(join(bench.sandbox.cwd, ".claude", "claude-a2a.sessions.json"), "utf8"),
       ) as { sessions: Record<string, unknown> };
       expect(Object.keys(sessions.sessions)).toEqual([task.contextId]);
     } finally {
-      child.kill("SIGKILL");
+      server.kill("SIGKILL");
       await bench.close();
     }
   });

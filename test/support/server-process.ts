@@ -16,6 +16,10 @@ export interface ServerProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Everything it wrote (stdout and stderr), for a failing test's message. */
   output(): string;
+  /** What it wrote on standard output only (its JSON log lines). */
+  stdout(): string;
+  /** What it wrote on standard error only. */
+  stderr(): string;
   kill(signal: NodeJS.Signals): void;
 }
 
@@ -50,8 +54,16 @@ export async function spawnServer(o: {
     { cwd: o.cwd, env: { LOG_LEVEL: "info", ...o.env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";
-  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    out += d.toString();
+    stdout += d.toString();
+  });
+  child.stderr?.on("data", (d: Buffer) => {
+    out += d.toString();
+    stderr += d.toString();
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
@@ -74,6 +86,8 @@ export async function spawnServer(o: {
     url,
     exited,
     output: () => out,
+    stdout: () => stdout,
+    stderr: () => stderr,
     kill: (signal) => {
       if (!gone) process.kill(child.pid as number, signal);
     },
