@@ -1,5 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
 import { KIND } from "./messages.js";
+import { decideFreeText, type Decision } from "./permission-reply.js";
 
 /** What Claude is waiting for while a task is parked in input-required. */
 export type PendingPrompt =
@@ -56,63 +57,6 @@ export function questionsOf(input: Record<string, unknown>): Question[] | undefi
 }
 
 // ---- answers -------------------------------------------------------------------------------
-
-const ALLOW_WORDS = new Set([
-  "yes",
-  "y",
-  "oui",
-  "ok",
-  "okay",
-  "sure",
-  "allow",
-  "go",
-  "vas-y",
-  "d'accord",
-  "autorise",
-]);
-const DENY_WORDS = new Set([
-  "no",
-  "non",
-  "deny",
-  "refuse",
-  "nope",
-  "stop",
-  "cancel",
-  "annule",
-  "jamais",
-]);
-const MAX_WORDS = 8;
-
-export const NOT_CLEAR_REASON = "the reply was not a clear yes or no";
-
-export type Decision = { decision: "allow" } | { decision: "deny"; reason: string | undefined };
-
-/** Lowercased words, edge punctuation stripped, `-` and `'` kept inside a word. */
-export function words(reply: string): string[] {
-  return reply
-    .toLowerCase()
-    .replace(/[\u2019\u2018]/g, "'")
-    .split(/\s+/)
-    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
-    .filter((w) => w !== "");
-}
-
-/**
- * The README's decision table for a free-text reply to a permission request: a privilege is
- * granted explicitly or not at all. A deny word beats an allow word; ambiguous or long replies
- * are denied with a reason that says so instead of echoing the reply back to Claude.
- */
-export function decideFreeText(reply: string): Decision {
-  const ws = words(reply);
-  if (ws.length === 0 || ws.length > MAX_WORDS)
-    return { decision: "deny", reason: NOT_CLEAR_REASON };
-  if (ws.some((w) => DENY_WORDS.has(w))) {
-    // A bare "no" says nothing more; "no, use the temp dir" tells Claude what to do instead.
-    return { decision: "deny", reason: ws.length > 1 ? reply.trim() : undefined };
-  }
-  if (ws.some((w) => ALLOW_WORDS.has(w))) return { decision: "allow" };
-  return { decision: "deny", reason: NOT_CLEAR_REASON };
-}
 
 /** The text a denial hands to Claude; the second sentence is what stops it asking again. */
 export function denialMessage(reason: string | undefined): string {

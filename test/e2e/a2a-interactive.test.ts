@@ -226,6 +226,41 @@ describe("interactive tasks", () => {
     expect(result?.content).toContain("The user denied this action (no, keep it in memory).");
   });
 
+  it("a free-text `not sure` denies: the file stays unwritten and Claude goes on", async () => {
+    h = await startA2AHarness();
+    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
+    // The directory exists, so an allowed Write would really create the file.
+    await mkdir(join(h.bench.sandbox.root, "outside"));
+    h.bench.model.setRules(
+      outsideWriteRules(outside, [
+        {
+          name: "gives-up",
+          match: { toolResult: /The user denied this action/ },
+          reply: reply(text("Understood, I will not save it.")),
+        },
+        {
+          name: "written",
+          match: { toolResult: /created successfully/ },
+          reply: reply(text("Saved.")),
+        },
+      ]),
+    );
+    const first = await send(h, "Save the report");
+    expect(lastStatus(first).kind).toBe("permission_request");
+    const second = await send(h, "not sure", idsOf(first));
+    expect(describeStream(second).at(-1)).toBe("status:completed");
+    const result = h.bench.model.requests.find((r) => r.rule === "gives-up")?.request
+      .toolResults[0];
+    expect(result?.isError).toBe(true);
+    // Undecided, so Claude is told the reply was unclear rather than handed the user's words.
+    expect(result?.content).toContain(
+      "The user denied this action (the reply was not a clear yes or no).",
+    );
+    expect(h.bench.model.requests.some((r) => r.rule === "written")).toBe(false);
+    await expect(access(outside)).rejects.toThrow();
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
   it("stops a task at claude.maxPermissionDenials denials", async () => {
     h = await startA2AHarness({ config: { claude: { maxPermissionDenials: 2 } } });
     const root = h.bench.sandbox.root;

@@ -2,13 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { Part } from "@a2a-js/sdk";
 import {
   AnswerError,
-  decideFreeText,
   denialKey,
   denialMessage,
-  NOT_CLEAR_REASON,
   parseAnswer,
   promptContent,
-  words,
   type PendingPrompt,
 } from "../../../src/a2a/interaction.js";
 import { COLOUR_QUESTION } from "../../support/a2a/stream-view.js";
@@ -42,54 +39,6 @@ const colour: PendingPrompt = {
     { question: "Which sizes?", header: "Size", options: [], multiSelect: true },
   ],
 };
-
-describe("free-text permission answers (the README's decision table)", () => {
-  it.each([
-    ["Yes.", "allow"],
-    ["ok go ahead", "allow"],
-    ["oui, vas-y", "allow"],
-    ["Sure!", "allow"],
-    ["y", "allow"],
-    ["d'accord", "allow"],
-    ["OK, autorise", "allow"],
-    ["ok but no", "deny"],
-    ["no", "deny"],
-    ["Nope.", "deny"],
-    ["non, jamais", "deny"],
-    ["stop", "deny"],
-    ["annule", "deny"],
-    ["yes and no", "deny"],
-    ["maybe later", "deny"],
-    ["", "deny"],
-    ["yes yes yes yes yes yes yes yes", "allow"], // 8 words: still read
-    ["yes yes yes yes yes yes yes yes yes", "deny"], // 9 words: too long to be a clear yes
-    ["vas", "deny"], // "vas-y" is one word, "vas" is not an allow word
-    ["going", "deny"], // whole words only
-  ])("%j → %s", (reply, expected) => {
-    expect(decideFreeText(reply).decision).toBe(expected);
-  });
-
-  it("splits into lowercased words, stripping edge punctuation but keeping - and ' inside", () => {
-    expect(words("  Oui, VAS-Y!  (d'accord) ")).toEqual(["oui", "vas-y", "d'accord"]);
-    expect(words("‘Yes’")).toEqual(["yes"]);
-  });
-
-  it("denies an ambiguous or long reply with a reason saying so, not the user's words", () => {
-    expect(decideFreeText("maybe later")).toEqual({ decision: "deny", reason: NOT_CLEAR_REASON });
-    expect(decideFreeText("one two three four five six seven eight nine")).toEqual({
-      decision: "deny",
-      reason: NOT_CLEAR_REASON,
-    });
-  });
-
-  it("passes a clear deny with more to say on to Claude, a bare no without reason", () => {
-    expect(decideFreeText("no")).toEqual({ decision: "deny", reason: undefined });
-    expect(decideFreeText("no, use the temp dir")).toEqual({
-      decision: "deny",
-      reason: "no, use the temp dir",
-    });
-  });
-});
 
 describe("denial text", () => {
   it("is the README's two sentences, with the reason when there is one", () => {
