@@ -33,6 +33,11 @@ export interface ActiveTasks {
   takeRefusal(messageId: string): string | undefined;
 }
 
+const stateName = (state: TaskState | undefined): string =>
+  (TaskState[state ?? TaskState.TASK_STATE_UNSPECIFIED] ?? "ended")
+    .replace(/^TASK_STATE_/, "")
+    .toLowerCase();
+
 export const cannotTakeMessage = (taskId: string, why: string) =>
   `Task ${taskId} cannot take this message: ${why}.`;
 
@@ -113,8 +118,14 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = await this.tasks.load(params.id, context);
-    // Unknown or terminal tasks: the SDK's own answers (TaskNotFound, TaskNotCancelable) apply.
-    if (task && !isTerminalState(task.status?.state) && !this.activeTasks.isActive(task.id)) {
+    // Unknown: the SDK's own TaskNotFound. Terminal: TaskNotCancelable, a canceled task included
+    // (the SDK would answer a second cancel with the task, as if it had canceled it again).
+    if (task && isTerminalState(task.status?.state)) {
+      throw new TaskNotCancelableError(
+        `Task ${task.id} is not cancelable: it has already ended (${stateName(task.status?.state)}).`,
+      );
+    }
+    if (task && !this.activeTasks.isActive(task.id)) {
       throw new TaskNotCancelableError(
         `Task ${task.id} is not running on this server and cannot be canceled.`,
       );

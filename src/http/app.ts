@@ -13,6 +13,14 @@ import { jsonBody } from "./body.js";
 import { allowedLoginsGate, callerLogin, callerName, userFor } from "./caller.js";
 import { agentCardRoute } from "./card-route.js";
 import type { HealthReport } from "./health.js";
+import { finalErrorHandler, type Binding } from "./error-handler.js";
+import {
+  jsonRpcAnswers,
+  jsonRpcNotifications,
+  jsonRpcShapeGuard,
+  restAnswers,
+  restShapeGuard,
+} from "./request-guards.js";
 import { requestIds } from "./request-ids.js";
 import { restContentTypeStatus } from "./rest-errors.js";
 import { routeSdkConsole } from "./sdk-console.js";
@@ -109,20 +117,42 @@ export function createHttpApp(o: HttpAppOptions): Express {
     });
   }
   const common = { requestHandler: o.requestHandler, userBuilder: userFor, contextBuilder };
-  app.use(JSONRPC_PATH, gate, ...jsonBody(o.bodyLimit, "jsonrpc"), jsonRpcHandler(common));
+  app.use(
+    JSONRPC_PATH,
+    gate,
+    jsonBody(o.bodyLimit, "jsonrpc"),
+    jsonRpcNotifications,
+    jsonRpcAnswers(o.logger),
+    jsonRpcShapeGuard,
+    jsonRpcHandler(common),
+  );
   app.use(
     REST_PATH,
     gate,
     restContentTypeStatus,
-    ...jsonBody(o.bodyLimit, "rest"),
+    restAnswers(o.logger),
+    jsonBody(o.bodyLimit, "rest"),
+    restShapeGuard,
     restHandler(common),
   );
 
   app.use((req, res) => {
     res.status(404).json({ error: "not_found", message: `No route for ${req.method} ${req.path}` });
   });
+  app.use(finalErrorHandler({ bodyLimit: o.bodyLimit, logger: o.logger, bindingOf }));
   return app;
 }
+
+const underPath = (url: string, base: string): boolean =>
+  url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`);
+
+/** The binding a request was addressed to, for the shape of its error answer. */
+const bindingOf = (req: { originalUrl: string }): Binding =>
+  underPath(req.originalUrl, JSONRPC_PATH)
+    ? "jsonrpc"
+    : underPath(req.originalUrl, REST_PATH)
+      ? "rest"
+      : "plain";
 
 interface ProtocolError {
   code: unknown;

@@ -1,27 +1,55 @@
-import express, { type ErrorRequestHandler, type RequestHandler } from "express";
+import express, { type RequestHandler } from "express";
 
-/** Errors of body parsing, turned into the binding's own JSON error shape (never an HTML page). */
-interface BodyError {
-  status: number;
-  message: string;
-  jsonRpcCode: number;
+/** A request the server could not read, as the protocol's error says it. */
+export interface BodyError {
+  readonly status: number;
+  readonly message: string;
+  readonly jsonRpcCode: number;
 }
 
-function classify(err: unknown, limit: number): BodyError | undefined {
+const INVALID_REQUEST = -32600;
+const PARSE_ERROR = -32700;
+
+/**
+ * What a body-parser (or decompression) failure means for the client, in words that name the
+ * request's fault and never the parser's internals (its messages carry zlib and stack details).
+ * Undefined when `err` is not a failure to read the body. Pure.
+ */
+export function classifyBodyError(err: unknown, limit: number): BodyError | undefined {
   if (typeof err !== "object" || err === null) return undefined;
-  const type = (err as { type?: unknown }).type;
-  if (type === "entity.too.large") {
+  const { type, code } = err as { type?: unknown; code?: unknown };
+  switch (type) {
+    case "entity.too.large":
+      return {
+        status: 413,
+        message: `Request body too large: the limit is ${limit} bytes (server.bodyLimit).`,
+        jsonRpcCode: INVALID_REQUEST,
+      };
+    case "entity.parse.failed":
+      return { status: 400, message: "Invalid JSON payload.", jsonRpcCode: PARSE_ERROR };
+    case "encoding.unsupported":
+    case "charset.unsupported":
+      return { status: 415, message: "Unsupported body encoding.", jsonRpcCode: INVALID_REQUEST };
+    case "request.aborted":
+    case "request.size.invalid":
+      return {
+        status: 400,
+        message: "The request body ended before its Content-Length.",
+        jsonRpcCode: INVALID_REQUEST,
+      };
+    default:
+      break;
+  }
+  // A gzip/deflate/br body that does not decompress: zlib's own errors carry a Z_* code.
+  if (typeof code === "string" && /^(Z_|ERR_BROTLI|ERR_ZLIB)/.test(code)) {
     return {
-      status: 413,
-      message: `Request body too large: the limit is ${limit} bytes (server.bodyLimit).`,
-      jsonRpcCode: -32600,
+      status: 400,
+      message: "The request body does not decode as its Content-Encoding says.",
+      jsonRpcCode: INVALID_REQUEST,
     };
   }
-  if (type === "entity.parse.failed" || err instanceof SyntaxError) {
-    return { status: 400, message: "Invalid JSON payload.", jsonRpcCode: -32700 };
-  }
-  if (type === "encoding.unsupported" || type === "charset.unsupported") {
-    return { status: 415, message: "Unsupported body encoding.", jsonRpcCode: -32600 };
+  if (err instanceof SyntaxError) {
+    return { status: 400, message: "Invalid JSON payload.", jsonRpcCode: PARSE_ERROR };
   }
   return undefined;
 }
@@ -29,29 +57,12 @@ function classify(err: unknown, limit: number): BodyError | undefined {
 /**
  * Parses JSON bodies up to `limit` bytes before the SDK's handlers (whose own parser keeps the
  * 100 kB default). Bodies of other content types are left to the SDK, which answers them with
- * ContentTypeNotSupported.
+ * ContentTypeNotSupported. Failures go to the app's error handler (`error-handler.ts`).
  */
-export function jsonBody(
-  limit: number,
-  binding: "jsonrpc" | "rest",
-): [RequestHandler, ErrorRequestHandler] {
-  const onError: ErrorRequestHandler = (err, _req, res, next) => {
-    const e = classify(err, limit);
-    if (e === undefined) return next(err);
-    if (binding === "jsonrpc") {
-      // JSON-RPC reports a parse error with HTTP 200, as the SDK does; an oversize body keeps 413.
-      res
-        .status(e.status === 413 ? 413 : 200)
-        .json({ jsonrpc: "2.0", id: null, error: { code: e.jsonRpcCode, message: e.message } });
-    } else {
-      res.status(e.status).json({
-        error: { code: e.status, status: "INVALID_ARGUMENT", message: e.message, details: [] },
-      });
-    }
-  };
+export function jsonBody(limit: number, binding: "jsonrpc" | "rest"): RequestHandler {
   // The REST binding also takes application/a2a+json: left to the SDK, it would get the SDK's
   // 100 kB limit and an HTML 413 page.
   const type =
     binding === "rest" ? ["application/json", "application/a2a+json"] : "application/json";
-  return [express.json({ limit, type }), onError];
+  return express.json({ limit, type });
 }

@@ -1,0 +1,110 @@
+import type { RequestHandler, Response } from "express";
+import type { Logger } from "pino";
+import { RequestMalformedError, toJsonRpcError, toRestErrorBody } from "@a2a-js/sdk/errors";
+import { jsonRpcId } from "./error-handler.js";
+import { jsonRpcBodyProblem, restBodyProblem, type ShapeProblem } from "./request-shape.js";
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A JSON-RPC 2.0 notification: a valid request object without an `id` member (§4.1). */
+export const isNotification = (body: unknown): boolean =>
+  isObject(body) && body.jsonrpc === "2.0" && typeof body.method === "string" && !("id" in body);
+
+/** Makes every later attempt to answer on `res` a no-op (the answer is already out). */
+function silence(res: Response): void {
+  const self = res as unknown as Record<string, unknown>;
+  const chain = () => res;
+  for (const method of ["status", "json", "send", "set", "header", "type", "setHeader"]) {
+    self[method] = chain;
+  }
+  for (const method of ["writeHead", "flushHeaders", "end"]) self[method] = chain;
+  self.write = () => true;
+}
+
+/**
+ * JSON-RPC 2.0 says the server MUST NOT reply to a notification. The request is still carried
+ * out (a SendMessage notification starts its task: fire and forget), but the client gets HTTP
+ * 204 with no body at once, and whatever the SDK answers later goes nowhere. Its errors too: a
+ * notification is not confirmable.
+ */
+export const jsonRpcNotifications: RequestHandler = (req, res, next) => {
+  if (isNotification(req.body)) {
+    res.status(204).end();
+    silence(res);
+  }
+  next();
+};
+
+const INTERNAL_ERROR = -32603;
+const HIDDEN = "Internal error.";
+
+/**
+ * Corrects what the SDK answers on JSON-RPC: some errors carry `id: request.id || null` (an id
+ * of `0` or `""` is lost; the client needs it to match the answer) or echo an id that is not a
+ * valid one; and an internal error (-32603) carries the thrown error's own message, which may be
+ * any of Node's or a library's internal texts. That message is logged here, as a server fault,
+ * and the client gets "Internal error." instead.
+ */
+export function jsonRpcAnswers(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      const error = isObject(body) ? body.error : undefined;
+      if (isObject(body) && isObject(error)) {
+        body.id = jsonRpcId(req.body);
+        if (error.code === INTERNAL_ERROR && error.message !== HIDDEN) {
+          logger.error({ error: { message: error.message } }, "internal error answered");
+          body.error = { code: INTERNAL_ERROR, message: HIDDEN };
+        }
+      }
+      return json(body);
+    };
+    next();
+  };
+}
+
+/** On the REST binding, a 5xx answer's message is hidden the same way (see jsonRpcAnswers). */
+export function restAnswers(logger: Logger): RequestHandler {
+  return (_req, res, next) => {
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      const error = isObject(body) ? body.error : undefined;
+      if (res.statusCode >= 500 && isObject(body) && isObject(error) && error.message !== HIDDEN) {
+        logger.error({ error: { message: error.message } }, "internal error answered");
+        body.error = { ...error, message: HIDDEN };
+      }
+      return json(body);
+    };
+    next();
+  };
+}
+
+function jsonRpcError(problem: ShapeProblem) {
+  switch (problem.kind) {
+    case "invalid_request":
+      return { code: -32600, message: problem.message };
+    case "invalid_params":
+      return toJsonRpcError(new RequestMalformedError(problem.message));
+    default: {
+      const never: never = problem;
+      throw new Error(`unknown problem ${String(never)}`);
+    }
+  }
+}
+
+/** Refuses a JSON-RPC body of the wrong shape (see request-shape.ts) before the SDK reads it. */
+export const jsonRpcShapeGuard: RequestHandler = (req, res, next) => {
+  if (req.body === undefined) return next(); // not JSON: the SDK answers ContentTypeNotSupported
+  const problem = jsonRpcBodyProblem(req.body);
+  if (problem === undefined) return next();
+  res.status(200).json({ jsonrpc: "2.0", id: jsonRpcId(req.body), error: jsonRpcError(problem) });
+};
+
+/** Refuses a REST body of the wrong shape (see request-shape.ts) before the SDK reads it. */
+export const restShapeGuard: RequestHandler = (req, res, next) => {
+  if (req.body === undefined) return next(); // not JSON: the SDK answers ContentTypeNotSupported
+  const problem = restBodyProblem(req.method, req.path, req.body);
+  if (problem === undefined) return next();
+  res.status(400).json(toRestErrorBody(new RequestMalformedError(problem.message), 400));
+};
