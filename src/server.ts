@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createAgent, type AgentOptions } from "./agent.js";
 import type { Config } from "./config/schema.js";
 import { createHttpApp } from "./http/app.js";
+import { AuthConfigError, TokenVerifier } from "./http/auth.js";
 import type { SessionPool } from "./sessions/pool.js";
 
 export type ServerOptions = AgentOptions;
@@ -24,21 +25,37 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
 
 export class StartupError extends Error {}
 
-/** Refuses to expose an unauthenticated agent beyond loopback unless the operator says so. */
+/**
+ * Refuses to expose an unauthenticated agent beyond loopback unless the operator says so. Only
+ * bearer tokens authenticate here: `allowedLogins` trusts headers that only the local proxy may
+ * set, which proves nothing about a peer on another machine.
+ */
 export function checkBindSafety(server: Config["server"]): void {
   if (LOOPBACK.test(server.host)) return;
-  if ((server.allowedLogins?.length ?? 0) > 0 || server.allowUnauthenticatedRemote) return;
+  if (server.auth.tokens.length > 0 || server.allowUnauthenticatedRemote) return;
   throw new StartupError(
-    `Refusing to listen on ${server.host}: this server has no authentication of its own, so anyone ` +
-      `who can reach that address could drive Claude Code in your workspace. Keep server.host on ` +
-      `127.0.0.1 (e.g. behind "tailscale serve"), set server.allowedLogins, or set ` +
-      `server.allowUnauthenticatedRemote to true if an authenticating proxy is in front.`,
+    `Refusing to listen on ${server.host} without authentication: anyone who can reach that ` +
+      `address could drive Claude Code in your workspace. Either keep server.host on 127.0.0.1 ` +
+      `(and reach it through "tailscale serve", optionally with server.allowedLogins), or set ` +
+      `server.auth.tokens (bearer tokens), or set server.allowUnauthenticatedRemote to true if a ` +
+      `proxy in front authenticates every request.`,
   );
+}
+
+/** The configured bearer tokens, read (an `env` token whose variable is unset stops startup). */
+function readTokens(server: Config["server"]): TokenVerifier {
+  try {
+    return TokenVerifier.from(server.auth.tokens);
+  } catch (err) {
+    if (err instanceof AuthConfigError) throw new StartupError(err.message);
+    throw err;
+  }
 }
 
 export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const { config, logger } = o;
   checkBindSafety(config.server);
+  const tokens = readTokens(config.server);
   const cwd = config.claude.cwd;
   const agent = await createAgent(o);
   const { card, requestHandler, pool, metrics } = agent;
@@ -47,6 +64,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     requestHandler,
     bodyLimit: config.server.bodyLimit,
     allowedLogins: config.server.allowedLogins,
+    tokens,
+    trustedProxies: config.server.trustedProxies,
     logger: logger.child({ component: "http" }),
     health: () => agent.health(),
     metrics,

@@ -49,8 +49,7 @@ export function buildAgentCard(
       // No authenticated variant of the card exists.
       extendedAgentCard: false,
     },
-    securitySchemes: {},
-    securityRequirements: [],
+    ...security(server.auth.tokens.length > 0),
     defaultInputModes: [...c.defaultInputModes],
     defaultOutputModes: [...c.defaultOutputModes],
     skills: c.skills.map((s) => ({
@@ -64,6 +63,29 @@ export function buildAgentCard(
       securityRequirements: [],
     })),
     signatures: [],
+  };
+}
+
+/** The card's name for the bearer-token scheme of `server.auth.tokens`. */
+export const BEARER_SCHEME = "bearer";
+
+/** Declares the bearer tokens a client must send; nothing when none are configured. */
+function security(bearer: boolean): Pick<AgentCard, "securitySchemes" | "securityRequirements"> {
+  if (!bearer) return { securitySchemes: {}, securityRequirements: [] };
+  return {
+    securitySchemes: {
+      [BEARER_SCHEME]: {
+        scheme: {
+          $case: "httpAuthSecurityScheme",
+          value: {
+            scheme: "Bearer",
+            bearerFormat: "",
+            description: "A token from the server's operator: Authorization: Bearer <token>.",
+          },
+        },
+      },
+    },
+    securityRequirements: [{ schemes: { [BEARER_SCHEME]: { list: [] } } }],
   };
 }
 

@@ -1,4 +1,5 @@
 import type { PermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
+import { isIP } from "node:net";
 import { z } from "zod";
 import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES, MEDIA_RANGE } from "../media-types.js";
 
@@ -63,6 +64,44 @@ const byteSize = z
   })
   .transform(parseByteSize);
 
+/** Where `tailscale serve` connects from: the only peers whose identity headers are believed. */
+export const DEFAULT_TRUSTED_PROXIES = ["127.0.0.1", "::1"] as const;
+
+const TOKEN_ERROR =
+  'expected { "name", "sha256" } (hex SHA-256 of the token) or { "name", "env" } (the ' +
+  "environment variable holding it); a plain token is never accepted in the file";
+const tokenSchema = z
+  .strictObject(
+    {
+      name: name().describe("Who holds the token: the caller's name in scoping and logs."),
+      sha256: z
+        .string({ error: "expected a hex SHA-256 digest" })
+        .regex(/^[0-9a-fA-F]{64}$/, { error: "expected 64 hex digits (SHA-256 of the token)" })
+        .transform((v) => v.toLowerCase())
+        .optional()
+        .describe("Hex SHA-256 digest of the token (e.g. `printf %s TOKEN | sha256sum`)."),
+      env: z
+        .string({ error: "expected an environment variable name" })
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an environment variable name" })
+        .optional()
+        .describe("Environment variable that holds the token, read at startup."),
+    },
+    { error: TOKEN_ERROR },
+  )
+  .refine((t) => (t.sha256 === undefined) !== (t.env === undefined), { error: TOKEN_ERROR });
+
+const authSchema = z.strictObject({
+  tokens: z
+    .array(tokenSchema, { error: "expected an array of tokens" })
+    .default([])
+    .refine((tokens) => new Set(tokens.map((t) => t.name)).size === tokens.length, {
+      error: "token names must be unique",
+    })
+    .describe(
+      "Bearer tokens: a request must carry `Authorization: Bearer <token>` of one of them.",
+    ),
+});
+
 const serverSchema = z.strictObject({
   host: name()
     .default("127.0.0.1")
@@ -78,14 +117,28 @@ const serverSchema = z.strictObject({
   allowedLogins: names()
     .optional()
     .describe(
-      "Tailscale logins allowed to call the agent (Tailscale-User-Login header). Unset: no gating.",
+      "Tailscale logins allowed to call the agent (Tailscale-User-Login header, honoured only " +
+        "from trustedProxies). Unset: no gating.",
     ),
+  trustedProxies: z
+    .array(
+      name().refine((v) => isIP(v) !== 0, {
+        error: 'expected an IP address such as "127.0.0.1" or "::1"',
+      }),
+      { error: "expected an array of IP addresses" },
+    )
+    .default([...DEFAULT_TRUSTED_PROXIES])
+    .describe(
+      "Peers whose Tailscale-User-* identity headers are believed (where `tailscale serve` " +
+        "connects from). From any other peer those headers are ignored.",
+    ),
+  auth: authSchema.prefault({}).describe("Authentication of callers by bearer token."),
   allowUnauthenticatedRemote: z
     .boolean({ error: "expected true or false" })
     .default(false)
     .describe(
-      "Allow binding a non-loopback host with no allowedLogins. The server has no other " +
-        "authentication: only set this behind a proxy that authenticates every request.",
+      "Allow binding a non-loopback host without auth.tokens. Only set this behind a proxy " +
+        "that authenticates every request.",
     ),
   bodyLimit: byteSize
     .prefault("10mb")
@@ -219,6 +272,15 @@ const sessionsSchema = z.strictObject({
     .describe(
       "A live session is closed to make room for another context only once idle this long (ms), " +
         "so a conversation keeps its process between its own turns.",
+    ),
+  maxBackgroundMs: z
+    .int({ error: "expected a whole number of milliseconds (0: never)" })
+    .min(0, { error: "expected a whole number of milliseconds (0: never)" })
+    .default(4 * 60 * 60_000)
+    .describe(
+      "A session whose only activity is background work (a dev server, a watcher) counts as " +
+        "busy; after this long (ms) with no message of a client running in it, its background " +
+        "work is stopped and the session can be closed. 0: never stop it.",
     ),
 });
 

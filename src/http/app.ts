@@ -10,7 +10,9 @@ import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { Logger } from "pino";
 import { cardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/card.js";
 import { jsonBody } from "./body.js";
-import { allowedLoginsGate, callerLogin, callerName, userFor } from "./caller.js";
+import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
+import { authGate, TokenVerifier } from "./auth.js";
+import { callerName, callerOf, CallerUser, userFor } from "./caller.js";
 import { agentCardRoute } from "./card-route.js";
 import type { HealthReport } from "./health.js";
 import { finalErrorHandler, type Binding } from "./error-handler.js";
@@ -30,6 +32,10 @@ export interface HttpAppOptions {
   readonly requestHandler: A2ARequestHandler;
   readonly bodyLimit: number;
   readonly allowedLogins?: readonly string[] | undefined;
+  /** `server.auth.tokens`, read; default: none (no token required). */
+  readonly tokens?: TokenVerifier;
+  /** `server.trustedProxies`; default: loopback. */
+  readonly trustedProxies?: readonly string[];
   readonly logger: Logger;
   /** When the card was built (its `Last-Modified`). Default: now. */
   readonly cardBuiltAt?: Date;
@@ -39,14 +45,12 @@ export interface HttpAppOptions {
   readonly metrics?: { render(): Promise<string>; readonly contentType: string };
 }
 
-/** Key of the caller's login (or "anonymous") in `ServerCallContext.state`. */
+/** Key of the caller's name (login, token name or "anonymous") in `ServerCallContext.state`. */
 export const CALLER_STATE_KEY = "caller";
 
-/** Like the SDK's default builder, plus the caller under `state.caller`. */
+/** Like the SDK's default builder, plus the caller (as the auth gate decided) under `state.caller`. */
 const contextBuilder: ServerCallContextBuilder = (o) => {
-  const headerValue = o.headers["tailscale-user-login"];
-  const login =
-    typeof headerValue === "string" && headerValue.trim() ? headerValue.trim() : undefined;
+  const caller = o.user instanceof CallerUser ? callerName(o.user.caller) : "anonymous";
   return new ServerCallContext({
     ...(o.extensions !== undefined && { requestedExtensions: o.extensions }),
     ...(o.user !== undefined && { user: o.user }),
@@ -54,7 +58,7 @@ const contextBuilder: ServerCallContextBuilder = (o) => {
     ...(o.requestedVersion !== undefined && { requestedVersion: o.requestedVersion }),
     state: new Map<string, unknown>([
       [STATE_HEADERS_KEY, o.headers],
-      [CALLER_STATE_KEY, callerName(login)],
+      [CALLER_STATE_KEY, caller],
     ]),
   });
 };
@@ -86,7 +90,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
           method: req.method,
           path: req.originalUrl.split("?")[0],
           status: res.statusCode,
-          caller: callerName(callerLogin(req)),
+          caller: callerName(callerOf(req)),
           ...requestIds(req.body, req.originalUrl.split("?")[0] ?? "", answer),
           ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
           ...(error && { error }),
@@ -107,7 +111,11 @@ export function createHttpApp(o: HttpAppOptions): Express {
     }, next);
   });
 
-  const gate = allowedLoginsGate(o.allowedLogins);
+  const gate = authGate({
+    tokens: o.tokens ?? TokenVerifier.from([]),
+    allowedLogins: o.allowedLogins,
+    trustedProxies: o.trustedProxies ?? DEFAULT_TRUSTED_PROXIES,
+  });
   const metrics = o.metrics;
   if (metrics !== undefined) {
     app.get("/metrics", gate, (_req, res, next) => {

@@ -1,43 +1,113 @@
-import type { Request, RequestHandler } from "express";
-import { UnauthenticatedUser, type User } from "@a2a-js/sdk/server";
+import { BlockList, isIP } from "node:net";
+import type { Request } from "express";
+import type { User } from "@a2a-js/sdk/server";
 
-/** Set by `tailscale serve` on every request it proxies; asserted by the proxy, not verified here. */
+/** Set by `tailscale serve` on every request it proxies; believed only from a trusted proxy. */
 export const TAILSCALE_LOGIN_HEADER = "tailscale-user-login";
 
-export function callerLogin(req: Pick<Request, "header">): string | undefined {
-  const login = req.header(TAILSCALE_LOGIN_HEADER)?.trim();
-  return login ? login : undefined;
-}
+/** Who a request comes from, once authentication has decided. */
+export type Caller =
+  | { readonly kind: "anonymous" }
+  | { readonly kind: "login"; readonly login: string }
+  | { readonly kind: "token"; readonly name: string };
 
-/** What logs show for the caller: the login, or `anonymous`. */
-export const callerName = (login: string | undefined) => login ?? "anonymous";
+export const ANONYMOUS: Caller = { kind: "anonymous" };
 
-/** A caller known by its login; the SDK's stores scope tasks by `userName`. */
-export class LoginUser implements User {
-  constructor(private readonly login: string) {}
-  get isAuthenticated(): boolean {
-    return true;
+/** What logs and `ServerCallContext.state.caller` show: the login, the token's name, or `anonymous`. */
+export function callerName(caller: Caller): string {
+  switch (caller.kind) {
+    case "anonymous":
+      return "anonymous";
+    case "login":
+      return caller.login;
+    case "token":
+      return caller.name;
   }
-  get userName(): string {
-    return this.login;
-  }
-}
-
-export function userFor(req: Request): Promise<User> {
-  const login = callerLogin(req);
-  return Promise.resolve(login === undefined ? new UnauthenticatedUser() : new LoginUser(login));
 }
 
 /**
- * `server.allowedLogins`: when set and non-empty, a request whose login is missing or not listed is
- * answered 403 before it reaches the agent.
+ * The scope a caller's tasks, push configs and conversations live in. The SDK's stores scope by
+ * `User.userName` and put every unauthenticated call in one scope named `unknown`; prefixing the
+ * authenticated names keeps a login literally named `unknown` (or a token named like a login)
+ * out of anyone else's scope.
  */
-export function allowedLoginsGate(allowed: readonly string[] | undefined): RequestHandler {
-  const set = new Set(allowed ?? []);
-  return (req, res, next) => {
-    if (set.size === 0) return next();
-    const login = callerLogin(req);
-    if (login !== undefined && set.has(login)) return next();
-    res.status(403).json({ error: "forbidden" });
-  };
+export function ownerKey(caller: Caller): string {
+  switch (caller.kind) {
+    case "anonymous":
+      return ANONYMOUS_OWNER;
+    case "login":
+      return `login:${caller.login}`;
+    case "token":
+      return `token:${caller.name}`;
+  }
+}
+
+/** The SDK's `resolveUserScope` for an unauthenticated call. */
+export const ANONYMOUS_OWNER = "unknown";
+
+/** The A2A SDK's view of a caller: `userName` is its scope, never shown to anyone. */
+export class CallerUser implements User {
+  constructor(readonly caller: Caller) {}
+  get isAuthenticated(): boolean {
+    return this.caller.kind !== "anonymous";
+  }
+  get userName(): string {
+    return ownerKey(this.caller);
+  }
+}
+
+const callers = new WeakMap<Request, Caller>();
+
+/** Records who a request comes from (the auth gate does, before any handler runs). */
+export function setCaller(req: Request, caller: Caller): void {
+  callers.set(req, caller);
+}
+
+/** Who the request comes from: anonymous unless the auth gate said otherwise. */
+export function callerOf(req: Request): Caller {
+  return callers.get(req) ?? ANONYMOUS;
+}
+
+export function userFor(req: Request): Promise<User> {
+  return Promise.resolve(new CallerUser(callerOf(req)));
+}
+
+/** `::ffff:127.0.0.1` (an IPv4 peer on a dual-stack socket) is `127.0.0.1`. */
+export function peerAddress(address: string | undefined): string | undefined {
+  if (address === undefined) return undefined;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return mapped?.[1] ?? address;
+}
+
+/** `server.trustedProxies`: the peers whose identity headers are believed. */
+export class TrustedProxies {
+  private readonly list = new BlockList();
+
+  constructor(addresses: readonly string[]) {
+    for (const address of addresses) {
+      const family = isIP(address);
+      if (family === 0) throw new TypeError(`not an IP address: ${address}`);
+      this.list.addAddress(address, family === 4 ? "ipv4" : "ipv6");
+    }
+  }
+
+  has(address: string | undefined): boolean {
+    const peer = peerAddress(address);
+    const family = peer === undefined ? 0 : isIP(peer);
+    if (peer === undefined || family === 0) return false;
+    return this.list.check(peer, family === 4 ? "ipv4" : "ipv6");
+  }
+}
+
+/**
+ * The login a trusted proxy asserts for this request; undefined from any other peer (anyone can
+ * send the header, only the proxy's is worth believing).
+ */
+export function proxiedLogin(
+  req: Pick<Request, "header" | "socket">,
+  trusted: TrustedProxies,
+): string | undefined {
+  if (!trusted.has(req.socket.remoteAddress)) return undefined;
+  const login = req.header(TAILSCALE_LOGIN_HEADER)?.trim();
+  return login ? login : undefined;
 }

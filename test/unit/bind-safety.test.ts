@@ -14,20 +14,23 @@ describe("bind safety", () => {
     }
   });
 
-  it("refuses a non-loopback bind with no allowedLogins, and says how to fix it", () => {
+  it("refuses a non-loopback bind without tokens, and says how to fix it", () => {
     expect(() => checkBindSafety(server({ host: "0.0.0.0" }))).toThrow(StartupError);
     expect(() => checkBindSafety(server({ host: "0.0.0.0" }))).toThrow(
-      /Refusing to listen on 0\.0\.0\.0.*server\.allowedLogins.*allowUnauthenticatedRemote/s,
+      /Refusing to listen on 0\.0\.0\.0.*tailscale serve.*server\.auth\.tokens.*allowUnauthenticatedRemote/s,
     );
   });
 
-  it("allows it with allowedLogins or an explicit opt-in", () => {
-    expect(() =>
-      checkBindSafety(server({ host: "0.0.0.0", allowedLogins: ["me@example.com"] })),
-    ).not.toThrow();
+  it("allows it with bearer tokens or an explicit opt-in, not with allowedLogins alone", () => {
+    const tokens = [{ name: "ci", sha256: "a".repeat(64) }];
+    expect(() => checkBindSafety(server({ host: "0.0.0.0", auth: { tokens } }))).not.toThrow();
     expect(() =>
       checkBindSafety(server({ host: "0.0.0.0", allowUnauthenticatedRemote: true })),
     ).not.toThrow();
-    expect(() => checkBindSafety(server({ host: "0.0.0.0", allowedLogins: [] }))).toThrow();
+    // Identity headers prove nothing about a peer on another machine.
+    expect(() =>
+      checkBindSafety(server({ host: "0.0.0.0", allowedLogins: ["me@example.com"] })),
+    ).toThrow(StartupError);
+    expect(() => checkBindSafety(server({ host: "0.0.0.0", auth: { tokens: [] } }))).toThrow();
   });
 });

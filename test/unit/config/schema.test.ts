@@ -7,6 +7,8 @@ describe("config schema", () => {
     expect(c.server).toEqual({
       host: "127.0.0.1",
       port: 3008,
+      trustedProxies: ["127.0.0.1", "::1"],
+      auth: { tokens: [] },
       allowUnauthenticatedRemote: false,
       bodyLimit: 10 * 1024 * 1024,
     });
@@ -96,6 +98,41 @@ describe("config schema", () => {
     }
     expect(configSchema.safeParse({ claude: { maxPermissionDenials: 0 } }).success).toBe(false);
     expect(configSchema.safeParse({ sessions: { maxLive: -1 } }).success).toBe(false);
+  });
+
+  it("takes bearer tokens by digest or environment variable, never in plain", () => {
+    const digest = "A".repeat(64);
+    const tokens = [
+      { name: "ci", sha256: digest },
+      { name: "laptop", env: "A2A_LAPTOP_TOKEN" },
+    ];
+    expect(configSchema.parse({ server: { auth: { tokens } } }).server.auth.tokens).toEqual([
+      { name: "ci", sha256: "a".repeat(64) },
+      { name: "laptop", env: "A2A_LAPTOP_TOKEN" },
+    ]);
+    for (const bad of [
+      [{ name: "ci", token: "s3cret" }],
+      [{ name: "ci" }],
+      [{ name: "ci", sha256: digest, env: "X" }],
+      [{ name: "ci", sha256: "abc" }],
+      [{ name: "ci", env: "NOT A NAME" }],
+      [{ sha256: digest }],
+      [
+        { name: "ci", sha256: digest },
+        { name: "ci", env: "X" },
+      ],
+    ]) {
+      expect(configSchema.safeParse({ server: { auth: { tokens: bad } } }).success).toBe(false);
+    }
+  });
+
+  it("takes trusted proxies as IP addresses only", () => {
+    const parse = (trustedProxies: unknown) =>
+      configSchema.safeParse({ server: { trustedProxies } });
+    expect(parse(["10.0.0.5", "fd00::1"]).success).toBe(true);
+    for (const bad of [["localhost"], ["10.0.0.0/8"], "127.0.0.1", [""]]) {
+      expect(parse(bad).success).toBe(false);
+    }
   });
 
   it("takes the body limit as bytes or a size string", () => {

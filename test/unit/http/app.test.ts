@@ -248,10 +248,10 @@ describe("HTTP app: allowedLogins gate", () => {
     ]) {
       const res = await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t1" }), headers);
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ error: "forbidden" });
+      expect(await res.json()).toMatchObject({ error: "forbidden" });
       const rest = await fetch(`${r.url}/a2a/rest/tasks/t1`, { headers });
       expect(rest.status).toBe(403);
-      expect(await rest.json()).toEqual({ error: "forbidden" });
+      expect(await rest.json()).toMatchObject({ error: "forbidden" });
     }
     expect(r.handler.calls).toEqual([]);
   });
@@ -304,10 +304,11 @@ describe("HTTP app: caller", () => {
     }));
     expect(CALLER_STATE_KEY).toBe("caller");
     expect(seen).toEqual([
-      { caller: "ada@example.com", authenticated: true, user: "ada@example.com" },
+      // The user name is the caller's scope: prefixed, so no login can be the anonymous scope.
+      { caller: "ada@example.com", authenticated: true, user: "login:ada@example.com" },
       { caller: "anonymous", authenticated: false, user: undefined },
       { caller: "anonymous", authenticated: false, user: undefined },
-      { caller: "bob@example.com", authenticated: true, user: "bob@example.com" },
+      { caller: "bob@example.com", authenticated: true, user: "login:bob@example.com" },
     ]);
   });
 
