@@ -126,6 +126,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     idleTimeoutMs: config.sessions.idleTimeoutMs,
     maxLive: config.sessions.maxLive,
     minIdleBeforeEvictMs: config.sessions.minIdleBeforeEvictMs,
+    maxBackgroundMs: config.sessions.maxBackgroundMs,
     logger: logger.child({ component: "sessions" }),
     checkTranscript: transcriptCheck({ cwd, env: o.claudeEnv }),
     rewindPoint: (sessionId) =>

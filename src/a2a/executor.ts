@@ -209,6 +209,9 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       }
       case "background_task_finished":
         this.launchedBy.get(event.task.taskId)?.backgroundFinished(event.task);
+        // Work the server stopped (sessions.maxBackgroundMs) wakes nothing: the runtime starts
+        // no turn for a task stopped with stopTask, so its owner stops waiting for one.
+        if (event.task.stopReason !== undefined) this.consumeBackground(event.task.taskId);
         return;
       case "background_notifications_folded":
         for (const id of event.taskIds) this.consumeBackground(id);

@@ -27,6 +27,7 @@ export const KIND = {
   sessionReset: "session_reset",
   backgroundWait: "background_wait",
   backgroundTask: "background_task",
+  backgroundStopped: "background_stopped",
   backgroundTimeout: "background_timeout",
   wakeInterrupted: "wake_interrupted",
 } as const;

@@ -33,7 +33,7 @@ import {
 } from "./messages.js";
 import { PromptQueue, type PromptEntry } from "./prompts.js";
 import { RunOutput } from "./run-output.js";
-import { BackgroundWork, finishedText, waitText, waitTimeoutText } from "./task-background.js";
+import { BackgroundWork, finishedStatus, waitText, waitTimeoutText } from "./task-background.js";
 import type { TaskChannel } from "./task-channel.js";
 import {
   DENY_FOR_STOP,
@@ -163,14 +163,8 @@ export class ServerTask {
   /** A piece of its background work finished: say so; its wake comes next. */
   backgroundFinished(task: BackgroundTask): void {
     if (this.ended || !this.background.finished(task.taskId)) return;
-    const text = finishedText(task);
-    this.channel.status(
-      kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.backgroundTask, text, {
-        taskId: task.taskId,
-        status: task.status,
-        summary: task.summary ?? "",
-      }),
-    );
+    const { kind, text, metadata } = finishedStatus(task);
+    this.channel.status(kindStatus(this.ref, TaskState.TASK_STATE_WORKING, kind, text, metadata));
   }
 
   /** Its wake began, or its notification was folded into another turn: stop waiting for it. */

@@ -1,4 +1,5 @@
 import type { BackgroundTask } from "../claude/index.js";
+import { KIND } from "./messages.js";
 
 interface Entry {
   readonly taskId: string;
@@ -56,10 +57,33 @@ export function describeWork(work: readonly { taskId: string; description: strin
   return work.map((w) => (w.description ? `${w.description} (${w.taskId})` : w.taskId)).join(", ");
 }
 
+type FinishedWork = Pick<
+  BackgroundTask,
+  "taskId" | "description" | "status" | "summary" | "stopReason"
+>;
+
+/**
+ * The status of a finished piece of work: `background_task`, or `background_stopped` when the
+ * server stopped it (`sessions.maxBackgroundMs`), whose text says why.
+ */
+export function finishedStatus(task: FinishedWork): {
+  kind: typeof KIND.backgroundTask | typeof KIND.backgroundStopped;
+  text: string;
+  metadata: Record<string, string>;
+} {
+  const metadata = { taskId: task.taskId, status: task.status, summary: task.summary ?? "" };
+  if (task.stopReason === undefined) {
+    return { kind: KIND.backgroundTask, text: finishedText(task), metadata };
+  }
+  return {
+    kind: KIND.backgroundStopped,
+    text: `Background task ${describeWork([task])} stopped: ${task.stopReason}.`,
+    metadata: { ...metadata, reason: task.stopReason },
+  };
+}
+
 /** The `background_task` status text of a finished piece of work. */
-export function finishedText(
-  task: Pick<BackgroundTask, "taskId" | "description" | "status" | "summary">,
-): string {
+export function finishedText(task: Omit<FinishedWork, "stopReason">): string {
   const summary = task.summary ? `: ${task.summary}` : "";
   return `Background task ${describeWork([task])} ${task.status}${summary}`;
 }

@@ -18,6 +18,8 @@ export interface BackgroundTask {
   status: BackgroundTaskStatus;
   summary?: string;
   outputFile?: string;
+  /** Set when the server stopped it (not the model, not the job itself): why. */
+  stopReason?: string;
 }
 
 export type TaskChange =
@@ -59,6 +61,12 @@ export class BackgroundTaskRegistry {
 
   all(): BackgroundTask[] {
     return [...this.tasks.values()].map((t) => ({ ...t }));
+  }
+
+  /** The server is stopping it: its end (however the runtime reports it) carries the reason. */
+  markStopping(taskId: string, reason: string): void {
+    const task = this.tasks.get(taskId);
+    if (task?.status === "running") task.stopReason = reason;
   }
 
   apply(event: NormalizedEvent): TaskChange[] {

@@ -15,7 +15,8 @@ export type PumpEnd = { kind: "ended" } | { kind: "threw"; error: unknown };
 export class QueryPump {
   private readonly normalizer = new Normalizer();
   private readonly logger: Logger;
-  private closing = false;
+  /** Set by a deliberate close: why (what the runs still active are told). */
+  private closing: string | undefined;
 
   constructor(
     private readonly handle: QueryHandle,
@@ -24,9 +25,9 @@ export class QueryPump {
     this.logger = core.logger.child({ module: "pump" });
   }
 
-  /** A deliberate close: runs still active end as interrupted, not as failures. */
-  markClosing(): void {
-    this.closing = true;
+  /** A deliberate close: runs still active end as interrupted (with `reason`), not as failures. */
+  markClosing(reason: string): void {
+    this.closing = reason;
   }
 
   async run(): Promise<void> {
@@ -186,21 +187,20 @@ export class QueryPump {
   private finish(end: PumpEnd): void {
     const core = this.core;
     const detail = end.kind === "threw" ? `: ${errorText(end.error)}` : "";
-    const reason = this.closing
-      ? "session closed"
-      : `Claude Code process ended before the run finished${detail}`;
-    this.logger.debug({ end: end.kind, closing: this.closing, detail }, "pump: stream ended");
+    const closing = this.closing;
+    const reason = closing ?? `Claude Code process ended before the run finished${detail}`;
+    this.logger.debug({ end: end.kind, closing, detail }, "pump: stream ended");
     try {
       core.processEnded = true;
       core.owners.endWaits();
-      core.endReason = this.closing ? "session closed" : reason;
-      core.processFailed = !this.closing;
+      core.endReason = reason;
+      core.processFailed = closing === undefined;
       // Foreground first: its ending lets the session fail the prompts queued behind it.
       const active = core.runs.active().sort((a, b) => a.seq - b.seq);
       for (const run of active) {
         core.endRun(
           run.id,
-          this.closing
+          closing !== undefined
             ? { state: "interrupted", text: run.lastText, reason }
             : { state: "error", reason },
           reason,
@@ -208,7 +208,7 @@ export class QueryPump {
       }
       core.turnOwner = undefined;
       core.refreshStatus();
-      core.emitter.emit({ type: "closed", reason: this.closing ? "session closed" : reason });
+      core.emitter.emit({ type: "closed", reason });
     } catch (error) {
       this.logger.error({ err: error }, "pump: failing runs at stream end failed");
     }

@@ -15,6 +15,9 @@ import { defaultQueryFactory, type QueryHandle } from "./sdk.js";
 import type { TimelineEntry } from "./timeline.js";
 import type { TurnStateName } from "./turn-state.js";
 
+/** Why runs end when their session is closed and no one said why (idle, evicted). */
+export const SESSION_CLOSED = "session closed";
+
 export type UserPrompt = string | SDKUserMessage["message"]["content"];
 export type FinishStatus = Exclude<SessionStatus, "running"> | "timeout";
 
@@ -53,6 +56,8 @@ export class ClaudeSession {
   private pumpDone: Promise<void> = Promise.resolve();
   private closing: Promise<void> | undefined;
   private startError: string | undefined;
+  /** Why `close()` was called: what the runs it ends report. */
+  private closeReason = SESSION_CLOSED;
 
   constructor(private readonly options: ClaudeSessionOptions) {
     this.logger = (options.logger ?? pino({ level: "silent" })).child({ component: "claude" });
@@ -220,27 +225,41 @@ export class ClaudeSession {
     return this.core.tasks.live();
   }
 
-  async stopBackgroundTask(taskId: string): Promise<void> {
+  /** Whether a client's message is being served (or waits its turn) in this session. */
+  get foregroundActive(): boolean {
+    return this.core.runs.active().some((r) => r.origin === "foreground");
+  }
+
+  /**
+   * Stops one background task (the runtime kills its process and reports it stopped). With a
+   * `reason`, the server stopped it: the `background_task_finished` event carries it.
+   */
+  async stopBackgroundTask(taskId: string, reason?: string): Promise<void> {
+    if (reason !== undefined) this.core.tasks.markStopping(taskId, reason);
     await this.handle?.stopTask(taskId);
   }
 
-  /** Ends the process; active and queued runs end as interrupted ("session closed"). */
-  close(): Promise<void> {
-    this.closing ??= this.shutdown();
+  /**
+   * Ends the process; active and queued runs end as interrupted, with `reason` (e.g. "the server
+   * is stopping") as what their tasks are told.
+   */
+  close(reason = SESSION_CLOSED): Promise<void> {
+    this.closing ??= this.shutdown(reason);
     return this.closing;
   }
 
-  private async shutdown(): Promise<void> {
+  private async shutdown(reason: string): Promise<void> {
+    this.closeReason = reason;
     for (const item of this.pending.splice(0)) {
-      const outcome = { state: "interrupted", text: "", reason: "session closed" } as const;
-      this.core.endRun(item.run.id, outcome, "session closed");
+      const outcome = { state: "interrupted", text: "", reason } as const;
+      this.core.endRun(item.run.id, outcome, reason);
     }
-    this.pump?.markClosing();
+    this.pump?.markClosing(reason);
     this.input.end();
     if (this.handle === undefined) {
       this.core.processEnded = true;
       this.core.owners.endWaits();
-      this.core.emitter.emit({ type: "closed", reason: "session closed" });
+      this.core.emitter.emit({ type: "closed", reason });
       return;
     }
     try {
@@ -276,7 +295,7 @@ export class ClaudeSession {
   }
 
   private deadReason(): string {
-    if (this.closing !== undefined) return "session closed";
+    if (this.closing !== undefined) return this.closeReason;
     const why = this.startError ?? this.core.endReason ?? "Claude Code process has ended";
     return `${why}; re-create the session to resume`;
   }

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { SessionMap } from "../store/session-map.js";
 import { realTimers, type Timers } from "../timers.js";
+import { backgroundClock, backgroundLimitReason } from "./background-limit.js";
 import { PROMPT_REJECTED } from "./rewind.js";
 import { SESSION_NOT_FOUND, type TranscriptCheck } from "./transcripts.js";
 
@@ -27,6 +28,11 @@ export interface SessionPoolOptions {
   readonly maxLive: number;
   /** A session is evicted for another context only once idle this long (ms). Default 0. */
   readonly minIdleBeforeEvictMs?: number;
+  /**
+   * A session busy only with background work this long (ms) has that work stopped, and can be
+   * closed. 0 or unset: never.
+   */
+  readonly maxBackgroundMs?: number;
   /** The clock of `minIdleBeforeEvictMs` (ms). */
   readonly now?: () => number;
   readonly logger: Logger;
@@ -50,6 +56,9 @@ export interface SessionReset {
 
 export const TRANSCRIPT_MISSING = "its transcript no longer exists";
 
+/** What the runs of sessions closed at shutdown report (their tasks' last status says it). */
+export const SERVER_STOPPING = "the server is stopping";
+
 /** The status text of a task whose context starts a fresh Claude session (`session_reset`). */
 export function sessionResetText(reset: SessionReset): string {
   return (
@@ -72,6 +81,10 @@ interface Entry {
   poisoned: boolean;
   /** When it last became idle (`now()`); evictable for another context after minIdle. */
   idleSince: number;
+  /** Runs while the session has nothing but background work (`sessions.maxBackgroundMs`). */
+  backgroundTimer: unknown;
+  /** Its background work ran out of time and was stopped: it no longer keeps the session busy. */
+  backgroundExpired: boolean;
 }
 
 /** A lease keeps a session from being evicted while a task uses it. */
@@ -273,7 +286,7 @@ export class SessionPool {
   async closeAll(): Promise<void> {
     this.closed = true;
     const all = [...this.entries.values()];
-    await Promise.all(all.map((e) => this.evict(e, "server stopping")));
+    await Promise.all(all.map((e) => this.evict(e, SERVER_STOPPING)));
   }
 
   /**
@@ -349,6 +362,8 @@ export class SessionPool {
       reset,
       poisoned: false,
       idleSince: this.now(),
+      backgroundTimer: undefined,
+      backgroundExpired: false,
     };
     const unsubscribe = session.subscribe((event) => this.onEvent(entry, event));
     Object.assign(entry, { unsubscribe });
@@ -377,16 +392,24 @@ export class SessionPool {
           entry.poisoned = true;
           this.poisoned.add(entry.contextId);
         }
+        this.clockBackground(entry);
         this.review(entry);
         return;
       case "status":
       case "background_task_finished":
+        this.clockBackground(entry);
         this.review(entry);
+        return;
+      case "run_started":
+      case "background_task_started":
+      case "background_task_attributed":
+        this.clockBackground(entry);
         return;
       case "closed":
         // The process ended (or was closed): the next task re-creates the session by resume.
         if (this.entries.get(entry.contextId) === entry) {
           this.disarm(entry);
+          this.stopBackgroundClock(entry);
           entry.unsubscribe();
           this.entries.delete(entry.contextId);
           this.wake();
@@ -420,8 +443,69 @@ export class SessionPool {
       entry.leases > 0 ||
       s.status === "running" ||
       s.status === "permission" ||
-      s.backgroundTasks().length > 0
+      (!entry.backgroundExpired && s.backgroundTasks().length > 0)
     );
+  }
+
+  /** Starts, stops or keeps the session's `maxBackgroundMs` clock as its activity changes. */
+  private clockBackground(entry: Entry): void {
+    const limit = this.options.maxBackgroundMs ?? 0;
+    if (limit <= 0 || this.entries.get(entry.contextId) !== entry) return;
+    const activity = {
+      background: entry.session.backgroundTasks().length,
+      foreground: entry.session.foregroundActive,
+    };
+    // New work, or none left: a stop the limit made is behind it.
+    if (activity.foreground || activity.background === 0) entry.backgroundExpired = false;
+    switch (backgroundClock(entry.backgroundTimer !== undefined, activity)) {
+      case "arm":
+        entry.backgroundTimer = this.timers.setTimeout(() => {
+          entry.backgroundTimer = undefined;
+          this.expireBackground(entry, limit);
+        }, limit);
+        return;
+      case "disarm":
+        this.stopBackgroundClock(entry);
+        return;
+      case "keep":
+        return;
+    }
+  }
+
+  private stopBackgroundClock(entry: Entry): void {
+    if (entry.backgroundTimer !== undefined) this.timers.clearTimeout(entry.backgroundTimer);
+    entry.backgroundTimer = undefined;
+  }
+
+  /**
+   * Its background work ran `limit` ms with nothing else going on: stop it (the runtime kills each
+   * job and reports it stopped, with our reason on the owning task), and stop counting it as busy
+   * at once, so the session can be closed even if the runtime never confirms.
+   */
+  private expireBackground(entry: Entry, limit: number): void {
+    if (this.entries.get(entry.contextId) !== entry) return;
+    const session = entry.session;
+    const tasks = session.backgroundTasks();
+    if (tasks.length === 0 || session.foregroundActive) return;
+    entry.backgroundExpired = true;
+    const reason = backgroundLimitReason(limit);
+    this.options.logger.info(
+      {
+        contextId: entry.contextId,
+        backgroundTasks: tasks.map((t) => t.taskId),
+        maxBackgroundMs: limit,
+      },
+      "background work ran past sessions.maxBackgroundMs: stopping it",
+    );
+    for (const task of tasks) {
+      session.stopBackgroundTask(task.taskId, reason).catch((err: unknown) => {
+        this.options.logger.warn(
+          { err, contextId: entry.contextId, backgroundTask: task.taskId },
+          "stopping background work failed",
+        );
+      });
+    }
+    this.review(entry);
   }
 
   /** Arms the idle timer of a session that has nothing to do, and trims the live set. */
@@ -459,12 +543,14 @@ export class SessionPool {
   private async evict(entry: Entry, reason: string): Promise<void> {
     if (this.entries.get(entry.contextId) !== entry) return;
     this.disarm(entry);
+    this.stopBackgroundClock(entry);
     entry.unsubscribe();
     this.entries.delete(entry.contextId);
     this.options.logger.debug({ contextId: entry.contextId, reason }, "session closed");
     this.closing++;
     try {
-      await entry.session.close();
+      // Only shutdown closes a busy session: its runs' tasks are told why.
+      await entry.session.close(reason === SERVER_STOPPING ? SERVER_STOPPING : undefined);
     } catch (err) {
       this.options.logger.warn({ err, contextId: entry.contextId }, "session close failed");
     } finally {

@@ -118,6 +118,36 @@ describe("background work (wait)", () => {
     expect((await h.cancel(taskId)).status?.state).toBe(TASK_STATE_CANCELED);
     expect(h.fake.query.stoppedTasks).toEqual(["t1"]);
   });
+
+  it("sessions.maxBackgroundMs: the pool stops its work; it says why (background_stopped) and completes without a wake", async () => {
+    h = await scriptedAgent({ config: { sessions: { maxBackgroundMs: 1 } } });
+    const a = h.send("run it in the background");
+    const stamp = await sentStamp(h, 0);
+    await h.fake.query.feed(...startsBackgroundJob(stamp));
+    await a.until((e) => describeEvent(e) === "status:WORKING:background_wait");
+    // The pool's clock (real here, 1 ms) runs out: it asks the runtime to stop the job…
+    await vi.waitFor(() => expect(h?.fake.query.stoppedTasks).toEqual(["t1"]));
+    // …which kills it and says so, and starts no turn for it.
+    await h.fake.query.feed(
+      sdk.taskUpdated("t1", "killed"),
+      sdk.taskNotification("t1", "tu-bg", "stopped"),
+      sdk.tasksChanged([]),
+    );
+    await a.until(isState(TASK_STATE_COMPLETED));
+    expect(a.describe().slice(-3)).toEqual([
+      "status:WORKING:background_stopped",
+      "status:WORKING:result",
+      "status:COMPLETED",
+    ]);
+    const stopped = (await h.stored(idsOf(a).taskId))?.history.find(
+      (m) => m.metadata?.kind === "background_stopped",
+    );
+    expect(stopped?.parts[0]?.content?.value).toBe(
+      "Background task t1 (t1) stopped: the server stopped it after 1 ms with no other activity " +
+        "in its session (sessions.maxBackgroundMs).",
+    );
+    expect(stopped?.metadata).toMatchObject({ taskId: "t1", status: "stopped" });
+  });
 });
 
 describe("background work (detach)", () => {

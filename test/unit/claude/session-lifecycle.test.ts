@@ -81,6 +81,52 @@ describe("ClaudeSession: process lifecycle", () => {
     });
   });
 
+  it("close(reason): the runs it ends, and the closed event, carry the reason (shutdown names itself)", async () => {
+    const { fake, session, send, rec } = scriptedSession();
+    const first = await send("one", 0);
+    const queued = session.stream("two");
+    const outs = Promise.all([collect(first.stream), collect(queued)]);
+    await fake.query.feed(sdk.init(), sdk.messageStart("m1", { stamp: first.stamp }));
+    await session.close("the server is stopping");
+    const [a, b] = await outs;
+    expect(a?.at(-1)).toMatchObject({ kind: "run_interrupted", reason: "the server is stopping" });
+    expect(b?.at(-1)).toMatchObject({ kind: "run_interrupted", reason: "the server is stopping" });
+    expect(rec.of("closed").map((e) => e.reason)).toEqual(["the server is stopping"]);
+    expect((await collect(session.stream("late"))).at(-1)).toMatchObject({
+      kind: "run_failed",
+      reason: "the server is stopping",
+    });
+  });
+
+  it("a background task the server stops carries its reason when the runtime reports it over", async () => {
+    const { fake, session, send, rec } = scriptedSession();
+    const { stream, stamp } = await send("start it", 0);
+    const out = collect(stream);
+    await fake.query.feed(
+      sdk.init(),
+      sdk.toolUse(
+        "m1",
+        "tu-bg",
+        "Bash",
+        { command: "sleep 99", run_in_background: true },
+        { stamp },
+      ),
+      sdk.tasksChanged(["t1"]),
+      sdk.taskStarted("t1", "tu-bg"),
+      ...reply(stamp, "m2", "Started."),
+    );
+    await out;
+    expect(session.foregroundActive).toBe(false);
+    await session.stopBackgroundTask("t1", "too long");
+    expect(fake.query.stoppedTasks).toEqual(["t1"]);
+    await fake.query.feed(sdk.taskNotification("t1", "tu-bg", "stopped"), sdk.tasksChanged([]));
+    const finished = rec.of("background_task_finished").map((e) => e.task);
+    expect(finished).toEqual([
+      expect.objectContaining({ taskId: "t1", status: "stopped", stopReason: "too long" }),
+    ]);
+    expect(session.backgroundTasks()).toEqual([]);
+  });
+
   it("fails the prompt with a clear reason when the process cannot start", async () => {
     const { session } = scriptedSession({
       queryFactory: () => {

@@ -3,26 +3,52 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ClaudeSession, SessionEvent, SessionListener } from "../../../src/claude/index.js";
-import { SessionPool, type SessionFactoryArgs, type Timers } from "../../../src/sessions/pool.js";
+import type {
+  BackgroundTask,
+  ClaudeSession,
+  SessionEvent,
+  SessionListener,
+} from "../../../src/claude/index.js";
+import {
+  backgroundClock,
+  backgroundLimitReason,
+  describeMs,
+} from "../../../src/sessions/background-limit.js";
+import {
+  SERVER_STOPPING,
+  SessionPool,
+  type SessionFactoryArgs,
+  type SessionPoolOptions,
+  type Timers,
+} from "../../../src/sessions/pool.js";
 import { SessionMap } from "../../../src/store/session-map.js";
 
 /** A session whose close() completes only when the test says (a process shutting down). */
 class FakeSession {
   status = "idle";
+  tasks: BackgroundTask[] = [];
+  foregroundActive = false;
+  /** `stopBackgroundTask` calls: task id and reason. */
+  readonly stops: { taskId: string; reason: string | undefined }[] = [];
+  closeReason: string | undefined;
   private readonly listeners = new Set<SessionListener>();
   private finishClose: (() => void) | undefined;
   closing = false;
   constructor(readonly args: SessionFactoryArgs) {}
   backgroundTasks() {
-    return [];
+    return this.tasks;
+  }
+  stopBackgroundTask(taskId: string, reason?: string) {
+    this.stops.push({ taskId, reason });
+    return Promise.resolve();
   }
   subscribe(listener: SessionListener) {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
-  close() {
+  close(reason?: string) {
     this.closing = true;
+    this.closeReason = reason;
     return new Promise<void>((resolve) => (this.finishClose = resolve));
   }
   exited() {
@@ -70,7 +96,11 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const makePool = (maxLive: number, minIdleBeforeEvictMs = 0) =>
+const makePool = (
+  maxLive: number,
+  minIdleBeforeEvictMs = 0,
+  over: Partial<SessionPoolOptions> = {},
+) =>
   new SessionPool({
     sessionMap,
     createSession: (args) => {
@@ -84,6 +114,7 @@ const makePool = (maxLive: number, minIdleBeforeEvictMs = 0) =>
     now: () => clock.now,
     timers: clock,
     logger: pino({ level: "silent" }),
+    ...over,
   });
 
 const settled = async (p: Promise<void>) => {
@@ -170,5 +201,158 @@ describe("SessionPool: leaving the wait", () => {
     expect(await settled(d)).toBe(false);
     pool.forgo();
     expect(await settled(d)).toBe(true);
+  });
+});
+
+const job = (taskId: string): BackgroundTask => ({
+  taskId,
+  description: "npm run dev",
+  backgrounded: true,
+  live: true,
+  ambient: false,
+  status: "running",
+});
+
+/** The events a session emits as a client's message runs in it (the fake's flags follow). */
+function foregroundRun(s: FakeSession, runId: string): { end(): void } {
+  s.foregroundActive = true;
+  s.emit({ type: "run_started", runId, origin: "foreground" });
+  return {
+    end() {
+      s.foregroundActive = false;
+      s.emit({
+        type: "run_ended",
+        runId,
+        origin: "foreground",
+        outcome: { state: "completed", text: "" },
+      });
+    },
+  };
+}
+
+describe("SessionPool: sessions.maxBackgroundMs", () => {
+  const LIMIT = 4 * 3_600_000;
+
+  /** Context a: a message started a never-ending job, and its run ended. */
+  function backgroundOnly(pool: SessionPool): FakeSession {
+    const lease = pool.acquire("a");
+    const s = created.at(-1) as FakeSession;
+    const run = foregroundRun(s, "r1");
+    s.tasks = [job("dev-1")];
+    s.emit({ type: "background_task_started", task: job("dev-1") });
+    run.end();
+    lease.release();
+    return s;
+  }
+
+  it("a session busy only with background work holds its slot; after the limit the work is stopped, saying why, and the waiting context gets the process", async () => {
+    const pool = makePool(1, 0, { maxBackgroundMs: LIMIT });
+    await pool.whenFree("a");
+    const s = backgroundOnly(pool);
+    const waitB = pool.whenFree("b");
+    clock.advance(LIMIT - 1);
+    // Counted as busy: never evicted for the waiting context, work untouched.
+    expect(s.closing).toBe(false);
+    expect(s.stops).toEqual([]);
+    expect(await settled(waitB)).toBe(false);
+
+    clock.advance(1);
+    expect(s.stops).toEqual([{ taskId: "dev-1", reason: backgroundLimitReason(LIMIT) }]);
+    // Evictable at once, even before the runtime confirms the stop.
+    expect(s.closing).toBe(true);
+    s.exited();
+    expect(await settled(waitB)).toBe(true);
+  });
+
+  it("a client's message restarts the clock: the limit counts time with nothing but background work", () => {
+    const pool = makePool(4, 0, { maxBackgroundMs: LIMIT });
+    const s = backgroundOnly(pool);
+    clock.advance(LIMIT - 1_000);
+    const lease = pool.acquire("a");
+    const run = foregroundRun(s, "r2");
+    clock.advance(LIMIT); // a long turn: the work is in use, never stopped meanwhile
+    expect(s.stops).toEqual([]);
+    run.end();
+    lease.release();
+    clock.advance(LIMIT - 1);
+    expect(s.stops).toEqual([]);
+    clock.advance(1);
+    expect(s.stops.map((x) => x.taskId)).toEqual(["dev-1"]);
+  });
+
+  it("wakes the work causes do not restart the clock; work that ends by itself disarms it", () => {
+    const pool = makePool(4, 0, { maxBackgroundMs: LIMIT });
+    const s = backgroundOnly(pool);
+    clock.advance(LIMIT / 2);
+    s.emit({ type: "run_started", runId: "w1", origin: "autonomous" });
+    s.emit({
+      type: "run_ended",
+      runId: "w1",
+      origin: "autonomous",
+      outcome: { state: "completed", text: "" },
+    });
+    clock.advance(LIMIT / 2);
+    expect(s.stops.map((x) => x.taskId)).toEqual(["dev-1"]);
+
+    // Another session whose job finishes before the limit: nothing is stopped.
+    const lease = pool.acquire("b");
+    const t = created.at(-1) as FakeSession;
+    t.tasks = [job("build-1")];
+    t.emit({ type: "background_task_started", task: job("build-1") });
+    lease.release();
+    clock.advance(LIMIT - 1);
+    t.tasks = [];
+    t.emit({ type: "background_task_finished", task: { ...job("build-1"), status: "completed" } });
+    clock.advance(LIMIT * 2);
+    expect(t.stops).toEqual([]);
+  });
+
+  it("0 (or unset) never stops background work", () => {
+    const pool = makePool(4, 0, { maxBackgroundMs: 0 });
+    const s = backgroundOnly(pool);
+    clock.advance(LIMIT * 100);
+    expect(s.stops).toEqual([]);
+    expect(s.closing).toBe(false);
+  });
+});
+
+describe("SessionPool: shutdown", () => {
+  it("closeAll tells each session the server is stopping; other closes give no reason", async () => {
+    const pool = makePool(1);
+    await pool.whenFree("a");
+    pool.acquire("a").release();
+    const waitB = pool.whenFree("b"); // a is evicted for b: an ordinary close
+    expect(created[0]?.closing).toBe(true);
+    expect(created[0]?.closeReason).toBeUndefined();
+    created[0]?.exited();
+    await waitB;
+    pool.acquire("b");
+    const closing = pool.closeAll();
+    expect(created[1]?.closeReason).toBe(SERVER_STOPPING);
+    created[1]?.exited();
+    await closing;
+  });
+});
+
+describe("background-limit decisions", () => {
+  it.each([
+    [false, { background: 1, foreground: false }, "arm"],
+    [true, { background: 2, foreground: false }, "keep"],
+    [true, { background: 1, foreground: true }, "disarm"],
+    [true, { background: 0, foreground: false }, "disarm"],
+    [false, { background: 0, foreground: false }, "keep"],
+    [false, { background: 1, foreground: true }, "keep"],
+  ] as const)("armed %s, %o: %s", (armed, activity, action) => {
+    expect(backgroundClock(armed, activity)).toBe(action);
+  });
+
+  it("names the limit in the largest whole unit", () => {
+    expect(describeMs(4 * 3_600_000)).toBe("4 h");
+    expect(describeMs(90 * 60_000)).toBe("90 min");
+    expect(describeMs(3_000)).toBe("3 s");
+    expect(describeMs(1_500)).toBe("1500 ms");
+    expect(backgroundLimitReason(3_000)).toBe(
+      "the server stopped it after 3 s with no other activity in its session (sessions.maxBackgroundMs)",
+    );
   });
 });
