@@ -4,6 +4,9 @@ import pretty from "pino-pretty";
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const isLogLevel = (level: string): level is LogLevel =>
+  (LOG_LEVELS as readonly string[]).includes(level);
+
 /**
  * Never logged, wherever they appear in a log object: credentials and the bodies that may carry
  * them. (Request lines carry ids and timings only; this is the safety net.)
@@ -15,14 +18,24 @@ export const REDACT_PATHS = [
   "*.headers.authorization",
   "headers.cookie",
   "*.headers.cookie",
+  'headers["x-a2a-notification-token"]',
+  '*.headers["x-a2a-notification-token"]',
   "token",
   "*.token",
+  "tokens",
+  "*.tokens",
+  "credentials",
+  "*.credentials",
   "apiKey",
   "*.apiKey",
   "password",
   "*.password",
   "ANTHROPIC_API_KEY",
   "*.ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "*.ANTHROPIC_AUTH_TOKEN",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+  "*.CLAUDE_CODE_OAUTH_TOKEN",
   "env",
   "*.env",
 ];
@@ -37,11 +50,62 @@ export function logFormat(
   return stdoutIsTTY ? "pretty" : "json";
 }
 
-export function createLogger(o: { level: LogLevel; format: "json" | "pretty" }): Logger {
+/**
+ * The level to log at: `LOG_LEVEL` when set (it overrides the config file, so one run can be
+ * made verbose without editing it), else the config's `log.level`. Undefined when `LOG_LEVEL` is
+ * not a level. Pure.
+ */
+export function logLevel(
+  env: Record<string, string | undefined>,
+  configured: LogLevel,
+): LogLevel | undefined {
+  const wanted = env.LOG_LEVEL?.trim();
+  if (wanted === undefined || wanted === "") return configured;
+  return isLogLevel(wanted) ? wanted : undefined;
+}
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+const ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * `s` with every control character (and the Unicode line separators) escaped, so a string a
+ * client chose can never end a log line and start a forged one. Pure.
+ */
+export function escapeControlChars(s: string): string {
+  return s.replace(
+    CONTROL,
+    (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+const messageText = (msg: unknown): string =>
+  typeof msg === "string" ? msg : msg === undefined ? "" : JSON.stringify(msg);
+
+export function createLogger(o: {
+  level: LogLevel;
+  format: "json" | "pretty";
+  /** Where the lines go; default: standard output. */
+  destination?: NodeJS.WritableStream;
+}): Logger {
   const options: LoggerOptions = {
     level: o.level,
     redact: { paths: REDACT_PATHS, censor: "[redacted]" },
   };
-  if (o.format === "json") return pino(options);
-  return pino(options, pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l" }));
+  // JSON lines escape every control character already.
+  if (o.format === "json") return o.destination ? pino(options, o.destination) : pino(options);
+  return pino(
+    options,
+    pretty({
+      colorize: true,
+      sync: true,
+      translateTime: "SYS:HH:MM:ss.l",
+      // One line per record: the fields on the message's line, the message escaped. Only a
+      // server fault's stack (`err`) spans lines, indented under its record.
+      singleLine: true,
+      errorLikeObjectKeys: ["err"],
+      messageFormat: (log, messageKey) => escapeControlChars(messageText(log[messageKey])),
+      ...(o.destination && { destination: o.destination }),
+    }),
+  );
 }

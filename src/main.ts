@@ -3,10 +3,7 @@ import type { Logger } from "pino";
 import { ConfigError, loadConfig } from "./config/load.js";
 import type { Config } from "./config/schema.js";
 import { formatReport, runChecks } from "./doctor/checks.js";
-import { createLogger, LOG_LEVELS, logFormat, type LogLevel } from "./logging.js";
-
-const isLogLevel = (level: string): level is LogLevel =>
-  (LOG_LEVELS as readonly string[]).includes(level);
+import { createLogger, LOG_LEVELS, logFormat, logLevel } from "./logging.js";
 import { StartupError, startServer, type RunningServer } from "./server.js";
 import { packageVersion } from "./version.js";
 
@@ -156,17 +153,12 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
 
   if (flags.check) return doctor(flags, io, deps);
 
-  const level = process.env.LOG_LEVEL ?? "info";
-  if (deps.logger === undefined && !isLogLevel(level)) {
+  if (deps.logger === undefined && logLevel(process.env, "info") === undefined) {
+    const level = process.env.LOG_LEVEL ?? "";
     io.err(`claude-a2a: LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}; got "${level}".\n`);
     return 2;
   }
-  const logger =
-    deps.logger ??
-    createLogger({
-      level: level as LogLevel,
-      format: logFormat(process.env, process.stdout.isTTY === true),
-    });
+  let logger: Logger;
   let server: RunningServer;
   try {
     const { config, file } = await loadConfig({
@@ -174,6 +166,13 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
       configPath: flags.config,
       overrides: { port: flags.port, host: flags.host, cwd: flags.cwd },
     });
+    // The config file's log.level, unless LOG_LEVEL (checked above) says otherwise.
+    logger =
+      deps.logger ??
+      createLogger({
+        level: logLevel(process.env, config.log.level) ?? config.log.level,
+        format: logFormat(process.env, process.stdout.isTTY === true),
+      });
     logger.info({ configFile: file ?? "(none: defaults)" }, "configuration loaded");
     server = await startServer({ config, logger });
     if (io.errIsTTY) io.err(servingLine(server.url, config.claude.cwd));

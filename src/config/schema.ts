@@ -2,6 +2,7 @@ import type { PermissionMode, SettingSource } from "@anthropic-ai/claude-agent-s
 import { isIP } from "node:net";
 import { z } from "zod";
 import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES, MEDIA_RANGE } from "../media-types.js";
+import { LOG_LEVELS } from "../logging.js";
 
 /** Where the config file lives, relative to the workspace. */
 export const CONFIG_FILE = ".claude/claude-a2a.config.json";
@@ -308,6 +309,13 @@ const artifactsSchema = z.strictObject({
     ),
 });
 
+const logSchema = z.strictObject({
+  level: z
+    .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` })
+    .default("info")
+    .describe("Log level. The LOG_LEVEL environment variable, when set, overrides it."),
+});
+
 /** Where the SQLite store lives by default, relative to the workspace (`claude.cwd`). */
 export const DEFAULT_SQLITE_PATH = ".claude/claude-a2a.db";
 
@@ -360,6 +368,7 @@ export const configSchema = z
     sessions: sessionsSchema.prefault({}),
     artifacts: artifactsSchema.prefault({}),
     streaming: streamingSchema.prefault({}),
+    log: logSchema.prefault({}),
     store: storeSchema,
   })
   .meta({

@@ -34,6 +34,19 @@ const isError = (x: unknown): x is Error => x instanceof Error;
 
 export const isClientError = (x: unknown): x is Error => isError(x) && CLIENT_ERRORS.has(x.name);
 
+/** Warnings the SDK prints about what a client sent (a reference to a task that does not exist). */
+const CLIENT_CAUSED = [/^Reference task .* not found\.$/s];
+
+/**
+ * `text` with the credentials a URL may carry (`user:password@`, a query string such as
+ * `?token=…`) replaced: the SDK names webhook URLs in its messages. Pure.
+ */
+export function redactUrls(text: string): string {
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi, "$1[redacted]@")
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s?#]*)\?[^\s#]*/gi, "$1?[redacted]");
+}
+
 /**
  * What one console call of the SDK becomes. A client error is worth no more than a debug line
  * with its name and message (the request's own log line already says what was answered); other
@@ -41,8 +54,11 @@ export const isClientError = (x: unknown): x is Error => isError(x) && CLIENT_ER
  */
 export function sdkLogLine(method: ConsoleMethod, args: readonly unknown[]): LogLine {
   const errors = args.filter(isError);
-  const msg = format(...args.filter((a) => !isError(a))).replace(/:\s*$/, "");
+  const msg = redactUrls(format(...args.filter((a) => !isError(a))).replace(/:\s*$/, ""));
   const fields = { source: "@a2a-js/sdk" };
+  if (errors.length === 0 && CLIENT_CAUSED.some((re) => re.test(msg))) {
+    return { level: "debug", msg, fields };
+  }
   const clientError = errors.find(isClientError);
   if (clientError !== undefined && errors.every(isClientError)) {
     return {
@@ -73,13 +89,33 @@ function calledFromSdk(): boolean {
 let target: Logger | undefined;
 
 /**
- * Routes the SDK's console output to `logger` (the latest one given: one server per process in
- * production). Idempotent; the wrappers are installed once.
+ * Node prints process warnings (a deprecation in a dependency, too many listeners, the Agent
+ * SDK's warnings about a tool's schema) to stderr by itself, outside the JSON lines: its own
+ * listener is replaced by one that logs them.
+ */
+function routeProcessWarnings(): void {
+  for (const listener of process.listeners("warning")) {
+    if (listener.name === "onWarning") process.off("warning", listener);
+  }
+  process.on("warning", (warning) => {
+    target?.warn(
+      { warning: { name: warning.name, message: warning.message, code: codeOf(warning) } },
+      "process warning",
+    );
+  });
+}
+
+const codeOf = (warning: Error): unknown => (warning as { code?: unknown }).code;
+
+/**
+ * Routes the SDK's console output, and the process's warnings, to `logger` (the latest one
+ * given: one server per process in production). Idempotent; the wrappers are installed once.
  */
 export function routeSdkConsole(logger: Logger): void {
   const first = target === undefined;
   target = logger;
   if (!first) return;
+  routeProcessWarnings();
   for (const method of METHODS) {
     const original = console[method].bind(console);
     console[method] = (...args: unknown[]) => {

@@ -27,6 +27,7 @@ describe("config.schema.json", () => {
       "sessions",
       "artifacts",
       "streaming",
+      "log",
       "store",
     ]);
     for (const block of ["server", "agentCard", "claude", "sessions"]) {

@@ -1,6 +1,6 @@
 import { TaskNotFoundError, VersionNotSupportedError } from "@a2a-js/sdk/errors";
 import { describe, expect, it } from "vitest";
-import { isClientError, sdkLogLine } from "../../../src/http/sdk-console.js";
+import { isClientError, redactUrls, sdkLogLine } from "../../../src/http/sdk-console.js";
 
 describe("sdkLogLine", () => {
   it("makes a client error a debug line with its name and message, and no stack", () => {
@@ -31,14 +31,34 @@ describe("sdkLogLine", () => {
   });
 
   it("maps the other console methods to their levels; plain strings stay the message", () => {
-    expect(sdkLogLine("warn", ["Reference task r1 not found."])).toEqual({
+    expect(sdkLogLine("warn", ["Task t1 not found in store."])).toEqual({
       level: "warn",
-      msg: "Reference task r1 not found.",
+      msg: "Task t1 not found in store.",
       fields: { source: "@a2a-js/sdk" },
     });
     expect(sdkLogLine("info", ["Push notification sent"]).level).toBe("info");
     expect(sdkLogLine("log", ["x"]).level).toBe("info");
     expect(sdkLogLine("debug", ["x"]).level).toBe("debug");
+  });
+
+  it("makes what a client referenced (a task that does not exist) a debug line", () => {
+    expect(sdkLogLine("warn", ['Reference task x\n{"level":60} not found.'])).toEqual({
+      level: "debug",
+      msg: 'Reference task x\n{"level":60} not found.',
+      fields: { source: "@a2a-js/sdk" },
+    });
+  });
+
+  it("never carries the credentials a webhook URL may hold", () => {
+    const line = sdkLogLine("info", [
+      "Push notification sent for task_id=t1 to URL: https://user:pw-123@hooks.example.com/a?token=tok-456#f",
+    ]);
+    expect(line.msg).toBe(
+      "Push notification sent for task_id=t1 to URL: https://[redacted]@hooks.example.com/a?[redacted]#f",
+    );
+    expect(redactUrls("see http://example.com/x and ftp://h/y")).toBe(
+      "see http://example.com/x and ftp://h/y",
+    );
   });
 
   it("knows the SDK's client errors by name", () => {
