@@ -4,6 +4,7 @@ import type { TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { TaskBusManager } from "./a2a/bus-manager.js";
 import { buildAgentCard } from "./a2a/card.js";
+import { parseConversationKey, upgradeSessionKey } from "./a2a/conversation.js";
 import { ClaudeAgentExecutor } from "./a2a/executor.js";
 import { changedFilePath, FILE_TOOL_MATCHER, fileOperation } from "./a2a/file-artifacts.js";
 import { GuardedRequestHandler } from "./a2a/guarded-request-handler.js";
@@ -69,11 +70,13 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   // Before any session resumes: stop what a killed predecessor left running in this workspace.
   const orphans = new OrphanGuard({ cwd, logger: logger.child({ component: "orphans" }) });
   await orphans.stopPredecessor();
-  const sessionMap = await SessionMap.open({ cwd, logger });
+  const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
 
   // Sessions report to the executor, which needs the pool that creates them: the closures below
   // read `executor` only when a session calls them, and sessions exist only through the executor.
+  // The pool's "context" is a conversation: a caller's contextId (`conversation.ts`).
   const createSession = ({ contextId, resume, resumeAt }: SessionFactoryArgs): ClaudeSession => {
+    const conversation = parseConversationKey(contextId);
     const sdkOptions =
       resumeAt === undefined ? o.sdkOptions : { ...o.sdkOptions, resumeSessionAt: resumeAt };
     const session: ClaudeSession = new ClaudeSession({
@@ -88,7 +91,11 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       ...(o.claudeEnv && { env: o.claudeEnv }),
       ...(sdkOptions && { sdkOptions }),
       ...(o.queryFactory && { queryFactory: o.queryFactory }),
-      logger: logger.child({ contextId }),
+      logger: logger.child(
+        conversation
+          ? { contextId: conversation.contextId, owner: conversation.owner }
+          : { contextId },
+      ),
       canUseTool: (toolName, input, options) =>
         executor.canUseTool(contextId, toolName, input, options),
       hooks: {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { TaskState, type Message } from "@a2a-js/sdk";
+import type { ServerCallContext } from "@a2a-js/sdk/server";
 import {
-  ServerCallContext,
   type AgentExecutor,
   type ExecutionEventBus,
   type ExecutionEventBusManager,
@@ -16,6 +16,7 @@ import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { SessionPool } from "../sessions/pool.js";
 import { realTimers, type Timers } from "../timers.js";
 import { ContextQueue } from "./context-queue.js";
+import { callContextOf, conversationKey, ownerOf, parseConversationKey } from "./conversation.js";
 import type { FileChange } from "./file-artifacts.js";
 import { InputError, planPrompt, removeInbox, writeInbox } from "./input.js";
 import {
@@ -63,7 +64,8 @@ const defaultInbox: Inbox = { write: writeInbox, remove: removeInbox };
 
 /**
  * The A2A side of the server: each task is a `ServerTask` (its states are in `lifecycle.ts`);
- * tasks of one context run one at a time through one queue, contexts in parallel. What a run
+ * tasks of one conversation (a caller's context: `conversation.ts`) run one at a time through one
+ * queue, conversations in parallel; the session pool is keyed by conversation too. What a run
  * asks or does (permission prompts, questions, file changes) reaches the task that owns the run,
  * by run id, never "whoever holds the context".
  */
@@ -76,7 +78,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   private readonly refusals = new Map<string, string>();
   /** Background task id → the task whose run launched it, until the wake it causes begins. */
   private readonly launchedBy = new Map<string, ServerTask>();
-  /** The latest caller of each context: the owner of a wake nothing else attributes. */
+  /** The latest call context of each conversation: the caller of a wake nothing attributes. */
   private readonly lastCaller = new Map<string, ServerCallContext>();
   private readonly env: TaskEnvironment;
 
@@ -142,7 +144,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
 
   cancelTask = (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     const task = this.tasks.get(taskId);
-    const session = task && this.options.pool.peek(task.ref.contextId);
+    const session = task && this.options.pool.peek(task.conversation);
     if (task === undefined || !task.cancel(bus, session)) {
       // It ended between the handler's lookup and this call: nothing to cancel. Finishing the bus
       // releases the handler's wait for a terminal event; it then reports the task's real state.
@@ -153,7 +155,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
 
   /** The session's `canUseTool`: the task owning the run that asks, or nobody. */
   canUseTool(
-    contextId: string,
+    conversation: string,
     toolName: string,
     input: Record<string, unknown>,
     options: {
@@ -166,7 +168,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const task = options.runId === undefined ? undefined : this.owners.get(options.runId);
     if (task === undefined) {
       this.options.logger.info(
-        { contextId, runId: options.runId, toolName },
+        { conversation, runId: options.runId, toolName },
         "permission request from a run no task owns: denied",
       );
       return Promise.resolve({ behavior: "deny", message: UNOWNED_DENIAL });
@@ -176,14 +178,14 @@ export class ClaudeAgentExecutor implements AgentExecutor {
 
   /** From the session's PostToolUse hook: the file belongs to the task owning the run. */
   async onFileChanged(
-    contextId: string,
+    conversation: string,
     runId: string | undefined,
     change: FileChange,
   ): Promise<void> {
     const task = runId === undefined ? undefined : this.owners.get(runId);
     if (task === undefined) {
       this.options.logger.info(
-        { contextId, runId, path: change.path },
+        { conversation, runId, path: change.path },
         "file change by a run no task owns: not published",
       );
       return;
@@ -195,7 +197,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
    * What a context's Claude session reports that the A2A side acts on: background work and its
    * owner, and wakes, which go to the task whose work caused them or become autonomous tasks.
    */
-  onSessionEvent(contextId: string, session: ClaudeSession, event: SessionEvent): void {
+  onSessionEvent(conversation: string, session: ClaudeSession, event: SessionEvent): void {
     switch (event.type) {
       case "background_task_started":
       case "background_task_attributed": {
@@ -217,7 +219,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
         for (const id of event.taskIds) this.consumeBackground(id);
         return;
       case "run_started":
-        if (event.origin === "autonomous") this.onWake(contextId, session, event);
+        if (event.origin === "autonomous") this.onWake(conversation, session, event);
         return;
       default:
         return;
@@ -225,7 +227,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   }
 
   private onWake(
-    contextId: string,
+    conversation: string,
     session: ClaudeSession,
     event: Extract<SessionEvent, { type: "run_started" }>,
   ): void {
@@ -239,12 +241,12 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       if (adopter === undefined && owner.adopt(session, event.runId)) adopter = owner;
     }
     for (const id of causes) this.consumeBackground(id);
-    const log = { contextId, runId: event.runId, causes, taskId: adopter?.ref.taskId };
+    const log = { conversation, runId: event.runId, causes, taskId: adopter?.ref.taskId };
     if (adopter !== undefined) {
       this.options.logger.debug(log, "wake: a run of the task whose background work caused it");
       return;
     }
-    this.startAutonomousTask(contextId, session, event.runId, referenced);
+    this.startAutonomousTask(conversation, session, event.runId, referenced);
   }
 
   private consumeBackground(backgroundTaskId: string): void {
@@ -254,18 +256,27 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   }
 
   /**
-   * A wake no live task takes: it becomes a task of its own in the context, owned by the caller
-   * of the task whose work caused it (or the context's latest caller), with that task's push
-   * configs, so a client hears about work that finished after its stream ended.
+   * A wake no live task takes: it becomes a task of its own in the conversation, so owned by its
+   * caller (the call context of the task whose work caused it, else the conversation's latest),
+   * with that task's push configs, so a client hears about work that finished after its stream
+   * ended.
    */
   private startAutonomousTask(
-    contextId: string,
+    conversation: string,
     session: ClaudeSession,
     runId: string,
     referenced: ServerTask | undefined,
   ): void {
+    const parsed = parseConversationKey(conversation);
+    if (parsed === undefined) {
+      this.options.logger.error({ conversation, runId }, "wake: not a conversation key; ignored");
+      return;
+    }
+    const { contextId } = parsed;
     const context =
-      referenced?.channel.callContext ?? this.lastCaller.get(contextId) ?? new ServerCallContext();
+      referenced?.channel.callContext ??
+      this.lastCaller.get(conversation) ??
+      callContextOf(parsed.owner);
     const ref: TaskRef = { taskId: randomUUID(), contextId };
     const logger = this.options.logger.child({ taskId: ref.taskId, contextId, runId });
     const channel = this.channelFor(ref, logger);
@@ -289,7 +300,13 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       ...newTask(ref, intro),
       metadata: { origin: AUTONOMOUS_ORIGIN, ...(from !== undefined && { referenceTaskId: from }) },
     });
-    const serverTask = new ServerTask(channel, { kind: "autonomous" }, this.env, logger);
+    const serverTask = new ServerTask(
+      channel,
+      { kind: "autonomous" },
+      this.env,
+      logger,
+      conversation,
+    );
     this.tasks.set(ref.taskId, serverTask);
     if (!serverTask.adopt(session, runId)) {
       logger.warn("wake: the run ended before its task could follow it");
@@ -331,7 +348,8 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   private async begin(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const ref: TaskRef = { taskId: ctx.taskId, contextId: ctx.contextId };
     const logger = this.options.logger.child({ taskId: ref.taskId, contextId: ref.contextId });
-    this.lastCaller.set(ref.contextId, ctx.context);
+    const conversation = conversationKey({ owner: ownerOf(ctx.context), contextId: ref.contextId });
+    this.lastCaller.set(conversation, ctx.context);
     const channel = this.channelFor(ref, logger);
     channel.attach(bus, ctx.context);
     channel.task(newTask(ref, ctx.userMessage));
@@ -343,10 +361,10 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       channel.status(plainStatus(ref, TaskState.TASK_STATE_FAILED, err.message));
       return;
     }
-    const ticket = this.queue.enter(ref.contextId);
+    const ticket = this.queue.enter(conversation);
     const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
     const origin = { kind: "client", plan, ticket } as const;
-    const task = new ServerTask(channel, origin, this.env, logger, accepted);
+    const task = new ServerTask(channel, origin, this.env, logger, conversation, accepted);
     this.tasks.set(ref.taskId, task);
     void task.run().finally(() => {
       if (this.tasks.get(ref.taskId) === task) this.tasks.delete(ref.taskId);

@@ -88,6 +88,8 @@ export class ServerTask {
     private readonly origin: TaskOrigin,
     private readonly env: TaskEnvironment,
     private readonly logger: Logger,
+    /** Its caller's conversation (`conversation.ts`): the key of its session and turn queue. */
+    readonly conversation: string,
     /** The creating request's `acceptedOutputModes` (empty: anything), for the task's life. */
     acceptedOutputModes: readonly string[] = [],
   ) {
@@ -148,7 +150,7 @@ export class ServerTask {
     if (this.current.name === "waiting" && !this.step({ type: "run_started" })) return false;
     const stream = session.follow(runId);
     if (stream === undefined) return false;
-    this.lease ??= this.env.acquire(this.ref.contextId);
+    this.lease ??= this.env.acquire(this.conversation);
     this.clearWaitTimer();
     void this.consume(stream, false);
     return true;
@@ -282,7 +284,7 @@ export class ServerTask {
       }
     }
     if (!(await this.processSlot())) return;
-    this.lease = this.env.acquire(this.ref.contextId);
+    this.lease = this.env.acquire(this.conversation);
     if (this.lease.reset !== undefined) {
       // Still submitted: the prompt is not with Claude yet; the client learns why it starts over.
       const text = sessionResetText(this.lease.reset);
@@ -298,8 +300,7 @@ export class ServerTask {
    * task ended meanwhile (the slot kept for it is given back).
    */
   private async processSlot(): Promise<boolean> {
-    const contextId = this.ref.contextId;
-    const waits = this.env.mustWait(contextId);
+    const waits = this.env.mustWait(this.conversation);
     if (waits) {
       this.channel.status(
         kindStatus(this.ref, TaskState.TASK_STATE_SUBMITTED, KIND.queued, QUEUED_FOR_PROCESS_TEXT),
@@ -308,7 +309,7 @@ export class ServerTask {
     const abort = new AbortController();
     void this.endedGate.then(() => abort.abort());
     try {
-      await this.env.whenFree(contextId, abort.signal);
+      await this.env.whenFree(this.conversation, abort.signal);
     } catch {
       return false; // ended while waiting: it left the queue
     }

@@ -31,14 +31,15 @@ export interface TaskEnvironment {
   readonly inbox: Inbox;
   /** How streamed text is gathered; undefined: one event per model delta. */
   readonly streaming: { readonly flushMs: number; readonly maxChunkChars: number } | undefined;
-  acquire(contextId: string): SessionLease;
-  /** Whether a new process for the context must wait for one to free (`sessions.maxLive`). */
-  mustWait(contextId: string): boolean;
+  /** The Claude session of a conversation (a caller's context: `conversation.ts`). */
+  acquire(conversation: string): SessionLease;
+  /** Whether a new process for the conversation must wait for one to free (`sessions.maxLive`). */
+  mustWait(conversation: string): boolean;
   /**
-   * Resolves when a new context's process fits under `sessions.maxLive` (the slot is kept for
-   * the next `acquire`); rejects when `signal` aborts.
+   * Resolves when a new conversation's process fits under `sessions.maxLive` (the slot is kept
+   * for the next `acquire`); rejects when `signal` aborts.
    */
-  whenFree(contextId: string, signal: AbortSignal): Promise<void>;
+  whenFree(conversation: string, signal: AbortSignal): Promise<void>;
   /** Gives back a slot `whenFree` kept for a task that will not acquire after all. */
   forgo(): void;
   /** From now on, prompts and file changes of `runId` reach this task. */

@@ -24,6 +24,8 @@ export interface SessionMapOptions {
   logger: SessionMapLogger;
   /** Clock, for tests. */
   now?: () => Date;
+  /** Rewrites a key of an older file into today's form (identity: kept as is). */
+  upgradeKey?: (key: string) => string;
 }
 
 const fileSchema = z.object({
@@ -60,7 +62,13 @@ export class SessionMap {
   static async open(options: SessionMapOptions): Promise<SessionMap> {
     const file = join(options.cwd, SESSIONS_FILE);
     const now = options.now ?? (() => new Date());
-    return new SessionMap(file, await load(file, options.logger, now), now);
+    const loaded = await load(file, options.logger, now);
+    const upgrade = options.upgradeKey;
+    if (upgrade === undefined) return new SessionMap(file, loaded, now);
+    const entries = new Map([...loaded].map(([key, entry]) => [upgrade(key), entry]));
+    const map = new SessionMap(file, entries, now);
+    if ([...loaded.keys()].some((key) => !entries.has(key))) await map.persist();
+    return map;
   }
 
   get(contextId: string): SessionEntry | undefined {
