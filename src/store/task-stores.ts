@@ -9,6 +9,7 @@ import { DatabasePushNotificationStore, DatabaseTaskStore } from "@a2a-js/sdk/se
 import type { Logger } from "pino";
 import type { Config } from "../config/schema.js";
 import { openDatabase, pingDatabase, type Database, type DatabaseSpec } from "./database.js";
+import { upgradeOwners } from "./owner-upgrade.js";
 import { failUnfinishedTasks } from "./recovery.js";
 import { scheduleRetention } from "./retention.js";
 import { TaskTable } from "./task-table.js";
@@ -83,6 +84,7 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
   }
   const { db } = database;
   try {
+    await upgradeOwners(db, o.logger);
     const recovered = await failUnfinishedTasks(db, o.logger);
     const retention = scheduleRetention({
       db,

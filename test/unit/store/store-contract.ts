@@ -11,6 +11,7 @@ import {
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { INBOX_DIR } from "../../../src/a2a/input.js";
+import { CallerUser } from "../../../src/http/caller.js";
 import { agentMessage, KIND, textPart } from "../../../src/a2a/messages.js";
 import { RESTARTED_WHILE_PARKED, RESTARTED_WHILE_RUNNING } from "../../../src/store/recovery.js";
 import { DAY_MS } from "../../../src/store/retention.js";
@@ -22,13 +23,16 @@ import {
 
 const logger = pino({ level: "silent" });
 
-class Caller implements User {
+/** A user by its raw scope name, as stores saw logins before scopes were prefixed. */
+class LegacyLogin implements User {
   constructor(readonly userName: string) {}
   get isAuthenticated() {
     return true;
   }
 }
-export const as = (login: string) => new ServerCallContext({ user: new Caller(login) });
+export const as = (login: string) =>
+  new ServerCallContext({ user: new CallerUser({ kind: "login", login }) });
+const anonymous = new ServerCallContext();
 const alice = as("alice");
 
 export function task(
@@ -126,6 +130,37 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
       expect(await second.taskStore.load("t-done", as("bob"))).toBeUndefined();
       const configs = await second.pushStore.load("t-done", alice);
       expect(configs.map((c) => [c.id, c.url])).toEqual([["cfg-1", "http://127.0.0.1:9/hook"]]);
+    });
+
+    it("moves tasks and push configs of a bare login scope to login:<login>; anonymous ones stay", async () => {
+      const first = await openStores();
+      const legacy = new ServerCallContext({ user: new LegacyLogin("ada@example.com") });
+      await first.taskStore.save(task("t-ada", TaskState.TASK_STATE_COMPLETED), legacy);
+      await first.pushStore.save("t-ada", legacy, {
+        tenant: "",
+        id: "cfg-ada",
+        taskId: "t-ada",
+        url: "https://example.com/hook",
+        token: "",
+        authentication: undefined,
+      });
+      await first.taskStore.save(task("t-anon", TaskState.TASK_STATE_COMPLETED), anonymous);
+      await first.taskStore.save(task("t-alice", TaskState.TASK_STATE_COMPLETED), alice);
+      await first.close();
+      open.length = 0;
+
+      for (let reopen = 0; reopen < 2; reopen++) {
+        const stores = await openStores();
+        expect(await stores.taskStore.load("t-ada", as("ada@example.com"))).toBeDefined();
+        expect(await stores.taskStore.load("t-ada", legacy)).toBeUndefined();
+        const configs = await stores.pushStore.load("t-ada", as("ada@example.com"));
+        expect(configs.map((c) => c.id)).toEqual(["cfg-ada"]);
+        expect(await stores.taskStore.load("t-anon", anonymous)).toBeDefined();
+        expect(await stores.taskStore.load("t-alice", alice)).toBeDefined();
+        expect(await stores.taskStore.load("t-alice", as("login:alice"))).toBeUndefined();
+        await stores.close();
+        open.length = 0;
+      }
     });
 
     it("ListTasks: newest first, pages by token, filters by context, status and time, scoped to the caller", async () => {
