@@ -63,6 +63,22 @@ export class BackgroundTaskRegistry {
     return [...this.tasks.values()].map((t) => ({ ...t }));
   }
 
+  /**
+   * The process is gone (closed): whatever still ran went with it. Each running task ends
+   * `stopped`, with the reason it was stopped for, or else `reason`.
+   */
+  endAll(reason: string): TaskChange[] {
+    const changes: TaskChange[] = [];
+    for (const task of this.tasks.values()) {
+      task.live = false;
+      if (task.status !== "running") continue;
+      task.status = "stopped";
+      task.stopReason ??= reason;
+      changes.push({ type: "finished", task: { ...task } });
+    }
+    return changes;
+  }
+
   /** The server is stopping it: its end (however the runtime reports it) carries the reason. */
   markStopping(taskId: string, reason: string): void {
     const task = this.tasks.get(taskId);

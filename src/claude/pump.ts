@@ -208,6 +208,13 @@ export class QueryPump {
       }
       core.turnOwner = undefined;
       core.refreshStatus();
+      // Closing the process ends its background work too (the runtime reports nothing more):
+      // the tasks waiting for it learn why instead of waiting for a wake that cannot come.
+      if (closing !== undefined) {
+        for (const change of core.tasks.endAll(closing)) {
+          core.emitter.emit({ type: `background_task_${change.type}`, task: change.task });
+        }
+      }
       core.emitter.emit({ type: "closed", reason });
     } catch (error) {
       this.logger.error({ err: error }, "pump: failing runs at stream end failed");

@@ -1,12 +1,14 @@
 /**
- * Graceful shutdown of a real server process: SIGTERM during a run ends the task with a clear
- * status that the open stream receives, leaves no Claude Code process behind, and exits 0.
+ * Graceful shutdown of a real server process: SIGTERM during a run ends the task with a status
+ * naming the shutdown that the open stream receives, stops background jobs with their Claude Code
+ * process (a task waiting for one says so), leaves no process behind, and exits 0.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { startTestBench, type TestBench } from "../support/bench.js";
 import { reply, text } from "../support/fake-model/index.js";
+import { startJobRules } from "../support/a2a/background.js";
 import {
   describeStream,
   freePort,
@@ -17,6 +19,7 @@ import {
 import { watch } from "../support/a2a/watch.js";
 import {
   endProcessTest,
+  processesWithCommandLine,
   processesWithConfigDir,
   spawnServer,
   writeTestConfig,
@@ -67,5 +70,47 @@ describe("durability: graceful shutdown", () => {
     for (const pid of claude) {
       expect(await processesWithConfigDir(configDir)).not.toContain(pid);
     }
+  }, 120_000);
+
+  it("SIGTERM while a task waits for its background job: the job's process is gone, the task says the server stopped, exit code 0", async () => {
+    const marker = `700.${process.pid}${Date.now() % 100_000}`;
+    bench = await startTestBench(startJobRules(`sleep ${marker}`));
+    const { cwd, env } = bench.sandbox;
+    await writeTestConfig(cwd);
+    const server = await spawnServer({ cwd, port: await freePort(), env });
+    servers.push(server);
+    const client = await new ClientFactory().createFromUrl(server.url);
+    const stream = watch(client.sendMessageStream(sendRequest(userMessage("Start the job"))));
+    await stream.first(
+      (e) =>
+        e.payload?.$case === "statusUpdate" &&
+        e.payload.value.status?.message?.metadata?.kind === "background_wait",
+    );
+    await expect.poll(() => processesWithCommandLine(marker), { timeout: 20_000 }).not.toEqual([]);
+
+    server.kill("SIGTERM");
+    const events = await stream.done;
+    const exit = await server.exited;
+    expect(exit, server.output()).toEqual({ code: 0, signal: null });
+    // The open stream hears why the work stopped, and the task ends with the answer it had.
+    expect(describeStream(events).slice(-3)).toEqual([
+      "status:working:background_stopped",
+      "status:working:result",
+      "status:completed",
+    ]);
+    const stopped = events.find(
+      (e) =>
+        e.payload?.$case === "statusUpdate" &&
+        e.payload.value.status?.message?.metadata?.kind === "background_stopped",
+    );
+    const message =
+      stopped?.payload?.$case === "statusUpdate"
+        ? stopped.payload.value.status?.message
+        : undefined;
+    expect(messageText(message)).toMatch(
+      /^Background task Run the job \(\w+\) stopped: the server is stopping\.$/,
+    );
+    // Closing its Claude Code process took the job with it.
+    await expect.poll(() => processesWithCommandLine(marker), { timeout: 20_000 }).toEqual([]);
   }, 120_000);
 });

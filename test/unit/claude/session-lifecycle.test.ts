@@ -127,6 +127,37 @@ describe("ClaudeSession: process lifecycle", () => {
     expect(session.backgroundTasks()).toEqual([]);
   });
 
+  it("closing the process ends its background work: each running task finishes stopped, with the close reason", async () => {
+    const { fake, session, send, rec } = scriptedSession();
+    const { stream, stamp } = await send("start it", 0);
+    const out = collect(stream);
+    await fake.query.feed(
+      sdk.init(),
+      sdk.toolUse(
+        "m1",
+        "tu-bg",
+        "Bash",
+        { command: "sleep 99", run_in_background: true },
+        { stamp },
+      ),
+      sdk.tasksChanged(["t1"]),
+      sdk.taskStarted("t1", "tu-bg"),
+      ...reply(stamp, "m2", "Started."),
+    );
+    await out;
+    await session.close("the server is stopping");
+    expect(rec.of("background_task_finished").map((e) => e.task)).toEqual([
+      expect.objectContaining({
+        taskId: "t1",
+        status: "stopped",
+        stopReason: "the server is stopping",
+      }),
+    ]);
+    expect(session.backgroundTasks()).toEqual([]);
+    const types = rec.events.map((e) => e.type);
+    expect(types.indexOf("background_task_finished")).toBeLessThan(types.indexOf("closed"));
+  });
+
   it("fails the prompt with a clear reason when the process cannot start", async () => {
     const { session } = scriptedSession({
       queryFactory: () => {
