@@ -6,6 +6,8 @@ import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { childConfigDir } from "../claude/history.js";
 import type { Config } from "../config/schema.js";
+import { AuthConfigError, TokenVerifier } from "../http/auth.js";
+import { checkBindSafety, StartupError } from "../server.js";
 import { redactUrl } from "../store/database.js";
 import { databaseSpec } from "../store/task-stores.js";
 
@@ -167,9 +169,48 @@ export async function checkCredentials(
   };
 }
 
+/** Who may call: the bind is safe for the authentication configured, and every token is readable. */
+export function checkAccess(
+  server: Config["server"],
+  env: Record<string, string | undefined> = process.env,
+): CheckResult {
+  try {
+    checkBindSafety(server);
+    const tokens = TokenVerifier.from(server.auth.tokens, env);
+    const how = [
+      ...(tokens.size > 0 ? [`${tokens.size} bearer token(s)`] : []),
+      ...((server.allowedLogins?.length ?? 0) > 0
+        ? [`allowedLogins via ${server.trustedProxies.join(", ")}`]
+        : []),
+      ...(server.allowUnauthenticatedRemote ? ["allowUnauthenticatedRemote"] : []),
+    ];
+    const detail = `${server.host}: ${how.length > 0 ? how.join("; ") : "no authentication (loopback only)"}`;
+    return { name: "access", ok: true, detail };
+  } catch (err) {
+    if (err instanceof AuthConfigError) {
+      return {
+        name: "access",
+        ok: false,
+        detail: err.message,
+        fix: "export that variable (the token itself) in the server's environment",
+      };
+    }
+    if (err instanceof StartupError) {
+      return {
+        name: "access",
+        ok: false,
+        detail: `server.host ${server.host} is not loopback and no authentication is configured`,
+        fix: "keep server.host on 127.0.0.1, or set server.auth.tokens (see README: Security)",
+      };
+    }
+    throw err;
+  }
+}
+
 /** Every check but the config's own (which `main` does first). */
 export async function runChecks(config: Config): Promise<CheckResult[]> {
   return [
+    checkAccess(config.server),
     checkRuntime(),
     await checkWorkspace(config.claude.cwd),
     await checkStore(config),

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { ConfigInput } from "../../../src/config/schema.js";
 import {
+  checkAccess,
   checkCredentials,
   checkRuntime,
   checkStore,
@@ -24,6 +25,28 @@ const config = (input: ConfigInput = {}) =>
   resolveConfig(input, { file: "t.json", startDir: dir, overrides: { cwd: dir } });
 
 describe("claude-a2a --check", () => {
+  it("checks who may call: an unsafe bind and an unset token variable are failures with a fix", () => {
+    expect(checkAccess(config().server)).toMatchObject({
+      ok: true,
+      detail: "127.0.0.1: no authentication (loopback only)",
+    });
+    const open = checkAccess(config({ server: { host: "0.0.0.0" } }).server);
+    expect(open.ok).toBe(false);
+    expect(open.fix).toMatch(/server\.auth\.tokens/);
+    const tokens = [
+      { name: "ci", sha256: "a".repeat(64) },
+      { name: "ops", env: "OPS_TOKEN" },
+    ];
+    const remote = config({ server: { host: "0.0.0.0", auth: { tokens } } }).server;
+    const unset = checkAccess(remote, {});
+    expect(unset.ok).toBe(false);
+    expect(unset.detail).toMatch(/"ops" reads environment variable OPS_TOKEN/);
+    expect(checkAccess(remote, { OPS_TOKEN: "t" })).toMatchObject({
+      ok: true,
+      detail: "0.0.0.0: 2 bearer token(s)",
+    });
+  });
+
   it("formats ok and failed checks, each failure with its fix; exit code 1 if any failed", () => {
     expect(formatReport([{ name: "runtime", ok: true, detail: "/x" }])).toEqual({
       text: "ok    runtime: /x\nEverything looks right.\n",
