@@ -151,6 +151,16 @@ describe("identity headers are believed only from the trusted proxy", () => {
       await expect(
         h.client.getTask({ tenant: "", id: taskId, historyLength: undefined }),
       ).rejects.toThrow(/not found/i);
+
+      // Logins named like the anonymous scope are not the anonymous caller.
+      const anonymousTask = await sendForTask(h.client, userMessage("Hello"));
+      for (const login of ["unknown", "anonymous"]) {
+        const asLogin = await raw(jsonRpcUrl(h), {
+          body: rpc("GetTask", { id: anonymousTask.id }),
+          headers: { ...V1, "Tailscale-User-Login": login },
+        });
+        expect(errorOf(asLogin)?.code).toBe(-32001);
+      }
     },
     TIMEOUT,
   );
