@@ -104,6 +104,8 @@ export function finalErrorHandler(o: {
     // The body of a request that failed to parse is not the client's: its id is unknown.
     const id = binding === "jsonrpc" && problem.jsonRpcCode !== -32700 ? jsonRpcId(req.body) : null;
     const answer = errorAnswer(binding, problem, id);
+    // The media type the SDK gives every REST answer.
+    if (binding === "rest") res.type("application/a2a+json");
     res.status(answer.status).json(answer.body);
   };
 }

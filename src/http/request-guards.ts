@@ -106,5 +106,9 @@ export const restShapeGuard: RequestHandler = (req, res, next) => {
   if (req.body === undefined) return next(); // not JSON: the SDK answers ContentTypeNotSupported
   const problem = restBodyProblem(req.method, req.path, req.body);
   if (problem === undefined) return next();
-  res.status(400).json(toRestErrorBody(new RequestMalformedError(problem.message), 400));
+  // The media type the SDK gives every REST answer.
+  res
+    .status(400)
+    .type("application/a2a+json")
+    .json(toRestErrorBody(new RequestMalformedError(problem.message), 400));
 };
