@@ -221,9 +221,29 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       case "run_started":
         if (event.origin === "autonomous") this.onWake(conversation, session, event);
         return;
+      case "closed":
+        this.forgetConversation(conversation);
+        return;
       default:
         return;
     }
+  }
+
+  /**
+   * A closed session wakes no more: what was kept to attribute its wakes goes, so a server that
+   * runs for months holds nothing per conversation that has ended (a later session of the same
+   * conversation starts afresh).
+   */
+  private forgetConversation(conversation: string): void {
+    this.lastCaller.delete(conversation);
+    for (const [backgroundTaskId, owner] of this.launchedBy) {
+      if (owner.conversation === conversation) this.launchedBy.delete(backgroundTaskId);
+    }
+  }
+
+  /** How many entries the executor keeps for wakes (tests: it must not grow without bound). */
+  get retained(): { readonly launchedBy: number; readonly lastCaller: number } {
+    return { launchedBy: this.launchedBy.size, lastCaller: this.lastCaller.size };
   }
 
   private onWake(

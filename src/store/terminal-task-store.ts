@@ -15,15 +15,23 @@ type ListResult = Awaited<ReturnType<TaskStore["list"]>>;
  * one step even when the store below is asynchronous.
  */
 export class TerminalTaskStore implements TaskStore {
-  /** Ids of tasks whose stored state is terminal (seen saved or loaded). */
-  private readonly final = new Set<string>();
+  /**
+   * Ids of tasks whose stored state is terminal (seen saved or loaded), the most recent ones
+   * only: the writes this guards race a task's end by moments, and a server that runs for months
+   * must not keep every id it ever finished.
+   */
+  private readonly final: RecentSet;
   /** The last pending save of each task, which the next one waits for. */
   private readonly pending = new Map<string, Promise<void>>();
 
   constructor(
     private readonly inner: TaskStore,
     private readonly logger: Logger,
-  ) {}
+    /** How many terminal ids are remembered. */
+    remember = 10_000,
+  ) {
+    this.final = new RecentSet(remember);
+  }
 
   save(task: Task, context: ServerCallContext): Promise<void> {
     const previous = this.pending.get(task.id) ?? Promise.resolve();
@@ -58,5 +66,28 @@ export class TerminalTaskStore implements TaskStore {
 
   list(params: ListParams, context: ServerCallContext): Promise<ListResult> {
     return this.inner.list(params, context);
+  }
+}
+
+/** A set that forgets its oldest members beyond `capacity`. */
+export class RecentSet {
+  private readonly members = new Set<string>();
+
+  constructor(private readonly capacity: number) {}
+
+  get size(): number {
+    return this.members.size;
+  }
+
+  has(value: string): boolean {
+    return this.members.has(value);
+  }
+
+  add(value: string): void {
+    this.members.delete(value);
+    this.members.add(value);
+    if (this.members.size <= this.capacity) return;
+    const oldest = this.members.values().next();
+    if (oldest.done !== true) this.members.delete(oldest.value);
   }
 }

@@ -2,7 +2,7 @@ import { TaskState, type Task } from "@a2a-js/sdk";
 import { InMemoryTaskStore, ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { TerminalTaskStore } from "../../../src/store/terminal-task-store.js";
+import { RecentSet, TerminalTaskStore } from "../../../src/store/terminal-task-store.js";
 
 const context = new ServerCallContext();
 const task = (state: TaskState, note = ""): Task => ({
@@ -79,5 +79,29 @@ describe("TerminalTaskStore", () => {
     release();
     await draining;
     expect((await inner.load("t-1", context))?.metadata).toEqual({ note: "last words" });
+  });
+
+  it("remembers only the most recent terminal ids (bounded on a long-running server)", async () => {
+    const store = new TerminalTaskStore(new InMemoryTaskStore(), pino({ level: "silent" }), 2);
+    const ended = (id: string, note = ""): Task => ({
+      ...task(TaskState.TASK_STATE_COMPLETED, note),
+      id,
+    });
+    for (const id of ["a", "b", "c"]) await store.save(ended(id), context);
+    // "c" and "b" are remembered: a late write to them is still dropped.
+    await store.save(
+      { ...ended("c", "stale"), status: task(TaskState.TASK_STATE_WORKING).status },
+      context,
+    );
+    expect((await store.load("c", context))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    const recent = new RecentSet(2);
+    for (const id of ["a", "b", "a", "c"]) recent.add(id);
+    expect([recent.has("a"), recent.has("b"), recent.has("c"), recent.size]).toEqual([
+      true,
+      false,
+      true,
+      2,
+    ]);
   });
 });
