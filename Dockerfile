@@ -2,7 +2,7 @@
 #   docker build -t claude-a2a .
 #   docker run -p 127.0.0.1:3008:3008 -v "$PWD":/workspace -v claude-home:/home/claude/.claude \
 #     -e ANTHROPIC_API_KEY claude-a2a
-# See README "Container".
+# See README "Container". test/unit/container.test.ts checks this file against the code.
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -10,26 +10,41 @@ WORKDIR /app
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json ./
-# Optional dependencies included: the Claude Code runtime ships as one.
-RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+# The sources come before `npm ci`: its `prepare` script builds them (tsc into dist/).
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# Optional dependencies included: the Claude Code runtime ships as one.
+RUN npm ci --no-audit --no-fund \
+  && test -f dist/cli.js \
+  && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
-# git and ripgrep are what Claude Code uses most in a workspace; ca-certificates for the API.
+# git and ripgrep are what Claude Code uses most in a workspace; ca-certificates for the API;
+# tini as PID 1 forwards `docker stop`'s SIGTERM and reaps the processes Claude Code's background
+# jobs leave behind (node would leave them as zombies).
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends ca-certificates git ripgrep \
+  && apt-get install -y --no-install-recommends ca-certificates git ripgrep tini \
   && rm -rf /var/lib/apt/lists/* \
   && useradd --create-home --uid 10001 --shell /bin/bash claude \
   && mkdir -p /workspace /home/claude/.claude \
   && chown claude:claude /workspace /home/claude/.claude
 ENV NODE_ENV=production
+# Everything Claude Code keeps (login, settings, transcripts) in the one volume below.
+ENV CLAUDE_CONFIG_DIR=/home/claude/.claude
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json config.schema.json README.md ./
+# The Claude Code runtime (an optional package per platform) must be here: fail the build if not,
+# and put it on PATH as `claude` (for `docker exec -it <container> claude` to log in).
+RUN case "$(dpkg --print-architecture)" in \
+      amd64) platform=linux-x64 ;; \
+      arm64) platform=linux-arm64 ;; \
+      *) echo "no Claude Code runtime for $(dpkg --print-architecture)" >&2; exit 1 ;; \
+    esac \
+  && runtime="/app/node_modules/@anthropic-ai/claude-agent-sdk-$platform/claude" \
+  && test -x "$runtime" \
+  && ln -s "$runtime" /usr/local/bin/claude
 USER claude
 # The workspace Claude works in (its .claude/ holds the config, session map, store and inbox),
 # and Claude Code's own state (login, transcripts: sessions resume only if this persists).
@@ -39,4 +54,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3008/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Inside the container the server must listen on every interface to be reachable through the
 # published port; it refuses to unless the config says how callers are authenticated (see README).
-ENTRYPOINT ["node", "/app/dist/cli.js", "--cwd", "/workspace", "--host", "0.0.0.0"]
+# The port is fixed (the health check calls it); publish it wherever you like.
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/dist/cli.js", "--cwd", "/workspace", "--host", "0.0.0.0", "--port", "3008"]
