@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Logger } from "pino";
 import type { SessionCore } from "./core.js";
 import { Normalizer, textOf, type NormalizedEvent } from "./normalize.js";
@@ -6,6 +7,13 @@ import { isActiveLifecycle, outcomeFromResult, type Run } from "./run-tracker.js
 import type { QueryHandle } from "./sdk.js";
 
 export type PumpEnd = { kind: "ended" } | { kind: "threw"; error: unknown };
+
+/**
+ * Longest the pump handles messages without letting the event loop run (ms). Messages the SDK has
+ * buffered resolve `next()` as microtasks: a long answer's thousands of deltas would otherwise be
+ * handled in one go while `/healthz`, other contexts and the flush timers wait.
+ */
+const SLICE_MS = 5;
 
 /**
  * The only caller of `query.next()`. For each SDK message: normalize, route (one decision
@@ -31,7 +39,12 @@ export class QueryPump {
   }
 
   async run(): Promise<void> {
+    let sliceStart = performance.now();
     for (;;) {
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+      }
       let step: IteratorResult<unknown, void>;
       try {
         step = await this.handle.next();
