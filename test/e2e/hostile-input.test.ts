@@ -20,9 +20,13 @@ import {
   freePort,
   listRequest,
   sendForTask,
+  sendRequest,
+  startA2AHarness,
   textPart,
   userMessage,
+  type A2AHarness,
 } from "../support/a2a/harness.js";
+import { watch } from "../support/a2a/watch.js";
 import {
   hostileRequest,
   seededRng,
@@ -46,10 +50,13 @@ const CONTEXTS = ["__proto__", "constructor", "ctx-plain"] as const;
 const PUSH_TOKEN = "hostile-push-config-secret-3f0b";
 
 let bench: TestBench | undefined;
+let h: A2AHarness | undefined;
 const servers: ServerProcess[] = [];
 afterEach(async () => {
   await endProcessTest(servers.splice(0), bench);
   bench = undefined;
+  await h?.close();
+  h = undefined;
 });
 
 type Json = Record<string, unknown>;
@@ -258,4 +265,56 @@ describe("hostile input", () => {
     expect(JSON.stringify(request?.body.messages)).toContain("valid message 0 in __proto__");
     expect(bench.model.unmatched).toEqual([]);
   }, 300_000);
+
+  it("re-cancelling an ended task, canceled or completed, is TaskNotCancelable on both bindings", async () => {
+    h = await startA2AHarness({
+      rules: [
+        {
+          match: { lastUserText: "Talk slowly" },
+          reply: reply(text("A long and slow answer, ".repeat(20)), {
+            chunkSize: 4,
+            chunkDelayMs: 100,
+          }),
+        },
+        { match: {}, reply: reply(text("Done.")) },
+      ],
+    });
+    const client = h.client;
+    const stream = watch(client.sendMessageStream(sendRequest(userMessage("Talk slowly"))));
+    const head = await stream.first((e) => e.payload?.$case === "task");
+    const running = head.payload?.$case === "task" ? head.payload.value : undefined;
+    if (!running) throw new Error("expected a task first");
+    const canceled = await client.cancelTask({ tenant: "", id: running.id, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await stream.done.catch(() => undefined);
+    const completed = await sendForTask(client, userMessage("Quick one"));
+    expect(completed.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    const url = h.server.url;
+    for (const task of [canceled, completed]) {
+      await expect(
+        client.cancelTask({ tenant: "", id: task.id, metadata: undefined }),
+      ).rejects.toThrow(/not cancelable/i);
+      const rpc = await fetch(`${url}/a2a/jsonrpc`, {
+        method: "POST",
+        headers: { "A2A-Version": "1.0", "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 0,
+          method: "CancelTask",
+          params: { id: task.id },
+        }),
+      });
+      expect(await rpc.json()).toMatchObject({ id: 0, error: { code: -32002 } });
+      const rest = await fetch(`${url}/a2a/rest/tasks/${task.id}:cancel`, {
+        method: "POST",
+        headers: { "A2A-Version": "1.0", "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(rest.status).toBe(400);
+      expect(await rest.json()).toMatchObject({ error: { message: /not cancelable/ } });
+      const after = await client.getTask({ tenant: "", id: task.id, historyLength: undefined });
+      expect(after.status?.state).toBe(task.status?.state);
+    }
+  }, 120_000);
 });
