@@ -41,5 +41,13 @@ export function errorMessage(err: unknown, url?: string): string {
     const why = code ?? (typeof e?.cause?.message === "string" ? e.cause.message : message);
     return `cannot reach the agent${url ? ` at ${url}` : ""} (${why}). Is the server running? Set --url or A2A_URL.`;
   }
+  // The SDK's transports put the HTTP status in the text: "... Status: 401 Unauthorized. ...".
+  const status = /\b(?:Status:|stream for \S+:)\s*(40[13])\b/.exec(message)?.[1];
+  if (status === "401") {
+    return "the agent requires a bearer token, and none or a wrong one was sent: pass --token or set A2A_TOKEN.";
+  }
+  if (status === "403") {
+    return "the agent refused this caller (403): your login is not in its server.allowedLogins.";
+  }
   return message.split("\n")[0] ?? message;
 }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
-import { connect } from "../../src/client/connect.js";
+import { connect, errorMessage } from "../../src/client/connect.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
@@ -208,6 +208,13 @@ describe("bearer tokens", () => {
         ).status,
       ).toBe(200);
       expect(h.bench.model.messageRequests).toHaveLength(0);
+
+      // The terminal client's reading of the official client's refusal.
+      const tokenless = await connect(h.server.url);
+      const refused = await tokenless
+        .getTask({ tenant: "", id: randomUUID(), historyLength: undefined })
+        .then(() => "no error", errorMessage);
+      expect(refused).toMatch(/requires a bearer token.*--token or set A2A_TOKEN/);
 
       // The official client with a token (the terminal client's `connect`) works end to end.
       for (const token of [CI_TOKEN, OPS_TOKEN]) {

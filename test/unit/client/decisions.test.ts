@@ -192,5 +192,14 @@ describe("small pieces", () => {
       "cannot reach the agent at http://x:1 (ECONNREFUSED). Is the server running? Set --url or A2A_URL.",
     );
     expect(errorMessage(new Error("Task not found\nmore"))).toBe("Task not found");
+    const http = (status: string) =>
+      new Error(`HTTP error for GetTask! Status: ${status}. Response: {"error":"x"}`);
+    expect(errorMessage(http("401 Unauthorized"))).toMatch(/--token or set A2A_TOKEN/);
+    expect(errorMessage(http("403 Forbidden"))).toMatch(/allowedLogins/);
+    expect(
+      errorMessage(
+        new Error("HTTP error establishing stream for SendStreamingMessage: 401 Unauthorized"),
+      ),
+    ).toMatch(/bearer token/);
   });
 });
