@@ -9,6 +9,7 @@ import { ClaudeAgentExecutor } from "./a2a/executor.js";
 import { changedFilePath, FILE_TOOL_MATCHER, fileOperation } from "./a2a/file-artifacts.js";
 import { GuardedRequestHandler } from "./a2a/guarded-request-handler.js";
 import { RetryingPushSender } from "./a2a/push-sender.js";
+import { pushTargetPolicy } from "./a2a/push-target.js";
 import type { Inbox } from "./a2a/server-task.js";
 import { ClaudeSession, type QueryFactory } from "./claude/index.js";
 import type { Config } from "./config/schema.js";
@@ -151,8 +152,11 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   await pool.dropStaleSessions();
   const taskStore = new TerminalTaskStore(stores.taskStore, logger.child({ component: "store" }));
   const busManager = new TaskBusManager();
+  const pushTargets = pushTargetPolicy(config.server.pushAllowPrivateNetworks);
   const pushSender = config.agentCard.capabilities.pushNotifications
-    ? new RetryingPushSender(stores.pushStore, logger.child({ component: "push" }))
+    ? new RetryingPushSender(stores.pushStore, logger.child({ component: "push" }), {
+        targets: pushTargets,
+      })
     : undefined;
   const executor = new ClaudeAgentExecutor({
     pool,
@@ -182,6 +186,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     busManager,
     stores.pushStore,
     pushSender,
+    pushTargets,
   );
   const closeSessions = async () => {
     await pool.closeAll();

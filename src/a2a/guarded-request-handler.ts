@@ -6,6 +6,7 @@ import type {
   SendMessageRequest,
   StreamResponse,
   Task,
+  TaskPushNotificationConfig,
 } from "@a2a-js/sdk";
 import { TaskNotCancelableError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import {
@@ -18,6 +19,7 @@ import {
   type TaskStore,
 } from "@a2a-js/sdk/server";
 import { checkContentModes, contentModesOf, type ContentModes } from "./content-modes.js";
+import { assertPushTarget, type PushTargetPolicy } from "./push-target.js";
 import { isTerminalState } from "./task-channel.js";
 
 /** What the guard needs to know of the executor. */
@@ -62,6 +64,7 @@ interface Claim {
 export class GuardedRequestHandler extends DefaultRequestHandler {
   private readonly activeTasks: ActiveTasks;
   private readonly contentModes: ContentModes;
+  private readonly pushEnabled: boolean;
 
   constructor(
     card: AgentCard,
@@ -70,10 +73,13 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     busManager: ExecutionEventBusManager,
     pushStore?: PushNotificationStore,
     pushSender?: PushNotificationSender,
+    /** Webhook URLs are checked before a config is stored (unset: the SDK stores any URL). */
+    private readonly pushTargets?: PushTargetPolicy,
   ) {
     super(card, tasks, executor, busManager, pushStore, pushSender);
     this.activeTasks = executor;
     this.contentModes = contentModesOf(card);
+    this.pushEnabled = card.capabilities?.pushNotifications === true;
   }
 
   override async sendMessage(
@@ -81,6 +87,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): Promise<Message | Task> {
     checkContentModes(params, this.contentModes);
+    await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
     const claimed = await this.admit(params, context);
     try {
       const result = await super.sendMessage(params, context);
@@ -101,6 +108,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     checkContentModes(params, this.contentModes);
+    await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
     const claimed = await this.admit(params, context);
     try {
       for await (const event of super.sendMessageStream(params, context)) {
@@ -131,6 +139,21 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
       );
     }
     return super.cancelTask(params, context);
+  }
+
+  override async createTaskPushNotificationConfig(
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    await this.checkPushTarget(params);
+    return super.createTaskPushNotificationConfig(params, context);
+  }
+
+  /** Refuses a webhook the server must not call, before the SDK stores anything. */
+  private async checkPushTarget(config: TaskPushNotificationConfig | undefined): Promise<void> {
+    // Push off: the SDK ignores a message's config and refuses the push methods itself.
+    if (config === undefined || !this.pushEnabled || this.pushTargets === undefined) return;
+    await assertPushTarget(config.url, this.pushTargets);
   }
 
   private throwIfRefused(claimed: Claim | undefined): void {

@@ -6,6 +6,8 @@ import {
   type ServerCallContext,
 } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
+import { pushTargetPolicy, resolvePushTarget, type PushTargetPolicy } from "./push-target.js";
+import { postPinned, type PostWebhook } from "./webhook-post.js";
 
 export interface PushSenderOptions {
   /** Tries per notification and webhook (default 4). */
@@ -14,7 +16,10 @@ export interface PushSenderOptions {
   readonly backoffMs?: number;
   /** One POST's time limit (default 5 s). */
   readonly timeoutMs?: number;
-  readonly fetch?: typeof fetch;
+  /** Which webhooks may be reached (default: public addresses only, system DNS). */
+  readonly targets?: PushTargetPolicy;
+  /** The transport (default: node:http(s) pinned to the checked addresses). */
+  readonly post?: PostWebhook;
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
@@ -26,6 +31,8 @@ const defaultSleep = (ms: number) =>
  * of the task, in the task's event order. Unlike the SDK's sender, a failed delivery is retried
  * a bounded number of times with exponential backoff and then logged, never thrown: a webhook
  * never blocks or fails a task. `send` returns once the configs are read; delivery goes on after.
+ * Every attempt checks the webhook again against what its host resolves to now (push-target.ts)
+ * and connects only to the addresses it checked: a refused target is logged, never contacted.
  */
 export class RetryingPushSender implements PushNotificationSender {
   private readonly serializer = new V1PushNotificationSerializer();
@@ -34,7 +41,8 @@ export class RetryingPushSender implements PushNotificationSender {
   private readonly attempts: number;
   private readonly backoffMs: number;
   private readonly timeoutMs: number;
-  private readonly fetch: typeof fetch;
+  private readonly targets: PushTargetPolicy;
+  private readonly post: PostWebhook;
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(
@@ -45,7 +53,8 @@ export class RetryingPushSender implements PushNotificationSender {
     this.attempts = options.attempts ?? 4;
     this.backoffMs = options.backoffMs ?? 500;
     this.timeoutMs = options.timeoutMs ?? 5_000;
-    this.fetch = options.fetch ?? fetch;
+    this.targets = options.targets ?? pushTargetPolicy(false);
+    this.post = options.post ?? postPinned;
     this.sleep = options.sleep ?? defaultSleep;
   }
 
@@ -95,18 +104,29 @@ export class RetryingPushSender implements PushNotificationSender {
     const where = safeOrigin(config.url);
     for (let attempt = 1; ; attempt++) {
       let failure: string;
-      try {
-        const response = await this.fetch(config.url, {
-          method: "POST",
-          headers,
-          body,
-          signal: AbortSignal.timeout(this.timeoutMs),
-          redirect: "error",
-        });
-        if (response.ok) return;
-        failure = `HTTP ${response.status}`;
-      } catch (err) {
-        failure = err instanceof Error ? err.message : String(err);
+      const target = await resolvePushTarget(config.url, this.targets);
+      if (target.ok) {
+        try {
+          const status = await this.post({
+            url: target.url,
+            addresses: target.addresses,
+            headers,
+            body,
+            timeoutMs: this.timeoutMs,
+          });
+          if (status >= 200 && status < 300) return;
+          failure = `HTTP ${status}`;
+        } catch (err) {
+          failure = err instanceof Error ? err.message : String(err);
+        }
+      } else if (target.retry) {
+        failure = target.reason;
+      } else {
+        this.logger.warn(
+          { taskId, webhook: where, reason: target.reason },
+          "push notification refused",
+        );
+        return;
       }
       if (attempt >= this.attempts) {
         this.logger.warn(

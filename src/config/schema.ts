@@ -144,6 +144,13 @@ const serverSchema = z.strictObject({
   bodyLimit: byteSize
     .prefault("10mb")
     .describe('Largest accepted request body: bytes, or a size such as "10mb" or "512kb".'),
+  pushAllowPrivateNetworks: z
+    .boolean({ error: "expected true or false" })
+    .default(false)
+    .describe(
+      "Allow push-notification webhooks on loopback, private, link-local and unique-local " +
+        "addresses. Default: only public addresses are called.",
+    ),
 });
 
 const skillSchema = z.strictObject({

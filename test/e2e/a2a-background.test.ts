@@ -73,7 +73,11 @@ describe("A2A background work (real runtime)", () => {
   it("detach: the task completes at once; the wake is a new task, listed, referenced and pushed to the webhook", async () => {
     hook = await WebhookReceiver.start();
     h = await startA2AHarness({
-      config: { claude: { backgroundTasks: "detach" } },
+      // The webhook receiver is on 127.0.0.1: refused unless private networks are allowed.
+      config: {
+        server: { pushAllowPrivateNetworks: true },
+        claude: { backgroundTasks: "detach" },
+      },
       rules: jobRules("sleep 1 && echo job-done", "The job is done: job-done."),
     });
     const first = await h.client.sendMessage({

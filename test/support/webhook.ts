@@ -7,7 +7,11 @@ export interface Delivery {
   readonly body: Record<string, unknown>;
 }
 
-/** A push-notification receiver on 127.0.0.1 that records every POST and answers 200. */
+/**
+ * A push-notification receiver on 127.0.0.1 that records every POST and answers 200. The server
+ * under test needs `server.pushAllowPrivateNetworks: true` to call it (loopback is refused by
+ * default).
+ */
 export class WebhookReceiver {
   readonly deliveries: Delivery[] = [];
   private waiters: (() => void)[] = [];

@@ -3,6 +3,8 @@ import { InMemoryPushNotificationStore, ServerCallContext } from "@a2a-js/sdk/se
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { RetryingPushSender } from "../../../src/a2a/push-sender.js";
+import { pushTargetPolicy, type Resolve } from "../../../src/a2a/push-target.js";
+import type { PostWebhook, WebhookRequest } from "../../../src/a2a/webhook-post.js";
 
 const context = new ServerCallContext();
 
@@ -31,6 +33,21 @@ async function storeWith(url: string, token = "tok") {
   return store;
 }
 
+/** No test here may ask the system's DNS anything. */
+const noDns: Resolve = (host) => Promise.reject(new Error(`unexpected lookup of ${host}`));
+/** Loopback webhooks (these tests' own fakes) allowed; every other check as in production. */
+const loopbackAllowed = pushTargetPolicy(true, noDns);
+
+/** A transport that records and never connects anywhere. */
+function recordingPost(statuses: number[] = []) {
+  const calls: WebhookRequest[] = [];
+  const post: PostWebhook = (r) => {
+    calls.push(r);
+    return Promise.resolve(statuses.shift() ?? 200);
+  };
+  return { calls, post };
+}
+
 function recordingLogger() {
   const lines: string[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => void lines.push(line) });
@@ -39,21 +56,12 @@ function recordingLogger() {
 
 describe("RetryingPushSender", () => {
   it("posts each event as v1.0 JSON with the token, in order, retrying a failure with backoff", async () => {
-    const calls: { url: string; body: string; token: string | null }[] = [];
-    let failures = 2;
-    const fetch = (url: string, init: { body: string; headers: Record<string, string> }) => {
-      calls.push({
-        url,
-        body: init.body,
-        token: init.headers["X-A2A-Notification-Token"] ?? null,
-      });
-      if (failures-- > 0) return Promise.resolve(new Response("no", { status: 503 }));
-      return Promise.resolve(new Response("ok"));
-    };
+    const { calls, post } = recordingPost([503, 503]);
     const sleeps: number[] = [];
     const { logger } = recordingLogger();
     const sender = new RetryingPushSender(await storeWith("http://127.0.0.1:1/hook"), logger, {
-      fetch: fetch as unknown as typeof globalThis.fetch,
+      targets: loopbackAllowed,
+      post,
       sleep: (ms) => {
         sleeps.push(ms);
         return Promise.resolve();
@@ -74,7 +82,8 @@ describe("RetryingPushSender", () => {
       "TASK_STATE_WORKING",
       "TASK_STATE_COMPLETED",
     ]);
-    expect(calls.every((c) => c.token === "tok")).toBe(true);
+    expect(calls.every((c) => c.headers["X-A2A-Notification-Token"] === "tok")).toBe(true);
+    expect(calls.every((c) => c.url.href === "http://127.0.0.1:1/hook")).toBe(true);
   });
 
   it("gives up after the last attempt, logs the webhook's origin only, and never throws", async () => {
@@ -84,7 +93,8 @@ describe("RetryingPushSender", () => {
       logger,
       {
         attempts: 2,
-        fetch: () => Promise.reject(new Error("connection refused")),
+        targets: loopbackAllowed,
+        post: () => Promise.reject(new Error("connection refused")),
         sleep: () => Promise.resolve(),
       },
     );
@@ -103,14 +113,104 @@ describe("RetryingPushSender", () => {
       new InMemoryPushNotificationStore(),
       pino({ level: "silent" }),
       {
-        fetch: () => {
+        targets: loopbackAllowed,
+        post: () => {
           called++;
-          return Promise.resolve(new Response("ok"));
+          return Promise.resolve(200);
         },
       },
     );
     await sender.send(status("t1", TaskState.TASK_STATE_WORKING), context);
     await sender.idle("t1");
     expect(called).toBe(0);
+  });
+});
+
+describe("RetryingPushSender: the webhook is checked again at every delivery", () => {
+  /** A resolver that answers from a script, one answer per lookup, and records the names asked. */
+  function scriptedDns(...answers: string[][]) {
+    const asked: string[] = [];
+    const resolve: Resolve = (host) => {
+      asked.push(host);
+      const next = answers.shift() ?? [];
+      return Promise.resolve(
+        next.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }) as const),
+      );
+    };
+    return { asked, resolve };
+  }
+  const quietSleep = { sleep: () => Promise.resolve() };
+
+  it("refuses a private address by default: nothing is posted, nothing retried, the refusal logged", async () => {
+    const { calls, post } = recordingPost();
+    const { logger, lines } = recordingLogger();
+    const sender = new RetryingPushSender(await storeWith("http://10.0.0.1/hook"), logger, {
+      targets: pushTargetPolicy(false, noDns),
+      post,
+      ...quietSleep,
+    });
+    await sender.send(status("t1", TaskState.TASK_STATE_WORKING), context);
+    await sender.idle("t1");
+    expect(calls).toEqual([]);
+    const log = lines.join("");
+    expect(log).toContain("push notification refused");
+    expect(log).toContain("10.0.0.1 is a private address");
+    expect(log).not.toContain("retried");
+  });
+
+  it("connects only to the addresses it checked, and re-resolves for each delivery (DNS rebinding)", async () => {
+    // 93.184.216.34 is public; the recording transport never contacts it.
+    const dns = scriptedDns(["93.184.216.34"], ["10.0.0.1"]);
+    const { calls, post } = recordingPost();
+    const { logger, lines } = recordingLogger();
+    const sender = new RetryingPushSender(await storeWith("https://hook.invalid/x"), logger, {
+      targets: pushTargetPolicy(false, dns.resolve),
+      post,
+      ...quietSleep,
+    });
+    await sender.send(status("t1", TaskState.TASK_STATE_WORKING), context);
+    await sender.send(status("t1", TaskState.TASK_STATE_COMPLETED), context);
+    await sender.idle("t1");
+    expect(dns.asked).toEqual(["hook.invalid", "hook.invalid"]);
+    // The first answer was public: posted, pinned to that address. The second was not.
+    expect(calls.map((c) => c.addresses)).toEqual([[{ address: "93.184.216.34", family: 4 }]]);
+    expect(lines.join("")).toContain(
+      "hook.invalid resolves to 10.0.0.1, a private address; webhooks must have public addresses",
+    );
+  });
+
+  it("refuses a host when any of its addresses is private", async () => {
+    const dns = scriptedDns(["93.184.216.34", "::ffff:127.0.0.1"]);
+    const { calls, post } = recordingPost();
+    const { logger, lines } = recordingLogger();
+    const sender = new RetryingPushSender(await storeWith("http://hook.invalid/"), logger, {
+      targets: pushTargetPolicy(false, dns.resolve),
+      post,
+      ...quietSleep,
+    });
+    await sender.send(status("t1", TaskState.TASK_STATE_WORKING), context);
+    await sender.idle("t1");
+    expect(calls).toEqual([]);
+    expect(lines.join("")).toContain("resolves to ::ffff:127.0.0.1, a loopback address");
+  });
+
+  it("retries a host that does not resolve, then gives up", async () => {
+    const { calls, post } = recordingPost();
+    const { logger, lines } = recordingLogger();
+    const failing: Resolve = () =>
+      Promise.reject(Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" }));
+    const sender = new RetryingPushSender(await storeWith("http://hook.invalid/"), logger, {
+      attempts: 2,
+      targets: pushTargetPolicy(false, failing),
+      post,
+      ...quietSleep,
+    });
+    await sender.send(status("t1", TaskState.TASK_STATE_WORKING), context);
+    await sender.idle("t1");
+    expect(calls).toEqual([]);
+    const log = lines.join("");
+    expect(log).toContain("push notification retried");
+    expect(log).toContain("push notification not delivered");
+    expect(log).toContain("could not be resolved (ENOTFOUND)");
   });
 });

@@ -152,7 +152,10 @@ describe("background work (wait)", () => {
 
 describe("background work (detach)", () => {
   it("completes at the turn's result; the wake is an autonomous task that inherits push configs", async () => {
-    h = await scriptedAgent({ config: { claude: { backgroundTasks: "detach" } } });
+    h = await scriptedAgent({
+      // The webhook below is on loopback, refused by default.
+      config: { server: { pushAllowPrivateNetworks: true }, claude: { backgroundTasks: "detach" } },
+    });
     const a = h.send("run it in the background");
     const stamp = await sentStamp(h, 0);
     const { taskId, contextId } = await (async () => {

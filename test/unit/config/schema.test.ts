@@ -11,6 +11,7 @@ describe("config schema", () => {
       auth: { tokens: [] },
       allowUnauthenticatedRemote: false,
       bodyLimit: 10 * 1024 * 1024,
+      pushAllowPrivateNetworks: false,
     });
     expect(c.agentCard.name).toBe("Claude Code");
     expect(c.agentCard.capabilities).toEqual({ streaming: true, pushNotifications: true });
