@@ -148,6 +148,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     tasksByState: () => stores.countByState(),
     liveSessions: () => pool.liveCount,
     backgroundTasks: () => pool.backgroundTaskCount(),
+    queuedTasks: () => pool.waiting,
   });
   await pool.dropStaleSessions();
   const taskStore = new TerminalTaskStore(stores.taskStore, logger.child({ component: "store" }));

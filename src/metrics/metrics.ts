@@ -7,6 +7,8 @@ export interface MetricsSources {
   tasksByState(): Promise<Record<string, number> | undefined>;
   liveSessions(): number;
   backgroundTasks(): number;
+  /** Tasks waiting for a Claude Code process: `sessions.maxLive` are busy. */
+  queuedTasks(): number;
 }
 
 const PREFIX = "claude_a2a_";
@@ -53,6 +55,16 @@ export class ServerMetrics {
       registers,
       collect() {
         this.set(sources.liveSessions());
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}queued_tasks`,
+      help:
+        "Tasks waiting for a Claude Code process because sessions.maxLive are busy (a task " +
+        "waiting behind another task of its own context is not counted: it is submitted).",
+      registers,
+      collect() {
+        this.set(sources.queuedTasks());
       },
     });
     new Gauge({

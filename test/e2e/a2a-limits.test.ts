@@ -21,6 +21,13 @@ afterEach(async () => {
   h = undefined;
 });
 
+/** A gauge's value from the server's /metrics. */
+async function metric(harness: A2AHarness, name: string): Promise<number | undefined> {
+  const body = await (await fetch(`${harness.server.url}/metrics`)).text();
+  const line = body.split("\n").find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
 describe("A2A limits (real runtime)", () => {
   it("maxLive 1: a second context's task waits queued, then completes after the first", async () => {
     const first = new Gate();
@@ -57,9 +64,11 @@ describe("A2A limits (real runtime)", () => {
       false,
     );
     expect(h.spawns()).toBe(1);
+    expect(await metric(h, "claude_a2a_queued_tasks")).toBe(1);
     first.open();
     await aDone;
     await bDone;
+    expect(await metric(h, "claude_a2a_queued_tasks")).toBe(0);
     expect(resultText(a)).toBe("FIRST");
     expect(describeStream(b).at(-1)).toBe("status:completed");
     expect(resultText(b)).toBe("SECOND");

@@ -52,6 +52,7 @@ const sources = (counts?: Record<string, number>) => ({
   tasksByState: () => Promise.resolve(counts),
   liveSessions: () => 2,
   backgroundTasks: () => 1,
+  queuedTasks: () => 4,
 });
 
 describe("GET /healthz", () => {
@@ -95,6 +96,7 @@ describe("GET /metrics", () => {
     expect(body).toContain('claude_a2a_tasks{state="working"} 1');
     expect(body).toContain("claude_a2a_live_sessions 2");
     expect(body).toContain("claude_a2a_background_tasks 1");
+    expect(body).toContain("claude_a2a_queued_tasks 4");
   });
 
   it("is behind the allowedLogins gate", async () => {
