@@ -38,6 +38,8 @@ export class RetryingPushSender implements PushNotificationSender {
   private readonly serializer = new V1PushNotificationSerializer();
   /** Per task, the last delivery queued: the next one waits for it, so order is kept. */
   private readonly chains = new Map<string, Promise<void>>();
+  /** Task and webhook pairs whose refusal was logged at warn level: the rest go to debug. */
+  private readonly refusalsLogged = new Set<string>();
   private readonly attempts: number;
   private readonly backoffMs: number;
   private readonly timeoutMs: number;
@@ -122,10 +124,7 @@ export class RetryingPushSender implements PushNotificationSender {
       } else if (target.retry) {
         failure = target.reason;
       } else {
-        this.logger.warn(
-          { taskId, webhook: where, reason: target.reason },
-          "push notification refused",
-        );
+        this.logRefusal(taskId, config.url, where, target.reason);
         return;
       }
       if (attempt >= this.attempts) {
@@ -138,6 +137,23 @@ export class RetryingPushSender implements PushNotificationSender {
       this.logger.info({ taskId, webhook: where, attempt, failure }, "push notification retried");
       await this.sleep(this.backoffMs * 2 ** (attempt - 1));
     }
+  }
+
+  /**
+   * Once per task and webhook at warn level (a stored config refused at every event of a
+   * streamed answer would flood the log), then at debug. Bounded: forgotten wholesale past 1000.
+   */
+  private logRefusal(taskId: string, url: string, where: string, reason: string): void {
+    const key = `${taskId}\u0000${url}`;
+    const first = !this.refusalsLogged.has(key);
+    if (first) {
+      if (this.refusalsLogged.size >= 1000) this.refusalsLogged.clear();
+      this.refusalsLogged.add(key);
+    }
+    this.logger[first ? "warn" : "debug"](
+      { taskId, webhook: where, reason },
+      "push notification refused",
+    );
   }
 }
 

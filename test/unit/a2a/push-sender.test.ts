@@ -141,7 +141,7 @@ describe("RetryingPushSender: the webhook is checked again at every delivery", (
   }
   const quietSleep = { sleep: () => Promise.resolve() };
 
-  it("refuses a private address by default: nothing is posted, nothing retried, the refusal logged", async () => {
+  it("refuses a private address by default: nothing is posted or retried, the refusal logged once", async () => {
     const { calls, post } = recordingPost();
     const { logger, lines } = recordingLogger();
     const sender = new RetryingPushSender(await storeWith("http://10.0.0.1/hook"), logger, {
@@ -150,12 +150,18 @@ describe("RetryingPushSender: the webhook is checked again at every delivery", (
       ...quietSleep,
     });
     await sender.send(status("t1", TaskState.TASK_STATE_WORKING), context);
+    await sender.send(status("t1", TaskState.TASK_STATE_COMPLETED), context);
     await sender.idle("t1");
     expect(calls).toEqual([]);
     const log = lines.join("");
-    expect(log).toContain("push notification refused");
     expect(log).toContain("10.0.0.1 is a private address");
     expect(log).not.toContain("retried");
+    // Once at warn level per task and webhook, then at debug: a refused stream does not flood.
+    const refusals = lines
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((r) => r.msg === "push notification refused")
+      .map((r) => r.level);
+    expect(refusals).toEqual([40, 20]);
   });
 
   it("connects only to the addresses it checked, and re-resolves for each delivery (DNS rebinding)", async () => {
