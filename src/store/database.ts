@@ -4,6 +4,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { migrateToLatest } from "./sdk-migrations.js";
+import { cachingConnection } from "./statement-cache.js";
 
 export type DatabaseSpec =
   | { readonly type: "sqlite"; readonly file: string }
@@ -32,7 +33,9 @@ export async function openDatabase(spec: DatabaseSpec): Promise<Database> {
     connection.pragma("journal_mode = WAL");
     connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     connection.pragma("synchronous = NORMAL");
-    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: connection }) });
+    const db = new Kysely<unknown>({
+      dialect: new SqliteDialect({ database: cachingConnection(connection) }),
+    });
     return { db, type: "sqlite", location: spec.file };
   }
   const location = redactUrl(spec.url);
