@@ -48,6 +48,10 @@ const VALID_EVERY = 25;
 /** Valid conversations: odd ids on purpose, they must work like any other. */
 const CONTEXTS = ["__proto__", "constructor", "ctx-plain"] as const;
 const PUSH_TOKEN = "hostile-push-config-secret-3f0b";
+const ODD_MESSAGE_IDS: Record<number, { messageId: string }> = {
+  1: { messageId: "__proto__" },
+  2: { messageId: "constructor" },
+};
 
 let bench: TestBench | undefined;
 let h: A2AHarness | undefined;
@@ -141,7 +145,8 @@ describe("hostile input", () => {
       { name: "ok", match: {}, reply: reply(text("ok")) },
     ]);
     const { cwd, env, root } = bench.sandbox;
-    await writeTestConfig(cwd);
+    // The push config below names a loopback webhook (tests send traffic nowhere else).
+    await writeTestConfig(cwd, { server: { pushAllowPrivateNetworks: true } });
     const rootBefore = (await readdir(root)).sort();
     const escapedBefore = existsSync("/tmp/escaped.txt");
     const port = await freePort();
@@ -162,7 +167,9 @@ describe("hostile input", () => {
         const parts: Part[] = [textPart(`valid message ${n} in ${contextId}`)];
         if (n % 3 === 0) parts.push(filePart(TRAVERSAL_FILENAMES[n % TRAVERSAL_FILENAMES.length]!));
         // Not awaited: the garbage keeps coming while the valid tasks run.
-        valid.push(sendForTask(client, userMessage(parts, { contextId })));
+        // Message ids are the client's: odd ones too.
+        const message = { ...userMessage(parts, { contextId }), ...ODD_MESSAGE_IDS[n] };
+        valid.push(sendForTask(client, message));
       }
       const r = hostileRequest(rng);
       // Bounded: a request the server never answers is a finding, not a hung test.
