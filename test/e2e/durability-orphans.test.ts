@@ -7,7 +7,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { startTestBench, type TestBench } from "../support/bench.js";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
-import { freePort, sendRequest, userMessage } from "../support/a2a/harness.js";
+import {
+  freePort,
+  messageText,
+  sendForTask,
+  sendRequest,
+  userMessage,
+} from "../support/a2a/harness.js";
+import { headTask } from "../support/a2a/stream-view.js";
 import { watch } from "../support/a2a/watch.js";
 import {
   endProcessTest,
@@ -16,7 +23,9 @@ import {
   writeTestConfig,
   type ServerProcess,
 } from "../support/server-process.js";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { TaskState } from "@a2a-js/sdk";
 
 let bench: TestBench | undefined;
 const servers: ServerProcess[] = [];
@@ -39,6 +48,7 @@ describe("durability: no orphans after kill -9", () => {
         ),
       },
       { match: { toolResult: /running in background/i }, reply: reply(text("Started.")) },
+      { match: { lastUserText: "What did you start?" }, reply: reply(text("A dev server.")) },
     ]);
     const { cwd, env, configDir } = bench.sandbox;
     await writeTestConfig(cwd);
@@ -75,5 +85,46 @@ describe("durability: no orphans after kill -9", () => {
     const left = (await processesWithConfigDir(configDir)).filter((p) => old.includes(p));
     expect(left).toEqual([]);
     expect(second.output()).toContain("a previous server left running in this workspace");
+
+    // The restarted server resumes the conversation, as the transcript's only writer: the
+    // scripted model sees the earlier exchange, and the transcript's entries form one chain (no
+    // two entries answer the same parent, as they would if a surviving process appended a turn
+    // beside the restarted server's).
+    const { contextId } = headTask(stream.items);
+    const again = await new ClientFactory().createFromUrl(second.url);
+    const next = await sendForTask(again, userMessage("What did you start?", { contextId }));
+    expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(next.history.find((m) => m.metadata?.kind === "result"))).toBe(
+      "A dev server.",
+    );
+    const asked = bench.model.messageRequests.find((r) => r.lastUserText.includes("What did"));
+    expect(JSON.stringify(asked?.body.messages)).toContain("Start the dev server");
+    const chain = await transcriptEntries(configDir);
+    expect(chain.some((e) => e.type === "assistant")).toBe(true);
+    const parents = chain.flatMap((e) => (e.parentUuid ? [e.parentUuid] : []));
+    expect(new Set(parents).size).toBe(parents.length);
   }, 180_000);
 });
+
+interface TranscriptEntry {
+  type?: string;
+  uuid?: string;
+  parentUuid?: string | null;
+}
+
+/** Every entry of the one conversation transcript under the sandbox's CLAUDE_CONFIG_DIR. */
+async function transcriptEntries(configDir: string): Promise<TranscriptEntry[]> {
+  const projects = join(configDir, "projects");
+  const files: string[] = [];
+  for (const project of await readdir(projects)) {
+    for (const name of await readdir(join(projects, project))) {
+      if (name.endsWith(".jsonl")) files.push(join(projects, project, name));
+    }
+  }
+  expect(files).toHaveLength(1);
+  const text = await readFile(files[0] ?? "", "utf8");
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as TranscriptEntry);
+}
