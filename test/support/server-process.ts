@@ -6,6 +6,8 @@ import type { ConfigInput } from "../../src/config/schema.js";
 import { TEST_MODEL, type TestBench } from "./bench.js";
 
 const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+/** The compiled CLI (`npm run build`), as a user runs it. */
+const BUILT_CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 // `--import tsx` would resolve from the server's cwd (a temp dir): name the loader by path.
 const TSX = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
 
@@ -47,10 +49,15 @@ export async function spawnServer(o: {
   cwd: string;
   port: number;
   env: Record<string, string>;
+  /** Node options before the script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgs?: readonly string[];
+  /** Run the compiled `dist/cli.js` instead of the sources through tsx. */
+  built?: boolean;
 }): Promise<ServerProcess> {
+  const script = o.built === true ? [BUILT_CLI] : ["--import", TSX, CLI];
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--import", TSX, CLI, "--cwd", o.cwd, "--port", String(o.port)],
+    [...(o.nodeArgs ?? []), ...script, "--cwd", o.cwd, "--port", String(o.port)],
     { cwd: o.cwd, env: { LOG_LEVEL: "info", ...o.env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";

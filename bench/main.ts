@@ -1,0 +1,66 @@
+/**
+ * `npm run bench`: figures, not pass/fail. Starts the scripted model (here) and our server (its own
+ * process), runs each scenario with warm-up and interleaved variants, and prints one table with
+ * median, p95 and the ratio against the baseline measured in the same run.
+ *
+ *   BENCH_QUICK=1              the reduced run (under two minutes)
+ *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store)
+ *   BENCH_LOG_LEVEL=debug      the server's log level (default info, as in production)
+ *
+ * See docs/BENCHMARKS.md for what each scenario measures.
+ */
+import { cpus, totalmem } from "node:os";
+import { performance } from "node:perf_hooks";
+import { planFrom, type ScenarioName, type Plan } from "./plan.js";
+import { startRig, type Rig } from "./rig.js";
+import { concurrency } from "./scenarios/concurrency.js";
+import { longAnswer } from "./scenarios/long.js";
+import { store } from "./scenarios/store.js";
+import { warmTurn } from "./scenarios/warm.js";
+import { figures, type Row } from "./stats.js";
+import { renderTable } from "./table.js";
+
+type Log = (line: string) => void;
+
+function run(name: ScenarioName, rig: Rig, plan: Plan, log: Log): Promise<Row[]> {
+  switch (name) {
+    case "warm":
+      return warmTurn(rig, plan, log);
+    case "long":
+      return longAnswer(rig, plan, log);
+    case "concurrency":
+      return concurrency(rig, plan);
+    case "store":
+      return store(rig, plan, log);
+  }
+}
+
+const log: Log = (line) => process.stderr.write(`${line}\n`);
+const plan = planFrom(process.env);
+const began = performance.now();
+const rig = await startRig();
+const rows: Row[] = [];
+try {
+  for (const name of plan.scenarios) {
+    const t = performance.now();
+    log(`bench: ${name}...`);
+    rows.push(...(await run(name, rig, plan, log)));
+    log(`bench: ${name} took ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  }
+} finally {
+  await rig.close();
+}
+const cpu = cpus()[0]?.model ?? "unknown CPU";
+process.stdout.write(
+  [
+    "",
+    `claude-a2a benchmarks${plan.quick ? " (BENCH_QUICK)" : ""}: scripted model, real Claude Code runtime, 127.0.0.1`,
+    `server: ${rig.built ? "dist/cli.js" : "src/cli.ts through tsx (dist/ did not build)"}, log level ${process.env.BENCH_LOG_LEVEL ?? "info"}`,
+    `machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}; ${new Date().toISOString()}`,
+    "",
+    renderTable(figures(rows)),
+    "",
+    `total ${((performance.now() - began) / 1000).toFixed(0)} s`,
+    "",
+  ].join("\n"),
+);

@@ -1,0 +1,41 @@
+/**
+ * The scripted model's rules for the benchmarks, loaded by the fake model's own process
+ * (`test/support/fake-model-cli.ts --script`), so that producing the deltas costs neither the
+ * server nor the direct SDK consumer any CPU.
+ */
+import { reply, text, type Rule } from "../test/support/fake-model/index.js";
+
+/** The short reply of every warm turn: a few chunks, like the issue's measurements. */
+export const TURN_PROMPT = "bench-turn";
+const TURN_REPLY = "A reply streamed in a few chunks for the benchmark.";
+
+/** `bench-long <N>` is answered with N one-character text deltas. */
+export const longPrompt = (n: number, tag: string) => `bench-long ${n} ${tag}`;
+
+const longTexts = new Map<number, string>();
+/** The N-character answer to `longPrompt(n)`: what a consumer must assemble exactly. */
+export function longText(n: number): string {
+  let t = longTexts.get(n);
+  if (t === undefined) {
+    t = Array.from({ length: n }, (_, i) => String.fromCharCode(97 + (i % 26))).join("");
+    longTexts.set(n, t);
+  }
+  return t;
+}
+
+const rules: Rule[] = [
+  {
+    name: "long",
+    match: { lastUserText: /bench-long \d+/ },
+    reply: (req) => {
+      const n = Number(/bench-long (\d+)/.exec(req.lastUserText)?.[1]);
+      return reply(text(longText(n)), { chunkSize: 1 });
+    },
+  },
+  {
+    name: "turn",
+    match: { lastUserText: TURN_PROMPT },
+    reply: reply(text(TURN_REPLY), { chunkSize: 12 }),
+  },
+];
+export default rules;

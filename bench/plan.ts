@@ -1,0 +1,53 @@
+/** How much each scenario runs: the full run, or `BENCH_QUICK=1`'s reduced one. Pure. */
+
+export const SCENARIOS = ["warm", "long", "concurrency", "store"] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface Plan {
+  readonly quick: boolean;
+  readonly scenarios: readonly ScenarioName[];
+  /** Warm turns: rounds of (A2A blocking, A2A streaming, direct session, spawn-per-turn). */
+  readonly warmRounds: number;
+  readonly warmUp: number;
+  /** Long answers: delta counts and rounds of (A2A, direct) per count. */
+  readonly longSizes: readonly number[];
+  readonly longRounds: number;
+  /** Concurrency: context counts, turns per context, repetitions of (A2A, direct). */
+  readonly contexts: readonly number[];
+  readonly turnsPerContext: number;
+  readonly concurrencyReps: number;
+  /** Store: tasks seeded, client loops, seconds per measured phase, phases per operation. */
+  readonly storeTasks: number;
+  readonly storeLoops: number;
+  readonly storePhaseSeconds: number;
+  readonly storePhases: number;
+}
+
+export function planFrom(env: Record<string, string | undefined>): Plan {
+  const quick = env.BENCH_QUICK === "1" || env.BENCH_QUICK === "true";
+  const only = (env.BENCH_ONLY ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  for (const name of only) {
+    if (!(SCENARIOS as readonly string[]).includes(name)) {
+      throw new Error(`BENCH_ONLY: unknown scenario "${name}" (known: ${SCENARIOS.join(", ")})`);
+    }
+  }
+  const scenarios = only.length > 0 ? (only as ScenarioName[]) : [...SCENARIOS];
+  return {
+    quick,
+    scenarios,
+    warmRounds: quick ? 6 : 20,
+    warmUp: 2,
+    longSizes: [1_000, 5_000, 20_000],
+    longRounds: quick ? 2 : 5,
+    contexts: [1, 4, 8],
+    turnsPerContext: 5,
+    concurrencyReps: quick ? 1 : 2,
+    storeTasks: 10_000,
+    storeLoops: 8,
+    storePhaseSeconds: quick ? 3 : 5,
+    storePhases: quick ? 2 : 3,
+  };
+}

@@ -1,0 +1,31 @@
+/** What `/proc` says about processes: CPU time and resident memory. Linux only. */
+import { readFile } from "node:fs/promises";
+
+// USER_HZ: the unit of /proc/<pid>/stat times; 100 on every Linux build that matters here.
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU time a process has used so far, in ms (10 ms resolution). */
+export async function cpuTimeMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "latin1");
+  // The command name (field 2) may contain spaces: count fields after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1000) / TICKS_PER_SECOND;
+}
+
+/** Resident memory of a process in MB; 0 when it is gone. */
+export async function rssMb(pid: number): Promise<number> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, "latin1");
+    const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+    return kb / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+export async function summedRssMb(pids: readonly number[]): Promise<number> {
+  const each = await Promise.all(pids.map(rssMb));
+  return each.reduce((a, b) => a + b, 0);
+}

@@ -1,0 +1,114 @@
+/**
+ * What every scenario runs against: the scripted model and our server, each its own process (so
+ * `/proc` shows the server's CPU and memory alone, and neither side pays for producing the model's
+ * deltas), and a second runtime sandbox for the direct SDK sessions, so each side's Claude Code processes can be told apart by their config dir.
+ * Everything listens on 127.0.0.1; the runtimes' config and tmp dirs are in temp dirs.
+ */
+import { spawnSync } from "node:child_process";
+import { setTimeout as delay } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { ClientFactory, type Client } from "@a2a-js/sdk/client";
+import type { Options } from "@anthropic-ai/claude-agent-sdk";
+import { TEST_MODEL } from "../test/support/bench.js";
+import { freePort } from "../test/support/a2a/harness.js";
+export { longPrompt, longText, TURN_PROMPT } from "./model-rules.js";
+import { startModelProcess, type ModelProcess } from "./model-process.js";
+import { createRuntimeSandbox, type RuntimeSandbox } from "../test/support/sandbox.js";
+import {
+  killSandboxProcesses,
+  processesWithConfigDir,
+  spawnServer,
+  writeTestConfig,
+  type ServerProcess,
+} from "../test/support/server-process.js";
+
+export interface Rig {
+  readonly model: ModelProcess;
+  readonly server: ServerProcess;
+  /** Whether the server runs compiled (`dist/`) rather than from `src/` through tsx. */
+  readonly built: boolean;
+  readonly client: Client;
+  /** The server's runtime sandbox (its Claude Code children carry its config dir). */
+  readonly serverSandbox: RuntimeSandbox;
+  /** The sandbox of the direct SDK sessions. */
+  readonly directSandbox: RuntimeSandbox;
+  /** `query()` options of a direct session: the same runtime switches the server uses. */
+  directOptions(extra?: Partial<Options>): Options;
+  /** Pids of the server's Claude Code processes. */
+  serverClaudePids: () => Promise<number[]>;
+  directClaudePids: () => Promise<number[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Brings `dist/` up to date (as `npm start` does) so the server runs as users run it, compiled;
+ * when the build fails (e.g. a half-edited tree), falls back to the sources through tsx.
+ */
+function buildServer(): boolean {
+  const script = fileURLToPath(new URL("../scripts/build-if-stale.js", import.meta.url));
+  const r = spawnSync(process.execPath, [script], { stdio: "inherit" });
+  if (r.status === 0) return true;
+  process.stderr.write("bench: dist/ does not build: running the server from src/ through tsx\n");
+  return false;
+}
+
+export async function startRig(): Promise<Rig> {
+  const profileDir = process.env.BENCH_PROFILE;
+  const model = await startModelProcess();
+  const serverSandbox = await createRuntimeSandbox({ modelUrl: model.url });
+  const directSandbox = await createRuntimeSandbox({ modelUrl: model.url });
+  await writeTestConfig(serverSandbox.cwd, {
+    // Room for every context the scenarios open (none waits for another's process), and idle
+    // processes go away between scenarios instead of adding to the machine's load.
+    sessions: { maxLive: 64, idleTimeoutMs: 20_000, minIdleBeforeEvictMs: 0 },
+  });
+  const built = buildServer();
+  const server = await spawnServer({
+    built,
+    cwd: serverSandbox.cwd,
+    port: await freePort(),
+    env: {
+      ...serverSandbox.env,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
+    },
+    // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
+    ...(profileDir !== undefined && { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] }),
+  });
+  const client = await new ClientFactory().createFromUrl(server.url);
+  return {
+    model,
+    server,
+    built,
+    client,
+    serverSandbox,
+    directSandbox,
+    directOptions: (extra = {}) => ({
+      cwd: directSandbox.cwd,
+      env: directSandbox.env,
+      model: TEST_MODEL,
+      permissionMode: "acceptEdits",
+      settingSources: [],
+      includePartialMessages: true,
+      ...extra,
+    }),
+    serverClaudePids: () => processesWithConfigDir(serverSandbox.configDir),
+    directClaudePids: () => processesWithConfigDir(directSandbox.configDir),
+    async close() {
+      // A graceful stop (the CPU profile is written then), bounded.
+      server.kill("SIGTERM");
+      const stopped = await Promise.race([
+        server.exited.then(() => true),
+        delay(15_000).then(() => false),
+      ]);
+      if (!stopped) {
+        server.kill("SIGKILL");
+        await server.exited;
+      }
+      await killSandboxProcesses(serverSandbox.configDir);
+      await killSandboxProcesses(directSandbox.configDir);
+      await model.close();
+      await serverSandbox.cleanup();
+      await directSandbox.cleanup();
+    },
+  };
+}

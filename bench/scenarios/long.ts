@@ -1,0 +1,165 @@
+/**
+ * Long answer: one reply of N one-character deltas, through our server to an A2A streaming client
+ * against a direct SDK consumer of the same reply (A B per round). Also the server's CPU time
+ * (from /proc) per delta, `/healthz` latency while the answer streams, and, at the largest N,
+ * the warm turns of another context run meanwhile: the event loop must stay free.
+ */
+import { blockingTurn, streamingTurn } from "../a2a.js";
+import { DirectSession } from "../direct.js";
+import type { Plan } from "../plan.js";
+import { idleHealth, probeHealth } from "../probe.js";
+import { cpuTimeMs } from "../proc.js";
+import { longPrompt, longText, TURN_PROMPT, type Rig } from "../rig.js";
+import type { Row } from "../stats.js";
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+
+export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
+  const scenario = "long answer";
+  const rows: Row[] = [];
+  const largest = Math.max(...plan.longSizes);
+  const healthIdle = await idleHealth(rig.server.url, 20);
+  const healthRows: Row[] = [
+    {
+      scenario,
+      group: "/healthz",
+      variant: "idle",
+      unit: "ms",
+      samples: healthIdle,
+      baseline: true,
+    },
+  ];
+  const otherIdle: number[] = [];
+  const otherDuring: number[] = [];
+  const cpuRows: Row[] = [];
+
+  const direct = new DirectSession(rig.directOptions());
+  try {
+    const first = await streamingTurn(
+      rig.client,
+      longPrompt(plan.longSizes[0] ?? 1_000, "warm-up"),
+    );
+    const context = first.contextId;
+    const other = (await blockingTurn(rig.client, TURN_PROMPT)).contextId;
+    await direct.turn(longPrompt(plan.longSizes[0] ?? 1_000, "warm-up"));
+
+    for (const n of plan.longSizes) {
+      const a2aWall: number[] = [];
+      const a2aEvents: number[] = [];
+      const directWall: number[] = [];
+      const directEvents: number[] = [];
+      const cpuPerDelta: number[] = [];
+      const healthDuring: number[] = [];
+      for (let round = 0; round < plan.longRounds; round++) {
+        const tag = `r${round}`;
+        if (n === largest) {
+          for (let i = 0; i < 3; i++)
+            otherIdle.push((await blockingTurn(rig.client, TURN_PROMPT, other)).finalMs);
+        }
+        const cpuBefore = await cpuTimeMs(rig.server.pid);
+        const probe = probeHealth(rig.server.url);
+        let streaming = true;
+        // At the largest N, another context keeps taking turns while this one streams.
+        const others =
+          n === largest
+            ? (async () => {
+                while (streaming) {
+                  const t = await blockingTurn(rig.client, TURN_PROMPT, other);
+                  if (streaming) otherDuring.push(t.finalMs);
+                }
+              })()
+            : Promise.resolve();
+        const a = await streamingTurn(rig.client, longPrompt(n, tag), context);
+        streaming = false;
+        const cpu = (await cpuTimeMs(rig.server.pid)) - cpuBefore;
+        healthDuring.push(...(await probe.stop()));
+        await others;
+        if (a.error || a.text !== longText(n))
+          log(`long answer N=${fmt(n)}: the A2A client's text is not exact`);
+        a2aWall.push(a.finalMs / 1000);
+        a2aEvents.push(a.messages);
+        cpuPerDelta.push((cpu * 1000) / n);
+
+        const d = await direct.turn(longPrompt(n, tag));
+        if (d.error || d.text !== longText(n))
+          log(`long answer N=${fmt(n)}: the direct consumer's text is not exact`);
+        directWall.push(d.finalMs / 1000);
+        directEvents.push(d.messages);
+      }
+      const N = `N=${fmt(n)}`;
+      rows.push(
+        {
+          scenario,
+          group: `wall ${N}`,
+          variant: "direct SDK",
+          unit: "s",
+          samples: directWall,
+          baseline: true,
+        },
+        {
+          scenario,
+          group: `wall ${N}`,
+          variant: "A2A streaming",
+          unit: "s",
+          samples: a2aWall,
+          target: "≤ 1.5×",
+        },
+        {
+          scenario,
+          group: `events ${N}`,
+          variant: "direct SDK",
+          unit: "count",
+          samples: directEvents,
+          baseline: true,
+        },
+        {
+          scenario,
+          group: `events ${N}`,
+          variant: "A2A streaming",
+          unit: "count",
+          samples: a2aEvents,
+        },
+      );
+      cpuRows.push({
+        scenario,
+        group: "server CPU per delta",
+        variant: `A2A ${N}`,
+        unit: "µs",
+        samples: cpuPerDelta,
+        ...(cpuRows.length === 0 ? { baseline: true } : { target: "≤ 1.5×" }),
+      });
+      healthRows.push({
+        scenario,
+        group: "/healthz",
+        variant: `during ${N}`,
+        unit: "ms",
+        samples: healthDuring,
+        target: "≤ 2×",
+      });
+    }
+  } finally {
+    direct.close();
+  }
+  const N = `N=${fmt(largest)}`;
+  return [
+    ...rows,
+    ...cpuRows,
+    ...healthRows,
+    {
+      scenario,
+      group: "other context's turn",
+      variant: "idle",
+      unit: "ms",
+      samples: otherIdle,
+      baseline: true,
+    },
+    {
+      scenario,
+      group: "other context's turn",
+      variant: `during ${N}`,
+      unit: "ms",
+      samples: otherDuring,
+      target: "≤ 2×",
+    },
+  ];
+}

@@ -1,0 +1,164 @@
+/**
+ * Store: GetTask and ListTasks (page of 50, filtered by context) per second over HTTP, with
+ * `storeTasks` tasks in the server's default store (SQLite), `storeLoops` client loops at once.
+ * Baseline: the same loops on `GET /healthz`, the floor HTTP alone sets on this machine.
+ * Phases interleave (healthz, GetTask, ListTasks, healthz, ...).
+ */
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { TaskState, type Task } from "@a2a-js/sdk";
+import { ServerCallContext } from "@a2a-js/sdk/server";
+import { DatabaseTaskStore } from "@a2a-js/sdk/server/database";
+import BetterSqlite3 from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
+import { agentMessage, artifact, KIND, textPart } from "../../src/a2a/messages.js";
+import { DEFAULT_SQLITE_PATH } from "../../src/config/schema.js";
+import { listRequest, userMessage } from "../../test/support/a2a/harness.js";
+import { blockingTurn } from "../a2a.js";
+import type { Plan } from "../plan.js";
+import { TURN_PROMPT, type Rig } from "../rig.js";
+import type { Row } from "../stats.js";
+
+const PAGE = 50;
+const OWNER_KEY = "bench-owner";
+
+/**
+ * Writes `count` completed tasks, `PAGE` per context, for the same (tenant, owner) the server gave
+ * a real task of this client: the seeded tasks are the client's own, whatever the caller scheme.
+ */
+async function seed(rig: Rig, count: number): Promise<{ ids: string[]; contexts: string[] }> {
+  const { contextId } = await blockingTurn(rig.client, TURN_PROMPT);
+  const file = join(rig.serverSandbox.cwd, DEFAULT_SQLITE_PATH);
+  const connection = new BetterSqlite3(file);
+  connection.pragma("busy_timeout = 5000");
+  const scope = connection
+    .prepare<[string], { tenant: string; owner: string }>(
+      "select tenant, owner from tasks where context_id = ? limit 1",
+    )
+    .get(contextId);
+  if (scope === undefined) throw new Error("store: the server's task is not in its SQLite file");
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: connection }) });
+  const context = new ServerCallContext({
+    tenant: scope.tenant,
+    state: new Map([[OWNER_KEY, scope.owner]]),
+  });
+  const ids: string[] = [];
+  const contexts: string[] = [];
+  const base = Date.now() - count * 1000;
+  try {
+    await db.transaction().execute(async (trx) => {
+      const store = new DatabaseTaskStore(trx, {
+        ownerResolver: (c) => c.state.get(OWNER_KEY) as string,
+      });
+      for (let i = 0; i < count; i++) {
+        if (i % PAGE === 0) contexts.push(crypto.randomUUID());
+        const ref = { taskId: crypto.randomUUID(), contextId: contexts.at(-1) as string };
+        ids.push(ref.taskId);
+        await store.save(seededTask(ref, new Date(base + i * 1000)), context);
+      }
+    });
+  } finally {
+    await db.destroy();
+  }
+  return { ids, contexts };
+}
+
+/** A finished task of a typical size: a prompt, an answer, and the answer's artifact. */
+function seededTask(ref: { taskId: string; contextId: string }, at: Date): Task {
+  const answer = "A seeded answer of a typical length for the store benchmark. ".repeat(8);
+  return {
+    id: ref.taskId,
+    contextId: ref.contextId,
+    status: {
+      state: TaskState.TASK_STATE_COMPLETED,
+      message: agentMessage(ref, [textPart(answer)]),
+      timestamp: at.toISOString(),
+    },
+    history: [userMessage("A seeded prompt", ref), agentMessage(ref, [textPart(answer)])],
+    artifacts: [artifact("response", "response", [textPart(answer)], { kind: KIND.assistantText })],
+    metadata: {},
+  };
+}
+
+/** `loops` concurrent loops calling `op` for `seconds`; operations per second and errors. */
+async function load(
+  loops: number,
+  seconds: number,
+  op: () => Promise<boolean>,
+): Promise<{ rate: number; errors: number }> {
+  const end = performance.now() + seconds * 1000;
+  let done = 0;
+  let errors = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: loops }, async () => {
+      while (performance.now() < end) {
+        const ok = await op().catch(() => false);
+        done++;
+        if (!ok) errors++;
+      }
+    }),
+  );
+  return { rate: done / ((performance.now() - start) / 1000), errors };
+}
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+
+export async function store(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
+  const scenario = "store";
+  const seeded = await seed(rig, plan.storeTasks);
+  const tasks = `${plan.storeTasks.toLocaleString("en-US")} tasks`;
+  const ops = {
+    healthz: async () => {
+      const res = await fetch(`${rig.server.url}/healthz`);
+      await res.arrayBuffer();
+      return res.ok;
+    },
+    getTask: async () => {
+      const id = pick(seeded.ids);
+      const task = await rig.client.getTask({ tenant: "", id, historyLength: 0 });
+      return task.id === id;
+    },
+    listTasks: async () => {
+      const page = await rig.client.listTasks(listRequest(pick(seeded.contexts)));
+      return page.tasks.length === PAGE;
+    },
+  };
+  const rates = { healthz: [] as number[], getTask: [] as number[], listTasks: [] as number[] };
+  // A short warm-up of each, unmeasured.
+  for (const op of Object.values(ops)) await load(plan.storeLoops, 0.5, op);
+  for (let phase = 0; phase < plan.storePhases; phase++) {
+    for (const name of ["healthz", "getTask", "listTasks"] as const) {
+      const r = await load(plan.storeLoops, plan.storePhaseSeconds, ops[name]);
+      if (r.errors > 0) log(`store: ${r.errors} ${name} call(s) failed or answered wrong`);
+      rates[name].push(r.rate);
+    }
+  }
+  const group = `${tasks}, ${plan.storeLoops} loops`;
+  return [
+    {
+      scenario,
+      group,
+      variant: "GET /healthz",
+      unit: "/s",
+      samples: rates.healthz,
+      baseline: true,
+    },
+    {
+      scenario,
+      group,
+      variant: "GetTask",
+      unit: "/s",
+      samples: rates.getTask,
+      target: "≥ 1,000/s",
+    },
+    {
+      scenario,
+      group,
+      variant: "ListTasks by context",
+      unit: "/s",
+      samples: rates.listTasks,
+      target: "≥ 500/s",
+    },
+  ];
+}
