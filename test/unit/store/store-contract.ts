@@ -163,70 +163,7 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
       }
     });
 
-    it("ListTasks: newest first, pages by token, filters by context, status and time, scoped to the caller", async () => {
-      const stores = await openStores();
-      const base = Date.now() - 60_000;
-      const at = (s: number) => new Date(base + s * 1000);
-      await stores.taskStore.save(task("t1", TaskState.TASK_STATE_COMPLETED, { at: at(1) }), alice);
-      await stores.taskStore.save(
-        task("t2", TaskState.TASK_STATE_FAILED, { at: at(2), contextId: "ctx-2" }),
-        alice,
-      );
-      await stores.taskStore.save(task("t3", TaskState.TASK_STATE_COMPLETED, { at: at(3) }), alice);
-      await stores.taskStore.save(task("t4", TaskState.TASK_STATE_CANCELED, { at: at(4) }), alice);
-      await stores.taskStore.save(task("t5", TaskState.TASK_STATE_COMPLETED, { at: at(5) }), alice);
-      await stores.taskStore.save(task("bob-1", TaskState.TASK_STATE_COMPLETED), as("bob"));
-      const handler = handlerFor(stores);
-
-      const ids: string[] = [];
-      let pageToken = "";
-      let pages = 0;
-      do {
-        const page = await handler.listTasks({ ...listParams, pageSize: 2, pageToken }, alice);
-        expect(page.totalSize).toBe(5);
-        ids.push(...page.tasks.map((t) => t.id));
-        pageToken = page.nextPageToken;
-        pages++;
-      } while (pageToken !== "");
-      expect(ids).toEqual(["t5", "t4", "t3", "t2", "t1"]);
-      expect(pages).toBe(3);
-
-      const byContext = await handler.listTasks({ ...listParams, contextId: "ctx-2" }, alice);
-      expect(byContext.tasks.map((t) => t.id)).toEqual(["t2"]);
-      const byStatus = await handler.listTasks(
-        { ...listParams, status: TaskState.TASK_STATE_COMPLETED },
-        alice,
-      );
-      expect(byStatus.tasks.map((t) => t.id)).toEqual(["t5", "t3", "t1"]);
-      const recent = await handler.listTasks(
-        { ...listParams, statusTimestampAfter: at(3).toISOString() },
-        alice,
-      );
-      expect(recent.tasks.map((t) => t.id)).toEqual(["t5", "t4"]);
-      const bobs = await handler.listTasks(listParams, as("bob"));
-      expect(bobs.tasks.map((t) => t.id)).toEqual(["bob-1"]);
-    });
-
-    it("ListTasks: historyLength and includeArtifacts", async () => {
-      const stores = await openStores();
-      await stores.taskStore.save(
-        task("t1", TaskState.TASK_STATE_COMPLETED, { history: 3, artifacts: 2 }),
-        alice,
-      );
-      const handler = handlerFor(stores);
-      const plain = (await handler.listTasks(listParams, alice)).tasks[0];
-      expect(plain?.artifacts).toEqual([]);
-      expect(plain?.history).toHaveLength(3);
-      const full = (
-        await handler.listTasks({ ...listParams, includeArtifacts: true, historyLength: 1 }, alice)
-      ).tasks[0];
-      expect(full?.artifacts.map((a) => a.artifactId)).toEqual(["a-0", "a-1"]);
-      expect(full?.history.map((m) => m.parts[0]?.content)).toEqual([
-        { $case: "text", value: "message 3" },
-      ]);
-      const none = (await handler.listTasks({ ...listParams, historyLength: 0 }, alice)).tasks[0];
-      expect(none?.history).toEqual([]);
-    });
+    describeListTasks(openStores);
 
     it("a restart fails the tasks left submitted, working or input-required, and nothing else", async () => {
       const first = await openStores();
@@ -310,5 +247,76 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
       const second = await openStores(config);
       expect((await second.taskStore.load("t-old", alice))?.id).toBe("t-old");
     });
+  });
+}
+
+/**
+ * ListTasks on a store: pagination, filters, caller scoping, historyLength and includeArtifacts.
+ * Every store runs it, the memory one too (README: they work on every store).
+ */
+export function describeListTasks(openStores: () => Promise<TaskStores>): void {
+  it("ListTasks: newest first, pages by token, filters by context, status and time, scoped to the caller", async () => {
+    const stores = await openStores();
+    const base = Date.now() - 60_000;
+    const at = (s: number) => new Date(base + s * 1000);
+    await stores.taskStore.save(task("t1", TaskState.TASK_STATE_COMPLETED, { at: at(1) }), alice);
+    await stores.taskStore.save(
+      task("t2", TaskState.TASK_STATE_FAILED, { at: at(2), contextId: "ctx-2" }),
+      alice,
+    );
+    await stores.taskStore.save(task("t3", TaskState.TASK_STATE_COMPLETED, { at: at(3) }), alice);
+    await stores.taskStore.save(task("t4", TaskState.TASK_STATE_CANCELED, { at: at(4) }), alice);
+    await stores.taskStore.save(task("t5", TaskState.TASK_STATE_COMPLETED, { at: at(5) }), alice);
+    await stores.taskStore.save(task("bob-1", TaskState.TASK_STATE_COMPLETED), as("bob"));
+    const handler = handlerFor(stores);
+
+    const ids: string[] = [];
+    let pageToken = "";
+    let pages = 0;
+    do {
+      const page = await handler.listTasks({ ...listParams, pageSize: 2, pageToken }, alice);
+      expect(page.totalSize).toBe(5);
+      ids.push(...page.tasks.map((t) => t.id));
+      pageToken = page.nextPageToken;
+      pages++;
+    } while (pageToken !== "");
+    expect(ids).toEqual(["t5", "t4", "t3", "t2", "t1"]);
+    expect(pages).toBe(3);
+
+    const byContext = await handler.listTasks({ ...listParams, contextId: "ctx-2" }, alice);
+    expect(byContext.tasks.map((t) => t.id)).toEqual(["t2"]);
+    const byStatus = await handler.listTasks(
+      { ...listParams, status: TaskState.TASK_STATE_COMPLETED },
+      alice,
+    );
+    expect(byStatus.tasks.map((t) => t.id)).toEqual(["t5", "t3", "t1"]);
+    const recent = await handler.listTasks(
+      { ...listParams, statusTimestampAfter: at(3).toISOString() },
+      alice,
+    );
+    expect(recent.tasks.map((t) => t.id)).toEqual(["t5", "t4"]);
+    const bobs = await handler.listTasks(listParams, as("bob"));
+    expect(bobs.tasks.map((t) => t.id)).toEqual(["bob-1"]);
+  });
+
+  it("ListTasks: historyLength and includeArtifacts", async () => {
+    const stores = await openStores();
+    await stores.taskStore.save(
+      task("t1", TaskState.TASK_STATE_COMPLETED, { history: 3, artifacts: 2 }),
+      alice,
+    );
+    const handler = handlerFor(stores);
+    const plain = (await handler.listTasks(listParams, alice)).tasks[0];
+    expect(plain?.artifacts).toEqual([]);
+    expect(plain?.history).toHaveLength(3);
+    const full = (
+      await handler.listTasks({ ...listParams, includeArtifacts: true, historyLength: 1 }, alice)
+    ).tasks[0];
+    expect(full?.artifacts.map((a) => a.artifactId)).toEqual(["a-0", "a-1"]);
+    expect(full?.history.map((m) => m.parts[0]?.content)).toEqual([
+      { $case: "text", value: "message 3" },
+    ]);
+    const none = (await handler.listTasks({ ...listParams, historyLength: 0 }, alice)).tasks[0];
+    expect(none?.history).toEqual([]);
   });
 }
