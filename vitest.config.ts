@@ -8,6 +8,9 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
           environment: "node",
+          // CI machines are loaded: 5 s is too little for a test that starts a database or a
+          // process, and a unit test that hangs still fails.
+          testTimeout: 30_000,
         },
       },
       {

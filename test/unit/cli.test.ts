@@ -44,7 +44,7 @@ describe("claude-a2a command line", () => {
       { cwd: new URL("../..", import.meta.url) },
     );
     expect(stdout).toBe(`${pkg.version}\n`);
-  });
+  }, 60_000); // a process that compiles TypeScript at start: slow on a loaded machine
 
   it("refuses an unknown LOG_LEVEL with a clear message", async () => {
     const saved = process.env.LOG_LEVEL;
