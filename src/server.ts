@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createAgent, type AgentOptions } from "./agent.js";
 import type { Config } from "./config/schema.js";
 import { createHttpApp } from "./http/app.js";
+import { answerClientErrorsAsJson } from "./http/client-errors.js";
 import { AuthConfigError, TokenVerifier } from "./http/auth.js";
 import type { SessionPool } from "./sessions/pool.js";
 
@@ -73,6 +74,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
 
   const wanted = config.server.port;
   const http: Server = app.listen(wanted, config.server.host);
+  answerClientErrorsAsJson(http, logger.child({ component: "http" }));
   try {
     await new Promise<void>((resolve, reject) => {
       http.once("listening", resolve);

@@ -17,13 +17,22 @@ const INTERNAL: BodyError = {
 
 /**
  * An error a client caused that some middleware flagged with a 4xx status (`http-errors`
- * style: `status` and `expose`), told in the status's own words: its message may hold internals.
+ * `status`, the router's for a URL it cannot decode), told in the status's own words: its message
+ * may hold internals.
  */
 function flaggedClientError(err: unknown): BodyError | undefined {
   if (typeof err !== "object" || err === null) return undefined;
-  const { status, statusCode, expose } = err as Record<string, unknown>;
+  // The router flags a URL it cannot percent-decode with a bare `status: 400`.
+  const { status, statusCode } = err as Record<string, unknown>;
   const code = typeof status === "number" ? status : statusCode;
-  if (typeof code !== "number" || code < 400 || code > 499 || expose !== true) return undefined;
+  if (typeof code !== "number" || code < 400 || code > 499) return undefined;
+  if (err instanceof URIError) {
+    return {
+      status: code,
+      message: "The request URL is not valid percent-encoding.",
+      jsonRpcCode: INVALID_REQUEST,
+    };
+  }
   return {
     status: code,
     message: `${STATUS_CODES[code] ?? "Bad request"}.`,

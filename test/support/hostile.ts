@@ -351,6 +351,9 @@ function restRequest(rng: Rng): HostileRequest {
         ["GET", "/a2a/jsonrpc"],
         ["DELETE", `/a2a/rest/tasks/${odd}`],
         ["GET", `/a2a/rest/tasks/${odd}:subscribe`],
+        ["GET", "/a2a/rest/tasks/%ZZ"],
+        ["POST", "/a2a/rest/tasks/%E0%A4%A:cancel"],
+        ["GET", `/a2a/rest/tasks/${"a".repeat(20_000)}`],
       ] as const);
       return {
         ...base,
@@ -459,3 +462,29 @@ export function hostileRequest(rng: Rng): HostileRequest {
   const request = rng.chance(0.6) ? jsonRpcRequest(rng) : restRequest(rng);
   return rng.chance(0.3) ? damageHeaders(request, rng) : request;
 }
+
+/** Requests too rare to leave to the seed: each is sent once, after the generated ones. */
+export const EDGE_REQUESTS: readonly HostileRequest[] = [
+  {
+    label: "URL over Node's header limit",
+    method: "GET",
+    path: `/a2a/rest/tasks/${"a".repeat(20_000)}`,
+    headers: { ...V1 },
+    expect: "error",
+  },
+  {
+    label: "headers over Node's limit",
+    method: "POST",
+    path: "/a2a/jsonrpc",
+    headers: { ...JSON_V1, "x-big": "b".repeat(20_000) },
+    body: JSON.stringify(rpcBody("GetTask", { id: "x" })),
+    expect: "error",
+  },
+  {
+    label: "URL that is not percent-encoding",
+    method: "GET",
+    path: "/a2a/rest/tasks/%ZZ",
+    headers: { ...V1 },
+    expect: "error",
+  },
+];

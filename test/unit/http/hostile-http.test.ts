@@ -4,7 +4,8 @@
  * refused request never reaches the handler, and internal texts stay in the log.
  */
 import { once } from "node:events";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
+import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { deflateSync, gzipSync } from "node:zlib";
 import {
@@ -21,6 +22,18 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildAgentCard } from "../../../src/a2a/card.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import { createHttpApp } from "../../../src/http/app.js";
+import { answerClientErrorsAsJson } from "../../../src/http/client-errors.js";
+
+/** Sends `request` as is on a fresh connection; resolves with all that comes back. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(request));
+    let data = "";
+    socket.on("data", (d: Buffer) => (data += d.toString()));
+    socket.on("end", () => resolve(data));
+    socket.on("error", reject);
+  });
+}
 
 const card = buildAgentCard(resolveConfig({}, { file: "test.json", startDir: "/work" }), {
   version: "0.0.0",
@@ -199,6 +212,45 @@ describe("HTTP app: hostile bodies", () => {
       expect(a).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
       expect(a.id === null || a.id === 3).toBe(true);
     }
+  });
+});
+
+describe("HTTP app: hostile URLs and HTTP", () => {
+  it("answers a URL that is not valid percent-encoding with a JSON 400, not a server fault", async () => {
+    const r = await start();
+    for (const path of ["/a2a/rest/tasks/%ZZ", "/a2a/rest/tasks/%E0%A4%A:cancel"]) {
+      const res = await fetch(`${r.url}${path}`, { headers: JSON_V1 });
+      expect(res.status).toBe(400);
+      expect(await jsonAnswer(res)).toMatchObject({
+        error: { code: 400, message: "The request URL is not valid percent-encoding." },
+      });
+    }
+    expect(r.logs.filter((l) => (l.level as number) >= 50)).toEqual([]);
+  });
+
+  it("answers what Node's parser refuses (headers too large, a broken request) with JSON", async () => {
+    const logs: Record<string, unknown>[] = [];
+    const logger = pino(
+      {},
+      { write: (l: string) => void logs.push(JSON.parse(l) as Record<string, unknown>) },
+    );
+    server = createServer((_req, res) => res.end("never"));
+    answerClientErrorsAsJson(server, logger);
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const { port } = server.address() as AddressInfo;
+    const big = await fetch(`http://127.0.0.1:${port}/x`, {
+      headers: { "x-big": "b".repeat(20_000) },
+    });
+    expect(big.status).toBe(431);
+    expect(await jsonAnswer(big)).toMatchObject({ error: { code: 431 } });
+    const raw = await rawExchange(port, "GET /\u0000 HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(raw).toContain("Content-Type: application/json");
+    expect(JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4))).toMatchObject({
+      error: { code: 400, status: "INVALID_ARGUMENT" },
+    });
+    expect(logs.map((l) => l.msg)).toEqual(["unreadable HTTP request", "unreadable HTTP request"]);
   });
 });
 
