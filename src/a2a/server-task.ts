@@ -310,8 +310,10 @@ export class ServerTask {
     void this.endedGate.then(() => abort.abort());
     try {
       await this.env.whenFree(this.conversation, abort.signal);
-    } catch {
-      return false; // ended while waiting: it left the queue
+    } catch (err) {
+      // Ended while waiting (it left the queue), or no process will come: the server is stopping.
+      if (!this.ended) this.fail(`This task did not start: ${(err as Error).message}.`);
+      return false;
     }
     if (this.ended) {
       this.env.forgo();

@@ -109,7 +109,11 @@ export class SessionPool {
   private closing = 0;
   /** Slots promised to `whenFree` callers whose session is not created yet. */
   private reserved = 0;
-  private readonly waiters: { contextId: string; resolve: () => void }[] = [];
+  private readonly waiters: {
+    contextId: string;
+    resolve: () => void;
+    reject: (reason: Error) => void;
+  }[] = [];
   private recheck: unknown;
   /** Contexts whose last prompt the API rejected, until their next session is created. */
   private readonly poisoned = new Set<string>();
@@ -142,12 +146,14 @@ export class SessionPool {
    * there is room; otherwise once the least recently used session idle for at least
    * `minIdleBeforeEvictMs` has been closed (and its process is gone). First come, first served.
    * The slot is kept for the next `acquire`; a caller that will not acquire after all gives it
-   * back with `forgo()`. Aborting `signal` leaves the queue (the promise then rejects).
+   * back with `forgo()`. Aborting `signal` leaves the queue (the promise then rejects); so does
+   * `closeAll()`, with the reason `SERVER_STOPPING`, as does a call once the pool is closed.
    */
   whenFree(contextId: string, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(new Error("aborted"));
-    if (this.closed || this.entries.has(contextId) || this.hasRoom()) {
-      if (!this.closed && !this.entries.has(contextId)) this.reserved++;
+    if (this.closed) return Promise.reject(new Error(SERVER_STOPPING));
+    if (this.entries.has(contextId) || this.hasRoom()) {
+      if (!this.entries.has(contextId)) this.reserved++;
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
@@ -156,6 +162,10 @@ export class SessionPool {
         resolve: () => {
           signal?.removeEventListener("abort", onAbort);
           resolve();
+        },
+        reject: (reason: Error) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(reason);
         },
       };
       const onAbort = () => {
@@ -186,6 +196,7 @@ export class SessionPool {
 
   /** Serves waiters while there is room. */
   private wake(): void {
+    if (this.closed) return;
     for (;;) {
       const next = this.waiters[0];
       if (next === undefined) return;
@@ -285,6 +296,8 @@ export class SessionPool {
   /** Closes every live session (server shutdown). */
   async closeAll(): Promise<void> {
     this.closed = true;
+    // No process will free for them: their tasks end instead of waiting for a slot.
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error(SERVER_STOPPING));
     const all = [...this.entries.values()];
     await Promise.all(all.map((e) => this.evict(e, SERVER_STOPPING)));
   }

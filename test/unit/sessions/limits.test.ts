@@ -334,6 +334,23 @@ describe("SessionPool: shutdown", () => {
   });
 });
 
+describe("SessionPool: shutdown and the waiting line", () => {
+  it("closeAll sends every waiting context away with the reason, and later calls too", async () => {
+    const pool = makePool(1);
+    await pool.whenFree("a");
+    pool.acquire("a");
+    const waitB = pool.whenFree("b");
+    const closing = pool.closeAll();
+    await expect(waitB).rejects.toThrow(SERVER_STOPPING);
+    expect(pool.waiting).toBe(0);
+    await expect(pool.whenFree("c")).rejects.toThrow(SERVER_STOPPING);
+    created[0]?.exited();
+    await closing;
+    // The process that went does not hand its slot to anyone.
+    expect(created).toHaveLength(1);
+  });
+});
+
 describe("background-limit decisions", () => {
   it.each([
     [false, { background: 1, foreground: false }, "arm"],
