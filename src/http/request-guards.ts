@@ -4,7 +4,9 @@ import { RequestMalformedError, toJsonRpcError, toRestErrorBody } from "@a2a-js/
 import { jsonRpcId } from "./error-handler.js";
 import { jsonRpcBodyProblem, restBodyProblem, type ShapeProblem } from "./request-shape.js";
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A JSON-RPC 2.0 notification: a valid request object without an `id` member (§4.1). */
@@ -48,20 +50,43 @@ const HIDDEN = "Internal error.";
  */
 export function jsonRpcAnswers(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => {
-      const error = isObject(body) ? body.error : undefined;
-      if (isObject(body) && isObject(error)) {
-        body.id = jsonRpcId(req.body);
-        if (error.code === INTERNAL_ERROR && error.message !== HIDDEN) {
-          logger.error({ error: { message: error.message } }, "internal error answered");
-          body.error = { code: INTERNAL_ERROR, message: HIDDEN };
-        }
+    /** The answer as it may go out: the request's own id, an internal error's text hidden. */
+    const corrected = (body: Json): Json => {
+      const error = body.error;
+      if (!isObject(error)) return body;
+      body.id = jsonRpcId(req.body);
+      if (error.code === INTERNAL_ERROR && error.message !== HIDDEN) {
+        logger.error({ error: { message: error.message } }, "internal error answered");
+        body.error = { code: INTERNAL_ERROR, message: HIDDEN };
       }
-      return json(body);
+      return body;
     };
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => json(isObject(body) ? corrected(body) : body);
+    // A stream that fails after it opened ends with an `event: error` carrying the same body.
+    const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    res.write = ((chunk: unknown, ...rest: unknown[]) =>
+      write(
+        typeof chunk === "string" ? correctSseError(chunk, corrected) : chunk,
+        ...rest,
+      )) as typeof res.write;
     next();
   };
+}
+
+const SSE_ERROR = /^event: error\ndata: (.*)\n\n$/s;
+
+/** An SSE error event with its body corrected; any other chunk as it is. Pure but for `fix`. */
+export function correctSseError(chunk: string, fix: (body: Json) => Json): string {
+  const match = SSE_ERROR.exec(chunk);
+  if (match === null) return chunk;
+  let body: unknown;
+  try {
+    body = JSON.parse(match[1] ?? "");
+  } catch {
+    return chunk;
+  }
+  return isObject(body) ? `event: error\ndata: ${JSON.stringify(fix(body))}\n\n` : chunk;
 }
 
 /** On the REST binding, a 5xx answer's message is hidden the same way (see jsonRpcAnswers). */

@@ -68,7 +68,20 @@ class StubHandler implements A2ARequestHandler {
   }
   sendMessageStream(): AsyncGenerator<StreamResponse, void, undefined> {
     this.calls.push("sendMessageStream");
-    return unsupported();
+    // One event, then a fault of the server: the stream is open when it fails.
+    const task = {
+      id: "t1",
+      contextId: "ctx-1",
+      status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: "" },
+      artifacts: [],
+      history: [],
+      metadata: {},
+    };
+    return (async function* () {
+      await Promise.resolve();
+      yield { payload: { $case: "task" as const, value: task } };
+      throw new Error("EACCES: permission denied, open '/srv/secret/inbox'");
+    })();
   }
   resubscribe(): AsyncGenerator<StreamResponse, void, undefined> {
     this.calls.push("resubscribe");
@@ -299,6 +312,23 @@ describe("HTTP app: errors", () => {
     expect(await jsonAnswer(rest)).toMatchObject({ error: { message: "Internal error." } });
     const errors = r.logs.filter((l) => l.level === 50);
     expect(JSON.stringify(errors)).toContain("/srv/secret/tasks.db");
+  });
+
+  it("hides an internal fault's text in the error event of a stream that already opened", async () => {
+    const r = await start();
+    const message = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "hi" }] };
+    const res = await post(`${r.url}/a2a/jsonrpc`, rpc("SendStreamingMessage", { message }, 0));
+    expect(res.headers.get("content-type")).toMatch(/text\/event-stream/);
+    const events = (await res.text()).split("\n\n").filter(Boolean);
+    expect(events).toHaveLength(2);
+    expect(events[1]).toBe(
+      `event: error\ndata: ${JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        error: { code: -32603, message: "Internal error." },
+      })}`,
+    );
+    expect(JSON.stringify(r.logs)).toContain("/srv/secret/inbox");
   });
 
   it("turns an error any route passes on into JSON, never Express's HTML page", async () => {
