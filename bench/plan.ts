@@ -38,16 +38,16 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
   return {
     quick,
     scenarios,
-    warmRounds: quick ? 6 : 20,
-    warmUp: 2,
+    warmRounds: quick ? 5 : 20,
+    warmUp: quick ? 1 : 2,
     longSizes: [1_000, 5_000, 20_000],
-    longRounds: quick ? 2 : 5,
-    contexts: [1, 4, 8],
+    longRounds: quick ? 1 : 5,
+    contexts: quick ? [1, 8] : [1, 4, 8],
     turnsPerContext: 5,
     concurrencyReps: quick ? 1 : 2,
     storeTasks: 10_000,
     storeLoops: 8,
-    storePhaseSeconds: quick ? 3 : 5,
-    storePhases: quick ? 2 : 3,
+    storePhaseSeconds: quick ? 2 : 5,
+    storePhases: quick ? 1 : 3,
   };
 }

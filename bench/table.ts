@@ -18,6 +18,8 @@ export function formatValue(value: number, unit: Unit): string {
       return grouped(value, 0);
     case "/s":
       return `${grouped(value, 0)}/s`;
+    case "%":
+      return `${grouped(value, 0)} %`;
   }
 }
 

@@ -4,6 +4,7 @@
  * direct SDK sessions. Per-turn p50/p95, the server's RSS, the summed RSS of the Claude Code
  * processes of the batch (those that appeared during it), and errors.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import { blockingTurn } from "../a2a.js";
 import { DirectSession } from "../direct.js";
 import type { Plan } from "../plan.js";
@@ -60,7 +61,12 @@ export async function concurrency(rig: Rig, plan: Plan): Promise<Row[]> {
         const t = await session.turn(TURN_PROMPT);
         measure(t.finalMs, t.error);
       }
-    }).finally(() => sessions.forEach((s) => s.close()));
+    }).finally(async () => {
+      sessions.forEach((s) => s.close());
+      // Their processes take a while to exit: not on the next batch's time.
+      const end = Date.now() + 15_000;
+      while (Date.now() < end && (await rig.directClaudePids()).length > 0) await delay(100);
+    });
   };
 
   for (let rep = 0; rep < plan.concurrencyReps; rep++) {

@@ -16,6 +16,7 @@ import { DEFAULT_SQLITE_PATH } from "../../src/config/schema.js";
 import { listRequest, userMessage } from "../../test/support/a2a/harness.js";
 import { blockingTurn } from "../a2a.js";
 import type { Plan } from "../plan.js";
+import { cpuTimeMs } from "../proc.js";
 import { TURN_PROMPT, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
 
@@ -85,7 +86,7 @@ async function load(
   loops: number,
   seconds: number,
   op: () => Promise<boolean>,
-): Promise<{ rate: number; errors: number }> {
+): Promise<{ rate: number; errors: number; seconds: number }> {
   const end = performance.now() + seconds * 1000;
   let done = 0;
   let errors = 0;
@@ -99,14 +100,19 @@ async function load(
       }
     }),
   );
-  return { rate: done / ((performance.now() - start) / 1000), errors };
+  const elapsed = (performance.now() - start) / 1000;
+  return { rate: done / elapsed, errors, seconds: elapsed };
 }
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
 
 export async function store(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
   const scenario = "store";
+  const began = performance.now();
   const seeded = await seed(rig, plan.storeTasks);
+  log(
+    `store: ${plan.storeTasks} tasks seeded in ${((performance.now() - began) / 1000).toFixed(1)} s`,
+  );
   const tasks = `${plan.storeTasks.toLocaleString("en-US")} tasks`;
   const ops = {
     healthz: async () => {
@@ -125,11 +131,15 @@ export async function store(rig: Rig, plan: Plan, log: (s: string) => void): Pro
     },
   };
   const rates = { healthz: [] as number[], getTask: [] as number[], listTasks: [] as number[] };
+  // How busy the server's one thread was: near 100 % means the server, not the client, limits.
+  const busy = { healthz: [] as number[], getTask: [] as number[], listTasks: [] as number[] };
   // A short warm-up of each, unmeasured.
   for (const op of Object.values(ops)) await load(plan.storeLoops, 0.5, op);
   for (let phase = 0; phase < plan.storePhases; phase++) {
     for (const name of ["healthz", "getTask", "listTasks"] as const) {
+      const cpu = await cpuTimeMs(rig.server.pid);
       const r = await load(plan.storeLoops, plan.storePhaseSeconds, ops[name]);
+      busy[name].push(((await cpuTimeMs(rig.server.pid)) - cpu) / (r.seconds * 10));
       if (r.errors > 0) log(`store: ${r.errors} ${name} call(s) failed or answered wrong`);
       rates[name].push(r.rate);
     }
@@ -160,5 +170,14 @@ export async function store(rig: Rig, plan: Plan, log: (s: string) => void): Pro
       samples: rates.listTasks,
       target: "≥ 500/s",
     },
+    ...(["healthz", "getTask", "listTasks"] as const).map((name): Row => ({
+      scenario,
+      group: "server CPU busy",
+      variant: { healthz: "GET /healthz", getTask: "GetTask", listTasks: "ListTasks by context" }[
+        name
+      ],
+      unit: "%",
+      samples: busy[name],
+    })),
   ];
 }

@@ -3,11 +3,18 @@
  * to its first chunk and its end) against a direct SDK streaming-input session, and against
  * spawn-per-turn (a new `query()` resuming the conversation). Variants interleave per round.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import { blockingTurn, streamingTurn } from "../a2a.js";
 import { DirectSession, spawnTurn } from "../direct.js";
 import type { Plan } from "../plan.js";
 import { TURN_PROMPT, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
+
+/** Polls `done` until it holds, for at most `ms`. */
+async function settled(done: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end && !(await done())) await delay(50);
+}
 
 export async function warmTurn(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
   const blocking: number[] = [];
@@ -24,14 +31,30 @@ export async function warmTurn(rig: Rig, plan: Plan, log: (s: string) => void): 
     const context = (await blockingTurn(rig.client, TURN_PROMPT)).contextId;
     await direct.turn(TURN_PROMPT);
     let spawnSession = (await spawnTurn(rig.directOptions(), TURN_PROMPT, undefined)).sessionId;
+    type Turn = Awaited<ReturnType<typeof blockingTurn>>;
+    const variants: (() => Promise<Turn>)[] = [
+      () => blockingTurn(rig.client, TURN_PROMPT, context),
+      () => streamingTurn(rig.client, TURN_PROMPT, context),
+      () => direct.turn(TURN_PROMPT).then((t) => ({ ...t, contextId: "" })),
+      async () => {
+        const before = new Set(await rig.directClaudePids());
+        const p = await spawnTurn(rig.directOptions(), TURN_PROMPT, spawnSession);
+        spawnSession = p.sessionId ?? spawnSession;
+        // Its process exits after the turn: let that end before the next variant is timed.
+        await settled(async () => (await rig.directClaudePids()).every((pid) => before.has(pid)));
+        return { ...p, contextId: "" };
+      },
+    ];
     for (let round = -plan.warmUp; round < plan.warmRounds; round++) {
-      const b = await blockingTurn(rig.client, TURN_PROMPT, context);
-      const s = await streamingTurn(rig.client, TURN_PROMPT, context);
-      const d = await direct.turn(TURN_PROMPT);
-      const p = await spawnTurn(rig.directOptions(), TURN_PROMPT, spawnSession);
-      spawnSession = p.sessionId ?? spawnSession;
+      // Each round starts with the next variant, so none always follows the same one.
+      const turns: Turn[] = [];
+      for (let i = 0; i < variants.length; i++) {
+        const at = (i + round + plan.warmUp) % variants.length;
+        turns[at] = await (variants[at] as () => Promise<Turn>)();
+      }
       if (round < 0) continue;
-      errors += [b, s, d, p].filter((t) => t.error).length;
+      const [b, s, d, p] = turns as [Turn, Turn, Turn, Turn];
+      errors += turns.filter((t) => t.error).length;
       blocking.push(b.finalMs);
       streamFirst.push(s.firstChunkMs);
       streamFinal.push(s.finalMs);
