@@ -15,7 +15,7 @@ import { authGate, TokenVerifier } from "./auth.js";
 import { callerName, callerOf, CallerUser, userFor } from "./caller.js";
 import { agentCardRoute } from "./card-route.js";
 import type { HealthReport } from "./health.js";
-import { finalErrorHandler, type Binding } from "./error-handler.js";
+import { errorAnswer, finalErrorHandler, type Binding } from "./error-handler.js";
 import {
   jsonRpcAnswers,
   jsonRpcNotifications,
@@ -145,7 +145,13 @@ export function createHttpApp(o: HttpAppOptions): Express {
   );
 
   app.use((req, res) => {
-    res.status(404).json({ error: "not_found", message: `No route for ${req.method} ${req.path}` });
+    const message = `No route for ${req.method} ${req.path}`;
+    // Under the REST binding, its own error shape; elsewhere, a plain JSON one.
+    if (bindingOf(req) === "rest") {
+      const answer = errorAnswer("rest", { status: 404, message, jsonRpcCode: -32601 }, null);
+      return void res.status(404).type("application/a2a+json").json(answer.body);
+    }
+    res.status(404).json({ error: "not_found", message });
   });
   app.use(finalErrorHandler({ bodyLimit: o.bodyLimit, logger: o.logger, bindingOf }));
   return app;

@@ -267,6 +267,28 @@ describe("HTTP app: hostile URLs and HTTP", () => {
   });
 });
 
+describe("HTTP app: unknown routes", () => {
+  it("answers an unknown route of the REST binding in the binding's own error shape", async () => {
+    const r = await start();
+    for (const [method, path] of [
+      ["PATCH", "/a2a/rest/message:send"],
+      ["GET", "/a2a/rest/nope"],
+    ] as const) {
+      const res = await fetch(`${r.url}${path}`, { method, headers: JSON_V1 });
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/application\/a2a\+json/);
+      expect(await jsonAnswer(res)).toEqual({
+        error: {
+          code: 404,
+          status: "NOT_FOUND",
+          message: `No route for ${method} ${path}`,
+          details: [],
+        },
+      });
+    }
+  });
+});
+
 describe("HTTP app: JSON-RPC notifications", () => {
   it("answers a request without id with 204 and no body, and still carries it out", async () => {
     const r = await start();
