@@ -22,7 +22,8 @@ Options:
   -v, --version        print the version and exit
 
 Environment:
-  LOG_LEVEL            pino log level: fatal, error, warn, info (default), debug, trace
+  LOG_LEVEL            log level: fatal, error, warn, info, debug, trace, silent
+                       (overrides log.level in the config file; default info)
   LOG_FORMAT           json or pretty (default: pretty on a terminal, else JSON lines)
 
 Client commands (talk to this or any A2A agent; add --help to each):
