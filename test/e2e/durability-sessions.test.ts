@@ -4,6 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
+import { parseConversationKey } from "../../src/a2a/conversation.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import { reply, text } from "../support/fake-model/index.js";
 import {
@@ -27,6 +28,14 @@ interface MapFile {
 }
 const readMap = async (cwd: string) =>
   JSON.parse(await readFile(join(cwd, SESSIONS_FILE), "utf8")) as MapFile;
+/** The map's key of this context's conversation (the map is keyed by caller and context). */
+const keyOf = (map: MapFile, contextId: string): string => {
+  const key = Object.keys(map.sessions).find(
+    (k) => parseConversationKey(k)?.contextId === contextId,
+  );
+  if (key === undefined) throw new Error(`no session-map entry for context ${contextId}`);
+  return key;
+};
 
 describe("durability: sessions and stored tasks", () => {
   it("a mapped session that no longer exists: the next message completes on a fresh session, and the map holds its id", async () => {
@@ -46,7 +55,8 @@ describe("durability: sessions and stored tasks", () => {
     await h.server.close();
     const bogus = randomUUID();
     const map = await readMap(cwd);
-    map.sessions[contextId] = { sessionId: bogus, updatedAt: new Date().toISOString() };
+    const key = keyOf(map, contextId);
+    map.sessions[key] = { sessionId: bogus, updatedAt: new Date().toISOString() };
     await writeFile(join(cwd, SESSIONS_FILE), JSON.stringify(map));
     await h.restart();
 
@@ -62,7 +72,7 @@ describe("durability: sessions and stored tasks", () => {
     const request = h.bench.model.messageRequests.at(-1);
     expect(JSON.stringify(request?.body.messages)).not.toContain("Hi, nice to meet you.");
     await h.server.close();
-    const after = (await readMap(cwd)).sessions[contextId]?.sessionId;
+    const after = (await readMap(cwd)).sessions[key]?.sessionId;
     expect(after).toBeDefined();
     expect(after).not.toBe(bogus);
     expect(h.bench.model.unmatched).toEqual([]);
