@@ -132,8 +132,11 @@ async function load(
   }
   let problem: string;
   try {
-    const parsed = fileSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return new Map(Object.entries(parsed.data.sessions));
+    const json: unknown = JSON.parse(text);
+    const parsed = fileSchema.safeParse(json);
+    // zod rebuilds a record by assignment, which turns a "__proto__" key into a prototype and
+    // loses it: the (validated) entries are taken from the parsed JSON, whose keys are its own.
+    if (parsed.success) return entriesOf(json as { sessions: Record<string, SessionEntry> });
     problem = parsed.error.issues[0]?.message ?? "unexpected content";
   } catch (err) {
     problem = (err as Error).message;
@@ -146,6 +149,15 @@ async function load(
     "session map file is corrupt; moved it aside and starting with no sessions",
   );
   return new Map();
+}
+
+function entriesOf(file: { sessions: Record<string, SessionEntry> }): Map<string, SessionEntry> {
+  return new Map(
+    Object.entries(file.sessions).map(([key, e]) => [
+      key,
+      { sessionId: e.sessionId, updatedAt: e.updatedAt },
+    ]),
+  );
 }
 
 function serialize(entries: Map<string, SessionEntry>): string {

@@ -57,6 +57,19 @@ describe("SessionMap", () => {
     expect([...second.all().keys()]).toEqual(["ctx-1"]);
   });
 
+  it("keeps keys such as __proto__ and constructor through a restart, like any other", async () => {
+    const map = await open();
+    await map.set("__proto__", "sess-p");
+    await map.set("constructor", "sess-c");
+    await map.set('["anonymous","__proto__"]', "sess-a");
+    const again = await open();
+    expect(again.size).toBe(3);
+    expect(again.get("__proto__")?.sessionId).toBe("sess-p");
+    expect(again.get("constructor")?.sessionId).toBe("sess-c");
+    expect(again.get('["anonymous","__proto__"]')?.sessionId).toBe("sess-a");
+    expect(warnings).toEqual([]);
+  });
+
   it("persists every one of many concurrent sets", async () => {
     const map = await open();
     const ids = Array.from({ length: 50 }, (_, i) => `ctx-${i}`);
