@@ -21,7 +21,12 @@ import {
 import { lastStatus, resultText } from "../support/a2a/stream-view.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
 import { processesWithCommandLine } from "../support/server-process.js";
-import { backgroundBash, isWakeRequest, startJobRules } from "../support/a2a/background.js";
+import {
+  backgroundBash,
+  conversationKeyOf,
+  isWakeRequest,
+  startJobRules,
+} from "../support/a2a/background.js";
 
 let h: A2AHarness | undefined;
 let hook: WebhookReceiver | undefined;
@@ -300,11 +305,15 @@ describe("A2A background work (real runtime)", () => {
     expect(describeStream(events).at(-1)).toBe("status:canceled");
     // The background process is gone, and the runtime says it stopped it.
     await expect.poll(() => processesWithCommandLine(marker), { timeout: 20_000 }).toEqual([]);
+    // Its session (found by its pool key, so the check cannot pass on a missing session) has no
+    // background work left.
+    const cwd = h.bench.sandbox.cwd;
+    const contextId = first.value.contextId;
+    await expect.poll(() => conversationKeyOf(cwd, contextId), { timeout: 20_000 }).toBeDefined();
+    const key = (await conversationKeyOf(cwd, contextId)) ?? "";
     await expect
-      .poll(() => h?.server.pool.peek(first.value.contextId)?.backgroundTasks() ?? [], {
-        timeout: 20_000,
-      })
-      .toEqual([]);
+      .poll(() => h?.server.pool.peek(key)?.backgroundTasks().length ?? 0, { timeout: 20_000 })
+      .toBe(0);
   });
 });
 

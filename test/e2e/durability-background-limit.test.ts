@@ -16,7 +16,7 @@ import {
 } from "../support/a2a/harness.js";
 import { headTask } from "../support/a2a/stream-view.js";
 import { watch } from "../support/a2a/watch.js";
-import { isWakeRequest, startJobRules } from "../support/a2a/background.js";
+import { conversationKeyOf, isWakeRequest, startJobRules } from "../support/a2a/background.js";
 import { processesWithCommandLine } from "../support/server-process.js";
 
 let h: A2AHarness | undefined;
@@ -50,6 +50,12 @@ describe("durability: sessions.maxBackgroundMs", () => {
     await stream.first(isKind("background_wait"));
     await expect.poll(() => processesWithCommandLine(marker), { timeout: 20_000 }).not.toEqual([]);
     const { contextId } = headTask(stream.items);
+    // The context's live session, by its pool key: it has the job while it runs.
+    const cwd = h.bench.sandbox.cwd;
+    await expect.poll(() => conversationKeyOf(cwd, contextId), { timeout: 20_000 }).toBeDefined();
+    const key = (await conversationKeyOf(cwd, contextId)) ?? "";
+    const jobs = () => h?.server.pool.peek(key)?.backgroundTasks().length ?? 0;
+    expect(jobs()).toBe(1);
 
     const stopped = await stream.first(isKind("background_stopped"));
     const message = stopped.payload?.$case === "statusUpdate" ? stopped.payload.value : undefined;
@@ -59,9 +65,7 @@ describe("durability: sessions.maxBackgroundMs", () => {
     expect(message?.status?.message?.metadata).toMatchObject({ status: "stopped" });
     // The job's process is gone, and the session has no background work keeping it busy.
     await expect.poll(() => processesWithCommandLine(marker), { timeout: 20_000 }).toEqual([]);
-    await expect
-      .poll(() => h?.server.pool.peek(contextId)?.backgroundTasks() ?? [], { timeout: 20_000 })
-      .toEqual([]);
+    await expect.poll(jobs, { timeout: 20_000 }).toBe(0);
     // Nothing is left to wait for (the runtime starts no turn for stopped work): the task ends
     // with the answer it had, and the session can be closed.
     const events = await stream.done;

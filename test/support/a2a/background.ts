@@ -1,3 +1,7 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseConversationKey } from "../../../src/a2a/conversation.js";
+import { SESSIONS_FILE } from "../../../src/store/session-map.js";
 import { reply, text, toolUse, type Rule } from "../fake-model/index.js";
 
 /** A background Bash tool call, as the model asks for it. */
@@ -27,3 +31,21 @@ export function startJobRules(command: string): Rule[] {
 /** A model request of a wake: the runtime's task notification, not a tool result. */
 export const isWakeRequest = (r: { lastUserText: string; toolResults: readonly unknown[] }) =>
   r.lastUserText.includes("<task-notification>") && r.toolResults.length === 0;
+
+/**
+ * The session-pool key of a context's conversation (the pool and the session map are keyed by
+ * caller and context), from the session map: undefined until the session's id is written there.
+ */
+export async function conversationKeyOf(
+  cwd: string,
+  contextId: string,
+): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(cwd, SESSIONS_FILE), "utf8");
+  } catch {
+    return undefined;
+  }
+  const { sessions } = JSON.parse(text) as { sessions: Record<string, unknown> };
+  return Object.keys(sessions).find((k) => parseConversationKey(k)?.contextId === contextId);
+}
