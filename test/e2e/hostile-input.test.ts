@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { TaskState, type Part, type Task } from "@a2a-js/sdk";
+import { Role, TaskState, type Part, type Task } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { INBOX_DIR } from "../../src/a2a/input.js";
 import { startTestBench, type TestBench } from "../support/bench.js";
@@ -65,6 +65,12 @@ afterEach(async () => {
 });
 
 type Json = Record<string, unknown>;
+
+/** Own `__proto__` and `constructor` keys, as JSON.parse makes them (a literal would not). */
+const pollutingMetadata = (): Json =>
+  JSON.parse(
+    '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+  ) as Json;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null;
 
 /** Every file under `dir`, relative to it. */
@@ -173,7 +179,11 @@ describe("hostile input", () => {
         if (n % 3 === 0) parts.push(filePart(TRAVERSAL_FILENAMES[n % TRAVERSAL_FILENAMES.length]!));
         // Not awaited: the garbage keeps coming while the valid tasks run.
         // Message ids are the client's: odd ones too.
-        const message = { ...userMessage(parts, { contextId }), ...ODD_MESSAGE_IDS[n] };
+        const message = {
+          ...userMessage(parts, { contextId }),
+          ...ODD_MESSAGE_IDS[n],
+          ...(n === 4 && { metadata: pollutingMetadata() }),
+        };
         const sent = sendForTask(client, message);
         // Handled here too, so an early failed assertion leaves no unhandled rejection behind.
         sent.catch(() => undefined);
@@ -220,6 +230,12 @@ describe("hostile input", () => {
     expect(existsSync("/tmp/escaped.txt")).toBe(escapedBefore);
 
     // A push config whose id is `__proto__`, kept across the restart below.
+    // Metadata keys such as __proto__ are kept as data, not taken as a prototype.
+    const fourth = await client.getTask({ tenant: "", id: tasks[4]!.id, historyLength: undefined });
+    const sent = fourth.history.find((m) => m.role === Role.ROLE_USER);
+    expect(JSON.stringify(sent?.metadata)).toBe(JSON.stringify(pollutingMetadata()));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+
     const protoTask = tasks.find((t) => t.contextId === "__proto__");
     if (!protoTask) throw new Error("expected a task in the __proto__ context");
     await client.createTaskPushNotificationConfig({
