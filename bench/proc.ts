@@ -29,3 +29,12 @@ export async function summedRssMb(pids: readonly number[]): Promise<number> {
   const each = await Promise.all(pids.map(rssMb));
   return each.reduce((a, b) => a + b, 0);
 }
+
+/**
+ * Time the process's main thread has spent runnable but waiting for a CPU, in ms
+ * (`/proc/<pid>/schedstat`): how much of a slow figure is the machine's load, not the code.
+ */
+export async function runQueueWaitMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/schedstat`, "latin1");
+  return Number(stat.split(" ")[1]) / 1e6;
+}
