@@ -1,9 +1,12 @@
 /**
  * Graceful shutdown of a real server process: SIGTERM during a run ends the task with a status
  * naming the shutdown that the open stream receives, stops background jobs with their Claude Code
- * process (a task waiting for one says so), leaves no process behind, and exits 0.
+ * process (a task waiting for one says so), leaves no process behind, and exits 0; a second
+ * signal exits at once (130).
  */
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { JSONRPC_PATH } from "../../src/a2a/card.js";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { startTestBench, type TestBench } from "../support/bench.js";
@@ -113,4 +116,30 @@ describe("durability: graceful shutdown", () => {
     // Closing its Claude Code process took the job with it.
     await expect.poll(() => processesWithCommandLine(marker), { timeout: 20_000 }).toEqual([]);
   }, 120_000);
+
+  it("a second signal during the shutdown exits at once, with code 130", async () => {
+    bench = await startTestBench([]);
+    const { cwd, env } = bench.sandbox;
+    await writeTestConfig(cwd);
+    const server = await spawnServer({ cwd, port: await freePort(), env });
+    servers.push(server);
+    // A request whose body never finishes keeps its connection busy: the shutdown then waits its
+    // 2 s for open streams before it cuts the connections, so it is still under way below.
+    const hanging = connect(Number(new URL(server.url).port), "127.0.0.1");
+    await new Promise<void>((resolve) => hanging.once("connect", resolve));
+    hanging.on("error", () => undefined);
+    hanging.write(
+      `POST ${JSONRPC_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+        "Content-Length: 1000\r\n\r\n{",
+    );
+
+    server.kill("SIGTERM");
+    // "stopping" is logged as the shutdown begins, once the second-signal guard is in place.
+    await expect.poll(() => server.stdout(), { timeout: 20_000 }).toContain('"msg":"stopping"');
+    server.kill("SIGTERM");
+    const exit = await server.exited;
+    hanging.destroy();
+    expect(exit, server.output()).toEqual({ code: 130, signal: null });
+    expect(server.stdout()).toContain("second signal: exiting now");
+  }, 60_000);
 });
