@@ -11,7 +11,8 @@ import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { startTestBench, type TestBench } from "../support/bench.js";
 import { reply, text } from "../support/fake-model/index.js";
-import { startJobRules } from "../support/a2a/background.js";
+import { conversationKeyOf, startJobRules } from "../support/a2a/background.js";
+import { headTask } from "../support/a2a/stream-view.js";
 import {
   describeStream,
   freePort,
@@ -73,6 +74,20 @@ describe("durability: graceful shutdown", () => {
     for (const pid of claude) {
       expect(await processesWithConfigDir(configDir)).not.toContain(pid);
     }
+
+    // The store and the session map were flushed before the exit: a new server finds the task
+    // as it ended (a lost write would leave it working, and the new server would fail it as
+    // "restarted"), and the context's session still mapped.
+    const { id, contextId } = headTask(events);
+    expect(await conversationKeyOf(cwd, contextId)).toBeDefined();
+    const next = await spawnServer({ cwd, port: await freePort(), env });
+    servers.push(next);
+    const again = await new ClientFactory().createFromUrl(next.url);
+    const stored = await again.getTask({ tenant: "", id, historyLength: undefined });
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(messageText(stored.status?.message)).toBe(
+      "Claude's run was interrupted: the server is stopping",
+    );
   }, 120_000);
 
   it("SIGTERM while a task waits for its background job: the job's process is gone, the task says the server stopped, exit code 0", async () => {
