@@ -7,6 +7,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { blockingTurn, streamingTurn } from "../a2a.js";
 import { DirectSession, spawnTurn } from "../direct.js";
 import type { Plan } from "../plan.js";
+import { cpuTimeMs } from "../proc.js";
 import { TURN_PROMPT, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
 
@@ -18,6 +19,8 @@ async function settled(done: () => Promise<boolean>, ms = 10_000): Promise<void>
 
 export async function warmTurn(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
   const blocking: number[] = [];
+  /** The server's CPU time per A2A turn (both kinds). */
+  const serverCpu: number[] = [];
   const streamFirst: number[] = [];
   const streamFinal: number[] = [];
   const directFirst: number[] = [];
@@ -32,9 +35,16 @@ export async function warmTurn(rig: Rig, plan: Plan, log: (s: string) => void): 
     await direct.turn(TURN_PROMPT);
     let spawnSession = (await spawnTurn(rig.directOptions(), TURN_PROMPT, undefined)).sessionId;
     type Turn = Awaited<ReturnType<typeof blockingTurn>>;
+    let measuring = false;
+    const withServerCpu = async (turn: () => Promise<Turn>): Promise<Turn> => {
+      const before = await cpuTimeMs(rig.server.pid);
+      const t = await turn();
+      if (measuring) serverCpu.push((await cpuTimeMs(rig.server.pid)) - before);
+      return t;
+    };
     const variants: (() => Promise<Turn>)[] = [
-      () => blockingTurn(rig.client, TURN_PROMPT, context),
-      () => streamingTurn(rig.client, TURN_PROMPT, context),
+      () => withServerCpu(() => blockingTurn(rig.client, TURN_PROMPT, context)),
+      () => withServerCpu(() => streamingTurn(rig.client, TURN_PROMPT, context)),
       () => direct.turn(TURN_PROMPT).then((t) => ({ ...t, contextId: "" })),
       async () => {
         const before = new Set(await rig.directClaudePids());
@@ -46,6 +56,7 @@ export async function warmTurn(rig: Rig, plan: Plan, log: (s: string) => void): 
       },
     ];
     for (let round = -plan.warmUp; round < plan.warmRounds; round++) {
+      measuring = round >= 0;
       // Each round starts with the next variant, so none always follows the same one.
       const turns: Turn[] = [];
       for (let i = 0; i < variants.length; i++) {
@@ -109,5 +120,7 @@ export async function warmTurn(rig: Rig, plan: Plan, log: (s: string) => void): 
       baseline: true,
     },
     { scenario, group: "first chunk", variant: "A2A streaming", unit: "ms", samples: streamFirst },
+    // 10 ms resolution (/proc): the median of many turns is still meaningful.
+    { scenario, group: "server CPU per turn", variant: "A2A", unit: "ms", samples: serverCpu },
   ];
 }
