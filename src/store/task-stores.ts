@@ -12,6 +12,7 @@ import { openDatabase, pingDatabase, type Database, type DatabaseSpec } from "./
 import { upgradeOwners } from "./owner-upgrade.js";
 import { failUnfinishedTasks } from "./recovery.js";
 import { scheduleRetention } from "./retention.js";
+import { SqliteTaskStore } from "./sqlite-task-list.js";
 import { TaskTable } from "./task-table.js";
 
 export type StoreConfig = Config["store"];
@@ -96,7 +97,8 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
     o.logger.info({ store: spec.type, location: database.location }, "task store open");
     return {
       type: spec.type,
-      taskStore: new DatabaseTaskStore(db),
+      taskStore:
+        spec.type === "sqlite" ? new SqliteTaskStore(db, o.logger) : new DatabaseTaskStore(db),
       pushStore: new DatabasePushNotificationStore(db),
       recovered,
       countByState: () => new TaskTable(db).countByState(),
