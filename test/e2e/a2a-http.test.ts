@@ -131,7 +131,7 @@ describe("A2A server: HTTP surface", () => {
         body: rpc("SendMessage", sendParams("hi")),
       });
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ error: "forbidden" });
+      expect(await res.json()).toMatchObject({ error: "forbidden" });
     }
     const ok = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
@@ -205,7 +205,8 @@ describe("claude-a2a command line", () => {
       const sessions = JSON.parse(
         await readFile(join(bench.sandbox.cwd, ".claude", "claude-a2a.sessions.json"), "utf8"),
       ) as { sessions: Record<string, unknown> };
-      expect(Object.keys(sessions.sessions)).toEqual([task.contextId]);
+      // Keyed by conversation: the (anonymous) caller's scope and the contextId.
+      expect(Object.keys(sessions.sessions)).toEqual([JSON.stringify(["unknown", task.contextId])]);
     } finally {
       server.kill("SIGKILL");
       await bench.close();
