@@ -4,7 +4,6 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   Role,
-  TaskState,
   type AgentCard,
   type GetTaskRequest,
   type Message,
@@ -20,16 +19,10 @@ import {
 import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildAgentCard } from "../../../src/a2a/card.js";
-import { resolveConfig } from "../../../src/config/load.js";
 import { CALLER_STATE_KEY, createHttpApp } from "../../../src/http/app.js";
+import { card, JSON_V1, unsupported, V1, workingTask } from "./support/stub-handler.js";
 
-const card = buildAgentCard(resolveConfig({}, { file: "test.json", startDir: "/work" }), {
-  version: "0.0.0",
-});
 const BODY_LIMIT = 200_000;
-const V1 = { "A2A-Version": "1.0" };
-const JSON_V1 = { ...V1, "content-type": "application/json" };
 
 /** A stream whose first `next()` rejects: the SDK's "pre-stream error" path. */
 const failingStream = (err: Error) =>
@@ -42,10 +35,6 @@ const failingStream = (err: Error) =>
     throw: () => Promise.reject(err),
   }) as unknown as AsyncGenerator<StreamResponse, void, undefined>;
 
-const unsupported = (): never => {
-  throw new UnsupportedOperationError("not in this stub");
-};
-
 /** Records the calls that reach it; answers GetTask and SendMessage. */
 class StubHandler implements A2ARequestHandler {
   readonly calls: { method: string; context: ServerCallContext; params: unknown }[] = [];
@@ -55,14 +44,7 @@ class StubHandler implements A2ARequestHandler {
   }
   getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
     this.calls.push({ method: "getTask", context, params });
-    return Promise.resolve({
-      id: params.id,
-      contextId: "ctx-1",
-      status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: "" },
-      artifacts: [],
-      history: [],
-      metadata: {},
-    });
+    return Promise.resolve(workingTask(params.id));
   }
   sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message> {
     this.calls.push({ method: "sendMessage", context, params });

@@ -8,20 +8,13 @@ import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { deflateSync, gzipSync } from "node:zlib";
-import {
-  TaskState,
-  type AgentCard,
-  type GetTaskRequest,
-  type StreamResponse,
-  type Task,
-} from "@a2a-js/sdk";
-import { TaskNotFoundError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
+import { type AgentCard, type GetTaskRequest, type StreamResponse, type Task } from "@a2a-js/sdk";
+import { TaskNotFoundError } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildAgentCard } from "../../../src/a2a/card.js";
-import { resolveConfig } from "../../../src/config/load.js";
 import { createHttpApp } from "../../../src/http/app.js";
+import { card, JSON_V1, unsupported, workingTask } from "./support/stub-handler.js";
 import { answerClientErrorsAsJson } from "../../../src/http/client-errors.js";
 
 /** Sends `request` as is on a fresh connection; resolves with all that comes back. */
@@ -35,15 +28,6 @@ function rawExchange(port: number, request: string): Promise<string> {
   });
 }
 
-const card = buildAgentCard(resolveConfig({}, { file: "test.json", startDir: "/work" }), {
-  version: "0.0.0",
-});
-const JSON_V1 = { "A2A-Version": "1.0", "content-type": "application/json" };
-
-const unsupported = (): never => {
-  throw new UnsupportedOperationError("not in this stub");
-};
-
 /** Records the calls that reach it; GetTask of "boom" fails the way a bug would. */
 class StubHandler implements A2ARequestHandler {
   readonly calls: string[] = [];
@@ -53,14 +37,7 @@ class StubHandler implements A2ARequestHandler {
     if (params.id === "boom") {
       return Promise.reject(new Error("ENOENT: no such file, open '/srv/secret/tasks.db'"));
     }
-    return Promise.resolve({
-      id: params.id,
-      contextId: "ctx-1",
-      status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: "" },
-      artifacts: [],
-      history: [],
-      metadata: {},
-    });
+    return Promise.resolve(workingTask(params.id));
   }
   sendMessage(): Promise<never> {
     this.calls.push("sendMessage");
@@ -69,14 +46,7 @@ class StubHandler implements A2ARequestHandler {
   sendMessageStream(): AsyncGenerator<StreamResponse, void, undefined> {
     this.calls.push("sendMessageStream");
     // One event, then a fault of the server: the stream is open when it fails.
-    const task = {
-      id: "t1",
-      contextId: "ctx-1",
-      status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: "" },
-      artifacts: [],
-      history: [],
-      metadata: {},
-    };
+    const task = workingTask("t1");
     return (async function* () {
       await Promise.resolve();
       yield { payload: { $case: "task" as const, value: task } };
