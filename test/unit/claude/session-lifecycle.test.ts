@@ -10,6 +10,23 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** A turn that starts background Bash `t1` and ends; resolves when the turn's stream is over. */
+async function startBackgroundJob(
+  fake: ReturnType<typeof scriptedSession>["fake"],
+  send: ReturnType<typeof scriptedSession>["send"],
+): Promise<void> {
+  const { stream, stamp } = await send("start it", 0);
+  const out = collect(stream);
+  await fake.query.feed(
+    sdk.init(),
+    sdk.toolUse("m1", "tu-bg", "Bash", { command: "sleep 99", run_in_background: true }, { stamp }),
+    sdk.tasksChanged(["t1"]),
+    sdk.taskStarted("t1", "tu-bg"),
+    ...reply(stamp, "m2", "Started."),
+  );
+  await out;
+}
+
 describe("ClaudeSession: process lifecycle", () => {
   it("fails the active run with a clear reason when the stream ends without a result", async () => {
     const { fake, session, send } = scriptedSession();
@@ -100,22 +117,7 @@ describe("ClaudeSession: process lifecycle", () => {
 
   it("a background task the server stops carries its reason when the runtime reports it over", async () => {
     const { fake, session, send, rec } = scriptedSession();
-    const { stream, stamp } = await send("start it", 0);
-    const out = collect(stream);
-    await fake.query.feed(
-      sdk.init(),
-      sdk.toolUse(
-        "m1",
-        "tu-bg",
-        "Bash",
-        { command: "sleep 99", run_in_background: true },
-        { stamp },
-      ),
-      sdk.tasksChanged(["t1"]),
-      sdk.taskStarted("t1", "tu-bg"),
-      ...reply(stamp, "m2", "Started."),
-    );
-    await out;
+    await startBackgroundJob(fake, send);
     expect(session.foregroundActive).toBe(false);
     await session.stopBackgroundTask("t1", "too long");
     expect(fake.query.stoppedTasks).toEqual(["t1"]);
@@ -129,22 +131,7 @@ describe("ClaudeSession: process lifecycle", () => {
 
   it("closing the process ends its background work: each running task finishes stopped, with the close reason", async () => {
     const { fake, session, send, rec } = scriptedSession();
-    const { stream, stamp } = await send("start it", 0);
-    const out = collect(stream);
-    await fake.query.feed(
-      sdk.init(),
-      sdk.toolUse(
-        "m1",
-        "tu-bg",
-        "Bash",
-        { command: "sleep 99", run_in_background: true },
-        { stamp },
-      ),
-      sdk.tasksChanged(["t1"]),
-      sdk.taskStarted("t1", "tu-bg"),
-      ...reply(stamp, "m2", "Started."),
-    );
-    await out;
+    await startBackgroundJob(fake, send);
     await session.close("the server is stopping");
     expect(rec.of("background_task_finished").map((e) => e.task)).toEqual([
       expect.objectContaining({
