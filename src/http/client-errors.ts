@@ -1,6 +1,7 @@
 import { STATUS_CODES, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
+import { errorAnswer, INVALID_REQUEST } from "./error-handler.js";
 
 /** The HTTP status for a request Node's parser refused (its own defaults: 431, 408, else 400). */
 export function clientErrorStatus(code: unknown): number {
@@ -17,14 +18,10 @@ export function clientErrorStatus(code: unknown): number {
 /** The raw HTTP response for such a request: the REST error body, as JSON. Pure. */
 export function clientErrorResponse(status: number): string {
   const reason = STATUS_CODES[status] ?? "Bad Request";
-  const body = JSON.stringify({
-    error: {
-      code: status,
-      status: "INVALID_ARGUMENT",
-      message: `${reason}: the request could not be read as HTTP.`,
-      details: [],
-    },
-  });
+  const message = `${reason}: the request could not be read as HTTP.`;
+  const body = JSON.stringify(
+    errorAnswer("rest", { status, message, jsonRpcCode: INVALID_REQUEST }, null).body,
+  );
   return (
     `HTTP/1.1 ${status} ${reason}\r\n` +
     "Content-Type: application/json; charset=utf-8\r\n" +

@@ -6,7 +6,7 @@ import { classifyBodyError, type BodyError } from "./body.js";
 /** Which protocol's error shape a request gets. */
 export type Binding = "jsonrpc" | "rest" | "plain";
 
-const INVALID_REQUEST = -32600;
+export const INVALID_REQUEST = -32600;
 const INTERNAL_ERROR = -32603;
 
 const INTERNAL: BodyError = {
