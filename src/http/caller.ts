@@ -1,6 +1,7 @@
 import { BlockList, isIP } from "node:net";
 import type { Request } from "express";
 import type { User } from "@a2a-js/sdk/server";
+import ipaddr from "ipaddr.js";
 
 /** Set by `tailscale serve` on every request it proxies; believed only from a trusted proxy. */
 export const TAILSCALE_LOGIN_HEADER = "tailscale-user-login";
@@ -72,11 +73,11 @@ export function userFor(req: Request): Promise<User> {
   return Promise.resolve(new CallerUser(callerOf(req)));
 }
 
-/** `::ffff:127.0.0.1` (an IPv4 peer on a dual-stack socket) is `127.0.0.1`. */
+/** `::ffff:127.0.0.1` (an IPv4 peer on a dual-stack socket) is `127.0.0.1`; undefined if not an IP. */
 export function peerAddress(address: string | undefined): string | undefined {
-  if (address === undefined) return undefined;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped?.[1] ?? address;
+  // isIP, not ipaddr.isValid: the latter also takes old forms such as "127.1".
+  if (address === undefined || isIP(address) === 0) return undefined;
+  return ipaddr.process(address).toString();
 }
 
 /** `server.trustedProxies`: the peers whose identity headers are believed. */
@@ -93,9 +94,8 @@ export class TrustedProxies {
 
   has(address: string | undefined): boolean {
     const peer = peerAddress(address);
-    const family = peer === undefined ? 0 : isIP(peer);
-    if (peer === undefined || family === 0) return false;
-    return this.list.check(peer, family === 4 ? "ipv4" : "ipv6");
+    if (peer === undefined) return false;
+    return this.list.check(peer, isIP(peer) === 4 ? "ipv4" : "ipv6");
   }
 }
 
