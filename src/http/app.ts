@@ -8,7 +8,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { Logger } from "pino";
-import { cardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/card.js";
+import { cardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/contract/card.js";
 import { jsonBody } from "./body.js";
 import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
 import { authGate, TokenVerifier } from "./auth.js";

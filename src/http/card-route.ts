@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import type { CardDocument } from "../a2a/card.js";
+import type { CardDocument } from "../a2a/contract/card.js";
 
 /** The cache policy of @a2a-js/sdk's `agentCardHandler`, kept. */
 export const CARD_CACHE_CONTROL = "public, max-age=3600";

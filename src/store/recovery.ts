@@ -3,7 +3,7 @@ import { ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import { agentMessage, KIND, textPart } from "../a2a/messages.js";
+import { agentMessage, KIND, textPart } from "../a2a/contract/messages.js";
 import { TaskTable } from "./task-table.js";
 
 export const RESTARTED_WHILE_RUNNING =

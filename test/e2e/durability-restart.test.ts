@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { KIND } from "../../src/a2a/messages.js";
+import { KIND } from "../../src/a2a/contract/messages.js";
 import { RESTARTED_WHILE_RUNNING } from "../../src/store/recovery.js";
 import { startTestBench, type TestBench } from "../support/bench.js";
 import { reply, text } from "../support/fake-model/index.js";

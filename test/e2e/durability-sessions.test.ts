@@ -4,7 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { parseConversationKey } from "../../src/a2a/conversation.js";
+import { parseConversationKey } from "../../src/identity/conversation.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import { reply, text } from "../support/fake-model/index.js";
 import {

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseConversationKey } from "../../../src/a2a/conversation.js";
+import { parseConversationKey } from "../../../src/identity/conversation.js";
 import { SESSIONS_FILE } from "../../../src/store/session-map.js";
 import { reply, text, toolUse, type Rule } from "../fake-model/index.js";
 

@@ -10,9 +10,9 @@ import {
   type Task,
 } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
-import { removeInbox, writeInbox } from "../../../src/a2a/input.js";
-import { textPart } from "../../../src/a2a/messages.js";
-import type { Inbox } from "../../../src/a2a/server-task.js";
+import { removeInbox, writeInbox } from "../../../src/a2a/content/input.js";
+import { textPart } from "../../../src/a2a/contract/messages.js";
+import type { Inbox } from "../../../src/a2a/task/server-task.js";
 import { defaultQueryFactory, type QueryFactory } from "../../../src/claude/index.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { Config, ConfigInput } from "../../../src/config/schema.js";

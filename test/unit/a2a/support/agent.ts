@@ -13,9 +13,9 @@ import { InMemoryTaskStore, ServerCallContext, type TaskStore } from "@a2a-js/sd
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { pino } from "pino";
 import { expect, vi } from "vitest";
-import { removeInbox, writeInbox } from "../../../../src/a2a/input.js";
-import { textPart } from "../../../../src/a2a/messages.js";
-import type { Inbox } from "../../../../src/a2a/server-task.js";
+import { removeInbox, writeInbox } from "../../../../src/a2a/content/input.js";
+import { textPart } from "../../../../src/a2a/contract/messages.js";
+import type { Inbox } from "../../../../src/a2a/task/server-task.js";
 import { createAgent, type Agent } from "../../../../src/agent.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";

@@ -1,0 +1,98 @@
+import { readFile, stat } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { TextDecoder } from "node:util";
+import type { Artifact } from "@a2a-js/sdk";
+import { mediaTypeOfName, OCTET_STREAM } from "../../media-types.js";
+import { artifact, KIND, rawPart, textPart } from "../contract/messages.js";
+
+/** Tools whose success means a file was created or modified. */
+export const FILE_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit"] as const;
+export const FILE_TOOL_MATCHER = FILE_TOOLS.join("|");
+
+/** The path a file tool wrote, from its input (`file_path`, or `notebook_path` for notebooks). */
+export function changedFilePath(toolName: string, input: unknown): string | undefined {
+  if (!(FILE_TOOLS as readonly string[]).includes(toolName)) return undefined;
+  if (typeof input !== "object" || input === null) return undefined;
+  const record = input as Record<string, unknown>;
+  const path = record.file_path ?? record.notebook_path;
+  return typeof path === "string" && path !== "" ? path : undefined;
+}
+
+/** Write reports `{type: "create" | "update"}`; the others only ever modify. */
+export function fileOperation(toolName: string, response: unknown): "created" | "modified" {
+  const type = (response as { type?: unknown } | null)?.type;
+  return toolName === "Write" && type === "create" ? "created" : "modified";
+}
+
+/** Workspace-relative with `/` separators; absolute when the file lies outside the workspace. */
+export function displayPath(cwd: string, path: string): string {
+  const abs = isAbsolute(path) ? path : resolve(cwd, path);
+  const rel = relative(cwd, abs);
+  // `..foo` is a file in the workspace; only `..` itself or `../…` leaves it.
+  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return abs;
+  return rel.split(sep).join("/");
+}
+
+/** Same path, same artifact: a second edit replaces the first version in the task. */
+export const fileArtifactId = (path: string) => `file:${path}`;
+
+/** Text when it decodes as UTF-8 and holds no NUL byte; otherwise binary. */
+export function decodeText(bytes: Buffer): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface FileChange {
+  readonly cwd: string;
+  readonly path: string;
+  readonly toolName: string;
+  readonly operation: "created" | "modified";
+  readonly maxBytes: number;
+}
+
+/**
+ * The media type a file is published with: by extension; a file of unknown extension is
+ * `text/plain` when it is text, else `application/octet-stream`.
+ */
+export function fileMediaType(name: string, bytes: Buffer): string {
+  return mediaTypeOfName(name) ?? (decodeText(bytes) !== undefined ? "text/plain" : OCTET_STREAM);
+}
+
+/**
+ * The artifact for a created or modified file: one A2A file part (`raw` bytes, `mediaType`,
+ * `filename`), text files included, so that any client treats it as a file; or, above the size
+ * cap, a text note marked `truncated`. `metadata.mediaType` says the file's type in both cases.
+ */
+export async function fileArtifact(change: FileChange): Promise<Artifact> {
+  const abs = isAbsolute(change.path) ? change.path : resolve(change.cwd, change.path);
+  const shown = displayPath(change.cwd, abs);
+  const name = shown.split("/").at(-1) ?? shown;
+  const metadata = {
+    kind: KIND.file,
+    path: shown,
+    tool: change.toolName,
+    operation: change.operation,
+  };
+  const { size } = await stat(abs);
+  if (size > change.maxBytes) {
+    const note = `${shown} was ${change.operation} (${size} bytes); its content is not attached because it exceeds the ${change.maxBytes}-byte artifact limit.`;
+    const mediaType = mediaTypeOfName(name) ?? OCTET_STREAM;
+    return artifact(fileArtifactId(shown), name, [textPart(note)], {
+      ...metadata,
+      mediaType,
+      size,
+      truncated: true,
+    });
+  }
+  const bytes = await readFile(abs);
+  const mediaType = fileMediaType(name, bytes);
+  return artifact(fileArtifactId(shown), name, [rawPart(bytes, mediaType, name)], {
+    ...metadata,
+    mediaType,
+    size: bytes.length,
+  });
+}

@@ -1,0 +1,130 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import type { Message, Part } from "@a2a-js/sdk";
+import type { UserPrompt } from "../../claude/index.js";
+import { essence, IMAGE_MEDIA_TYPES } from "../../media-types.js";
+import { partMediaType } from "./content-modes.js";
+
+/** Where file parts of a task's messages are written, relative to the workspace. */
+export const INBOX_DIR = ".claude/a2a-inbox";
+
+const IMAGE_TYPES = new Set<string>(IMAGE_MEDIA_TYPES);
+type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+
+export interface InboxFile {
+  /** Workspace-relative path the file is written to. */
+  readonly path: string;
+  readonly bytes: Buffer;
+  readonly mediaType: string;
+}
+
+export interface PromptPlan {
+  /** Text blocks and image blocks, in message order. */
+  readonly blocks: PromptBlock[];
+  readonly files: InboxFile[];
+}
+
+export type PromptBlock =
+  { type: "text"; text: string } | { type: "image"; mediaType: ImageMediaType; base64: string };
+
+export class InputError extends Error {}
+
+/** A2A parts → what Claude is told. Pure: files are planned here and written by `writeInbox`. */
+export function planPrompt(message: Pick<Message, "parts">, taskId: string): PromptPlan {
+  const blocks: PromptBlock[] = [];
+  const files: InboxFile[] = [];
+  const texts: string[] = [];
+  const usedNames = new Set<string>();
+  const flushText = () => {
+    if (texts.length > 0) blocks.push({ type: "text", text: texts.splice(0).join("\n") });
+  };
+  message.parts.forEach((part: Part, index) => {
+    const content = part.content;
+    switch (content?.$case) {
+      case "text":
+        if (content.value !== "") texts.push(content.value);
+        return;
+      case "data":
+        texts.push(JSON.stringify(content.value ?? null, null, 2));
+        return;
+      case "url":
+        texts.push(`Attached URL${part.filename ? ` (${part.filename})` : ""}: ${content.value}`);
+        return;
+      case "raw": {
+        const bytes = Buffer.from(content.value);
+        const mediaType = partMediaType(part);
+        const name = uniqueName(safeFileName(part.filename, index), usedNames);
+        const path = `${INBOX_DIR}/${safeSegment(taskId)}/${name}`;
+        files.push({ path, bytes, mediaType });
+        texts.push(`Attached file saved at ${path} (${mediaType}, ${bytes.length} bytes).`);
+        const imageType = essence(mediaType);
+        if (IMAGE_TYPES.has(imageType)) {
+          flushText();
+          blocks.push({
+            type: "image",
+            mediaType: imageType as ImageMediaType,
+            base64: bytes.toString("base64"),
+          });
+        }
+        return;
+      }
+      case undefined:
+        throw new InputError(
+          `Message part ${index} has no content (expected text, data, raw or url).`,
+        );
+    }
+  });
+  flushText();
+  if (blocks.length === 0) throw new InputError("The message has no content to give to Claude.");
+  return { blocks, files };
+}
+
+/** The plan as the SDK's user message content: a plain string when it is text only. */
+export function toUserPrompt(plan: PromptPlan): UserPrompt {
+  const [first] = plan.blocks;
+  if (plan.blocks.length === 1 && first?.type === "text") return first.text;
+  return plan.blocks.map((b) =>
+    b.type === "text"
+      ? { type: "text" as const, text: b.text }
+      : {
+          type: "image" as const,
+          source: { type: "base64" as const, media_type: b.mediaType, data: b.base64 },
+        },
+  );
+}
+
+export async function writeInbox(cwd: string, files: readonly InboxFile[]): Promise<void> {
+  for (const file of files) {
+    const target = join(cwd, file.path);
+    await mkdir(join(target, ".."), { recursive: true });
+    await writeFile(target, file.bytes);
+  }
+}
+
+/** A client-chosen name must never escape the inbox: keep the last segment, tame the characters. */
+function safeFileName(filename: string, index: number): string {
+  const base = safeSegment(basename(filename.replace(/\\/g, "/")));
+  return base === "" || base === "." || base === ".." ? `file-${index + 1}` : base;
+}
+
+function safeSegment(s: string): string {
+  return s
+    .replace(/[^A-Za-z0-9._-]/g, "_")
+    .replace(/^\.+/, "_")
+    .slice(0, 120);
+}
+
+function uniqueName(name: string, used: Set<string>): string {
+  let candidate = name;
+  for (let n = 2; used.has(candidate); n++) {
+    const dot = name.lastIndexOf(".");
+    candidate = dot > 0 ? `${name.slice(0, dot)}-${n}${name.slice(dot)}` : `${name}-${n}`;
+  }
+  used.add(candidate);
+  return candidate;
+}
+
+/** Removes a task's inbox folder (a task that ended before Claude saw its attachments). */
+export async function removeInbox(cwd: string, taskId: string): Promise<void> {
+  await rm(join(cwd, INBOX_DIR, safeSegment(taskId)), { recursive: true, force: true });
+}

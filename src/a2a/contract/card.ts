@@ -1,0 +1,118 @@
+import { createHash } from "node:crypto";
+import { A2A_PROTOCOL_VERSION, AgentCard } from "@a2a-js/sdk";
+import type { Config } from "../../config/schema.js";
+
+/** Where the bindings are mounted, relative to `server.publicUrl`. */
+export const JSONRPC_PATH = "/a2a/jsonrpc";
+export const REST_PATH = "/a2a/rest";
+
+export interface CardOptions {
+  /** Package version; used when `agentCard.version` is not set. */
+  version: string;
+}
+
+/** The agent card, in the SDK's in-memory form (serve `agentCardJson(card)`, not this). */
+export function buildAgentCard(
+  config: Pick<Config, "server" | "agentCard">,
+  options: CardOptions,
+): AgentCard {
+  const { agentCard: c, server } = config;
+  const base = server.publicUrl.replace(/\/+$/, "");
+  return {
+    name: c.name,
+    description: c.description,
+    version: c.version ?? options.version,
+    // JSON-RPC first: a client takes the first interface it supports.
+    supportedInterfaces: [
+      {
+        url: `${base}${JSONRPC_PATH}`,
+        protocolBinding: "JSONRPC",
+        protocolVersion: A2A_PROTOCOL_VERSION,
+        tenant: "",
+      },
+      {
+        url: `${base}${REST_PATH}`,
+        protocolBinding: "HTTP+JSON",
+        protocolVersion: A2A_PROTOCOL_VERSION,
+        tenant: "",
+      },
+    ],
+    provider: c.provider
+      ? { organization: c.provider.organization, url: c.provider.url }
+      : undefined,
+    documentationUrl: c.documentationUrl,
+    iconUrl: c.iconUrl,
+    capabilities: {
+      streaming: c.capabilities.streaming,
+      pushNotifications: c.capabilities.pushNotifications,
+      extensions: [],
+      // No authenticated variant of the card exists.
+      extendedAgentCard: false,
+    },
+    ...security(server.auth.tokens.length > 0),
+    defaultInputModes: [...c.defaultInputModes],
+    defaultOutputModes: [...c.defaultOutputModes],
+    skills: c.skills.map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      tags: [...s.tags],
+      examples: [...(s.examples ?? [])],
+      inputModes: [...(s.inputModes ?? [])],
+      outputModes: [...(s.outputModes ?? [])],
+      securityRequirements: [],
+    })),
+    signatures: [],
+  };
+}
+
+/** The card's name for the bearer-token scheme of `server.auth.tokens`. */
+export const BEARER_SCHEME = "bearer";
+
+/** Declares the bearer tokens a client must send; nothing when none are configured. */
+function security(bearer: boolean): Pick<AgentCard, "securitySchemes" | "securityRequirements"> {
+  if (!bearer) return { securitySchemes: {}, securityRequirements: [] };
+  return {
+    securitySchemes: {
+      [BEARER_SCHEME]: {
+        scheme: {
+          $case: "httpAuthSecurityScheme",
+          value: {
+            scheme: "Bearer",
+            bearerFormat: "",
+            description: "A token from the server's operator: Authorization: Bearer <token>.",
+          },
+        },
+      },
+    },
+    securityRequirements: [{ schemes: { [BEARER_SCHEME]: { list: [] } } }],
+  };
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * The wire form (ProtoJSON). ProtoJSON drops empty lists, but the spec marks these ones required
+ * and clients that validate the card reject it without them, so they are put back.
+ */
+export function agentCardJson(card: AgentCard): Json {
+  const json = AgentCard.toJSON(card) as Json;
+  for (const key of ["defaultInputModes", "defaultOutputModes", "skills"]) json[key] ??= [];
+  for (const skill of json.skills as Json[]) skill.tags ??= [];
+  return json;
+}
+
+/** The card as served: its exact bytes and the validators HTTP caches need (spec §8.3). */
+export interface CardDocument {
+  readonly body: string;
+  /** Strong: a hash of exactly these bytes. */
+  readonly etag: string;
+  /** When the card was built, as an HTTP-date. */
+  readonly lastModified: string;
+}
+
+export function cardDocument(card: AgentCard, builtAt: Date): CardDocument {
+  const body = JSON.stringify(agentCardJson(card));
+  const hash = createHash("sha256").update(body).digest("base64url").slice(0, 32);
+  return { body, etag: `"${hash}"`, lastModified: builtAt.toUTCString() };
+}

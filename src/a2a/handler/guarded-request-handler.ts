@@ -1,0 +1,194 @@
+import { TaskState } from "@a2a-js/sdk";
+import type {
+  AgentCard,
+  Message,
+  CancelTaskRequest,
+  SendMessageRequest,
+  StreamResponse,
+  Task,
+  TaskPushNotificationConfig,
+} from "@a2a-js/sdk";
+import { TaskNotCancelableError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
+import {
+  DefaultRequestHandler,
+  type AgentExecutor,
+  type ExecutionEventBusManager,
+  type PushNotificationSender,
+  type PushNotificationStore,
+  type ServerCallContext,
+  type TaskStore,
+} from "@a2a-js/sdk/server";
+import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
+import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
+import { isTerminalState } from "./task-channel.js";
+
+/** What the guard needs to know of the executor. */
+export interface ActiveTasks {
+  isActive(taskId: string): boolean;
+  /** Whether a task live here is working or waiting for an answer; undefined if not live. */
+  liveState(taskId: string): "working" | "parked" | undefined;
+  /** Reserves a parked task for this answer; returns why it cannot, or undefined. */
+  claimAnswer(taskId: string, message: Message): string | undefined;
+  /** The request ended: undoes its claim if it did not answer (no-op once answered). */
+  releaseClaim(taskId: string, messageId: string): void;
+  /** Why an admitted answer was not delivered (its task moved on meanwhile), once. */
+  takeRefusal(messageId: string): string | undefined;
+}
+
+const stateName = (state: TaskState | undefined): string =>
+  (TaskState[state ?? TaskState.TASK_STATE_UNSPECIFIED] ?? "ended")
+    .replace(/^TASK_STATE_/, "")
+    .toLowerCase();
+
+export const cannotTakeMessage = (taskId: string, why: string) =>
+  `Task ${taskId} cannot take this message: ${why}.`;
+
+export const stillWorkingMessage = (taskId: string) =>
+  `Task ${taskId} is still working; wait for input-required or send a new message without taskId.`;
+
+interface Claim {
+  readonly taskId: string;
+  readonly messageId: string;
+}
+
+/**
+ * Refuses requests that must touch nothing, BEFORE the SDK opens the task's event bus.
+ *
+ * Every turn of a task shares one bus (`createOrGetByTaskId`). A message for a task that is
+ * still working would publish into the running turn's live queue, and its head task snapshot is
+ * exactly what the SDK rejects there ("Stream ordering violation: received task in task lifecycle
+ * stream"). Throwing from `execute()` instead would be worse: the SDK catches it and publishes a
+ * synthetic task + FAILED status on the shared bus, i.e. into the running turn. So the check lives
+ * here, where a throw becomes a JSON-RPC error for the new request alone.
+ */
+export class GuardedRequestHandler extends DefaultRequestHandler {
+  private readonly activeTasks: ActiveTasks;
+  private readonly contentModes: ContentModes;
+  private readonly pushEnabled: boolean;
+
+  constructor(
+    card: AgentCard,
+    private readonly tasks: TaskStore,
+    executor: AgentExecutor & ActiveTasks,
+    busManager: ExecutionEventBusManager,
+    pushStore?: PushNotificationStore,
+    pushSender?: PushNotificationSender,
+    /** Webhook URLs are checked before a config is stored (unset: the SDK stores any URL). */
+    private readonly pushTargets?: PushTargetPolicy,
+  ) {
+    super(card, tasks, executor, busManager, pushStore, pushSender);
+    this.activeTasks = executor;
+    this.contentModes = contentModesOf(card);
+    this.pushEnabled = card.capabilities?.pushNotifications === true;
+  }
+
+  override async sendMessage(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
+    checkContentModes(params, this.contentModes);
+    await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
+    const claimed = await this.admit(params, context);
+    try {
+      const result = await super.sendMessage(params, context);
+      this.throwIfRefused(claimed);
+      return result;
+    } catch (err) {
+      // A refused answer is the reason, not whatever the SDK made of an execute() that published
+      // nothing.
+      this.throwIfRefused(claimed);
+      throw err;
+    } finally {
+      if (claimed) this.activeTasks.releaseClaim(claimed.taskId, claimed.messageId);
+    }
+  }
+
+  override async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    checkContentModes(params, this.contentModes);
+    await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
+    const claimed = await this.admit(params, context);
+    try {
+      for await (const event of super.sendMessageStream(params, context)) {
+        this.throwIfRefused(claimed);
+        yield event;
+      }
+      this.throwIfRefused(claimed);
+    } catch (err) {
+      this.throwIfRefused(claimed);
+      throw err;
+    } finally {
+      if (claimed) this.activeTasks.releaseClaim(claimed.taskId, claimed.messageId);
+    }
+  }
+
+  override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    const task = await this.tasks.load(params.id, context);
+    // Unknown: the SDK's own TaskNotFound. Terminal: TaskNotCancelable, a canceled task included
+    // (the SDK would answer a second cancel with the task, as if it had canceled it again).
+    if (task && isTerminalState(task.status?.state)) {
+      throw new TaskNotCancelableError(
+        `Task ${task.id} is not cancelable: it has already ended (${stateName(task.status?.state)}).`,
+      );
+    }
+    if (task && !this.activeTasks.isActive(task.id)) {
+      throw new TaskNotCancelableError(
+        `Task ${task.id} is not running on this server and cannot be canceled.`,
+      );
+    }
+    return super.cancelTask(params, context);
+  }
+
+  override async createTaskPushNotificationConfig(
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    await this.checkPushTarget(params);
+    return super.createTaskPushNotificationConfig(params, context);
+  }
+
+  /** Refuses a webhook the server must not call, before the SDK stores anything. */
+  private async checkPushTarget(config: TaskPushNotificationConfig | undefined): Promise<void> {
+    // Push off: the SDK ignores a message's config and refuses the push methods itself.
+    if (config === undefined || !this.pushEnabled || this.pushTargets === undefined) return;
+    await assertPushTarget(config.url, this.pushTargets);
+  }
+
+  private throwIfRefused(claimed: Claim | undefined): void {
+    if (claimed === undefined) return;
+    const why = this.activeTasks.takeRefusal(claimed.messageId);
+    if (why !== undefined) {
+      throw new UnsupportedOperationError(cannotTakeMessage(claimed.taskId, why));
+    }
+  }
+
+  /**
+   * Refuses a message for a task that is still working, and reserves a parked task for the one
+   * message that answers it (a second answer racing it is refused). Returns the reservation.
+   */
+  private async admit(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Claim | undefined> {
+    const message = params.message;
+    const taskId = message?.taskId;
+    if (!message || !taskId) return undefined;
+    const task = await this.tasks.load(taskId, context);
+    const state = task?.status?.state;
+    // Unknown or finished: the SDK's own refusals (TaskNotFound, UnsupportedOperation) apply.
+    if (task === undefined || isTerminalState(state)) return undefined;
+    // The live task is the truth; the store may lag behind it by a write.
+    const live = this.activeTasks.liveState(taskId);
+    const storedWorking =
+      state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED;
+    if (live === "working" || (live === undefined && storedWorking)) {
+      throw new UnsupportedOperationError(stillWorkingMessage(taskId));
+    }
+    if (message.contextId && message.contextId !== task.contextId) return undefined; // SDK: -32602
+    const why = this.activeTasks.claimAnswer(taskId, message);
+    if (why !== undefined) throw new UnsupportedOperationError(cannotTakeMessage(taskId, why));
+    return { taskId, messageId: message.messageId };
+  }
+}

@@ -1,0 +1,149 @@
+import type { Message } from "@a2a-js/sdk";
+import { KIND } from "../contract/messages.js";
+import { decideFreeText, type Decision } from "./permission-reply.js";
+
+/** What Claude is waiting for while a task is parked in input-required. */
+export type PendingPrompt =
+  | { kind: "question"; toolName: string; input: Record<string, unknown>; questions: Question[] }
+  | {
+      kind: "permission";
+      toolName: string;
+      input: Record<string, unknown>;
+      title: string | undefined;
+      decisionReason: string | undefined;
+    };
+
+export interface Question {
+  question: string;
+  header?: string;
+  options?: { label: string; description?: string }[];
+  multiSelect?: boolean;
+}
+
+/** The input-required status message: the bare prompt as text, everything else as data. */
+export function promptContent(p: PendingPrompt): { text: string; data: Record<string, unknown> } {
+  switch (p.kind) {
+    case "question":
+      return {
+        text: p.questions.map((q) => q.question).join("\n"),
+        data: { kind: KIND.askUserQuestion, questions: p.questions },
+      };
+    case "permission":
+      return {
+        text: p.title ? `${p.title}.` : `Claude wants to use ${p.toolName}.`,
+        data: {
+          kind: KIND.permissionRequest,
+          toolName: p.toolName,
+          input: p.input,
+          title: p.title,
+          decisionReason: p.decisionReason,
+        },
+      };
+  }
+}
+
+/** AskUserQuestion's questions, or undefined when the input is not shaped as documented. */
+export function questionsOf(input: Record<string, unknown>): Question[] | undefined {
+  const questions = input.questions;
+  if (!Array.isArray(questions) || questions.length === 0) return undefined;
+  const out: Question[] = [];
+  for (const q of questions as unknown[]) {
+    if (typeof q !== "object" || q === null) return undefined;
+    const question = (q as { question?: unknown }).question;
+    if (typeof question !== "string") return undefined;
+    out.push(q as Question);
+  }
+  return out;
+}
+
+// ---- answers -------------------------------------------------------------------------------
+
+/** The text a denial hands to Claude; the second sentence is what stops it asking again. */
+export function denialMessage(reason: string | undefined): string {
+  const because = reason ? ` (${reason})` : "";
+  return `The user denied this action${because}. Do not request the same permission again; pick another approach or finish the task and explain.`;
+}
+
+export type Answer =
+  | { kind: "permission"; decision: Decision }
+  | { kind: "question"; answers: Record<string, string> };
+
+export class AnswerError extends Error {}
+
+function dataParts(message: Pick<Message, "parts">): unknown[] {
+  return message.parts.flatMap((p): unknown[] =>
+    p.content?.$case === "data" ? [p.content.value as unknown] : [],
+  );
+}
+
+function textOf(message: Pick<Message, "parts">): string {
+  return message.parts
+    .flatMap((p) => (p.content?.$case === "text" ? [p.content.value] : []))
+    .join("\n")
+    .trim();
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Reads a client's reply to a pending prompt. A structured data part always wins over text. */
+export function parseAnswer(prompt: PendingPrompt, message: Pick<Message, "parts">): Answer {
+  const data = dataParts(message);
+  const text = textOf(message);
+  switch (prompt.kind) {
+    case "permission": {
+      const structured = data.find((d) => isRecord(d) && d.kind === "permission_response");
+      if (isRecord(structured)) {
+        const { decision, reason } = structured;
+        if (decision === "allow") return { kind: "permission", decision: { decision: "allow" } };
+        if (decision === "deny") {
+          const why = typeof reason === "string" && reason.trim() ? reason.trim() : undefined;
+          return { kind: "permission", decision: { decision: "deny", reason: why } };
+        }
+        throw new AnswerError('A permission_response needs "decision": "allow" or "deny".');
+      }
+      return { kind: "permission", decision: decideFreeText(text) };
+    }
+    case "question": {
+      const structured = data.find((d) => isRecord(d) && isRecord(d.answers));
+      if (isRecord(structured) && isRecord(structured.answers)) {
+        const answers: Record<string, string> = {};
+        const known = new Set(prompt.questions.map((q) => q.question));
+        for (const [question, value] of Object.entries(structured.answers)) {
+          if (!known.has(question)) {
+            throw new AnswerError(`"${question}" is not one of the questions asked.`);
+          }
+          const label = Array.isArray(value) ? value.map(String).join(", ") : value;
+          if (typeof label !== "string") {
+            throw new AnswerError(
+              `The answer to "${question}" must be a label or a list of labels.`,
+            );
+          }
+          answers[question] = label;
+        }
+        if (Object.keys(answers).length === 0)
+          throw new AnswerError("The answers object is empty.");
+        return { kind: "question", answers };
+      }
+      const first = prompt.questions[0];
+      if (text === "" || first === undefined) {
+        throw new AnswerError(
+          'The answer has no text and no { "answers": { "<question>": "<label>" } } data part.',
+        );
+      }
+      return { kind: "question", answers: { [first.question]: text } };
+    }
+  }
+}
+
+/** JSON with sorted keys, so the same input always gives the same denial key. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+export const denialKey = (toolName: string, input: unknown) => `${toolName} ${stableJson(input)}`;

@@ -1,0 +1,180 @@
+import type { StreamResponse, Task, TaskPushNotificationConfig } from "@a2a-js/sdk";
+import {
+  V1PushNotificationSerializer,
+  type PushNotificationSender,
+  type PushNotificationStore,
+  type ServerCallContext,
+} from "@a2a-js/sdk/server";
+import type { Logger } from "pino";
+import { pushTargetPolicy, resolvePushTarget, type PushTargetPolicy } from "./target.js";
+import { postPinned, type PostWebhook } from "./webhook-post.js";
+
+export interface PushSenderOptions {
+  /** Tries per notification and webhook (default 4). */
+  readonly attempts?: number;
+  /** Wait before the first retry, doubled each time (default 500 ms). */
+  readonly backoffMs?: number;
+  /** One POST's time limit (default 5 s). */
+  readonly timeoutMs?: number;
+  /** Which webhooks may be reached (default: public addresses only, system DNS). */
+  readonly targets?: PushTargetPolicy;
+  /** The transport (default: node:http(s) pinned to the checked addresses). */
+  readonly post?: PostWebhook;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * Push notifications as the spec's v1.0 body (the SDK's own serializer), POSTed to every webhook
+ * of the task, in the task's event order. Unlike the SDK's sender, a failed delivery is retried
+ * a bounded number of times with exponential backoff and then logged, never thrown: a webhook
+ * never blocks or fails a task. `send` returns once the configs are read; delivery goes on after.
+ * Every attempt checks the webhook again against what its host resolves to now (push-target.ts)
+ * and connects only to the addresses it checked: a refused target is logged, never contacted.
+ */
+export class RetryingPushSender implements PushNotificationSender {
+  private readonly serializer = new V1PushNotificationSerializer();
+  /** Per task, the last delivery queued: the next one waits for it, so order is kept. */
+  private readonly chains = new Map<string, Promise<void>>();
+  /** Task and webhook pairs whose refusal was logged at warn level: the rest go to debug. */
+  private readonly refusalsLogged = new Set<string>();
+  private readonly attempts: number;
+  private readonly backoffMs: number;
+  private readonly timeoutMs: number;
+  private readonly targets: PushTargetPolicy;
+  private readonly post: PostWebhook;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    private readonly store: PushNotificationStore,
+    private readonly logger: Logger,
+    options: PushSenderOptions = {},
+  ) {
+    this.attempts = options.attempts ?? 4;
+    this.backoffMs = options.backoffMs ?? 500;
+    this.timeoutMs = options.timeoutMs ?? 5_000;
+    this.targets = options.targets ?? pushTargetPolicy(false);
+    this.post = options.post ?? postPinned;
+    this.sleep = options.sleep ?? defaultSleep;
+  }
+
+  async send(
+    streamResponse: StreamResponse,
+    context: ServerCallContext,
+    task?: Task,
+  ): Promise<void> {
+    const taskId = taskIdOf(streamResponse);
+    if (taskId === undefined) return;
+    let configs: TaskPushNotificationConfig[];
+    try {
+      configs = await this.store.load(taskId, context);
+    } catch (err) {
+      this.logger.warn({ err, taskId }, "push configs could not be read");
+      return;
+    }
+    if (configs.length === 0) return;
+    const { body, contentType } = this.serializer.serialize(streamResponse, task);
+    const previous = this.chains.get(taskId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      await Promise.all(configs.map((c) => this.deliver(c, body, contentType, taskId)));
+    });
+    this.chains.set(taskId, next);
+    void next.finally(() => {
+      if (this.chains.get(taskId) === next) this.chains.delete(taskId);
+    });
+  }
+
+  /** Resolves when everything queued for a task so far was delivered or given up (tests). */
+  idle(taskId: string): Promise<void> {
+    return this.chains.get(taskId) ?? Promise.resolve();
+  }
+
+  private async deliver(
+    config: TaskPushNotificationConfig,
+    body: string,
+    contentType: string,
+    taskId: string,
+  ): Promise<void> {
+    const headers: Record<string, string> = { "Content-Type": contentType };
+    const auth = config.authentication;
+    if (auth?.scheme && auth.credentials)
+      headers.Authorization = `${auth.scheme} ${auth.credentials}`;
+    else if (config.token) headers["X-A2A-Notification-Token"] = config.token;
+    // Only the origin is logged: a webhook URL may carry a secret in its path or query.
+    const where = safeOrigin(config.url);
+    for (let attempt = 1; ; attempt++) {
+      let failure: string;
+      const target = await resolvePushTarget(config.url, this.targets);
+      if (target.ok) {
+        try {
+          const status = await this.post({
+            url: target.url,
+            addresses: target.addresses,
+            headers,
+            body,
+            timeoutMs: this.timeoutMs,
+          });
+          if (status >= 200 && status < 300) return;
+          failure = `HTTP ${status}`;
+        } catch (err) {
+          failure = err instanceof Error ? err.message : String(err);
+        }
+      } else if (target.retry) {
+        failure = target.reason;
+      } else {
+        this.logRefusal(taskId, config.url, where, target.reason);
+        return;
+      }
+      if (attempt >= this.attempts) {
+        this.logger.warn(
+          { taskId, webhook: where, attempts: attempt, failure },
+          "push notification not delivered",
+        );
+        return;
+      }
+      this.logger.info({ taskId, webhook: where, attempt, failure }, "push notification retried");
+      await this.sleep(this.backoffMs * 2 ** (attempt - 1));
+    }
+  }
+
+  /**
+   * Once per task and webhook at warn level (a stored config refused at every event of a
+   * streamed answer would flood the log), then at debug. Bounded: forgotten wholesale past 1000.
+   */
+  private logRefusal(taskId: string, url: string, where: string, reason: string): void {
+    const key = `${taskId}\u0000${url}`;
+    const first = !this.refusalsLogged.has(key);
+    if (first) {
+      if (this.refusalsLogged.size >= 1000) this.refusalsLogged.clear();
+      this.refusalsLogged.add(key);
+    }
+    this.logger[first ? "warn" : "debug"](
+      { taskId, webhook: where, reason },
+      "push notification refused",
+    );
+  }
+}
+
+function taskIdOf(response: StreamResponse): string | undefined {
+  const p = response.payload;
+  switch (p?.$case) {
+    case "task":
+      return p.value.id || undefined;
+    case "statusUpdate":
+    case "artifactUpdate":
+    case "message":
+      return p.value.taskId || undefined;
+    case undefined:
+      return undefined;
+  }
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "<invalid url>";
+  }
+}

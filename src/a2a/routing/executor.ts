@@ -1,0 +1,430 @@
+import { randomUUID } from "node:crypto";
+import { TaskState, type Message } from "@a2a-js/sdk";
+import type { ServerCallContext } from "@a2a-js/sdk/server";
+import {
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type ExecutionEventBusManager,
+  type PushNotificationSender,
+  type PushNotificationStore,
+  type RequestContext,
+  type TaskStore,
+} from "@a2a-js/sdk/server";
+import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
+import type { Logger } from "pino";
+import type { ClaudeSession, SessionEvent } from "../../claude/index.js";
+import type { SessionPool } from "../../sessions/pool.js";
+import { realTimers, type Timers } from "../../timers.js";
+import { ContextQueue } from "./context-queue.js";
+import {
+  callContextOf,
+  conversationKey,
+  ownerOf,
+  parseConversationKey,
+} from "../../identity/conversation.js";
+import type { FileChange } from "../content/file-artifacts.js";
+import { InputError, planPrompt, removeInbox, writeInbox } from "../content/input.js";
+import {
+  agentMessage,
+  newTask,
+  plainStatus,
+  statusUpdate,
+  textPart,
+  type TaskRef,
+} from "../contract/messages.js";
+import {
+  ServerTask,
+  type Inbox,
+  type TaskEnvironment,
+  type TurnPolicy,
+} from "../task/server-task.js";
+import { TaskChannel } from "../handler/task-channel.js";
+
+export { QUEUED_TEXT } from "../task/server-task.js";
+export type { TurnPolicy } from "../task/server-task.js";
+
+export interface ExecutorOptions {
+  readonly pool: SessionPool;
+  /** The workspace: inbox files are written under it. */
+  readonly cwd: string;
+  readonly policy: TurnPolicy;
+  /** Where a parked task's later events are written when no request is attached. */
+  readonly taskStore: TaskStore;
+  readonly busManager: ExecutionEventBusManager;
+  readonly logger: Logger;
+  readonly timers?: Timers;
+  readonly inbox?: Inbox;
+  /** How streamed text is gathered (`streaming.*`); undefined: one event per model delta. */
+  readonly streaming?: { readonly flushMs: number; readonly maxChunkChars: number };
+  /** Push-notification configs and delivery, when the card advertises them. */
+  readonly push?: {
+    readonly store: PushNotificationStore;
+    readonly sender: PushNotificationSender;
+  };
+}
+
+/** `metadata.origin` of a task the server created for a wake no task owned. */
+export const AUTONOMOUS_ORIGIN = "autonomous";
+
+/** Said to Claude when work no task owns (a wake) asks a client something. */
+export const UNOWNED_DENIAL =
+  "No A2A task owns this work (Claude started it by itself, or its task has ended), so no client can answer this request. Continue without it.";
+
+const defaultInbox: Inbox = { write: writeInbox, remove: removeInbox };
+
+/**
+ * The A2A side of the server: each task is a `ServerTask` (its states are in `lifecycle.ts`);
+ * tasks of one conversation (a caller's context: `conversation.ts`) run one at a time through one
+ * queue, conversations in parallel; the session pool is keyed by conversation too. What a run
+ * asks or does (permission prompts, questions, file changes) reaches the task that owns the run,
+ * by run id, never "whoever holds the context".
+ */
+export class ClaudeAgentExecutor implements AgentExecutor {
+  private readonly queue = new ContextQueue();
+  private readonly tasks = new Map<string, ServerTask>();
+  /** run id → the task that owns the run. */
+  private readonly owners = new Map<string, ServerTask>();
+  /** Answers admitted by the request guard that could not be delivered, by message id. */
+  private readonly refusals = new Map<string, string>();
+  /** Background task id → the task whose run launched it, until the wake it causes begins. */
+  private readonly launchedBy = new Map<string, ServerTask>();
+  /** The latest call context of each conversation: the caller of a wake nothing attributes. */
+  private readonly lastCaller = new Map<string, ServerCallContext>();
+  private readonly env: TaskEnvironment;
+
+  constructor(private readonly options: ExecutorOptions) {
+    this.env = {
+      cwd: options.cwd,
+      policy: options.policy,
+      timers: options.timers ?? realTimers,
+      inbox: options.inbox ?? defaultInbox,
+      streaming: options.streaming,
+      acquire: (contextId) => options.pool.acquire(contextId),
+      mustWait: (contextId) => options.pool.wouldWait(contextId),
+      whenFree: (contextId, signal) => options.pool.whenFree(contextId, signal),
+      forgo: () => options.pool.forgo(),
+      own: (runId, task) => this.owners.set(runId, task),
+      disown: (runId) => this.owners.delete(runId),
+    };
+  }
+
+  /** True while a task has not ended on this server (queued, starting, running or parked). */
+  isActive(taskId: string): boolean {
+    const task = this.tasks.get(taskId);
+    return task !== undefined && task.phase.name !== "ended";
+  }
+
+  liveState(taskId: string): "working" | "parked" | undefined {
+    const phase = this.tasks.get(taskId)?.phase;
+    if (phase === undefined || phase.name === "ended") return undefined;
+    return phase.name === "parked" ? "parked" : "working";
+  }
+
+  /** The task's lifecycle phase on this server, if it is here (tests, diagnostics). */
+  phaseOf(taskId: string): ServerTask["phase"] | undefined {
+    return this.tasks.get(taskId)?.phase;
+  }
+
+  /**
+   * Reserves a parked task's shown prompt for an answering message, before the SDK opens the
+   * bus. Returns the reason when the message cannot answer it.
+   */
+  claimAnswer(taskId: string, message: Pick<Message, "parts" | "messageId">): string | undefined {
+    const task = this.tasks.get(taskId);
+    if (task === undefined) return "it is not waiting for an answer on this server";
+    return task.claim(message);
+  }
+
+  /** Undoes `claimAnswer` when the request ended without answering (no-op once answered). */
+  releaseClaim(taskId: string, messageId: string): void {
+    this.tasks.get(taskId)?.unclaim(messageId);
+  }
+
+  /** Why the answering message `messageId` was not delivered, once; undefined if it was. */
+  takeRefusal(messageId: string): string | undefined {
+    const why = this.refusals.get(messageId);
+    this.refusals.delete(messageId);
+    return why;
+  }
+
+  execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    if (ctx.task !== undefined) return this.answer(ctx, bus);
+    return this.begin(ctx, bus);
+  };
+
+  cancelTask = (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+    const task = this.tasks.get(taskId);
+    const session = task && this.options.pool.peek(task.conversation);
+    if (task === undefined || !task.cancel(bus, session)) {
+      // It ended between the handler's lookup and this call: nothing to cancel. Finishing the bus
+      // releases the handler's wait for a terminal event; it then reports the task's real state.
+      bus.finished();
+    }
+    return Promise.resolve();
+  };
+
+  /** The session's `canUseTool`: the task owning the run that asks, or nobody. */
+  canUseTool(
+    conversation: string,
+    toolName: string,
+    input: Record<string, unknown>,
+    options: {
+      signal: AbortSignal;
+      runId: string | undefined;
+      title?: string | undefined;
+      decisionReason?: string | undefined;
+    },
+  ): Promise<PermissionResult> {
+    const task = options.runId === undefined ? undefined : this.owners.get(options.runId);
+    if (task === undefined) {
+      this.options.logger.info(
+        { conversation, runId: options.runId, toolName },
+        "permission request from a run no task owns: denied",
+      );
+      return Promise.resolve({ behavior: "deny", message: UNOWNED_DENIAL });
+    }
+    return task.canUseTool(toolName, input, options);
+  }
+
+  /** From the session's PostToolUse hook: the file belongs to the task owning the run. */
+  async onFileChanged(
+    conversation: string,
+    runId: string | undefined,
+    change: FileChange,
+  ): Promise<void> {
+    const task = runId === undefined ? undefined : this.owners.get(runId);
+    if (task === undefined) {
+      this.options.logger.info(
+        { conversation, runId, path: change.path },
+        "file change by a run no task owns: not published",
+      );
+      return;
+    }
+    await task.onFileChanged(change);
+  }
+
+  /**
+   * What a context's Claude session reports that the A2A side acts on: background work and its
+   * owner, and wakes, which go to the task whose work caused them or become autonomous tasks.
+   */
+  onSessionEvent(conversation: string, session: ClaudeSession, event: SessionEvent): void {
+    switch (event.type) {
+      case "background_task_started":
+      case "background_task_attributed": {
+        const work = event.task;
+        if (!work.backgrounded || work.ambient || work.runId === undefined) return;
+        const owner = this.owners.get(work.runId);
+        if (owner === undefined || this.launchedBy.has(work.taskId)) return;
+        this.launchedBy.set(work.taskId, owner);
+        owner.trackBackground(work);
+        return;
+      }
+      case "background_task_finished":
+        this.launchedBy.get(event.task.taskId)?.backgroundFinished(event.task);
+        // Work the server stopped (sessions.maxBackgroundMs) wakes nothing: the runtime starts
+        // no turn for a task stopped with stopTask, so its owner stops waiting for one.
+        if (event.task.stopReason !== undefined) this.consumeBackground(event.task.taskId);
+        return;
+      case "background_notifications_folded":
+        for (const id of event.taskIds) this.consumeBackground(id);
+        return;
+      case "run_started":
+        if (event.origin === "autonomous") this.onWake(conversation, session, event);
+        return;
+      case "closed":
+        this.forgetConversation(conversation);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * A closed session wakes no more: what was kept to attribute its wakes goes, so a server that
+   * runs for months holds nothing per conversation that has ended (a later session of the same
+   * conversation starts afresh).
+   */
+  private forgetConversation(conversation: string): void {
+    this.lastCaller.delete(conversation);
+    for (const [backgroundTaskId, owner] of this.launchedBy) {
+      if (owner.conversation === conversation) this.launchedBy.delete(backgroundTaskId);
+    }
+  }
+
+  /** How many entries the executor keeps for wakes (tests: it must not grow without bound). */
+  get retained(): { readonly launchedBy: number; readonly lastCaller: number } {
+    return { launchedBy: this.launchedBy.size, lastCaller: this.lastCaller.size };
+  }
+
+  private onWake(
+    conversation: string,
+    session: ClaudeSession,
+    event: Extract<SessionEvent, { type: "run_started" }>,
+  ): void {
+    const causes = event.causes ?? [];
+    let adopter: ServerTask | undefined;
+    let referenced: ServerTask | undefined;
+    for (const id of causes) {
+      const owner = this.launchedBy.get(id);
+      if (owner === undefined) continue;
+      referenced ??= owner;
+      if (adopter === undefined && owner.adopt(session, event.runId)) adopter = owner;
+    }
+    for (const id of causes) this.consumeBackground(id);
+    const log = { conversation, runId: event.runId, causes, taskId: adopter?.ref.taskId };
+    if (adopter !== undefined) {
+      this.options.logger.debug(log, "wake: a run of the task whose background work caused it");
+      return;
+    }
+    this.startAutonomousTask(conversation, session, event.runId, referenced);
+  }
+
+  private consumeBackground(backgroundTaskId: string): void {
+    const owner = this.launchedBy.get(backgroundTaskId);
+    this.launchedBy.delete(backgroundTaskId);
+    owner?.backgroundConsumed(backgroundTaskId);
+  }
+
+  /**
+   * A wake no live task takes: it becomes a task of its own in the conversation, so owned by its
+   * caller (the call context of the task whose work caused it, else the conversation's latest),
+   * with that task's push configs, so a client hears about work that finished after its stream
+   * ended.
+   */
+  private startAutonomousTask(
+    conversation: string,
+    session: ClaudeSession,
+    runId: string,
+    referenced: ServerTask | undefined,
+  ): void {
+    const parsed = parseConversationKey(conversation);
+    if (parsed === undefined) {
+      this.options.logger.error({ conversation, runId }, "wake: not a conversation key; ignored");
+      return;
+    }
+    const { contextId } = parsed;
+    const context =
+      referenced?.channel.callContext ??
+      this.lastCaller.get(conversation) ??
+      callContextOf(parsed.owner);
+    const ref: TaskRef = { taskId: randomUUID(), contextId };
+    const logger = this.options.logger.child({ taskId: ref.taskId, contextId, runId });
+    const channel = this.channelFor(ref, logger);
+    channel.attachDetached(
+      this.options.busManager.createOrGetByTaskId(ref.taskId, context),
+      context,
+    );
+    const from = referenced?.ref.taskId;
+    if (from !== undefined && this.options.push !== undefined) {
+      channel.deferWrites(this.inheritPushConfigs(from, ref.taskId, context, logger));
+    }
+    const intro = agentMessage(ref, [
+      textPart(
+        from === undefined
+          ? "Claude started working by itself in this context."
+          : `Claude started working by itself: background work of task ${from} finished.`,
+      ),
+    ]);
+    intro.referenceTaskIds = from === undefined ? [] : [from];
+    channel.task({
+      ...newTask(ref, intro),
+      metadata: { origin: AUTONOMOUS_ORIGIN, ...(from !== undefined && { referenceTaskId: from }) },
+    });
+    const serverTask = new ServerTask(
+      channel,
+      { kind: "autonomous" },
+      this.env,
+      logger,
+      conversation,
+    );
+    this.tasks.set(ref.taskId, serverTask);
+    if (!serverTask.adopt(session, runId)) {
+      logger.warn("wake: the run ended before its task could follow it");
+    }
+    channel.status(statusUpdate(ref, TaskState.TASK_STATE_WORKING));
+    logger.info({ referenceTaskId: from }, "wake: autonomous task created");
+    void serverTask.run().finally(() => {
+      if (this.tasks.get(ref.taskId) === serverTask) this.tasks.delete(ref.taskId);
+    });
+  }
+
+  private async inheritPushConfigs(
+    from: string,
+    to: string,
+    context: ServerCallContext,
+    logger: Logger,
+  ): Promise<void> {
+    const store = this.options.push?.store;
+    if (store === undefined) return;
+    try {
+      for (const config of await store.load(from, context)) {
+        await store.save(to, context, { ...config, taskId: to });
+      }
+    } catch (err) {
+      logger.warn({ err, from }, "push configs could not be inherited");
+    }
+  }
+
+  private channelFor(ref: TaskRef, logger: Logger): TaskChannel {
+    return new TaskChannel({
+      ref,
+      store: this.options.taskStore,
+      busManager: this.options.busManager,
+      logger,
+      ...(this.options.push && { push: this.options.push.sender }),
+    });
+  }
+
+  private async begin(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const ref: TaskRef = { taskId: ctx.taskId, contextId: ctx.contextId };
+    const logger = this.options.logger.child({ taskId: ref.taskId, contextId: ref.contextId });
+    const conversation = conversationKey({ owner: ownerOf(ctx.context), contextId: ref.contextId });
+    this.lastCaller.set(conversation, ctx.context);
+    const channel = this.channelFor(ref, logger);
+    channel.attach(bus, ctx.context);
+    channel.task(newTask(ref, ctx.userMessage));
+    let plan;
+    try {
+      plan = planPrompt(ctx.userMessage, ref.taskId);
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      channel.status(plainStatus(ref, TaskState.TASK_STATE_FAILED, err.message));
+      return;
+    }
+    const ticket = this.queue.enter(conversation);
+    const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
+    const origin = { kind: "client", plan, ticket } as const;
+    const task = new ServerTask(channel, origin, this.env, logger, conversation, accepted);
+    this.tasks.set(ref.taskId, task);
+    void task.run().finally(() => {
+      if (this.tasks.get(ref.taskId) === task) this.tasks.delete(ref.taskId);
+    });
+    await task.whenTurnStops();
+  }
+
+  /**
+   * A message for an existing task: the guard admitted it as the answer to the task's shown
+   * prompt. Whatever happened since (a cancel, a timeout, the process dying), it either answers
+   * that prompt or is refused: it never starts a run, and it publishes nothing on a task that
+   * has moved on (the guard turns the refusal into the request's error).
+   */
+  private async answer(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const message = ctx.userMessage;
+    const task = this.tasks.get(ctx.taskId);
+    if (task === undefined || !task.isClaimedBy(message.messageId)) {
+      const phase = task?.phase;
+      const why =
+        phase === undefined || phase.name === "ended"
+          ? "it ended before this answer reached it"
+          : "the request it answered is no longer pending";
+      this.options.logger.info({ taskId: ctx.taskId, why }, "answer refused");
+      this.refusals.set(message.messageId, why);
+      return;
+    }
+    task.channel.attach(bus, ctx.context);
+    // The stored task verbatim (a pure snapshot: still input-required), then `resumed`.
+    task.channel.task(ctx.task ?? newTask(task.ref, message));
+    task.answer(message);
+    await task.whenTurnStops();
+  }
+}

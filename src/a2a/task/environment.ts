@@ -1,0 +1,80 @@
+import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
+import type { SessionLease } from "../../sessions/pool.js";
+import type { Timers } from "../../timers.js";
+import type { Ticket } from "../routing/context-queue.js";
+import type { InboxFile, PromptPlan } from "../content/input.js";
+import type { ServerTask } from "./server-task.js";
+
+/** What the server around a task provides it, and the fixed texts it says. */
+
+export interface TurnPolicy {
+  readonly permissionPrompts: "input-required" | "deny";
+  readonly maxPermissionDenials: number;
+  readonly inputTimeoutMs: number | undefined;
+  /** "wait": a task whose run ended stays working until its background work is done. */
+  readonly backgroundTasks: "wait" | "detach";
+  readonly backgroundWaitTimeoutMs: number;
+}
+
+/** Where attachments go: the workspace's inbox (a seam, so a test can hold a write). */
+export interface Inbox {
+  write(cwd: string, files: readonly InboxFile[]): Promise<void>;
+  /** Removes what was written for a task that ended before Claude saw it. */
+  remove(cwd: string, taskId: string): Promise<void>;
+}
+
+/** What a task needs from the server around it. */
+export interface TaskEnvironment {
+  readonly cwd: string;
+  readonly policy: TurnPolicy;
+  readonly timers: Timers;
+  readonly inbox: Inbox;
+  /** How streamed text is gathered; undefined: one event per model delta. */
+  readonly streaming: { readonly flushMs: number; readonly maxChunkChars: number } | undefined;
+  /** The Claude session of a conversation (a caller's context: `conversation.ts`). */
+  acquire(conversation: string): SessionLease;
+  /** Whether a new process for the conversation must wait for one to free (`sessions.maxLive`). */
+  mustWait(conversation: string): boolean;
+  /**
+   * Resolves when a new conversation's process fits under `sessions.maxLive` (the slot is kept
+   * for the next `acquire`); rejects when `signal` aborts.
+   */
+  whenFree(conversation: string, signal: AbortSignal): Promise<void>;
+  /** Gives back a slot `whenFree` kept for a task that will not acquire after all. */
+  forgo(): void;
+  /** From now on, prompts and file changes of `runId` reach this task. */
+  own(runId: string, task: ServerTask): void;
+  disown(runId: string): void;
+}
+
+export const QUEUED_TEXT =
+  "Queued: another task is running in this context; this one starts when it ends.";
+
+export const QUEUED_FOR_PROCESS_TEXT =
+  "Queued: every Claude Code process this server may run (sessions.maxLive) is busy; this task starts when one frees.";
+
+/** The FAILED text of a run whose prompt the model API rejected (the context rewinds past it). */
+export const promptRejectedText = (reason: string) =>
+  `The model API rejected this prompt (${reason}); it was dropped from the conversation, so the next message in this context continues without it.`;
+
+export const DENY_FOR_STOP: PermissionResult = {
+  behavior: "deny",
+  message: "The task was stopped.",
+  interrupt: true,
+};
+export const DENY_TASK_OVER: PermissionResult = {
+  behavior: "deny",
+  message: "The task that owned this request has ended; no client can answer it.",
+};
+export const DENY_WITHDRAWN: PermissionResult = {
+  behavior: "deny",
+  message: "The request was withdrawn.",
+};
+
+/** How a task came to be: a client's message, or a wake no task owned. */
+export type TaskOrigin =
+  | { readonly kind: "client"; readonly plan: PromptPlan; readonly ticket: Ticket }
+  | { readonly kind: "autonomous" };
+
+export const WAKE_INTERRUPTED_TEXT =
+  "A new message in this context interrupted this work; the output so far is kept.";

@@ -1,0 +1,61 @@
+import { TaskState } from "@a2a-js/sdk";
+import type { RunStreamEvent } from "../../claude/index.js";
+import { AssistantTextArtifact, type Coalescing } from "./assistant-text.js";
+import { KIND, kindStatus, type TaskRef } from "../contract/messages.js";
+import type { TaskChannel } from "../handler/task-channel.js";
+
+/**
+ * What one run of a task shows the client, per the README's event contract: its text as the
+ * `response-<runId>` artifact, streamed, and a `tool_use` status per main-thread tool call.
+ */
+export class RunOutput {
+  private readonly text: AssistantTextArtifact;
+  private readonly release: () => void;
+
+  constructor(
+    private readonly ref: TaskRef,
+    runId: string,
+    private readonly channel: TaskChannel,
+    coalescing?: Coalescing,
+  ) {
+    this.text = new AssistantTextArtifact(
+      ref,
+      `response-${runId}`,
+      (e) => channel.textChunk(e),
+      coalescing,
+    );
+    this.release = channel.holdsText(() => this.text.flush());
+  }
+
+  onEvent(event: RunStreamEvent): void {
+    if (event.kind === "assistant" && event.parentToolUseId === null) {
+      for (const block of event.content) {
+        if (block.type !== "tool_use") continue;
+        this.channel.status(
+          kindStatus(
+            this.ref,
+            TaskState.TASK_STATE_WORKING,
+            KIND.toolUse,
+            `Calling tool ${block.name}`,
+            { toolName: block.name, toolUseId: block.id },
+          ),
+        );
+      }
+    }
+    switch (event.kind) {
+      case "prompt_sent":
+      case "run_completed":
+      case "run_failed":
+      case "run_interrupted":
+        return;
+      default:
+        this.text.onEvent(event);
+    }
+  }
+
+  /** Closes the text streamed so far (idempotent). */
+  finish(): void {
+    this.release();
+    this.text.finish();
+  }
+}

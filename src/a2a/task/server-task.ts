@@ -1,0 +1,555 @@
+import { TaskState, type Message, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import type { ExecutionEventBus } from "@a2a-js/sdk/server";
+import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
+import type { Logger } from "pino";
+import type {
+  BackgroundTask,
+  ClaudeSession,
+  RunStream,
+  RunStreamEvent,
+} from "../../claude/index.js";
+import { sessionResetText, type SessionLease } from "../../sessions/pool.js";
+import { PROMPT_REJECTED } from "../../sessions/rewind.js";
+import { OneShot } from "../../timers.js";
+import { FileDelivery } from "../content/content-modes.js";
+import type { Ticket } from "../routing/context-queue.js";
+import { DenialLedger, promptFor, type DenialVerdict } from "../interaction/loop-protection.js";
+import { fileArtifact, type FileChange } from "../content/file-artifacts.js";
+import { toUserPrompt, type PromptPlan } from "../content/input.js";
+import { promptContent, type Answer, type PendingPrompt } from "../interaction/answers.js";
+import {
+  AUTONOMOUS_PHASE,
+  INITIAL_PHASE,
+  transition,
+  turnStops,
+  type LifecycleEvent,
+  type TaskPhase,
+} from "./lifecycle.js";
+import {
+  agentMessage,
+  dataPart,
+  KIND,
+  kindStatus,
+  plainStatus,
+  resumedStatus,
+  statusUpdate,
+  textPart,
+  type TaskRef,
+} from "../contract/messages.js";
+import { PromptQueue, type PromptEntry } from "../interaction/prompt-queue.js";
+import { RunOutput } from "./run-output.js";
+import { BackgroundWork, finishedStatus, waitText, waitTimeoutText } from "./background-work.js";
+import type { TaskChannel } from "../handler/task-channel.js";
+import {
+  DENY_FOR_STOP,
+  DENY_TASK_OVER,
+  DENY_WITHDRAWN,
+  promptRejectedText,
+  QUEUED_FOR_PROCESS_TEXT,
+  QUEUED_TEXT,
+  WAKE_INTERRUPTED_TEXT,
+  type TaskEnvironment,
+  type TaskOrigin,
+} from "./environment.js";
+
+export type { Inbox, TaskEnvironment, TaskOrigin, TurnPolicy } from "./environment.js";
+export { QUEUED_TEXT, WAKE_INTERRUPTED_TEXT } from "./environment.js";
+
+/**
+ * One A2A task: the run its client's message started (or, for an autonomous task, the wake it
+ * was created for), and the runs its background work causes later, over one or more A2A turns
+ * (a turn stops when the task parks in input-required or ends). Its state is a `TaskPhase`
+ * (`lifecycle.ts`); every step asks `transition` first, and every step after an await re-checks
+ * the phase, so a task that ended takes no further step and publishes nothing more. It maps its
+ * runs' events to the README's event contract and applies loop protection.
+ *
+ * It is the one imperative shell of the task's state machine, hence its size: the decisions live
+ * in pure modules beside it (lifecycle, prompts, denials, task-background, run-output).
+ */
+export class ServerTask {
+  private current: TaskPhase;
+  private readonly prompts = new PromptQueue();
+  private readonly ledger: DenialLedger;
+  private readonly background = new BackgroundWork();
+  private readonly turnWaiters: (() => void)[] = [];
+  private readonly endedGate: Promise<void>;
+  private openEndedGate!: () => void;
+  private lease: SessionLease | undefined;
+  /** Active runs of this task, and what each shows the client. */
+  private readonly runs = new Map<string, RunOutput>();
+  /** Every run it ever owned: a late prompt of one (a background subagent) still reaches it. */
+  private readonly ownedRuns = new Set<string>();
+  /** The text of its last completed run: the task's result. */
+  private lastAnswer = "";
+  private readonly inputTimer: OneShot;
+  private readonly waitTimer: OneShot;
+  /** The input timeout fired while an answer was in flight: it applies if that answer fails. */
+  private expired = false;
+  /** File artifacts the client accepts; the others are listed in the final answer instead. */
+  private readonly files: FileDelivery;
+
+  constructor(
+    readonly channel: TaskChannel,
+    private readonly origin: TaskOrigin,
+    private readonly env: TaskEnvironment,
+    private readonly logger: Logger,
+    /** Its caller's conversation (`conversation.ts`): the key of its session and turn queue. */
+    readonly conversation: string,
+    /** The creating request's `acceptedOutputModes` (empty: anything), for the task's life. */
+    acceptedOutputModes: readonly string[] = [],
+  ) {
+    this.current = origin.kind === "client" ? INITIAL_PHASE : AUTONOMOUS_PHASE;
+    this.inputTimer = new OneShot(env.timers);
+    this.waitTimer = new OneShot(env.timers);
+    this.files = new FileDelivery(acceptedOutputModes);
+    this.ledger = new DenialLedger(env.policy.maxPermissionDenials);
+    this.endedGate = new Promise((resolve) => (this.openEndedGate = resolve));
+  }
+
+  get ref(): TaskRef {
+    return this.channel.ref;
+  }
+
+  get phase(): TaskPhase {
+    return this.current;
+  }
+
+  /** Read through a getter so a check after an await is not narrowed away by the one before. */
+  private get ended(): boolean {
+    return this.current.name === "ended";
+  }
+
+  /** Resolves when the attached A2A turn stops: the task parked or ended. */
+  whenTurnStops(): Promise<void> {
+    if (turnStops(this.current)) return Promise.resolve();
+    return new Promise((resolve) => this.turnWaiters.push(resolve));
+  }
+
+  /**
+   * The task's whole life: its client's run (the context is free again when that run is over),
+   * then its background work; resolves when it holds nothing.
+   */
+  async run(): Promise<void> {
+    try {
+      if (this.origin.kind === "client") await this.start(this.origin.plan, this.origin.ticket);
+    } catch (err) {
+      this.logger.error({ err }, "task: unexpected failure");
+      this.fail(`Internal error: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      if (this.origin.kind === "client") this.origin.ticket.release();
+    }
+    await this.endedGate;
+    this.clearInputTimer();
+    this.clearWaitTimer();
+    this.prompts.settleAll(DENY_TASK_OVER);
+    for (const runId of this.ownedRuns) this.env.disown(runId);
+    this.lease?.release();
+  }
+
+  /**
+   * Takes over a run already under way: the wake its background work caused (or, for an
+   * autonomous task, the wake it was created for). False if the task cannot take it.
+   */
+  adopt(session: ClaudeSession, runId: string): boolean {
+    if (this.ended) return false;
+    if (this.current.name === "waiting" && !this.step({ type: "run_started" })) return false;
+    const stream = session.follow(runId);
+    if (stream === undefined) return false;
+    this.lease ??= this.env.acquire(this.conversation);
+    this.clearWaitTimer();
+    void this.consume(stream, false);
+    return true;
+  }
+
+  /** Background work launched by one of its runs; false if the task does not wait for it. */
+  trackBackground(task: Pick<BackgroundTask, "taskId" | "description">): boolean {
+    if (this.ended || this.env.policy.backgroundTasks !== "wait") return false;
+    return this.background.started(task);
+  }
+
+  /** A piece of its background work finished: say so; its wake comes next. */
+  backgroundFinished(task: BackgroundTask): void {
+    if (this.ended || !this.background.finished(task.taskId)) return;
+    const { kind, text, metadata } = finishedStatus(task);
+    this.channel.status(kindStatus(this.ref, TaskState.TASK_STATE_WORKING, kind, text, metadata));
+  }
+
+  /** Its wake began, or its notification was folded into another turn: stop waiting for it. */
+  backgroundConsumed(taskId: string): void {
+    if (this.background.consumed(taskId)) this.settle();
+  }
+
+  /** The client canceled: true if this ended the task (it had not ended already). */
+  cancel(bus: ExecutionEventBus, session: ClaudeSession | undefined): boolean {
+    const running = this.background.running();
+    const status = plainStatus(this.ref, TaskState.TASK_STATE_CANCELED, "Task canceled.");
+    if (!this.end({ type: "canceled" }, status)) return false;
+    this.channel.alsoOn(bus, status);
+    // Its background work goes with it (the runtime reports each one stopped).
+    for (const work of running) {
+      session?.stopBackgroundTask(work.taskId).catch((err: unknown) => {
+        this.logger.warn({ err, backgroundTask: work.taskId }, "stopping background work failed");
+      });
+    }
+    return true;
+  }
+
+  /** Reserves the shown prompt for one answering message; returns why it cannot. */
+  claim(message: Pick<Message, "parts" | "messageId">): string | undefined {
+    if (this.ended) return "it has ended";
+    if (this.current.name !== "parked") return "it is not waiting for an answer";
+    return this.prompts.claim(message);
+  }
+
+  /** The claiming request failed before it answered: the prompt waits for another answer. */
+  unclaim(messageId: string): void {
+    if (this.prompts.unclaim(messageId) && this.expired) this.onInputTimeout();
+  }
+
+  isClaimedBy(messageId: string): boolean {
+    return this.current.name === "parked" && this.prompts.claimedBy(messageId);
+  }
+
+  /** Hands the claimed answer to the waiting run; the next prompt, if any, is shown at once. */
+  answer(message: Pick<Message, "messageId">): void {
+    const head = this.prompts.head;
+    const claim = head?.claim;
+    if (head === undefined || claim?.messageId !== message.messageId) return;
+    if (!this.step({ type: "answered", runActive: this.runs.size > 0 })) return;
+    this.clearInputTimer();
+    this.channel.status(resumedStatus(this.ref));
+    const verdict = this.verdictFor(head.prompt, claim.answer);
+    this.prompts.settle(head, verdict.result);
+    if (verdict.stop !== undefined) this.fail(verdict.stop);
+    else this.afterPrompt();
+  }
+
+  /** The runtime's `canUseTool` for a tool call of one of its runs. */
+  canUseTool(
+    toolName: string,
+    input: Record<string, unknown>,
+    options: {
+      signal: AbortSignal;
+      title?: string | undefined;
+      decisionReason?: string | undefined;
+    },
+  ): Promise<PermissionResult> {
+    if (this.ended) return Promise.resolve(DENY_FOR_STOP);
+    const decided = promptFor(toolName, input, options, this.ledger, this.env.policy);
+    if (decided.kind === "verdict") {
+      if (decided.verdict.stop !== undefined) this.fail(decided.verdict.stop);
+      return Promise.resolve(decided.verdict.result);
+    }
+    const prompt = decided.prompt;
+    const { entry, result } = this.prompts.add(prompt);
+    // The runtime gave up the call (its turn was interrupted, the process ended).
+    options.signal.addEventListener("abort", () => this.withdraw(entry), { once: true });
+    this.showNext();
+    return result;
+  }
+
+  /** A file one of its runs created or modified (PostToolUse hook). */
+  async onFileChanged(change: FileChange): Promise<void> {
+    if (this.ended) return;
+    let artifact;
+    try {
+      artifact = await fileArtifact(change);
+    } catch (err) {
+      this.logger.warn({ err, path: change.path }, "file artifact could not be built");
+      return;
+    }
+    if (this.ended || !this.files.admit(artifact)) return;
+    const { taskId, contextId } = this.ref;
+    const update = { taskId, contextId, artifact, append: false, lastChunk: true };
+    this.channel.artifact({ ...update, metadata: undefined });
+  }
+
+  private async start(plan: PromptPlan, ticket: Ticket): Promise<void> {
+    if (!ticket.immediate) {
+      this.channel.status(
+        kindStatus(this.ref, TaskState.TASK_STATE_SUBMITTED, KIND.queued, QUEUED_TEXT),
+      );
+    }
+    await Promise.race([ticket.ready, this.endedGate]);
+    if (!this.step({ type: "granted" })) return;
+    if (plan.files.length > 0) {
+      try {
+        await this.env.inbox.write(this.env.cwd, plan.files);
+      } catch (err) {
+        this.logger.error({ err }, "inbox write failed");
+        this.fail(`Attached files could not be saved: ${String(err)}`);
+        return;
+      }
+      if (this.ended) {
+        // Canceled while its attachments were written: Claude never sees them, nothing keeps them.
+        await this.env.inbox.remove(this.env.cwd, this.ref.taskId).catch((err: unknown) => {
+          this.logger.warn({ err }, "inbox cleanup failed");
+        });
+        return;
+      }
+    }
+    if (!(await this.processSlot())) return;
+    this.lease = this.env.acquire(this.conversation);
+    if (this.lease.reset !== undefined) {
+      // Still submitted: the prompt is not with Claude yet; the client learns why it starts over.
+      const text = sessionResetText(this.lease.reset);
+      this.channel.status(
+        kindStatus(this.ref, TaskState.TASK_STATE_SUBMITTED, KIND.sessionReset, text),
+      );
+    }
+    await this.consume(this.lease.session.stream(toUserPrompt(plan)), true);
+  }
+
+  /**
+   * A context without a live process waits until one fits under `sessions.maxLive`. False if the
+   * task ended meanwhile (the slot kept for it is given back).
+   */
+  private async processSlot(): Promise<boolean> {
+    const waits = this.env.mustWait(this.conversation);
+    if (waits) {
+      this.channel.status(
+        kindStatus(this.ref, TaskState.TASK_STATE_SUBMITTED, KIND.queued, QUEUED_FOR_PROCESS_TEXT),
+      );
+    }
+    const abort = new AbortController();
+    void this.endedGate.then(() => abort.abort());
+    try {
+      await this.env.whenFree(this.conversation, abort.signal);
+    } catch (err) {
+      // Ended while waiting (it left the queue), or no process will come: the server is stopping.
+      if (!this.ended) this.fail(`This task did not start: ${(err as Error).message}.`);
+      return false;
+    }
+    if (this.ended) {
+      this.env.forgo();
+      return false;
+    }
+    if (waits) this.logger.debug("task: a Claude Code process freed for it");
+    return true;
+  }
+
+  /** Reads a run to its terminal event, whatever the task's phase: only then is the run over. */
+  private async consume(stream: RunStream, foreground: boolean): Promise<void> {
+    const runId = stream.runId;
+    this.ownedRuns.add(runId);
+    this.env.own(runId, this);
+    const streaming = this.env.streaming;
+    const coalescing = streaming && { timers: this.env.timers, ...streaming };
+    this.runs.set(runId, new RunOutput(this.ref, runId, this.channel, coalescing));
+    for await (const event of stream) this.handle(runId, foreground, event);
+    if (this.runs.delete(runId) && !this.ended) {
+      this.fail("The Claude run ended without a result.");
+    }
+  }
+
+  private handle(runId: string, foreground: boolean, event: RunStreamEvent): void {
+    const output = this.runs.get(runId);
+    switch (event.kind) {
+      case "prompt_sent":
+        if (this.step({ type: "prompt_sent" })) {
+          this.channel.status(statusUpdate(this.ref, TaskState.TASK_STATE_WORKING));
+          this.showNext();
+        }
+        return;
+      case "run_completed":
+      case "run_failed":
+      case "run_interrupted":
+        this.runs.delete(runId);
+        if (this.ended) return;
+        output?.finish();
+        this.onRunEnded(foreground, event);
+        return;
+      default:
+        if (!this.ended) output?.onEvent(event);
+        return;
+    }
+  }
+
+  private onRunEnded(
+    foreground: boolean,
+    event: Extract<RunStreamEvent, { kind: `run_${string}` }>,
+  ): void {
+    switch (event.kind) {
+      case "run_completed":
+        if (event.text !== "") this.lastAnswer = event.text;
+        this.settle();
+        return;
+      case "run_failed":
+        this.fail(
+          PROMPT_REJECTED.test(event.reason) ? promptRejectedText(event.reason) : event.reason,
+        );
+        return;
+      case "run_interrupted":
+        if (foreground) {
+          this.fail(`Claude's run was interrupted: ${event.reason}`);
+        } else if (this.origin.kind === "autonomous") {
+          // Only the session's handoff interrupts a wake we did not stop: a new message came.
+          this.complete(WAKE_INTERRUPTED_TEXT);
+        } else {
+          this.channel.status(
+            kindStatus(
+              this.ref,
+              TaskState.TASK_STATE_WORKING,
+              KIND.wakeInterrupted,
+              WAKE_INTERRUPTED_TEXT,
+            ),
+          );
+          this.settle();
+        }
+        return;
+    }
+  }
+
+  /** With no run active: done, or waiting for its background work. */
+  private settle(): void {
+    if (this.ended || this.runs.size > 0 || this.current.name === "parked") return;
+    if (!this.background.pending) {
+      this.complete();
+      return;
+    }
+    if (this.current.name !== "running" || !this.step({ type: "run_ended" })) return;
+    const running = this.background.running();
+    const text = waitText(running);
+    this.channel.status(
+      kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.backgroundWait, text, {
+        tasks: running,
+      }),
+    );
+    this.armWaitTimer();
+  }
+
+  /** Ends the task COMPLETED with its last answer (and, if given, why it stopped there). */
+  private complete(note?: string): void {
+    if (this.ended) return;
+    // Prompts of subagents that outlived the turn: no client will be asked them any more.
+    this.prompts.settleAll(DENY_TASK_OVER);
+    if (!this.step({ type: "completed" })) return;
+    this.clearInputTimer();
+    this.clearWaitTimer();
+    for (const output of this.runs.values()) output.finish();
+    const shown = this.files.finalText(this.lastAnswer);
+    if (shown !== "") {
+      this.channel.status(kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.result, shown));
+    }
+    this.channel.status(
+      note === undefined
+        ? statusUpdate(this.ref, TaskState.TASK_STATE_COMPLETED)
+        : plainStatus(this.ref, TaskState.TASK_STATE_COMPLETED, note),
+    );
+  }
+
+  private fail(reason: string): void {
+    this.end(
+      { type: "failed", reason },
+      plainStatus(this.ref, TaskState.TASK_STATE_FAILED, reason),
+    );
+  }
+
+  /** Ends the task now: the text so far is closed, one terminal status, every prompt settled. */
+  private end(event: LifecycleEvent, status: TaskStatusUpdateEvent): boolean {
+    if (!this.step(event)) return false;
+    this.clearInputTimer();
+    this.clearWaitTimer();
+    for (const output of this.runs.values()) output.finish();
+    this.channel.status(status);
+    this.prompts.settleAll(DENY_FOR_STOP);
+    for (const runId of this.runs.keys()) this.lease?.session.cancelRun(runId, "task ended");
+    return true;
+  }
+
+  /** Shows the oldest prompt the client has not seen, if the task is not showing one. */
+  private showNext(): void {
+    const head = this.prompts.head;
+    if (head === undefined || head.shown) return;
+    if (this.current.name !== "running" && this.current.name !== "waiting") return;
+    if (!this.step({ type: "input_needed" })) return;
+    head.shown = true;
+    const { text, data } = promptContent(head.prompt);
+    const message = agentMessage(this.ref, [textPart(text), dataPart(data)], { kind: data.kind });
+    this.channel.status(statusUpdate(this.ref, TaskState.TASK_STATE_INPUT_REQUIRED, message));
+    this.armInputTimer();
+  }
+
+  /** A prompt was answered or withdrawn: the next one, or back to work (or done). */
+  private afterPrompt(): void {
+    this.showNext();
+    if (this.current.name === "waiting") this.settle();
+  }
+
+  private withdraw(entry: PromptEntry): void {
+    const wasShown = entry.shown && this.prompts.head === entry;
+    if (!this.prompts.settle(entry, DENY_WITHDRAWN)) return;
+    this.logger.debug({ toolName: entry.prompt.toolName }, "task: prompt withdrawn by the runtime");
+    if (!wasShown || !this.step({ type: "answered", runActive: this.runs.size > 0 })) return;
+    this.clearInputTimer();
+    this.channel.status(statusUpdate(this.ref, TaskState.TASK_STATE_WORKING));
+    this.afterPrompt();
+  }
+
+  private verdictFor(prompt: PendingPrompt, answer: Answer): DenialVerdict {
+    if (answer.kind === "question") {
+      const updatedInput = { ...prompt.input, answers: answer.answers };
+      return { result: { behavior: "allow", updatedInput }, stop: undefined };
+    }
+    if (answer.decision.decision === "allow") {
+      return { result: { behavior: "allow", updatedInput: prompt.input }, stop: undefined };
+    }
+    return this.ledger.deny(prompt.toolName, prompt.input, answer.decision.reason);
+  }
+
+  private armInputTimer(): void {
+    const ms = this.env.policy.inputTimeoutMs;
+    if (ms === undefined) return;
+    this.expired = false;
+    this.inputTimer.arm(ms, () => this.onInputTimeout());
+  }
+
+  private onInputTimeout(): void {
+    if (this.current.name !== "parked") return;
+    if (this.prompts.head?.claim !== undefined) {
+      // An answer is on its way: it wins, unless its request fails (see unclaim).
+      this.expired = true;
+      return;
+    }
+    const ms = this.env.policy.inputTimeoutMs ?? 0;
+    this.fail(
+      `Stopped: no answer came within ${ms} ms (claude.inputTimeoutMs); the request was denied.`,
+    );
+  }
+
+  private clearInputTimer(): void {
+    this.inputTimer.clear();
+    this.expired = false;
+  }
+
+  private armWaitTimer(): void {
+    if (this.waitTimer.armed) return;
+    const ms = this.env.policy.backgroundWaitTimeoutMs;
+    this.waitTimer.arm(ms, () => {
+      if (this.current.name !== "waiting") return;
+      const text = waitTimeoutText(ms, this.background.running());
+      this.channel.status(
+        kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.backgroundTimeout, text),
+      );
+      this.complete();
+    });
+  }
+
+  private clearWaitTimer(): void {
+    this.waitTimer.clear();
+  }
+
+  /** Takes one lifecycle step, if the lifecycle allows it; logs every move and every refusal. */
+  private step(event: LifecycleEvent): boolean {
+    const next = transition(this.current, event);
+    if (!next.ok) {
+      this.logger.debug({ event: event.type, why: next.why }, "task: step refused");
+      return false;
+    }
+    this.logger.debug({ from: this.current.name, to: next.phase.name }, "task: phase");
+    this.current = next.phase;
+    if (next.phase.name === "ended") this.openEndedGate();
+    if (turnStops(next.phase)) for (const wake of this.turnWaiters.splice(0)) wake();
+    return true;
+  }
+}

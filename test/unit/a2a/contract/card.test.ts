@@ -1,0 +1,125 @@
+import { AgentCard } from "@a2a-js/sdk";
+import { describe, expect, it } from "vitest";
+import { agentCardJson, buildAgentCard, cardDocument } from "../../../../src/a2a/contract/card.js";
+import { resolveConfig } from "../../../../src/config/load.js";
+import type { ConfigInput } from "../../../../src/config/schema.js";
+import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES } from "../../../../src/media-types.js";
+
+function config(input: ConfigInput = {}) {
+  return resolveConfig(input, { file: "test.json", startDir: "/work" });
+}
+
+type WireCard = {
+  supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[];
+  capabilities: Record<string, unknown>;
+  skills: Record<string, unknown>[];
+} & Record<string, unknown>;
+
+const wire = (input?: ConfigInput, version = "9.9.9") =>
+  agentCardJson(buildAgentCard(config(input), { version })) as WireCard;
+
+describe("agent card", () => {
+  it("advertises JSON-RPC first and HTTP+JSON second on the default public URL", () => {
+    expect(wire().supportedInterfaces).toEqual([
+      {
+        url: "http://localhost:3008/a2a/jsonrpc",
+        protocolBinding: "JSONRPC",
+        protocolVersion: "1.0",
+      },
+      {
+        url: "http://localhost:3008/a2a/rest",
+        protocolBinding: "HTTP+JSON",
+        protocolVersion: "1.0",
+      },
+    ]);
+  });
+
+  it("honours server.publicUrl and the port", () => {
+    const urls = (input: ConfigInput) => wire(input).supportedInterfaces.map((i) => i.url);
+    expect(urls({ server: { publicUrl: "https://m.tailnet.ts.net/" } })).toEqual([
+      "https://m.tailnet.ts.net/a2a/jsonrpc",
+      "https://m.tailnet.ts.net/a2a/rest",
+    ]);
+    expect(urls({ server: { port: 4000 } })[0]).toBe("http://localhost:4000/a2a/jsonrpc");
+  });
+
+  it("has no internal $case anywhere in the wire form", () => {
+    const json = JSON.stringify(
+      wire({ agentCard: { provider: { organization: "Acme", url: "https://acme.example" } } }),
+    );
+    expect(json).not.toContain("$case");
+    expect(json).toContain('"organization":"Acme"');
+  });
+
+  it("states the capabilities the server has", () => {
+    expect(wire().capabilities).toEqual({
+      streaming: true,
+      pushNotifications: true,
+      extendedAgentCard: false,
+    });
+    expect(
+      wire({ agentCard: { capabilities: { pushNotifications: false } } }).capabilities,
+    ).toEqual({ streaming: true, pushNotifications: false, extendedAgentCard: false });
+  });
+
+  it("takes texts and skills from the config, the version from the package by default", () => {
+    const card = wire({
+      agentCard: {
+        name: "My Agent",
+        description: "Does things.",
+        skills: [{ id: "s1", name: "Skill", description: "One skill", examples: ["do x"] }],
+      },
+    });
+    expect(card).toMatchObject({ name: "My Agent", description: "Does things.", version: "9.9.9" });
+    expect(card.skills).toEqual([
+      { id: "s1", name: "Skill", description: "One skill", tags: [], examples: ["do x"] },
+    ]);
+    expect(wire({ agentCard: { version: "2.0.0" } }).version).toBe("2.0.0");
+  });
+
+  it("keeps the lists the spec requires even when empty", () => {
+    const card = wire({ agentCard: { skills: [], defaultOutputModes: [] } });
+    expect(card.skills).toEqual([]);
+    expect(card.defaultOutputModes).toEqual([]);
+  });
+
+  it("round-trips through the SDK's parser", () => {
+    const built = buildAgentCard(config(), { version: "1.2.3" });
+    expect(AgentCard.fromJSON(agentCardJson(built))).toEqual(built);
+  });
+
+  it("lists the media types the server accepts and produces by default", () => {
+    const card = wire();
+    expect(card.defaultInputModes).toEqual(DEFAULT_INPUT_MODES);
+    expect(card.defaultInputModes).toEqual(
+      expect.arrayContaining(["text/plain", "application/json", "image/png", "text/markdown"]),
+    );
+    expect(card.defaultOutputModes).toEqual(DEFAULT_OUTPUT_MODES);
+    expect(card.defaultOutputModes).toEqual(
+      expect.arrayContaining(["text/plain", "text/markdown", "application/octet-stream"]),
+    );
+    expect(wire({ agentCard: { defaultInputModes: ["text/plain"] } }).defaultInputModes).toEqual([
+      "text/plain",
+    ]);
+  });
+});
+
+describe("card document", () => {
+  const built = new Date("2025-03-04T05:06:07.890Z");
+
+  it("is the wire form, with a strong ETag of its bytes and the build time as HTTP-date", () => {
+    const card = buildAgentCard(config(), { version: "1.0.0" });
+    const doc = cardDocument(card, built);
+    expect(JSON.parse(doc.body)).toEqual(agentCardJson(card));
+    expect(doc.etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(doc.lastModified).toBe("Tue, 04 Mar 2025 05:06:07 GMT");
+  });
+
+  it("changes its ETag when the card changes, and only then", () => {
+    const a = cardDocument(buildAgentCard(config(), { version: "1.0.0" }), built);
+    const same = cardDocument(buildAgentCard(config(), { version: "1.0.0" }), new Date());
+    const other = cardDocument(buildAgentCard(config(), { version: "1.0.1" }), built);
+    expect(same.etag).toBe(a.etag);
+    expect(other.etag).not.toBe(a.etag);
+  });
+});

@@ -1,0 +1,40 @@
+/** The executor keeps what attributes wakes only while a session can still wake. */
+import { TaskState } from "@a2a-js/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { sdk } from "../../claude/support/sdk-messages.js";
+import { isState, scriptedAgent, sentStamp, type ScriptedAgent } from "../support/agent.js";
+
+let h: ScriptedAgent | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe("executor retention", () => {
+  it("forgets a conversation's background owners and caller when its session closes", async () => {
+    h = await scriptedAgent({ config: { claude: { backgroundTasks: "detach" } } });
+    const a = h.send("run it in the background");
+    const stamp = await sentStamp(h, 0);
+    await h.fake.query.feed(
+      sdk.init(),
+      sdk.toolUse(
+        "m1",
+        "tu-bg",
+        "Bash",
+        { command: "sleep 9", run_in_background: true },
+        { stamp },
+      ),
+      sdk.tasksChanged(["t1"]),
+      sdk.taskStarted("t1", "tu-bg"),
+      sdk.toolResult("tu-bg", "Command running in background with ID: t1"),
+      sdk.text("m2", "Started."),
+      sdk.result({ text: "Started.", stamp }),
+    );
+    await a.until(isState(TaskState.TASK_STATE_COMPLETED));
+    // The task ended, its job runs on: a wake would still need to know whose work it was.
+    expect(h.agent.executor.retained).toEqual({ launchedBy: 1, lastCaller: 1 });
+
+    await h.agent.pool.closeAll();
+    expect(h.agent.executor.retained).toEqual({ launchedBy: 0, lastCaller: 0 });
+  });
+});
