@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { RequestHandler } from "express";
-import { proxiedLogin, setCaller, TrustedProxies, type Caller } from "./caller.js";
+import type { Caller } from "../identity/caller.js";
+import { proxiedLogin, setCaller, TrustedProxies } from "./caller.js";
 
 /** A configured token (`server.auth.tokens`: exactly one of `sha256` and `env`). */
 export interface TokenSpec {

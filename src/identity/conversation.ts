@@ -1,5 +1,5 @@
 import { resolveUserScope, ServerCallContext, type User } from "@a2a-js/sdk/server";
-import { ANONYMOUS_OWNER } from "../http/caller.js";
+import { ANONYMOUS_OWNER } from "./caller.js";
 
 /**
  * A conversation is a caller's `contextId`: two callers that use the same `contextId` have two

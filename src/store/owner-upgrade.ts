@@ -1,7 +1,7 @@
 import { PUSH_NOTIFICATION_TABLE, TASK_TABLE } from "@a2a-js/sdk/server/database";
 import { sql, type Kysely } from "kysely";
 import type { Logger } from "pino";
-import { ANONYMOUS_OWNER } from "../http/caller.js";
+import { ANONYMOUS_OWNER } from "../identity/caller.js";
 
 type Tables = Record<string, Record<string, unknown>>;
 

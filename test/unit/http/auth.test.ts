@@ -8,13 +8,8 @@ import {
   type AuthDecision,
   type AuthPolicy,
 } from "../../../src/http/auth.js";
-import {
-  callerName,
-  ownerKey,
-  peerAddress,
-  proxiedLogin,
-  TrustedProxies,
-} from "../../../src/http/caller.js";
+import { peerAddress, proxiedLogin, TrustedProxies } from "../../../src/http/caller.js";
+import { callerName, ownerKey } from "../../../src/identity/caller.js";
 
 const sha256 = (token: string) => createHash("sha256").update(token).digest("hex");
 

@@ -10,7 +10,7 @@ import {
   parseConversationKey,
   upgradeSessionKey,
 } from "../../../src/identity/conversation.js";
-import { CallerUser } from "../../../src/http/caller.js";
+import { CallerUser } from "../../../src/identity/caller.js";
 import { SESSIONS_FILE, SessionMap } from "../../../src/store/session-map.js";
 
 describe("conversation keys", () => {

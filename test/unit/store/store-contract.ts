@@ -10,8 +10,8 @@ import {
 } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { INBOX_DIR } from "../../../src/a2a/content/input.js";
-import { CallerUser } from "../../../src/http/caller.js";
+import { INBOX_DIR } from "../../../src/workspace/inbox.js";
+import { CallerUser } from "../../../src/identity/caller.js";
 import { agentMessage, KIND, textPart } from "../../../src/a2a/contract/messages.js";
 import { RESTARTED_WHILE_PARKED, RESTARTED_WHILE_RUNNING } from "../../../src/store/recovery.js";
 import { DAY_MS } from "../../../src/store/retention.js";
