@@ -1,10 +1,5 @@
 import type { BlockDelta, ContentBlock, StreamPart } from "./normalized-event.js";
-
-type Rec = Record<string, unknown>;
-
-const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
+import { isRec, num, str, type Rec } from "./json.js";
 
 export function contentBlocks(content: unknown): ContentBlock[] {
   if (typeof content === "string") return [{ type: "text", text: content }];

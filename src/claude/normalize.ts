@@ -12,15 +12,10 @@ import type {
   TaskUpdatedEvent,
   UserEvent,
 } from "./normalized-event.js";
+import { isRec, num, str, type Rec } from "./json.js";
 
 export type * from "./normalized-event.js";
 export { contentBlocks, textOf } from "./content.js";
-
-type Rec = Record<string, unknown>;
-
-const isRec = (v: unknown): v is Rec => typeof v === "object" && v !== null;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
 
 const INTERRUPT_MARKER = "[Request interrupted by user";
 

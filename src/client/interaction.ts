@@ -4,6 +4,7 @@
  */
 import type { Message, Part } from "@a2a-js/sdk";
 import { dataPart, firstData, partsText } from "./parts.js";
+import { asString, isRecord } from "../common/json.js";
 
 export interface QuestionOption {
   readonly label: string;
@@ -29,11 +30,6 @@ export type InputRequest =
     }
   /** Any other agent: a prompt in plain text, answered in plain text. */
   | { readonly kind: "text"; readonly text: string };
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 function parseQuestion(v: unknown): Question | undefined {
   if (!isRecord(v) || typeof v.question !== "string") return undefined;
@@ -61,18 +57,19 @@ function parseQuestion(v: unknown): Question | undefined {
 export function inputRequestOf(message: Message | undefined): InputRequest {
   const text = partsText(message?.parts);
   const data = firstData(message?.parts);
-  const kind = str(message?.metadata?.kind) ?? (isRecord(data) ? str(data.kind) : undefined);
+  const kind =
+    asString(message?.metadata?.kind) ?? (isRecord(data) ? asString(data.kind) : undefined);
   if (kind === "ask_user_question" && isRecord(data) && Array.isArray(data.questions)) {
     const questions = data.questions.flatMap((q) => parseQuestion(q) ?? []);
     if (questions.length > 0) return { kind: "question", text, questions };
   }
   if (kind === "permission_request" && isRecord(data)) {
-    const title = str(data.title);
-    const decisionReason = str(data.decisionReason);
+    const title = asString(data.title);
+    const decisionReason = asString(data.decisionReason);
     return {
       kind: "permission",
       text,
-      toolName: str(data.toolName) ?? "a tool",
+      toolName: asString(data.toolName) ?? "a tool",
       input: data.input,
       ...(title !== undefined && { title }),
       ...(decisionReason !== undefined && { decisionReason }),

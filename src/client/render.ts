@@ -12,6 +12,7 @@ import {
 import type { Colors } from "./colors.js";
 import { describeInput, inputRequestOf, type InputRequest } from "./interaction.js";
 import { partsText } from "./parts.js";
+import { isParkedState, isTerminalState } from "../a2a/contract/task-states.js";
 
 export interface Output {
   readonly to: "out" | "err";
@@ -66,16 +67,6 @@ export function parseState(name: string): TaskState | undefined {
   const found = Object.entries(STATE_NAMES).find(([, n]) => n === wanted);
   return found ? Number(found[0]) : undefined;
 }
-
-const TERMINAL = new Set([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-]);
-export const isTerminal = (s: TaskState | undefined): boolean => s !== undefined && TERMINAL.has(s);
-const PARKED = new Set([TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED]);
-export const isParked = (s: TaskState | undefined): boolean => s !== undefined && PARKED.has(s);
 
 /** Text that continues the current line. */
 function chunk(view: TurnView, text: string): Output[] {
@@ -153,7 +144,7 @@ function renderStatus(
   view.state = state;
   const kind = metaKind(message?.metadata) ?? metaKind(eventMeta);
   const text = partsText(message?.parts);
-  if (isParked(state)) {
+  if (isParkedState(state)) {
     view.input = inputRequestOf(message);
     return [];
   }
@@ -193,9 +184,9 @@ function renderTask(view: TurnView, task: Task, c: Colors): Output[] {
   view.taskId = task.id;
   view.contextId = task.contextId;
   const state = task.status?.state;
-  if (!isTerminal(state)) {
+  if (!isTerminalState(state)) {
     view.state = state;
-    if (isParked(state)) view.input = inputRequestOf(task.status?.message);
+    if (isParkedState(state)) view.input = inputRequestOf(task.status?.message);
     return [];
   }
   // An agent that does not stream: the whole task at once.
@@ -237,7 +228,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, inputRequired: 3, interrupted:
 
 export function exitCode(view: TurnView): number {
   if (view.answeredByMessage || view.state === TaskState.TASK_STATE_COMPLETED) return EXIT.ok;
-  if (isParked(view.state)) return EXIT.inputRequired;
+  if (isParkedState(view.state)) return EXIT.inputRequired;
   return EXIT.failed;
 }
 
@@ -275,7 +266,7 @@ export function renderEnd(view: TurnView, c: Colors, hint?: (taskId: string) => 
   const name = stateName(view.state);
   const id = view.taskId ?? "?";
   if (view.state === TaskState.TASK_STATE_COMPLETED) return line(view, c.dim(`[${name}]`));
-  if (isParked(view.state)) {
+  if (isParkedState(view.state)) {
     const req = view.input ?? { kind: "text" as const, text: "" };
     return [
       ...line(view, c.dim(`[${name}] task ${id}`)),
@@ -283,7 +274,7 @@ export function renderEnd(view: TurnView, c: Colors, hint?: (taskId: string) => 
       ...(hint ? line(view, c.dim(hint(id))) : []),
     ];
   }
-  if (isTerminal(view.state))
+  if (isTerminalState(view.state))
     return [
       ...line(view, c.red(`[${name}]`)),
       {

@@ -3,15 +3,11 @@ import type { Logger } from "pino";
 import { RequestMalformedError, toJsonRpcError, toRestErrorBody } from "@a2a-js/sdk/errors";
 import { jsonRpcId } from "./error-handler.js";
 import { jsonRpcBodyProblem, restBodyProblem, type ShapeProblem } from "./request-shape.js";
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+import { isRecord, type JsonObject } from "../common/json.js";
 
 /** A JSON-RPC 2.0 notification: a valid request object without an `id` member (§4.1). */
 export const isNotification = (body: unknown): boolean =>
-  isObject(body) && body.jsonrpc === "2.0" && typeof body.method === "string" && !("id" in body);
+  isRecord(body) && body.jsonrpc === "2.0" && typeof body.method === "string" && !("id" in body);
 
 /** Makes every later attempt to answer on `res` a no-op (the answer is already out). */
 function silence(res: Response): void {
@@ -51,9 +47,9 @@ const HIDDEN = "Internal error.";
 export function jsonRpcAnswers(logger: Logger): RequestHandler {
   return (req, res, next) => {
     /** The answer as it may go out: the request's own id, an internal error's text hidden. */
-    const corrected = (body: Json): Json => {
+    const corrected = (body: JsonObject): JsonObject => {
       const error = body.error;
-      if (!isObject(error)) return body;
+      if (!isRecord(error)) return body;
       body.id = jsonRpcId(req.body);
       if (error.code === INTERNAL_ERROR && error.message !== HIDDEN) {
         logger.error({ error: { message: error.message } }, "internal error answered");
@@ -62,7 +58,7 @@ export function jsonRpcAnswers(logger: Logger): RequestHandler {
       return body;
     };
     const json = res.json.bind(res);
-    res.json = (body: unknown) => json(isObject(body) ? corrected(body) : body);
+    res.json = (body: unknown) => json(isRecord(body) ? corrected(body) : body);
     // A stream that fails after it opened ends with an `event: error` carrying the same body.
     const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
     res.write = ((chunk: unknown, ...rest: unknown[]) =>
@@ -77,7 +73,7 @@ export function jsonRpcAnswers(logger: Logger): RequestHandler {
 const SSE_ERROR = /^event: error\ndata: (.*)\n\n$/s;
 
 /** An SSE error event with its body corrected; any other chunk as it is. Pure but for `fix`. */
-export function correctSseError(chunk: string, fix: (body: Json) => Json): string {
+export function correctSseError(chunk: string, fix: (body: JsonObject) => JsonObject): string {
   const match = SSE_ERROR.exec(chunk);
   if (match === null) return chunk;
   let body: unknown;
@@ -86,7 +82,7 @@ export function correctSseError(chunk: string, fix: (body: Json) => Json): strin
   } catch {
     return chunk;
   }
-  return isObject(body) ? `event: error\ndata: ${JSON.stringify(fix(body))}\n\n` : chunk;
+  return isRecord(body) ? `event: error\ndata: ${JSON.stringify(fix(body))}\n\n` : chunk;
 }
 
 /** On the REST binding, a 5xx answer's message is hidden the same way (see jsonRpcAnswers). */
@@ -94,8 +90,8 @@ export function restAnswers(logger: Logger): RequestHandler {
   return (_req, res, next) => {
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
-      const error = isObject(body) ? body.error : undefined;
-      if (res.statusCode >= 500 && isObject(body) && isObject(error) && error.message !== HIDDEN) {
+      const error = isRecord(body) ? body.error : undefined;
+      if (res.statusCode >= 500 && isRecord(body) && isRecord(error) && error.message !== HIDDEN) {
         logger.error({ error: { message: error.message } }, "internal error answered");
         body.error = { ...error, message: HIDDEN };
       }

@@ -1,3 +1,5 @@
+import { asRecord } from "../common/json.js";
+
 /** What a request's log line names: the A2A method and the task and context it concerns. */
 export interface RequestIds {
   rpc?: string;
@@ -5,9 +7,6 @@ export interface RequestIds {
   contextId?: string;
 }
 
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
 const str = (v: unknown): string | undefined =>
   typeof v === "string" && v !== "" ? v.slice(0, 100) : undefined;
 
@@ -17,18 +16,18 @@ const str = (v: unknown): string | undefined =>
  */
 export function requestIds(body: unknown, path: string, answer: unknown): RequestIds {
   const out: RequestIds = {};
-  const request = obj(body);
+  const request = asRecord(body);
   const rpc = str(request?.method);
   if (rpc !== undefined && request?.jsonrpc === "2.0") out.rpc = rpc;
-  const params = obj(request?.params) ?? request;
-  const message = obj(params?.message);
+  const params = asRecord(request?.params) ?? request;
+  const message = asRecord(params?.message);
   out.taskId = str(message?.taskId) ?? str(params?.taskId) ?? (rpc ? str(params?.id) : undefined);
   out.contextId = str(message?.contextId) ?? str(params?.contextId);
   const restTask = /\/tasks\/([^/:]+)/.exec(path)?.[1];
   if (out.taskId === undefined && restTask !== undefined) out.taskId = restTask.slice(0, 100);
 
-  const result = obj(obj(answer)?.result) ?? obj(answer);
-  const task = obj(result?.task) ?? obj(result?.message) ?? result;
+  const result = asRecord(asRecord(answer)?.result) ?? asRecord(answer);
+  const task = asRecord(result?.task) ?? asRecord(result?.message) ?? result;
   const answeredTask = str(task?.id) ?? str(task?.taskId);
   const answeredContext = str(task?.contextId);
   if (answeredTask !== undefined && (task?.status !== undefined || task?.taskId !== undefined)) {

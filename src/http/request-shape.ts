@@ -1,3 +1,5 @@
+import { isRecord, type JsonObject } from "../common/json.js";
+
 /**
  * The shape checks a request body passes before the SDK sees it. @a2a-js/sdk (1.3) turns JSON
  * into protocol objects leniently: a number where a string belongs is stringified, an object
@@ -16,11 +18,6 @@ export type ShapeProblem =
   | { readonly kind: "invalid_request"; readonly message: string }
   /** The request's parameters are wrong (JSON-RPC -32602, REST 400). */
   | { readonly kind: "invalid_params"; readonly message: string };
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Whether `value` nests arrays and objects deeper than `max` levels (iterative: no recursion). */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
@@ -47,7 +44,7 @@ export function isBase64(s: string): boolean {
 }
 
 // The SDK's JSON reader accepts a field's protobuf name as well as its JSON name.
-const field = (o: Json, json: string, proto: string): unknown => o[json] ?? o[proto];
+const field = (o: JsonObject, json: string, proto: string): unknown => o[json] ?? o[proto];
 
 const describe = (v: unknown): string =>
   v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
@@ -66,7 +63,7 @@ function stringArrayProblem(v: unknown, name: string): string | undefined {
 }
 
 function objectProblem(v: unknown, name: string): string | undefined {
-  return v === undefined || isObject(v)
+  return v === undefined || isRecord(v)
     ? undefined
     : `${name} must be an object, not ${describe(v)}`;
 }
@@ -76,7 +73,7 @@ const CONTENT_FIELDS = ["text", "raw", "url", "data"] as const;
 /** What is wrong with `message.parts[index]`, or undefined. */
 export function partProblem(part: unknown, index: number): string | undefined {
   const name = `message.parts[${index}]`;
-  if (!isObject(part)) return `${name} must be an object, not ${describe(part)}`;
+  if (!isRecord(part)) return `${name} must be an object, not ${describe(part)}`;
   const present = CONTENT_FIELDS.filter((f) => part[f] !== undefined && part[f] !== null);
   if (present.length !== 1) {
     return `${name} must have exactly one of text, raw, url or data (found ${
@@ -102,7 +99,7 @@ const USER_ROLES: readonly unknown[] = ["ROLE_USER", 1];
 
 /** What is wrong with a message a client sends, or undefined. */
 export function messageProblem(message: unknown): string | undefined {
-  if (!isObject(message)) return `message must be an object, not ${describe(message)}`;
+  if (!isRecord(message)) return `message must be an object, not ${describe(message)}`;
   if (!USER_ROLES.includes(message.role)) {
     return `message.role must be ROLE_USER: a client sends user messages only (got ${JSON.stringify(
       message.role ?? null,
@@ -144,7 +141,7 @@ function bodyProblem(body: unknown, params: () => unknown, carriesMessage: boole
   }
   if (!carriesMessage) return undefined;
   const p = params();
-  const problem = messageProblem(isObject(p) ? p.message : undefined);
+  const problem = messageProblem(isRecord(p) ? p.message : undefined);
   return problem === undefined
     ? undefined
     : ({ kind: "invalid_params", message: problem } as const);
@@ -155,7 +152,7 @@ function bodyProblem(body: unknown, params: () => unknown, carriesMessage: boole
  * these as invalid params (-32602) and echoes an id of any type; JSON-RPC says -32600.
  */
 export function envelopeProblem(body: unknown): string | undefined {
-  if (!isObject(body)) {
+  if (!isRecord(body)) {
     return Array.isArray(body)
       ? "Batch requests are not supported: send one JSON-RPC request object."
       : "The body must be a JSON-RPC request object.";
@@ -175,8 +172,8 @@ export function envelopeProblem(body: unknown): string | undefined {
 export function jsonRpcBodyProblem(body: unknown): ShapeProblem | undefined {
   const envelope = envelopeProblem(body);
   if (envelope !== undefined) return { kind: "invalid_request", message: envelope };
-  const method = (body as Json).method as string;
-  return bodyProblem(body, () => (body as Json).params, MESSAGE_METHODS.includes(method));
+  const method = (body as JsonObject).method as string;
+  return bodyProblem(body, () => (body as JsonObject).params, MESSAGE_METHODS.includes(method));
 }
 
 /** A REST (HTTP+JSON) body's problem; `path` is the request path within the binding. */

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import { removeInbox } from "../a2a/content/input.js";
+import { removeInbox } from "../workspace/inbox.js";
 import { realTimers, type Timers } from "../timers.js";
 import { TaskTable } from "./task-table.js";
 

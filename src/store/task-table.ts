@@ -1,6 +1,7 @@
 import { Task, TaskState } from "@a2a-js/sdk";
 import { PUSH_NOTIFICATION_TABLE, TASK_TABLE } from "@a2a-js/sdk/server/database";
 import type { Kysely } from "kysely";
+import { TERMINAL_STATES, UNFINISHED_STATES } from "../a2a/contract/task-states.js";
 
 /** A task as stored, with the scope it belongs to. */
 export interface ScopedTask {
@@ -18,20 +19,6 @@ export interface TaskKey {
 
 /** The SDK's wire name of a state, as its store writes `status_state`. */
 export const stateColumn = (state: TaskState): string => TaskState[state];
-
-export const UNFINISHED_STATES = [
-  TaskState.TASK_STATE_SUBMITTED,
-  TaskState.TASK_STATE_WORKING,
-  TaskState.TASK_STATE_INPUT_REQUIRED,
-  TaskState.TASK_STATE_AUTH_REQUIRED,
-] as const;
-
-export const TERMINAL_STATES = [
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-] as const;
 
 interface Row {
   tenant: string;

@@ -13,7 +13,7 @@ import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Role, TaskState, type Part, type Task } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
-import { INBOX_DIR } from "../../src/a2a/content/input.js";
+import { INBOX_DIR } from "../../src/workspace/inbox.js";
 import { startTestBench, type TestBench } from "../support/bench.js";
 import { reply, text } from "../support/fake-model/index.js";
 import {

@@ -1,22 +1,12 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import type { Message, Part } from "@a2a-js/sdk";
 import type { UserPrompt } from "../../claude/index.js";
 import { essence, IMAGE_MEDIA_TYPES } from "../../media-types.js";
+import { INBOX_DIR, safeSegment, type InboxFile } from "../../workspace/inbox.js";
 import { partMediaType } from "./content-modes.js";
-
-/** Where file parts of a task's messages are written, relative to the workspace. */
-export const INBOX_DIR = ".claude/a2a-inbox";
 
 const IMAGE_TYPES = new Set<string>(IMAGE_MEDIA_TYPES);
 type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
-
-export interface InboxFile {
-  /** Workspace-relative path the file is written to. */
-  readonly path: string;
-  readonly bytes: Buffer;
-  readonly mediaType: string;
-}
 
 export interface PromptPlan {
   /** Text blocks and image blocks, in message order. */
@@ -93,25 +83,10 @@ export function toUserPrompt(plan: PromptPlan): UserPrompt {
   );
 }
 
-export async function writeInbox(cwd: string, files: readonly InboxFile[]): Promise<void> {
-  for (const file of files) {
-    const target = join(cwd, file.path);
-    await mkdir(join(target, ".."), { recursive: true });
-    await writeFile(target, file.bytes);
-  }
-}
-
 /** A client-chosen name must never escape the inbox: keep the last segment, tame the characters. */
 function safeFileName(filename: string, index: number): string {
   const base = safeSegment(basename(filename.replace(/\\/g, "/")));
   return base === "" || base === "." || base === ".." ? `file-${index + 1}` : base;
-}
-
-function safeSegment(s: string): string {
-  return s
-    .replace(/[^A-Za-z0-9._-]/g, "_")
-    .replace(/^\.+/, "_")
-    .slice(0, 120);
 }
 
 function uniqueName(name: string, used: Set<string>): string {
@@ -122,9 +97,4 @@ function uniqueName(name: string, used: Set<string>): string {
   }
   used.add(candidate);
   return candidate;
-}
-
-/** Removes a task's inbox folder (a task that ended before Claude saw its attachments). */
-export async function removeInbox(cwd: string, taskId: string): Promise<void> {
-  await rm(join(cwd, INBOX_DIR, safeSegment(taskId)), { recursive: true, force: true });
 }

@@ -20,7 +20,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
-import { isTerminalState } from "./task-channel.js";
+import { isTerminalState } from "../contract/task-states.js";
 
 /** What the guard needs to know of the executor. */
 export interface ActiveTasks {

@@ -17,16 +17,7 @@ import {
 } from "@a2a-js/sdk";
 import type { Logger } from "pino";
 import type { TaskRef } from "../contract/messages.js";
-
-const TERMINAL = new Set<TaskState>([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-]);
-
-export const isTerminalState = (state: TaskState | undefined): boolean =>
-  state !== undefined && TERMINAL.has(state);
+import { isTerminalState } from "../contract/task-states.js";
 
 export interface ChannelOptions {
   readonly ref: TaskRef;

@@ -1,6 +1,7 @@
 import type { Message } from "@a2a-js/sdk";
 import { KIND } from "../contract/messages.js";
 import { decideFreeText, type Decision } from "./permission-reply.js";
+import { isRecord } from "../../common/json.js";
 
 /** What Claude is waiting for while a task is parked in input-required. */
 export type PendingPrompt =
@@ -82,9 +83,6 @@ function textOf(message: Pick<Message, "parts">): string {
     .join("\n")
     .trim();
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Reads a client's reply to a pending prompt. A structured data part always wins over text. */
 export function parseAnswer(prompt: PendingPrompt, message: Pick<Message, "parts">): Answer {

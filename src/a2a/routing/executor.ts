@@ -23,7 +23,8 @@ import {
   parseConversationKey,
 } from "../../identity/conversation.js";
 import type { FileChange } from "../content/file-artifacts.js";
-import { InputError, planPrompt, removeInbox, writeInbox } from "../content/input.js";
+import { InputError, planPrompt } from "../content/input.js";
+import { removeInbox, writeInbox } from "../../workspace/inbox.js";
 import {
   agentMessage,
   newTask,

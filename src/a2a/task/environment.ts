@@ -2,7 +2,8 @@ import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { SessionLease } from "../../sessions/pool.js";
 import type { Timers } from "../../timers.js";
 import type { Ticket } from "../routing/context-queue.js";
-import type { InboxFile, PromptPlan } from "../content/input.js";
+import type { InboxFile } from "../../workspace/inbox.js";
+import type { PromptPlan } from "../content/input.js";
 import type { ServerTask } from "./server-task.js";
 
 /** What the server around a task provides it, and the fixed texts it says. */

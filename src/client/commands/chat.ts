@@ -8,14 +8,13 @@ import { answerInteractively, isPromptExit, type PromptContext } from "../prompt
 import {
   describeRequest,
   EXIT,
-  isParked,
-  isTerminal,
   newView,
   renderEnd,
   renderEvent,
   type TurnView,
 } from "../render.js";
 import { streamTurn } from "../turn.js";
+import { isParkedState, isTerminalState } from "../../a2a/contract/task-states.js";
 
 export interface ChatOptions extends CommonOptions {
   context?: string;
@@ -89,7 +88,7 @@ async function showAutonomous(client: Client, task: Task, s: Session, e: ClientE
   );
   const view = newView();
   const full = await client.getTask({ tenant: "", id: task.id, historyLength: 0 });
-  if (isTerminal(full.status?.state) || isParked(full.status?.state)) {
+  if (isTerminalState(full.status?.state) || isParkedState(full.status?.state)) {
     write(e, renderEvent(view, { payload: { $case: "task", value: full } }, s.colors));
     // A snapshot of a finished task: show its artifacts even when the agent streams.
     if (!view.streamedText)
@@ -236,7 +235,7 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
           contextId = view.contextId;
           await s.memory.set(s.url, contextId);
         }
-        if (!isParked(view.state) || view.taskId === undefined) {
+        if (!isParkedState(view.state) || view.taskId === undefined) {
           write(e, renderEnd(view, c));
           break;
         }

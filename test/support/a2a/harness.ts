@@ -10,7 +10,7 @@ import {
   type Task,
 } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
-import { removeInbox, writeInbox } from "../../../src/a2a/content/input.js";
+import { removeInbox, writeInbox } from "../../../src/workspace/inbox.js";
 import { textPart } from "../../../src/a2a/contract/messages.js";
 import type { Inbox } from "../../../src/a2a/task/server-task.js";
 import { defaultQueryFactory, type QueryFactory } from "../../../src/claude/index.js";

@@ -9,7 +9,7 @@ import { TaskState } from "@a2a-js/sdk";
 import { DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { INBOX_DIR } from "../../../src/a2a/content/input.js";
+import { INBOX_DIR } from "../../../src/workspace/inbox.js";
 import { openDatabase, type Database } from "../../../src/store/database.js";
 import { DAY_MS, scheduleRetention } from "../../../src/store/retention.js";
 import type { Timers } from "../../../src/timers.js";

@@ -4,13 +4,12 @@ import { join, relative, resolve, sep } from "node:path";
 import type { Part } from "@a2a-js/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
-  INBOX_DIR,
   InputError,
   planPrompt,
   toUserPrompt,
-  writeInbox,
   type PromptPlan,
 } from "../../../../src/a2a/content/input.js";
+import { INBOX_DIR, writeInbox } from "../../../../src/workspace/inbox.js";
 
 const part = (content: Part["content"], mediaType = "", filename = ""): Part => ({
   content,

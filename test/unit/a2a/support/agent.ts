@@ -13,7 +13,7 @@ import { InMemoryTaskStore, ServerCallContext, type TaskStore } from "@a2a-js/sd
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { pino } from "pino";
 import { expect, vi } from "vitest";
-import { removeInbox, writeInbox } from "../../../../src/a2a/content/input.js";
+import { removeInbox, writeInbox } from "../../../../src/workspace/inbox.js";
 import { textPart } from "../../../../src/a2a/contract/messages.js";
 import type { Inbox } from "../../../../src/a2a/task/server-task.js";
 import { createAgent, type Agent } from "../../../../src/agent.js";
