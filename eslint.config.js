@@ -1,6 +1,19 @@
 // @ts-check
 import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
+
+/**
+ * The direction of dependencies in src/ (docs/ARCHITECTURE.md): leaves (common, identity,
+ * workspace, timers) import nothing of ours above them; the Claude provider imports nothing of
+ * ours outside it; the stores and the session pool know of the A2A side only its contract; the
+ * A2A side knows nothing of the bindings (http, grpc) that carry it.
+ */
+const layer = (files, message, group) => ({
+  files,
+  rules: { "no-restricted-imports": ["error", { patterns: [{ group, message }] }] },
+});
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/"] },
@@ -25,6 +38,41 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  {
+    files: ["src/**/*.ts"],
+    plugins: { "import-x": importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      "import-x/resolver-next": [createTypeScriptImportResolver()],
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  layer(
+    ["src/claude/**/*.ts"],
+    "src/claude/ is the provider: it imports nothing of ours outside src/claude/.",
+    ["../*", "../../*"],
+  ),
+  layer(["src/common/**/*.ts", "src/timers.ts"], "a leaf module imports nothing of ours.", [
+    "./*",
+    "../*",
+    "!./json.js",
+    "!./errors.js",
+  ]),
+  layer(
+    ["src/identity/**/*.ts", "src/workspace/**/*.ts"],
+    "a leaf module imports only src/common/ and its own folder.",
+    ["../*", "!../common/*"],
+  ),
+  layer(
+    ["src/store/**/*.ts", "src/sessions/**/*.ts"],
+    "store/ and sessions/ know of the A2A side only its contract (src/a2a/contract/).",
+    ["**/a2a/*", "!**/a2a/contract", "!**/a2a/contract/*", "**/http/*", "**/grpc/*"],
+  ),
+  layer(
+    ["src/a2a/**/*.ts"],
+    "the A2A side knows nothing of the bindings that carry it (http, grpc) or of the app's wiring.",
+    ["**/http/*", "**/grpc/*", "**/server.js", "**/main.js", "**/agent.js", "**/cli.js"],
+  ),
   {
     files: ["**/*.js"],
     ...tseslint.configs.disableTypeChecked,
