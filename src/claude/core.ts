@@ -33,20 +33,19 @@ export class SessionCore {
   readonly timeline: TimelineAssembler;
   readonly owners = new OwnershipIndex();
   readonly tasks: BackgroundTaskRegistry;
-  foreground: ForegroundSlot | undefined;
-  turnOwner: string | undefined;
-  sessionId: string | undefined;
-  permissionsPending = 0;
+  private foregroundSlot: ForegroundSlot | undefined;
+  /** The run the runtime's current turn belongs to, as its main-thread content says. */
+  private owner: string | undefined;
+  private id: string | undefined;
+  private permissionsPending = 0;
   /**
    * Background tasks notified as finished since the runtime's current turn began: the causes of
    * the wake that follows (a Monitor wake has none).
    */
-  pendingCauses: string[] = [];
-  processFailed = false;
-  /** The query's stream is over: nothing can be sent any more. */
-  processEnded = false;
-  /** Why the stream ended, for prompts that arrive afterwards. */
-  endReason: string | undefined;
+  private pendingCauses: string[] = [];
+  private failed = false;
+  private ended = false;
+  private why: string | undefined;
   /** The status last announced by a `status` event. */
   private announced: SessionStatus = "idle";
   private host: CoreHost | undefined;
@@ -86,12 +85,91 @@ export class SessionCore {
     this.host = host;
   }
 
+  /** The foreground run whose prompt was sent, until it ends. */
+  get foreground(): ForegroundSlot | undefined {
+    return this.foregroundSlot;
+  }
+
+  /** A foreground prompt went to the runtime: its run holds the turn once the runtime stamps it. */
+  foregroundSent(runId: string, userMessageUuid: string): void {
+    this.foregroundSlot = { runId, userMessageUuid, bound: false };
+  }
+
+  /** The runtime stamped our prompt: the current turn answers it. */
+  foregroundBound(): void {
+    if (this.foregroundSlot !== undefined) this.foregroundSlot.bound = true;
+  }
+
+  get turnOwner(): string | undefined {
+    return this.owner;
+  }
+
+  ownTurn(runId: string): void {
+    this.owner = runId;
+  }
+
+  /** The runtime's turn ended (its result): the next frames start a turn of their own. */
+  turnEnded(): void {
+    this.owner = undefined;
+  }
+
+  /** The runtime's session id: from `resume` at first, then as the runtime reports it. */
+  get sessionId(): string | undefined {
+    return this.id;
+  }
+
+  /** Adopts the id the runtime reports; true when it changed. */
+  adoptSessionId(id: string): boolean {
+    if (id === this.id) return false;
+    this.id = id;
+    return true;
+  }
+
+  /** Counted before the request is announced: its listeners already see `requires_action`. */
+  permissionAsked(): void {
+    this.permissionsPending++;
+  }
+
+  permissionSettled(): void {
+    this.permissionsPending--;
+  }
+
+  backgroundFinished(taskId: string): void {
+    this.pendingCauses.push(taskId);
+  }
+
+  /** The finished background tasks not yet attributed to a wake; empties the list. */
+  takePendingCauses(): string[] {
+    return this.pendingCauses.splice(0);
+  }
+
+  /** The query's stream is over: nothing can be sent any more. */
+  get processEnded(): boolean {
+    return this.ended;
+  }
+
+  /** Why the stream ended, for prompts that arrive afterwards. */
+  get endReason(): string | undefined {
+    return this.why;
+  }
+
+  /**
+   * The process is gone (or never started): no prompt can be sent, and every wait for a tool
+   * use is released. `failed` when it was not our close that ended it.
+   */
+  processGone(reason: string | undefined, failed: boolean): void {
+    this.ended = true;
+    this.owners.endWaits();
+    if (reason !== undefined) this.why = reason;
+    if (failed) this.failed = true;
+  }
+
   /**
    * Derived from the runs now, not the last announcement: a listener reacting to `run_started`
    * runs before the `status` event that follows it, and must already see `running`.
    */
   get currentStatus(): SessionStatus {
-    return deriveStatus(this.runs.all(), this.permissionsPending, this.processFailed);
+    return deriveStatus(this.runs.all(), this.permissionsPending, this.failed);
   }
 
   routeContext(): RouteContext {
@@ -118,7 +196,7 @@ export class SessionCore {
 
   startAutonomousRun(reason: string): Run {
     const run = this.runs.create("autonomous", "awaiting_response");
-    const causes = this.pendingCauses.splice(0);
+    const causes = this.takePendingCauses();
     run.causes = causes;
     // A run may also start while a foreground prompt waits for its turn (the runtime's turn began
     // before our send): the turn state then stays foreground, the plan's exclusivity holds.
@@ -135,12 +213,12 @@ export class SessionCore {
     const run = this.runs.get(runId);
     if (run === undefined || !isActiveLifecycle(run.state)) return;
     if (!this.runs.finish(runId, outcome, reason).ok) return;
-    if (this.turnOwner === runId) this.turnOwner = undefined;
+    if (this.owner === runId) this.owner = undefined;
     if (outcome.state === "interrupted") this.timeline.markRunInterrupted(runId);
     this.emitter.emit({ type: "run_ended", runId, origin: run.origin, outcome });
 
-    if (this.foreground?.runId === runId) {
-      this.foreground = undefined;
+    if (this.foregroundSlot?.runId === runId) {
+      this.foregroundSlot = undefined;
       if (this.turn.state === "foreground") this.turn.transition("idle", `foreground ${reason}`);
     }
     const autonomousActive = this.runs

@@ -31,7 +31,7 @@ export function trackPermissions(
       core.owners.runForToolUse(opts.toolUseID) ??
       (await core.owners.whenToolUse(opts.toolUseID, opts.signal));
     const attribution = runId === undefined ? {} : { runId };
-    core.permissionsPending++;
+    core.permissionAsked();
     core.emitter.emit({
       type: "permission_requested",
       requestId,
@@ -43,7 +43,7 @@ export function trackPermissions(
     try {
       return await handler(toolName, input, { ...opts, runId });
     } finally {
-      core.permissionsPending--;
+      core.permissionSettled();
       core.emitter.emit({ type: "permission_resolved", requestId, ...attribution });
       core.refreshStatus();
     }

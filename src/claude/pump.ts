@@ -71,11 +71,11 @@ export class QueryPump {
       // Always, before any lifecycle change: the timeline must not depend on routing.
       this.core.timeline.apply(event, runId);
       for (const change of this.core.tasks.apply(event)) {
-        if (change.type === "finished") this.core.pendingCauses.push(change.task.taskId);
+        if (change.type === "finished") this.core.backgroundFinished(change.task.taskId);
         this.core.emitter.emit({ type: `background_task_${change.type}`, task: change.task });
       }
       if (decision.kind === "metadata") {
-        if (event.kind === "result") this.core.turnOwner = undefined;
+        if (event.kind === "result") this.core.turnEnded();
         this.core.emitter.emit(
           runId === undefined ? { type: "metadata", event } : { type: "metadata", event, runId },
         );
@@ -107,8 +107,7 @@ export class QueryPump {
 
   private observe(event: NormalizedEvent): void {
     const id = event.kind === "init" || event.kind === "result" ? event.sessionId : undefined;
-    if (id !== undefined && id !== this.core.sessionId) {
-      this.core.sessionId = id;
+    if (id !== undefined && this.core.adoptSessionId(id)) {
       this.core.emitter.emit({ type: "session_id", sessionId: id });
     }
   }
@@ -132,7 +131,7 @@ export class QueryPump {
     // The runtime runs one turn at a time: its main-thread content names the turn's owner; a
     // subagent frame claims an unowned turn so the turn's later frames have somewhere to go.
     if (event.kind !== "result" && (ids.topLevel || core.turnOwner === undefined)) {
-      core.turnOwner = runId;
+      core.ownTurn(runId);
     }
     if (run.state === "awaiting_response" && event.kind !== "result") {
       core.runs.transition(runId, "streaming", `first ${event.kind} frame`);
@@ -143,7 +142,7 @@ export class QueryPump {
     }
     core.emitter.emit({ type: "run_event", runId, origin: run.origin, event, late: false });
     if (event.kind === "result") {
-      core.turnOwner = undefined;
+      core.turnEnded();
       core.endRun(runId, outcomeFromResult(event, run), `result ${event.subtype}`);
     }
   }
@@ -152,9 +151,9 @@ export class QueryPump {
   private bind(run: Run, event: NormalizedEvent): void {
     const core = this.core;
     if (core.foreground === undefined) return;
-    core.foreground.bound = true;
+    core.foregroundBound();
     // Notifications that came before our turn began are folded into it: they wake nothing.
-    const folded = core.pendingCauses.splice(0);
+    const folded = core.takePendingCauses();
     if (folded.length > 0) {
       core.emitter.emit({
         type: "background_notifications_folded",
@@ -204,10 +203,7 @@ export class QueryPump {
     const reason = closing ?? `Claude Code process ended before the run finished${detail}`;
     this.logger.debug({ end: end.kind, closing, detail }, "pump: stream ended");
     try {
-      core.processEnded = true;
-      core.owners.endWaits();
-      core.endReason = reason;
-      core.processFailed = closing === undefined;
+      core.processGone(reason, closing === undefined);
       // Foreground first: its ending lets the session fail the prompts queued behind it.
       const active = core.runs.active().sort((a, b) => a.seq - b.seq);
       for (const run of active) {
@@ -219,7 +215,7 @@ export class QueryPump {
           reason,
         );
       }
-      core.turnOwner = undefined;
+      core.turnEnded();
       core.refreshStatus();
       // Closing the process ends its background work too (the runtime reports nothing more):
       // the tasks waiting for it learn why instead of waiting for a wake that cannot come.

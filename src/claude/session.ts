@@ -83,7 +83,7 @@ export class ClaudeSession {
         channel.end();
       }
     });
-    this.core.sessionId = options.resume;
+    if (options.resume !== undefined) this.core.adoptSessionId(options.resume);
     this.history =
       options.resume === undefined ? Promise.resolve() : this.loadHistory(options.resume);
   }
@@ -257,8 +257,7 @@ export class ClaudeSession {
     this.pump?.markClosing(reason);
     this.input.end();
     if (this.handle === undefined) {
-      this.core.processEnded = true;
-      this.core.owners.endWaits();
+      this.core.processGone(undefined, false);
       this.core.emitter.emit({ type: "closed", reason });
       return;
     }
@@ -282,9 +281,7 @@ export class ClaudeSession {
     } catch (error) {
       this.logger.error({ err: error }, "session: starting Claude Code failed");
       this.startError = `Claude Code could not be started: ${errorText(error)}`;
-      this.core.processEnded = true;
-      this.core.owners.endWaits();
-      this.core.processFailed = true;
+      this.core.processGone(undefined, true);
       this.core.refreshStatus();
       return false;
     }
@@ -350,7 +347,7 @@ export class ClaudeSession {
       this.pending.unshift(item);
       return;
     }
-    core.foreground = { runId: item.run.id, userMessageUuid: item.uuid, bound: false };
+    core.foregroundSent(item.run.id, item.uuid);
     core.runs.transition(item.run.id, "awaiting_response", "prompt sent");
     const content = item.prompt;
     core.timeline.addUserPrompt(item.uuid, textOf(contentBlocks(content)), item.run.id);
