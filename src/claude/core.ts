@@ -199,7 +199,7 @@ export class SessionCore {
     const causes = this.takePendingCauses();
     run.causes = causes;
     // A run may also start while a foreground prompt waits for its turn (the runtime's turn began
-    // before our send): the turn state then stays foreground, the plan's exclusivity holds.
+    // before our send): the turn state then stays foreground, the foreground exclusivity of docs/provider-design.md holds.
     // The turn moves before run_started: a prompt sent by a listener of that event must see the
     // autonomous turn and take the atomic handoff, not be queued behind the wake in the runtime.
     if (this.turn.state === "idle") this.turn.transition("autonomous", reason);

@@ -7,7 +7,7 @@ export type TurnTransitionResult =
   | { ok: true; from: TurnStateName; to: TurnStateName }
   | { ok: false; from: TurnStateName; to: TurnStateName; error: string };
 
-/** Exactly the plan's transitions; autonomous → foreground only through the atomic handoff. */
+/** Exactly the transitions of docs/provider-design.md ("Session Turn Ownership State"); autonomous → foreground only through the atomic handoff. */
 const LEGAL: Readonly<Record<TurnStateName, readonly TurnStateName[]>> = {
   idle: ["foreground", "autonomous"],
   foreground: ["idle"],
