@@ -5,6 +5,7 @@
 import type { Message, Part } from "@a2a-js/sdk";
 import { dataPart, firstData, partsText } from "./parts.js";
 import { asString, isRecord } from "../common/json.js";
+import { KIND } from "../a2a/contract/kinds.js";
 
 export interface QuestionOption {
   readonly label: string;
@@ -59,11 +60,11 @@ export function inputRequestOf(message: Message | undefined): InputRequest {
   const data = firstData(message?.parts);
   const kind =
     asString(message?.metadata?.kind) ?? (isRecord(data) ? asString(data.kind) : undefined);
-  if (kind === "ask_user_question" && isRecord(data) && Array.isArray(data.questions)) {
+  if (kind === KIND.askUserQuestion && isRecord(data) && Array.isArray(data.questions)) {
     const questions = data.questions.flatMap((q) => parseQuestion(q) ?? []);
     if (questions.length > 0) return { kind: "question", text, questions };
   }
-  if (kind === "permission_request" && isRecord(data)) {
+  if (kind === KIND.permissionRequest && isRecord(data)) {
     const title = asString(data.title);
     const decisionReason = asString(data.decisionReason);
     return {

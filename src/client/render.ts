@@ -13,6 +13,8 @@ import type { Colors } from "./colors.js";
 import { describeInput, inputRequestOf, type InputRequest } from "./interaction.js";
 import { partsText } from "./parts.js";
 import { isParkedState, isTerminalState } from "../a2a/contract/task-states.js";
+import { KIND } from "../a2a/contract/kinds.js";
+import { TEXT } from "../a2a/contract/texts.js";
 
 export interface Output {
   readonly to: "out" | "err";
@@ -89,7 +91,7 @@ const metaKind = (m: Record<string, unknown> | undefined): string | undefined =>
 
 function renderArtifact(view: TurnView, a: Artifact, append: boolean, c: Colors): Output[] {
   const kind = metaKind(a.metadata);
-  if (kind === "file") {
+  if (kind === KIND.file) {
     const meta = a.metadata ?? {};
     const path =
       (typeof meta.path === "string" && meta.path) ||
@@ -158,24 +160,21 @@ function renderStatus(
     return [];
   }
   switch (kind) {
-    case "tool_use":
-      return line(
-        view,
-        c.dim(`• ${text || `Calling tool ${String(message?.metadata?.toolName)}`}`),
-      );
-    case "queued":
+    case KIND.toolUse:
+      return line(view, c.dim(`• ${text || TEXT.toolUse(String(message?.metadata?.toolName))}`));
+    case KIND.queued:
       return line(view, c.dim(text));
-    case "resumed":
+    case KIND.resumed:
       return [];
-    case "result":
+    case KIND.result:
     default:
       // The final answer, or any other agent's status text: shown unless it was streamed already.
       if (
         text === "" ||
-        (view.streamedText && (kind === "result" || state === TaskState.TASK_STATE_COMPLETED))
+        (view.streamedText && (kind === KIND.result || state === TaskState.TASK_STATE_COMPLETED))
       )
         return [];
-      if (kind === "result") view.streamedText = true;
+      if (kind === KIND.result) view.streamedText = true;
       return line(view, text);
   }
 }

@@ -4,6 +4,7 @@ import type { Colors } from "./colors.js";
 import { partsText } from "./parts.js";
 import { stateName } from "./render.js";
 import { summary, table } from "./table.js";
+import { KIND } from "../a2a/contract/kinds.js";
 
 const firstUserText = (task: Task): string =>
   partsText(task.history.find((m) => m.role === Role.ROLE_USER)?.parts);
@@ -64,7 +65,7 @@ export function taskDetail(task: Task, c: Colors): string {
   lines.push("", c.bold(`Artifacts (${task.artifacts.length})`));
   for (const a of task.artifacts) {
     const kind = typeof a.metadata?.kind === "string" ? a.metadata.kind : "artifact";
-    if (kind === "file") {
+    if (kind === KIND.file) {
       const meta = a.metadata ?? {};
       lines.push(
         `  ${c.green("file")} ${String(meta.path ?? a.name)}${meta.operation ? c.dim(` (${String(meta.operation)}, ${String(meta.size ?? "?")} bytes)`) : ""}`,

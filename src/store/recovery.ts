@@ -3,16 +3,10 @@ import { ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import { agentMessage, KIND, textPart } from "../a2a/contract/messages.js";
+import { KIND } from "../a2a/contract/kinds.js";
+import { agentMessage, textPart } from "../a2a/contract/messages.js";
+import { TEXT } from "../a2a/contract/texts.js";
 import { TaskTable } from "./task-table.js";
-
-export const RESTARTED_WHILE_RUNNING =
-  "The server restarted while this task was running, so it was stopped. Send a new message in " +
-  "the same context to continue: the conversation is kept.";
-
-export const RESTARTED_WHILE_PARKED =
-  "The server restarted while this task was waiting for an answer; that question can no longer " +
-  "be answered. Send a new message in the same context to continue: the conversation is kept.";
 
 /**
  * What a task a previous server left unfinished becomes: FAILED, with a status message (also
@@ -24,7 +18,7 @@ export function failedByRestart(task: Task, at: Date): Task {
     task.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED;
   const message = agentMessage(
     { taskId: task.id, contextId: task.contextId },
-    [textPart(parked ? RESTARTED_WHILE_PARKED : RESTARTED_WHILE_RUNNING)],
+    [textPart(parked ? TEXT.restartedWhileParked : TEXT.restartedWhileRunning)],
     { kind: KIND.serverRestarted },
   );
   return {

@@ -6,7 +6,7 @@ import { access, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type Part } from "@a2a-js/sdk";
-import { RESUMED_TEXT } from "../../src/a2a/contract/messages.js";
+import { TEXT } from "../../src/a2a/contract/texts.js";
 import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
   collect,
@@ -86,7 +86,7 @@ describe("interactive tasks", () => {
     if (resumed?.$case === "statusUpdate") {
       expect(resumed.value.status?.state).toBe(TaskState.TASK_STATE_WORKING);
       // Every status message has a part (the protocol requires one); the kind is on the message.
-      expect(messageText(resumed.value.status?.message)).toBe(RESUMED_TEXT);
+      expect(messageText(resumed.value.status?.message)).toBe(TEXT.resumed);
       expect(resumed.value.status?.message?.metadata).toEqual({ kind: "resumed" });
       expect(resumed.value.metadata).toBeUndefined();
     }

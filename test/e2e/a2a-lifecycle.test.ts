@@ -7,7 +7,7 @@ import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse, type Task } from "@a2a-js/sdk";
-import { WAKE_INTERRUPTED_TEXT } from "../../src/a2a/task/server-task.js";
+import { TEXT } from "../../src/a2a/contract/texts.js";
 import { rawPart } from "../../src/a2a/contract/messages.js";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
 import { Gate, GatedInbox } from "../support/gated-inbox.js";
@@ -117,7 +117,7 @@ describe("A2A task lifecycle (real runtime)", () => {
       })
       .toBe(TaskState.TASK_STATE_COMPLETED);
     const ended = await h.client.getTask(getRequest(wake?.id ?? ""));
-    expect(messageText(ended.status?.message)).toBe(WAKE_INTERRUPTED_TEXT);
+    expect(messageText(ended.status?.message)).toBe(TEXT.wakeInterrupted);
     expect(h.spawns()).toBe(1);
     expect(h.bench.model.unmatched).toEqual([]);
   });

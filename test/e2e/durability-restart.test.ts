@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { KIND } from "../../src/a2a/contract/messages.js";
-import { RESTARTED_WHILE_RUNNING } from "../../src/store/recovery.js";
+import { KIND } from "../../src/a2a/contract/kinds.js";
+import { TEXT } from "../../src/a2a/contract/texts.js";
 import { startTestBench, type TestBench } from "../support/bench.js";
 import { reply, text } from "../support/fake-model/index.js";
 import {
@@ -69,7 +69,7 @@ describe("durability: restart recovery", () => {
     const failed = await client2.getTask({ tenant: "", id: task.id, historyLength: undefined });
     expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(failed.status?.message?.metadata).toEqual({ kind: KIND.serverRestarted });
-    expect(messageText(failed.status?.message)).toBe(RESTARTED_WHILE_RUNNING);
+    expect(messageText(failed.status?.message)).toBe(TEXT.restartedWhileRunning);
 
     const next = await sendForTask(client2, userMessage("Go on", { contextId: task.contextId }));
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);

@@ -3,7 +3,9 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { TextDecoder } from "node:util";
 import type { Artifact } from "@a2a-js/sdk";
 import { mediaTypeOfName, OCTET_STREAM } from "../../media-types.js";
-import { artifact, KIND, rawPart, textPart } from "../contract/messages.js";
+import { KIND } from "../contract/kinds.js";
+import { artifact, rawPart, textPart } from "../contract/messages.js";
+import { TEXT } from "../contract/texts.js";
 
 /** Tools whose success means a file was created or modified. */
 export const FILE_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit"] as const;
@@ -79,7 +81,7 @@ export async function fileArtifact(change: FileChange): Promise<Artifact> {
   };
   const { size } = await stat(abs);
   if (size > change.maxBytes) {
-    const note = `${shown} was ${change.operation} (${size} bytes); its content is not attached because it exceeds the ${change.maxBytes}-byte artifact limit.`;
+    const note = TEXT.fileTooLarge(shown, change.operation, size, change.maxBytes);
     const mediaType = mediaTypeOfName(name) ?? OCTET_STREAM;
     return artifact(fileArtifactId(shown), name, [textPart(note)], {
       ...metadata,

@@ -1,5 +1,11 @@
 import type { Message } from "@a2a-js/sdk";
-import { KIND } from "../contract/messages.js";
+import {
+  askUserQuestionData,
+  permissionRequestData,
+  type PromptContent,
+  type Question,
+} from "../contract/data-parts.js";
+import { DENIAL, TEXT } from "../contract/texts.js";
 import { decideFreeText, type Decision } from "./permission-reply.js";
 import { isRecord } from "../../common/json.js";
 
@@ -14,32 +20,18 @@ export type PendingPrompt =
       decisionReason: string | undefined;
     };
 
-export interface Question {
-  question: string;
-  header?: string;
-  options?: { label: string; description?: string }[];
-  multiSelect?: boolean;
-}
+export type { Question } from "../contract/data-parts.js";
 
 /** The input-required status message: the bare prompt as text, everything else as data. */
-export function promptContent(p: PendingPrompt): { text: string; data: Record<string, unknown> } {
+export function promptContent(p: PendingPrompt): PromptContent {
   switch (p.kind) {
     case "question":
       return {
         text: p.questions.map((q) => q.question).join("\n"),
-        data: { kind: KIND.askUserQuestion, questions: p.questions },
+        data: askUserQuestionData(p.questions),
       };
     case "permission":
-      return {
-        text: p.title ? `${p.title}.` : `Claude wants to use ${p.toolName}.`,
-        data: {
-          kind: KIND.permissionRequest,
-          toolName: p.toolName,
-          input: p.input,
-          title: p.title,
-          decisionReason: p.decisionReason,
-        },
-      };
+      return { text: TEXT.permissionPrompt(p.toolName, p.title), data: permissionRequestData(p) };
   }
 }
 
@@ -60,10 +52,7 @@ export function questionsOf(input: Record<string, unknown>): Question[] | undefi
 // ---- answers -------------------------------------------------------------------------------
 
 /** The text a denial hands to Claude; the second sentence is what stops it asking again. */
-export function denialMessage(reason: string | undefined): string {
-  const because = reason ? ` (${reason})` : "";
-  return `The user denied this action${because}. Do not request the same permission again; pick another approach or finish the task and explain.`;
-}
+export const denialMessage = DENIAL.byClient;
 
 export type Answer =
   | { kind: "permission"; decision: Decision }

@@ -1,4 +1,5 @@
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
+import { DENIAL, TEXT } from "../contract/texts.js";
 import { denialKey, denialMessage, questionsOf, type PendingPrompt } from "./answers.js";
 
 /** What a denial hands back to Claude, and, when it is the last straw, why the task stops. */
@@ -24,7 +25,7 @@ export class DenialLedger {
     if (!this.denied.has(denialKey(toolName, input))) return undefined;
     return {
       result: { behavior: "deny", message: denialMessage(undefined), interrupt: true },
-      stop: `Stopped: Claude requested the same denied permission again (${toolName}).`,
+      stop: TEXT.sameDenialAgain(toolName),
     };
   }
 
@@ -36,7 +37,7 @@ export class DenialLedger {
     if (this.count < this.max) return { result: { behavior: "deny", message }, stop: undefined };
     return {
       result: { behavior: "deny", message, interrupt: true },
-      stop: `Stopped: ${this.count} permission request(s) were denied in this task (claude.maxPermissionDenials is ${this.max}); the last was for ${toolName}.`,
+      stop: TEXT.tooManyDenials(this.count, this.max, toolName),
     };
   }
 }
@@ -55,10 +56,12 @@ export function promptFor(
   if (toolName === "AskUserQuestion") {
     const questions = questionsOf(input);
     if (questions === undefined) {
-      const message = "AskUserQuestion needs a non-empty questions list.";
       return {
         kind: "verdict",
-        verdict: { result: { behavior: "deny", message }, stop: undefined },
+        verdict: {
+          result: { behavior: "deny", message: DENIAL.malformedQuestion },
+          stop: undefined,
+        },
       };
     }
     return { kind: "prompt", prompt: { kind: "question", toolName, input, questions } };
@@ -66,7 +69,7 @@ export function promptFor(
   const verdict =
     ledger.repeated(toolName, input) ??
     (policy.permissionPrompts === "deny"
-      ? ledger.deny(toolName, input, "permission prompts are turned off on this server")
+      ? ledger.deny(toolName, input, DENIAL.promptsOff)
       : undefined);
   if (verdict !== undefined) return { kind: "verdict", verdict };
   const { title, decisionReason } = options;

@@ -28,7 +28,6 @@ import { removeInbox, writeInbox } from "../../workspace/inbox.js";
 import {
   agentMessage,
   newTask,
-  plainStatus,
   statusUpdate,
   textPart,
   type TaskRef,
@@ -40,8 +39,10 @@ import {
   type TurnPolicy,
 } from "../task/server-task.js";
 import { TaskChannel } from "../handler/task-channel.js";
+import { AUTONOMOUS_ORIGIN } from "../contract/kinds.js";
+import { status } from "../contract/statuses.js";
+import { DENIAL, TEXT } from "../contract/texts.js";
 
-export { QUEUED_TEXT } from "../task/server-task.js";
 export type { TurnPolicy } from "../task/server-task.js";
 
 export interface ExecutorOptions {
@@ -63,13 +64,6 @@ export interface ExecutorOptions {
     readonly sender: PushNotificationSender;
   };
 }
-
-/** `metadata.origin` of a task the server created for a wake no task owned. */
-export const AUTONOMOUS_ORIGIN = "autonomous";
-
-/** Said to Claude when work no task owns (a wake) asks a client something. */
-export const UNOWNED_DENIAL =
-  "No A2A task owns this work (Claude started it by itself, or its task has ended), so no client can answer this request. Continue without it.";
 
 const defaultInbox: Inbox = { write: writeInbox, remove: removeInbox };
 
@@ -182,7 +176,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
         { conversation, runId: options.runId, toolName },
         "permission request from a run no task owns: denied",
       );
-      return Promise.resolve({ behavior: "deny", message: UNOWNED_DENIAL });
+      return Promise.resolve({ behavior: "deny", message: DENIAL.unowned });
     }
     return task.canUseTool(toolName, input, options);
   }
@@ -319,13 +313,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     if (from !== undefined && this.options.push !== undefined) {
       channel.deferWrites(this.inheritPushConfigs(from, ref.taskId, context, logger));
     }
-    const intro = agentMessage(ref, [
-      textPart(
-        from === undefined
-          ? "Claude started working by itself in this context."
-          : `Claude started working by itself: background work of task ${from} finished.`,
-      ),
-    ]);
+    const intro = agentMessage(ref, [textPart(TEXT.autonomousStart(from))]);
     intro.referenceTaskIds = from === undefined ? [] : [from];
     channel.task({
       ...newTask(ref, intro),
@@ -389,7 +377,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       plan = planPrompt(ctx.userMessage, ref.taskId);
     } catch (err) {
       if (!(err instanceof InputError)) throw err;
-      channel.status(plainStatus(ref, TaskState.TASK_STATE_FAILED, err.message));
+      channel.status(status.failed(ref, err.message));
       return;
     }
     const ticket = this.queue.enter(conversation);

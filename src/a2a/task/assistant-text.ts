@@ -1,7 +1,8 @@
 import type { TaskArtifactUpdateEvent } from "@a2a-js/sdk";
 import type { NormalizedEvent } from "../../claude/index.js";
 import { OneShot, type Timers } from "../../timers.js";
-import { artifact, artifactUpdate, KIND, textPart, type TaskRef } from "../contract/messages.js";
+import { KIND } from "../contract/kinds.js";
+import { artifact, artifactUpdate, textPart, type TaskRef } from "../contract/messages.js";
 
 /** How streamed text is gathered before it is published (`streaming.*` in the config). */
 export interface Coalescing {

@@ -1,5 +1,4 @@
 import type { BackgroundTask } from "../../claude/index.js";
-import { KIND } from "../contract/messages.js";
 
 interface Entry {
   readonly taskId: string;
@@ -50,56 +49,4 @@ export class BackgroundWork {
       .filter((e) => e.state === "running")
       .map(({ taskId, description }) => ({ taskId, description }));
   }
-}
-
-/** `sleep 2 (b1x2), npm test (b3y4)`: what a waiting task waits for. */
-export function describeWork(work: readonly { taskId: string; description: string }[]): string {
-  return work.map((w) => (w.description ? `${w.description} (${w.taskId})` : w.taskId)).join(", ");
-}
-
-type FinishedWork = Pick<
-  BackgroundTask,
-  "taskId" | "description" | "status" | "summary" | "stopReason"
->;
-
-/**
- * The status of a finished piece of work: `background_task`, or `background_stopped` when the
- * server stopped it (`sessions.maxBackgroundMs`), whose text says why.
- */
-export function finishedStatus(task: FinishedWork): {
-  kind: typeof KIND.backgroundTask | typeof KIND.backgroundStopped;
-  text: string;
-  metadata: Record<string, string>;
-} {
-  const metadata = { taskId: task.taskId, status: task.status, summary: task.summary ?? "" };
-  if (task.stopReason === undefined) {
-    return { kind: KIND.backgroundTask, text: finishedText(task), metadata };
-  }
-  return {
-    kind: KIND.backgroundStopped,
-    text: `Background task ${describeWork([task])} stopped: ${task.stopReason}.`,
-    metadata: { ...metadata, reason: task.stopReason },
-  };
-}
-
-/** The `background_task` status text of a finished piece of work. */
-export function finishedText(task: Omit<FinishedWork, "stopReason">): string {
-  const summary = task.summary ? `: ${task.summary}` : "";
-  return `Background task ${describeWork([task])} ${task.status}${summary}`;
-}
-
-/** The `background_wait` status text. */
-export function waitText(running: readonly { taskId: string; description: string }[]): string {
-  return running.length > 0
-    ? `Waiting for background work to finish: ${describeWork(running)}.`
-    : "Waiting for Claude to take up the background work that finished.";
-}
-
-/** The `background_timeout` status text. */
-export function waitTimeoutText(
-  ms: number,
-  running: readonly { taskId: string; description: string }[],
-): string {
-  const left = running.length > 0 ? `; still running: ${describeWork(running)}` : "";
-  return `Stopped waiting for background work after ${ms} ms (claude.backgroundWaitTimeoutMs)${left}. What it produces later arrives as a new task in this context.`;
 }

@@ -5,6 +5,7 @@ import type { Ticket } from "../routing/context-queue.js";
 import type { InboxFile } from "../../workspace/inbox.js";
 import type { PromptPlan } from "../content/input.js";
 import type { ServerTask } from "./server-task.js";
+import { DENIAL } from "../contract/texts.js";
 
 /** What the server around a task provides it, and the fixed texts it says. */
 
@@ -48,34 +49,15 @@ export interface TaskEnvironment {
   disown(runId: string): void;
 }
 
-export const QUEUED_TEXT =
-  "Queued: another task is running in this context; this one starts when it ends.";
-
-export const QUEUED_FOR_PROCESS_TEXT =
-  "Queued: every Claude Code process this server may run (sessions.maxLive) is busy; this task starts when one frees.";
-
-/** The FAILED text of a run whose prompt the model API rejected (the context rewinds past it). */
-export const promptRejectedText = (reason: string) =>
-  `The model API rejected this prompt (${reason}); it was dropped from the conversation, so the next message in this context continues without it.`;
-
 export const DENY_FOR_STOP: PermissionResult = {
   behavior: "deny",
-  message: "The task was stopped.",
+  message: DENIAL.stopped,
   interrupt: true,
 };
-export const DENY_TASK_OVER: PermissionResult = {
-  behavior: "deny",
-  message: "The task that owned this request has ended; no client can answer it.",
-};
-export const DENY_WITHDRAWN: PermissionResult = {
-  behavior: "deny",
-  message: "The request was withdrawn.",
-};
+export const DENY_TASK_OVER: PermissionResult = { behavior: "deny", message: DENIAL.taskOver };
+export const DENY_WITHDRAWN: PermissionResult = { behavior: "deny", message: DENIAL.withdrawn };
 
 /** How a task came to be: a client's message, or a wake no task owned. */
 export type TaskOrigin =
   | { readonly kind: "client"; readonly plan: PromptPlan; readonly ticket: Ticket }
   | { readonly kind: "autonomous" };
-
-export const WAKE_INTERRUPTED_TEXT =
-  "A new message in this context interrupted this work; the output so far is kept.";

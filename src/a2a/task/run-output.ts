@@ -1,7 +1,7 @@
-import { TaskState } from "@a2a-js/sdk";
 import type { RunStreamEvent } from "../../claude/index.js";
 import { AssistantTextArtifact, type Coalescing } from "./assistant-text.js";
-import { KIND, kindStatus, type TaskRef } from "../contract/messages.js";
+import type { TaskRef } from "../contract/messages.js";
+import { status } from "../contract/statuses.js";
 import type { TaskChannel } from "../handler/task-channel.js";
 
 /**
@@ -31,15 +31,7 @@ export class RunOutput {
     if (event.kind === "assistant" && event.parentToolUseId === null) {
       for (const block of event.content) {
         if (block.type !== "tool_use") continue;
-        this.channel.status(
-          kindStatus(
-            this.ref,
-            TaskState.TASK_STATE_WORKING,
-            KIND.toolUse,
-            `Calling tool ${block.name}`,
-            { toolName: block.name, toolUseId: block.id },
-          ),
-        );
+        this.channel.status(status.toolUse(this.ref, block.name, block.id));
       }
     }
     switch (event.kind) {

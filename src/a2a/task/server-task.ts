@@ -1,4 +1,4 @@
-import { TaskState, type Message, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import type { Message, TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { ExecutionEventBus } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
@@ -25,35 +25,22 @@ import {
   type LifecycleEvent,
   type TaskPhase,
 } from "./lifecycle.js";
-import {
-  agentMessage,
-  dataPart,
-  KIND,
-  kindStatus,
-  plainStatus,
-  resumedStatus,
-  statusUpdate,
-  textPart,
-  type TaskRef,
-} from "../contract/messages.js";
+import type { TaskRef } from "../contract/messages.js";
+import { status } from "../contract/statuses.js";
+import { TEXT } from "../contract/texts.js";
 import { PromptQueue, type PromptEntry } from "../interaction/prompt-queue.js";
 import { RunOutput } from "./run-output.js";
-import { BackgroundWork, finishedStatus, waitText, waitTimeoutText } from "./background-work.js";
+import { BackgroundWork } from "./background-work.js";
 import type { TaskChannel } from "../handler/task-channel.js";
 import {
   DENY_FOR_STOP,
   DENY_TASK_OVER,
   DENY_WITHDRAWN,
-  promptRejectedText,
-  QUEUED_FOR_PROCESS_TEXT,
-  QUEUED_TEXT,
-  WAKE_INTERRUPTED_TEXT,
   type TaskEnvironment,
   type TaskOrigin,
 } from "./environment.js";
 
 export type { Inbox, TaskEnvironment, TaskOrigin, TurnPolicy } from "./environment.js";
-export { QUEUED_TEXT, WAKE_INTERRUPTED_TEXT } from "./environment.js";
 
 /**
  * One A2A task: the run its client's message started (or, for an autonomous task, the wake it
@@ -134,7 +121,7 @@ export class ServerTask {
       if (this.origin.kind === "client") await this.start(this.origin.plan, this.origin.ticket);
     } catch (err) {
       this.logger.error({ err }, "task: unexpected failure");
-      this.fail(`Internal error: ${err instanceof Error ? err.message : String(err)}`);
+      this.fail(TEXT.internalError(err instanceof Error ? err.message : String(err)));
     } finally {
       if (this.origin.kind === "client") this.origin.ticket.release();
     }
@@ -170,8 +157,7 @@ export class ServerTask {
   /** A piece of its background work finished: say so; its wake comes next. */
   backgroundFinished(task: BackgroundTask): void {
     if (this.ended || !this.background.finished(task.taskId)) return;
-    const { kind, text, metadata } = finishedStatus(task);
-    this.channel.status(kindStatus(this.ref, TaskState.TASK_STATE_WORKING, kind, text, metadata));
+    this.channel.status(status.backgroundFinished(this.ref, task));
   }
 
   /** Its wake began, or its notification was folded into another turn: stop waiting for it. */
@@ -182,9 +168,9 @@ export class ServerTask {
   /** The client canceled: true if this ended the task (it had not ended already). */
   cancel(bus: ExecutionEventBus, session: ClaudeSession | undefined): boolean {
     const running = this.background.running();
-    const status = plainStatus(this.ref, TaskState.TASK_STATE_CANCELED, "Task canceled.");
-    if (!this.end({ type: "canceled" }, status)) return false;
-    this.channel.alsoOn(bus, status);
+    const canceled = status.canceled(this.ref);
+    if (!this.end({ type: "canceled" }, canceled)) return false;
+    this.channel.alsoOn(bus, canceled);
     // Its background work goes with it (the runtime reports each one stopped).
     for (const work of running) {
       session?.stopBackgroundTask(work.taskId).catch((err: unknown) => {
@@ -217,7 +203,7 @@ export class ServerTask {
     if (head === undefined || claim?.messageId !== message.messageId) return;
     if (!this.step({ type: "answered", runActive: this.runs.size > 0 })) return;
     this.clearInputTimer();
-    this.channel.status(resumedStatus(this.ref));
+    this.channel.status(status.resumed(this.ref));
     const verdict = this.verdictFor(head.prompt, claim.answer);
     this.prompts.settle(head, verdict.result);
     if (verdict.stop !== undefined) this.fail(verdict.stop);
@@ -266,9 +252,7 @@ export class ServerTask {
 
   private async start(plan: PromptPlan, ticket: Ticket): Promise<void> {
     if (!ticket.immediate) {
-      this.channel.status(
-        kindStatus(this.ref, TaskState.TASK_STATE_SUBMITTED, KIND.queued, QUEUED_TEXT),
-      );
+      this.channel.status(status.queued(this.ref, "context"));
     }
     await Promise.race([ticket.ready, this.endedGate]);
     if (!this.step({ type: "granted" })) return;
@@ -277,7 +261,7 @@ export class ServerTask {
         await this.env.inbox.write(this.env.cwd, plan.files);
       } catch (err) {
         this.logger.error({ err }, "inbox write failed");
-        this.fail(`Attached files could not be saved: ${String(err)}`);
+        this.fail(TEXT.inboxFailed(String(err)));
         return;
       }
       if (this.ended) {
@@ -292,10 +276,7 @@ export class ServerTask {
     this.lease = this.env.acquire(this.conversation);
     if (this.lease.reset !== undefined) {
       // Still submitted: the prompt is not with Claude yet; the client learns why it starts over.
-      const text = sessionResetText(this.lease.reset);
-      this.channel.status(
-        kindStatus(this.ref, TaskState.TASK_STATE_SUBMITTED, KIND.sessionReset, text),
-      );
+      this.channel.status(status.sessionReset(this.ref, sessionResetText(this.lease.reset)));
     }
     await this.consume(this.lease.session.stream(toUserPrompt(plan)), true);
   }
@@ -307,9 +288,7 @@ export class ServerTask {
   private async processSlot(): Promise<boolean> {
     const waits = this.env.mustWait(this.conversation);
     if (waits) {
-      this.channel.status(
-        kindStatus(this.ref, TaskState.TASK_STATE_SUBMITTED, KIND.queued, QUEUED_FOR_PROCESS_TEXT),
-      );
+      this.channel.status(status.queued(this.ref, "process"));
     }
     const abort = new AbortController();
     void this.endedGate.then(() => abort.abort());
@@ -317,7 +296,7 @@ export class ServerTask {
       await this.env.whenFree(this.conversation, abort.signal);
     } catch (err) {
       // Ended while waiting (it left the queue), or no process will come: the server is stopping.
-      if (!this.ended) this.fail(`This task did not start: ${(err as Error).message}.`);
+      if (!this.ended) this.fail(TEXT.didNotStart((err as Error).message));
       return false;
     }
     if (this.ended) {
@@ -338,7 +317,7 @@ export class ServerTask {
     this.runs.set(runId, new RunOutput(this.ref, runId, this.channel, coalescing));
     for await (const event of stream) this.handle(runId, foreground, event);
     if (this.runs.delete(runId) && !this.ended) {
-      this.fail("The Claude run ended without a result.");
+      this.fail(TEXT.runEndedWithoutResult);
     }
   }
 
@@ -347,7 +326,7 @@ export class ServerTask {
     switch (event.kind) {
       case "prompt_sent":
         if (this.step({ type: "prompt_sent" })) {
-          this.channel.status(statusUpdate(this.ref, TaskState.TASK_STATE_WORKING));
+          this.channel.status(status.working(this.ref));
           this.showNext();
         }
         return;
@@ -376,24 +355,17 @@ export class ServerTask {
         return;
       case "run_failed":
         this.fail(
-          PROMPT_REJECTED.test(event.reason) ? promptRejectedText(event.reason) : event.reason,
+          PROMPT_REJECTED.test(event.reason) ? TEXT.promptRejected(event.reason) : event.reason,
         );
         return;
       case "run_interrupted":
         if (foreground) {
-          this.fail(`Claude's run was interrupted: ${event.reason}`);
+          this.fail(TEXT.runInterrupted(event.reason));
         } else if (this.origin.kind === "autonomous") {
           // Only the session's handoff interrupts a wake we did not stop: a new message came.
-          this.complete(WAKE_INTERRUPTED_TEXT);
+          this.complete(TEXT.wakeInterrupted);
         } else {
-          this.channel.status(
-            kindStatus(
-              this.ref,
-              TaskState.TASK_STATE_WORKING,
-              KIND.wakeInterrupted,
-              WAKE_INTERRUPTED_TEXT,
-            ),
-          );
+          this.channel.status(status.wakeInterrupted(this.ref));
           this.settle();
         }
         return;
@@ -408,13 +380,7 @@ export class ServerTask {
       return;
     }
     if (this.current.name !== "running" || !this.step({ type: "run_ended" })) return;
-    const running = this.background.running();
-    const text = waitText(running);
-    this.channel.status(
-      kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.backgroundWait, text, {
-        tasks: running,
-      }),
-    );
+    this.channel.status(status.backgroundWait(this.ref, this.background.running()));
     this.armWaitTimer();
   }
 
@@ -429,20 +395,13 @@ export class ServerTask {
     for (const output of this.runs.values()) output.finish();
     const shown = this.files.finalText(this.lastAnswer);
     if (shown !== "") {
-      this.channel.status(kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.result, shown));
+      this.channel.status(status.result(this.ref, shown));
     }
-    this.channel.status(
-      note === undefined
-        ? statusUpdate(this.ref, TaskState.TASK_STATE_COMPLETED)
-        : plainStatus(this.ref, TaskState.TASK_STATE_COMPLETED, note),
-    );
+    this.channel.status(status.completed(this.ref, note));
   }
 
   private fail(reason: string): void {
-    this.end(
-      { type: "failed", reason },
-      plainStatus(this.ref, TaskState.TASK_STATE_FAILED, reason),
-    );
+    this.end({ type: "failed", reason }, status.failed(this.ref, reason));
   }
 
   /** Ends the task now: the text so far is closed, one terminal status, every prompt settled. */
@@ -464,9 +423,7 @@ export class ServerTask {
     if (this.current.name !== "running" && this.current.name !== "waiting") return;
     if (!this.step({ type: "input_needed" })) return;
     head.shown = true;
-    const { text, data } = promptContent(head.prompt);
-    const message = agentMessage(this.ref, [textPart(text), dataPart(data)], { kind: data.kind });
-    this.channel.status(statusUpdate(this.ref, TaskState.TASK_STATE_INPUT_REQUIRED, message));
+    this.channel.status(status.inputRequired(this.ref, promptContent(head.prompt)));
     this.armInputTimer();
   }
 
@@ -482,7 +439,7 @@ export class ServerTask {
     this.logger.debug({ toolName: entry.prompt.toolName }, "task: prompt withdrawn by the runtime");
     if (!wasShown || !this.step({ type: "answered", runActive: this.runs.size > 0 })) return;
     this.clearInputTimer();
-    this.channel.status(statusUpdate(this.ref, TaskState.TASK_STATE_WORKING));
+    this.channel.status(status.working(this.ref));
     this.afterPrompt();
   }
 
@@ -512,9 +469,7 @@ export class ServerTask {
       return;
     }
     const ms = this.env.policy.inputTimeoutMs ?? 0;
-    this.fail(
-      `Stopped: no answer came within ${ms} ms (claude.inputTimeoutMs); the request was denied.`,
-    );
+    this.fail(TEXT.inputTimeout(ms));
   }
 
   private clearInputTimer(): void {
@@ -527,10 +482,7 @@ export class ServerTask {
     const ms = this.env.policy.backgroundWaitTimeoutMs;
     this.waitTimer.arm(ms, () => {
       if (this.current.name !== "waiting") return;
-      const text = waitTimeoutText(ms, this.background.running());
-      this.channel.status(
-        kindStatus(this.ref, TaskState.TASK_STATE_WORKING, KIND.backgroundTimeout, text),
-      );
+      this.channel.status(status.backgroundTimeout(this.ref, ms, this.background.running()));
       this.complete();
     });
   }

@@ -12,8 +12,9 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { INBOX_DIR } from "../../../src/workspace/inbox.js";
 import { CallerUser } from "../../../src/identity/caller.js";
-import { agentMessage, KIND, textPart } from "../../../src/a2a/contract/messages.js";
-import { RESTARTED_WHILE_PARKED, RESTARTED_WHILE_RUNNING } from "../../../src/store/recovery.js";
+import { KIND } from "../../../src/a2a/contract/kinds.js";
+import { agentMessage, textPart } from "../../../src/a2a/contract/messages.js";
+import { TEXT } from "../../../src/a2a/contract/texts.js";
 import { DAY_MS } from "../../../src/store/retention.js";
 import {
   openTaskStores,
@@ -188,9 +189,9 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
         expect(t?.history.at(-1)?.messageId).toBe(t?.status?.message?.messageId);
         expect(t?.artifacts).toHaveLength(1);
       };
-      await check("t-sub", alice, RESTARTED_WHILE_RUNNING);
-      await check("t-work", as("bob"), RESTARTED_WHILE_RUNNING);
-      await check("t-park", alice, RESTARTED_WHILE_PARKED);
+      await check("t-sub", alice, TEXT.restartedWhileRunning);
+      await check("t-work", as("bob"), TEXT.restartedWhileRunning);
+      await check("t-park", alice, TEXT.restartedWhileParked);
       expect(await second.taskStore.load("t-done", alice)).toEqual(done);
       await second.close();
       open.length = 0;

@@ -6,8 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { UNOWNED_DENIAL } from "../../../../src/a2a/routing/executor.js";
-import { WAKE_INTERRUPTED_TEXT } from "../../../../src/a2a/task/server-task.js";
+import { DENIAL, TEXT } from "../../../../src/a2a/contract/texts.js";
 import { reply, sdk } from "../../claude/support/sdk-messages.js";
 import {
   askPermission,
@@ -198,7 +197,7 @@ describe("a wake's prompt and file while a new task starts in the context", () =
     ]);
     const wake = await h.stored(wakeTask?.id ?? "");
     expect(wake?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(wake?.status?.message?.parts[0]?.content?.value).toBe(WAKE_INTERRUPTED_TEXT);
+    expect(wake?.status?.message?.parts[0]?.content?.value).toBe(TEXT.wakeInterrupted);
     expect(wake?.artifacts.map((x) => x.artifactId)).toContain("file:wake.txt");
   });
 
@@ -216,7 +215,7 @@ describe("a wake's prompt and file while a new task starts in the context", () =
     await h.fake.query.feed(sdk.toolUse("ms", "tu-late", "Write", A, { parent: "tu-agent" }));
     expect(await askPermission(h.fake, "tu-late", "Write", A)).toEqual({
       behavior: "deny",
-      message: UNOWNED_DENIAL,
+      message: DENIAL.unowned,
     });
   });
 });

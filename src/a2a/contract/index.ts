@@ -1,0 +1,17 @@
+/**
+ * The wire contract of this server, beyond A2A itself: the `metadata.kind` of every event, every
+ * text a client reads, the data parts it may parse, the status each moment publishes, and the
+ * agent card. Everything here is documented in the README and held to it by a test
+ * (test/unit/a2a/contract/readme.test.ts).
+ *
+ * Who imports it: every other part of src/a2a/, the stores and the session pool (for the texts
+ * they write), and the terminal client (src/client/), which parses what the server sends. It
+ * imports nothing of ours but src/common/.
+ */
+export * from "./card.js";
+export * from "./data-parts.js";
+export * from "./kinds.js";
+export * from "./messages.js";
+export * from "./statuses.js";
+export * from "./task-states.js";
+export * from "./texts.js";

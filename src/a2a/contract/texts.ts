@@ -1,0 +1,86 @@
+/**
+ * Every text a client (or Claude, for a denial) reads from this server, defined once. The README
+ * quotes them ("Event stream contract", "Interactive tasks", "Loop protection", "Restart
+ * recovery", "Limits"); a test holds the two to each other, so change both together.
+ */
+
+/** A piece of background work as the texts name it. */
+export interface WorkRef {
+  readonly taskId: string;
+  readonly description: string;
+}
+
+/** `sleep 2 (b1x2), npm test (b3y4)`: what a waiting task waits for. */
+export function describeWork(work: readonly WorkRef[]): string {
+  return work.map((w) => (w.description ? `${w.description} (${w.taskId})` : w.taskId)).join(", ");
+}
+
+export const TEXT = {
+  // ---- statuses with a kind (README "Event stream contract") ------------------------------
+  toolUse: (toolName: string) => `Calling tool ${toolName}`,
+  resumed: "Resumed with the client's answer.",
+  queued: "Queued: another task is running in this context; this one starts when it ends.",
+  queuedForProcess:
+    "Queued: every Claude Code process this server may run (sessions.maxLive) is busy; this task starts when one frees.",
+  wakeInterrupted:
+    "A new message in this context interrupted this work; the output so far is kept.",
+  restartedWhileRunning:
+    "The server restarted while this task was running, so it was stopped. Send a new message in " +
+    "the same context to continue: the conversation is kept.",
+  restartedWhileParked:
+    "The server restarted while this task was waiting for an answer; that question can no longer " +
+    "be answered. Send a new message in the same context to continue: the conversation is kept.",
+  backgroundWait: (running: readonly WorkRef[]) =>
+    running.length > 0
+      ? `Waiting for background work to finish: ${describeWork(running)}.`
+      : "Waiting for Claude to take up the background work that finished.",
+  backgroundFinished: (work: WorkRef & { status: string; summary?: string | undefined }) =>
+    `Background task ${describeWork([work])} ${work.status}${work.summary ? `: ${work.summary}` : ""}`,
+  backgroundStopped: (work: WorkRef, why: string) =>
+    `Background task ${describeWork([work])} stopped: ${why}.`,
+  backgroundTimeout: (ms: number, running: readonly WorkRef[]) =>
+    `Stopped waiting for background work after ${ms} ms (claude.backgroundWaitTimeoutMs)${
+      running.length > 0 ? `; still running: ${describeWork(running)}` : ""
+    }. What it produces later arrives as a new task in this context.`,
+
+  // ---- input-required (README "Interactive tasks") -----------------------------------------
+  permissionPrompt: (toolName: string, title: string | undefined) =>
+    title ? `${title}.` : `Claude wants to use ${toolName}.`,
+
+  fileTooLarge: (path: string, operation: string, size: number, max: number) =>
+    `${path} was ${operation} (${size} bytes); its content is not attached because it exceeds the ${max}-byte artifact limit.`,
+
+  // ---- unmarked statuses: canceled, failed, the start of an autonomous task ----------------
+  canceled: "Task canceled.",
+  runEndedWithoutResult: "The Claude run ended without a result.",
+  runInterrupted: (reason: string) => `Claude's run was interrupted: ${reason}`,
+  inboxFailed: (error: string) => `Attached files could not be saved: ${error}`,
+  didNotStart: (reason: string) => `This task did not start: ${reason}.`,
+  internalError: (reason: string) => `Internal error: ${reason}`,
+  promptRejected: (reason: string) =>
+    `The model API rejected this prompt (${reason}); it was dropped from the conversation, so the next message in this context continues without it.`,
+  inputTimeout: (ms: number) =>
+    `Stopped: no answer came within ${ms} ms (claude.inputTimeoutMs); the request was denied.`,
+  sameDenialAgain: (toolName: string) =>
+    `Stopped: Claude requested the same denied permission again (${toolName}).`,
+  tooManyDenials: (count: number, max: number, toolName: string) =>
+    `Stopped: ${count} permission request(s) were denied in this task (claude.maxPermissionDenials is ${max}); the last was for ${toolName}.`,
+  autonomousStart: (from: string | undefined) =>
+    from === undefined
+      ? "Claude started working by itself in this context."
+      : `Claude started working by itself: background work of task ${from} finished.`,
+} as const;
+
+/** What Claude is told when a request of its is denied or withdrawn (a tool result). */
+export const DENIAL = {
+  /** The text a denial hands to Claude; the second sentence is what stops it asking again. */
+  byClient: (reason: string | undefined) =>
+    `The user denied this action${reason ? ` (${reason})` : ""}. Do not request the same permission again; pick another approach or finish the task and explain.`,
+  stopped: "The task was stopped.",
+  taskOver: "The task that owned this request has ended; no client can answer it.",
+  withdrawn: "The request was withdrawn.",
+  unowned:
+    "No A2A task owns this work (Claude started it by itself, or its task has ended), so no client can answer this request. Continue without it.",
+  malformedQuestion: "AskUserQuestion needs a non-empty questions list.",
+  promptsOff: "permission prompts are turned off on this server",
+} as const;

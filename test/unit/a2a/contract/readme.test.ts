@@ -1,0 +1,170 @@
+import { readFileSync } from "node:fs";
+import { TaskState } from "@a2a-js/sdk";
+import { describe, expect, it } from "vitest";
+import { KIND } from "../../../../src/a2a/contract/kinds.js";
+import { status } from "../../../../src/a2a/contract/statuses.js";
+import { DENIAL, TEXT } from "../../../../src/a2a/contract/texts.js";
+import { sessionResetText } from "../../../../src/sessions/pool.js";
+
+/**
+ * The README is the contract a client codes against; src/a2a/contract/ is what the server says.
+ * These tests hold the two to each other: every kind and text in one is in the other.
+ */
+const README = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
+
+/** The rows of the first markdown table after `heading`, as trimmed cells. */
+function tableAfter(heading: string): string[][] {
+  const start = README.indexOf(heading);
+  if (start < 0) throw new Error(`README has no "${heading}"`);
+  const lines = README.slice(start).split("\n");
+  const first = lines.findIndex((l) => l.startsWith("|"));
+  const rows: string[][] = [];
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith("|")) break;
+    rows.push(
+      line
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
+  }
+  return rows;
+}
+
+const code = (cell: string): string | undefined => /^`([^`]+)`$/.exec(cell)?.[1];
+
+/** A README text as a pattern: `<placeholder>` and `…` stand for any text. */
+function pattern(text: string): RegExp {
+  const parts = text.split(/(<[^>]+>|…)/);
+  const body = parts
+    .map((p) =>
+      /^<[^>]+>$/.test(p) || p === "…" ? "[\\s\\S]*" : p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
+    .join("");
+  return new RegExp(`^${body}$`);
+}
+
+const statusRows = tableAfter("| `metadata.kind`");
+const artifactRows = tableAfter("| `artifact.metadata.kind`");
+const documented = [...statusRows, ...artifactRows].map((r) => code(r[0] ?? ""));
+
+const STATE_NAMES: Record<string, TaskState> = {
+  submitted: TaskState.TASK_STATE_SUBMITTED,
+  working: TaskState.TASK_STATE_WORKING,
+  "input-required": TaskState.TASK_STATE_INPUT_REQUIRED,
+  failed: TaskState.TASK_STATE_FAILED,
+  completed: TaskState.TASK_STATE_COMPLETED,
+};
+
+const ref = { taskId: "t", contextId: "c" };
+const work = { taskId: "b1", description: "sleep 2", status: "completed", summary: "done" };
+const other = { taskId: "b2", description: "npm test" };
+
+/** One status per kind, from the contract's own factories (what the server really publishes). */
+const samples: Record<string, { state: TaskState | undefined; text: string }> = {};
+for (const event of [
+  status.toolUse(ref, "Bash", "tu1"),
+  status.result(ref, "the answer"),
+  status.resumed(ref),
+  status.queued(ref, "context"),
+  status.sessionReset(ref, sessionResetText({ previousSessionId: "s1", reason: "gone" })),
+  status.backgroundWait(ref, [work, other]),
+  status.backgroundFinished(ref, work),
+  status.backgroundFinished(ref, { ...work, stopReason: "the server is stopping" }),
+  status.backgroundTimeout(ref, 5, [work]),
+  status.wakeInterrupted(ref),
+  status.inputRequired(ref, {
+    text: "Pick one",
+    data: { kind: KIND.askUserQuestion, questions: [{ question: "Pick one" }] },
+  }),
+  status.inputRequired(ref, {
+    text: TEXT.permissionPrompt("Bash", undefined),
+    data: {
+      kind: KIND.permissionRequest,
+      toolName: "Bash",
+      input: {},
+      title: undefined,
+      decisionReason: undefined,
+    },
+  }),
+]) {
+  const message = event.status?.message;
+  const kind = message?.metadata?.kind as string;
+  const part = message?.parts[0]?.content;
+  samples[kind] = {
+    state: event.status?.state,
+    text: part?.$case === "text" ? part.value : "",
+  };
+}
+samples[KIND.serverRestarted] = {
+  state: TaskState.TASK_STATE_FAILED,
+  text: TEXT.restartedWhileRunning,
+};
+
+/** Arguments to render each text of the contract with (a text not listed takes none). */
+const ARGS: Record<string, unknown[]> = {
+  toolUse: ["Bash"],
+  backgroundWait: [[work, other]],
+  backgroundFinished: [work],
+  backgroundStopped: [work, "the server is stopping"],
+  backgroundTimeout: [5000, [work]],
+  permissionPrompt: ["Bash", undefined],
+  fileTooLarge: ["big.bin", "created", 2000, 1000],
+  runInterrupted: ["the session closed"],
+  inboxFailed: ["EACCES"],
+  didNotStart: ["the server is stopping"],
+  internalError: ["boom"],
+  promptRejected: ["400 invalid image"],
+  inputTimeout: [1000],
+  sameDenialAgain: ["Bash"],
+  tooManyDenials: [3, 3, "Bash"],
+  autonomousStart: ["task-1"],
+  byClient: ["not now"],
+};
+
+/** Every text the contract defines, each rendered once with sample arguments. */
+function rendered(texts: Record<string, unknown>): [string, string][] {
+  return Object.entries(texts).map(([name, t]) => {
+    if (typeof t === "string") return [name, t];
+    const fn = t as (...args: unknown[]) => string;
+    return [name, fn(...(ARGS[name] ?? []))];
+  });
+}
+
+/**
+ * Every backticked snippet of the README that quotes a text: mostly literal words (a lone
+ * `<toolName>` would match anything).
+ */
+const literal = (s: string) => s.replace(/<[^>]+>|…/g, "");
+const flat = (s: string) => s.replace(/\s*\n\s*(> )?/g, " ");
+const prose = README.replace(/^[ \t]*```[\s\S]*?^[ \t]*```/gm, "");
+const snippets = [...prose.matchAll(/`([^`]+)`/g)]
+  .map((m) => flat(m[1] ?? ""))
+  .filter((s) => literal(s).trim().length >= 12);
+
+describe("the README's event contract and src/a2a/contract/", () => {
+  it("document the same kinds", () => {
+    expect(new Set(documented)).toEqual(new Set(Object.values(KIND)));
+    expect(documented).toHaveLength(Object.values(KIND).length);
+  });
+
+  it.each(statusRows.map((r) => [code(r[0] ?? "") ?? "", r] as const))(
+    "%s: the README's state and text are what the server publishes",
+    (kind, row) => {
+      const sample = samples[kind];
+      expect(sample, `no sample status for ${kind}`).toBeDefined();
+      expect(sample?.state).toBe(STATE_NAMES[row[1] ?? ""]);
+      const texts = [...(row[2] ?? "").matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? "");
+      // A row whose text is prose (Claude's answer, the questions) names no fixed text.
+      if (texts.length === 0) return;
+      expect(texts.some((t) => pattern(t).test(sample?.text ?? ""))).toBe(true);
+    },
+  );
+
+  it.each([...rendered(TEXT), ...rendered(DENIAL).map(([n, t]) => [`denial ${n}`, t])])(
+    "%s is quoted in the README",
+    (_name, text) => {
+      expect(snippets.filter((s) => pattern(s).test(text))).not.toEqual([]);
+    },
+  );
+});
