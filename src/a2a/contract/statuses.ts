@@ -45,26 +45,29 @@ export interface FinishedWork extends WorkRef {
 
 export const status = {
   /** Claude took the prompt (no message). */
-  working: (ref: TaskRef) => statusUpdate(ref, WORKING),
-  toolUse: (ref: TaskRef, toolName: string, toolUseId: string) =>
+  working: (ref: TaskRef): TaskStatusUpdateEvent => statusUpdate(ref, WORKING),
+  toolUse: (ref: TaskRef, toolName: string, toolUseId: string): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.toolUse, TEXT.toolUse(toolName), { toolName, toolUseId }),
-  result: (ref: TaskRef, text: string) => kindStatus(ref, WORKING, KIND.result, text),
-  resumed: (ref: TaskRef) => kindStatus(ref, WORKING, KIND.resumed, TEXT.resumed),
+  result: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
+    kindStatus(ref, WORKING, KIND.result, text),
+  resumed: (ref: TaskRef): TaskStatusUpdateEvent =>
+    kindStatus(ref, WORKING, KIND.resumed, TEXT.resumed),
   /** Behind another task of its conversation, or (`process`) for a Claude Code process. */
-  queued: (ref: TaskRef, behind: "context" | "process") =>
+  queued: (ref: TaskRef, behind: "context" | "process"): TaskStatusUpdateEvent =>
     kindStatus(
       ref,
       SUBMITTED,
       KIND.queued,
       behind === "context" ? TEXT.queued : TEXT.queuedForProcess,
     ),
-  sessionReset: (ref: TaskRef, text: string) => kindStatus(ref, SUBMITTED, KIND.sessionReset, text),
-  backgroundWait: (ref: TaskRef, running: readonly WorkRef[]) =>
+  sessionReset: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
+    kindStatus(ref, SUBMITTED, KIND.sessionReset, text),
+  backgroundWait: (ref: TaskRef, running: readonly WorkRef[]): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.backgroundWait, TEXT.backgroundWait(running), {
       tasks: running,
     }),
   /** `background_task`, or `background_stopped` when the server stopped the work. */
-  backgroundFinished: (ref: TaskRef, work: FinishedWork) => {
+  backgroundFinished: (ref: TaskRef, work: FinishedWork): TaskStatusUpdateEvent => {
     const metadata = { taskId: work.taskId, status: work.status, summary: work.summary ?? "" };
     return work.stopReason === undefined
       ? kindStatus(ref, WORKING, KIND.backgroundTask, TEXT.backgroundFinished(work), metadata)
@@ -76,21 +79,27 @@ export const status = {
           { ...metadata, reason: work.stopReason },
         );
   },
-  backgroundTimeout: (ref: TaskRef, ms: number, running: readonly WorkRef[]) =>
+  backgroundTimeout: (
+    ref: TaskRef,
+    ms: number,
+    running: readonly WorkRef[],
+  ): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.backgroundTimeout, TEXT.backgroundTimeout(ms, running)),
-  wakeInterrupted: (ref: TaskRef) =>
+  wakeInterrupted: (ref: TaskRef): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.wakeInterrupted, TEXT.wakeInterrupted),
   /** The prompt a parked task shows: its text, and its data part (which carries the kind). */
-  inputRequired: (ref: TaskRef, prompt: PromptContent) =>
+  inputRequired: (ref: TaskRef, prompt: PromptContent): TaskStatusUpdateEvent =>
     statusUpdate(
       ref,
       TaskState.TASK_STATE_INPUT_REQUIRED,
       agentMessage(ref, [textPart(prompt.text), dataPart(prompt.data)], { kind: prompt.data.kind }),
     ),
-  completed: (ref: TaskRef, note?: string) =>
+  completed: (ref: TaskRef, note?: string): TaskStatusUpdateEvent =>
     note === undefined
       ? statusUpdate(ref, TaskState.TASK_STATE_COMPLETED)
       : plainStatus(ref, TaskState.TASK_STATE_COMPLETED, note),
-  failed: (ref: TaskRef, reason: string) => plainStatus(ref, TaskState.TASK_STATE_FAILED, reason),
-  canceled: (ref: TaskRef) => plainStatus(ref, TaskState.TASK_STATE_CANCELED, TEXT.canceled),
+  failed: (ref: TaskRef, reason: string): TaskStatusUpdateEvent =>
+    plainStatus(ref, TaskState.TASK_STATE_FAILED, reason),
+  canceled: (ref: TaskRef): TaskStatusUpdateEvent =>
+    plainStatus(ref, TaskState.TASK_STATE_CANCELED, TEXT.canceled),
 } as const;
