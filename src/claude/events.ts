@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { BackgroundTask } from "./background-tasks.js";
-import type { NormalizedEvent } from "./normalize.js";
+import type { FailureCause, NormalizedEvent } from "./normalize.js";
 import type { RunLifecycle, RunOrigin, RunOutcome, SessionStatus } from "./run-tracker.js";
 import type { TimelineEntry } from "./timeline.js";
 import type { TurnStateName } from "./turn-state.js";
@@ -8,7 +8,8 @@ import type { TurnStateName } from "./turn-state.js";
 /** The one terminal item a `stream()` ends with. */
 export type RunTerminalEvent =
   | { kind: "run_completed"; runId: string; text: string }
-  | { kind: "run_failed"; runId: string; reason: string }
+  /** `reason` is the runtime's text (for the log); `cause`, when known, what went wrong. */
+  | { kind: "run_failed"; runId: string; reason: string; cause?: FailureCause }
   | { kind: "run_interrupted"; runId: string; reason: string; text: string };
 
 /** The prompt left the session's queue: the runtime has it (a run's first item once sent). */

@@ -2,6 +2,7 @@ import { contentBlocks, streamPart, textOf } from "./content.js";
 import type {
   AssistantEvent,
   EventBase,
+  FailureCause,
   InitEvent,
   MetadataEvent,
   NormalizedEvent,
@@ -18,6 +19,19 @@ export type * from "./normalized-event.js";
 export { contentBlocks, textOf } from "./content.js";
 
 const INTERRUPT_MARKER = "[Request interrupted by user";
+
+/**
+ * The cause of a failed API call, from the runtime's structured signals: the `error` kind of its
+ * synthetic assistant message (`SDKAssistantMessageError`) or the call's HTTP status. With no
+ * credentials at all the runtime makes no call (status absent) and says `authentication_failed`.
+ */
+export function failureCause(
+  error: string | undefined,
+  httpStatus: number | undefined,
+): FailureCause | undefined {
+  if (error === "authentication_failed" || httpStatus === 401) return "authentication_failed";
+  return undefined;
+}
 
 /**
  * SDKMessage → NormalizedEvent. Stateful only for one reason: partial stream frames carry the API
@@ -122,6 +136,8 @@ function normalizeAssistant(m: Rec): NormalizedEvent {
   if (agentId !== undefined) ev.agentId = agentId;
   const error = str(m.error);
   if (error !== undefined) ev.error = error;
+  const cause = failureCause(error, num(m.api_error_status));
+  if (cause !== undefined) ev.cause = cause;
   return ev;
 }
 
@@ -161,6 +177,8 @@ function normalizeResult(m: Rec): NormalizedEvent {
   if (text !== undefined) ev.text = text;
   const terminalReason = str(m.terminal_reason);
   if (terminalReason !== undefined) ev.terminalReason = terminalReason;
+  const apiErrorStatus = num(m.api_error_status);
+  if (apiErrorStatus !== undefined) ev.apiErrorStatus = apiErrorStatus;
   if (isRec(m.origin)) {
     const originKind = str(m.origin.kind);
     if (originKind !== undefined) ev.originKind = originKind;

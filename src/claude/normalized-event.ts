@@ -33,6 +33,13 @@ export interface InitEvent extends EventBase {
   cwd?: string;
 }
 
+/**
+ * A failure the runtime reports in a structured way and the layers above explain in their own
+ * words, because the runtime's text speaks to someone at its terminal: "authentication_failed",
+ * no usable login or API key ("Not logged in · Please run /login", "Invalid API key · …").
+ */
+export type FailureCause = "authentication_failed";
+
 export interface AssistantEvent extends EventBase {
   kind: "assistant";
   messageId: string;
@@ -43,7 +50,10 @@ export interface AssistantEvent extends EventBase {
   aborted: boolean;
   /** The sends this frame answers, as stamped by the runtime (empty when unstamped). */
   userMessageUuids: string[];
+  /** The runtime's error kind on a message it made up for a failed API call (its own text). */
   error?: string;
+  /** Set when `error` (or the HTTP status of the failed call) is a failure we recognize. */
+  cause?: FailureCause;
 }
 
 export interface StreamEvent extends EventBase {
@@ -76,6 +86,8 @@ export interface ResultEvent extends EventBase {
   text?: string;
   errors: string[];
   terminalReason?: string;
+  /** HTTP status of the model API call the turn ended on, when it ended on one. */
+  apiErrorStatus?: number;
   userMessageUuids: string[];
   originKind?: string;
   numTurns?: number;

@@ -139,6 +139,7 @@ export class QueryPump {
     if (event.kind === "assistant" && ids.topLevel) {
       const text = core.timeline.get(event.messageId)?.text ?? textOf(event.content);
       if (text !== "") run.lastText = text;
+      run.failureCause = event.cause;
     }
     core.emitter.emit({ type: "run_event", runId, origin: run.origin, event, late: false });
     if (event.kind === "result") {

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { failureCause, type FailureCause } from "./normalize.js";
 
 export type RunOrigin = "foreground" | "autonomous";
 
@@ -17,7 +18,8 @@ export type SessionStatus = "running" | "permission" | "error" | "idle";
 export type RunOutcome =
   | { state: "completed"; text: string }
   | { state: "interrupted"; text: string; reason: string }
-  | { state: "error"; reason: string };
+  /** `reason` is the runtime's own text; `cause`, when known, is what the failure was. */
+  | { state: "error"; reason: string; cause?: FailureCause };
 
 export interface Run {
   readonly id: string;
@@ -29,6 +31,8 @@ export interface Run {
   interruptRequested: boolean;
   /** Text of the latest main-thread assistant message: what an interrupted run had said. */
   lastText: string;
+  /** What the latest main-thread assistant message says failed (unset once one succeeds). */
+  failureCause?: FailureCause;
   outcome?: RunOutcome;
   /** Order of ending, so "the last ending" does not depend on map order. */
   endSeq?: number;
@@ -166,8 +170,9 @@ export function outcomeFromResult(
     text?: string;
     errors: readonly string[];
     terminalReason?: string;
+    apiErrorStatus?: number;
   },
-  run: Pick<Run, "interruptRequested" | "lastText">,
+  run: Pick<Run, "interruptRequested" | "lastText" | "failureCause">,
 ): RunOutcome {
   if (result.success) return { state: "completed", text: result.text ?? run.lastText };
   const aborted = result.terminalReason?.startsWith("aborted_") === true;
@@ -182,5 +187,6 @@ export function outcomeFromResult(
     result.errors.join("; ") ||
     result.text ||
     `turn ended with ${result.subtype}${result.terminalReason ? ` (${result.terminalReason})` : ""}`;
-  return { state: "error", reason };
+  const cause = run.failureCause ?? failureCause(undefined, result.apiErrorStatus);
+  return cause === undefined ? { state: "error", reason } : { state: "error", reason, cause };
 }

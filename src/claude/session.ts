@@ -423,6 +423,8 @@ function terminalEvent(runId: string, outcome: RunOutcome): RunTerminalEvent {
     case "interrupted":
       return { kind: "run_interrupted", runId, reason: outcome.reason, text: outcome.text };
     case "error":
-      return { kind: "run_failed", runId, reason: outcome.reason };
+      return outcome.cause === undefined
+        ? { kind: "run_failed", runId, reason: outcome.reason }
+        : { kind: "run_failed", runId, reason: outcome.reason, cause: outcome.cause };
   }
 }

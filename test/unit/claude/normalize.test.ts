@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Normalizer } from "../../../src/claude/normalize.js";
+import { failureCause, Normalizer } from "../../../src/claude/normalize.js";
 import { sdk } from "./support/sdk-messages.js";
 
 describe("normalize", () => {
@@ -67,6 +67,58 @@ describe("normalize", () => {
       subtype: "error_during_execution",
       terminalReason: "aborted_streaming",
     });
+  });
+
+  it.each([
+    // No credentials at all: the runtime calls nothing and says so (no HTTP status).
+    ["authentication_failed", undefined, "authentication_failed"],
+    // A key or token the API refuses.
+    ["authentication_failed", 401, "authentication_failed"],
+    [undefined, 401, "authentication_failed"],
+    ["invalid_request", 400, undefined],
+    ["rate_limit", 429, undefined],
+    ["billing_error", undefined, undefined],
+    [undefined, undefined, undefined],
+  ] as const)("failureCause(%s, %s) is %s", (error, status, cause) => {
+    expect(failureCause(error, status)).toBe(cause);
+  });
+
+  it("marks the runtime's message about a failed login with its cause, and no other", () => {
+    const n = new Normalizer();
+    const noLogin = sdk.apiError("m1", "Not logged in · Please run /login", {
+      error: "authentication_failed",
+      stamp: "s1",
+    });
+    expect(n.normalize(noLogin)).toMatchObject({
+      kind: "assistant",
+      error: "authentication_failed",
+      cause: "authentication_failed",
+      userMessageUuids: ["s1"],
+      content: [{ type: "text", text: "Not logged in · Please run /login" }],
+    });
+    const badKey = sdk.apiError("m2", "Invalid API key · Fix external API key", {
+      error: "authentication_failed",
+      status: 401,
+    });
+    expect(n.normalize(badKey)).toMatchObject({ cause: "authentication_failed" });
+    const rejected = sdk.apiError("m3", "API Error: 400 bad", {
+      error: "invalid_request",
+      status: 400,
+    });
+    const ev = n.normalize(rejected);
+    expect(ev).toMatchObject({ kind: "assistant", error: "invalid_request" });
+    expect(ev).not.toHaveProperty("cause");
+    expect(n.normalize(sdk.text("m4", "hello"))).not.toHaveProperty("cause");
+  });
+
+  it("keeps the HTTP status of the API call a result ended on", () => {
+    const n = new Normalizer();
+    expect(
+      n.normalize(sdk.result({ isError: true, text: "x", apiErrorStatus: 401 })),
+    ).toMatchObject({ success: false, apiErrorStatus: 401 });
+    expect(n.normalize(sdk.result({ isError: true, apiErrorStatus: null }))).not.toHaveProperty(
+      "apiErrorStatus",
+    );
   });
 
   it("normalizes user frames: tool results and the interrupt marker", () => {

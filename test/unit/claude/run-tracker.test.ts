@@ -116,6 +116,24 @@ describe("RunTracker", () => {
         { ...run, interruptRequested: true },
       ).state,
     ).toBe("interrupted");
+    // The cause comes from the run's last API-error message, else from the result's HTTP status;
+    // the reason stays the runtime's text either way.
+    const noLogin = {
+      success: false,
+      subtype: "success",
+      text: "Not logged in · Please run /login",
+      errors: [],
+      terminalReason: "api_error",
+    };
+    expect(outcomeFromResult(noLogin, { ...run, failureCause: "authentication_failed" })).toEqual({
+      state: "error",
+      reason: "Not logged in · Please run /login",
+      cause: "authentication_failed",
+    });
+    expect(outcomeFromResult({ ...noLogin, apiErrorStatus: 401 }, run)).toMatchObject({
+      cause: "authentication_failed",
+    });
+    expect(outcomeFromResult({ ...noLogin, apiErrorStatus: 400 }, run)).not.toHaveProperty("cause");
     expect(
       outcomeFromResult({ success: false, subtype: "error_max_turns", errors: ["max turns"] }, run),
     ).toEqual({ state: "error", reason: "max turns" });

@@ -121,6 +121,42 @@ describe("ClaudeSession: foreground runs", () => {
     expect(session.status).toBe("idle");
   });
 
+  it("fails a run the runtime could not authenticate with that cause, keeping its text as the reason", async () => {
+    const { fake, send } = scriptedSession();
+    const { stream, stamp } = await send("hi", 0);
+    const out = collect(stream);
+    const text = "Not logged in · Please run /login";
+    // As Claude Code 2.1 answers with no API key and no login: no model call, no stream frames.
+    await fake.query.feed(
+      sdk.init(),
+      sdk.apiError("m1", text, { stamp, error: "authentication_failed" }),
+      sdk.result({ stamp, isError: true, text, terminalReason: "api_error", apiErrorStatus: null }),
+    );
+    expect((await out).at(-1)).toEqual({
+      kind: "run_failed",
+      runId: stream.runId,
+      reason: text,
+      cause: "authentication_failed",
+    });
+  });
+
+  it("a failure cause of an earlier message does not outlive the message that recovered", async () => {
+    const { fake, send } = scriptedSession();
+    const { stream, stamp } = await send("hi", 0);
+    const out = collect(stream);
+    await fake.query.feed(
+      sdk.init(),
+      sdk.apiError("m1", "Not logged in", { stamp, error: "authentication_failed" }),
+      sdk.text("m2", "logged in meanwhile"),
+      sdk.result({ stamp, subtype: "error_max_turns", isError: true, errors: ["max turns"] }),
+    );
+    expect((await out).at(-1)).toEqual({
+      kind: "run_failed",
+      runId: stream.runId,
+      reason: "max turns",
+    });
+  });
+
   it("a stale result queued before the prompt (stamped with an earlier send) does not complete it", async () => {
     const { fake, send, runState } = scriptedSession();
     const first = await send("one", 0);

@@ -54,6 +54,21 @@ export const sdk = {
     o: FrameOpts = {},
   ) => sdk.assistant(messageId, [{ type: "tool_use", id: toolUseId, name, input }], o),
 
+  /**
+   * The message the runtime makes up when a model API call fails (model `<synthetic>`): its text
+   * is the runtime's, `error` its `SDKAssistantMessageError`, as recorded from Claude Code 2.1.
+   */
+  apiError: (
+    messageId: string,
+    text: string,
+    o: FrameOpts & { error: string; status?: number | null },
+  ) => ({
+    ...sdk.assistant(messageId, [{ type: "text", text }], o),
+    error: o.error,
+    is_api_error_message: true,
+    ...(o.status === undefined ? {} : { api_error_status: o.status }),
+  }),
+
   stream: (event: unknown, o: FrameOpts = {}) => ({
     type: "stream_event",
     event,
@@ -104,6 +119,7 @@ export const sdk = {
       errors?: string[];
       terminalReason?: string;
       origin?: string;
+      apiErrorStatus?: number | null;
     } = {},
   ) => ({
     type: "result",
@@ -118,6 +134,7 @@ export const sdk = {
     session_id: SESSION_ID,
     uuid: uuid(),
     ...(o.origin === undefined ? {} : { origin: { kind: o.origin } }),
+    ...(o.apiErrorStatus === undefined ? {} : { api_error_status: o.apiErrorStatus }),
     ...stampFields(o),
   }),
 
