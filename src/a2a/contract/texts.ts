@@ -51,6 +51,13 @@ export const TEXT = {
     `${path} was ${operation} (${size} bytes); its content is not attached because it exceeds the ${max}-byte artifact limit.`,
 
   // ---- unmarked statuses: canceled, failed, the start of an autonomous task ----------------
+  /**
+   * A run the runtime could not authenticate (cause `authentication_failed`). The runtime's own
+   * text ("Not logged in · Please run /login") names a slash command of its terminal, which no
+   * A2A client can type: this says what to do where the server runs.
+   */
+  notLoggedIn:
+    "Claude Code is not logged in on the machine running claude-a2a: run `claude` there once and log in, or set ANTHROPIC_API_KEY; `claude-a2a --check` tells what is missing",
   canceled: "Task canceled.",
   runEndedWithoutResult: "The Claude run ended without a result.",
   runInterrupted: (reason: string) => `Claude's run was interrupted: ${reason}`,

@@ -71,7 +71,9 @@ export class AssistantTextArtifact {
       return;
     }
     // Without partial frames (or for a message that streamed none), the complete frame carries it.
-    if (event.kind === "assistant" && event.parentToolUseId === null) {
+    // A message the runtime made up about a failure with a known cause is not Claude's answer:
+    // the task's failed status says what happened, in words a client can act on.
+    if (event.kind === "assistant" && event.parentToolUseId === null && event.cause === undefined) {
       if (this.streamed.has(event.messageId)) return;
       for (const block of event.content) {
         if (block.type === "text" && block.text) this.add(block.text, event.messageId);

@@ -372,6 +372,20 @@ export class ServerTask {
     }
   }
 
+  /** What the client is told about a failed run; the runtime's own words go to the log. */
+  private failedText(event: Extract<RunStreamEvent, { kind: "run_failed" }>): string {
+    switch (event.cause) {
+      case "authentication_failed":
+        this.logger.warn(
+          { runId: event.runId, runtimeText: event.reason },
+          "task failed: Claude Code is not logged in (see claude-a2a --check)",
+        );
+        return TEXT.notLoggedIn;
+      case undefined:
+        return PROMPT_REJECTED.test(event.reason) ? promptRejectedText(event.reason) : event.reason;
+    }
+  }
+
   /** With no run active: done, or waiting for its background work. */
   private settle(): void {
     if (this.ended || this.runs.size > 0 || this.current.name === "parked") return;

@@ -56,6 +56,24 @@ const chunks = () =>
   });
 
 describe("AssistantTextArtifact", () => {
+  it("leaves out the runtime's own message about a failed login: the failed status explains it", () => {
+    art.onEvent({
+      ...assistant("m1", [textBlock("Not logged in · Please run /login")]),
+      error: "authentication_failed",
+      cause: "authentication_failed",
+    });
+    // An API error with no cause we explain (a rejected prompt) still shows the runtime's text.
+    art.onEvent({
+      ...assistant("m2", [textBlock("API Error: 400 bad")]),
+      error: "invalid_request",
+    });
+    art.finish();
+    expect(chunks()).toEqual([
+      ["API Error: 400 bad", false, false],
+      ["API Error: 400 bad", false, true],
+    ]);
+  });
+
   it("streams main-thread deltas as chunks of one artifact: open, then append", () => {
     art.onEvent(start("m1"));
     art.onEvent(textDelta("Hel"));
