@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { Logger } from "pino";
 import { ConfigError, loadConfig } from "./config/load.js";
 import type { Config } from "./config/schema.js";
-import { formatReport, runChecks } from "./doctor/checks.js";
+import { checkCredentials, formatReport, runChecks } from "./doctor/checks.js";
 import { createLogger, LOG_LEVELS, logFormat, logLevel } from "./logging.js";
 import { StartupError, startServer, type RunningServer } from "./server.js";
 import { packageVersion } from "./version.js";
@@ -108,6 +108,19 @@ function guardShutdown(logger: Logger): { dispose(): void } {
   };
 }
 
+/**
+ * Without credentials every task fails, but the server starts anyway: a login made on this
+ * machine meanwhile needs no restart. The Claude Code children inherit this environment.
+ */
+async function warnIfNoCredentials(logger: Logger): Promise<void> {
+  const check = await checkCredentials(process.env);
+  if (check.ok) return;
+  logger.warn(
+    { check: check.name, detail: check.detail, fix: check.fix },
+    "Claude Code is not logged in on this machine: every task will fail until it is (run `claude` once and log in, or set ANTHROPIC_API_KEY; `claude-a2a --check` tells what is missing)",
+  );
+}
+
 /** `--check`: validates the config and the environment; exit code 1 if anything is wrong. */
 async function doctor(flags: Flags, io: Io, deps: MainDeps): Promise<number> {
   let config: Config;
@@ -175,6 +188,7 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
         format: logFormat(process.env, process.stdout.isTTY === true),
       });
     logger.info({ configFile: file ?? "(none: defaults)" }, "configuration loaded");
+    await warnIfNoCredentials(logger);
     server = await startServer({ config, logger });
     if (io.errIsTTY) io.err(servingLine(server.url, config.claude.cwd));
   } catch (err) {
