@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { NOT_LOGGED_IN_TEXT } from "../../src/a2a/contract/messages.js";
+import { TEXT } from "../../src/a2a/contract/texts.js";
 import { startTestBench, type TestBench } from "../support/bench.js";
 import { freePort, messageText, sendForTask, userMessage } from "../support/a2a/harness.js";
 import {
@@ -51,7 +51,7 @@ describe("A2A server: Claude Code not logged in", () => {
     for (const prompt of ["hello", "hello again"]) {
       const task = await sendForTask(client, userMessage(prompt));
       expect(task.status?.state, server.output()).toBe(TaskState.TASK_STATE_FAILED);
-      expect(messageText(task.status?.message)).toBe(NOT_LOGGED_IN_TEXT);
+      expect(messageText(task.status?.message)).toBe(TEXT.notLoggedIn);
       const stored = await client.getTask({ tenant: "", id: task.id, historyLength: undefined });
       // The runtime's text reaches no client: not as the answer, not as an artifact.
       expect(JSON.stringify(stored)).not.toContain("/login");

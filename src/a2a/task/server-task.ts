@@ -354,9 +354,7 @@ export class ServerTask {
         this.settle();
         return;
       case "run_failed":
-        this.fail(
-          PROMPT_REJECTED.test(event.reason) ? TEXT.promptRejected(event.reason) : event.reason,
-        );
+        this.fail(this.failedText(event));
         return;
       case "run_interrupted":
         if (foreground) {
@@ -382,7 +380,9 @@ export class ServerTask {
         );
         return TEXT.notLoggedIn;
       case undefined:
-        return PROMPT_REJECTED.test(event.reason) ? promptRejectedText(event.reason) : event.reason;
+        return PROMPT_REJECTED.test(event.reason)
+          ? TEXT.promptRejected(event.reason)
+          : event.reason;
     }
   }
 

@@ -138,8 +138,9 @@ function rendered(texts: Record<string, unknown>): [string, string][] {
 const literal = (s: string) => s.replace(/<[^>]+>|…/g, "");
 const flat = (s: string) => s.replace(/\s*\n\s*(> )?/g, " ");
 const prose = README.replace(/^[ \t]*```[\s\S]*?^[ \t]*```/gm, "");
-const snippets = [...prose.matchAll(/`([^`]+)`/g)]
-  .map((m) => flat(m[1] ?? ""))
+// A text holding backticks is quoted in a double-backtick span.
+const snippets = [...prose.matchAll(/``\s?([\s\S]+?)\s?``|`([^`]+)`/g)]
+  .map((m) => flat(m[1] ?? m[2] ?? ""))
   .filter((s) => literal(s).trim().length >= 12);
 
 describe("the README's event contract and src/a2a/contract/", () => {
