@@ -1,0 +1,11 @@
+/**
+ * Between the A2A SDK and our tasks: the guarded request handler (the SDK's handler with the
+ * checks that must refuse a request before any task or bus exists), the bus manager, and the
+ * task channel through which a task publishes events and writes the store.
+ *
+ * Imported by the bindings' wiring (src/agent.ts, src/server.ts) and by task/ and routing/ (the
+ * channel). It imports the contract, content/ and push/.
+ */
+export { GuardedRequestHandler, type ActiveTasks } from "./guarded-request-handler.js";
+export { TaskBusManager } from "./bus-manager.js";
+export { TaskChannel, type ChannelOptions } from "./task-channel.js";

@@ -1,0 +1,12 @@
+/**
+ * What Claude asks a client and how the answer is read: the pending prompt (a question or a
+ * permission request), structured and free-text answers (a permission is granted only by an
+ * unambiguous yes), the per-task prompt queue, and loop protection.
+ *
+ * Pure decisions, no I/O. Imported by task/ and handler/ (to refuse an answer before a task
+ * exists); it imports only the contract.
+ */
+export { parseAnswer, promptContent, type Answer, type PendingPrompt } from "./answers.js";
+export { DenialLedger, promptFor, type DenialVerdict } from "./loop-protection.js";
+export { decideFreeText, readReply, type Decision } from "./permission-reply.js";
+export { PromptQueue, type PromptEntry } from "./prompt-queue.js";

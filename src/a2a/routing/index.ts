@@ -1,0 +1,11 @@
+/**
+ * Which task a piece of Claude work belongs to: the executor (the A2A SDK's `AgentExecutor`)
+ * that turns a request into a task, one conversation queue per (caller, context), run ownership
+ * (run id and background task id to task) and the autonomous tasks created for wakes no task
+ * owns.
+ *
+ * Imported by the app's wiring (src/agent.ts) only. It imports task/, content/, handler/ and the
+ * contract.
+ */
+export { ClaudeAgentExecutor, type ExecutorOptions } from "./executor.js";
+export { ContextQueue, type Ticket } from "./context-queue.js";
