@@ -66,6 +66,12 @@ export function statusUpdate(
   };
 }
 
+/** The same status update, stamped now: it was held, and goes out later than it was made. */
+export function restamped(event: TaskStatusUpdateEvent): TaskStatusUpdateEvent {
+  const status = event.status && { ...event.status, timestamp: new Date().toISOString() };
+  return { ...event, status };
+}
+
 /** A new task in `submitted`, its history starting with `first` (the message that made it). */
 export function newTask(ref: TaskRef, first: Message): Task {
   return {

@@ -9,6 +9,7 @@ import { TaskState } from "@a2a-js/sdk";
  *                                           run_ended │  ▲ run_started (a wake of its work)
  *                                                     ▼  │
  *                                                   waiting ──▶ parked (a late prompt)
+ *   parked ──answered, another prompt waiting──▶ parked (the next prompt is shown in its place)
  *   any live state ── failed | canceled ──▶ ended; running | parked | waiting ── completed ──▶ ended
  *
  * - queued: another task holds its context (SUBMITTED, `queued` status).
@@ -16,7 +17,9 @@ import { TaskState } from "@a2a-js/sdk";
  *   Claude session, which may first have to interrupt a wake (still SUBMITTED).
  * - running: Claude has the prompt (WORKING).
  * - parked: Claude waits for the client's answer to a question or permission prompt
- *   (INPUT_REQUIRED); an answer moves it back to running (waiting, if no run of it is active).
+ *   (INPUT_REQUIRED); an answer moves it back to running (waiting, if no run of it is active),
+ *   or keeps it parked when another prompt waits: that one is shown in its place. Nothing shows
+ *   it WORKING meanwhile (`progressFate`).
  * - waiting: its run ended, but background work it started still runs (`backgroundTasks:
  *   "wait"`): still WORKING. The wake that work causes is a run of this task again.
  * - ended: completed, failed or canceled; exactly one terminal status was published.
@@ -43,8 +46,11 @@ export type LifecycleEvent =
   | { readonly type: "prompt_sent" }
   /** A question or permission prompt is shown to the client. */
   | { readonly type: "input_needed" }
-  /** The shown prompt was answered (or settled without an answer). */
-  | { readonly type: "answered"; readonly runActive: boolean }
+  /**
+   * The shown prompt was answered (or settled without an answer). `promptWaiting`: another
+   * prompt of the task is pending, to be shown next.
+   */
+  | { readonly type: "answered"; readonly runActive: boolean; readonly promptWaiting: boolean }
   /** Its run ended with background work of its own still running (`backgroundTasks: "wait"`). */
   | { readonly type: "run_ended" }
   /** A run of its work began: the wake its background work caused. */
@@ -101,6 +107,7 @@ export function transition(phase: TaskPhase, event: LifecycleEvent): Transition 
         : refuse(phase, event);
     case "answered":
       if (phase.name !== "parked") return refuse(phase, event);
+      if (event.promptWaiting) return to("parked");
       return to(event.runActive ? "running" : "waiting");
     case "granted":
     case "prompt_sent":
@@ -133,6 +140,28 @@ export function a2aState(phase: TaskPhase): TaskState {
         case "canceled":
           return TaskState.TASK_STATE_CANCELED;
       }
+  }
+}
+
+/**
+ * What becomes of a progress status (WORKING: a tool call, finished background work, an
+ * interrupted wake) a task emits in a phase. A parked task's last status is the prompt it asks,
+ * in the store and in every subscriber's stream: its progress is held until an answer resumes it
+ * (`hold`), then published. An ended task publishes nothing more (`drop`).
+ */
+export type ProgressFate = "publish" | "hold" | "drop";
+
+export function progressFate(phase: TaskPhase): ProgressFate {
+  switch (phase.name) {
+    case "parked":
+      return "hold";
+    case "ended":
+      return "drop";
+    case "queued":
+    case "starting":
+    case "running":
+    case "waiting":
+      return "publish";
   }
 }
 

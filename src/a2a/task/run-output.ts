@@ -1,3 +1,4 @@
+import type { TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { RunStreamEvent } from "../../claude/index.js";
 import { AssistantTextArtifact, type Coalescing } from "./assistant-text.js";
 import type { TaskRef } from "../contract/messages.js";
@@ -6,7 +7,8 @@ import type { TaskChannel } from "../handler/task-channel.js";
 
 /**
  * What one run of a task shows the client, per the README's event contract: its text as the
- * `response-<runId>` artifact, streamed, and a `tool_use` status per main-thread tool call.
+ * `response-<runId>` artifact, streamed, and a `tool_use` status per main-thread tool call
+ * (handed to `progress`: its task decides when it goes out, not while the task is parked).
  */
 export class RunOutput {
   private readonly text: AssistantTextArtifact;
@@ -15,7 +17,8 @@ export class RunOutput {
   constructor(
     private readonly ref: TaskRef,
     runId: string,
-    private readonly channel: TaskChannel,
+    channel: TaskChannel,
+    private readonly progress: (status: TaskStatusUpdateEvent) => void,
     coalescing?: Coalescing,
   ) {
     this.text = new AssistantTextArtifact(
@@ -31,7 +34,7 @@ export class RunOutput {
     if (event.kind === "assistant" && event.parentToolUseId === null) {
       for (const block of event.content) {
         if (block.type !== "tool_use") continue;
-        this.channel.status(status.toolUse(this.ref, block.name, block.id));
+        this.progress(status.toolUse(this.ref, block.name, block.id));
       }
     }
     switch (event.kind) {

@@ -20,12 +20,13 @@ import { promptContent, type Answer, type PendingPrompt } from "../interaction/a
 import {
   AUTONOMOUS_PHASE,
   INITIAL_PHASE,
+  progressFate,
   transition,
   turnStops,
   type LifecycleEvent,
   type TaskPhase,
 } from "./lifecycle.js";
-import type { TaskRef } from "../contract/messages.js";
+import { restamped, type TaskRef } from "../contract/messages.js";
 import { status } from "../contract/statuses.js";
 import { TEXT } from "../contract/texts.js";
 import { PromptQueue, type PromptEntry } from "../interaction/prompt-queue.js";
@@ -66,6 +67,8 @@ export class ServerTask {
   private readonly runs = new Map<string, RunOutput>();
   /** Every run it ever owned: a late prompt of one (a background subagent) still reaches it. */
   private readonly ownedRuns = new Set<string>();
+  /** Progress emitted while it was parked: published when an answer resumes it. */
+  private readonly held: TaskStatusUpdateEvent[] = [];
   /** The text of its last completed run: the task's result. */
   private lastAnswer = "";
   private readonly inputTimer: OneShot;
@@ -157,7 +160,7 @@ export class ServerTask {
   /** A piece of its background work finished: say so; its wake comes next. */
   backgroundFinished(task: BackgroundTask): void {
     if (this.ended || !this.background.finished(task.taskId)) return;
-    this.channel.status(status.backgroundFinished(this.ref, task));
+    this.progress(status.backgroundFinished(this.ref, task));
   }
 
   /** Its wake began, or its notification was folded into another turn: stop waiting for it. */
@@ -196,14 +199,18 @@ export class ServerTask {
     return this.current.name === "parked" && this.prompts.claimedBy(messageId);
   }
 
-  /** Hands the claimed answer to the waiting run; the next prompt, if any, is shown at once. */
+  /**
+   * Hands the claimed answer to the waiting run. The next prompt, if one waits, is shown at once
+   * in its place (the task stays parked, nothing WORKING in between); else the task resumes.
+   */
   answer(message: Pick<Message, "messageId">): void {
     const head = this.prompts.head;
     const claim = head?.claim;
     if (head === undefined || claim?.messageId !== message.messageId) return;
-    if (!this.step({ type: "answered", runActive: this.runs.size > 0 })) return;
+    const promptWaiting = this.prompts.size > 1;
+    if (!this.step({ type: "answered", runActive: this.runs.size > 0, promptWaiting })) return;
     this.clearInputTimer();
-    this.channel.status(status.resumed(this.ref));
+    if (!promptWaiting) this.resume(status.resumed(this.ref));
     const verdict = this.verdictFor(head.prompt, claim.answer);
     this.prompts.settle(head, verdict.result);
     if (verdict.stop !== undefined) this.fail(verdict.stop);
@@ -314,7 +321,8 @@ export class ServerTask {
     this.env.own(runId, this);
     const streaming = this.env.streaming;
     const coalescing = streaming && { timers: this.env.timers, ...streaming };
-    this.runs.set(runId, new RunOutput(this.ref, runId, this.channel, coalescing));
+    const progress = (update: TaskStatusUpdateEvent) => this.progress(update);
+    this.runs.set(runId, new RunOutput(this.ref, runId, this.channel, progress, coalescing));
     for await (const event of stream) this.handle(runId, foreground, event);
     if (this.runs.delete(runId) && !this.ended) {
       this.fail(TEXT.runEndedWithoutResult);
@@ -363,7 +371,7 @@ export class ServerTask {
           // Only the session's handoff interrupts a wake we did not stop: a new message came.
           this.complete(TEXT.wakeInterrupted);
         } else {
-          this.channel.status(status.wakeInterrupted(this.ref));
+          this.progress(status.wakeInterrupted(this.ref));
           this.settle();
         }
         return;
@@ -407,6 +415,8 @@ export class ServerTask {
     this.clearInputTimer();
     this.clearWaitTimer();
     for (const output of this.runs.values()) output.finish();
+    // No prompt is pending any more: what was held while one was shown goes out before the end.
+    this.releaseHeld();
     const shown = this.files.finalText(this.lastAnswer);
     if (shown !== "") {
       this.channel.status(status.result(this.ref, shown));
@@ -423,6 +433,7 @@ export class ServerTask {
     if (!this.step(event)) return false;
     this.clearInputTimer();
     this.clearWaitTimer();
+    this.held.length = 0;
     for (const output of this.runs.values()) output.finish();
     this.channel.status(status);
     this.prompts.settleAll(DENY_FOR_STOP);
@@ -430,12 +441,17 @@ export class ServerTask {
     return true;
   }
 
-  /** Shows the oldest prompt the client has not seen, if the task is not showing one. */
+  /**
+   * Shows the oldest prompt the client has not seen, if the task is not showing one. Parked with
+   * an unshown head: the prompt before it was just settled, and the task stayed parked for it.
+   */
   private showNext(): void {
     const head = this.prompts.head;
     if (head === undefined || head.shown) return;
-    if (this.current.name !== "running" && this.current.name !== "waiting") return;
-    if (!this.step({ type: "input_needed" })) return;
+    if (this.current.name !== "parked") {
+      if (this.current.name !== "running" && this.current.name !== "waiting") return;
+      if (!this.step({ type: "input_needed" })) return;
+    }
     head.shown = true;
     this.channel.status(status.inputRequired(this.ref, promptContent(head.prompt)));
     this.armInputTimer();
@@ -451,10 +467,36 @@ export class ServerTask {
     const wasShown = entry.shown && this.prompts.head === entry;
     if (!this.prompts.settle(entry, DENY_WITHDRAWN)) return;
     this.logger.debug({ toolName: entry.prompt.toolName }, "task: prompt withdrawn by the runtime");
-    if (!wasShown || !this.step({ type: "answered", runActive: this.runs.size > 0 })) return;
+    if (!wasShown) return;
+    const promptWaiting = this.prompts.size > 0;
+    if (!this.step({ type: "answered", runActive: this.runs.size > 0, promptWaiting })) return;
     this.clearInputTimer();
-    this.channel.status(status.working(this.ref));
+    if (!promptWaiting) this.resume(status.working(this.ref));
     this.afterPrompt();
+  }
+
+  /** Progress of the task: out now, held while it is parked, dropped once it has ended. */
+  private progress(update: TaskStatusUpdateEvent): void {
+    switch (progressFate(this.current)) {
+      case "publish":
+        this.channel.status(update);
+        return;
+      case "hold":
+        this.held.push(update);
+        return;
+      case "drop":
+        return;
+    }
+  }
+
+  /** Back to work after its last pending prompt: the status saying so, then what was held. */
+  private resume(update: TaskStatusUpdateEvent): void {
+    this.channel.status(update);
+    this.releaseHeld();
+  }
+
+  private releaseHeld(): void {
+    for (const update of this.held.splice(0)) this.channel.status(restamped(update));
   }
 
   private verdictFor(prompt: PendingPrompt, answer: Answer): DenialVerdict {

@@ -37,9 +37,19 @@ export interface A2AHarness {
   client: Client;
   /** Claude Code processes spawned so far (the query factory seam, counted). */
   readonly spawns: () => number;
+  /**
+   * The permission requests the runtime made so far (its `canUseTool` calls), in order: what the
+   * server was asked, whether or not it showed it yet.
+   */
+  readonly permissionRequests: readonly PermissionRequest[];
   /** Stops the server and starts a new one on the same workspace, port and session file. */
   restart(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface PermissionRequest {
+  readonly toolName: string;
+  readonly input: Record<string, unknown>;
 }
 
 export interface HarnessOptions {
@@ -73,9 +83,21 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
     overrides: { port, cwd: bench.sandbox.cwd },
   });
   let spawned = 0;
+  const permissionRequests: PermissionRequest[] = [];
   const queryFactory: QueryFactory = (params) => {
     spawned++;
-    return defaultQueryFactory(params);
+    const canUseTool = params.options.canUseTool;
+    if (canUseTool === undefined) return defaultQueryFactory(params);
+    return defaultQueryFactory({
+      ...params,
+      options: {
+        ...params.options,
+        canUseTool: (toolName, input, opts) => {
+          permissionRequests.push({ toolName, input });
+          return canUseTool(toolName, input, opts);
+        },
+      },
+    });
   };
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const inbox = options.inbox?.({ write: writeInbox, remove: removeInbox });
@@ -98,6 +120,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
     server: first.server,
     client: first.client,
     spawns: () => spawned,
+    permissionRequests,
     async restart() {
       await harness.server.close();
       const next = await start();

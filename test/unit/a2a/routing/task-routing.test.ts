@@ -78,9 +78,9 @@ describe("several pending prompts in one task", () => {
 
     const answerA = h.send("yes", { taskId, contextId });
     await answerA.done;
+    // The next prompt takes the answered one's place: the task never shows WORKING in between.
     expect(answerA.describe()).toEqual([
       "task:INPUT_REQUIRED",
-      "status:WORKING:resumed",
       "status:INPUT_REQUIRED:permission_request",
     ]);
     expect(promptData(answerA)).toMatchObject({ toolName: "Write", input: B });
@@ -122,18 +122,71 @@ describe("several pending prompts in one task", () => {
     const following = (async () => {
       for await (const e of follower) {
         seen.push(describeEvent(e));
-        if (seen.length === 3) return;
+        if (seen.length === 2) return;
       }
     })();
     abort.abort();
     expect(await decisionA).toMatchObject({ behavior: "deny" });
     await following;
-    expect(seen).toEqual([
+    expect(seen).toEqual(["task:INPUT_REQUIRED", "status:INPUT_REQUIRED:permission_request"]);
+    void decisionB;
+  });
+
+  it("progress of a call made while a prompt is shown waits for the answer that resumes the task", async () => {
+    h = await scriptedAgent();
+    const first = h.send("read two notes");
+    const stamp = await sentStamp(h, 0);
+    const RA = { file_path: "/outside/a.txt" };
+    const RB = { file_path: "/outside/b.txt" };
+    await h.fake.query.feed(sdk.init(), sdk.toolUse("m1", "tu-ra", "Read", RA, { stamp }));
+    const decisionA = askPermission(h.fake, "tu-ra", "Read", RA);
+    await first.done;
+    expect(first.describe().at(-1)).toBe("status:INPUT_REQUIRED:permission_request");
+    const { taskId, contextId } = idsOf(first);
+    const follower = h.agent.requestHandler.resubscribe({ tenant: "", id: taskId }, h.context);
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const e of follower) seen.push(describeEvent(e));
+    })();
+    // The same message's second call, while the first prompt is shown: its `tool_use` status
+    // must not replace the prompt.
+    await h.fake.query.feed(sdk.toolUse("m1", "tu-rb", "Read", RB, { stamp }));
+    const decisionB = askPermission(h.fake, "tu-rb", "Read", RB);
+
+    const answerA = h.send("yes", { taskId, contextId });
+    await answerA.done;
+    expect(answerA.describe()).toEqual([
       "task:INPUT_REQUIRED",
-      "status:WORKING",
       "status:INPUT_REQUIRED:permission_request",
     ]);
-    void decisionB;
+    expect(promptData(answerA)).toMatchObject({ toolName: "Read", input: RB });
+    expect(await decisionA).toEqual({ behavior: "allow", updatedInput: RA });
+    await following;
+    expect(seen.filter((e) => !e.startsWith("task:"))).toEqual([
+      "status:INPUT_REQUIRED:permission_request",
+    ]);
+    const stored = await h.stored(taskId);
+    expect(stored?.status?.state).toBe(TASK_STATE_INPUT_REQUIRED);
+    expect(stored?.status?.message?.metadata?.kind).toBe("permission_request");
+
+    // The last answer resumes it: `resumed`, then the held `tool_use`, stamped after it.
+    const answerB = h.send("yes", { taskId, contextId });
+    const held = await answerB.until((e) => describeEvent(e) === "status:WORKING:tool_use");
+    expect(answerB.describe().slice(0, 3)).toEqual([
+      "task:INPUT_REQUIRED",
+      "status:WORKING:resumed",
+      "status:WORKING:tool_use",
+    ]);
+    const update = held.payload?.$case === "statusUpdate" ? held.payload.value : undefined;
+    expect(update?.status?.message?.metadata).toMatchObject({ toolUseId: "tu-rb" });
+    const resumed = answerB.events[1]?.payload;
+    const resumedAt = resumed?.$case === "statusUpdate" ? resumed.value.status?.timestamp : "";
+    expect(Date.parse(update?.status?.timestamp ?? "")).toBeGreaterThanOrEqual(
+      Date.parse(resumedAt ?? ""),
+    );
+    expect(await decisionB).toEqual({ behavior: "allow", updatedInput: RB });
+    await h.fake.query.feed(sdk.result({ text: "both read", stamp }));
+    await answerB.until(isState(TASK_STATE_COMPLETED));
   });
 });
 

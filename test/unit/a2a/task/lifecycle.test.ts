@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   a2aState,
   INITIAL_PHASE,
+  progressFate,
   transition,
   turnStops,
   type LifecycleEvent,
@@ -23,8 +24,10 @@ const events: Record<string, LifecycleEvent> = {
   granted: { type: "granted" },
   prompt_sent: { type: "prompt_sent" },
   input_needed: { type: "input_needed" },
-  answered: { type: "answered", runActive: true },
-  answered_idle: { type: "answered", runActive: false },
+  answered: { type: "answered", runActive: true, promptWaiting: false },
+  answered_idle: { type: "answered", runActive: false, promptWaiting: false },
+  answered_next: { type: "answered", runActive: true, promptWaiting: true },
+  answered_idle_next: { type: "answered", runActive: false, promptWaiting: true },
   run_ended: { type: "run_ended" },
   run_started: { type: "run_started" },
   completed: { type: "completed" },
@@ -40,6 +43,9 @@ const ALLOWED = new Map<string, string>([
   ["waiting input_needed", "parked"],
   ["parked answered", "running"],
   ["parked answered_idle", "waiting"],
+  // Another prompt waits: it is shown in the answered one's place, the task never WORKING between.
+  ["parked answered_next", "parked"],
+  ["parked answered_idle_next", "parked"],
   ["running run_ended", "waiting"],
   ["waiting run_started", "running"],
   ["running completed", "completed"],
@@ -96,6 +102,19 @@ describe("task lifecycle transitions", () => {
       TaskState.TASK_STATE_COMPLETED,
       TaskState.TASK_STATE_FAILED,
       TaskState.TASK_STATE_CANCELED,
+    ]);
+  });
+
+  it("holds progress while parked, drops it once ended, publishes it otherwise", () => {
+    expect(Object.values(phases).map(progressFate)).toEqual([
+      "publish",
+      "publish",
+      "publish",
+      "hold",
+      "publish",
+      "drop",
+      "drop",
+      "drop",
     ]);
   });
 
