@@ -21,6 +21,7 @@ import { readTranscriptSync, rewindPoint } from "./sessions/rewind.js";
 import { transcriptCheck } from "./sessions/transcripts.js";
 import { SessionMap } from "./store/session-map.js";
 import { memoryStores, openTaskStores, type TaskStores } from "./store/task-stores.js";
+import { ExchangedHistoryStore } from "./store/exchanged-history-store.js";
 import { TerminalTaskStore } from "./store/terminal-task-store.js";
 import type { Timers } from "./timers.js";
 import { packageVersion } from "./version.js";
@@ -151,7 +152,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     queuedTasks: () => pool.waiting,
   });
   await pool.dropStaleSessions();
-  const taskStore = new TerminalTaskStore(stores.taskStore, logger.child({ component: "store" }));
+  const terminal = new TerminalTaskStore(stores.taskStore, logger.child({ component: "store" }));
+  const taskStore = new ExchangedHistoryStore(terminal);
   const busManager = new TaskBusManager();
   const pushTargets = pushTargetPolicy(config.server.pushAllowPrivateNetworks);
   const pushSender = config.agentCard.capabilities.pushNotifications
@@ -212,7 +214,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     closeSessions,
     close: async () => {
       await closeSessions();
-      await taskStore.drain();
+      await terminal.drain();
       await stores.close();
     },
   };

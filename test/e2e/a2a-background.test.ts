@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { TaskState, type Message, type Task } from "@a2a-js/sdk";
+import { TaskState, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
   collect,
@@ -18,7 +18,7 @@ import {
   userMessage,
   type A2AHarness,
 } from "../support/a2a/harness.js";
-import { lastStatus, resultText } from "../support/a2a/stream-view.js";
+import { idsOf, lastStatus, resultText } from "../support/a2a/stream-view.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
 import { processesWithCommandLine } from "../support/server-process.js";
 import {
@@ -49,25 +49,33 @@ function jobRules(command: string, wakeText: string): Rule[] {
   ];
 }
 
-/** Status messages of a task's history with their kind. */
+/** The agent's messages of a task's history with their kind. */
 function kinds(task: Task): { kind: unknown; text: string }[] {
   return task.history
     .filter((m: Message) => m.metadata?.kind !== undefined)
     .map((m) => ({ kind: m.metadata?.kind as unknown, text: messageText(m) }));
 }
 
+/** The status messages of a stream with their kind: progress is there, not in the history. */
+function streamedKinds(events: readonly StreamResponse[]): { kind: unknown; text: string }[] {
+  return events.flatMap((e) => {
+    const message =
+      e.payload?.$case === "statusUpdate" ? e.payload.value.status?.message : undefined;
+    return message?.metadata?.kind === undefined
+      ? []
+      : [{ kind: message.metadata.kind as unknown, text: messageText(message) }];
+  });
+}
+
 describe("A2A background work (real runtime)", () => {
-  it('wait: the blocking SendMessage returns COMPLETED with the wake\'s answer, after "background_wait"', async () => {
+  it("wait: the blocking SendMessage returns COMPLETED with the wake's answer; progress stays out of its history", async () => {
     h = await startA2AHarness({
       rules: jobRules("sleep 2 && echo job-done", "The job is done: job-done."),
     });
     const task = await sendForTask(h.client, userMessage("Start the job"));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const seen = kinds(task);
-    const wait = seen.find((k) => k.kind === "background_wait");
-    expect(wait?.text).toMatch(/^Waiting for background work to finish: .+\(\w+\)\.$/);
-    expect(seen.find((k) => k.kind === "background_task")?.text).toMatch(/completed/);
-    expect(seen.filter((k) => k.kind === "result").at(-1)?.text).toBe("The job is done: job-done.");
+    // The history holds the answer; the progress (background_wait, background_task) was streamed.
+    expect(kinds(task)).toEqual([{ kind: "result", text: "The job is done: job-done." }]);
     // The turn's text and the wake's text are both artifacts of this one task.
     expect(task.artifacts.filter((a) => a.artifactId.startsWith("response-"))).toHaveLength(2);
     const listed = await h.client.listTasks(listRequest(task.contextId, 10));
@@ -150,8 +158,22 @@ describe("A2A background work (real runtime)", () => {
         },
       ],
     });
-    const task = await sendForTask(h.client, userMessage("Start two jobs"));
-    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const events = await collect(
+      h.client.sendMessageStream(sendRequest(userMessage("Start two jobs"))),
+    );
+    expect(describeStream(events).at(-1)).toBe("status:completed");
+    const seen = streamedKinds(events);
+    const wait = seen.find((k) => k.kind === "background_wait");
+    expect(wait?.text).toMatch(/^Waiting for background work to finish: .+\(\w+\)\.$/);
+    const finished = seen.filter((k) => k.kind === "background_task");
+    expect(finished).toHaveLength(2);
+    for (const f of finished) expect(f.text).toMatch(/completed/);
+    expect(resultText(events)).toBe("Second job reported.");
+    const task = await h.client.getTask({
+      tenant: "",
+      id: idsOf(events).taskId,
+      historyLength: undefined,
+    });
     const texts = task.artifacts
       .filter((a) => a.artifactId.startsWith("response-"))
       .map((a) =>
@@ -159,12 +181,7 @@ describe("A2A background work (real runtime)", () => {
       );
     expect(texts[0]).toBe("Both started.");
     expect(texts.slice(1).sort()).toEqual(["First job reported.", "Second job reported."].sort());
-    expect(kinds(task).filter((k) => k.kind === "background_task")).toHaveLength(2);
-    expect(
-      kinds(task)
-        .filter((k) => k.kind === "result")
-        .at(-1)?.text,
-    ).toBe("Second job reported.");
+    expect(kinds(task)).toEqual([{ kind: "result", text: "Second job reported." }]);
   });
 
   it("a wake that asks permission parks its task; the answer takes effect", async () => {
@@ -237,10 +254,12 @@ describe("A2A background work (real runtime)", () => {
       ],
     });
     const contextId = crypto.randomUUID();
-    const all: { job: Task; hello: Task }[] = [];
+    const all: { job: Task; hello: Task; jobEvents: StreamResponse[] }[] = [];
     for (let i = 1; i <= 10; i++) {
       const after = h.bench.model.lastSeq;
-      const job = h.client.sendMessage(sendRequest(userMessage(`Start job ${i}`, { contextId })));
+      const job = collect(
+        h.client.sendMessageStream(sendRequest(userMessage(`Start job ${i}`, { contextId }))),
+      );
       // The moment the wake begins, a new message arrives in the context.
       await h.bench.model.waitForRequest(isWakeRequest, { afterSeq: after });
       const hello = await sendForTask(h.client, userMessage(`Hello ${i}`, { contextId }));
@@ -250,15 +269,14 @@ describe("A2A background work (real runtime)", () => {
           .filter((k) => k.kind === "result")
           .at(-1)?.text,
       ).toBe(`HELLO ${i}`);
-      const jobTask = await job;
-      if (!("status" in jobTask)) throw new Error("expected a task");
-      const finalJob = await waitForEnd(h, jobTask.id);
+      const jobEvents = await job;
+      const finalJob = await waitForEnd(h, idsOf(jobEvents).taskId);
       expect(finalJob.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      all.push({ job: finalJob, hello });
+      all.push({ job: finalJob, hello, jobEvents });
     }
     // Every answer is in exactly one task: the hello's in its hello, a wake's in its job.
     const texts = (t: Task) => JSON.stringify(t.artifacts);
-    for (const [index, { job, hello }] of all.entries()) {
+    for (const [index, { job, hello, jobEvents }] of all.entries()) {
       const i = index + 1;
       expect(texts(hello)).not.toContain("Wake answer");
       expect(texts(job)).not.toContain("HELLO");
@@ -266,7 +284,7 @@ describe("A2A background work (real runtime)", () => {
       expect(others.join("")).not.toContain(`Wake answer for job ${i}.`);
       // The wake either answered in its job's task, or the hello interrupted it, and it says so.
       const answered = texts(job).includes(`Wake answer for job ${i}.`);
-      const interrupted = kinds(job).some((k) => k.kind === "wake_interrupted");
+      const interrupted = streamedKinds(jobEvents).some((k) => k.kind === "wake_interrupted");
       expect(answered || interrupted).toBe(true);
     }
     const listed = await h.client.listTasks(listRequest(contextId, 10));

@@ -1,21 +1,24 @@
 /**
  * What a parked task shows while it waits for its client: the prompt being asked, stored and
- * streamed, never a `working` status while a prompt is pending (issue 18, item 1).
+ * streamed, never a `working` status while a prompt is pending (issue 18, item 1); and what its
+ * history keeps: the exchanged messages, not the progress statuses (item 5).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { TaskState, type Message, type Part, type StreamResponse } from "@a2a-js/sdk";
+import { Role, TaskState, type Message, type Part, type StreamResponse } from "@a2a-js/sdk";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
   collect,
   describeStream,
+  messageText,
+  sendForTask,
   sendRequest,
   startA2AHarness,
   userMessage,
   type A2AHarness,
 } from "../support/a2a/harness.js";
-import { idsOf, lastStatus } from "../support/a2a/stream-view.js";
+import { COLOUR_QUESTION, idsOf, lastStatus } from "../support/a2a/stream-view.js";
 import { watch } from "../support/a2a/watch.js";
 
 let h: A2AHarness | undefined;
@@ -135,5 +138,42 @@ describe("a parked task", () => {
     expect(results).toContain("alpha note");
     expect(results).toContain("beta note");
     expect(h.bench.model.unmatched).toEqual([]);
+  });
+});
+
+describe("a task's history", () => {
+  it("holds the exchanged messages, not the progress statuses", async () => {
+    h = await startA2AHarness({
+      rules: [
+        {
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+        { match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
+      ],
+    });
+    const first = await send(h, "Paint the fence");
+    expect(lastStatus(first).kind).toBe("ask_user_question");
+    // Progress happened: the tool call was streamed.
+    expect(describeStream(first)).toContain("status:working:tool_use");
+    const answered = await sendForTask(h.client, userMessage("blue", idsOf(first)));
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    const view = (messages: readonly Message[]) =>
+      messages.map((m) => ({
+        role: m.role,
+        kind: m.metadata?.kind as unknown,
+        text: messageText(m),
+      }));
+    const expected = [
+      { role: Role.ROLE_USER, kind: undefined, text: "Paint the fence" },
+      { role: Role.ROLE_AGENT, kind: "ask_user_question", text: COLOUR_QUESTION.question },
+      { role: Role.ROLE_USER, kind: undefined, text: "blue" },
+      { role: Role.ROLE_AGENT, kind: "result", text: "Painting it blue." },
+    ];
+    const stored = await getTask(h, idsOf(first).taskId, 10);
+    expect(view(stored.history)).toEqual(expected);
+    // The answer's own reply (a blocking send) reads the same.
+    expect(view(answered.history)).toEqual(expected);
   });
 });

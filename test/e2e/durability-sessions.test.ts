@@ -7,10 +7,14 @@ import { TaskState } from "@a2a-js/sdk";
 import { parseConversationKey } from "../../src/identity/conversation.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import { reply, text } from "../support/fake-model/index.js";
+import { resultText } from "../support/a2a/stream-view.js";
 import {
+  collect,
+  describeStream,
   listRequest,
   messageText,
   sendForTask,
+  sendRequest,
   startA2AHarness,
   userMessage,
   type A2AHarness,
@@ -60,14 +64,20 @@ describe("durability: sessions and stored tasks", () => {
     await writeFile(join(cwd, SESSIONS_FILE), JSON.stringify(map));
     await h.restart();
 
-    const second = await sendForTask(h.client, userMessage("Second message", { contextId }));
-    expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(second.history.find((m) => m.metadata?.kind === "result"))).toBe(
-      "Fresh answer.",
+    const second = await collect(
+      h.client.sendMessageStream(sendRequest(userMessage("Second message", { contextId }))),
     );
+    expect(describeStream(second).at(-1)).toBe("status:completed");
+    expect(resultText(second)).toBe("Fresh answer.");
     // The task's first status says the conversation started over, and why.
-    const reset = second.history.find((m) => m.metadata?.kind === "session_reset");
-    expect(messageText(reset)).toContain(`(${bogus}) cannot be resumed`);
+    const reset = second.flatMap((e) =>
+      e.payload?.$case === "statusUpdate" &&
+      e.payload.value.status?.message?.metadata?.kind === "session_reset"
+        ? [e.payload.value.status.message]
+        : [],
+    );
+    expect(reset).toHaveLength(1);
+    expect(messageText(reset[0])).toContain(`(${bogus}) cannot be resumed`);
     // A fresh conversation: the model is not sent the earlier exchange.
     const request = h.bench.model.messageRequests.at(-1);
     expect(JSON.stringify(request?.body.messages)).not.toContain("Hi, nice to meet you.");

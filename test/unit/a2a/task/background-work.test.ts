@@ -139,9 +139,12 @@ describe("background work (wait)", () => {
       "status:WORKING:result",
       "status:COMPLETED",
     ]);
-    const stopped = (await h.stored(idsOf(a).taskId))?.history.find(
-      (m) => m.metadata?.kind === "background_stopped",
-    );
+    const event = await a.until((e) => describeEvent(e) === "status:WORKING:background_stopped");
+    const stopped =
+      event.payload?.$case === "statusUpdate" ? event.payload.value.status?.message : undefined;
+    // Progress: in the stream, not in the stored history.
+    const stored = await h.stored(idsOf(a).taskId);
+    expect(stored?.history.some((m) => m.metadata?.kind === "background_stopped")).toBe(false);
     expect(stopped?.parts[0]?.content?.value).toBe(
       "Background task t1 (t1) stopped: the server stopped it after 1 ms with no other activity " +
         "in its session (sessions.maxBackgroundMs).",
