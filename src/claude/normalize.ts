@@ -30,6 +30,7 @@ export function failureCause(
   httpStatus: number | undefined,
 ): FailureCause | undefined {
   if (error === "authentication_failed" || httpStatus === 401) return "authentication_failed";
+  if (error === "invalid_request" || httpStatus === 400) return "prompt_rejected";
   return undefined;
 }
 

@@ -35,10 +35,13 @@ export interface InitEvent extends EventBase {
 
 /**
  * A failure the runtime reports in a structured way and the layers above explain in their own
- * words, because the runtime's text speaks to someone at its terminal: "authentication_failed",
- * no usable login or API key ("Not logged in · Please run /login", "Invalid API key · …").
+ * words, because the runtime's text speaks to someone at its terminal:
+ * - `authentication_failed`: no usable login or API key ("Not logged in · Please run /login",
+ *   "Invalid API key · …");
+ * - `prompt_rejected`: the model API refused the request as invalid (HTTP 400,
+ *   `invalid_request`), which re-sending the same conversation would repeat forever.
  */
-export type FailureCause = "authentication_failed";
+export type FailureCause = "authentication_failed" | "prompt_rejected";
 
 export interface AssistantEvent extends EventBase {
   kind: "assistant";

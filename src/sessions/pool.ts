@@ -3,7 +3,6 @@ import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { SessionMap } from "../store/session-map.js";
 import { realTimers, type Timers } from "../timers.js";
 import { backgroundClock, backgroundLimitReason } from "./background-limit.js";
-import { PROMPT_REJECTED } from "./rewind.js";
 import { SESSION_NOT_FOUND, type TranscriptCheck } from "./transcripts.js";
 
 export type { Timers } from "../timers.js";
@@ -399,7 +398,7 @@ export class SessionPool {
         }
         return;
       case "run_ended":
-        if (event.outcome.state === "error" && PROMPT_REJECTED.test(event.outcome.reason)) {
+        if (event.outcome.state === "error" && event.outcome.cause === "prompt_rejected") {
           // The rejected prompt stays in this process's conversation: every later prompt would
           // be rejected too. Replace the session, resumed before that prompt, once it is free.
           entry.poisoned = true;

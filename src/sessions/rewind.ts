@@ -3,9 +3,6 @@ import { join } from "node:path";
 import { childConfigDir } from "../claude/history.js";
 import type { TranscriptLocation } from "./transcripts.js";
 
-/** The runtime's words when the model API refused a request as invalid (HTTP 400). */
-export const PROMPT_REJECTED = /API Error: 400\b/;
-
 interface Entry {
   readonly type?: string;
   readonly uuid?: string;

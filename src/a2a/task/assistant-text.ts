@@ -71,9 +71,14 @@ export class AssistantTextArtifact {
       return;
     }
     // Without partial frames (or for a message that streamed none), the complete frame carries it.
-    // A message the runtime made up about a failure with a known cause is not Claude's answer:
-    // the task's failed status says what happened, in words a client can act on.
-    if (event.kind === "assistant" && event.parentToolUseId === null && event.cause === undefined) {
+    // The message the runtime makes up about a failed login is not Claude's answer: the task's
+    // failed status says what to do, in words a client can act on. (A rejected prompt's message
+    // stays: it says what the API refused.)
+    if (
+      event.kind === "assistant" &&
+      event.parentToolUseId === null &&
+      event.cause !== "authentication_failed"
+    ) {
       if (this.streamed.has(event.messageId)) return;
       for (const block of event.content) {
         if (block.type === "text" && block.text) this.add(block.text, event.messageId);

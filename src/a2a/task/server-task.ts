@@ -9,7 +9,6 @@ import type {
   RunStreamEvent,
 } from "../../claude/index.js";
 import { sessionResetText, type SessionLease } from "../../sessions/pool.js";
-import { PROMPT_REJECTED } from "../../sessions/rewind.js";
 import { OneShot } from "../../timers.js";
 import { FileDelivery } from "../content/content-modes.js";
 import type { Ticket } from "../routing/context-queue.js";
@@ -387,10 +386,10 @@ export class ServerTask {
           "task failed: Claude Code is not logged in (see claude-a2a --check)",
         );
         return TEXT.notLoggedIn;
+      case "prompt_rejected":
+        return TEXT.promptRejected(event.reason);
       case undefined:
-        return PROMPT_REJECTED.test(event.reason)
-          ? TEXT.promptRejected(event.reason)
-          : event.reason;
+        return event.reason;
     }
   }
 

@@ -75,7 +75,9 @@ describe("normalize", () => {
     // A key or token the API refuses.
     ["authentication_failed", 401, "authentication_failed"],
     [undefined, 401, "authentication_failed"],
-    ["invalid_request", 400, undefined],
+    // The API refused the request as invalid: re-sending the conversation would repeat it.
+    ["invalid_request", 400, "prompt_rejected"],
+    [undefined, 400, "prompt_rejected"],
     ["rate_limit", 429, undefined],
     ["billing_error", undefined, undefined],
     [undefined, undefined, undefined],
@@ -83,7 +85,7 @@ describe("normalize", () => {
     expect(failureCause(error, status)).toBe(cause);
   });
 
-  it("marks the runtime's message about a failed login with its cause, and no other", () => {
+  it("marks the runtime's messages about a failed login and a rejected prompt with their causes, and no other", () => {
     const n = new Normalizer();
     const noLogin = sdk.apiError("m1", "Not logged in · Please run /login", {
       error: "authentication_failed",
@@ -106,8 +108,11 @@ describe("normalize", () => {
       status: 400,
     });
     const ev = n.normalize(rejected);
-    expect(ev).toMatchObject({ kind: "assistant", error: "invalid_request" });
-    expect(ev).not.toHaveProperty("cause");
+    expect(ev).toMatchObject({
+      kind: "assistant",
+      error: "invalid_request",
+      cause: "prompt_rejected",
+    });
     expect(n.normalize(sdk.text("m4", "hello"))).not.toHaveProperty("cause");
   });
 

@@ -133,7 +133,10 @@ describe("RunTracker", () => {
     expect(outcomeFromResult({ ...noLogin, apiErrorStatus: 401 }, run)).toMatchObject({
       cause: "authentication_failed",
     });
-    expect(outcomeFromResult({ ...noLogin, apiErrorStatus: 400 }, run)).not.toHaveProperty("cause");
+    expect(outcomeFromResult({ ...noLogin, apiErrorStatus: 400 }, run)).toMatchObject({
+      cause: "prompt_rejected",
+    });
+    expect(outcomeFromResult({ ...noLogin, apiErrorStatus: 429 }, run)).not.toHaveProperty("cause");
     expect(
       outcomeFromResult({ success: false, subtype: "error_max_turns", errors: ["max turns"] }, run),
     ).toEqual({ state: "error", reason: "max turns" });

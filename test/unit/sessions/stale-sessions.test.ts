@@ -155,7 +155,7 @@ describe("SessionPool: stale sessions", () => {
       type: "run_ended",
       runId: "r1",
       origin: "foreground",
-      outcome: { state: "error", reason: "API Error: 400 Bad request" },
+      outcome: { state: "error", reason: "API Error: 400 Bad request", cause: "prompt_rejected" },
     });
     lease.release();
     const next = pool.acquire("ctx");

@@ -62,10 +62,11 @@ describe("AssistantTextArtifact", () => {
       error: "authentication_failed",
       cause: "authentication_failed",
     });
-    // An API error with no cause we explain (a rejected prompt) still shows the runtime's text.
+    // A rejected prompt still shows the runtime's text: it says what the API refused.
     art.onEvent({
       ...assistant("m2", [textBlock("API Error: 400 bad")]),
       error: "invalid_request",
+      cause: "prompt_rejected",
     });
     art.finish();
     expect(chunks()).toEqual([
