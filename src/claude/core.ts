@@ -13,6 +13,7 @@ import {
 } from "./run-tracker.js";
 import { TimelineAssembler } from "./timeline.js";
 import { TurnState } from "./turn-state.js";
+import { UsageMeter } from "./usage.js";
 
 /** What the session (not the pump) decides when a run ends. */
 export interface CoreHost {
@@ -32,6 +33,8 @@ export class SessionCore {
   readonly turn: TurnState;
   readonly timeline: TimelineAssembler;
   readonly owners = new OwnershipIndex();
+  /** The process's cost totals, so each result's run gets its own share. */
+  readonly usage = new UsageMeter();
   readonly tasks: BackgroundTaskRegistry;
   private foregroundSlot: ForegroundSlot | undefined;
   /** The run the runtime's current turn belongs to, as its main-thread content says. */

@@ -19,3 +19,6 @@ export type { QueryFactory, QueryHandle, QueryParams } from "./sdk.js";
 export { defaultQueryFactory } from "./sdk.js";
 export type { HistoryLoader, HistoryLocation } from "./history.js";
 export { defaultHistoryLoader } from "./history.js";
+export type { ModelUsage, RunUsage, TokenCounts, UsageTotals } from "./usage.js";
+export { addModels, addTokens, roundUsd, ZERO_TOKENS } from "./usage.js";
+export type { UsageBaselineLoader } from "./usage-baseline.js";

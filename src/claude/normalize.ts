@@ -14,6 +14,7 @@ import type {
   UserEvent,
 } from "./normalized-event.js";
 import { isRec, num, str, type Rec } from "./json.js";
+import { resultUsageReport, UsageMeter } from "./usage.js";
 
 export type * from "./normalized-event.js";
 export { contentBlocks, textOf } from "./content.js";
@@ -35,11 +36,15 @@ export function failureCause(
 }
 
 /**
- * SDKMessage → NormalizedEvent. Stateful only for one reason: partial stream frames carry the API
- * message id on message_start alone, so the current id is remembered per stream key.
+ * SDKMessage → NormalizedEvent. Stateful for two reasons: partial stream frames carry the API
+ * message id on message_start alone, so the current id is remembered per stream key; and a
+ * result's cost figures are running totals of the process, so a run's share is metered against
+ * the previous result (`usage.ts`).
  */
 export class Normalizer {
   private readonly currentMessage = new Map<string, string>();
+
+  constructor(private readonly meter: UsageMeter = new UsageMeter()) {}
 
   /** Takes `unknown` on purpose: the runtime sends types the installed .d.ts does not know. */
   normalize(message: unknown): NormalizedEvent {
@@ -59,7 +64,7 @@ export class Normalizer {
       case "user":
         return normalizeUser(m);
       case "result":
-        return normalizeResult(m);
+        return normalizeResult(m, this.meter);
       case "stream_event":
         return this.normalizeStream(m);
       case "system":
@@ -163,7 +168,7 @@ function normalizeUser(m: Rec): NormalizedEvent {
   return ev;
 }
 
-function normalizeResult(m: Rec): NormalizedEvent {
+function normalizeResult(m: Rec, meter: UsageMeter): NormalizedEvent {
   const subtype = str(m.subtype) ?? "unknown";
   const isError = m.is_error === true;
   const ev: ResultEvent = {
@@ -173,6 +178,7 @@ function normalizeResult(m: Rec): NormalizedEvent {
     success: subtype === "success" && !isError,
     errors: Array.isArray(m.errors) ? m.errors.filter((e) => typeof e === "string") : [],
     userMessageUuids: stamps(m),
+    usage: meter.take(resultUsageReport(m)),
   };
   const text = str(m.result);
   if (text !== undefined) ev.text = text;
@@ -184,12 +190,6 @@ function normalizeResult(m: Rec): NormalizedEvent {
     const originKind = str(m.origin.kind);
     if (originKind !== undefined) ev.originKind = originKind;
   }
-  const numTurns = num(m.num_turns);
-  if (numTurns !== undefined) ev.numTurns = numTurns;
-  const cost = num(m.total_cost_usd);
-  if (cost !== undefined) ev.totalCostUsd = cost;
-  const duration = num(m.duration_ms);
-  if (duration !== undefined) ev.durationMs = duration;
   return ev;
 }
 

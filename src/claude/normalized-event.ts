@@ -1,3 +1,5 @@
+import type { RunUsage } from "./usage.js";
+
 /** Content blocks reduced to what the provider and the layers above read. */
 export type ContentBlock =
   | { type: "text"; text: string }
@@ -93,9 +95,8 @@ export interface ResultEvent extends EventBase {
   apiErrorStatus?: number;
   userMessageUuids: string[];
   originKind?: string;
-  numTurns?: number;
-  totalCostUsd?: number;
-  durationMs?: number;
+  /** What this run cost: its share of the runtime's running totals (`usage.ts`). */
+  usage: RunUsage;
 }
 
 export interface TaskStartedEvent extends EventBase {

@@ -7,6 +7,7 @@ import type {
 import type { Logger } from "pino";
 import type { HistoryLoader } from "./history.js";
 import type { SessionCanUseTool } from "./permissions.js";
+import type { UsageBaselineLoader } from "./usage-baseline.js";
 import type { QueryFactory } from "./sdk.js";
 
 export interface ClaudeSessionOptions {
@@ -35,6 +36,8 @@ export interface ClaudeSessionOptions {
   logger?: Logger;
   queryFactory?: QueryFactory;
   historyLoader?: HistoryLoader;
+  /** Where a resumed session's cost totals are read from (default: its transcript). */
+  usageBaselineLoader?: UsageBaselineLoader;
   /** Id source for runs and sends; tests make it deterministic. */
   newId?: () => string;
 }

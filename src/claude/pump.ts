@@ -21,7 +21,7 @@ const SLICE_MS = 5;
  * throws: a failure while handling one message fails the run that message belonged to.
  */
 export class QueryPump {
-  private readonly normalizer = new Normalizer();
+  private readonly normalizer: Normalizer;
   private readonly logger: Logger;
   /** Set by a deliberate close: why (what the runs still active are told). */
   private closing: string | undefined;
@@ -31,6 +31,7 @@ export class QueryPump {
     private readonly core: SessionCore,
   ) {
     this.logger = core.logger.child({ module: "pump" });
+    this.normalizer = new Normalizer(core.usage);
   }
 
   /** A deliberate close: runs still active end as interrupted (with `reason`), not as failures. */
@@ -67,6 +68,7 @@ export class QueryPump {
       const decision = route(event, this.core.routeContext());
       runId = this.target(decision);
       this.logger.debug({ event: describe(event), decision, runId }, "route: event -> run");
+      if (event.kind === "result") this.logger.debug({ runId, usage: event.usage }, "run: usage");
       this.observe(event);
       // Always, before any lifecycle change: the timeline must not depend on routing.
       this.core.timeline.apply(event, runId);

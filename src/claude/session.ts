@@ -14,6 +14,7 @@ import { isActiveLifecycle, type Run, type RunOutcome, type SessionStatus } from
 import { defaultQueryFactory, type QueryHandle } from "./sdk.js";
 import type { TimelineEntry } from "./timeline.js";
 import type { TurnStateName } from "./turn-state.js";
+import { defaultUsageBaselineLoader } from "./usage-baseline.js";
 
 /** Why runs end when their session is closed and no one said why (idle, evicted). */
 export const SESSION_CLOSED = "session closed";
@@ -50,6 +51,8 @@ export class ClaudeSession {
   private readonly pending: PendingPrompt[] = [];
   private readonly channels = new Map<string, AsyncQueue<RunStreamEvent>>();
   private readonly history: Promise<void>;
+  /** A resumed session's cost totals, read before its first prompt goes (see `usage.ts`). */
+  private readonly usageBaseline: Promise<void> | undefined;
   private readonly newId: () => string;
   private handle: QueryHandle | undefined;
   private pump: QueryPump | undefined;
@@ -86,6 +89,8 @@ export class ClaudeSession {
     if (options.resume !== undefined) this.core.adoptSessionId(options.resume);
     this.history =
       options.resume === undefined ? Promise.resolve() : this.loadHistory(options.resume);
+    this.usageBaseline =
+      options.resume === undefined ? undefined : this.loadUsageBaseline(options.resume);
   }
 
   /** From system/init; the resumed id until the first turn confirms it. */
@@ -277,7 +282,11 @@ export class ClaudeSession {
     const options = buildQueryOptions(this.options, canUseTool, this.logger);
     try {
       const factory = this.options.queryFactory ?? defaultQueryFactory;
-      this.handle = factory({ prompt: this.input, options });
+      const baseline = this.usageBaseline;
+      // The runtime answers nothing before its first prompt, so holding that prompt until the
+      // baseline is known means no result is metered against the wrong totals.
+      const prompt = baseline === undefined ? this.input : afterReady(baseline, this.input);
+      this.handle = factory({ prompt, options });
     } catch (error) {
       this.logger.error({ err: error }, "session: starting Claude Code failed");
       this.startError = `Claude Code could not be started: ${errorText(error)}`;
@@ -405,6 +414,18 @@ export class ClaudeSession {
     });
   }
 
+  private async loadUsageBaseline(sessionId: string): Promise<void> {
+    const loader = this.options.usageBaselineLoader ?? defaultUsageBaselineLoader;
+    try {
+      const where = { cwd: this.options.cwd, ...(this.options.env && { env: this.options.env }) };
+      const totals = await loader(sessionId, where);
+      if (totals !== undefined) this.core.usage.startFrom(totals);
+    } catch (error) {
+      // Then the first run after the resume also counts what the runtime had saved before.
+      this.logger.warn({ err: error, sessionId }, "session: resumed cost totals could not be read");
+    }
+  }
+
   private async loadHistory(sessionId: string): Promise<void> {
     const loader = this.options.historyLoader ?? defaultHistoryLoader;
     try {
@@ -414,6 +435,11 @@ export class ClaudeSession {
       this.logger.warn({ err: error, sessionId }, "session: resumed history could not be read");
     }
   }
+}
+
+async function* afterReady<T>(ready: Promise<void>, items: AsyncIterable<T>): AsyncIterable<T> {
+  await ready;
+  yield* items;
 }
 
 function terminalEvent(runId: string, outcome: RunOutcome): RunTerminalEvent {

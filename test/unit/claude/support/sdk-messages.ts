@@ -120,6 +120,8 @@ export const sdk = {
       terminalReason?: string;
       origin?: string;
       apiErrorStatus?: number | null;
+      /** The runtime's running totals: `total_cost_usd` and one model's `modelUsage`. */
+      totals?: { costUsd: number; input: number; output: number; model?: string };
     } = {},
   ) => ({
     type: "result",
@@ -135,6 +137,18 @@ export const sdk = {
     uuid: uuid(),
     ...(o.origin === undefined ? {} : { origin: { kind: o.origin } }),
     ...(o.apiErrorStatus === undefined ? {} : { api_error_status: o.apiErrorStatus }),
+    ...(o.totals && {
+      total_cost_usd: o.totals.costUsd,
+      modelUsage: {
+        [o.totals.model ?? "claude-sonnet-4-5"]: {
+          inputTokens: o.totals.input,
+          outputTokens: o.totals.output,
+          cacheReadInputTokens: 0,
+          cacheCreationInputTokens: 0,
+          costUSD: o.totals.costUsd,
+        },
+      },
+    }),
     ...stampFields(o),
   }),
 

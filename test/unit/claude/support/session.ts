@@ -12,6 +12,7 @@ export function scriptedSession(opts: Partial<ClaudeSessionOptions> = {}) {
     logger: silentLogger,
     newId: sequentialIds(),
     historyLoader: () => Promise.resolve([]),
+    usageBaselineLoader: () => Promise.resolve(undefined),
     ...opts,
   });
   const rec = recorder((l) => session.subscribe(l));
