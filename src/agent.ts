@@ -170,6 +170,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       inputTimeoutMs: config.claude.inputTimeoutMs,
       backgroundTasks: config.claude.backgroundTasks,
       backgroundWaitTimeoutMs: config.claude.backgroundWaitTimeoutMs,
+      maxBudgetUsd: config.claude.maxBudgetUsd,
     },
     taskStore,
     busManager,
@@ -190,6 +191,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     stores.pushStore,
     pushSender,
     pushTargets,
+    { maxBudgetUsd: config.claude.maxBudgetUsd },
   );
   const closeSessions = async () => {
     await pool.closeAll();

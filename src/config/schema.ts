@@ -238,6 +238,15 @@ const claudeSchema = z.strictObject({
     .default([...SETTING_SOURCES])
     .describe("Claude Code settings to load (CLAUDE.md, settings.json, slash commands)."),
   maxTurns: positiveInt().optional().describe("Hard cap on agent turns per task. Default: none."),
+  maxBudgetUsd: z
+    .number({ error: "expected a number of US dollars greater than 0" })
+    .positive({ error: "expected a number of US dollars greater than 0" })
+    .optional()
+    .describe(
+      "Most a task may spend (USD, the runtime's estimate): checked as each of its runs ends, " +
+        "the task fails once it has spent more. A message's metadata.maxBudgetUsd may lower it " +
+        "for its task, never raise it. Default: none.",
+    ),
   permissionPrompts: z
     .enum(["input-required", "deny"])
     .default("input-required")

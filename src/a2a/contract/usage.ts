@@ -108,3 +108,8 @@ export const budgetNotANumberText = (value: unknown) =>
 
 export const budgetAboveLimitText = (asked: number, limit: number) =>
   `metadata.${MAX_BUDGET_KEY} ${asked} is above this server's claude.maxBudgetUsd (${limit}): a task's budget may lower it, never raise it.`;
+
+/** The metadata of a task's final status: its usage (the SDK merges it into the stored task's). */
+export const usageMetadata = (usage: TaskUsage): Record<string, unknown> => ({
+  [USAGE_KEY]: usage,
+});

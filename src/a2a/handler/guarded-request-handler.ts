@@ -8,7 +8,11 @@ import type {
   Task,
   TaskPushNotificationConfig,
 } from "@a2a-js/sdk";
-import { TaskNotCancelableError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
+import {
+  RequestMalformedError,
+  TaskNotCancelableError,
+  UnsupportedOperationError,
+} from "@a2a-js/sdk/errors";
 import {
   DefaultRequestHandler,
   type AgentExecutor,
@@ -20,6 +24,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
+import { requestedBudget } from "../task/task-usage.js";
 import { isTerminalState } from "../contract/task-states.js";
 
 /** What the guard needs to know of the executor. */
@@ -45,6 +50,12 @@ export const cannotTakeMessage = (taskId: string, why: string) =>
 
 export const stillWorkingMessage = (taskId: string) =>
   `Task ${taskId} is still working; wait for input-required or send a new message without taskId.`;
+
+/** What the guard checks besides tasks: the server's limits. */
+export interface GuardOptions {
+  /** `claude.maxBudgetUsd`: a message's `metadata.maxBudgetUsd` may lower it, never raise it. */
+  readonly maxBudgetUsd?: number | undefined;
+}
 
 interface Claim {
   readonly taskId: string;
@@ -75,6 +86,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     pushSender?: PushNotificationSender,
     /** Webhook URLs are checked before a config is stored (unset: the SDK stores any URL). */
     private readonly pushTargets?: PushTargetPolicy,
+    private readonly limits: GuardOptions = {},
   ) {
     super(card, tasks, executor, busManager, pushStore, pushSender);
     this.activeTasks = executor;
@@ -87,6 +99,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): Promise<Message | Task> {
     checkContentModes(params, this.contentModes);
+    this.checkBudget(params.message);
     await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
     const claimed = await this.admit(params, context);
     try {
@@ -108,6 +121,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     checkContentModes(params, this.contentModes);
+    this.checkBudget(params.message);
     await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
     const claimed = await this.admit(params, context);
     try {
@@ -147,6 +161,17 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   ): Promise<TaskPushNotificationConfig> {
     await this.checkPushTarget(params);
     return super.createTaskPushNotificationConfig(params, context);
+  }
+
+  /**
+   * Refuses a new task's `metadata.maxBudgetUsd` that is not a positive number or is above
+   * `claude.maxBudgetUsd` (InvalidParams). Only the message that creates a task sets its budget:
+   * on an answer (it names its task) the key is ignored.
+   */
+  private checkBudget(message: Message | undefined): void {
+    if (message === undefined || message.taskId) return;
+    const budget = requestedBudget(message.metadata, this.limits.maxBudgetUsd);
+    if (!budget.ok) throw new RequestMalformedError(budget.reason);
   }
 
   /** Refuses a webhook the server must not call, before the SDK stores anything. */

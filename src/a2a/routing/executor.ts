@@ -42,6 +42,8 @@ import { TaskChannel } from "../handler/task-channel.js";
 import { AUTONOMOUS_ORIGIN } from "../contract/kinds.js";
 import { status } from "../contract/statuses.js";
 import { DENIAL, TEXT } from "../contract/texts.js";
+import { EMPTY_USAGE, usageMetadata } from "../contract/usage.js";
+import { requestedBudget } from "../task/task-usage.js";
 
 export type { TurnPolicy } from "../task/server-task.js";
 
@@ -372,17 +374,25 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const channel = this.channelFor(ref, logger);
     channel.attach(bus, ctx.context);
     channel.task(newTask(ref, ctx.userMessage));
+    const refuse = (text: string) =>
+      channel.status({ ...status.failed(ref, text), metadata: usageMetadata(EMPTY_USAGE) });
     let plan;
     try {
       plan = planPrompt(ctx.userMessage, ref.taskId);
     } catch (err) {
       if (!(err instanceof InputError)) throw err;
-      channel.status(status.failed(ref, err.message));
+      refuse(err.message);
+      return;
+    }
+    // The request guard refused a bad budget already; this is what the task runs with.
+    const budget = requestedBudget(ctx.userMessage.metadata, this.options.policy.maxBudgetUsd);
+    if (!budget.ok) {
+      refuse(budget.reason);
       return;
     }
     const ticket = this.queue.enter(conversation);
     const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
-    const origin = { kind: "client", plan, ticket } as const;
+    const origin = { kind: "client", plan, ticket, budget: budget.budget } as const;
     const task = new ServerTask(channel, origin, this.env, logger, conversation, accepted);
     this.tasks.set(ref.taskId, task);
     void task.run().finally(() => {

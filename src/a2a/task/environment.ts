@@ -6,6 +6,7 @@ import type { InboxFile } from "../../workspace/inbox.js";
 import type { PromptPlan } from "../content/input.js";
 import type { ServerTask } from "./server-task.js";
 import { DENIAL } from "../contract/texts.js";
+import type { TaskBudget } from "./task-usage.js";
 
 /** What the server around a task provides it, and the fixed texts it says. */
 
@@ -16,6 +17,8 @@ export interface TurnPolicy {
   /** "wait": a task whose run ended stays working until its background work is done. */
   readonly backgroundTasks: "wait" | "detach";
   readonly backgroundWaitTimeoutMs: number;
+  /** `claude.maxBudgetUsd`: what a task may spend unless its message lowered it. */
+  readonly maxBudgetUsd: number | undefined;
 }
 
 /** Where attachments go: the workspace's inbox (a seam, so a test can hold a write). */
@@ -59,5 +62,11 @@ export const DENY_WITHDRAWN: PermissionResult = { behavior: "deny", message: DEN
 
 /** How a task came to be: a client's message, or a wake no task owned. */
 export type TaskOrigin =
-  | { readonly kind: "client"; readonly plan: PromptPlan; readonly ticket: Ticket }
+  | {
+      readonly kind: "client";
+      readonly plan: PromptPlan;
+      readonly ticket: Ticket;
+      /** Its message's budget (`metadata.maxBudgetUsd`), else the configured one. */
+      readonly budget: TaskBudget | undefined;
+    }
   | { readonly kind: "autonomous" };

@@ -31,6 +31,8 @@ import { TEXT } from "../contract/texts.js";
 import { PromptQueue, type PromptEntry } from "../interaction/prompt-queue.js";
 import { RunOutput } from "./run-output.js";
 import { BackgroundWork } from "./background-work.js";
+import { EMPTY_USAGE, usageMetadata, type TaskUsage } from "../contract/usage.js";
+import { addRunUsage, budgetStop, configuredBudget, type TaskBudget } from "./task-usage.js";
 import type { TaskChannel } from "../handler/task-channel.js";
 import {
   DENY_FOR_STOP,
@@ -76,6 +78,9 @@ export class ServerTask {
   private expired = false;
   /** File artifacts the client accepts; the others are listed in the final answer instead. */
   private readonly files: FileDelivery;
+  /** What its runs cost so far: `metadata.usage` of its final status. */
+  private usage: TaskUsage = EMPTY_USAGE;
+  private readonly budget: TaskBudget | undefined;
 
   constructor(
     readonly channel: TaskChannel,
@@ -92,6 +97,8 @@ export class ServerTask {
     this.waitTimer = new OneShot(env.timers);
     this.files = new FileDelivery(acceptedOutputModes);
     this.ledger = new DenialLedger(env.policy.maxPermissionDenials);
+    this.budget =
+      origin.kind === "client" ? origin.budget : configuredBudget(env.policy.maxBudgetUsd);
     this.endedGate = new Promise((resolve) => (this.openEndedGate = resolve));
   }
 
@@ -339,13 +346,18 @@ export class ServerTask {
         return;
       case "run_completed":
       case "run_failed":
-      case "run_interrupted":
+      case "run_interrupted": {
         this.runs.delete(runId);
         if (this.ended) return;
         output?.finish();
-        this.onRunEnded(foreground, event);
+        // A failed run fails the task anyway, with its own reason.
+        const over = event.kind === "run_failed" ? undefined : budgetStop(this.usage, this.budget);
+        if (over !== undefined) this.stopForBudget(over);
+        else this.onRunEnded(foreground, event);
         return;
+      }
       default:
+        if (event.kind === "result") this.usage = addRunUsage(this.usage, event.usage);
         if (!this.ended) output?.onEvent(event);
         return;
     }
@@ -393,6 +405,19 @@ export class ServerTask {
     }
   }
 
+  /** The run that crossed its budget has ended: the task fails, and its background work stops. */
+  private stopForBudget(text: string): void {
+    const running = this.background.running();
+    this.fail(text);
+    for (const work of running) {
+      this.lease?.session
+        .stopBackgroundTask(work.taskId, "its task's budget is spent")
+        .catch((err: unknown) => {
+          this.logger.warn({ err, backgroundTask: work.taskId }, "stopping background work failed");
+        });
+    }
+  }
+
   /** With no run active: done, or waiting for its background work. */
   private settle(): void {
     if (this.ended || this.runs.size > 0 || this.current.name === "parked") return;
@@ -420,7 +445,13 @@ export class ServerTask {
     if (shown !== "") {
       this.channel.status(status.result(this.ref, shown));
     }
-    this.channel.status(status.completed(this.ref, note));
+    this.channel.status(this.withUsage(status.completed(this.ref, note)));
+  }
+
+  /** A final status carries what the task cost (and so does the stored task: the SDK merges). */
+  private withUsage(event: TaskStatusUpdateEvent): TaskStatusUpdateEvent {
+    event.metadata = { ...event.metadata, ...usageMetadata(this.usage) };
+    return event;
   }
 
   private fail(reason: string): void {
@@ -434,7 +465,7 @@ export class ServerTask {
     this.clearWaitTimer();
     this.held.length = 0;
     for (const output of this.runs.values()) output.finish();
-    this.channel.status(status);
+    this.channel.status(this.withUsage(status));
     this.prompts.settleAll(DENY_FOR_STOP);
     for (const runId of this.runs.keys()) this.lease?.session.cancelRun(runId, "task ended");
     return true;

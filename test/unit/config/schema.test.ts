@@ -100,6 +100,11 @@ describe("config schema", () => {
     }
     expect(configSchema.safeParse({ claude: { maxPermissionDenials: 0 } }).success).toBe(false);
     expect(configSchema.safeParse({ sessions: { maxLive: -1 } }).success).toBe(false);
+    for (const maxBudgetUsd of [0, -1, "5"]) {
+      const r = configSchema.safeParse({ claude: { maxBudgetUsd } });
+      expect(r.error?.issues[0]?.message).toBe("expected a number of US dollars greater than 0");
+    }
+    expect(configSchema.parse({ claude: { maxBudgetUsd: 0.5 } }).claude.maxBudgetUsd).toBe(0.5);
   });
 
   it("takes bearer tokens by digest or environment variable, never in plain", () => {

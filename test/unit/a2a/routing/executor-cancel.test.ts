@@ -29,6 +29,7 @@ describe("ClaudeAgentExecutor.cancelTask", () => {
         inputTimeoutMs: undefined,
         backgroundTasks: "wait",
         backgroundWaitTimeoutMs: 60_000,
+        maxBudgetUsd: undefined,
       },
       taskStore: store,
       busManager: buses,

@@ -1,0 +1,69 @@
+import { addModels, addTokens, roundUsd, type RunUsage } from "../../claude/index.js";
+import {
+  budgetAboveLimitText,
+  budgetExceededText,
+  budgetNotANumberText,
+  MAX_BUDGET_KEY,
+  type BudgetSource,
+  type TaskUsage,
+} from "../contract/usage.js";
+
+/** A task's usage with one more run's added (README "Cost and limits"). Pure. */
+export function addRunUsage(total: TaskUsage, run: RunUsage): TaskUsage {
+  return {
+    ...addTokens(total, run),
+    costUsd: roundUsd(total.costUsd + run.costUsd),
+    models: addModels(total.models, run.models),
+    modelTurns: total.modelTurns + run.modelTurns,
+    durationMs: total.durationMs + run.durationMs,
+    runs: total.runs + 1,
+  };
+}
+
+/** What a task may spend (USD), and who said so. */
+export interface TaskBudget {
+  readonly usd: number;
+  readonly source: BudgetSource;
+}
+
+export type BudgetRequest =
+  | { readonly ok: true; readonly budget: TaskBudget | undefined }
+  | { readonly ok: false; readonly reason: string };
+
+/** `claude.maxBudgetUsd` as a task's budget (unset: none). */
+export const configuredBudget = (maxBudgetUsd: number | undefined): TaskBudget | undefined =>
+  maxBudgetUsd === undefined ? undefined : { usd: maxBudgetUsd, source: "claude.maxBudgetUsd" };
+
+/**
+ * The budget of the task a message creates: its `metadata.maxBudgetUsd`, which may lower
+ * `claude.maxBudgetUsd` but never raise it, else the configured one. Pure.
+ */
+export function requestedBudget(
+  metadata: Readonly<Record<string, unknown>> | undefined,
+  maxBudgetUsd: number | undefined,
+): BudgetRequest {
+  if (metadata === undefined || !Object.hasOwn(metadata, MAX_BUDGET_KEY)) {
+    return { ok: true, budget: configuredBudget(maxBudgetUsd) };
+  }
+  const asked = metadata[MAX_BUDGET_KEY];
+  if (typeof asked !== "number" || !Number.isFinite(asked) || asked <= 0) {
+    return { ok: false, reason: budgetNotANumberText(asked) };
+  }
+  if (maxBudgetUsd !== undefined && asked > maxBudgetUsd) {
+    return { ok: false, reason: budgetAboveLimitText(asked, maxBudgetUsd) };
+  }
+  return { ok: true, budget: { usd: asked, source: "metadata.maxBudgetUsd" } };
+}
+
+/**
+ * Checked when each run of a task ends (the runtime's budget option counts a whole process, so
+ * it cannot bound one task of a conversation): the FAILED text once the task has spent more than
+ * its budget, else undefined. Pure.
+ */
+export function budgetStop(
+  usage: Pick<TaskUsage, "costUsd">,
+  budget: TaskBudget | undefined,
+): string | undefined {
+  if (budget === undefined || usage.costUsd <= budget.usd) return undefined;
+  return budgetExceededText(budget.usd, usage.costUsd, budget.source);
+}
