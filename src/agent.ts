@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import { TaskBusManager } from "./a2a/handler/bus-manager.js";
 import { buildAgentCard } from "./a2a/contract/card.js";
 import { parseConversationKey, upgradeSessionKey } from "./identity/conversation.js";
+import { metricsCallerLabel } from "./identity/metrics-caller.js";
 import { ClaudeAgentExecutor } from "./a2a/routing/executor.js";
 import { changedFilePath, FILE_TOOL_MATCHER, fileOperation } from "./a2a/content/file-artifacts.js";
 import { GuardedRequestHandler } from "./a2a/handler/guarded-request-handler.js";
@@ -150,6 +151,10 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     liveSessions: () => pool.liveCount,
     backgroundTasks: () => pool.backgroundTaskCount(),
     queuedTasks: () => pool.waiting,
+    callerLabel: metricsCallerLabel({
+      tokens: config.server.auth.tokens.map((t) => t.name),
+      logins: config.server.allowedLogins ?? [],
+    }),
   });
   await pool.dropStaleSessions();
   const terminal = new TerminalTaskStore(stores.taskStore, logger.child({ component: "store" }));

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { SessionEvent } from "../claude/index.js";
+import type { NormalizedEvent, SessionEvent } from "../claude/index.js";
 
 /** What the metrics read of the server at scrape time. */
 export interface MetricsSources {
@@ -9,7 +9,17 @@ export interface MetricsSources {
   backgroundTasks(): number;
   /** Tasks waiting for a Claude Code process: `sessions.maxLive` are busy. */
   queuedTasks(): number;
+  /** The bounded `caller` label of a session's conversation key (`metrics-caller.ts`). */
+  callerLabel(conversation: string): string;
 }
+
+/** The `type` label of `claude_a2a_tokens_total`, and the usage field it counts. */
+const TOKEN_TYPES = {
+  input: "inputTokens",
+  output: "outputTokens",
+  cache_read: "cacheReadTokens",
+  cache_creation: "cacheCreationTokens",
+} as const;
 
 const PREFIX = "claude_a2a_";
 /** Seconds: from a few milliseconds (a warm first token) to an hour-long turn. */
@@ -31,10 +41,12 @@ export class ServerMetrics {
   private readonly retries: Counter;
   private readonly firstEvent: Histogram<"origin">;
   private readonly turnDuration: Histogram<"origin" | "outcome">;
+  private readonly tokens: Counter<"caller" | "model" | "type">;
+  private readonly cost: Counter<"caller" | "model">;
   private readonly timings = new Map<string, RunTiming>();
 
   constructor(
-    sources: MetricsSources,
+    private readonly sources: MetricsSources,
     private readonly now: () => number = () => performance.now(),
   ) {
     const registers = [this.registry];
@@ -86,6 +98,20 @@ export class ServerMetrics {
       help: "Model API requests the Claude Code runtime retried.",
       registers,
     });
+    this.tokens = new Counter({
+      name: `${PREFIX}tokens_total`,
+      help:
+        "Model tokens of Claude runs, by caller (a configured token or login, else other), " +
+        "model and type (input, output, cache_read, cache_creation).",
+      labelNames: ["caller", "model", "type"],
+      registers,
+    });
+    this.cost = new Counter({
+      name: `${PREFIX}cost_usd_total`,
+      help: "Estimated cost (USD, the runtime's figures) of Claude runs, by caller and model.",
+      labelNames: ["caller", "model"],
+      registers,
+    });
     this.firstEvent = new Histogram({
       name: `${PREFIX}time_to_first_event_seconds`,
       help: "From a run's start to its first output event.",
@@ -113,6 +139,7 @@ export class ServerMetrics {
         return;
       case "run_event": {
         if (event.event.kind === "api_retry") this.retries.inc();
+        this.countUsage(contextId, event.event);
         const timing = this.timings.get(`${contextId}:${event.runId}`);
         if (timing && !timing.firstEventSeen && !event.late) {
           timing.firstEventSeen = true;
@@ -122,6 +149,8 @@ export class ServerMetrics {
       }
       case "metadata":
         if (event.event.kind === "api_retry") this.retries.inc();
+        // A result no run owns still cost what it cost.
+        this.countUsage(contextId, event.event);
         return;
       case "closed":
         for (const key of this.timings.keys()) {
@@ -144,6 +173,18 @@ export class ServerMetrics {
       }
       default:
         return;
+    }
+  }
+
+  /** Every result reaches here once (a run's, a late one, or an unowned one): its spend counts. */
+  private countUsage(contextId: string, event: NormalizedEvent): void {
+    if (event.kind !== "result") return;
+    const caller = this.sources.callerLabel(contextId);
+    for (const [model, figures] of Object.entries(event.usage.models)) {
+      for (const [type, field] of Object.entries(TOKEN_TYPES)) {
+        if (figures[field] > 0) this.tokens.inc({ caller, model, type }, figures[field]);
+      }
+      if (figures.costUsd > 0) this.cost.inc({ caller, model }, figures.costUsd);
     }
   }
 

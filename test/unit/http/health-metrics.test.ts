@@ -11,6 +11,8 @@ import { resolveConfig } from "../../../src/config/load.js";
 import { createHttpApp } from "../../../src/http/app.js";
 import { checkHealth } from "../../../src/http/health.js";
 import { ServerMetrics } from "../../../src/metrics/metrics.js";
+import { conversationKey } from "../../../src/identity/conversation.js";
+import { metricsCallerLabel } from "../../../src/identity/metrics-caller.js";
 
 const card = buildAgentCard(resolveConfig({}, { file: "test.json", startDir: "/work" }), {
   version: "0.0.0",
@@ -53,6 +55,7 @@ const sources = (counts?: Record<string, number>) => ({
   liveSessions: () => 2,
   backgroundTasks: () => 1,
   queuedTasks: () => 4,
+  callerLabel: metricsCallerLabel({ tokens: ["ci"], logins: ["ada@example.com"] }),
 });
 
 describe("GET /healthz", () => {
@@ -160,5 +163,68 @@ describe("ServerMetrics", () => {
     );
     // The store could not say (memory): no task series at all.
     expect(text).not.toMatch(/^claude_a2a_tasks\{/m);
+  });
+});
+
+describe("ServerMetrics: tokens and cost", () => {
+  const key = (owner: string) => conversationKey({ owner, contextId: "ctx" });
+  const result = (models: Record<string, [number, number, number, number, number]>) =>
+    ({
+      kind: "result",
+      usage: {
+        models: Object.fromEntries(
+          Object.entries(models).map(([model, [input, output, read, write, costUsd]]) => [
+            model,
+            {
+              inputTokens: input,
+              outputTokens: output,
+              cacheReadTokens: read,
+              cacheCreationTokens: write,
+              costUsd,
+            },
+          ]),
+        ),
+      },
+    }) as never;
+
+  it("counts every result's tokens by type and its cost, by model and bounded caller", async () => {
+    const m = new ServerMetrics(sources());
+    const ev = (late: boolean, event: never): SessionEvent => ({
+      type: "run_event",
+      runId: "r1",
+      origin: "foreground",
+      late,
+      event,
+    });
+    m.onSessionEvent(key("token:ci"), ev(false, result({ sonnet: [10, 20, 5, 0, 0.00033] })));
+    // A late result (its run had ended) and one no run owns still spent.
+    m.onSessionEvent(key("token:ci"), ev(true, result({ sonnet: [10, 20, 0, 7, 0.00033] })));
+    m.onSessionEvent(key("login:ada@example.com"), {
+      type: "metadata",
+      event: result({ haiku: [1, 2, 0, 0, 0.0001] }),
+    });
+    // Callers the configuration does not name share one label.
+    m.onSessionEvent(key("token:unlisted"), ev(false, result({ sonnet: [1, 1, 0, 0, 0.1] })));
+    m.onSessionEvent(key("unknown"), ev(false, result({ sonnet: [2, 2, 0, 0, 0.2] })));
+    const text = await m.render();
+    const line = (name: string, labels: string) =>
+      new RegExp(`^${name}\\{${labels}\\} (\\S+)$`, "m").exec(text)?.[1];
+    const tokens = (caller: string, model: string, type: string) =>
+      line("claude_a2a_tokens_total", `caller="${caller}",model="${model}",type="${type}"`);
+    expect(tokens("token:ci", "sonnet", "input")).toBe("20");
+    expect(tokens("token:ci", "sonnet", "output")).toBe("40");
+    expect(tokens("token:ci", "sonnet", "cache_read")).toBe("5");
+    expect(tokens("token:ci", "sonnet", "cache_creation")).toBe("7");
+    expect(tokens("login:ada@example.com", "haiku", "output")).toBe("2");
+    expect(tokens("other", "sonnet", "input")).toBe("3");
+    expect(
+      Number(line("claude_a2a_cost_usd_total", 'caller="token:ci",model="sonnet"')),
+    ).toBeCloseTo(0.00066, 10);
+    expect(Number(line("claude_a2a_cost_usd_total", 'caller="other",model="sonnet"'))).toBeCloseTo(
+      0.3,
+      10,
+    );
+    expect(text).not.toContain("unlisted");
+    expect(text).not.toContain('caller="unknown"');
   });
 });
