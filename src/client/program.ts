@@ -56,7 +56,8 @@ export function buildProgram(e: ClientEnv, result: { code: number }): Command {
         "-d, --data <json>",
         'attach a JSON data part, e.g. \'{"kind":"permission_response","decision":"allow"}\'',
       )
-      .option("--json", "print each stream event as one JSON line"),
+      .option("--json", "print each stream event as one JSON line")
+      .option("--no-cost", "do not print what the task cost after its final state"),
   )
     .addHelpText(
       "after",
@@ -84,7 +85,8 @@ ${ENV_HELP}`,
         "an interactive conversation: questions and permission prompts answered with the arrow keys",
       )
       .option("-c, --context <id>", "join this context instead of starting a new one")
-      .option("--continue", "continue the last conversation with this URL"),
+      .option("--continue", "continue the last conversation with this URL")
+      .option("--no-cost", "do not print what each task cost after its final state"),
   )
     .addHelpText(
       "after",

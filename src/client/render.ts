@@ -9,12 +9,14 @@ import {
   type StreamResponse,
   type Task,
 } from "@a2a-js/sdk";
+import { usageOf, type TaskUsage } from "../a2a/contract/usage.js";
 import type { Colors } from "./colors.js";
 import { describeInput, inputRequestOf, type InputRequest } from "./interaction.js";
 import { partsText } from "./parts.js";
 import { isParkedState, isTerminalState } from "../a2a/contract/task-states.js";
 import { KIND } from "../a2a/contract/kinds.js";
 import { TEXT } from "../a2a/contract/texts.js";
+import { costText } from "./usage-view.js";
 
 export interface Output {
   readonly to: "out" | "err";
@@ -36,6 +38,8 @@ export interface TurnView {
   input?: InputRequest;
   /** The status text of a failed, canceled or rejected task. */
   reason?: string;
+  /** What the task cost, from its final status (`metadata.usage`); absent from other agents. */
+  usage?: TaskUsage;
 }
 
 export const newView = (): TurnView => ({
@@ -144,6 +148,7 @@ function renderStatus(
   c: Colors,
 ): Output[] {
   view.state = state;
+  view.usage = usageOf(eventMeta) ?? view.usage;
   const kind = metaKind(message?.metadata) ?? metaKind(eventMeta);
   const text = partsText(message?.parts);
   if (isParkedState(state)) {
@@ -188,6 +193,7 @@ function renderTask(view: TurnView, task: Task, c: Colors): Output[] {
     if (isParkedState(state)) view.input = inputRequestOf(task.status?.message);
     return [];
   }
+  view.usage = usageOf(task.metadata) ?? view.usage;
   // An agent that does not stream: the whole task at once.
   const out = task.artifacts.flatMap((a) => renderArtifact(view, a, false, c));
   return [...out, ...renderStatus(view, state, task.status?.message, task.metadata, c)];
@@ -259,12 +265,27 @@ export function describeRequest(req: InputRequest, c: Colors): string[] {
   }
 }
 
-/** The closing lines of a turn: its state, the reason of a failure, what to answer. */
-export function renderEnd(view: TurnView, c: Colors, hint?: (taskId: string) => string): Output[] {
+export interface EndOptions {
+  /** Prints what the task cost after its final state (`--no-cost`: false). Default true. */
+  readonly cost?: boolean;
+}
+
+/** The closing lines of a turn: its state and cost, the reason of a failure, what to answer. */
+export function renderEnd(
+  view: TurnView,
+  c: Colors,
+  hint?: (taskId: string) => string,
+  o: EndOptions = {},
+): Output[] {
   if (view.answeredByMessage) return view.atLineStart ? [] : chunk(view, "\n");
   const name = stateName(view.state);
   const id = view.taskId ?? "?";
-  if (view.state === TaskState.TASK_STATE_COMPLETED) return line(view, c.dim(`[${name}]`));
+  const cost =
+    o.cost !== false && view.usage !== undefined && isTerminalState(view.state)
+      ? ` ${c.dim(costText(view.usage))}`
+      : "";
+  if (view.state === TaskState.TASK_STATE_COMPLETED)
+    return line(view, `${c.dim(`[${name}]`)}${cost}`);
   if (isParkedState(view.state)) {
     const req = view.input ?? { kind: "text" as const, text: "" };
     return [
@@ -275,7 +296,7 @@ export function renderEnd(view: TurnView, c: Colors, hint?: (taskId: string) => 
   }
   if (isTerminalState(view.state))
     return [
-      ...line(view, c.red(`[${name}]`)),
+      ...line(view, `${c.red(`[${name}]`)}${cost}`),
       {
         to: "err",
         text: `claude-a2a: task ${id} ${name}${view.reason ? `: ${view.reason}` : ""}\n`,

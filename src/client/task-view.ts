@@ -5,6 +5,8 @@ import { partsText } from "./parts.js";
 import { stateName } from "./render.js";
 import { summary, table } from "./table.js";
 import { KIND } from "../a2a/contract/kinds.js";
+import { formatUsd, usageOf } from "../a2a/contract/usage.js";
+import { usageLines } from "./usage-view.js";
 
 const firstUserText = (task: Task): string =>
   partsText(task.history.find((m) => m.role === Role.ROLE_USER)?.parts);
@@ -20,17 +22,24 @@ function when(timestamp: string | undefined): string {
         .replace(/\.\d+Z$/, "Z");
 }
 
+/** A task's cost once it has ended (`metadata.usage`); blank while it runs or from other agents. */
+function costOf(task: Task): string {
+  const usage = usageOf(task.metadata);
+  return usage === undefined ? "" : formatUsd(usage.costUsd);
+}
+
 /** The `tasks` table: newest first, as the server lists them. */
 export function taskTable(tasks: readonly Task[]): string {
   if (tasks.length === 0) return "No tasks.\n";
   return table(
-    ["ID", "STATE", "UPDATED", "CONTEXT", "ORIGIN", "TEXT"],
+    ["ID", "STATE", "UPDATED", "CONTEXT", "ORIGIN", "COST", "TEXT"],
     tasks.map((t) => [
       t.id,
       stateName(t.status?.state),
       when(t.status?.timestamp),
       t.contextId,
       typeof t.metadata?.origin === "string" ? t.metadata.origin : "",
+      costOf(t),
       summary(firstUserText(t) || partsText(t.status?.message?.parts)),
     ]),
   );
@@ -47,6 +56,8 @@ export function taskDetail(task: Task, c: Colors): string {
     lines.push(`${c.bold("Origin")}   ${task.metadata.origin}`);
   const status = partsText(task.status?.message?.parts);
   if (status) lines.push(`${c.bold("Status")}   ${status}`);
+  const usage = usageOf(task.metadata);
+  if (usage !== undefined) lines.push(...usageLines(usage, c));
   lines.push("", c.bold(`History (${task.history.length})`));
   for (const m of task.history) {
     const who = m.role === Role.ROLE_USER ? "user " : "agent";

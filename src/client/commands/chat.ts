@@ -11,14 +11,18 @@ import {
   newView,
   renderEnd,
   renderEvent,
+  type EndOptions,
   type TurnView,
 } from "../render.js";
+import { usageOf } from "../../a2a/contract/usage.js";
 import { streamTurn } from "../turn.js";
 import { isParkedState, isTerminalState } from "../../a2a/contract/task-states.js";
 
 export interface ChatOptions extends CommonOptions {
   context?: string;
   continue?: boolean;
+  /** `--no-cost`: false. */
+  cost?: boolean;
 }
 
 /** How often chat looks for autonomous tasks in its context while waiting at the prompt. */
@@ -82,7 +86,13 @@ async function runTurn(
 }
 
 /** Shows a task the agent started by itself in this context: its stream if live, else its end. */
-async function showAutonomous(client: Client, task: Task, s: Session, e: ClientEnv): Promise<void> {
+async function showAutonomous(
+  client: Client,
+  task: Task,
+  s: Session,
+  e: ClientEnv,
+  end: EndOptions,
+): Promise<void> {
   e.out(
     s.colors.magenta(`\n[background] task ${task.id} (${task.metadata?.origin ?? "autonomous"})\n`),
   );
@@ -117,7 +127,7 @@ async function showAutonomous(client: Client, task: Task, s: Session, e: ClientE
     for await (const event of client.resubscribeTask({ tenant: "", id: task.id }))
       write(e, renderEvent(view, event, s.colors));
   }
-  write(e, renderEnd(view, s.colors));
+  write(e, renderEnd(view, s.colors, undefined, end));
 }
 
 /** Lists the context's tasks not seen yet that the agent started by itself. */
@@ -149,6 +159,7 @@ async function prompt(
   ctx: PromptContext,
   s: Session,
   e: ClientEnv,
+  end: EndOptions,
 ): Promise<string | undefined> {
   const abort = new AbortController();
   let arrived: Task[] = [];
@@ -172,7 +183,7 @@ async function prompt(
     return await input({ message: ">" }, { ...ctx, signal: abort.signal });
   } catch (err) {
     if (arrived.length > 0 && abort.signal.aborted) {
-      for (const t of arrived) await showAutonomous(client, t, s, e);
+      for (const t of arrived) await showAutonomous(client, t, s, e, end);
       return undefined;
     }
     throw err;
@@ -184,6 +195,7 @@ async function prompt(
 export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number> {
   const s = session(o, e);
   const c = s.colors;
+  const end: EndOptions = { cost: o.cost !== false };
   const ctx: PromptContext = {
     ...(e.input && { input: e.input }),
     ...(e.output && { output: e.output }),
@@ -210,7 +222,7 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
   for (;;) {
     let text: string | undefined;
     try {
-      text = await prompt(client, contextId, seen, ctx, s, e);
+      text = await prompt(client, contextId, seen, ctx, s, e, end);
     } catch (err) {
       if (isPromptExit(err)) return EXIT.ok;
       e.err(`claude-a2a: ${errorMessage(err, s.url)}\n`);
@@ -236,7 +248,7 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
           await s.memory.set(s.url, contextId);
         }
         if (!isParkedState(view.state) || view.taskId === undefined) {
-          write(e, renderEnd(view, c));
+          write(e, renderEnd(view, c, undefined, end));
           break;
         }
         if (!view.atLineStart) e.out("\n");
@@ -249,7 +261,9 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
           if (!isPromptExit(err)) throw err;
           e.err(c.yellow("canceling the task\n"));
           const canceled = await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
-          write(e, renderEnd({ ...newView(), taskId, state: canceled.status?.state }, c));
+          const view = { ...newView(), taskId, state: canceled.status?.state };
+          const usage = usageOf(canceled.metadata);
+          write(e, renderEnd(usage ? { ...view, usage } : view, c, undefined, end));
           break;
         }
       }

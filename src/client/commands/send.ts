@@ -12,6 +12,8 @@ export interface SendOptions extends CommonOptions {
   json?: boolean;
   file?: string[];
   data?: string;
+  /** `--no-cost`: false. */
+  cost?: boolean;
 }
 
 export class UsageError extends Error {}
@@ -66,6 +68,7 @@ export async function sendCommand(
       view,
       s.colors,
       (id) => `answer with: claude-a2a send --task ${id} "<your answer>"`,
+      { cost: o.cost !== false },
     );
     write(e, o.json ? end.filter((x) => x.to === "err") : end);
     return exitCode(view);

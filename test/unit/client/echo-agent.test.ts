@@ -127,7 +127,7 @@ describe("claude-a2a tasks, task, cancel against a plain A2A agent", () => {
     const list = await runCli(["tasks"], { env });
     expect(list.code).toBe(0);
     const [header, ...rows] = list.out.trimEnd().split("\n");
-    expect(header).toMatch(/^ID\s+STATE\s+UPDATED\s+CONTEXT\s+ORIGIN\s+TEXT$/);
+    expect(header).toMatch(/^ID\s+STATE\s+UPDATED\s+CONTEXT\s+ORIGIN\s+COST\s+TEXT$/);
     expect(rows).toHaveLength(2);
     const parked = await runCli(["tasks", "--state", "input-required"], { env });
     expect(parked.out.trimEnd().split("\n")).toHaveLength(2);
