@@ -70,7 +70,8 @@ describe("claude-a2a send (our server, real runtime)", () => {
     expect(r.out).toContain("• Calling tool Write\n");
     expect(r.out).toContain("wrote notes.md\n");
     expect(r.out).toContain("The notes are written.");
-    expect(r.out.endsWith("[completed]\n")).toBe(true);
+    // Two replies: the Write call and the answer, at the runtime's price of the scripted usage.
+    expect(r.out.endsWith("[completed] $0.00066 · 20 in, 40 out tokens\n")).toBe(true);
     // The answer text is printed once, not again from the `result` status or the closing chunk.
     expect(r.out.split("The notes are written.")).toHaveLength(2);
     expect(await readFile(join(h!.bench.sandbox.cwd, "notes.md"), "utf8")).toBe("# notes\n");
