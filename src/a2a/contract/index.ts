@@ -16,3 +16,4 @@ export * from "./messages.js";
 export * from "./statuses.js";
 export * from "./task-states.js";
 export * from "./texts.js";
+export * from "./usage.js";

@@ -3,6 +3,7 @@
  * quotes them ("Event stream contract", "Interactive tasks", "Loop protection", "Restart
  * recovery", "Limits"); a test holds the two to each other, so change both together.
  */
+import { formatUsd, MAX_BUDGET_KEY, type BudgetSource } from "./usage.js";
 
 /** A piece of background work as the texts name it. */
 export interface WorkRef {
@@ -72,6 +73,14 @@ export const TEXT = {
     `Stopped: Claude requested the same denied permission again (${toolName}).`,
   tooManyDenials: (count: number, max: number, toolName: string) =>
     `Stopped: ${count} permission request(s) were denied in this task (claude.maxPermissionDenials is ${max}); the last was for ${toolName}.`,
+  // ---- budgets (README "Cost and limits") ---------------------------------------------------
+  budgetExceeded: (budgetUsd: number, spentUsd: number, source: BudgetSource) =>
+    `Stopped: this task spent ${formatUsd(spentUsd)}, over its budget of ${formatUsd(budgetUsd)} (${source}).`,
+  /** Why a message's `metadata.maxBudgetUsd` is refused (InvalidParams, before any task exists). */
+  budgetNotANumber: (value: unknown) =>
+    `metadata.${MAX_BUDGET_KEY} must be a number of US dollars greater than 0, got ${JSON.stringify(value) ?? String(value)}.`,
+  budgetAboveLimit: (asked: number, limit: number) =>
+    `metadata.${MAX_BUDGET_KEY} ${asked} is above this server's claude.maxBudgetUsd (${limit}): a task's budget may lower it, never raise it.`,
   autonomousStart: (from: string | undefined) =>
     from === undefined
       ? "Claude started working by itself in this context."

@@ -98,17 +98,6 @@ export function formatUsd(usd: number): string {
 /** Where a task's budget came from, as the texts name it. */
 export type BudgetSource = "claude.maxBudgetUsd" | "metadata.maxBudgetUsd";
 
-/** The FAILED text of a task stopped by its budget. */
-export const budgetExceededText = (budgetUsd: number, spentUsd: number, source: BudgetSource) =>
-  `Stopped: this task spent ${formatUsd(spentUsd)}, over its budget of ${formatUsd(budgetUsd)} (${source}).`;
-
-/** Why a message's `metadata.maxBudgetUsd` is refused (InvalidParams, before any task exists). */
-export const budgetNotANumberText = (value: unknown) =>
-  `metadata.${MAX_BUDGET_KEY} must be a number of US dollars greater than 0, got ${JSON.stringify(value) ?? String(value)}.`;
-
-export const budgetAboveLimitText = (asked: number, limit: number) =>
-  `metadata.${MAX_BUDGET_KEY} ${asked} is above this server's claude.maxBudgetUsd (${limit}): a task's budget may lower it, never raise it.`;
-
 /** The metadata of a task's final status: its usage (the SDK merges it into the stored task's). */
 export const usageMetadata = (usage: TaskUsage): Record<string, unknown> => ({
   [USAGE_KEY]: usage,

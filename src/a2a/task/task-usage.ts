@@ -1,12 +1,6 @@
 import { addModels, addTokens, roundUsd, type RunUsage } from "../../claude/index.js";
-import {
-  budgetAboveLimitText,
-  budgetExceededText,
-  budgetNotANumberText,
-  MAX_BUDGET_KEY,
-  type BudgetSource,
-  type TaskUsage,
-} from "../contract/usage.js";
+import { TEXT } from "../contract/texts.js";
+import { MAX_BUDGET_KEY, type BudgetSource, type TaskUsage } from "../contract/usage.js";
 
 /** A task's usage with one more run's added (README "Cost and limits"). Pure. */
 export function addRunUsage(total: TaskUsage, run: RunUsage): TaskUsage {
@@ -47,10 +41,10 @@ export function requestedBudget(
   }
   const asked = metadata[MAX_BUDGET_KEY];
   if (typeof asked !== "number" || !Number.isFinite(asked) || asked <= 0) {
-    return { ok: false, reason: budgetNotANumberText(asked) };
+    return { ok: false, reason: TEXT.budgetNotANumber(asked) };
   }
   if (maxBudgetUsd !== undefined && asked > maxBudgetUsd) {
-    return { ok: false, reason: budgetAboveLimitText(asked, maxBudgetUsd) };
+    return { ok: false, reason: TEXT.budgetAboveLimit(asked, maxBudgetUsd) };
   }
   return { ok: true, budget: { usd: asked, source: "metadata.maxBudgetUsd" } };
 }
@@ -65,5 +59,5 @@ export function budgetStop(
   budget: TaskBudget | undefined,
 ): string | undefined {
   if (budget === undefined || usage.costUsd <= budget.usd) return undefined;
-  return budgetExceededText(budget.usd, usage.costUsd, budget.source);
+  return TEXT.budgetExceeded(budget.usd, usage.costUsd, budget.source);
 }

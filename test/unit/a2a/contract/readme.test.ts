@@ -119,6 +119,9 @@ const ARGS: Record<string, unknown[]> = {
   sameDenialAgain: ["Bash"],
   tooManyDenials: [3, 3, "Bash"],
   autonomousStart: ["task-1"],
+  budgetExceeded: [0.0005, 0.00066, "claude.maxBudgetUsd"],
+  budgetNotANumber: ["cheap"],
+  budgetAboveLimit: [2, 1],
   byClient: ["not now"],
 };
 
