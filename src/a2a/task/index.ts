@@ -1,11 +1,19 @@
 /**
  * One A2A task this server runs: its lifecycle (a pure transition function), the task object
  * that drives one or more Claude runs through it, what each run shows the client (streamed text,
- * tool statuses) and the background work it waits for.
+ * tool statuses), the background work it waits for, and what it cost against its budget.
  *
- * Imported by routing/ (which creates tasks and hands them runs). It imports the contract,
+ * Imported by routing/ (which creates tasks and hands them runs) and handler/ (the request
+ * guard refuses a budget a message may not ask for). It imports the contract,
  * interaction/ and content/, the Claude provider's types, and the session pool's lease.
  */
 export { ServerTask } from "./server-task.js";
 export type { Inbox, TaskEnvironment, TaskOrigin, TurnPolicy } from "./environment.js";
 export { transition, type LifecycleEvent, type TaskPhase } from "./lifecycle.js";
+export {
+  addRunUsage,
+  budgetStop,
+  requestedBudget,
+  type BudgetRequest,
+  type TaskBudget,
+} from "./task-usage.js";
