@@ -151,6 +151,19 @@ const serverSchema = z.strictObject({
       "Allow push-notification webhooks on loopback, private, link-local and unique-local " +
         "addresses. Default: only public addresses are called.",
     ),
+  compat: z
+    .strictObject({
+      v03: z
+        .boolean({ error: "expected true or false" })
+        .default(false)
+        .describe(
+          "Also serve A2A v0.3 clients, and requests without an A2A-Version header (which the " +
+            "spec reads as v0.3), on the same URLs, through the SDK's compatibility layer. " +
+            "Default: v1.0 only; such requests get -32009.",
+        ),
+    })
+    .prefault({})
+    .describe("Older versions of the A2A protocol served besides v1.0."),
 });
 
 const skillSchema = z.strictObject({

@@ -12,6 +12,7 @@ describe("config schema", () => {
       allowUnauthenticatedRemote: false,
       bodyLimit: 10 * 1024 * 1024,
       pushAllowPrivateNetworks: false,
+      compat: { v03: false },
     });
     expect(c.agentCard.name).toBe("Claude Code");
     expect(c.agentCard.capabilities).toEqual({ streaming: true, pushNotifications: true });
