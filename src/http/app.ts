@@ -9,6 +9,7 @@ import {
 import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { Logger } from "pino";
 import { cardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/contract/card.js";
+import { activatedExtensions } from "../a2a/contract/extension.js";
 import { jsonBody } from "./body.js";
 import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
 import { authGate, TokenVerifier } from "./auth.js";
@@ -49,10 +50,14 @@ export interface HttpAppOptions {
 /** Key of the caller's name (login, token name or "anonymous") in `ServerCallContext.state`. */
 export const CALLER_STATE_KEY = "caller";
 
-/** Like the SDK's default builder, plus the caller (as the auth gate decided) under `state.caller`. */
-const contextBuilder: ServerCallContextBuilder = (o) => {
+/**
+ * Like the SDK's default builder, plus the caller (as the auth gate decided) under
+ * `state.caller`, and our event extension activated when the client asks for it (the SDK then
+ * names it in the answer's `A2A-Extensions` header, `X-A2A-Extensions` for a v0.3 request).
+ */
+export const contextBuilder: ServerCallContextBuilder = (o) => {
   const caller = o.user instanceof CallerUser ? callerName(o.user.caller) : "anonymous";
-  return new ServerCallContext({
+  const context = new ServerCallContext({
     ...(o.extensions !== undefined && { requestedExtensions: o.extensions }),
     ...(o.user !== undefined && { user: o.user }),
     ...(o.tenant !== undefined && { tenant: o.tenant }),
@@ -62,6 +67,8 @@ const contextBuilder: ServerCallContextBuilder = (o) => {
       [CALLER_STATE_KEY, caller],
     ]),
   });
+  for (const uri of activatedExtensions(o.extensions)) context.addActivatedExtension(uri);
+  return context;
 };
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { A2A_PROTOCOL_VERSION, AgentCard } from "@a2a-js/sdk";
 import type { Config } from "../../config/schema.js";
+import { eventsExtension } from "./extension.js";
 
 /** Where the bindings are mounted, relative to `server.publicUrl`. */
 export const JSONRPC_PATH = "/a2a/jsonrpc";
@@ -45,7 +46,7 @@ export function buildAgentCard(
     capabilities: {
       streaming: c.capabilities.streaming,
       pushNotifications: c.capabilities.pushNotifications,
-      extensions: [],
+      extensions: [eventsExtension()],
       // No authenticated variant of the card exists.
       extendedAgentCard: false,
     },

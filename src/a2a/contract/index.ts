@@ -10,6 +10,7 @@
  */
 export * from "./card.js";
 export * from "./data-parts.js";
+export * from "./extension.js";
 export * from "./history.js";
 export * from "./kinds.js";
 export * from "./messages.js";

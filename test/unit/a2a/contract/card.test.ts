@@ -1,6 +1,7 @@
 import { AgentCard } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { agentCardJson, buildAgentCard, cardDocument } from "../../../../src/a2a/contract/card.js";
+import { EVENTS_EXTENSION_URI } from "../../../../src/a2a/contract/extension.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
 import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES } from "../../../../src/media-types.js";
@@ -52,14 +53,27 @@ describe("agent card", () => {
   });
 
   it("states the capabilities the server has", () => {
+    // ProtoJSON leaves out `required: false`, its default.
+    const extensions = [{ uri: EVENTS_EXTENSION_URI, description: expect.any(String) as string }];
     expect(wire().capabilities).toEqual({
       streaming: true,
       pushNotifications: true,
+      extensions,
       extendedAgentCard: false,
     });
     expect(
       wire({ agentCard: { capabilities: { pushNotifications: false } } }).capabilities,
-    ).toEqual({ streaming: true, pushNotifications: false, extendedAgentCard: false });
+    ).toEqual({ streaming: true, pushNotifications: false, extensions, extendedAgentCard: false });
+  });
+
+  it("declares the event extension as optional, without parameters", () => {
+    const [extension] = buildAgentCard(config(), { version: "1" }).capabilities?.extensions ?? [];
+    expect(extension).toEqual({
+      uri: "https://github.com/claude-a2a/claude-a2a/extensions/events/v1",
+      description: expect.stringContaining("metadata.kind") as string,
+      required: false,
+      params: undefined,
+    });
   });
 
   it("takes texts and skills from the config, the version from the package by default", () => {

@@ -1,0 +1,80 @@
+/**
+ * Our event contract as a declared A2A extension: the card lists it, a client activates it with
+ * the `A2A-Extensions` header and the server says so in its answer's; the events are the same
+ * whether a client activates it or not.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { EVENTS_EXTENSION_URI } from "../../src/a2a/contract/extension.js";
+import { reply, text, toolUse } from "../support/fake-model/index.js";
+import {
+  sendForTask,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+type Json = Record<string, unknown>;
+
+/** `metadata.kind` of each message of a task's history (ProtoJSON), `-` for none. */
+const kinds = (task: Json) =>
+  (task.history as { metadata?: { kind?: string } }[]).map((m) => m.metadata?.kind ?? "-");
+
+describe("the event extension", () => {
+  it("is listed in the card, echoed when activated, and changes no event", async () => {
+    h = await startA2AHarness({
+      rules: [
+        {
+          match: { lastUserText: "Look around", toolResult: false },
+          reply: reply(toolUse("Bash", { command: "echo hi", description: "Say hi" })),
+        },
+        { match: { toolResult: /hi/ }, reply: reply(text("Looked.")) },
+      ],
+    });
+    const card = (await h.client.getAgentCard()).capabilities?.extensions ?? [];
+    // ProtoJSON leaves `required: false` out.
+    expect(card.map((e) => [e.uri, Boolean(e.required)])).toEqual([[EVENTS_EXTENSION_URI, false]]);
+
+    const activated = await fetch(`${h.server.url}/a2a/jsonrpc`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "A2A-Version": "1.0",
+        "A2A-Extensions": EVENTS_EXTENSION_URI,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "SendMessage",
+        params: {
+          message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "Look around" }] },
+        },
+      }),
+    });
+    expect(activated.headers.get("a2a-extensions")).toBe(EVENTS_EXTENSION_URI);
+    const withIt = ((await activated.json()) as { result: { task: Json } }).result.task;
+
+    // The official client activates nothing: the same task shape, the same kinds.
+    const without = await sendForTask(h.client, userMessage("Look around"));
+    const withoutJson = (await (
+      await fetch(`${h.server.url}/a2a/jsonrpc`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "A2A-Version": "1.0" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "GetTask",
+          params: { id: without.id },
+        }),
+      })
+    ).json()) as { result: Json };
+    expect(kinds(withIt)).toContain("tool_use");
+    expect(kinds(withoutJson.result)).toEqual(kinds(withIt));
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+});
