@@ -164,6 +164,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const pushSender = config.agentCard.capabilities.pushNotifications
     ? new RetryingPushSender(stores.pushStore, logger.child({ component: "push" }), {
         targets: pushTargets,
+        compatV03: config.server.compat.v03,
       })
     : undefined;
   const executor = new ClaudeAgentExecutor({

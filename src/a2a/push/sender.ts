@@ -1,7 +1,9 @@
 import type { StreamResponse, Task, TaskPushNotificationConfig } from "@a2a-js/sdk";
+import { V03PushNotificationSerializer } from "@a2a-js/sdk/compat/v0_3/server";
 import {
   V1PushNotificationSerializer,
   type PushNotificationSender,
+  type PushNotificationSerializer,
   type PushNotificationStore,
   type ServerCallContext,
 } from "@a2a-js/sdk/server";
@@ -21,14 +23,29 @@ export interface PushSenderOptions {
   /** The transport (default: node:http(s) pinned to the checked addresses). */
   readonly post?: PostWebhook;
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * `server.compat.v03`: a webhook registered by a v0.3 request gets v0.3 bodies (the bare
+   * task or event, `application/json`), as the SDK's `createLegacyAwarePushNotificationSender`
+   * sends them. Default: every webhook gets v1.0 bodies.
+   */
+  readonly compatV03?: boolean;
 }
+
+/** A stored config and the protocol version of the request that registered it. */
+interface Target {
+  readonly config: TaskPushNotificationConfig;
+  readonly wireVersion: string;
+}
+
+const V03 = "0.3";
 
 const defaultSleep = (ms: number) =>
   new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /**
  * Push notifications as the spec's v1.0 body (the SDK's own serializer), POSTed to every webhook
- * of the task, in the task's event order. Unlike the SDK's sender, a failed delivery is retried
+ * of the task, in the task's event order; with `compatV03`, in the wire format each webhook was
+ * registered with (the SDK's v0.3 serializer for a v0.3 registration). Unlike the SDK's sender, a failed delivery is retried
  * a bounded number of times with exponential backoff and then logged, never thrown: a webhook
  * never blocks or fails a task. `send` returns once the configs are read; delivery goes on after.
  * Every attempt checks the webhook again against what its host resolves to now (push-target.ts)
@@ -36,6 +53,7 @@ const defaultSleep = (ms: number) =>
  */
 export class RetryingPushSender implements PushNotificationSender {
   private readonly serializer = new V1PushNotificationSerializer();
+  private readonly legacySerializer: PushNotificationSerializer | undefined;
   /** Per task, the last delivery queued: the next one waits for it, so order is kept. */
   private readonly chains = new Map<string, Promise<void>>();
   /** Task and webhook pairs whose refusal was logged at warn level: the rest go to debug. */
@@ -58,6 +76,7 @@ export class RetryingPushSender implements PushNotificationSender {
     this.targets = options.targets ?? pushTargetPolicy(false);
     this.post = options.post ?? postPinned;
     this.sleep = options.sleep ?? defaultSleep;
+    this.legacySerializer = options.compatV03 ? new V03PushNotificationSerializer() : undefined;
   }
 
   async send(
@@ -67,23 +86,45 @@ export class RetryingPushSender implements PushNotificationSender {
   ): Promise<void> {
     const taskId = taskIdOf(streamResponse);
     if (taskId === undefined) return;
-    let configs: TaskPushNotificationConfig[];
+    let targets: Target[];
     try {
-      configs = await this.store.load(taskId, context);
+      targets = await this.targetsOf(taskId, context);
     } catch (err) {
       this.logger.warn({ err, taskId }, "push configs could not be read");
       return;
     }
-    if (configs.length === 0) return;
-    const { body, contentType } = this.serializer.serialize(streamResponse, task);
+    if (targets.length === 0) return;
+    const v1 = this.serializer.serialize(streamResponse, task);
+    const legacy = this.legacySerializer?.serialize(streamResponse, task);
     const previous = this.chains.get(taskId) ?? Promise.resolve();
     const next = previous.then(async () => {
-      await Promise.all(configs.map((c) => this.deliver(c, body, contentType, taskId)));
+      await Promise.all(
+        targets.map(({ config, wireVersion }) => {
+          const { body, contentType } = wireVersion === V03 && legacy ? legacy : v1;
+          return this.deliver(config, body, contentType, taskId);
+        }),
+      );
     });
     this.chains.set(taskId, next);
     void next.finally(() => {
       if (this.chains.get(taskId) === next) this.chains.delete(taskId);
     });
+  }
+
+  /**
+   * The task's webhooks. With compat, each with the version it was registered over (both SDK
+   * stores record it); a store that does not is read as the SDK's sender reads it: the version
+   * of the request at hand (A2A: none means 0.3).
+   */
+  private async targetsOf(taskId: string, context: ServerCallContext): Promise<Target[]> {
+    if (this.legacySerializer === undefined || this.store.loadWithMetadata === undefined) {
+      const wireVersion = this.legacySerializer ? context.requestedVersion || V03 : "1.0";
+      return (await this.store.load(taskId, context)).map((config) => ({ config, wireVersion }));
+    }
+    return (await this.store.loadWithMetadata(taskId, context)).map((stored) => ({
+      config: stored.config,
+      wireVersion: stored.wireVersion || V03,
+    }));
   }
 
   /** Resolves when everything queued for a task so far was delivered or given up (tests). */

@@ -126,6 +126,66 @@ describe("RetryingPushSender", () => {
   });
 });
 
+describe("RetryingPushSender with server.compat.v03", () => {
+  const v03Context = new ServerCallContext({ requestedVersion: "0.3" });
+  const v1Context = new ServerCallContext({ requestedVersion: "1.0" });
+  const config = (id: string, token: string) => ({
+    tenant: "",
+    id,
+    taskId: "t1",
+    url: `http://127.0.0.1:1/${id}`,
+    token,
+    authentication: undefined,
+  });
+
+  /** One webhook registered over v0.3, one over v1.0, for the same task and caller. */
+  async function mixedStore() {
+    const store = new InMemoryPushNotificationStore();
+    await store.save("t1", v03Context, config("old", "t03"));
+    await store.save("t1", v1Context, config("new", "t10"));
+    return store;
+  }
+
+  const sent = async (compatV03: boolean) => {
+    const { calls, post } = recordingPost();
+    const sender = new RetryingPushSender(await mixedStore(), pino({ level: "silent" }), {
+      targets: loopbackAllowed,
+      post,
+      compatV03,
+    });
+    // Triggered by a v1.0 request: the registration decides, not the trigger.
+    await sender.send(status("t1", TaskState.TASK_STATE_COMPLETED), v1Context);
+    await sender.idle("t1");
+    const byToken: Record<string, { type?: string; body: Record<string, unknown> }> = {};
+    for (const c of calls) {
+      byToken[c.headers["X-A2A-Notification-Token"] ?? ""] = {
+        type: c.headers["Content-Type"],
+        body: JSON.parse(c.body) as Record<string, unknown>,
+      };
+    }
+    return byToken;
+  };
+
+  it("sends a v0.3-registered webhook v0.3's bare event as application/json, the others v1.0", async () => {
+    const by = await sent(true);
+    expect(by.t03?.type).toBe("application/json");
+    expect(by.t03?.body).toMatchObject({
+      kind: "status-update",
+      taskId: "t1",
+      final: true,
+      status: { state: "completed" },
+    });
+    expect(by.t10?.type).toBe("application/a2a+json");
+    expect(by.t10?.body).toHaveProperty("statusUpdate");
+  });
+
+  it("without compat, sends every webhook v1.0, as before", async () => {
+    const by = await sent(false);
+    expect(by.t03?.type).toBe("application/a2a+json");
+    expect(by.t10?.type).toBe("application/a2a+json");
+  });
+});
+
 describe("RetryingPushSender: the webhook is checked again at every delivery", () => {
   /** A resolver that answers from a script, one answer per lookup, and records the names asked. */
   function scriptedDns(...answers: string[][]) {
