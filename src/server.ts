@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAgent, type AgentOptions } from "./agent.js";
+import { legacyAgentCardJson } from "./a2a/contract/legacy-card.js";
 import type { Config } from "./config/schema.js";
 import { createHttpApp } from "./http/app.js";
 import { answerClientErrorsAsJson } from "./http/client-errors.js";
@@ -60,6 +61,13 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const cwd = config.claude.cwd;
   const agent = await createAgent(o);
   const { card, requestHandler, pool, metrics } = agent;
+  let compatV03: { legacyCard: Record<string, unknown> } | undefined;
+  try {
+    if (config.server.compat.v03) compatV03 = { legacyCard: await legacyAgentCardJson(card) };
+  } catch (err) {
+    await agent.close();
+    throw new StartupError(`server.compat.v03: ${(err as Error).message}`);
+  }
   const app = createHttpApp({
     card,
     requestHandler,
@@ -70,6 +78,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     logger: logger.child({ component: "http" }),
     health: () => agent.health(),
     metrics,
+    ...(compatV03 && { compatV03 }),
   });
 
   const wanted = config.server.port;

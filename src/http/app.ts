@@ -8,14 +8,14 @@ import {
 } from "@a2a-js/sdk/server";
 import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { Logger } from "pino";
-import { cardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/contract/card.js";
+import { cardDocument, jsonCardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/contract/card.js";
 import { activatedExtensions } from "../a2a/contract/extension.js";
 import { jsonBody } from "./body.js";
 import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
 import { authGate, TokenVerifier } from "./auth.js";
 import { callerName, CallerUser } from "../identity/caller.js";
 import { callerOf, userFor } from "./caller.js";
-import { agentCardRoute } from "./card-route.js";
+import { agentCardRoute, versionedCardRoute } from "./card-route.js";
 import type { HealthReport } from "./health.js";
 import { errorAnswer, finalErrorHandler, type Binding } from "./error-handler.js";
 import {
@@ -28,6 +28,7 @@ import {
 import { requestIds } from "./request-ids.js";
 import { restContentTypeStatus } from "./rest-errors.js";
 import { routeSdkConsole } from "./sdk-console.js";
+import { jsonRpcVersionGate, restVersionGate } from "./version-gate.js";
 
 export interface HttpAppOptions {
   readonly card: AgentCard;
@@ -45,6 +46,12 @@ export interface HttpAppOptions {
   readonly health?: () => Promise<HealthReport>;
   /** `GET /metrics` in Prometheus format, behind the same gate as the A2A bindings. */
   readonly metrics?: { render(): Promise<string>; readonly contentType: string };
+  /**
+   * `server.compat.v03`: also serve A2A v0.3 (and header-less) requests, and `legacyCard` (the
+   * card in v0.3's shape, `legacyAgentCardJson`) to a card request that asks for v0.3.
+   * Default: v1.0 only.
+   */
+  readonly compatV03?: { readonly legacyCard: Record<string, unknown> };
 }
 
 /** Key of the caller's name (login, token name or "anonymous") in `ServerCallContext.state`. */
@@ -109,7 +116,12 @@ export function createHttpApp(o: HttpAppOptions): Express {
     next();
   });
 
-  const card = agentCardRoute(cardDocument(o.card, o.cardBuiltAt ?? new Date()));
+  const builtAt = o.cardBuiltAt ?? new Date();
+  const v1Card = cardDocument(o.card, builtAt);
+  const compat = o.compatV03 !== undefined;
+  const card = o.compatV03
+    ? versionedCardRoute(v1Card, jsonCardDocument(o.compatV03.legacyCard, builtAt))
+    : agentCardRoute(v1Card);
   app.get(["/.well-known/agent-card.json", "/.well-known/agent-card"], card);
   const health = o.health;
   app.get("/healthz", (_req, res, next) => {
@@ -132,14 +144,23 @@ export function createHttpApp(o: HttpAppOptions): Express {
       }, next);
     });
   }
-  const common = { requestHandler: o.requestHandler, userBuilder: userFor, contextBuilder };
+  // With compat, the SDK routes a v0.3 request (no A2A-Version header, or 0.3) to its v0.3
+  // transports, which call the same request handler with the request converted to v1.0: every
+  // guard of that handler and of this chain applies to it.
+  const common = {
+    requestHandler: o.requestHandler,
+    userBuilder: userFor,
+    contextBuilder,
+    legacyCompat: { enabled: compat },
+  };
   app.use(
     JSONRPC_PATH,
     gate,
     jsonBody(o.bodyLimit, "jsonrpc"),
     jsonRpcNotifications,
     jsonRpcAnswers(o.logger),
-    jsonRpcShapeGuard,
+    jsonRpcVersionGate(compat),
+    jsonRpcShapeGuard(compat),
     jsonRpcHandler(common),
   );
   app.use(
@@ -148,7 +169,8 @@ export function createHttpApp(o: HttpAppOptions): Express {
     restContentTypeStatus,
     restAnswers(o.logger),
     jsonBody(o.bodyLimit, "rest"),
-    restShapeGuard,
+    restVersionGate(compat),
+    restShapeGuard(compat),
     restHandler(common),
   );
 
@@ -181,9 +203,14 @@ interface ProtocolError {
   message: string;
 }
 
-/** `{error: {code, message}}` of a JSON-RPC or REST error answer (the message cut to 300). */
+/**
+ * `{error: {code, message}}` of a JSON-RPC or REST error answer, or the bare `{code, message}`
+ * of a v0.3 REST one (the message cut to 300).
+ */
 export function protocolError(body: unknown): ProtocolError | undefined {
-  const error = (body as { error?: unknown } | null)?.error;
+  const wrapped = (body as { error?: unknown } | null)?.error;
+  const bare = typeof (body as { code?: unknown } | null)?.code === "number" ? body : undefined;
+  const error = wrapped ?? bare;
   if (typeof error !== "object" || error === null) return undefined;
   const { code, message } = error as { code?: unknown; message?: unknown };
   return { code, message: typeof message === "string" ? message.slice(0, 300) : "" };

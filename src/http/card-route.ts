@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import { A2A_VERSION_HEADER } from "@a2a-js/sdk";
 import type { CardDocument } from "../a2a/contract/card.js";
 
 /** The cache policy of @a2a-js/sdk's `agentCardHandler`, kept. */
@@ -57,5 +58,31 @@ export function agentCardRoute(doc: CardDocument): RequestHandler {
       return;
     }
     res.type("application/json").send(doc.body);
+  };
+}
+
+/**
+ * Whether a card request gets the v0.3 card: no `A2A-Version` header (A2A reads that as 0.3) or
+ * a version in [0.3, 1.0), as the SDK's own card handler decides. Pure.
+ */
+export function wantsLegacyCard(header: string | undefined): boolean {
+  const version = header?.trim();
+  if (version === undefined || version === "") return true;
+  const minor = /^0\.(\d+)(?:\.|$)/.exec(version)?.[1];
+  return minor !== undefined && Number(minor) >= 3;
+}
+
+/**
+ * With `server.compat.v03`: the v0.3 card (legacy-card.ts) to a request `wantsLegacyCard`, the
+ * v1.0 one to the others, each with its own validators, and `Vary: A2A-Version` on both so a
+ * cache keeps them apart.
+ */
+export function versionedCardRoute(v1: CardDocument, legacy: CardDocument): RequestHandler {
+  const v1Route = agentCardRoute(v1);
+  const legacyRoute = agentCardRoute(legacy);
+  return (req, res, next) => {
+    res.vary(A2A_VERSION_HEADER);
+    const route = wantsLegacyCard(req.header(A2A_VERSION_HEADER)) ? legacyRoute : v1Route;
+    route(req, res, next);
   };
 }

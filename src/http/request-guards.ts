@@ -1,9 +1,16 @@
 import type { RequestHandler, Response } from "express";
 import type { Logger } from "pino";
+import { toLegacyHTTPError } from "@a2a-js/sdk/compat/v0_3/server";
 import { RequestMalformedError, toJsonRpcError, toRestErrorBody } from "@a2a-js/sdk/errors";
-import { jsonRpcId } from "./error-handler.js";
-import { jsonRpcBodyProblem, restBodyProblem, type ShapeProblem } from "./request-shape.js";
 import { isRecord, type JsonObject } from "../common/json.js";
+import { jsonRpcId } from "./error-handler.js";
+import {
+  isLegacyRestPath,
+  legacyJsonRpcBodyProblem,
+  legacyRestBodyProblem,
+} from "./legacy-request-shape.js";
+import { jsonRpcBodyProblem, restBodyProblem, type ShapeProblem } from "./request-shape.js";
+import { wireOf } from "./version-gate.js";
 
 /** A JSON-RPC 2.0 notification: a valid request object without an `id` member (§4.1). */
 export const isNotification = (body: unknown): boolean =>
@@ -85,15 +92,21 @@ export function correctSseError(chunk: string, fix: (body: JsonObject) => JsonOb
   return isRecord(body) ? `event: error\ndata: ${JSON.stringify(fix(body))}\n\n` : chunk;
 }
 
-/** On the REST binding, a 5xx answer's message is hidden the same way (see jsonRpcAnswers). */
+/**
+ * On the REST binding, a 5xx answer's message is hidden the same way (see jsonRpcAnswers): in
+ * v1.0's `{error: {message}}` body, and in v0.3's bare `{code, message}` one.
+ */
 export function restAnswers(logger: Logger): RequestHandler {
   return (_req, res, next) => {
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
-      const error = isRecord(body) ? body.error : undefined;
-      if (res.statusCode >= 500 && isRecord(body) && isRecord(error) && error.message !== HIDDEN) {
-        logger.error({ error: { message: error.message } }, "internal error answered");
-        body.error = { ...error, message: HIDDEN };
+      if (res.statusCode < 500 || !isRecord(body)) return json(body);
+      const error = isRecord(body.error) ? body.error : undefined;
+      const holder = error ?? (typeof body.code === "number" ? body : undefined);
+      if (holder !== undefined && holder.message !== HIDDEN) {
+        logger.error({ error: { message: holder.message } }, "internal error answered");
+        const hidden = { ...holder, message: HIDDEN };
+        return json(error === undefined ? hidden : { ...body, error: hidden });
       }
       return json(body);
     };
@@ -114,22 +127,42 @@ function jsonRpcError(problem: ShapeProblem) {
   }
 }
 
-/** Refuses a JSON-RPC body of the wrong shape (see request-shape.ts) before the SDK reads it. */
-export const jsonRpcShapeGuard: RequestHandler = (req, res, next) => {
-  if (req.body === undefined) return next(); // not JSON: the SDK answers ContentTypeNotSupported
-  const problem = jsonRpcBodyProblem(req.body);
-  if (problem === undefined) return next();
-  res.status(200).json({ jsonrpc: "2.0", id: jsonRpcId(req.body), error: jsonRpcError(problem) });
-};
+/**
+ * Refuses a JSON-RPC body of the wrong shape (see request-shape.ts, and legacy-request-shape.ts
+ * for a v0.3 request: `compat` is `server.compat.v03`) before the SDK reads it.
+ */
+export function jsonRpcShapeGuard(compat: boolean): RequestHandler {
+  return (req, res, next) => {
+    if (req.body === undefined) return next(); // not JSON: the SDK answers ContentTypeNotSupported
+    const problem =
+      wireOf(req, compat) === "0.3"
+        ? legacyJsonRpcBodyProblem(req.body)
+        : jsonRpcBodyProblem(req.body);
+    if (problem === undefined) return next();
+    res.status(200).json({ jsonrpc: "2.0", id: jsonRpcId(req.body), error: jsonRpcError(problem) });
+  };
+}
 
-/** Refuses a REST body of the wrong shape (see request-shape.ts) before the SDK reads it. */
-export const restShapeGuard: RequestHandler = (req, res, next) => {
-  if (req.body === undefined) return next(); // not JSON: the SDK answers ContentTypeNotSupported
-  const problem = restBodyProblem(req.method, req.path, req.body);
-  if (problem === undefined) return next();
-  // The media type the SDK gives every REST answer.
-  res
-    .status(400)
-    .type("application/a2a+json")
-    .json(toRestErrorBody(new RequestMalformedError(problem.message), 400));
-};
+/** Refuses a REST body of the wrong shape, as jsonRpcShapeGuard does. */
+export function restShapeGuard(compat: boolean): RequestHandler {
+  return (req, res, next) => {
+    if (req.body === undefined) return next(); // not JSON: the SDK answers ContentTypeNotSupported
+    const legacy = wireOf(req, compat) === "0.3" && isLegacyRestPath(req.path);
+    const problem = legacy
+      ? legacyRestBodyProblem(req.method, req.path, req.body)
+      : restBodyProblem(req.method, req.path, req.body);
+    if (problem === undefined) return next();
+    if (legacy) {
+      // v0.3's REST error body and media type, as the SDK's v0.3 routes answer.
+      return void res
+        .status(400)
+        .type("application/json")
+        .json(toLegacyHTTPError(new RequestMalformedError(problem.message)));
+    }
+    // The media type the SDK gives every REST answer.
+    res
+      .status(400)
+      .type("application/a2a+json")
+      .json(toRestErrorBody(new RequestMalformedError(problem.message), 400));
+  };
+}

@@ -44,25 +44,25 @@ export function isBase64(s: string): boolean {
 }
 
 // The SDK's JSON reader accepts a field's protobuf name as well as its JSON name.
-const field = (o: JsonObject, json: string, proto: string): unknown => o[json] ?? o[proto];
+export const field = (o: JsonObject, json: string, proto: string): unknown => o[json] ?? o[proto];
 
-const describe = (v: unknown): string =>
+export const describe = (v: unknown): string =>
   v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
 
-function stringProblem(v: unknown, name: string): string | undefined {
+export function stringProblem(v: unknown, name: string): string | undefined {
   return v === undefined || typeof v === "string"
     ? undefined
     : `${name} must be a string, not ${describe(v)}`;
 }
 
-function stringArrayProblem(v: unknown, name: string): string | undefined {
+export function stringArrayProblem(v: unknown, name: string): string | undefined {
   if (v === undefined) return undefined;
   if (!Array.isArray(v)) return `${name} must be an array of strings, not ${describe(v)}`;
   const bad = v.findIndex((x) => typeof x !== "string");
   return bad === -1 ? undefined : `${name}[${bad}] must be a string, not ${describe(v[bad])}`;
 }
 
-function objectProblem(v: unknown, name: string): string | undefined {
+export function objectProblem(v: unknown, name: string): string | undefined {
   return v === undefined || isRecord(v)
     ? undefined
     : `${name} must be an object, not ${describe(v)}`;
@@ -132,19 +132,22 @@ export function messageProblem(message: unknown): string | undefined {
 
 const MESSAGE_METHODS: readonly string[] = ["SendMessage", "SendStreamingMessage"];
 
-function bodyProblem(body: unknown, params: () => unknown, carriesMessage: boolean) {
+/**
+ * A body's problem: its depth, then what `messageCheck` (given when the body carries a message)
+ * finds wrong with that message.
+ */
+export function bodyProblem(
+  body: unknown,
+  messageCheck: (() => string | undefined) | undefined,
+): ShapeProblem | undefined {
   if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
     return {
       kind: "invalid_request",
       message: `The request is nested deeper than ${MAX_JSON_DEPTH} levels.`,
-    } as const;
+    };
   }
-  if (!carriesMessage) return undefined;
-  const p = params();
-  const problem = messageProblem(isRecord(p) ? p.message : undefined);
-  return problem === undefined
-    ? undefined
-    : ({ kind: "invalid_params", message: problem } as const);
+  const problem = messageCheck?.();
+  return problem === undefined ? undefined : { kind: "invalid_params", message: problem };
 }
 
 /**
@@ -172,8 +175,9 @@ export function envelopeProblem(body: unknown): string | undefined {
 export function jsonRpcBodyProblem(body: unknown): ShapeProblem | undefined {
   const envelope = envelopeProblem(body);
   if (envelope !== undefined) return { kind: "invalid_request", message: envelope };
-  const method = (body as JsonObject).method as string;
-  return bodyProblem(body, () => (body as JsonObject).params, MESSAGE_METHODS.includes(method));
+  const { method, params } = body as JsonObject;
+  const carried = () => messageProblem(isRecord(params) ? params.message : undefined);
+  return bodyProblem(body, MESSAGE_METHODS.includes(method as string) ? carried : undefined);
 }
 
 /** A REST (HTTP+JSON) body's problem; `path` is the request path within the binding. */
@@ -183,5 +187,6 @@ export function restBodyProblem(
   body: unknown,
 ): ShapeProblem | undefined {
   const carriesMessage = httpMethod === "POST" && /\/message:(send|stream)$/.test(path);
-  return bodyProblem(body, () => body, carriesMessage);
+  const carried = () => messageProblem(isRecord(body) ? body.message : undefined);
+  return bodyProblem(body, carriesMessage ? carried : undefined);
 }

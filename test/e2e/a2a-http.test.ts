@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
+import { versionRefusedMessage } from "../../src/a2a/contract/versions.js";
 import { startTestBench } from "../support/bench.js";
 import { reply, text } from "../support/fake-model/index.js";
 import {
@@ -42,7 +43,8 @@ describe("A2A server: HTTP surface", () => {
     });
     const body = (await res.json()) as { error: { code: number; message: string } };
     expect(body.error.code).toBe(-32009);
-    expect(body.error.message).toMatch(/'0\.3' is not supported.*1\.0/);
+    expect(body.error.message).toBe(versionRefusedMessage(undefined, false));
+    expect(body.error.message).toContain("`A2A-Version: 1.0`");
   });
 
   it("answers a body over the limit with a JSON 413, and creates no task", async () => {

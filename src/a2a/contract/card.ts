@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { A2A_PROTOCOL_VERSION, AgentCard } from "@a2a-js/sdk";
+import { A2A_PROTOCOL_VERSION, AgentCard, type AgentInterface } from "@a2a-js/sdk";
+import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import type { Config } from "../../config/schema.js";
 import { eventsExtension } from "./extension.js";
 
@@ -23,21 +24,7 @@ export function buildAgentCard(
     name: c.name,
     description: c.description,
     version: c.version ?? options.version,
-    // JSON-RPC first: a client takes the first interface it supports.
-    supportedInterfaces: [
-      {
-        url: `${base}${JSONRPC_PATH}`,
-        protocolBinding: "JSONRPC",
-        protocolVersion: A2A_PROTOCOL_VERSION,
-        tenant: "",
-      },
-      {
-        url: `${base}${REST_PATH}`,
-        protocolBinding: "HTTP+JSON",
-        protocolVersion: A2A_PROTOCOL_VERSION,
-        tenant: "",
-      },
-    ],
+    supportedInterfaces: interfaces(base, server.compat.v03),
     provider: c.provider
       ? { organization: c.provider.organization, url: c.provider.url }
       : undefined,
@@ -65,6 +52,29 @@ export function buildAgentCard(
     })),
     signatures: [],
   };
+}
+
+/**
+ * JSON-RPC first: a client takes the first interface it supports. With v0.3 compatibility, each
+ * binding is listed a second time at version 0.3, after the v1.0 ones (a v1.0 client prefers a
+ * 1.0 entry; the SDK's handlers serve v0.3 only on a binding the card lists at 0.3).
+ */
+function interfaces(base: string, compatV03: boolean): AgentInterface[] {
+  const v1: AgentInterface[] = [
+    {
+      url: `${base}${JSONRPC_PATH}`,
+      protocolBinding: "JSONRPC",
+      protocolVersion: A2A_PROTOCOL_VERSION,
+      tenant: "",
+    },
+    {
+      url: `${base}${REST_PATH}`,
+      protocolBinding: "HTTP+JSON",
+      protocolVersion: A2A_PROTOCOL_VERSION,
+      tenant: "",
+    },
+  ];
+  return compatV03 ? duplicateInterfacesForLegacy(v1, ["JSONRPC", "HTTP+JSON"]) : v1;
 }
 
 /** The card's name for the bearer-token scheme of `server.auth.tokens`. */
@@ -113,7 +123,12 @@ export interface CardDocument {
 }
 
 export function cardDocument(card: AgentCard, builtAt: Date): CardDocument {
-  const body = JSON.stringify(agentCardJson(card));
+  return jsonCardDocument(agentCardJson(card), builtAt);
+}
+
+/** The document of a card already in a wire form (e.g. the v0.3 one). */
+export function jsonCardDocument(json: Json, builtAt: Date): CardDocument {
+  const body = JSON.stringify(json);
   const hash = createHash("sha256").update(body).digest("base64url").slice(0, 32);
   return { body, etag: `"${hash}"`, lastModified: builtAt.toUTCString() };
 }

@@ -18,3 +18,4 @@ export * from "./statuses.js";
 export * from "./task-states.js";
 export * from "./texts.js";
 export * from "./usage.js";
+export * from "./versions.js";

@@ -6,6 +6,7 @@ import {
   UnsupportedOperationError,
 } from "@a2a-js/sdk/errors";
 import { afterEach, describe, expect, it } from "vitest";
+import { versionRefusedMessage } from "../../../src/a2a/contract/versions.js";
 import { CALLER_STATE_KEY } from "../../../src/http/app.js";
 import {
   BODY_LIMIT,
@@ -365,16 +366,16 @@ describe("HTTP app: logs", () => {
   it("logs a protocol error answer on the request's line; the SDK's own report of it, stackless, at debug", async () => {
     const r = await start(undefined, "debug");
     r.handler.sendMessageStream = () => failingStream(new TaskNotFoundError("Task not found: t9"));
-    // An unsupported version and a pre-stream error: the SDK console.error()s both, stack and all.
+    // An unsupported version (refused before the SDK) and a pre-stream error (the SDK
+    // console.error()s it, stack and all).
     await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t1" }), {
       "content-type": "application/json",
     });
     await post(`${r.url}/a2a/jsonrpc`, rpc("SendStreamingMessage", sendParams("hi")));
     await fetch(`${r.url}/a2a/rest/tasks/t1`, { headers: {} });
-    const logs = await r.logged(5);
+    const logs = await r.logged(4);
     const requests = logs.filter((l) => l.msg === "request");
-    const version =
-      "The requested A2A protocol version '0.3' is not supported. Supported versions: 1.0";
+    const version = versionRefusedMessage(undefined, false);
     expect(requests.map((l) => [l.level, l.status, l.error])).toEqual([
       [30, 200, { code: -32009, message: version }],
       [30, 200, { code: -32001, message: "Task not found: t9" }],
@@ -382,11 +383,6 @@ describe("HTTP app: logs", () => {
     ]);
     const sdk = logs.filter((l) => l.source === "@a2a-js/sdk");
     expect(sdk.map((l) => [l.level, l.msg, l.error])).toEqual([
-      [
-        20,
-        "Unhandled error in JSON-RPC POST handler",
-        { name: "VersionNotSupportedError", message: version },
-      ],
       [
         20,
         "Pre-stream error for request 1",

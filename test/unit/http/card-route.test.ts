@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isNotModified } from "../../../src/http/card-route.js";
+import { isNotModified, wantsLegacyCard } from "../../../src/http/card-route.js";
 
 describe("isNotModified", () => {
   const doc = { body: "{}", etag: '"abc"', lastModified: "Tue, 04 Mar 2025 05:06:07 GMT" };
@@ -18,5 +18,23 @@ describe("isNotModified", () => {
     [{}, false],
   ])("%j → %s", (conditionals, expected) => {
     expect(isNotModified(conditionals, doc)).toBe(expected);
+  });
+});
+
+describe("wantsLegacyCard", () => {
+  it.each([
+    [undefined, true],
+    ["", true],
+    [" ", true],
+    ["0.3", true],
+    ["0.3.1", true],
+    ["0.9", true],
+    ["0.2", false],
+    ["1.0", false],
+    ["2.0", false],
+    ["0.30x", false],
+    ["abc", false],
+  ])("A2A-Version %j → %s", (header, expected) => {
+    expect(wantsLegacyCard(header)).toBe(expected);
   });
 });

@@ -2,6 +2,7 @@ import { AgentCard } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { agentCardJson, buildAgentCard, cardDocument } from "../../../../src/a2a/contract/card.js";
 import { EVENTS_EXTENSION_URI } from "../../../../src/a2a/contract/extension.js";
+import { legacyAgentCardJson } from "../../../../src/a2a/contract/legacy-card.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
 import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES } from "../../../../src/media-types.js";
@@ -76,6 +77,31 @@ describe("agent card", () => {
     });
   });
 
+  it("with server.compat.v03, lists each binding again at 0.3, after the 1.0 ones", () => {
+    expect(wire({ server: { compat: { v03: true } } }).supportedInterfaces).toEqual([
+      {
+        url: "http://localhost:3008/a2a/jsonrpc",
+        protocolBinding: "JSONRPC",
+        protocolVersion: "1.0",
+      },
+      {
+        url: "http://localhost:3008/a2a/rest",
+        protocolBinding: "HTTP+JSON",
+        protocolVersion: "1.0",
+      },
+      {
+        url: "http://localhost:3008/a2a/jsonrpc",
+        protocolBinding: "JSONRPC",
+        protocolVersion: "0.3",
+      },
+      {
+        url: "http://localhost:3008/a2a/rest",
+        protocolBinding: "HTTP+JSON",
+        protocolVersion: "0.3",
+      },
+    ]);
+  });
+
   it("takes texts and skills from the config, the version from the package by default", () => {
     const card = wire({
       agentCard: {
@@ -135,5 +161,43 @@ describe("card document", () => {
     const other = cardDocument(buildAgentCard(config(), { version: "1.0.1" }), built);
     expect(same.etag).toBe(a.etag);
     expect(other.etag).not.toBe(a.etag);
+  });
+});
+
+describe("v0.3 card (server.compat.v03)", () => {
+  it("has v0.3's endpoint fields from the 0.3 interfaces, and keeps the v1.0 ones", async () => {
+    const card = buildAgentCard(
+      config({
+        server: {
+          compat: { v03: true },
+          auth: { tokens: [{ name: "ci", sha256: "a".repeat(64) }] },
+        },
+      }),
+      { version: "1.0.0" },
+    );
+    const legacy = await legacyAgentCardJson(card);
+    expect(legacy).toMatchObject({
+      name: "Claude Code",
+      version: "1.0.0",
+      url: "http://localhost:3008/a2a/jsonrpc",
+      preferredTransport: "JSONRPC",
+      protocolVersion: "0.3",
+      additionalInterfaces: [{ url: "http://localhost:3008/a2a/rest", transport: "HTTP+JSON" }],
+      capabilities: {
+        streaming: true,
+        pushNotifications: true,
+        extensions: [{ uri: EVENTS_EXTENSION_URI, required: false }],
+      },
+      // v0.3's security shapes: a `type` discriminator, plain scope lists.
+      securitySchemes: { bearer: { type: "http", scheme: "Bearer" } },
+      security: [{ bearer: [] }],
+      supportedInterfaces: agentCardJson(card).supportedInterfaces,
+    });
+    expect(JSON.stringify(legacy)).not.toContain("$case");
+  });
+
+  it("cannot be built from a card without a 0.3 interface", async () => {
+    const card = buildAgentCard(config(), { version: "1.0.0" });
+    await expect(legacyAgentCardJson(card)).rejects.toThrow(/at least one interface/);
   });
 });

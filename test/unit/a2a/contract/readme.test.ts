@@ -4,6 +4,11 @@ import { describe, expect, it } from "vitest";
 import { KIND } from "../../../../src/a2a/contract/kinds.js";
 import { status } from "../../../../src/a2a/contract/statuses.js";
 import { DENIAL, TEXT } from "../../../../src/a2a/contract/texts.js";
+import {
+  EVENTS_EXTENSION_URI,
+  EVENTS_EXTENSION_VERSION,
+} from "../../../../src/a2a/contract/extension.js";
+import { versionRefusedMessage } from "../../../../src/a2a/contract/versions.js";
 import { sessionResetText } from "../../../../src/sessions/pool.js";
 
 /**
@@ -171,4 +176,14 @@ describe("the README's event contract and src/a2a/contract/", () => {
       expect(snippets.filter((s) => pattern(s).test(text))).not.toEqual([]);
     },
   );
+});
+
+describe("the README's protocol versions and extension and src/a2a/contract/", () => {
+  it("quotes the -32009 answer to a header-less request as the server words it", () => {
+    expect(README).toContain(JSON.stringify(versionRefusedMessage(undefined, false)).slice(1, -1));
+  });
+
+  it("names the event extension's URI and version", () => {
+    expect(README).toContain(`| \`${EVENTS_EXTENSION_URI}\` | \`${EVENTS_EXTENSION_VERSION}\``);
+  });
 });
