@@ -1,3 +1,7 @@
+// Longer than ~300 lines on purpose: this is the provider's whole public API (stream, follow,
+// interrupt, cancel, close, history) and the prompt scheduler behind it, in one class so that
+// every entry point checks the same closing/ended state. Its shared state lives in SessionCore
+// (core.ts), routing in the pump (pump.ts), run bookkeeping in RunTracker (run-tracker.ts).
 import { randomUUID, type UUID } from "node:crypto";
 import type { SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { pino, type Logger } from "pino";

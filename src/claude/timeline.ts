@@ -1,3 +1,7 @@
+// Longer than ~300 lines on purpose: the timeline assembler is one state machine per API message
+// (placeholder → streaming → complete | aborted) fed by partial and complete frames in any order,
+// and its reconciliation rules read best side by side; the frame shapes it consumes are in
+// normalized-event.ts.
 import type { Logger } from "pino";
 import {
   contentBlocks,
