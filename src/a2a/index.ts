@@ -1,0 +1,18 @@
+/**
+ * The A2A side of the server: A2A requests become tasks, and a task's Claude runs become A2A
+ * events. One folder per sub-domain, each with an index.ts saying what it holds and who may import
+ * it (docs/ARCHITECTURE.md has the map):
+ *
+ *   contract/     the wire contract: kinds, texts, data parts, status factories, the card
+ *   handler/      the guarded request handler, the bus manager, the task channel
+ *   routing/      the executor, conversation queues, run ownership, autonomous tasks
+ *   task/         one task: lifecycle, the task object, run output, background work
+ *   interaction/  questions, permission answers, loop protection (pure)
+ *   content/      input parts, content modes, file artifacts
+ *   push/         webhook targets, delivery, the retrying sender
+ *
+ * Imported by the app's wiring (src/agent.ts) and the bindings; it imports no binding.
+ */
+export * as contract from "./contract/index.js";
+export { ClaudeAgentExecutor } from "./routing/index.js";
+export { GuardedRequestHandler, TaskBusManager } from "./handler/index.js";
