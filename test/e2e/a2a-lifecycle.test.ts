@@ -163,11 +163,13 @@ describe("A2A task lifecycle (real runtime)", () => {
     const path2 = path1 === outA ? outB : outA;
     const ids = idsOf(first);
 
-    // Allow the first: the second prompt is shown in the same answer's stream.
+    // Both subagents run at once: answer only when the runtime has asked the second too, so the
+    // answer finds it pending. Allowing the first then shows the second at once in the same
+    // answer's stream, with no WORKING (resumed) in between: the task stays parked.
+    await expect.poll(() => h?.permissionRequests.length, { timeout: 30_000 }).toBe(2);
     const second = await collect(h.client.sendMessageStream(sendRequest(userMessage("yes", ids))));
     expect(describeStream(second)).toEqual([
       "task:input-required",
-      "status:working:resumed",
       "status:input-required:permission_request",
     ]);
     const prompt2 = lastStatus(second);
