@@ -77,9 +77,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
 
   // Sessions report to the executor, which needs the pool that creates them: the closures below
   // read `executor` only when a session calls them, and sessions exist only through the executor.
-  // The pool's "context" is a conversation: a caller's contextId (`conversation.ts`).
-  const createSession = ({ contextId, resume, resumeAt }: SessionFactoryArgs): ClaudeSession => {
-    const conversation = parseConversationKey(contextId);
+  // The pool is keyed by conversation: a caller's contextId (`conversation.ts`).
+  const createSession = ({ key, resume, resumeAt }: SessionFactoryArgs): ClaudeSession => {
+    const conversation = parseConversationKey(key);
     const sdkOptions =
       resumeAt === undefined ? o.sdkOptions : { ...o.sdkOptions, resumeSessionAt: resumeAt };
     const session: ClaudeSession = new ClaudeSession({
@@ -97,10 +97,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       logger: logger.child(
         conversation
           ? { contextId: conversation.contextId, owner: conversation.owner }
-          : { contextId },
+          : { conversation: key },
       ),
-      canUseTool: (toolName, input, options) =>
-        executor.canUseTool(contextId, toolName, input, options),
+      canUseTool: (toolName, input, options) => executor.canUseTool(key, toolName, input, options),
       hooks: {
         PostToolUse: [
           {
@@ -112,7 +111,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
                 if (path === undefined) return {};
                 // The change belongs to the run that made the tool call, whoever holds the context.
                 const runId = await session.runOfToolUse(input.tool_use_id, signal);
-                await executor.onFileChanged(contextId, runId, {
+                await executor.onFileChanged(key, runId, {
                   cwd,
                   path,
                   toolName: input.tool_name,
@@ -127,7 +126,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       },
     });
     // Background work and wakes: the executor gives them to the task that owns them.
-    session.subscribe((event) => executor.onSessionEvent(contextId, session, event));
+    session.subscribe((event) => executor.onSessionEvent(key, session, event));
     return session;
   };
   const pool = new SessionPool({
@@ -141,8 +140,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     checkTranscript: transcriptCheck({ cwd, env: o.claudeEnv }),
     rewindPoint: (sessionId) =>
       rewindPoint(readTranscriptSync({ cwd, env: o.claudeEnv }, sessionId)),
-    onSessionEvent: (contextId, event) => {
-      metrics.onSessionEvent(contextId, event);
+    onSessionEvent: (key, event) => {
+      metrics.onSessionEvent(key, event);
       if (event.type === "session_id" || event.type === "closed") void orphans.record();
     },
   });

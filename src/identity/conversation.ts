@@ -15,9 +15,19 @@ export interface Conversation {
 /** The scope of the caller of a request: the same one the task and push stores use. */
 export const ownerOf = (context: ServerCallContext): string => resolveUserScope(context);
 
+declare const conversationKeyBrand: unique symbol;
+
+/**
+ * The key of a conversation (caller + context), as the session pool, the session map and the
+ * context queue are keyed. Branded so that a bare `contextId`, also a string, cannot be passed
+ * where a key is meant: only `conversationKey` (and the session map's upgrade of old keys) make
+ * one.
+ */
+export type ConversationKey = string & { readonly [conversationKeyBrand]: true };
+
 /** Unambiguous whatever the strings hold (a JSON pair, not a separator a contextId could contain). */
-export function conversationKey(c: Conversation): string {
-  return JSON.stringify([c.owner, c.contextId]);
+export function conversationKey(c: Conversation): ConversationKey {
+  return JSON.stringify([c.owner, c.contextId]) as ConversationKey;
 }
 
 /** The conversation of a key made by `conversationKey`; undefined for anything else. */
@@ -39,8 +49,9 @@ export function parseConversationKey(key: string): Conversation | undefined {
  * was not recorded, so it becomes the anonymous caller's (the only caller of a default,
  * loopback-only server).
  */
-export function upgradeSessionKey(key: string): string {
-  if (parseConversationKey(key) !== undefined) return key;
+export function upgradeSessionKey(key: string): ConversationKey {
+  // Written by `conversationKey` (an earlier run of this server): kept as it is.
+  if (parseConversationKey(key) !== undefined) return key as ConversationKey;
   return conversationKey({ owner: ANONYMOUS_OWNER, contextId: key });
 }
 

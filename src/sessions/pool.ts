@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { ClaudeSession, SessionEvent } from "../claude/index.js";
+import type { ConversationKey } from "../identity/conversation.js";
 import type { SessionMap } from "../store/session-map.js";
 import { realTimers, type Timers } from "../timers.js";
 import { backgroundClock, backgroundLimitReason } from "./background-limit.js";
@@ -8,7 +9,8 @@ import { SESSION_NOT_FOUND, type TranscriptCheck } from "./transcripts.js";
 export type { Timers } from "../timers.js";
 
 export interface SessionFactoryArgs {
-  readonly contextId: string;
+  /** The conversation (caller + context) the session serves. */
+  readonly key: ConversationKey;
   /** The Claude session to resume, from the persisted map. */
   readonly resume: string | undefined;
   /** Resume only up to this assistant message (a rejected prompt after it is dropped). */
@@ -37,7 +39,7 @@ export interface SessionPoolOptions {
   readonly logger: Logger;
   readonly timers?: Timers;
   /** Sees every event of every live session (metrics). */
-  readonly onSessionEvent?: (contextId: string, event: SessionEvent) => void;
+  readonly onSessionEvent?: (key: ConversationKey, event: SessionEvent) => void;
   /**
    * Where to resume a session whose last prompt the model API rejected (HTTP 400): the uuid of
    * the last assistant message before that prompt, or undefined to start fresh.
@@ -68,7 +70,7 @@ export function sessionResetText(reset: SessionReset): string {
 }
 
 interface Entry {
-  readonly contextId: string;
+  readonly key: ConversationKey;
   readonly session: ClaudeSession;
   readonly unsubscribe: () => void;
   leases: number;
@@ -103,21 +105,21 @@ export interface SessionLease {
  * never closed while a run, a background task or a lease is active.
  */
 export class SessionPool {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<ConversationKey, Entry>();
   /** Sessions closing: they still count against maxLive until their process is gone. */
   private closing = 0;
   /** Slots promised to `whenFree` callers whose session is not created yet. */
   private reserved = 0;
   private readonly waiters: {
-    contextId: string;
+    key: ConversationKey;
     resolve: () => void;
     reject: (reason: Error) => void;
   }[] = [];
   private recheck: unknown;
   /** Contexts whose last prompt the API rejected, until their next session is created. */
-  private readonly poisoned = new Set<string>();
+  private readonly poisoned = new Set<ConversationKey>();
   /** Contexts whose mapping was dropped as stale, until their next session is created. */
-  private readonly resets = new Map<string, SessionReset>();
+  private readonly resets = new Map<ConversationKey, SessionReset>();
   private readonly timers: Timers;
   private clock = 0;
   private closed = false;
@@ -141,23 +143,23 @@ export class SessionPool {
   }
 
   /**
-   * Resolves when `acquire(contextId)` fits under `maxLive`: at once for a live context or when
+   * Resolves when `acquire(key)` fits under `maxLive`: at once for a live context or when
    * there is room; otherwise once the least recently used session idle for at least
    * `minIdleBeforeEvictMs` has been closed (and its process is gone). First come, first served.
    * The slot is kept for the next `acquire`; a caller that will not acquire after all gives it
    * back with `forgo()`. Aborting `signal` leaves the queue (the promise then rejects); so does
    * `closeAll()`, with the reason `SERVER_STOPPING`, as does a call once the pool is closed.
    */
-  whenFree(contextId: string, signal?: AbortSignal): Promise<void> {
+  whenFree(key: ConversationKey, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(new Error("aborted"));
     if (this.closed) return Promise.reject(new Error(SERVER_STOPPING));
-    if (this.entries.has(contextId) || this.hasRoom()) {
-      if (!this.entries.has(contextId)) this.reserved++;
+    if (this.entries.has(key) || this.hasRoom()) {
+      if (!this.entries.has(key)) this.reserved++;
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
       const waiter = {
-        contextId,
+        key,
         resolve: () => {
           signal?.removeEventListener("abort", onAbort);
           resolve();
@@ -178,9 +180,9 @@ export class SessionPool {
     });
   }
 
-  /** Whether `whenFree(contextId)` would have to wait (every allowed process is busy). */
-  wouldWait(contextId: string): boolean {
-    return !this.closed && !this.entries.has(contextId) && !this.hasRoom();
+  /** Whether `whenFree(key)` would have to wait (every allowed process is busy). */
+  wouldWait(key: ConversationKey): boolean {
+    return !this.closed && !this.entries.has(key) && !this.hasRoom();
   }
 
   /** Gives back the slot `whenFree` kept for a caller that will not `acquire` after all. */
@@ -199,7 +201,7 @@ export class SessionPool {
     for (;;) {
       const next = this.waiters[0];
       if (next === undefined) return;
-      if (this.entries.has(next.contextId)) {
+      if (this.entries.has(next.key)) {
         this.waiters.shift();
         next.resolve();
         continue;
@@ -256,21 +258,21 @@ export class SessionPool {
     return n;
   }
 
-  has(contextId: string): boolean {
-    return this.entries.has(contextId);
+  has(key: ConversationKey): boolean {
+    return this.entries.has(key);
   }
 
   /** The context's live session, if any (no lease taken). */
-  peek(contextId: string): ClaudeSession | undefined {
-    return this.entries.get(contextId)?.session;
+  peek(key: ConversationKey): ClaudeSession | undefined {
+    return this.entries.get(key)?.session;
   }
 
-  acquire(contextId: string): SessionLease {
+  acquire(key: ConversationKey): SessionLease {
     if (this.closed) throw new Error("session pool is closed");
-    const live = this.entries.get(contextId);
+    const live = this.entries.get(key);
     // A poisoned session still closing is dropped here, so the new task gets a rewound one.
     if (live?.poisoned && !this.isBusy(live)) void this.evict(live, "prompt rejected");
-    const entry = this.entries.get(contextId) ?? this.create(contextId);
+    const entry = this.entries.get(key) ?? this.create(key);
     entry.leases++;
     entry.lastUsed = ++this.clock;
     this.disarm(entry);
@@ -306,66 +308,69 @@ export class SessionPool {
    * after `cleanupPeriodDays`, another HOME or CLAUDE_CONFIG_DIR, a moved workspace), so those
    * contexts start fresh instead of failing forever. Run at startup. Returns the contexts.
    */
-  async dropStaleSessions(): Promise<string[]> {
-    const stale: string[] = [];
-    for (const [contextId, { sessionId }] of this.options.sessionMap.all()) {
-      if (await this.dropIfStale(contextId, sessionId)) stale.push(contextId);
+  async dropStaleSessions(): Promise<ConversationKey[]> {
+    const stale: ConversationKey[] = [];
+    for (const [key, { sessionId }] of this.options.sessionMap.all()) {
+      if (await this.dropIfStale(key, sessionId)) stale.push(key);
     }
     return stale;
   }
 
   /** Whether the mapping (still naming `sessionId`) was stale and has been dropped. */
-  private async dropIfStale(contextId: string, sessionId: string): Promise<boolean> {
+  private async dropIfStale(key: ConversationKey, sessionId: string): Promise<boolean> {
     const check = this.options.checkTranscript;
     if (check === undefined) return false;
     let exists: boolean;
     try {
       exists = await check(sessionId);
     } catch (err) {
-      this.options.logger.warn({ err, contextId }, "could not check a session's transcript");
+      this.options.logger.warn(
+        { err, conversation: key },
+        "could not check a session's transcript",
+      );
       return false;
     }
-    if (exists || this.options.sessionMap.get(contextId)?.sessionId !== sessionId) return false;
-    if (this.entries.has(contextId)) return false;
-    await this.markReset(contextId, { previousSessionId: sessionId, reason: TRANSCRIPT_MISSING });
+    if (exists || this.options.sessionMap.get(key)?.sessionId !== sessionId) return false;
+    if (this.entries.has(key)) return false;
+    await this.markReset(key, { previousSessionId: sessionId, reason: TRANSCRIPT_MISSING });
     return true;
   }
 
-  private async markReset(contextId: string, reset: SessionReset): Promise<void> {
-    this.resets.set(contextId, reset);
+  private async markReset(key: ConversationKey, reset: SessionReset): Promise<void> {
+    this.resets.set(key, reset);
     this.options.logger.warn(
-      { contextId, sessionId: reset.previousSessionId, reason: reset.reason },
+      { conversation: key, sessionId: reset.previousSessionId, reason: reset.reason },
       "session cannot be resumed; the context starts a fresh one",
     );
-    await this.options.sessionMap.delete(contextId);
+    await this.options.sessionMap.delete(key);
   }
 
-  private create(contextId: string): Entry {
-    let reset = this.resets.get(contextId);
-    this.resets.delete(contextId);
-    let resume = reset ? undefined : this.options.sessionMap.get(contextId)?.sessionId;
+  private create(key: ConversationKey): Entry {
+    let reset = this.resets.get(key);
+    this.resets.delete(key);
+    let resume = reset ? undefined : this.options.sessionMap.get(key)?.sessionId;
     let resumeAt: string | undefined;
-    if (resume !== undefined && this.poisoned.delete(contextId)) {
+    if (resume !== undefined && this.poisoned.delete(key)) {
       resumeAt = this.options.rewindPoint?.(resume);
       if (resumeAt === undefined) {
         // Nothing before the rejected prompt: the conversation starts again.
         reset = { previousSessionId: resume, reason: "its first prompt was rejected" };
         resume = undefined;
-        void this.options.sessionMap.delete(contextId).catch(() => undefined);
+        void this.options.sessionMap.delete(key).catch(() => undefined);
       }
       this.options.logger.warn(
-        { contextId, sessionId: reset?.previousSessionId ?? resume, resumeAt },
+        { conversation: key, sessionId: reset?.previousSessionId ?? resume, resumeAt },
         "the model API rejected the last prompt: resuming before it",
       );
     }
     if (this.reserved > 0) this.reserved--;
     const session = this.options.createSession({
-      contextId,
+      key,
       resume,
       ...(resumeAt !== undefined && { resumeAt }),
     });
     const entry: Entry = {
-      contextId,
+      key,
       session,
       unsubscribe: () => undefined,
       leases: 0,
@@ -379,21 +384,21 @@ export class SessionPool {
     };
     const unsubscribe = session.subscribe((event) => this.onEvent(entry, event));
     Object.assign(entry, { unsubscribe });
-    this.entries.set(contextId, entry);
-    this.options.logger.debug({ contextId, resume, live: this.entries.size }, "session created");
+    this.entries.set(key, entry);
+    this.options.logger.debug(
+      { conversation: key, resume, live: this.entries.size },
+      "session created",
+    );
     return entry;
   }
 
   private onEvent(entry: Entry, event: SessionEvent): void {
-    this.options.onSessionEvent?.(entry.contextId, event);
+    this.options.onSessionEvent?.(entry.key, event);
     switch (event.type) {
       case "session_id":
-        if (this.options.sessionMap.get(entry.contextId)?.sessionId !== event.sessionId) {
-          this.options.sessionMap.set(entry.contextId, event.sessionId).catch((err: unknown) => {
-            this.options.logger.error(
-              { err, contextId: entry.contextId },
-              "session map write failed",
-            );
+        if (this.options.sessionMap.get(entry.key)?.sessionId !== event.sessionId) {
+          this.options.sessionMap.set(entry.key, event.sessionId).catch((err: unknown) => {
+            this.options.logger.error({ err, conversation: entry.key }, "session map write failed");
           });
         }
         return;
@@ -402,7 +407,7 @@ export class SessionPool {
           // The rejected prompt stays in this process's conversation: every later prompt would
           // be rejected too. Replace the session, resumed before that prompt, once it is free.
           entry.poisoned = true;
-          this.poisoned.add(entry.contextId);
+          this.poisoned.add(entry.key);
         }
         this.clockBackground(entry);
         this.review(entry);
@@ -419,14 +424,14 @@ export class SessionPool {
         return;
       case "closed":
         // The process ended (or was closed): the next task re-creates the session by resume.
-        if (this.entries.get(entry.contextId) === entry) {
+        if (this.entries.get(entry.key) === entry) {
           this.disarm(entry);
           this.stopBackgroundClock(entry);
           entry.unsubscribe();
-          this.entries.delete(entry.contextId);
+          this.entries.delete(entry.key);
           this.wake();
         }
-        this.afterClose(entry.contextId, event.reason);
+        this.afterClose(entry.key, event.reason);
         return;
       default:
         return;
@@ -438,14 +443,14 @@ export class SessionPool {
    * mapping so the context's next session starts fresh (this task has failed with the runtime's
    * reason). Any other end: re-check the mapping, in case its transcript went away meanwhile.
    */
-  private afterClose(contextId: string, reason: string): void {
-    const sessionId = this.options.sessionMap.get(contextId)?.sessionId;
+  private afterClose(key: ConversationKey, reason: string): void {
+    const sessionId = this.options.sessionMap.get(key)?.sessionId;
     if (sessionId === undefined || this.closed) return;
     const done = SESSION_NOT_FOUND.test(reason)
-      ? this.markReset(contextId, { previousSessionId: sessionId, reason: TRANSCRIPT_MISSING })
-      : this.dropIfStale(contextId, sessionId);
+      ? this.markReset(key, { previousSessionId: sessionId, reason: TRANSCRIPT_MISSING })
+      : this.dropIfStale(key, sessionId);
     done.catch((err: unknown) => {
-      this.options.logger.error({ err, contextId }, "dropping a stale session failed");
+      this.options.logger.error({ err, conversation: key }, "dropping a stale session failed");
     });
   }
 
@@ -462,7 +467,7 @@ export class SessionPool {
   /** Starts, stops or keeps the session's `maxBackgroundMs` clock as its activity changes. */
   private clockBackground(entry: Entry): void {
     const limit = this.options.maxBackgroundMs ?? 0;
-    if (limit <= 0 || this.entries.get(entry.contextId) !== entry) return;
+    if (limit <= 0 || this.entries.get(entry.key) !== entry) return;
     const activity = {
       background: entry.session.backgroundTasks().length,
       foreground: entry.session.foregroundActive,
@@ -495,7 +500,7 @@ export class SessionPool {
    * at once, so the session can be closed even if the runtime never confirms.
    */
   private expireBackground(entry: Entry, limit: number): void {
-    if (this.entries.get(entry.contextId) !== entry) return;
+    if (this.entries.get(entry.key) !== entry) return;
     const session = entry.session;
     const tasks = session.backgroundTasks();
     if (tasks.length === 0 || session.foregroundActive) return;
@@ -503,7 +508,7 @@ export class SessionPool {
     const reason = backgroundLimitReason(limit);
     this.options.logger.info(
       {
-        contextId: entry.contextId,
+        conversation: entry.key,
         backgroundTasks: tasks.map((t) => t.taskId),
         maxBackgroundMs: limit,
       },
@@ -512,7 +517,7 @@ export class SessionPool {
     for (const task of tasks) {
       session.stopBackgroundTask(task.taskId, reason).catch((err: unknown) => {
         this.options.logger.warn(
-          { err, contextId: entry.contextId, backgroundTask: task.taskId },
+          { err, conversation: entry.key, backgroundTask: task.taskId },
           "stopping background work failed",
         );
       });
@@ -522,7 +527,7 @@ export class SessionPool {
 
   /** Arms the idle timer of a session that has nothing to do, and trims the live set. */
   private review(entry: Entry): void {
-    if (this.entries.get(entry.contextId) !== entry) return;
+    if (this.entries.get(entry.key) !== entry) return;
     this.disarm(entry);
     if (this.isBusy(entry)) return;
     if (entry.poisoned) {
@@ -553,18 +558,18 @@ export class SessionPool {
   }
 
   private async evict(entry: Entry, reason: string): Promise<void> {
-    if (this.entries.get(entry.contextId) !== entry) return;
+    if (this.entries.get(entry.key) !== entry) return;
     this.disarm(entry);
     this.stopBackgroundClock(entry);
     entry.unsubscribe();
-    this.entries.delete(entry.contextId);
-    this.options.logger.debug({ contextId: entry.contextId, reason }, "session closed");
+    this.entries.delete(entry.key);
+    this.options.logger.debug({ conversation: entry.key, reason }, "session closed");
     this.closing++;
     try {
       // Only shutdown closes a busy session: its runs' tasks are told why.
       await entry.session.close(reason === SERVER_STOPPING ? SERVER_STOPPING : undefined);
     } catch (err) {
-      this.options.logger.warn({ err, contextId: entry.contextId }, "session close failed");
+      this.options.logger.warn({ err, conversation: entry.key }, "session close failed");
     } finally {
       this.closing--;
       this.wake();

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
+import type { ConversationKey } from "../identity/conversation.js";
 
 /** Where the map lives, relative to the workspace (`claude.cwd`). */
 export const SESSIONS_FILE = ".claude/claude-a2a.sessions.json";
@@ -24,8 +25,11 @@ export interface SessionMapOptions {
   logger: SessionMapLogger;
   /** Clock, for tests. */
   now?: () => Date;
-  /** Rewrites a key of an older file into today's form (identity: kept as is). */
-  upgradeKey?: (key: string) => string;
+  /**
+   * Rewrites a key of an older file into today's form. Without it the file's keys are taken as
+   * they are: a file this server wrote holds nothing but conversation keys.
+   */
+  upgradeKey?: (key: string) => ConversationKey;
 }
 
 const fileSchema = z.object({
@@ -37,12 +41,12 @@ const fileSchema = z.object({
 });
 
 /**
- * The persisted A2A `contextId → Claude session` map. Reads are from memory; every change is
+ * The persisted `conversation (caller + contextId) → Claude session` map. Reads are from memory; every change is
  * written atomically (temp file, fsync, rename). Writes run one at a time and each one writes the
  * whole current map, so a later write always carries every earlier change.
  */
 export class SessionMap {
-  private readonly entries: Map<string, SessionEntry>;
+  private readonly entries: Map<ConversationKey, SessionEntry>;
   private readonly now: () => Date;
   /** Settles when the last started write has finished (never rejects). */
   private tail: Promise<void> = Promise.resolve();
@@ -51,7 +55,7 @@ export class SessionMap {
 
   private constructor(
     readonly file: string,
-    entries: Map<string, SessionEntry>,
+    entries: Map<ConversationKey, SessionEntry>,
     now: () => Date,
   ) {
     this.entries = entries;
@@ -64,15 +68,18 @@ export class SessionMap {
     const now = options.now ?? (() => new Date());
     const loaded = await load(file, options.logger, now);
     const upgrade = options.upgradeKey;
-    if (upgrade === undefined) return new SessionMap(file, loaded, now);
+    if (upgrade === undefined) {
+      return new SessionMap(file, loaded as Map<ConversationKey, SessionEntry>, now);
+    }
     const entries = new Map([...loaded].map(([key, entry]) => [upgrade(key), entry]));
     const map = new SessionMap(file, entries, now);
-    if ([...loaded.keys()].some((key) => !entries.has(key))) await map.persist();
+    const kept = new Set<string>(entries.keys());
+    if ([...loaded.keys()].some((key) => !kept.has(key))) await map.persist();
     return map;
   }
 
-  get(contextId: string): SessionEntry | undefined {
-    const entry = this.entries.get(contextId);
+  get(key: ConversationKey): SessionEntry | undefined {
+    const entry = this.entries.get(key);
     return entry && { ...entry };
   }
 
@@ -81,22 +88,22 @@ export class SessionMap {
   }
 
   /** A snapshot of every entry. */
-  all(): Map<string, SessionEntry> {
+  all(): Map<ConversationKey, SessionEntry> {
     return new Map([...this.entries].map(([k, v]) => [k, { ...v }]));
   }
 
-  /** Records the session of a context; resolves once the change is on disk. */
-  set(contextId: string, sessionId: string): Promise<void> {
-    if (contextId === "" || sessionId === "") {
-      return Promise.reject(new TypeError("contextId and sessionId must be non-empty"));
+  /** Records the session of a conversation; resolves once the change is on disk. */
+  set(key: ConversationKey, sessionId: string): Promise<void> {
+    if (key === "" || sessionId === "") {
+      return Promise.reject(new TypeError("key and sessionId must be non-empty"));
     }
-    this.entries.set(contextId, { sessionId, updatedAt: this.now().toISOString() });
+    this.entries.set(key, { sessionId, updatedAt: this.now().toISOString() });
     return this.persist();
   }
 
-  /** Forgets a context; resolves (true if it was known) once the change is on disk. */
-  async delete(contextId: string): Promise<boolean> {
-    if (!this.entries.delete(contextId)) return false;
+  /** Forgets a conversation; resolves (true if it was known) once the change is on disk. */
+  async delete(key: ConversationKey): Promise<boolean> {
+    if (!this.entries.delete(key)) return false;
     await this.persist();
     return true;
   }

@@ -24,6 +24,7 @@ import { processesWithCommandLine } from "../support/server-process.js";
 import {
   backgroundBash,
   conversationKeyOf,
+  mappedConversationKey,
   isWakeRequest,
   startJobRules,
 } from "../support/a2a/background.js";
@@ -328,7 +329,7 @@ describe("A2A background work (real runtime)", () => {
     const cwd = h.bench.sandbox.cwd;
     const contextId = first.value.contextId;
     await expect.poll(() => conversationKeyOf(cwd, contextId), { timeout: 20_000 }).toBeDefined();
-    const key = (await conversationKeyOf(cwd, contextId)) ?? "";
+    const key = await mappedConversationKey(cwd, contextId);
     await expect
       .poll(() => h?.server.pool.peek(key)?.backgroundTasks().length ?? 0, { timeout: 20_000 })
       .toBe(0);

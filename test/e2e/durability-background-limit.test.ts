@@ -16,7 +16,12 @@ import {
 } from "../support/a2a/harness.js";
 import { headTask } from "../support/a2a/stream-view.js";
 import { watch } from "../support/a2a/watch.js";
-import { conversationKeyOf, isWakeRequest, startJobRules } from "../support/a2a/background.js";
+import {
+  conversationKeyOf,
+  isWakeRequest,
+  mappedConversationKey,
+  startJobRules,
+} from "../support/a2a/background.js";
 import { processesWithCommandLine } from "../support/server-process.js";
 
 let h: A2AHarness | undefined;
@@ -53,7 +58,7 @@ describe("durability: sessions.maxBackgroundMs", () => {
     // The context's live session, by its pool key: it has the job while it runs.
     const cwd = h.bench.sandbox.cwd;
     await expect.poll(() => conversationKeyOf(cwd, contextId), { timeout: 20_000 }).toBeDefined();
-    const key = (await conversationKeyOf(cwd, contextId)) ?? "";
+    const key = await mappedConversationKey(cwd, contextId);
     const jobs = () => h?.server.pool.peek(key)?.backgroundTasks().length ?? 0;
     expect(jobs()).toBe(1);
 

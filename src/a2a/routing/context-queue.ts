@@ -1,7 +1,9 @@
+import type { ConversationKey } from "../../identity/conversation.js";
+
 /**
- * One A2A task turn at a time per context, first come first served. A ticket's `ready` resolves
- * when it is the context's turn; `release()` (done, failed or canceled while waiting) lets the
- * next one in.
+ * One A2A task turn at a time per conversation (a caller's context: `conversationKey`), first
+ * come first served. A ticket's `ready` resolves when it is the conversation's turn; `release()`
+ * (done, failed or canceled while waiting) lets the next one in.
  */
 export interface Ticket {
   /** True when the ticket was granted at once (nothing ahead of it). */
@@ -16,11 +18,11 @@ interface Waiter {
 }
 
 export class ContextQueue {
-  private readonly lines = new Map<string, Waiter[]>();
+  private readonly lines = new Map<ConversationKey, Waiter[]>();
 
-  enter(contextId: string): Ticket {
-    const line = this.lines.get(contextId) ?? [];
-    this.lines.set(contextId, line);
+  enter(key: ConversationKey): Ticket {
+    const line = this.lines.get(key) ?? [];
+    this.lines.set(key, line);
     let grant!: () => void;
     const ready = new Promise<void>((resolve) => (grant = resolve));
     const waiter: Waiter = { grant, released: false };
@@ -35,14 +37,14 @@ export class ContextQueue {
         waiter.released = true;
         const wasHead = line[0] === waiter;
         line.splice(line.indexOf(waiter), 1);
-        if (line.length === 0) this.lines.delete(contextId);
+        if (line.length === 0) this.lines.delete(key);
         else if (wasHead) line[0]?.grant();
       },
     };
   }
 
-  /** Tasks holding or waiting for the context. */
-  depth(contextId: string): number {
-    return this.lines.get(contextId)?.length ?? 0;
+  /** Tasks holding or waiting for the conversation. */
+  depth(key: ConversationKey): number {
+    return this.lines.get(key)?.length ?? 0;
   }
 }

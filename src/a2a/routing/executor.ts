@@ -19,6 +19,7 @@ import { ContextQueue } from "./context-queue.js";
 import {
   callContextOf,
   conversationKey,
+  type ConversationKey,
   ownerOf,
   parseConversationKey,
 } from "../../identity/conversation.js";
@@ -86,7 +87,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   /** Background task id → the task whose run launched it, until the wake it causes begins. */
   private readonly launchedBy = new Map<string, ServerTask>();
   /** The latest call context of each conversation: the caller of a wake nothing attributes. */
-  private readonly lastCaller = new Map<string, ServerCallContext>();
+  private readonly lastCaller = new Map<ConversationKey, ServerCallContext>();
   private readonly env: TaskEnvironment;
 
   constructor(private readonly options: ExecutorOptions) {
@@ -162,7 +163,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
 
   /** The session's `canUseTool`: the task owning the run that asks, or nobody. */
   canUseTool(
-    conversation: string,
+    conversation: ConversationKey,
     toolName: string,
     input: Record<string, unknown>,
     options: {
@@ -185,7 +186,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
 
   /** From the session's PostToolUse hook: the file belongs to the task owning the run. */
   async onFileChanged(
-    conversation: string,
+    conversation: ConversationKey,
     runId: string | undefined,
     change: FileChange,
   ): Promise<void> {
@@ -204,7 +205,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
    * What a context's Claude session reports that the A2A side acts on: background work and its
    * owner, and wakes, which go to the task whose work caused them or become autonomous tasks.
    */
-  onSessionEvent(conversation: string, session: ClaudeSession, event: SessionEvent): void {
+  onSessionEvent(conversation: ConversationKey, session: ClaudeSession, event: SessionEvent): void {
     switch (event.type) {
       case "background_task_started":
       case "background_task_attributed": {
@@ -241,7 +242,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
    * runs for months holds nothing per conversation that has ended (a later session of the same
    * conversation starts afresh).
    */
-  private forgetConversation(conversation: string): void {
+  private forgetConversation(conversation: ConversationKey): void {
     this.lastCaller.delete(conversation);
     for (const [backgroundTaskId, owner] of this.launchedBy) {
       if (owner.conversation === conversation) this.launchedBy.delete(backgroundTaskId);
@@ -254,7 +255,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   }
 
   private onWake(
-    conversation: string,
+    conversation: ConversationKey,
     session: ClaudeSession,
     event: Extract<SessionEvent, { type: "run_started" }>,
   ): void {
@@ -289,7 +290,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
    * ended.
    */
   private startAutonomousTask(
-    conversation: string,
+    conversation: ConversationKey,
     session: ClaudeSession,
     runId: string,
     referenced: ServerTask | undefined,

@@ -1,4 +1,5 @@
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
+import type { ConversationKey } from "../../identity/conversation.js";
 import type { SessionLease } from "../../sessions/pool.js";
 import type { Timers } from "../../timers.js";
 import type { Ticket } from "../routing/context-queue.js";
@@ -37,14 +38,14 @@ export interface TaskEnvironment {
   /** How streamed text is gathered; undefined: one event per model delta. */
   readonly streaming: { readonly flushMs: number; readonly maxChunkChars: number } | undefined;
   /** The Claude session of a conversation (a caller's context: `conversation.ts`). */
-  acquire(conversation: string): SessionLease;
+  acquire(conversation: ConversationKey): SessionLease;
   /** Whether a new process for the conversation must wait for one to free (`sessions.maxLive`). */
-  mustWait(conversation: string): boolean;
+  mustWait(conversation: ConversationKey): boolean;
   /**
    * Resolves when a new conversation's process fits under `sessions.maxLive` (the slot is kept
    * for the next `acquire`); rejects when `signal` aborts.
    */
-  whenFree(conversation: string, signal: AbortSignal): Promise<void>;
+  whenFree(conversation: ConversationKey, signal: AbortSignal): Promise<void>;
   /** Gives back a slot `whenFree` kept for a task that will not acquire after all. */
   forgo(): void;
   /** From now on, prompts and file changes of `runId` reach this task. */

@@ -8,6 +8,7 @@ import type {
   RunStream,
   RunStreamEvent,
 } from "../../claude/index.js";
+import type { ConversationKey } from "../../identity/conversation.js";
 import { sessionResetText, type SessionLease } from "../../sessions/pool.js";
 import { OneShot } from "../../timers.js";
 import { FileDelivery } from "../content/content-modes.js";
@@ -88,7 +89,7 @@ export class ServerTask {
     private readonly env: TaskEnvironment,
     private readonly logger: Logger,
     /** Its caller's conversation (`conversation.ts`): the key of its session and turn queue. */
-    readonly conversation: string,
+    readonly conversation: ConversationKey,
     /** The creating request's `acceptedOutputModes` (empty: anything), for the task's life. */
     acceptedOutputModes: readonly string[] = [],
   ) {

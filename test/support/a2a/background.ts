@@ -1,6 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseConversationKey } from "../../../src/identity/conversation.js";
+import {
+  conversationKey,
+  parseConversationKey,
+  type ConversationKey,
+} from "../../../src/identity/conversation.js";
 import { SESSIONS_FILE } from "../../../src/store/session-map.js";
 import { reply, text, toolUse, type Rule } from "../fake-model/index.js";
 
@@ -39,7 +43,7 @@ export const isWakeRequest = (r: { lastUserText: string; toolResults: readonly u
 export async function conversationKeyOf(
   cwd: string,
   contextId: string,
-): Promise<string | undefined> {
+): Promise<ConversationKey | undefined> {
   let text: string;
   try {
     text = await readFile(join(cwd, SESSIONS_FILE), "utf8");
@@ -47,5 +51,18 @@ export async function conversationKeyOf(
     return undefined;
   }
   const { sessions } = JSON.parse(text) as { sessions: Record<string, unknown> };
-  return Object.keys(sessions).find((k) => parseConversationKey(k)?.contextId === contextId);
+  const conversation = Object.keys(sessions)
+    .map(parseConversationKey)
+    .find((c) => c?.contextId === contextId);
+  return conversation && conversationKey(conversation);
+}
+
+/** `conversationKeyOf` once the map is known to hold it: throws rather than look up nothing. */
+export async function mappedConversationKey(
+  cwd: string,
+  contextId: string,
+): Promise<ConversationKey> {
+  const key = await conversationKeyOf(cwd, contextId);
+  if (key === undefined) throw new Error(`no session-map entry for context ${contextId}`);
+  return key;
 }

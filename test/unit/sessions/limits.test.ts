@@ -22,6 +22,10 @@ import {
   type Timers,
 } from "../../../src/sessions/pool.js";
 import { SessionMap } from "../../../src/store/session-map.js";
+import { conversationKey } from "../../../src/identity/conversation.js";
+
+/** The pool is keyed by conversation: a caller's context. */
+const key = (contextId: string) => conversationKey({ owner: "unknown", contextId });
 
 /** A session whose close() completes only when the test says (a process shutting down). */
 class FakeSession {
@@ -127,9 +131,9 @@ const settled = async (p: Promise<void>) => {
 describe("SessionPool: maxLive as a hard cap (whenFree)", () => {
   it("a new context waits while every live session is busy, and gets the process once one frees and has exited", async () => {
     const pool = makePool(1);
-    await pool.whenFree("a");
-    const a = pool.acquire("a");
-    const waitB = pool.whenFree("b");
+    await pool.whenFree(key("a"));
+    const a = pool.acquire(key("a"));
+    const waitB = pool.whenFree(key("b"));
     expect(await settled(waitB)).toBe(false);
     expect(pool.waiting).toBe(1);
 
@@ -140,36 +144,36 @@ describe("SessionPool: maxLive as a hard cap (whenFree)", () => {
     expect(await settled(waitB)).toBe(false);
     created[0]?.exited();
     expect(await settled(waitB)).toBe(true);
-    const b = pool.acquire("b");
+    const b = pool.acquire(key("b"));
     expect(pool.processCount).toBe(1);
     b.release();
   });
 
   it("a live context never waits; waiters are served first come, first served", async () => {
     const pool = makePool(1);
-    await pool.whenFree("a");
-    const a = pool.acquire("a");
-    expect(await settled(pool.whenFree("a"))).toBe(true);
-    const b = pool.whenFree("b");
-    const c = pool.whenFree("c");
+    await pool.whenFree(key("a"));
+    const a = pool.acquire(key("a"));
+    expect(await settled(pool.whenFree(key("a")))).toBe(true);
+    const b = pool.whenFree(key("b"));
+    const c = pool.whenFree(key("c"));
     a.release();
     created[0]?.exited();
     expect(await settled(b)).toBe(true);
     expect(await settled(c)).toBe(false);
-    pool.acquire("b").release();
+    pool.acquire(key("b")).release();
     created[1]?.exited();
     expect(await settled(c)).toBe(true);
   });
 
   it("evicts only a session idle for at least minIdleBeforeEvictMs, so a conversation keeps its process between turns", async () => {
     const pool = makePool(1, 10_000);
-    await pool.whenFree("a");
-    pool.acquire("a").release(); // idle since t=0
+    await pool.whenFree(key("a"));
+    pool.acquire(key("a")).release(); // idle since t=0
     clock.advance(4_000);
-    const waitB = pool.whenFree("b");
+    const waitB = pool.whenFree(key("b"));
     expect(created[0]?.closing).toBe(false);
     // Context a's next turn comes within the grace: it keeps its process; b still waits.
-    const again = pool.acquire("a");
+    const again = pool.acquire(key("a"));
     clock.advance(10_000);
     expect(created[0]?.closing).toBe(false);
     again.release(); // idle since t=14 000
@@ -185,11 +189,11 @@ describe("SessionPool: maxLive as a hard cap (whenFree)", () => {
 describe("SessionPool: leaving the wait", () => {
   it("an aborted wait leaves the queue; a kept slot given back with forgo() serves the next", async () => {
     const pool = makePool(1);
-    await pool.whenFree("a");
-    const a = pool.acquire("a");
+    await pool.whenFree(key("a"));
+    const a = pool.acquire(key("a"));
     const abort = new AbortController();
-    const b = pool.whenFree("b", abort.signal);
-    const c = pool.whenFree("c");
+    const b = pool.whenFree(key("b"), abort.signal);
+    const c = pool.whenFree(key("c"));
     abort.abort();
     await expect(b).rejects.toThrow("aborted");
     expect(pool.waiting).toBe(1);
@@ -197,7 +201,7 @@ describe("SessionPool: leaving the wait", () => {
     created[0]?.exited();
     expect(await settled(c)).toBe(true);
     // c's task is canceled before it acquires: the slot goes back.
-    const d = pool.whenFree("d");
+    const d = pool.whenFree(key("d"));
     expect(await settled(d)).toBe(false);
     pool.forgo();
     expect(await settled(d)).toBe(true);
@@ -235,7 +239,7 @@ describe("SessionPool: sessions.maxBackgroundMs", () => {
 
   /** Context a: a message started a never-ending job, and its run ended. */
   function backgroundOnly(pool: SessionPool): FakeSession {
-    const lease = pool.acquire("a");
+    const lease = pool.acquire(key("a"));
     const s = created.at(-1) as FakeSession;
     const run = foregroundRun(s, "r1");
     s.tasks = [job("dev-1")];
@@ -247,9 +251,9 @@ describe("SessionPool: sessions.maxBackgroundMs", () => {
 
   it("a session busy only with background work holds its slot; after the limit the work is stopped, saying why, and the waiting context gets the process", async () => {
     const pool = makePool(1, 0, { maxBackgroundMs: LIMIT });
-    await pool.whenFree("a");
+    await pool.whenFree(key("a"));
     const s = backgroundOnly(pool);
-    const waitB = pool.whenFree("b");
+    const waitB = pool.whenFree(key("b"));
     clock.advance(LIMIT - 1);
     // Counted as busy: never evicted for the waiting context, work untouched.
     expect(s.closing).toBe(false);
@@ -268,7 +272,7 @@ describe("SessionPool: sessions.maxBackgroundMs", () => {
     const pool = makePool(4, 0, { maxBackgroundMs: LIMIT });
     const s = backgroundOnly(pool);
     clock.advance(LIMIT - 1_000);
-    const lease = pool.acquire("a");
+    const lease = pool.acquire(key("a"));
     const run = foregroundRun(s, "r2");
     clock.advance(LIMIT); // a long turn: the work is in use, never stopped meanwhile
     expect(s.stops).toEqual([]);
@@ -295,7 +299,7 @@ describe("SessionPool: sessions.maxBackgroundMs", () => {
     expect(s.stops.map((x) => x.taskId)).toEqual(["dev-1"]);
 
     // Another session whose job finishes before the limit: nothing is stopped.
-    const lease = pool.acquire("b");
+    const lease = pool.acquire(key("b"));
     const t = created.at(-1) as FakeSession;
     t.tasks = [job("build-1")];
     t.emit({ type: "background_task_started", task: job("build-1") });
@@ -319,14 +323,14 @@ describe("SessionPool: sessions.maxBackgroundMs", () => {
 describe("SessionPool: shutdown", () => {
   it("closeAll tells each session the server is stopping; other closes give no reason", async () => {
     const pool = makePool(1);
-    await pool.whenFree("a");
-    pool.acquire("a").release();
-    const waitB = pool.whenFree("b"); // a is evicted for b: an ordinary close
+    await pool.whenFree(key("a"));
+    pool.acquire(key("a")).release();
+    const waitB = pool.whenFree(key("b")); // a is evicted for b: an ordinary close
     expect(created[0]?.closing).toBe(true);
     expect(created[0]?.closeReason).toBeUndefined();
     created[0]?.exited();
     await waitB;
-    pool.acquire("b");
+    pool.acquire(key("b"));
     const closing = pool.closeAll();
     expect(created[1]?.closeReason).toBe(SERVER_STOPPING);
     created[1]?.exited();
@@ -337,13 +341,13 @@ describe("SessionPool: shutdown", () => {
 describe("SessionPool: shutdown and the waiting line", () => {
   it("closeAll sends every waiting context away with the reason, and later calls too", async () => {
     const pool = makePool(1);
-    await pool.whenFree("a");
-    pool.acquire("a");
-    const waitB = pool.whenFree("b");
+    await pool.whenFree(key("a"));
+    pool.acquire(key("a"));
+    const waitB = pool.whenFree(key("b"));
     const closing = pool.closeAll();
     await expect(waitB).rejects.toThrow(SERVER_STOPPING);
     expect(pool.waiting).toBe(0);
-    await expect(pool.whenFree("c")).rejects.toThrow(SERVER_STOPPING);
+    await expect(pool.whenFree(key("c"))).rejects.toThrow(SERVER_STOPPING);
     created[0]?.exited();
     await closing;
     // The process that went does not hand its slot to anyone.

@@ -17,6 +17,10 @@ import {
   type Timers,
 } from "../../../src/sessions/pool.js";
 import { SessionMap } from "../../../src/store/session-map.js";
+import { conversationKey } from "../../../src/identity/conversation.js";
+
+/** The pool is keyed by conversation: a caller's context. */
+const key = (contextId: string) => conversationKey({ owner: "unknown", contextId });
 
 /** A manual clock: timers fire only when the test advances it. */
 class ManualTimers implements Timers {
@@ -140,63 +144,63 @@ const fake = (s: ClaudeSession) => s as unknown as FakeSession;
 describe("SessionPool: one session per context", () => {
   it("creates a context's session once and hands the same one to every lease", () => {
     const pool = makePool();
-    const a1 = pool.acquire("ctx-a");
-    const a2 = pool.acquire("ctx-a");
-    const b = pool.acquire("ctx-b");
+    const a1 = pool.acquire(key("ctx-a"));
+    const a2 = pool.acquire(key("ctx-a"));
+    const b = pool.acquire(key("ctx-b"));
     expect(a2.session).toBe(a1.session);
     expect(b.session).not.toBe(a1.session);
     expect(created.map((s) => s.args)).toEqual([
-      { contextId: "ctx-a", resume: undefined },
-      { contextId: "ctx-b", resume: undefined },
+      { key: key("ctx-a"), resume: undefined },
+      { key: key("ctx-b"), resume: undefined },
     ]);
     expect(pool.liveCount).toBe(2);
-    expect(pool.peek("ctx-a")).toBe(a1.session);
-    expect(pool.peek("ctx-c")).toBeUndefined();
+    expect(pool.peek(key("ctx-a"))).toBe(a1.session);
+    expect(pool.peek(key("ctx-c"))).toBeUndefined();
   });
 
   it("persists the session_id to the map and resumes it when the session is re-created", async () => {
     const pool = makePool();
-    const lease = pool.acquire("ctx-a");
+    const lease = pool.acquire(key("ctx-a"));
     fake(lease.session).emit({ type: "session_id", sessionId: "claude-sess-1" });
     await sessionMap.flush();
-    expect(sessionMap.get("ctx-a")?.sessionId).toBe("claude-sess-1");
+    expect(sessionMap.get(key("ctx-a"))?.sessionId).toBe("claude-sess-1");
     const reopened = await SessionMap.open({ cwd: dir, logger: { warn: () => undefined } });
-    expect(reopened.get("ctx-a")?.sessionId).toBe("claude-sess-1");
+    expect(reopened.get(key("ctx-a"))?.sessionId).toBe("claude-sess-1");
 
     lease.release();
     fake(lease.session).emit({ type: "closed", reason: "process exited" });
-    expect(pool.has("ctx-a")).toBe(false);
-    const again = pool.acquire("ctx-a");
+    expect(pool.has(key("ctx-a"))).toBe(false);
+    const again = pool.acquire(key("ctx-a"));
     expect(again.session).not.toBe(lease.session);
-    expect(fake(again.session).args).toEqual({ contextId: "ctx-a", resume: "claude-sess-1" });
+    expect(fake(again.session).args).toEqual({ key: key("ctx-a"), resume: "claude-sess-1" });
   });
 
   it("resumes from a map written by an earlier run of the server", async () => {
-    await sessionMap.set("ctx-old", "sess-old");
+    await sessionMap.set(key("ctx-old"), "sess-old");
     const pool = makePool();
-    pool.acquire("ctx-old");
-    expect(created[0]?.args).toEqual({ contextId: "ctx-old", resume: "sess-old" });
+    pool.acquire(key("ctx-old"));
+    expect(created[0]?.args).toEqual({ key: key("ctx-old"), resume: "sess-old" });
   });
 
   it("records a changed session_id and keeps the latest", async () => {
     const pool = makePool();
-    const s = fake(pool.acquire("ctx-a").session);
+    const s = fake(pool.acquire(key("ctx-a")).session);
     s.emit({ type: "session_id", sessionId: "s1" });
     s.emit({ type: "session_id", sessionId: "s1" });
     s.emit({ type: "session_id", sessionId: "s2" });
     await sessionMap.flush();
-    expect(sessionMap.get("ctx-a")?.sessionId).toBe("s2");
+    expect(sessionMap.get(key("ctx-a"))?.sessionId).toBe("s2");
     expect(sessionMap.size).toBe(1);
   });
 
   it("drops the entry on a closed event, stops listening, and re-creates on the next acquire", () => {
     const pool = makePool();
-    const first = fake(pool.acquire("ctx-a").session);
+    const first = fake(pool.acquire(key("ctx-a")).session);
     first.emit({ type: "closed", reason: "process exited" });
-    expect(pool.has("ctx-a")).toBe(false);
+    expect(pool.has(key("ctx-a"))).toBe(false);
     expect(pool.liveCount).toBe(0);
     expect(first.listenerCount).toBe(0);
-    const second = fake(pool.acquire("ctx-a").session);
+    const second = fake(pool.acquire(key("ctx-a")).session);
     expect(second).not.toBe(first);
     expect(created).toHaveLength(2);
     expect(first.closeCalls).toBe(0);
@@ -204,32 +208,32 @@ describe("SessionPool: one session per context", () => {
 
   it("ignores a late closed event of a replaced session", () => {
     const pool = makePool();
-    const first = fake(pool.acquire("ctx-a").session);
+    const first = fake(pool.acquire(key("ctx-a")).session);
     first.emit({ type: "closed", reason: "exited" });
-    const second = pool.acquire("ctx-a").session;
+    const second = pool.acquire(key("ctx-a")).session;
     first.emit({ type: "closed", reason: "exited again" });
-    expect(pool.peek("ctx-a")).toBe(second);
+    expect(pool.peek(key("ctx-a"))).toBe(second);
   });
 });
 
 describe("SessionPool: idle timeout", () => {
   it("closes a session left idle for the timeout, and not before", () => {
     const pool = makePool();
-    const lease = pool.acquire("ctx-a");
+    const lease = pool.acquire(key("ctx-a"));
     const s = fake(lease.session);
     lease.release();
     timers.advance(IDLE_MS - 1);
     expect(s.closeCalls).toBe(0);
-    expect(pool.has("ctx-a")).toBe(true);
+    expect(pool.has(key("ctx-a"))).toBe(true);
     timers.advance(1);
     expect(s.closeCalls).toBe(1);
-    expect(pool.has("ctx-a")).toBe(false);
+    expect(pool.has(key("ctx-a"))).toBe(false);
   });
 
   it("never closes a session while a lease is held", () => {
     const pool = makePool();
-    const a = pool.acquire("ctx-a");
-    const b = pool.acquire("ctx-a");
+    const a = pool.acquire(key("ctx-a"));
+    const b = pool.acquire(key("ctx-a"));
     a.release();
     a.release(); // a second release must not drop b's lease
     timers.advance(IDLE_MS * 10);
@@ -242,10 +246,10 @@ describe("SessionPool: idle timeout", () => {
 
   it("re-acquiring a session disarms its idle timer", () => {
     const pool = makePool();
-    const s = fake(pool.acquire("ctx-a").session);
-    pool.acquire("ctx-a").release();
+    const s = fake(pool.acquire(key("ctx-a")).session);
+    pool.acquire(key("ctx-a")).release();
     timers.advance(IDLE_MS / 2);
-    const lease = pool.acquire("ctx-a");
+    const lease = pool.acquire(key("ctx-a"));
     timers.advance(IDLE_MS * 2);
     expect(s.closeCalls).toBe(0);
     lease.release();
@@ -255,7 +259,7 @@ describe("SessionPool: idle timeout", () => {
     "never closes a session whose status is %s, and starts counting when it becomes idle",
     (status) => {
       const pool = makePool();
-      const lease = pool.acquire("ctx-a");
+      const lease = pool.acquire(key("ctx-a"));
       const s = fake(lease.session);
       s.setStatus(status);
       lease.release();
@@ -271,18 +275,18 @@ describe("SessionPool: idle timeout", () => {
 
   it("does not close a session that became busy without telling the pool before the timer fired", () => {
     const pool = makePool();
-    const lease = pool.acquire("ctx-a");
+    const lease = pool.acquire(key("ctx-a"));
     const s = fake(lease.session);
     lease.release();
     s.status = "running";
     timers.advance(IDLE_MS);
     expect(s.closeCalls).toBe(0);
-    expect(pool.has("ctx-a")).toBe(true);
+    expect(pool.has(key("ctx-a"))).toBe(true);
   });
 
   it("a status change to running disarms a pending idle timer", () => {
     const pool = makePool();
-    const lease = pool.acquire("ctx-a");
+    const lease = pool.acquire(key("ctx-a"));
     const s = fake(lease.session);
     lease.release();
     s.setStatus("running");
@@ -302,7 +306,7 @@ describe("SessionPool: idle timeout", () => {
 
   it("never closes a session with a live background task, until it finishes", () => {
     const pool = makePool();
-    const lease = pool.acquire("ctx-a");
+    const lease = pool.acquire(key("ctx-a"));
     const s = fake(lease.session);
     s.tasks = [bgTask("bg-1")];
     lease.release();
@@ -319,24 +323,28 @@ describe("SessionPool: idle timeout", () => {
 describe("SessionPool: maxLive", () => {
   it("closes the least recently used idle session when one too many is live", () => {
     const pool = makePool({ maxLive: 2 });
-    pool.acquire("a").release();
-    pool.acquire("b").release();
-    pool.acquire("a").release(); // a is now more recent than b
+    pool.acquire(key("a")).release();
+    pool.acquire(key("b")).release();
+    pool.acquire(key("a")).release(); // a is now more recent than b
     const [a, b] = created;
-    pool.acquire("c");
+    pool.acquire(key("c"));
     expect(b?.closeCalls).toBe(1);
     expect(a?.closeCalls).toBe(0);
-    expect([pool.has("a"), pool.has("b"), pool.has("c")]).toEqual([true, false, true]);
+    expect([pool.has(key("a")), pool.has(key("b")), pool.has(key("c"))]).toEqual([
+      true,
+      false,
+      true,
+    ]);
   });
 
   it("never closes a busy session to make room", () => {
     const pool = makePool({ maxLive: 2 });
-    const a = pool.acquire("a"); // leased
-    const b = pool.acquire("b");
+    const a = pool.acquire(key("a")); // leased
+    const b = pool.acquire(key("b"));
     fake(b.session).setStatus("running");
     b.release(); // running
-    pool.acquire("c").release();
-    const d = pool.acquire("d");
+    pool.acquire(key("c")).release();
+    const d = pool.acquire(key("d"));
     expect(created.map((s) => s.closeCalls)).toEqual([0, 0, 1, 0]);
     expect(pool.liveCount).toBe(3);
     expect(fake(a.session).closeCalls).toBe(0);
@@ -345,39 +353,39 @@ describe("SessionPool: maxLive", () => {
 
   it("never closes the session it is creating for a caller, even when every other is busy", () => {
     const pool = makePool({ maxLive: 1 });
-    const a = pool.acquire("a");
-    const b = pool.acquire("b");
+    const a = pool.acquire(key("a"));
+    const b = pool.acquire(key("b"));
     expect(fake(b.session).closeCalls).toBe(0);
     expect(fake(a.session).closeCalls).toBe(0);
-    expect(pool.peek("b")).toBe(b.session);
+    expect(pool.peek(key("b"))).toBe(b.session);
     expect(pool.liveCount).toBe(2);
     // Once b is released (idle) the live set is trimmed back to maxLive.
     b.release();
     expect(fake(b.session).closeCalls).toBe(1);
-    expect(pool.has("a")).toBe(true);
+    expect(pool.has(key("a"))).toBe(true);
   });
 
   it("trims back to maxLive when a busy session becomes idle", () => {
     const pool = makePool({ maxLive: 1 });
-    const a = pool.acquire("a");
-    const b = pool.acquire("b");
+    const a = pool.acquire(key("a"));
+    const b = pool.acquire(key("b"));
     fake(b.session).setStatus("running");
     b.release();
     a.release(); // a idle (least recent of the idle ones): trimmed
     expect(fake(a.session).closeCalls).toBe(1);
-    expect(pool.has("b")).toBe(true);
+    expect(pool.has(key("b"))).toBe(true);
   });
 });
 
 describe("SessionPool: closeAll", () => {
   it("closes every session, busy or not, and refuses new leases", async () => {
     const pool = makePool();
-    const a = pool.acquire("a");
+    const a = pool.acquire(key("a"));
     fake(a.session).setStatus("running");
-    pool.acquire("b").release();
+    pool.acquire(key("b")).release();
     await pool.closeAll();
     expect(created.map((s) => s.closeCalls)).toEqual([1, 1]);
     expect(pool.liveCount).toBe(0);
-    expect(() => pool.acquire("a")).toThrow("session pool is closed");
+    expect(() => pool.acquire(key("a"))).toThrow("session pool is closed");
   });
 });

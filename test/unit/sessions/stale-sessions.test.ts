@@ -11,6 +11,10 @@ import {
   type SessionFactoryArgs,
 } from "../../../src/sessions/pool.js";
 import { SessionMap } from "../../../src/store/session-map.js";
+import { conversationKey } from "../../../src/identity/conversation.js";
+
+/** The pool is keyed by conversation: a caller's context. */
+const key = (contextId: string) => conversationKey({ owner: "unknown", contextId });
 
 /** What the pool reads of a ClaudeSession. */
 class FakeSession {
@@ -65,36 +69,36 @@ const makePool = () =>
 
 describe("SessionPool: stale sessions", () => {
   it("at startup drops a mapping whose transcript is gone; the context starts fresh and its first lease says so", async () => {
-    await sessionMap.set("ctx-gone", "sess-gone");
-    await sessionMap.set("ctx-kept", "sess-kept");
+    await sessionMap.set(key("ctx-gone"), "sess-gone");
+    await sessionMap.set(key("ctx-kept"), "sess-kept");
     transcripts.add("sess-kept");
     const pool = makePool();
-    expect(await pool.dropStaleSessions()).toEqual(["ctx-gone"]);
-    expect(sessionMap.get("ctx-gone")).toBeUndefined();
-    expect(sessionMap.get("ctx-kept")?.sessionId).toBe("sess-kept");
+    expect(await pool.dropStaleSessions()).toEqual([key("ctx-gone")]);
+    expect(sessionMap.get(key("ctx-gone"))).toBeUndefined();
+    expect(sessionMap.get(key("ctx-kept"))?.sessionId).toBe("sess-kept");
 
-    const first = pool.acquire("ctx-gone");
-    expect(created[0]?.args).toEqual({ contextId: "ctx-gone", resume: undefined });
+    const first = pool.acquire(key("ctx-gone"));
+    expect(created[0]?.args).toEqual({ key: key("ctx-gone"), resume: undefined });
     expect(first.reset).toEqual({ previousSessionId: "sess-gone", reason: TRANSCRIPT_MISSING });
     first.release();
     // Only the first lease reports it.
-    const second = pool.acquire("ctx-gone");
+    const second = pool.acquire(key("ctx-gone"));
     expect(second.reset).toBeUndefined();
     second.release();
 
-    const kept = pool.acquire("ctx-kept");
-    expect(created[1]?.args).toEqual({ contextId: "ctx-kept", resume: "sess-kept" });
+    const kept = pool.acquire(key("ctx-kept"));
+    expect(created[1]?.args).toEqual({ key: key("ctx-kept"), resume: "sess-kept" });
     expect(kept.reset).toBeUndefined();
     kept.release();
     await pool.closeAll();
   });
 
   it("a session that ends with the runtime's 'No conversation found' drops the mapping; the next session is fresh", async () => {
-    await sessionMap.set("ctx", "sess-1");
+    await sessionMap.set(key("ctx"), "sess-1");
     transcripts.add("sess-1"); // present at startup, yet the runtime refuses it
     const pool = makePool();
     expect(await pool.dropStaleSessions()).toEqual([]);
-    const lease = pool.acquire("ctx");
+    const lease = pool.acquire(key("ctx"));
     expect(created[0]?.args.resume).toBe("sess-1");
     created[0]?.emit({
       type: "closed",
@@ -102,26 +106,26 @@ describe("SessionPool: stale sessions", () => {
     });
     lease.release();
     await sessionMap.flush();
-    expect(sessionMap.get("ctx")).toBeUndefined();
+    expect(sessionMap.get(key("ctx"))).toBeUndefined();
 
-    const next = pool.acquire("ctx");
-    expect(created[1]?.args).toEqual({ contextId: "ctx", resume: undefined });
+    const next = pool.acquire(key("ctx"));
+    expect(created[1]?.args).toEqual({ key: key("ctx"), resume: undefined });
     expect(next.reset?.previousSessionId).toBe("sess-1");
     next.release();
     await pool.closeAll();
   });
 
   it("any other process end keeps a mapping whose transcript exists", async () => {
-    await sessionMap.set("ctx", "sess-1");
+    await sessionMap.set(key("ctx"), "sess-1");
     transcripts.add("sess-1");
     const pool = makePool();
-    const lease = pool.acquire("ctx");
+    const lease = pool.acquire(key("ctx"));
     created[0]?.emit({ type: "closed", reason: "Claude Code process exited with code 1" });
     lease.release();
     await new Promise((resolve) => setImmediate(resolve));
     await sessionMap.flush();
-    expect(sessionMap.get("ctx")?.sessionId).toBe("sess-1");
-    expect(pool.acquire("ctx").reset).toBeUndefined();
+    expect(sessionMap.get(key("ctx"))?.sessionId).toBe("sess-1");
+    expect(pool.acquire(key("ctx")).reset).toBeUndefined();
     expect(created[1]?.args.resume).toBe("sess-1");
     await pool.closeAll();
   });
@@ -135,7 +139,7 @@ describe("SessionPool: stale sessions", () => {
   });
 
   it("a run that ends with the API's 400 replaces the session, resumed before the rejected prompt", async () => {
-    await sessionMap.set("ctx", "sess-1");
+    await sessionMap.set(key("ctx"), "sess-1");
     transcripts.add("sess-1");
     const points = new Map([["sess-1", "assistant-uuid-7"]]);
     const pool = new SessionPool({
@@ -150,7 +154,7 @@ describe("SessionPool: stale sessions", () => {
       logger: pino({ level: "silent" }),
       rewindPoint: (id) => points.get(id),
     });
-    const lease = pool.acquire("ctx");
+    const lease = pool.acquire(key("ctx"));
     created[0]?.emit({
       type: "run_ended",
       runId: "r1",
@@ -158,17 +162,17 @@ describe("SessionPool: stale sessions", () => {
       outcome: { state: "error", reason: "API Error: 400 Bad request", cause: "prompt_rejected" },
     });
     lease.release();
-    const next = pool.acquire("ctx");
+    const next = pool.acquire(key("ctx"));
     expect(created).toHaveLength(2);
     expect(created[1]?.args).toEqual({
-      contextId: "ctx",
+      key: key("ctx"),
       resume: "sess-1",
       resumeAt: "assistant-uuid-7",
     });
     expect(next.reset).toBeUndefined();
     next.release();
     // Any other error keeps the session.
-    const again = pool.acquire("ctx");
+    const again = pool.acquire(key("ctx"));
     created[1]?.emit({
       type: "run_ended",
       runId: "r2",
@@ -176,7 +180,7 @@ describe("SessionPool: stale sessions", () => {
       outcome: { state: "error", reason: "Claude Code process ended" },
     });
     again.release();
-    pool.acquire("ctx").release();
+    pool.acquire(key("ctx")).release();
     expect(created).toHaveLength(2);
     await pool.closeAll();
   });

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ConversationKey } from "../../../src/identity/conversation.js";
 import {
   SESSIONS_FILE,
   SessionMap,
@@ -11,6 +12,8 @@ import {
 let dir: string;
 let warnings: { obj: Record<string, unknown>; msg: string }[];
 const logger: SessionMapLogger = { warn: (obj, msg) => warnings.push({ obj, msg }) };
+/** The map stores a key as it is given: these tests use short ones, not real conversation keys. */
+const k = (key: string) => key as ConversationKey;
 const fixedNow = () => new Date("2025-01-02T03:04:05.678Z");
 
 beforeEach(async () => {
@@ -33,7 +36,7 @@ describe("SessionMap", () => {
   it("starts empty without a file and creates .claude/ on the first write", async () => {
     const map = await open();
     expect(map.size).toBe(0);
-    await map.set("ctx-1", "sess-1");
+    await map.set(k("ctx-1"), "sess-1");
     expect(await readStored()).toEqual({
       version: 1,
       sessions: { "ctx-1": { sessionId: "sess-1", updatedAt: "2025-01-02T03:04:05.678Z" } },
@@ -42,38 +45,38 @@ describe("SessionMap", () => {
 
   it("round-trips through a restart", async () => {
     const first = await open();
-    await first.set("ctx-1", "sess-1");
-    await first.set("ctx-2", "sess-2");
-    await first.set("ctx-1", "sess-1b");
-    expect(await first.delete("ctx-2")).toBe(true);
-    expect(await first.delete("never-set")).toBe(false);
+    await first.set(k("ctx-1"), "sess-1");
+    await first.set(k("ctx-2"), "sess-2");
+    await first.set(k("ctx-1"), "sess-1b");
+    expect(await first.delete(k("ctx-2"))).toBe(true);
+    expect(await first.delete(k("never-set"))).toBe(false);
 
     const second = await open();
-    expect(second.get("ctx-1")).toEqual({
+    expect(second.get(k("ctx-1"))).toEqual({
       sessionId: "sess-1b",
       updatedAt: "2025-01-02T03:04:05.678Z",
     });
-    expect(second.get("ctx-2")).toBeUndefined();
+    expect(second.get(k("ctx-2"))).toBeUndefined();
     expect([...second.all().keys()]).toEqual(["ctx-1"]);
   });
 
   it("keeps keys such as __proto__ and constructor through a restart, like any other", async () => {
     const map = await open();
-    await map.set("__proto__", "sess-p");
-    await map.set("constructor", "sess-c");
-    await map.set('["anonymous","__proto__"]', "sess-a");
+    await map.set(k("__proto__"), "sess-p");
+    await map.set(k("constructor"), "sess-c");
+    await map.set(k('["anonymous","__proto__"]'), "sess-a");
     const again = await open();
     expect(again.size).toBe(3);
-    expect(again.get("__proto__")?.sessionId).toBe("sess-p");
-    expect(again.get("constructor")?.sessionId).toBe("sess-c");
-    expect(again.get('["anonymous","__proto__"]')?.sessionId).toBe("sess-a");
+    expect(again.get(k("__proto__"))?.sessionId).toBe("sess-p");
+    expect(again.get(k("constructor"))?.sessionId).toBe("sess-c");
+    expect(again.get(k('["anonymous","__proto__"]'))?.sessionId).toBe("sess-a");
     expect(warnings).toEqual([]);
   });
 
   it("persists every one of many concurrent sets", async () => {
     const map = await open();
     const ids = Array.from({ length: 50 }, (_, i) => `ctx-${i}`);
-    await Promise.all(ids.map((id) => map.set(id, `sess-of-${id}`)));
+    await Promise.all(ids.map((id) => map.set(k(id), `sess-of-${id}`)));
     const stored = await readStored();
     expect(Object.keys(stored.sessions).sort()).toEqual([...ids].sort());
     for (const id of ids) expect(stored.sessions[id]?.sessionId).toBe(`sess-of-${id}`);
@@ -81,26 +84,26 @@ describe("SessionMap", () => {
 
   it("keeps the last value when sets and deletes interleave with writes in flight", async () => {
     const map = await open();
-    const first = map.set("ctx", "a");
+    const first = map.set(k("ctx"), "a");
     await Promise.resolve(); // let the first write start before the next changes
     const rest = [
-      map.set("ctx", "b"),
-      map.set("other", "x"),
-      map.delete("other"),
-      map.set("ctx", "c"),
+      map.set(k("ctx"), "b"),
+      map.set(k("other"), "x"),
+      map.delete(k("other")),
+      map.set(k("ctx"), "c"),
     ];
     await Promise.all([first, ...rest]);
     expect((await readStored()).sessions).toEqual({
       ctx: { sessionId: "c", updatedAt: "2025-01-02T03:04:05.678Z" },
     });
-    expect((await open()).get("ctx")?.sessionId).toBe("c");
+    expect((await open()).get(k("ctx"))?.sessionId).toBe("c");
   });
 
   it("never leaves a temp file behind", async () => {
     const map = await open();
-    await Promise.all([map.set("a", "1"), map.set("b", "2")]);
-    await map.set("c", "3");
-    await map.delete("a");
+    await Promise.all([map.set(k("a"), "1"), map.set(k("b"), "2")]);
+    await map.set(k("c"), "3");
+    await map.delete(k("a"));
     await map.flush();
     expect(await readdir(claudeDir())).toEqual(["claude-a2a.sessions.json"]);
   });
@@ -120,7 +123,7 @@ describe("SessionMap", () => {
       movedTo: join(claudeDir(), aside),
     });
 
-    await map.set("ctx", "fresh");
+    await map.set(k("ctx"), "fresh");
     expect((await readStored()).sessions.ctx?.sessionId).toBe("fresh");
   });
 
@@ -137,18 +140,18 @@ describe("SessionMap", () => {
     const map = await open();
     // A directory where the file should be makes the rename fail after the temp file is written.
     await mkdir(join(dir, SESSIONS_FILE), { recursive: true });
-    await expect(map.set("ctx", "a")).rejects.toThrow();
+    await expect(map.set(k("ctx"), "a")).rejects.toThrow();
     expect((await readdir(claudeDir())).filter((f) => f.endsWith(".tmp"))).toEqual([]);
 
     await rm(join(dir, SESSIONS_FILE), { recursive: true });
-    await map.set("other", "b");
+    await map.set(k("other"), "b");
     expect(Object.keys((await readStored()).sessions).sort()).toEqual(["ctx", "other"]);
   });
 
   it("refuses empty ids", async () => {
     const map = await open();
-    await expect(map.set("", "s")).rejects.toThrow(TypeError);
-    await expect(map.set("c", "")).rejects.toThrow(TypeError);
+    await expect(map.set(k(""), "s")).rejects.toThrow(TypeError);
+    await expect(map.set(k("c"), "")).rejects.toThrow(TypeError);
     expect(map.size).toBe(0);
   });
 });
