@@ -9,7 +9,8 @@ import type {
   RunStreamEvent,
 } from "../../claude/index.js";
 import type { ConversationKey } from "../../identity/conversation.js";
-import { sessionResetText, type SessionLease } from "../../sessions/pool.js";
+import type { SessionLease } from "../../sessions/pool.js";
+import { sessionResetText } from "../../sessions/recovery.js";
 import { OneShot } from "../../timers.js";
 import { FileDelivery } from "../content/content-modes.js";
 import type { Ticket } from "../routing/context-queue.js";

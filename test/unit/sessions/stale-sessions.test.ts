@@ -4,12 +4,8 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ClaudeSession, SessionEvent, SessionListener } from "../../../src/claude/index.js";
-import {
-  SessionPool,
-  sessionResetText,
-  TRANSCRIPT_MISSING,
-  type SessionFactoryArgs,
-} from "../../../src/sessions/pool.js";
+import { SessionPool, type SessionFactoryArgs } from "../../../src/sessions/pool.js";
+import { sessionResetText, TRANSCRIPT_MISSING } from "../../../src/sessions/recovery.js";
 import { SessionMap } from "../../../src/store/session-map.js";
 import { conversationKey } from "../../../src/identity/conversation.js";
 

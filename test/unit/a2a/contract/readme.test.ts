@@ -9,7 +9,7 @@ import {
   EVENTS_EXTENSION_VERSION,
 } from "../../../../src/a2a/contract/extension.js";
 import { versionRefusedMessage } from "../../../../src/a2a/contract/versions.js";
-import { sessionResetText } from "../../../../src/sessions/pool.js";
+import { sessionResetText } from "../../../../src/sessions/recovery.js";
 
 /**
  * The README is the contract a client codes against; src/a2a/contract/ is what the server says.

@@ -1,0 +1,193 @@
+/**
+ * Session recovery: how a conversation's next session starts when its mapped Claude session
+ * cannot simply be resumed. A mapping whose transcript is gone is dropped, so the conversation
+ * starts fresh instead of failing forever, and its first task says so (`session_reset`); a
+ * session whose last prompt the model API rejected is replaced by one resumed before that prompt.
+ */
+import type { Logger } from "pino";
+import type { RunOutcome } from "../claude/index.js";
+import type { ConversationKey } from "../identity/conversation.js";
+import type { SessionMap } from "../store/session-map.js";
+import { SESSION_NOT_FOUND, type TranscriptCheck } from "./transcripts.js";
+
+/** A conversation's mapped Claude session could not be resumed: its next session starts fresh. */
+export interface SessionReset {
+  readonly previousSessionId: string;
+  readonly reason: string;
+}
+
+export const TRANSCRIPT_MISSING = "its transcript no longer exists";
+
+export const FIRST_PROMPT_REJECTED = "its first prompt was rejected";
+
+/** The status text of a task whose context starts a fresh Claude session (`session_reset`). */
+export function sessionResetText(reset: SessionReset): string {
+  return (
+    `The previous Claude session of this context (${reset.previousSessionId}) cannot be ` +
+    `resumed (${reset.reason}), so this task starts a fresh conversation: earlier messages of ` +
+    `this context are not known to Claude.`
+  );
+}
+
+/** How a conversation's next session is created. */
+export interface ResumePlan {
+  /** The Claude session to resume; undefined: a fresh one. */
+  readonly resume: string | undefined;
+  /** Resume only up to this assistant message (the rejected prompt after it is dropped). */
+  readonly resumeAt?: string;
+  /** It starts fresh instead of resuming the mapped session: its first lease says why. */
+  readonly reset?: SessionReset;
+  /** The mapping names a conversation that cannot go on: it is deleted. */
+  readonly dropMapping: boolean;
+}
+
+export interface ResumeInput {
+  /** The session the map names, if any. */
+  readonly mapped: string | undefined;
+  /** Its mapping was dropped as stale since its last session. */
+  readonly reset: SessionReset | undefined;
+  /** Its last session's last prompt was rejected by the model API. */
+  readonly poisoned: boolean;
+  /** The last assistant message before the rejected prompt, if the transcript has one. */
+  readonly rewindPoint: (sessionId: string) => string | undefined;
+}
+
+/** How the next session of a conversation starts. Pure (`rewindPoint` is read only if poisoned). */
+export function planResume(input: ResumeInput): ResumePlan {
+  if (input.reset !== undefined)
+    return { resume: undefined, reset: input.reset, dropMapping: false };
+  const resume = input.mapped;
+  if (resume === undefined || !input.poisoned) return { resume, dropMapping: false };
+  const resumeAt = input.rewindPoint(resume);
+  if (resumeAt !== undefined) return { resume, resumeAt, dropMapping: false };
+  // Nothing before the rejected prompt: the conversation starts again.
+  const reset = { previousSessionId: resume, reason: FIRST_PROMPT_REJECTED };
+  return { resume: undefined, reset, dropMapping: true };
+}
+
+/** A run that ended this way leaves a prompt in the conversation the API will always reject. */
+export const rejectsEveryPrompt = (outcome: RunOutcome): boolean =>
+  outcome.state === "error" && outcome.cause === "prompt_rejected";
+
+export type CloseFollowUp = "reset" | "recheck" | "none";
+
+/**
+ * What a session's end means for its mapping. Pure. The runtime could not find the session it
+ * resumed: drop the mapping (the task has failed with the runtime's reason). Any other end:
+ * re-check it, in case its transcript went away meanwhile. Nothing once the pool is closed.
+ */
+export function afterCloseFollowUp(
+  reason: string,
+  mapped: boolean,
+  stopped: boolean,
+): CloseFollowUp {
+  if (!mapped || stopped) return "none";
+  return SESSION_NOT_FOUND.test(reason) ? "reset" : "recheck";
+}
+
+export interface SessionRecoveryOptions {
+  readonly sessionMap: SessionMap;
+  readonly logger: Logger;
+  /** Whether a mapped session can still be resumed; without it every mapping is trusted. */
+  readonly checkTranscript?: TranscriptCheck;
+  /** See `SessionPoolOptions.rewindPoint`. */
+  readonly rewindPoint?: (sessionId: string) => string | undefined;
+  /** Whether the conversation has a live session (its mapping is then in use: left alone). */
+  readonly isLive: (key: ConversationKey) => boolean;
+}
+
+/** The marks kept between a conversation's sessions, and the map changes they lead to. */
+export class SessionRecovery {
+  /** Conversations whose last prompt the API rejected, until their next session is created. */
+  private readonly poisoned = new Set<ConversationKey>();
+  /** Conversations whose mapping was dropped as stale, until their next session is created. */
+  private readonly resets = new Map<ConversationKey, SessionReset>();
+  private stopped = false;
+
+  constructor(private readonly options: SessionRecoveryOptions) {}
+
+  /** How the conversation's next session starts; the marks it used are spent. */
+  next(key: ConversationKey): ResumePlan {
+    const reset = this.resets.get(key);
+    this.resets.delete(key);
+    const mapped = reset ? undefined : this.options.sessionMap.get(key)?.sessionId;
+    // A mark without a mapping to rewind waits for one (as it always has).
+    const poisoned = mapped !== undefined && this.poisoned.delete(key);
+    const rewindPoint = this.options.rewindPoint ?? (() => undefined);
+    const plan = planResume({ mapped, reset, poisoned, rewindPoint });
+    if (plan.dropMapping) void this.options.sessionMap.delete(key).catch(() => undefined);
+    if (poisoned) {
+      this.options.logger.warn(
+        { conversation: key, sessionId: mapped, resumeAt: plan.resumeAt },
+        "the model API rejected the last prompt: resuming before it",
+      );
+    }
+    return plan;
+  }
+
+  /** The session's last prompt was rejected: its next session resumes before it. */
+  poison(key: ConversationKey): void {
+    this.poisoned.add(key);
+  }
+
+  /** The pool is closed: sessions ending now change no mapping. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /**
+   * Drops every mapping whose session can no longer be resumed (its transcript is gone: deleted
+   * after `cleanupPeriodDays`, another HOME or CLAUDE_CONFIG_DIR, a moved workspace), so those
+   * conversations start fresh instead of failing forever. Run at startup. Returns their keys.
+   */
+  async dropStaleSessions(): Promise<ConversationKey[]> {
+    const stale: ConversationKey[] = [];
+    for (const [key, { sessionId }] of this.options.sessionMap.all()) {
+      if (await this.dropIfStale(key, sessionId)) stale.push(key);
+    }
+    return stale;
+  }
+
+  /** A session of the conversation ended for `reason`. */
+  afterClose(key: ConversationKey, reason: string): void {
+    const sessionId = this.options.sessionMap.get(key)?.sessionId;
+    const followUp = afterCloseFollowUp(reason, sessionId !== undefined, this.stopped);
+    if (sessionId === undefined || followUp === "none") return;
+    const done =
+      followUp === "reset"
+        ? this.markReset(key, { previousSessionId: sessionId, reason: TRANSCRIPT_MISSING })
+        : this.dropIfStale(key, sessionId);
+    done.catch((err: unknown) => {
+      this.options.logger.error({ err, conversation: key }, "dropping a stale session failed");
+    });
+  }
+
+  /** Whether the mapping (still naming `sessionId`) was stale and has been dropped. */
+  private async dropIfStale(key: ConversationKey, sessionId: string): Promise<boolean> {
+    const check = this.options.checkTranscript;
+    if (check === undefined) return false;
+    let exists: boolean;
+    try {
+      exists = await check(sessionId);
+    } catch (err) {
+      this.options.logger.warn(
+        { err, conversation: key },
+        "could not check a session's transcript",
+      );
+      return false;
+    }
+    if (exists || this.options.sessionMap.get(key)?.sessionId !== sessionId) return false;
+    if (this.options.isLive(key)) return false;
+    await this.markReset(key, { previousSessionId: sessionId, reason: TRANSCRIPT_MISSING });
+    return true;
+  }
+
+  private async markReset(key: ConversationKey, reset: SessionReset): Promise<void> {
+    this.resets.set(key, reset);
+    this.options.logger.warn(
+      { conversation: key, sessionId: reset.previousSessionId, reason: reset.reason },
+      "session cannot be resumed; the context starts a fresh one",
+    );
+    await this.options.sessionMap.delete(key);
+  }
+}
