@@ -4,7 +4,7 @@
  * median, p95 and the ratio against the baseline measured in the same run.
  *
  *   BENCH_QUICK=1              the reduced run (under two minutes)
- *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store)
+ *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool)
  *   BENCH_LOG_LEVEL=debug      the server's log level (default info, as in production)
  *
  * See docs/BENCHMARKS.md for what each scenario measures.
@@ -15,6 +15,7 @@ import { planFrom, type ScenarioName, type Plan } from "./plan.js";
 import { startRig, type Rig } from "./rig.js";
 import { concurrency } from "./scenarios/concurrency.js";
 import { longAnswer } from "./scenarios/long.js";
+import { pool } from "./scenarios/pool.js";
 import { store } from "./scenarios/store.js";
 import { warmTurn } from "./scenarios/warm.js";
 import { figures, type Row } from "./stats.js";
@@ -32,6 +33,8 @@ function run(name: ScenarioName, rig: Rig, plan: Plan, log: Log): Promise<Row[]>
       return concurrency(rig, plan);
     case "store":
       return store(rig, plan, log);
+    case "pool":
+      return pool(rig, plan, log);
   }
 }
 

@@ -1,6 +1,6 @@
 /** How much each scenario runs: the full run, or `BENCH_QUICK=1`'s reduced one. Pure. */
 
-export const SCENARIOS = ["warm", "long", "concurrency", "store"] as const;
+export const SCENARIOS = ["warm", "long", "concurrency", "store", "pool"] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface Plan {
@@ -21,6 +21,10 @@ export interface Plan {
   readonly storeLoops: number;
   readonly storePhaseSeconds: number;
   readonly storePhases: number;
+  /** Pool: one-shot conversations per server, round-robin rounds, turns of each loop at once. */
+  readonly poolOneShots: number;
+  readonly poolRounds: number;
+  readonly poolTurnsAtOnce: number;
 }
 
 export function planFrom(env: Record<string, string | undefined>): Plan {
@@ -49,5 +53,8 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     storeLoops: 8,
     storePhaseSeconds: quick ? 2 : 5,
     storePhases: quick ? 1 : 3,
+    poolOneShots: quick ? 8 : 20,
+    poolRounds: quick ? 2 : 3,
+    poolTurnsAtOnce: quick ? 2 : 3,
   };
 }

@@ -9,6 +9,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
+import type { ConfigInput } from "../src/config/schema.js";
 import { TEST_MODEL } from "../test/support/bench.js";
 import { freePort } from "../test/support/a2a/harness.js";
 export { longPrompt, longText, TURN_PROMPT } from "./model-rules.js";
@@ -21,6 +22,15 @@ import {
   writeTestConfig,
   type ServerProcess,
 } from "../test/support/server-process.js";
+
+/** Another server of our own on the scripted model, with its own workspace and config. */
+export interface ExtraServer {
+  readonly server: ServerProcess;
+  readonly client: Client;
+  /** Pids of its Claude Code processes (and their children). */
+  claudePids: () => Promise<number[]>;
+  close(): Promise<void>;
+}
 
 export interface Rig {
   readonly model: ModelProcess;
@@ -37,7 +47,56 @@ export interface Rig {
   /** Pids of the server's Claude Code processes. */
   serverClaudePids: () => Promise<number[]>;
   directClaudePids: () => Promise<number[]>;
+  /** Starts another server with `config` (e.g. a small `sessions.maxLive`); the caller closes it. */
+  extraServer(config: ConfigInput): Promise<ExtraServer>;
   close(): Promise<void>;
+}
+
+/** A graceful stop (a CPU profile is written then), bounded; then SIGKILL. */
+async function stopServer(server: ServerProcess): Promise<void> {
+  server.kill("SIGTERM");
+  const stopped = await Promise.race([
+    server.exited.then(() => true),
+    delay(15_000).then(() => false),
+  ]);
+  if (!stopped) {
+    server.kill("SIGKILL");
+    await server.exited;
+  }
+}
+
+async function startExtraServer(
+  modelUrl: string,
+  built: boolean,
+  config: ConfigInput,
+): Promise<ExtraServer> {
+  const sandbox = await createRuntimeSandbox({ modelUrl });
+  try {
+    await writeTestConfig(sandbox.cwd, config);
+    const server = await spawnServer({
+      built,
+      cwd: sandbox.cwd,
+      port: await freePort(),
+      env: { ...sandbox.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info" },
+    });
+    const client = await new ClientFactory().createFromUrl(server.url);
+    return {
+      server,
+      client,
+      // The server itself carries the sandbox's environment too.
+      claudePids: async () =>
+        (await processesWithConfigDir(sandbox.configDir)).filter((pid) => pid !== server.pid),
+      async close() {
+        await stopServer(server);
+        await killSandboxProcesses(sandbox.configDir);
+        await sandbox.cleanup();
+      },
+    };
+  } catch (err) {
+    await killSandboxProcesses(sandbox.configDir);
+    await sandbox.cleanup();
+    throw err;
+  }
 }
 
 /**
@@ -93,17 +152,9 @@ export async function startRig(): Promise<Rig> {
     }),
     serverClaudePids: () => processesWithConfigDir(serverSandbox.configDir),
     directClaudePids: () => processesWithConfigDir(directSandbox.configDir),
+    extraServer: (config) => startExtraServer(model.url, built, config),
     async close() {
-      // A graceful stop (the CPU profile is written then), bounded.
-      server.kill("SIGTERM");
-      const stopped = await Promise.race([
-        server.exited.then(() => true),
-        delay(15_000).then(() => false),
-      ]);
-      if (!stopped) {
-        server.kill("SIGKILL");
-        await server.exited;
-      }
+      await stopServer(server);
       await killSandboxProcesses(serverSandbox.configDir);
       await killSandboxProcesses(directSandbox.configDir);
       await model.close();
