@@ -298,10 +298,12 @@ const sessionsSchema = z.strictObject({
   minIdleBeforeEvictMs: z
     .int({ error: "expected a whole number of milliseconds" })
     .min(0, { error: "expected a whole number of milliseconds" })
-    .default(30_000)
+    .default(1_000)
     .describe(
-      "A live session is closed to make room for another context only once idle this long (ms), " +
-        "so a conversation keeps its process between its own turns.",
+      "The eviction grace (ms): when a conversation needs a process and every slot of maxLive " +
+        "is taken, the least recently used idle session is closed at once, but one idle for " +
+        "less than this (its last turn just ended) only after every other idle one. It never " +
+        "makes a conversation wait.",
     ),
   maxBackgroundMs: z
     .int({ error: "expected a whole number of milliseconds (0: never)" })

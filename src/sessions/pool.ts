@@ -30,14 +30,17 @@ export interface SessionPoolOptions {
    * (it may go over); `whenFree` waits until a new conversation's process fits under the cap.
    */
   readonly maxLive: number;
-  /** A session is evicted for another conversation only once idle this long (ms). Default 0. */
+  /**
+   * The eviction grace (ms, default 0): a session idle for less than this is closed for another
+   * conversation only after every other idle one (`evictionOrder`); it never makes anyone wait.
+   */
   readonly minIdleBeforeEvictMs?: number;
   /**
    * A session busy only with background work this long (ms) has that work stopped, and can be
    * closed. 0 or unset: never.
    */
   readonly maxBackgroundMs?: number;
-  /** The clock of `minIdleBeforeEvictMs` (ms). */
+  /** The clock of the eviction grace (ms). */
   readonly now?: () => number;
   readonly logger: Logger;
   readonly timers?: Timers;
@@ -87,9 +90,8 @@ export class SessionPool {
     this.slots = new ProcessSlots(
       {
         maxLive: options.maxLive,
-        minIdleBeforeEvictMs: options.minIdleBeforeEvictMs ?? 0,
+        graceMs: options.minIdleBeforeEvictMs ?? 0,
         now: this.now,
-        timers: this.timers,
       },
       {
         liveCount: () => this.entries.size,
@@ -132,7 +134,7 @@ export class SessionPool {
     return this.slots.whenFree(key, signal);
   }
 
-  /** Whether `whenFree(key)` would have to wait (every allowed process is busy). */
+  /** Whether `whenFree(key)` would wait for a busy session to end (`ProcessSlots.wouldWait`). */
   wouldWait(key: ConversationKey): boolean {
     return this.slots.wouldWait(key);
   }

@@ -2,10 +2,9 @@
  * The process slots of `sessions.maxLive`: a hard cap on Claude Code processes, counting the live
  * sessions, those still shutting down and those promised to a conversation whose session is not
  * created yet. A conversation without a live session waits here, first come first served, while
- * the pool closes idle sessions for it; which ones is `evictionChoice`'s decision.
+ * the pool closes idle sessions for it; which ones is `evictionOrder`'s decision.
  */
 import type { ConversationKey } from "../identity/conversation.js";
-import type { Timers } from "../timers.js";
 
 /** A live session, as the eviction choice sees it. */
 export interface Occupant {
@@ -18,31 +17,23 @@ export interface Occupant {
   readonly idleSince: number;
 }
 
-export interface EvictionChoice {
-  /** Idle sessions that may be closed now, least recently used first. */
-  readonly eligible: readonly ConversationKey[];
-  /** When the next idle one still too young becomes eligible (ms); undefined if none is. */
-  readonly nextAt: number | undefined;
-}
-
 /**
- * Which idle sessions may be closed for another conversation now, and when the next one may:
- * only a session idle for at least `minIdleMs`, least recently used first. Pure.
+ * Which idle sessions to close for other conversations, first victim first: the least recently
+ * used, except that a session idle for less than `graceMs` (a conversation in the middle of an
+ * exchange: its last turn just ended) comes after every other idle one. The grace only orders:
+ * when nothing else is idle, such a session is closed all the same, at once, so a waiting
+ * conversation never waits for an idle process to age. A busy session is never a victim. Pure.
  */
-export function evictionChoice(
+export function evictionOrder(
   occupants: readonly Occupant[],
   now: number,
-  minIdleMs: number,
-): EvictionChoice {
-  const idle = occupants.filter((o) => !o.busy).sort((a, b) => a.lastUsed - b.lastUsed);
-  const old = idle.filter((o) => now - o.idleSince >= minIdleMs);
-  const young = idle
-    .filter((o) => now - o.idleSince < minIdleMs)
-    .map((o) => o.idleSince + minIdleMs);
-  return {
-    eligible: old.map((o) => o.key),
-    nextAt: young.length > 0 ? Math.min(...young) : undefined,
-  };
+  graceMs: number,
+): ConversationKey[] {
+  const inGrace = (o: Occupant) => now - o.idleSince < graceMs;
+  return occupants
+    .filter((o) => !o.busy)
+    .sort((a, b) => Number(inGrace(a)) - Number(inGrace(b)) || a.lastUsed - b.lastUsed)
+    .map((o) => o.key);
 }
 
 /** The processes the cap counts. */
@@ -58,6 +49,22 @@ export interface SlotCounts {
 export const fits = (c: SlotCounts, maxLive: number): boolean =>
   c.live + c.closing + c.reserved < maxLive;
 
+/** The line and what can be closed for it, besides the counts. */
+export interface SlotDemand extends SlotCounts {
+  /** Live sessions that are idle: each can be closed for a waiting conversation at once. */
+  readonly idle: number;
+  /** Conversations already waiting: they get the slots that free first. */
+  readonly waiting: number;
+}
+
+/**
+ * Whether one more conversation must wait for a busy session to end (its task is `queued`):
+ * only when the slots that free by themselves (free now, closing, idle sessions to close) are
+ * all taken by the conversations ahead of it. Pure.
+ */
+export const waitsForBusy = (d: SlotDemand, maxLive: number): boolean =>
+  d.live - d.idle + d.reserved + d.waiting >= maxLive;
+
 /** What the slots need of the pool. */
 export interface SlotHost {
   liveCount(): number;
@@ -69,9 +76,9 @@ export interface SlotHost {
 
 export interface ProcessSlotsOptions {
   readonly maxLive: number;
-  readonly minIdleBeforeEvictMs: number;
+  /** `sessions.minIdleBeforeEvictMs`: the grace of `evictionOrder`. */
+  readonly graceMs: number;
   readonly now: () => number;
-  readonly timers: Timers;
 }
 
 interface Waiter {
@@ -84,8 +91,6 @@ export class ProcessSlots {
   private closing = 0;
   private reserved = 0;
   private readonly waiters: Waiter[] = [];
-  /** Set while a young idle session is awaited to come of age for a waiter. */
-  private recheck: unknown;
   /** Set by `close`: why no slot will free any more. */
   private closedWith: string | undefined;
 
@@ -106,7 +111,8 @@ export class ProcessSlots {
 
   /**
    * Resolves when `key`'s session fits under `maxLive`: at once for a live conversation or when
-   * there is room; otherwise once an idle session has been closed for it and its process is gone.
+   * there is room; otherwise once a session has been closed for it (an idle one at once, see
+   * `evictionOrder`; else the first to become idle) and its process is gone.
    * First come, first served. The slot is kept for the conversation's session (`claim`); a caller
    * that will not create it after all gives it back with `forgo()`. Aborting `signal` leaves the
    * line (the promise rejects); `close(reason)` sends everyone away with that reason.
@@ -141,9 +147,21 @@ export class ProcessSlots {
     });
   }
 
-  /** Whether `whenFree(key)` would have to wait (every allowed process is taken). */
+  /**
+   * Whether `whenFree(key)` would wait for a busy session to end (every allowed process is busy).
+   * Not when an idle one can be closed for it: that wait is only for a process to exit.
+   */
   wouldWait(key: ConversationKey): boolean {
-    return this.closedWith === undefined && !this.host.has(key) && !this.hasRoom();
+    if (this.closedWith !== undefined || this.host.has(key) || this.hasRoom()) return false;
+    const occupants = this.host.occupants();
+    const demand = {
+      live: occupants.length,
+      idle: occupants.filter((o) => !o.busy).length,
+      closing: this.closing,
+      reserved: this.reserved,
+      waiting: this.waiters.length,
+    };
+    return waitsForBusy(demand, this.options.maxLive);
   }
 
   /** Gives back the slot `whenFree` kept for a caller that will not create its session. */
@@ -176,8 +194,6 @@ export class ProcessSlots {
   /** No slot will free any more (shutdown): every waiter, and every later call, gets `reason`. */
   close(reason: string): void {
     this.closedWith = reason;
-    if (this.recheck !== undefined) this.options.timers.clearTimeout(this.recheck);
-    this.recheck = undefined;
     for (const waiter of this.waiters.splice(0)) waiter.reject(new Error(reason));
   }
 
@@ -185,7 +201,7 @@ export class ProcessSlots {
   trim(): void {
     let excess = this.host.liveCount() - this.options.maxLive;
     if (excess <= 0) return;
-    for (const key of this.choice().eligible) {
+    for (const key of this.victims()) {
       if (excess-- <= 0) break;
       this.host.evict(key, "too many live sessions");
     }
@@ -215,33 +231,21 @@ export class ProcessSlots {
     return fits(counts, this.options.maxLive);
   }
 
-  private choice(): EvictionChoice {
-    const { now, minIdleBeforeEvictMs } = this.options;
-    return evictionChoice(this.host.occupants(), now(), minIdleBeforeEvictMs);
+  private victims(): ConversationKey[] {
+    return evictionOrder(this.host.occupants(), this.options.now(), this.options.graceMs);
   }
 
-  /** Evicts idle sessions for the waiters; re-checks when a young idle one comes of age. */
+  /**
+   * Closes idle sessions for the waiters, at once: one per waiter not yet covered by a slot that
+   * is free or closing. Short of idle ones, the next session to become idle is closed then.
+   */
   private makeRoom(): void {
-    let need =
-      this.host.liveCount() +
-      this.closing +
-      this.reserved +
-      this.waiters.length -
-      this.options.maxLive;
+    const { maxLive } = this.options;
+    let need = this.host.liveCount() + this.closing + this.reserved + this.waiters.length - maxLive;
     if (need <= 0) return;
-    const { eligible, nextAt } = this.choice();
-    for (const key of eligible) {
+    for (const key of this.victims()) {
       if (need-- <= 0) break;
       this.host.evict(key, "another conversation is waiting");
-    }
-    if (need > 0 && nextAt !== undefined && this.recheck === undefined) {
-      this.recheck = this.options.timers.setTimeout(
-        () => {
-          this.recheck = undefined;
-          this.makeRoom();
-        },
-        Math.max(0, nextAt - this.options.now()),
-      );
     }
   }
 }

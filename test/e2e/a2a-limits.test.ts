@@ -1,18 +1,22 @@
 /**
  * sessions.maxLive is a hard cap on Claude Code processes: with one allowed, a second context's
- * task waits `queued` until the first context's process is idle and closed, then completes.
+ * task waits `queued` until the first context's process is idle and closed, then completes. A new
+ * conversation at a pool full of idle processes does not wait: the least recently used one is
+ * closed for it at once, grace or not.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { Gate } from "../support/gated-inbox.js";
 import { reply, text } from "../support/fake-model/index.js";
 import {
+  collect,
   describeStream,
   sendRequest,
   startA2AHarness,
   userMessage,
   type A2AHarness,
 } from "../support/a2a/harness.js";
-import { resultText } from "../support/a2a/stream-view.js";
+import { conversationKeyOf } from "../support/a2a/background.js";
+import { idsOf, resultText } from "../support/a2a/stream-view.js";
 import type { StreamResponse } from "@a2a-js/sdk";
 
 let h: A2AHarness | undefined;
@@ -73,5 +77,49 @@ describe("A2A limits (real runtime)", () => {
     expect(describeStream(b).at(-1)).toBe("status:completed");
     expect(resultText(b)).toBe("SECOND");
     expect(h.spawns()).toBe(2);
+  }, 120_000);
+
+  it("maxLive 2, default grace: a third conversation after two finished turns closes the least recently used idle process at once and is never queued", async () => {
+    h = await startA2AHarness({
+      // The default grace (sessions.minIdleBeforeEvictMs): whatever it is, no one waits for it.
+      config: { sessions: { maxLive: 2 } },
+      rules: ["First", "Second", "Third"].map((word) => ({
+        name: word,
+        match: { lastUserText: `${word} conversation` },
+        reply: reply(text(word.toUpperCase())),
+      })),
+    });
+    const harness = h;
+    const turn = (word: string) =>
+      collect(harness.client.sendMessageStream(sendRequest(userMessage(`${word} conversation`))));
+    const a = await turn("First");
+    const b = await turn("Second");
+    expect([resultText(a), resultText(b)]).toEqual(["FIRST", "SECOND"]);
+    const cwd = harness.bench.sandbox.cwd;
+    const keyOf = async (events: StreamResponse[]) => {
+      const { contextId } = idsOf(events);
+      await expect.poll(() => conversationKeyOf(cwd, contextId), { timeout: 20_000 }).toBeDefined();
+      return conversationKeyOf(cwd, contextId);
+    };
+    const [keyA, keyB] = [await keyOf(a), await keyOf(b)];
+    // Both idle processes fill the two slots.
+    expect(harness.server.pool.liveCount).toBe(2);
+
+    const c = await turn("Third");
+    expect(resultText(c)).toBe("THIRD");
+    expect(describeStream(c).at(-1)).toBe("status:completed");
+    // It never waited for a busy process (nor for an idle one to age): no queued status.
+    expect(describeStream(c)).not.toContain("status:submitted:queued");
+    // The pool: the least recently used conversation's process went, the other stayed, the cap held.
+    const pool = harness.server.pool;
+    const keyC = await keyOf(c);
+    expect([keyA, keyB, keyC].map((k) => k !== undefined && pool.has(k))).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect(pool.processCount).toBe(2);
+    expect(harness.spawns()).toBe(3);
+    expect(await metric(harness, "claude_a2a_queued_tasks")).toBe(0);
   }, 120_000);
 });

@@ -29,7 +29,7 @@ describe("config schema", () => {
     expect(c.sessions).toEqual({
       idleTimeoutMs: 30 * 60_000,
       maxLive: 8,
-      minIdleBeforeEvictMs: 30_000,
+      minIdleBeforeEvictMs: 1_000,
       maxBackgroundMs: 4 * 60 * 60_000,
     });
     expect(c.artifacts).toEqual({ maxFileBytes: 1024 * 1024 });

@@ -165,24 +165,74 @@ describe("SessionPool: maxLive as a hard cap (whenFree)", () => {
     expect(await settled(c)).toBe(true);
   });
 
-  it("evicts only a session idle for at least minIdleBeforeEvictMs, so a conversation keeps its process between turns", async () => {
+  it("a waiting conversation gets an idle session's slot at once, even one whose last turn just ended", async () => {
     const pool = makePool(1, 10_000);
     await pool.whenFree(key("a"));
-    pool.acquire(key("a")).release(); // idle since t=0
-    clock.advance(4_000);
+    pool.acquire(key("a")).release(); // idle since t=0: in its grace
+    // Nobody waits: an idle session keeps its process.
+    expect(created[0]?.closing).toBe(false);
+    // Only a process to exit, no busy one to wait for: the task is not queued.
+    expect(pool.wouldWait(key("b"))).toBe(false);
     const waitB = pool.whenFree(key("b"));
-    expect(created[0]?.closing).toBe(false);
-    // Context a's next turn comes within the grace: it keeps its process; b still waits.
-    const again = pool.acquire(key("a"));
-    clock.advance(10_000);
-    expect(created[0]?.closing).toBe(false);
-    again.release(); // idle since t=14 000
-    clock.advance(9_999);
-    expect(created[0]?.closing).toBe(false);
-    clock.advance(1);
+    // Closed at once, with no time passing: the grace never makes b wait.
     expect(created[0]?.closing).toBe(true);
+    expect(await settled(waitB)).toBe(false);
     created[0]?.exited();
     expect(await settled(waitB)).toBe(true);
+    pool.acquire(key("b")).release();
+    expect(pool.processCount).toBe(1);
+  });
+
+  it("the grace orders the victims: a session idle past it goes before one just idle, even a less recently used one", async () => {
+    const pool = makePool(2, 1_000);
+    // a's message starts background work that outlives its lease: a is used first, idle last.
+    await pool.whenFree(key("a"));
+    const leaseA = pool.acquire(key("a"));
+    const a = created[0] as FakeSession;
+    a.tasks = [job("build-1")];
+    a.emit({ type: "background_task_started", task: job("build-1") });
+    leaseA.release();
+    await pool.whenFree(key("b"));
+    pool.acquire(key("b")).release(); // idle since t=0
+    clock.advance(5_000);
+    a.tasks = [];
+    a.emit({ type: "background_task_finished", task: { ...job("build-1"), status: "completed" } });
+    // a is the least recently used but idle only now; b has been idle 5 s.
+    const waitC = pool.whenFree(key("c"));
+    expect(created.map((s) => s.closing)).toEqual([false, true]);
+    created[1]?.exited();
+    expect(await settled(waitC)).toBe(true);
+  });
+
+  it("8 conversations taking turns on 4 slots are served in turn: none starves, the cap holds", async () => {
+    const pool = makePool(4, 1_000);
+    const served: string[] = [];
+    let peak = 0;
+    /** One client: `turns` one-turn tasks in its conversation, each as soon as the last ended. */
+    const client = async (name: string, turns: number) => {
+      for (let i = 0; i < turns; i++) {
+        await pool.whenFree(key(name));
+        const lease = pool.acquire(key(name));
+        served.push(name);
+        peak = Math.max(peak, pool.processCount);
+        await new Promise((resolve) => setImmediate(resolve)); // the turn
+        lease.release();
+      }
+    };
+    const names = ["c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8"];
+    const clients = Promise.all(names.map((n) => client(n, 3)));
+    // Processes exit when the test says: let every closed one go until all clients are done.
+    let done = false;
+    void clients.then(() => (done = true));
+    for (let spins = 0; !done && spins < 1_000; spins++) {
+      for (const s of created) if (s.closing) s.exited();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(done).toBe(true);
+    expect(peak).toBeLessThanOrEqual(4);
+    // First come, first served: every conversation's turn n comes before any one's turn n + 1.
+    const rounds = [0, 1, 2].map((r) => served.slice(r * 8, r * 8 + 8).sort());
+    for (const round of rounds) expect(round).toEqual(names);
   });
 });
 

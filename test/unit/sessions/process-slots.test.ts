@@ -5,13 +5,13 @@ import {
   type ConversationKey,
 } from "../../../src/identity/conversation.js";
 import {
-  evictionChoice,
+  evictionOrder,
   fits,
   ProcessSlots,
   type Occupant,
   type SlotHost,
+  waitsForBusy,
 } from "../../../src/sessions/process-slots.js";
-import type { Timers } from "../../../src/timers.js";
 
 const key = (contextId: string) => conversationKey({ owner: "unknown", contextId });
 
@@ -19,40 +19,93 @@ const key = (contextId: string) => conversationKey({ owner: "unknown", contextId
 const occupants: Record<string, Occupant> = {
   busy: { key: key("busy"), busy: true, lastUsed: 1, idleSince: 0 },
   oldLru: { key: key("oldLru"), busy: false, lastUsed: 2, idleSince: 0 },
-  oldMru: { key: key("oldMru"), busy: false, lastUsed: 5, idleSince: 1_000 },
+  oldMru: { key: key("oldMru"), busy: false, lastUsed: 6, idleSince: 8_000 },
   young: { key: key("young"), busy: false, lastUsed: 3, idleSince: 9_500 },
   younger: { key: key("younger"), busy: false, lastUsed: 4, idleSince: 9_900 },
+  edge: { key: key("edge"), busy: false, lastUsed: 5, idleSince: 9_000 },
 };
 const names = (keys: readonly ConversationKey[]) =>
   keys.map((k) => Object.keys(occupants).find((n) => occupants[n]?.key === k));
 
-describe("evictionChoice", () => {
-  // At now = 10 000 with a minimum idle time of 1 000 ms.
+describe("evictionOrder", () => {
+  // At now = 10 000 with a grace of 1 000 ms: "young" and "younger" are in their grace.
   it.each([
-    [[], [], undefined],
-    [["busy"], [], undefined],
-    [["oldMru", "busy", "oldLru"], ["oldLru", "oldMru"], undefined],
-    [["young"], [], 10_500],
-    [["younger", "young", "oldMru"], ["oldMru"], 10_500],
-    [["younger"], [], 10_900],
-  ] as const)("%j: evicts %j now, next at %s", (present, eligible, nextAt) => {
-    const choice = evictionChoice(
-      present.map((n) => occupants[n] as Occupant),
-      10_000,
-      1_000,
-    );
-    expect(names(choice.eligible)).toEqual(eligible);
-    expect(choice.nextAt).toBe(nextAt);
+    [[], []],
+    [["busy"], []],
+    [
+      ["oldMru", "busy", "oldLru"],
+      ["oldLru", "oldMru"],
+    ],
+    // In its grace, but nothing else is idle: still a victim, at once.
+    [["young"], ["young"]],
+    [
+      ["busy", "younger", "young"],
+      ["young", "younger"],
+    ],
+    // Out of grace goes first, even when used more recently.
+    [
+      ["younger", "young", "oldMru"],
+      ["oldMru", "young", "younger"],
+    ],
+    // Idle exactly the grace: out of it.
+    [
+      ["young", "edge"],
+      ["edge", "young"],
+    ],
+    [
+      ["younger", "edge", "busy", "oldMru", "young", "oldLru"],
+      ["oldLru", "edge", "oldMru", "young", "younger"],
+    ],
+  ] as const)("%j: %j", (present, order) => {
+    const live = present.map((n) => occupants[n] as Occupant);
+    expect(names(evictionOrder(live, 10_000, 1_000))).toEqual(order);
   });
 
-  it("with no minimum every idle session is eligible, least recently used first", () => {
+  it("with no grace it is least recently used first", () => {
     const all = Object.values(occupants);
-    expect(names(evictionChoice(all, 10_000, 0).eligible)).toEqual([
+    expect(names(evictionOrder(all, 10_000, 0))).toEqual([
       "oldLru",
       "young",
       "younger",
+      "edge",
       "oldMru",
     ]);
+  });
+});
+
+describe("waitsForBusy", () => {
+  // Under a cap of 4.
+  it.each([
+    ["every slot busy", { live: 4, idle: 0, closing: 0, reserved: 0, waiting: 0 }, true],
+    ["an idle session to close", { live: 4, idle: 1, closing: 0, reserved: 0, waiting: 0 }, false],
+    [
+      "the idle one is for the waiter ahead",
+      { live: 4, idle: 1, closing: 0, reserved: 0, waiting: 1 },
+      true,
+    ],
+    [
+      "two idle, one waiter ahead",
+      { live: 4, idle: 2, closing: 0, reserved: 0, waiting: 1 },
+      false,
+    ],
+    ["a process still exiting", { live: 3, idle: 0, closing: 1, reserved: 0, waiting: 0 }, false],
+    [
+      "its slot kept for the waiter ahead",
+      { live: 3, idle: 0, closing: 0, reserved: 1, waiting: 0 },
+      true,
+    ],
+    [
+      "over the cap, idle ones to close",
+      { live: 6, idle: 3, closing: 0, reserved: 0, waiting: 0 },
+      false,
+    ],
+    [
+      "over the cap, all but one busy",
+      { live: 6, idle: 2, closing: 0, reserved: 0, waiting: 0 },
+      true,
+    ],
+  ] as const)("%s: %s", (_name, demand, expected) => {
+    expect(waitsForBusy(demand, 4)).toBe(expected);
   });
 });
 
@@ -93,14 +146,9 @@ class Host implements SlotHost {
   }
 }
 
-const noTimers: Timers = { setTimeout: () => undefined, clearTimeout: () => undefined };
-
 function slots(maxLive: number): Host {
   const host = new Host();
-  host.slots = new ProcessSlots(
-    { maxLive, minIdleBeforeEvictMs: 0, now: () => 0, timers: noTimers },
-    host,
-  );
+  host.slots = new ProcessSlots({ maxLive, graceMs: 0, now: () => 0 }, host);
   return host;
 }
 
