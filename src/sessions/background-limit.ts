@@ -1,3 +1,5 @@
+import { TEXT } from "../a2a/contract/texts.js";
+
 /**
  * `sessions.maxBackgroundMs`: a session kept busy only by background work (a dev server, a
  * watcher, a job that never ends) would hold a Claude Code process, and a slot of
@@ -28,22 +30,4 @@ export function backgroundClock(armed: boolean, activity: SessionActivity): Cloc
 }
 
 /** Why the server stopped the work: the text of the owning task's `background_stopped` status. */
-export function backgroundLimitReason(ms: number): string {
-  return (
-    `the server stopped it after ${describeMs(ms)} with no other activity in its session ` +
-    `(sessions.maxBackgroundMs)`
-  );
-}
-
-/** `4 h`, `90 min`, `45 s`, `1500 ms`: the largest unit that divides `ms` exactly. */
-export function describeMs(ms: number): string {
-  const units: [number, string][] = [
-    [3_600_000, "h"],
-    [60_000, "min"],
-    [1_000, "s"],
-  ];
-  for (const [size, unit] of units) {
-    if (ms >= size && ms % size === 0) return `${ms / size} ${unit}`;
-  }
-  return `${ms} ms`;
-}
+export const backgroundLimitReason = TEXT.backgroundLimit;

@@ -8,6 +8,7 @@ import { LiveSession } from "./live-session.js";
 import { ProcessSlots } from "./process-slots.js";
 import { rejectsEveryPrompt, SessionRecovery, type SessionReset } from "./recovery.js";
 import type { TranscriptCheck } from "./transcripts.js";
+import { TEXT } from "../a2a/contract/texts.js";
 
 export type { Timers } from "../timers.js";
 
@@ -56,7 +57,7 @@ export interface SessionPoolOptions {
 }
 
 /** What the runs of sessions closed at shutdown report (their tasks' last status says it). */
-export const SERVER_STOPPING = "the server is stopping";
+export const SERVER_STOPPING = TEXT.serverStopping;
 
 /** A lease keeps a session from being evicted while a task uses it. */
 export interface SessionLease {

@@ -9,6 +9,7 @@ import type { RunOutcome } from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { SessionMap } from "../store/session-map.js";
 import { SESSION_NOT_FOUND, type TranscriptCheck } from "./transcripts.js";
+import { TEXT } from "../a2a/contract/texts.js";
 
 /** A conversation's mapped Claude session could not be resumed: its next session starts fresh. */
 export interface SessionReset {
@@ -16,18 +17,11 @@ export interface SessionReset {
   readonly reason: string;
 }
 
-export const TRANSCRIPT_MISSING = "its transcript no longer exists";
-
-export const FIRST_PROMPT_REJECTED = "its first prompt was rejected";
+export const TRANSCRIPT_MISSING = TEXT.transcriptMissing;
 
 /** The status text of a task whose context starts a fresh Claude session (`session_reset`). */
-export function sessionResetText(reset: SessionReset): string {
-  return (
-    `The previous Claude session of this context (${reset.previousSessionId}) cannot be ` +
-    `resumed (${reset.reason}), so this task starts a fresh conversation: earlier messages of ` +
-    `this context are not known to Claude.`
-  );
-}
+export const sessionResetText = (reset: SessionReset): string =>
+  TEXT.sessionReset(reset.previousSessionId, reset.reason);
 
 /** How a conversation's next session is created. */
 export interface ResumePlan {
@@ -61,7 +55,7 @@ export function planResume(input: ResumeInput): ResumePlan {
   const resumeAt = input.rewindPoint(resume);
   if (resumeAt !== undefined) return { resume, resumeAt, dropMapping: false };
   // Nothing before the rejected prompt: the conversation starts again.
-  const reset = { previousSessionId: resume, reason: FIRST_PROMPT_REJECTED };
+  const reset = { previousSessionId: resume, reason: TEXT.firstPromptRejected };
   return { resume: undefined, reset, dropMapping: true };
 }
 

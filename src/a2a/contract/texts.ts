@@ -11,6 +11,19 @@ export interface WorkRef {
   readonly description: string;
 }
 
+/** `4 h`, `90 min`, `45 s`, `1500 ms`: the largest unit that divides `ms` exactly. */
+export function describeMs(ms: number): string {
+  const units: [number, string][] = [
+    [3_600_000, "h"],
+    [60_000, "min"],
+    [1_000, "s"],
+  ];
+  for (const [size, unit] of units) {
+    if (ms >= size && ms % size === 0) return `${ms / size} ${unit}`;
+  }
+  return `${ms} ms`;
+}
+
 /** `sleep 2 (b1x2), npm test (b3y4)`: what a waiting task waits for. */
 export function describeWork(work: readonly WorkRef[]): string {
   return work.map((w) => (w.description ? `${w.description} (${w.taskId})` : w.taskId)).join(", ");
@@ -43,6 +56,19 @@ export const TEXT = {
     `Stopped waiting for background work after ${ms} ms (claude.backgroundWaitTimeoutMs)${
       running.length > 0 ? `; still running: ${describeWork(running)}` : ""
     }. What it produces later arrives as a new task in this context.`,
+
+  sessionReset: (previousSessionId: string, why: string) =>
+    `The previous Claude session of this context (${previousSessionId}) cannot be ` +
+    `resumed (${why}), so this task starts a fresh conversation: earlier messages of ` +
+    `this context are not known to Claude.`,
+  // Why a session cannot be resumed (in `sessionReset`).
+  transcriptMissing: "its transcript no longer exists",
+  firstPromptRejected: "its first prompt was rejected",
+  // Why the server stopped background work (in `backgroundStopped`).
+  backgroundLimit: (ms: number) =>
+    `the server stopped it after ${describeMs(ms)} with no other activity in its session ` +
+    `(sessions.maxBackgroundMs)`,
+  serverStopping: "the server is stopping",
 
   // ---- input-required (README "Interactive tasks") -----------------------------------------
   permissionPrompt: (toolName: string, title: string | undefined) =>

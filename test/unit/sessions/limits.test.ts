@@ -9,11 +9,8 @@ import type {
   SessionEvent,
   SessionListener,
 } from "../../../src/claude/index.js";
-import {
-  backgroundClock,
-  backgroundLimitReason,
-  describeMs,
-} from "../../../src/sessions/background-limit.js";
+import { describeMs } from "../../../src/a2a/contract/texts.js";
+import { backgroundClock, backgroundLimitReason } from "../../../src/sessions/background-limit.js";
 import {
   SERVER_STOPPING,
   SessionPool,

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunOutcome } from "../../../src/claude/index.js";
+import { TEXT } from "../../../src/a2a/contract/texts.js";
 import { conversationKey } from "../../../src/identity/conversation.js";
 import {
   afterCloseFollowUp,
-  FIRST_PROMPT_REJECTED,
   planResume,
   rejectsEveryPrompt,
   SessionRecovery,
@@ -48,7 +48,7 @@ describe("planResume", () => {
       { mapped: "s-2", reset: undefined, poisoned: true },
       {
         resume: undefined,
-        reset: { previousSessionId: "s-2", reason: FIRST_PROMPT_REJECTED },
+        reset: { previousSessionId: "s-2", reason: TEXT.firstPromptRejected },
         dropMapping: true,
       },
     ],
