@@ -69,6 +69,11 @@ export default tseslint.config(
     ["**/a2a/*", "!**/a2a/contract", "!**/a2a/contract/*", "**/http/*", "**/grpc/*"],
   ),
   layer(
+    ["src/auth/**/*.ts"],
+    "src/auth/ is shared by every binding: it imports no binding (http, grpc), no Express and none of the app's wiring.",
+    ["express", "**/http/*", "**/grpc/*", "**/server.js", "**/main.js", "**/agent.js", "**/cli.js"],
+  ),
+  layer(
     ["src/a2a/**/*.ts"],
     "the A2A side knows nothing of the bindings that carry it (http, grpc) or of the app's wiring.",
     ["**/http/*", "**/grpc/*", "**/server.js", "**/main.js", "**/agent.js", "**/cli.js"],

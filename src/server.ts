@@ -5,7 +5,9 @@ import { legacyAgentCardJson } from "./a2a/contract/legacy-card.js";
 import type { Config } from "./config/schema.js";
 import { createHttpApp } from "./http/app.js";
 import { answerClientErrorsAsJson } from "./http/client-errors.js";
-import { AuthConfigError, TokenVerifier } from "./http/auth.js";
+import type { Authenticator } from "./auth/decide.js";
+import { authenticatorFrom } from "./auth/from-config.js";
+import { AuthConfigError } from "./auth/verifier.js";
 import type { SessionPool } from "./sessions/pool.js";
 
 export type ServerOptions = AgentOptions;
@@ -29,25 +31,26 @@ export class StartupError extends Error {}
 
 /**
  * Refuses to expose an unauthenticated agent beyond loopback unless the operator says so. Only
- * bearer tokens authenticate here: `allowedLogins` trusts headers that only the local proxy may
- * set, which proves nothing about a peer on another machine.
+ * bearer tokens (static or OpenID Connect) authenticate here: `allowedLogins` trusts headers that
+ * only the local proxy may set, which proves nothing about a peer on another machine.
  */
 export function checkBindSafety(server: Config["server"]): void {
   if (LOOPBACK.test(server.host)) return;
-  if (server.auth.tokens.length > 0 || server.allowUnauthenticatedRemote) return;
+  const bearer = server.auth.tokens.length > 0 || server.auth.oidc !== undefined;
+  if (bearer || server.allowUnauthenticatedRemote) return;
   throw new StartupError(
     `Refusing to listen on ${server.host} without authentication: anyone who can reach that ` +
       `address could drive Claude Code in your workspace. Either keep server.host on 127.0.0.1 ` +
       `(and reach it through "tailscale serve", optionally with server.allowedLogins), or set ` +
-      `server.auth.tokens (bearer tokens), or set server.allowUnauthenticatedRemote to true if a ` +
-      `proxy in front authenticates every request.`,
+      `server.auth.tokens (bearer tokens) or server.auth.oidc (OpenID Connect), or set ` +
+      `server.allowUnauthenticatedRemote to true if a proxy in front authenticates every request.`,
   );
 }
 
-/** The configured bearer tokens, read (an `env` token whose variable is unset stops startup). */
-function readTokens(server: Config["server"]): TokenVerifier {
+/** The configured authentication, read (an unset token variable or a bad OIDC key stops startup). */
+function readAuth(server: Config["server"]): Authenticator {
   try {
-    return TokenVerifier.from(server.auth.tokens);
+    return authenticatorFrom(server);
   } catch (err) {
     if (err instanceof AuthConfigError) throw new StartupError(err.message);
     throw err;
@@ -57,7 +60,7 @@ function readTokens(server: Config["server"]): TokenVerifier {
 export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const { config, logger } = o;
   checkBindSafety(config.server);
-  const tokens = readTokens(config.server);
+  const auth = readAuth(config.server);
   const cwd = config.claude.cwd;
   const agent = await createAgent(o);
   const { card, requestHandler, pool, metrics } = agent;
@@ -72,8 +75,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     card,
     requestHandler,
     bodyLimit: config.server.bodyLimit,
-    allowedLogins: config.server.allowedLogins,
-    tokens,
+    auth,
     trustedProxies: config.server.trustedProxies,
     logger: logger.child({ component: "http" }),
     health: () => agent.health(),

@@ -1,8 +1,22 @@
 import type { PermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import { isIP } from "node:net";
 import { z } from "zod";
-import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES, MEDIA_RANGE } from "../media-types.js";
+import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES } from "../media-types.js";
 import { LOG_LEVELS } from "../logging.js";
+import {
+  byteSize,
+  httpUrl,
+  intBetween,
+  mediaTypes,
+  minutes,
+  name,
+  names,
+  positiveInt,
+  text,
+} from "./schema-parts.js";
+import { authSchema } from "./security-schema.js";
+
+export { parseByteSize } from "./schema-parts.js";
 
 /** Where the config file lives, relative to the workspace. */
 export const CONFIG_FILE = ".claude/claude-a2a.config.json";
@@ -22,86 +36,8 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _permissionModesMatchSdk: Same<(typeof PERMISSION_MODES)[number], PermissionMode> = true;
 const _settingSourcesMatchSdk: Same<(typeof SETTING_SOURCES)[number], SettingSource> = true;
 
-// Case-insensitive by spelling it out: a JSON Schema `pattern` cannot carry the `i` flag.
-const SIZE_PATTERN = /^(\d+(?:\.\d+)?)\s*([kKmMgG]?[bB])$/;
-const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-
-/** Bytes from a positive integer or a size string such as "10mb" or "512kb" (1 kb = 1024 bytes). */
-export function parseByteSize(value: number | string): number {
-  if (typeof value === "number") return value;
-  const match = SIZE_PATTERN.exec(value.trim());
-  const unit = SIZE_UNITS[match?.[2]?.toLowerCase() ?? ""];
-  if (!match || unit === undefined) throw new RangeError(`not a size: ${JSON.stringify(value)}`);
-  return Math.floor(Number(match[1]) * unit);
-}
-
-// Each number schema carries one message for every way it can fail, so "abc", 1.5 and 0 all
-// read the same: what is expected, then what was found.
-function intBetween(min: number, max: number) {
-  const error = `expected an integer between ${min} and ${max}`;
-  return z.int({ error }).min(min, { error }).max(max, { error });
-}
-function positiveInt(error = "expected a positive integer") {
-  return z.int({ error }).min(1, { error });
-}
-const text = () => z.string({ error: "expected a string" });
-const name = () => text().trim().min(1, { error: "expected a non-empty string" });
-const names = () => z.array(name(), { error: "expected an array of strings" });
-const mediaTypes = () =>
-  z.array(
-    name().regex(MEDIA_RANGE, {
-      error: 'expected a media type such as "text/plain" (or "text/*")',
-    }),
-    { error: "expected an array of media types" },
-  );
-const httpUrl = () =>
-  z.url({ protocol: /^https?$/, error: "expected an absolute http:// or https:// URL" });
-const minutes = (n: number) => n * 60_000;
-
-const SIZE_ERROR = 'expected a positive number of bytes or a size such as "10mb" or "512kb"';
-const byteSize = z
-  .union([positiveInt(SIZE_ERROR), z.string().regex(SIZE_PATTERN, { error: SIZE_ERROR })], {
-    error: SIZE_ERROR,
-  })
-  .transform(parseByteSize);
-
 /** Where `tailscale serve` connects from: the only peers whose identity headers are believed. */
 export const DEFAULT_TRUSTED_PROXIES = ["127.0.0.1", "::1"] as const;
-
-const TOKEN_ERROR =
-  'expected { "name", "sha256" } (hex SHA-256 of the token) or { "name", "env" } (the ' +
-  "environment variable holding it); a plain token is never accepted in the file";
-const tokenSchema = z
-  .strictObject(
-    {
-      name: name().describe("Who holds the token: the caller's name in scoping and logs."),
-      sha256: z
-        .string({ error: "expected a hex SHA-256 digest" })
-        .regex(/^[0-9a-fA-F]{64}$/, { error: "expected 64 hex digits (SHA-256 of the token)" })
-        .transform((v) => v.toLowerCase())
-        .optional()
-        .describe("Hex SHA-256 digest of the token (e.g. `printf %s TOKEN | sha256sum`)."),
-      env: z
-        .string({ error: "expected an environment variable name" })
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an environment variable name" })
-        .optional()
-        .describe("Environment variable that holds the token, read at startup."),
-    },
-    { error: TOKEN_ERROR },
-  )
-  .refine((t) => (t.sha256 === undefined) !== (t.env === undefined), { error: TOKEN_ERROR });
-
-const authSchema = z.strictObject({
-  tokens: z
-    .array(tokenSchema, { error: "expected an array of tokens" })
-    .default([])
-    .refine((tokens) => new Set(tokens.map((t) => t.name)).size === tokens.length, {
-      error: "token names must be unique",
-    })
-    .describe(
-      "Bearer tokens: a request must carry `Authorization: Bearer <token>` of one of them.",
-    ),
-});
 
 const serverSchema = z.strictObject({
   host: name()
@@ -133,12 +69,14 @@ const serverSchema = z.strictObject({
       "Peers whose Tailscale-User-* identity headers are believed (where `tailscale serve` " +
         "connects from). From any other peer those headers are ignored.",
     ),
-  auth: authSchema.prefault({}).describe("Authentication of callers by bearer token."),
+  auth: authSchema
+    .prefault({})
+    .describe("Authentication of callers: bearer tokens and OpenID Connect."),
   allowUnauthenticatedRemote: z
     .boolean({ error: "expected true or false" })
     .default(false)
     .describe(
-      "Allow binding a non-loopback host without auth.tokens. Only set this behind a proxy " +
+      "Allow binding a non-loopback host without auth.tokens or auth.oidc. Only set this behind a proxy " +
         "that authenticates every request.",
     ),
   bodyLimit: byteSize

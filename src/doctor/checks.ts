@@ -6,10 +6,12 @@ import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { childConfigDir } from "../claude/history.js";
 import type { Config } from "../config/schema.js";
-import { AuthConfigError, TokenVerifier } from "../http/auth.js";
+import { StaticTokenVerifier } from "../auth/static-tokens.js";
+import { AuthConfigError } from "../auth/verifier.js";
 import { checkBindSafety, StartupError } from "../server.js";
 import { redactUrl } from "../store/database.js";
 import { databaseSpec } from "../store/task-stores.js";
+import { checkOidc } from "./security-checks.js";
 
 /** One line of `claude-a2a --check`. */
 export interface CheckResult {
@@ -176,9 +178,10 @@ export function checkAccess(
 ): CheckResult {
   try {
     checkBindSafety(server);
-    const tokens = TokenVerifier.from(server.auth.tokens, env);
+    const tokens = StaticTokenVerifier.from(server.auth.tokens, env);
     const how = [
       ...(tokens.size > 0 ? [`${tokens.size} bearer token(s)`] : []),
+      ...(server.auth.oidc ? [`OpenID Connect (${server.auth.oidc.issuer})`] : []),
       ...((server.allowedLogins?.length ?? 0) > 0
         ? [`allowedLogins via ${server.trustedProxies.join(", ")}`]
         : []),
@@ -200,7 +203,7 @@ export function checkAccess(
         name: "access",
         ok: false,
         detail: `server.host ${server.host} is not loopback and no authentication is configured`,
-        fix: "keep server.host on 127.0.0.1, or set server.auth.tokens (see README: Security)",
+        fix: "keep server.host on 127.0.0.1, or set server.auth.tokens or server.auth.oidc (see README: Security)",
       };
     }
     throw err;
@@ -211,6 +214,7 @@ export function checkAccess(
 export async function runChecks(config: Config): Promise<CheckResult[]> {
   return [
     checkAccess(config.server),
+    ...(await checkOidc(config.server)),
     checkRuntime(),
     await checkWorkspace(config.claude.cwd),
     await checkStore(config),

@@ -12,8 +12,9 @@ import { cardDocument, jsonCardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/
 import { activatedExtensions } from "../a2a/contract/extension.js";
 import { jsonBody } from "./body.js";
 import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
-import { authGate, TokenVerifier } from "./auth.js";
+import { Authenticator } from "../auth/decide.js";
 import { callerName, CallerUser } from "../identity/caller.js";
+import { authGate } from "./auth.js";
 import { callerOf, userFor } from "./caller.js";
 import { agentCardRoute, versionedCardRoute } from "./card-route.js";
 import type { HealthReport } from "./health.js";
@@ -34,9 +35,8 @@ export interface HttpAppOptions {
   readonly card: AgentCard;
   readonly requestHandler: A2ARequestHandler;
   readonly bodyLimit: number;
-  readonly allowedLogins?: readonly string[] | undefined;
-  /** `server.auth.tokens`, read; default: none (no token required). */
-  readonly tokens?: TokenVerifier;
+  /** Who may call (tokens, OIDC, `allowedLogins`); default: everyone. */
+  readonly auth?: Authenticator;
   /** `server.trustedProxies`; default: loopback. */
   readonly trustedProxies?: readonly string[];
   readonly logger: Logger;
@@ -54,7 +54,7 @@ export interface HttpAppOptions {
   readonly compatV03?: { readonly legacyCard: Record<string, unknown> };
 }
 
-/** Key of the caller's name (login, token name or "anonymous") in `ServerCallContext.state`. */
+/** Key of the caller's name (login, token name, OIDC subject or "anonymous") in `ServerCallContext.state`. */
 export const CALLER_STATE_KEY = "caller";
 
 /**
@@ -132,9 +132,9 @@ export function createHttpApp(o: HttpAppOptions): Express {
   });
 
   const gate = authGate({
-    tokens: o.tokens ?? TokenVerifier.from([]),
-    allowedLogins: o.allowedLogins,
+    auth: o.auth ?? new Authenticator({}),
     trustedProxies: o.trustedProxies ?? DEFAULT_TRUSTED_PROXIES,
+    logger: o.logger,
   });
   const metrics = o.metrics;
   if (metrics !== undefined) {

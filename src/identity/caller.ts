@@ -9,11 +9,13 @@ import type { User } from "@a2a-js/sdk/server";
 export type Caller =
   | { readonly kind: "anonymous" }
   | { readonly kind: "login"; readonly login: string }
-  | { readonly kind: "token"; readonly name: string };
+  | { readonly kind: "token"; readonly name: string }
+  /** An OpenID Connect token's caller: the claim `server.auth.oidc.subjectClaim` names. */
+  | { readonly kind: "oidc"; readonly subject: string };
 
 export const ANONYMOUS: Caller = { kind: "anonymous" };
 
-/** What logs and `ServerCallContext.state.caller` show: the login, the token's name, or `anonymous`. */
+/** What logs and `ServerCallContext.state.caller` show: the login, token name, subject or `anonymous`. */
 export function callerName(caller: Caller): string {
   switch (caller.kind) {
     case "anonymous":
@@ -22,14 +24,22 @@ export function callerName(caller: Caller): string {
       return caller.login;
     case "token":
       return caller.name;
+    case "oidc":
+      return caller.subject;
   }
 }
+
+/** The SDK's `resolveUserScope` for an unauthenticated call. */
+export const ANONYMOUS_OWNER = "unknown";
+
+/** The prefixes of the authenticated scopes: the store's owner upgrade leaves these alone. */
+export const SCOPE_PREFIXES = ["login:", "token:", "oidc:"] as const;
 
 /**
  * The scope a caller's tasks, push configs and conversations live in. The SDK's stores scope by
  * `User.userName` and put every unauthenticated call in one scope named `unknown`; prefixing the
- * authenticated names keeps a login literally named `unknown` (or a token named like a login)
- * out of anyone else's scope.
+ * authenticated names keeps a login literally named `unknown` (or a token named like a login, or
+ * a subject named like either) out of anyone else's scope.
  */
 export function ownerKey(caller: Caller): string {
   switch (caller.kind) {
@@ -39,11 +49,10 @@ export function ownerKey(caller: Caller): string {
       return `login:${caller.login}`;
     case "token":
       return `token:${caller.name}`;
+    case "oidc":
+      return `oidc:${caller.subject}`;
   }
 }
-
-/** The SDK's `resolveUserScope` for an unauthenticated call. */
-export const ANONYMOUS_OWNER = "unknown";
 
 /** The A2A SDK's view of a caller: `userName` is its scope, never shown to anyone. */
 export class CallerUser implements User {

@@ -1,7 +1,7 @@
 import { PUSH_NOTIFICATION_TABLE, TASK_TABLE } from "@a2a-js/sdk/server/database";
 import { sql, type Kysely } from "kysely";
 import type { Logger } from "pino";
-import { ANONYMOUS_OWNER } from "../identity/caller.js";
+import { ANONYMOUS_OWNER, SCOPE_PREFIXES } from "../identity/caller.js";
 
 type Tables = Record<string, Record<string, unknown>>;
 
@@ -18,13 +18,13 @@ export async function upgradeOwners(
   const db = database as unknown as Kysely<Tables>;
   let moved = 0;
   for (const table of [TASK_TABLE, PUSH_NOTIFICATION_TABLE]) {
-    const result = await db
+    let update = db
       .updateTable(table)
       .set({ owner: sql<string>`'login:' || owner` })
-      .where("owner", "<>", ANONYMOUS_OWNER)
-      .where("owner", "not like", "login:%")
-      .where("owner", "not like", "token:%")
-      .executeTakeFirst();
+      .where("owner", "<>", ANONYMOUS_OWNER);
+    // Every scope of today's prefixes is left alone: an `oidc:` subject is not a bare login.
+    for (const prefix of SCOPE_PREFIXES) update = update.where("owner", "not like", `${prefix}%`);
+    const result = await update.executeTakeFirst();
     moved += Number(result.numUpdatedRows);
   }
   if (moved > 0) logger.info({ rows: moved }, "store: login scopes upgraded to login:<login>");

@@ -17,7 +17,7 @@ describe("bind safety", () => {
   it("refuses a non-loopback bind without tokens, and says how to fix it", () => {
     expect(() => checkBindSafety(server({ host: "0.0.0.0" }))).toThrow(StartupError);
     expect(() => checkBindSafety(server({ host: "0.0.0.0" }))).toThrow(
-      /Refusing to listen on 0\.0\.0\.0.*tailscale serve.*server\.auth\.tokens.*allowUnauthenticatedRemote/s,
+      /Refusing to listen on 0\.0\.0\.0.*tailscale serve.*server\.auth\.tokens.*server\.auth\.oidc.*allowUnauthenticatedRemote/s,
     );
   });
 
@@ -27,6 +27,8 @@ describe("bind safety", () => {
     expect(() =>
       checkBindSafety(server({ host: "0.0.0.0", allowUnauthenticatedRemote: true })),
     ).not.toThrow();
+    const oidc = { issuer: "https://idp", audience: "a2a", jwksUrl: "https://idp/jwks" };
+    expect(() => checkBindSafety(server({ host: "0.0.0.0", auth: { oidc } }))).not.toThrow();
     // Identity headers prove nothing about a peer on another machine.
     expect(() =>
       checkBindSafety(server({ host: "0.0.0.0", allowedLogins: ["me@example.com"] })),

@@ -1,5 +1,10 @@
 import { createHash } from "node:crypto";
-import { A2A_PROTOCOL_VERSION, AgentCard, type AgentInterface } from "@a2a-js/sdk";
+import {
+  A2A_PROTOCOL_VERSION,
+  AgentCard,
+  type AgentInterface,
+  type SecurityScheme,
+} from "@a2a-js/sdk";
 import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import type { Config } from "../../config/schema.js";
 import { eventsExtension } from "./extension.js";
@@ -37,7 +42,7 @@ export function buildAgentCard(
       // No authenticated variant of the card exists.
       extendedAgentCard: false,
     },
-    ...security(server.auth.tokens.length > 0),
+    ...security(server.auth),
     defaultInputModes: [...c.defaultInputModes],
     defaultOutputModes: [...c.defaultOutputModes],
     skills: c.skills.map((s) => ({
@@ -79,24 +84,51 @@ function interfaces(base: string, compatV03: boolean): AgentInterface[] {
 
 /** The card's name for the bearer-token scheme of `server.auth.tokens`. */
 export const BEARER_SCHEME = "bearer";
+/** The card's name for the JWT scheme of `server.auth.oidc`. */
+export const OIDC_SCHEME = "oidc";
 
-/** Declares the bearer tokens a client must send; nothing when none are configured. */
-function security(bearer: boolean): Pick<AgentCard, "securitySchemes" | "securityRequirements"> {
-  if (!bearer) return { securitySchemes: {}, securityRequirements: [] };
+const bearerScheme = (description: string, bearerFormat: string): SecurityScheme => ({
+  scheme: {
+    $case: "httpAuthSecurityScheme",
+    value: { scheme: "Bearer", bearerFormat, description },
+  },
+});
+
+/** What a client must send to use the OIDC scheme, for its description. */
+export function oidcSchemeDescription(oidc: NonNullable<Config["server"]["auth"]["oidc"]>): string {
+  const audience = oidc.audience.map((a) => `"${a}"`).join(" or ");
+  const scopes =
+    oidc.requiredScopes.length > 0 ? ` granting the scopes ${oidc.requiredScopes.join(" ")}` : "";
+  return (
+    `A JWT from the OpenID Connect provider "${oidc.issuer}" for the audience ${audience}` +
+    `${scopes}: Authorization: Bearer <token>.`
+  );
+}
+
+/**
+ * Declares what a client must send: static tokens and OIDC tokens are each an HTTP Bearer
+ * scheme (A2A v1.0's HTTPAuthSecurityScheme; the OIDC one with `bearerFormat: "JWT"`), and
+ * either satisfies the requirements. An `openIdConnect` scheme would need the provider's
+ * discovery URL, which a provider given by static keys may not have. Nothing when neither is set.
+ */
+function security(
+  auth: Config["server"]["auth"],
+): Pick<AgentCard, "securitySchemes" | "securityRequirements"> {
+  const schemes: Record<string, SecurityScheme> = {};
+  if (auth.tokens.length > 0) {
+    schemes[BEARER_SCHEME] = bearerScheme(
+      "A token from the server's operator: Authorization: Bearer <token>.",
+      "",
+    );
+  }
+  if (auth.oidc !== undefined) {
+    schemes[OIDC_SCHEME] = bearerScheme(oidcSchemeDescription(auth.oidc), "JWT");
+  }
   return {
-    securitySchemes: {
-      [BEARER_SCHEME]: {
-        scheme: {
-          $case: "httpAuthSecurityScheme",
-          value: {
-            scheme: "Bearer",
-            bearerFormat: "",
-            description: "A token from the server's operator: Authorization: Bearer <token>.",
-          },
-        },
-      },
-    },
-    securityRequirements: [{ schemes: { [BEARER_SCHEME]: { list: [] } } }],
+    securitySchemes: schemes,
+    securityRequirements: Object.keys(schemes).map((name) => ({
+      schemes: { [name]: { list: [] } },
+    })),
   };
 }
 

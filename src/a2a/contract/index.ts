@@ -8,6 +8,7 @@
  * they write), and the terminal client (src/client/), which parses what the server sends. It
  * imports nothing of ours but src/common/.
  */
+export * from "./auth-messages.js";
 export * from "./card.js";
 export * from "./data-parts.js";
 export * from "./extension.js";

@@ -9,6 +9,7 @@ import { buildAgentCard } from "../../../src/a2a/contract/card.js";
 import type { SessionEvent } from "../../../src/claude/index.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import { createHttpApp } from "../../../src/http/app.js";
+import { Authenticator } from "../../../src/auth/decide.js";
 import { checkHealth } from "../../../src/http/health.js";
 import { ServerMetrics } from "../../../src/metrics/metrics.js";
 import { conversationKey } from "../../../src/identity/conversation.js";
@@ -33,7 +34,7 @@ async function serve(o: {
     card,
     requestHandler: {} as A2ARequestHandler,
     bodyLimit: 100_000,
-    allowedLogins: o.allowedLogins,
+    auth: new Authenticator({ allowedLogins: o.allowedLogins }),
     logger: pino({ level: "silent" }),
     health: () =>
       checkHealth({

@@ -35,6 +35,7 @@ export const as = (login: string) =>
   new ServerCallContext({ user: new CallerUser({ kind: "login", login }) });
 const anonymous = new ServerCallContext();
 const alice = as("alice");
+const subject = new ServerCallContext({ user: new CallerUser({ kind: "oidc", subject: "u-1" }) });
 
 export function task(
   id: string,
@@ -147,6 +148,7 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
       });
       await first.taskStore.save(task("t-anon", TaskState.TASK_STATE_COMPLETED), anonymous);
       await first.taskStore.save(task("t-alice", TaskState.TASK_STATE_COMPLETED), alice);
+      await first.taskStore.save(task("t-sub", TaskState.TASK_STATE_COMPLETED), subject);
       await first.close();
       open.length = 0;
 
@@ -159,6 +161,8 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
         expect(await stores.taskStore.load("t-anon", anonymous)).toBeDefined();
         expect(await stores.taskStore.load("t-alice", alice)).toBeDefined();
         expect(await stores.taskStore.load("t-alice", as("login:alice"))).toBeUndefined();
+        // An OIDC subject's scope is no bare login: it stays where it is.
+        expect(await stores.taskStore.load("t-sub", subject)).toBeDefined();
         await stores.close();
         open.length = 0;
       }

@@ -123,6 +123,43 @@ describe("agent card", () => {
     expect(card.defaultOutputModes).toEqual([]);
   });
 
+  it("declares static tokens and OIDC as two Bearer schemes, either one enough", () => {
+    const oidc = {
+      issuer: "https://idp.example",
+      audience: ["a2a", "agents"],
+      jwksUrl: "https://idp.example/jwks",
+      requiredScopes: ["a2a.call"],
+    };
+    const both = wire({
+      server: { auth: { tokens: [{ name: "ci", sha256: "a".repeat(64) }], oidc } },
+    });
+    expect(both.securitySchemes).toEqual({
+      bearer: {
+        httpAuthSecurityScheme: {
+          scheme: "Bearer",
+          description: "A token from the server's operator: Authorization: Bearer <token>.",
+        },
+      },
+      oidc: {
+        httpAuthSecurityScheme: {
+          scheme: "Bearer",
+          bearerFormat: "JWT",
+          description:
+            'A JWT from the OpenID Connect provider "https://idp.example" for the audience ' +
+            '"a2a" or "agents" granting the scopes a2a.call: Authorization: Bearer <token>.',
+        },
+      },
+    });
+    expect(both.securityRequirements).toEqual([
+      { schemes: { bearer: {} } },
+      { schemes: { oidc: {} } },
+    ]);
+    expect(wire({ server: { auth: { oidc } } }).securityRequirements).toEqual([
+      { schemes: { oidc: {} } },
+    ]);
+    expect(wire().securitySchemes).toBeUndefined();
+  });
+
   it("round-trips through the SDK's parser", () => {
     const built = buildAgentCard(config(), { version: "1.2.3" });
     expect(AgentCard.fromJSON(agentCardJson(built))).toEqual(built);

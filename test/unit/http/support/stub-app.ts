@@ -13,6 +13,7 @@ import {
 } from "@a2a-js/sdk";
 import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { pino } from "pino";
+import { Authenticator } from "../../../../src/auth/decide.js";
 import { createHttpApp, type HttpAppOptions } from "../../../../src/http/app.js";
 import { card, JSON_V1, unsupported, workingTask } from "./stub-handler.js";
 
@@ -115,7 +116,7 @@ export async function start(
     card,
     requestHandler: handler,
     bodyLimit: BODY_LIMIT,
-    allowedLogins,
+    auth: new Authenticator({ allowedLogins }),
     logger,
     cardBuiltAt,
     ...options,

@@ -1,0 +1,135 @@
+import { z } from "zod";
+import { intBetween, name, names } from "./schema-parts.js";
+
+/**
+ * The security keys of the config: `server.auth` (static tokens, OpenID Connect).
+ */
+
+/** Asymmetric JWS algorithms: `none` and the HMAC ones (a shared secret) are never accepted. */
+export const JWS_ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+] as const;
+export type JwsAlgorithm = (typeof JWS_ALGORITHMS)[number];
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const envName = () =>
+  z
+    .string({ error: "expected an environment variable name" })
+    .regex(ENV_NAME, { error: "expected an environment variable name" });
+
+const algorithm = () =>
+  z.enum(JWS_ALGORITHMS, {
+    error: `expected one of ${JWS_ALGORITHMS.join(", ")} (HS* and none are never accepted)`,
+  });
+
+const TOKEN_ERROR =
+  'expected { "name", "sha256" } (hex SHA-256 of the token) or { "name", "env" } (the ' +
+  "environment variable holding it); a plain token is never accepted in the file";
+const tokenSchema = z
+  .strictObject(
+    {
+      name: name().describe("Who holds the token: the caller's name in scoping and logs."),
+      sha256: z
+        .string({ error: "expected a hex SHA-256 digest" })
+        .regex(/^[0-9a-fA-F]{64}$/, { error: "expected 64 hex digits (SHA-256 of the token)" })
+        .transform((v) => v.toLowerCase())
+        .optional()
+        .describe("Hex SHA-256 digest of the token (e.g. `printf %s TOKEN | sha256sum`)."),
+      env: envName()
+        .optional()
+        .describe("Environment variable that holds the token, read at startup."),
+    },
+    { error: TOKEN_ERROR },
+  )
+  .refine((t) => (t.sha256 === undefined) !== (t.env === undefined), { error: TOKEN_ERROR });
+
+const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
+const JWKS_URL_ERROR =
+  "expected an https:// URL (plain http:// only to 127.0.0.1, [::1] or localhost)";
+/** A key set fetched over plain HTTP could be swapped on the way: https, or this machine. */
+const jwksUrl = () =>
+  z.url({ protocol: /^https?$/, error: JWKS_URL_ERROR }).refine(
+    (url) => {
+      const u = new URL(url);
+      return u.protocol === "https:" || LOOPBACK_HOST.test(u.hostname);
+    },
+    { error: JWKS_URL_ERROR },
+  );
+
+const publicJwk = z
+  .looseObject({
+    kty: z.enum(["RSA", "EC", "OKP"], {
+      error: 'expected "kty" to be "RSA", "EC" or "OKP" (a public signing key)',
+    }),
+  })
+  .refine((key) => !("d" in key), {
+    error: "a private key: give only the identity provider's public keys",
+  });
+
+const OIDC_KEYS_ERROR = "set exactly one of jwksUrl (the provider's key set) and keys";
+const oidcSchema = z
+  .strictObject({
+    issuer: name().describe(
+      "Expected `iss` of every token, exactly as the identity provider writes it.",
+    ),
+    audience: z
+      .union([name(), z.array(name()).min(1, { error: "expected at least one audience" })], {
+        error: "expected a string or an array of strings",
+      })
+      .transform((v) => (typeof v === "string" ? [v] : v))
+      .describe("Expected `aud`: a token must name this one (or one of these)."),
+    jwksUrl: jwksUrl()
+      .optional()
+      .describe(
+        "The identity provider's JWKS (its `jwks_uri`): fetched at the first token, cached, " +
+          "refetched when a token names an unknown key (at most every 30 s).",
+      ),
+    keys: z
+      .array(publicJwk, { error: "expected an array of public JWKs" })
+      .min(1, { error: "expected at least one key" })
+      .optional()
+      .describe("The provider's public keys as JWKs, instead of jwksUrl."),
+    algorithms: z
+      .array(algorithm(), { error: "expected an array of algorithms" })
+      .min(1, { error: "expected at least one algorithm" })
+      .default([...JWS_ALGORITHMS])
+      .describe("Accepted signing algorithms. Default: every asymmetric one."),
+    subjectClaim: name()
+      .default("sub")
+      .describe("The claim that names the caller (its scope is `oidc:<value>`)."),
+    requiredScopes: names()
+      .default([])
+      .describe("Scopes every token must grant (`scope` or `scp` claim); otherwise 403."),
+    clockToleranceSeconds: intBetween(0, 300)
+      .default(30)
+      .describe("Clock skew allowed when checking `exp` and `nbf` (seconds)."),
+  })
+  .refine((o) => (o.jwksUrl === undefined) !== (o.keys === undefined), {
+    error: OIDC_KEYS_ERROR,
+  });
+
+export const authSchema = z.strictObject({
+  tokens: z
+    .array(tokenSchema, { error: "expected an array of tokens" })
+    .default([])
+    .refine((tokens) => new Set(tokens.map((t) => t.name)).size === tokens.length, {
+      error: "token names must be unique",
+    })
+    .describe(
+      "Bearer tokens: a request must carry `Authorization: Bearer <token>` of one of them.",
+    ),
+  oidc: oidcSchema
+    .optional()
+    .describe(
+      "OpenID Connect: a request may carry a JWT from this identity provider instead. Unset: off.",
+    ),
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, resolveConfig } from "../../../src/config/load.js";
+import { configSchema } from "../../../src/config/schema.js";
+import { JWS_ALGORITHMS } from "../../../src/config/security-schema.js";
+
+const JWK = { kty: "EC", crv: "P-256", x: "x", y: "y" };
+const oidc = (o: Record<string, unknown> = {}) => ({
+  server: { auth: { oidc: { issuer: "https://idp", audience: "a2a", ...o } } },
+});
+
+/** The lines of the config error, or "ok". */
+function problems(input: unknown): string {
+  try {
+    resolveConfig(input, { file: "f.json", startDir: "/work" });
+    return "ok";
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return err.message.split("\n").slice(1).join("\n");
+  }
+}
+
+describe("server.auth.oidc", () => {
+  it("fills its defaults and takes one audience or several", () => {
+    const parsed = configSchema.parse(oidc({ jwksUrl: "https://idp/jwks" })).server.auth.oidc;
+    expect(parsed).toEqual({
+      issuer: "https://idp",
+      audience: ["a2a"],
+      jwksUrl: "https://idp/jwks",
+      algorithms: [...JWS_ALGORITHMS],
+      subjectClaim: "sub",
+      requiredScopes: [],
+      clockToleranceSeconds: 30,
+    });
+    expect(
+      configSchema.parse(oidc({ keys: [JWK], audience: ["a", "b"] })).server.auth.oidc?.audience,
+    ).toEqual(["a", "b"]);
+    expect(configSchema.parse({}).server.auth.oidc).toBeUndefined();
+  });
+
+  it("takes plain http only for a key set on this machine", () => {
+    for (const url of ["http://127.0.0.1:9/jwks", "http://localhost/jwks", "http://[::1]:8/k"]) {
+      expect(problems(oidc({ jwksUrl: url }))).toBe("ok");
+    }
+    expect(problems(oidc({ jwksUrl: "http://idp.example/jwks" }))).toBe(
+      '  - server.auth.oidc.jwksUrl: expected an https:// URL (plain http:// only to 127.0.0.1, [::1] or localhost), got "http://idp.example/jwks"',
+    );
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    ["neither jwksUrl nor keys", oidc(), /set exactly one of jwksUrl .* and keys/],
+    ["both", oidc({ jwksUrl: "https://idp/jwks", keys: [JWK] }), /set exactly one of jwksUrl/],
+    ["a private JWK", oidc({ keys: [{ ...JWK, d: "s" }] }), /keys\[0\]: a private key/],
+    ["a symmetric JWK", oidc({ keys: [{ kty: "oct", k: "s" }] }), /keys\[0\]\.kty: expected "kty"/],
+    ["alg none", oidc({ keys: [JWK], algorithms: ["none"] }), /HS\* and none are never accepted/],
+    [
+      "an HMAC alg",
+      oidc({ keys: [JWK], algorithms: ["HS256"] }),
+      /algorithms\[0\]: expected one of RS256/,
+    ],
+    ["no algorithm", oidc({ keys: [JWK], algorithms: [] }), /at least one algorithm/],
+    ["no audience", oidc({ keys: [JWK], audience: [] }), /at least one audience/],
+    ["an unknown key", oidc({ keys: [JWK], issuers: ["x"] }), /unknown key/],
+    ["a negative tolerance", oidc({ keys: [JWK], clockToleranceSeconds: -1 }), /between 0 and 300/],
+  ])("refuses %s, saying what is expected", (_label, input, expected) => {
+    expect(problems(input)).toMatch(expected);
+  });
+});

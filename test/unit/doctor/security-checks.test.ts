@@ -1,0 +1,75 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { resolveConfig } from "../../../src/config/load.js";
+import type { ConfigInput } from "../../../src/config/schema.js";
+import { checkAccess } from "../../../src/doctor/checks.js";
+import { checkOidc, usableKeys } from "../../../src/doctor/security-checks.js";
+import { freePort } from "../../support/a2a/harness.js";
+import { makeKey, startJwksServer, type JwksServer, type TestKey } from "../../support/oidc.js";
+
+let dir = "";
+let key: TestKey;
+let jwks: JwksServer;
+beforeAll(async () => {
+  key = await makeKey("k1");
+  jwks = await startJwksServer([key.jwk]);
+});
+afterAll(async () => {
+  await jwks.close();
+});
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "a2a-doctor-sec-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const config = (input: ConfigInput = {}) =>
+  resolveConfig(input, { file: "t.json", startDir: dir, overrides: { cwd: dir } });
+const oidc = (o: Record<string, unknown>) =>
+  config({
+    server: { auth: { oidc: { issuer: "https://idp", audience: "a2a", ...o } } },
+  });
+
+describe("--check: OpenID Connect", () => {
+  it("says nothing when OIDC is off, and counts it as authentication when on", async () => {
+    expect(await checkOidc(config().server)).toEqual([]);
+    const remote = oidc({ jwksUrl: jwks.url });
+    expect(checkAccess({ ...remote.server, host: "0.0.0.0" })).toMatchObject({
+      ok: true,
+      detail: "0.0.0.0: OpenID Connect (https://idp)",
+    });
+  });
+
+  it("fetches the key set and counts its usable keys", async () => {
+    expect(await checkOidc(oidc({ jwksUrl: jwks.url }).server)).toEqual([
+      { name: "oidc", ok: true, detail: `issuer https://idp, 1 key(s) at ${jwks.url}` },
+    ]);
+    const down = `http://127.0.0.1:${await freePort()}/jwks`;
+    const [unreachable] = await checkOidc(oidc({ jwksUrl: down }).server);
+    expect(unreachable).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining(
+        `the key set at ${down} cannot be used: fetch failed`,
+      ) as string,
+    });
+    expect(unreachable?.fix).toMatch(/jwksUrl/);
+    expect(() => usableKeys({ keys: [{ kty: "EC", x: "junk" }] })).toThrow(/none of its 1 key/);
+    expect(() => usableKeys({ nokeys: true })).toThrow(/not a JWKS/);
+  });
+
+  it("requires static keys to parse", async () => {
+    expect(await checkOidc(oidc({ keys: [key.jwk] }).server)).toEqual([
+      { name: "oidc", ok: true, detail: "issuer https://idp, 1 static key(s)" },
+    ]);
+    const [bad] = await checkOidc(
+      oidc({ keys: [{ kty: "EC", crv: "P-256", x: "nope", y: "nope" }] }).server,
+    );
+    expect(bad).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/keys\[0\]: not a usable public key/) as string,
+    });
+  });
+});
