@@ -3,7 +3,7 @@ import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { TaskBusManager } from "./a2a/handler/bus-manager.js";
-import { buildAgentCard } from "./a2a/contract/card.js";
+import { buildCards, extendedCardProvider } from "./a2a/card/cards.js";
 import { parseConversationKey, upgradeSessionKey } from "./identity/conversation.js";
 import { metricsCallerLabel } from "./identity/metrics-caller.js";
 import { ClaudeAgentExecutor } from "./a2a/routing/executor.js";
@@ -63,6 +63,8 @@ export interface Agent {
 export async function createAgent(o: AgentOptions): Promise<Agent> {
   const { config, logger } = o;
   const cwd = config.claude.cwd;
+  // First: a signing key that does not work stops startup before anything is opened.
+  const cards = await buildCards(config, { version: packageVersion() });
   const stores: TaskStores = o.taskStore
     ? memoryStores(o.taskStore)
     : await openTaskStores({
@@ -187,7 +189,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   });
   busManager.isLive = (taskId) => executor.isActive(taskId);
 
-  const card = buildAgentCard(config, { version: packageVersion() });
+  const { card } = cards;
   const requestHandler = new GuardedRequestHandler(
     card,
     taskStore,
@@ -197,6 +199,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     pushSender,
     pushTargets,
     { maxBudgetUsd: config.claude.maxBudgetUsd },
+    cards.extended && extendedCardProvider(cards.extended),
   );
   const closeSessions = async () => {
     await pool.closeAll();

@@ -5,6 +5,7 @@ import { legacyAgentCardJson } from "./a2a/contract/legacy-card.js";
 import type { Config } from "./config/schema.js";
 import { createHttpApp } from "./http/app.js";
 import { answerClientErrorsAsJson } from "./http/client-errors.js";
+import { CardSigningError } from "./a2a/card/signing.js";
 import type { Authenticator } from "./auth/decide.js";
 import { authenticatorFrom } from "./auth/from-config.js";
 import { AuthConfigError } from "./auth/verifier.js";
@@ -62,7 +63,9 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   checkBindSafety(config.server);
   const auth = readAuth(config.server);
   const cwd = config.claude.cwd;
-  const agent = await createAgent(o);
+  const agent = await createAgent(o).catch((err: unknown) => {
+    throw err instanceof CardSigningError ? new StartupError(err.message) : err;
+  });
   const { card, requestHandler, pool, metrics } = agent;
   let compatV03: { legacyCard: Record<string, unknown> } | undefined;
   try {

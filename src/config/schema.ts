@@ -14,7 +14,7 @@ import {
   positiveInt,
   text,
 } from "./schema-parts.js";
-import { authSchema } from "./security-schema.js";
+import { authSchema, signingSchema } from "./security-schema.js";
 
 export { parseByteSize } from "./schema-parts.js";
 
@@ -168,6 +168,11 @@ const agentCardSchema = z.strictObject({
     .array(skillSchema, { error: "expected an array of skills" })
     .default([DEFAULT_SKILL])
     .describe("Skills listed in the agent card."),
+  signing: signingSchema
+    .optional()
+    .describe(
+      "Sign the public and the extended card (JWS, A2A v1.0 §8.4) with this key. Unset: unsigned.",
+    ),
 });
 
 const claudeSchema = z.strictObject({

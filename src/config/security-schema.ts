@@ -1,8 +1,10 @@
+import { isAbsolute } from "node:path";
 import { z } from "zod";
-import { intBetween, name, names } from "./schema-parts.js";
+import { httpUrl, intBetween, name, names } from "./schema-parts.js";
 
 /**
- * The security keys of the config: `server.auth` (static tokens, OpenID Connect).
+ * The security keys of the config: `server.auth` (static tokens, OpenID Connect) and
+ * `agentCard.signing`.
  */
 
 /** Asymmetric JWS algorithms: `none` and the HMAC ones (a shared secret) are never accepted. */
@@ -133,3 +135,32 @@ export const authSchema = z.strictObject({
       "OpenID Connect: a request may carry a JWT from this identity provider instead. Unset: off.",
     ),
 });
+
+const SIGNING_KEY_ERROR =
+  "set exactly one of privateKeyFile (an absolute path) and privateKeyEnv (a variable name)";
+export const signingSchema = z
+  .strictObject({
+    privateKeyFile: name()
+      .refine(isAbsolute, { error: "expected an absolute path" })
+      .optional()
+      .describe(
+        "File holding the private key (PEM or JWK), outside the workspace (Claude reads the " +
+          "workspace).",
+      ),
+    privateKeyEnv: envName()
+      .optional()
+      .describe("Environment variable holding the private key (PEM or JWK), read at startup."),
+    kid: name().describe("Key id, in each signature's protected header (`kid`)."),
+    jku: httpUrl()
+      .optional()
+      .describe("URL of the JWKS that holds the public key, in the protected header (`jku`)."),
+    algorithm: algorithm()
+      .optional()
+      .describe(
+        "Signing algorithm. Default: by key type (EC P-256 ES256, P-384 ES384, P-521 ES512, " +
+          "RSA RS256, Ed25519 EdDSA).",
+      ),
+  })
+  .refine((s) => (s.privateKeyFile === undefined) !== (s.privateKeyEnv === undefined), {
+    error: SIGNING_KEY_ERROR,
+  });

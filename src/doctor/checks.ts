@@ -11,7 +11,7 @@ import { AuthConfigError } from "../auth/verifier.js";
 import { checkBindSafety, StartupError } from "../server.js";
 import { redactUrl } from "../store/database.js";
 import { databaseSpec } from "../store/task-stores.js";
-import { checkOidc } from "./security-checks.js";
+import { checkOidc, checkSigning } from "./security-checks.js";
 
 /** One line of `claude-a2a --check`. */
 export interface CheckResult {
@@ -215,6 +215,7 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
   return [
     checkAccess(config.server),
     ...(await checkOidc(config.server)),
+    ...(await checkSigning(config)),
     checkRuntime(),
     await checkWorkspace(config.claude.cwd),
     await checkStore(config),

@@ -1,4 +1,5 @@
 import { createPublicKey } from "node:crypto";
+import { CardSigningError, loadSigningKey } from "../a2a/card/signing.js";
 import { OidcVerifier } from "../auth/oidc.js";
 import { AuthConfigError } from "../auth/verifier.js";
 import type { Config } from "../config/schema.js";
@@ -67,6 +68,29 @@ export async function checkOidc(
         ok: false,
         detail: `the key set at ${oidc.jwksUrl} cannot be used: ${why}`,
         fix: "check server.auth.oidc.jwksUrl (the provider's jwks_uri) and that this machine reaches it",
+      },
+    ];
+  }
+}
+
+/** `agentCard.signing`: the key is read and parsed as at startup. No line when signing is off. */
+export async function checkSigning(
+  config: Pick<Config, "agentCard" | "claude">,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CheckResult[]> {
+  const signing = config.agentCard.signing;
+  if (signing === undefined) return [];
+  try {
+    const key = await loadSigningKey(signing, config.claude.cwd, env);
+    return [{ name: "card signing", ok: true, detail: `${key.header.alg}, kid ${key.header.kid}` }];
+  } catch (err) {
+    if (!(err instanceof CardSigningError)) throw err;
+    return [
+      {
+        name: "card signing",
+        ok: false,
+        detail: err.message,
+        fix: "point agentCard.signing at an EC, RSA or Ed25519 private key (PEM or JWK)",
       },
     ];
   }

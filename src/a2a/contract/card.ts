@@ -39,8 +39,8 @@ export function buildAgentCard(
       streaming: c.capabilities.streaming,
       pushNotifications: c.capabilities.pushNotifications,
       extensions: [eventsExtension()],
-      // No authenticated variant of the card exists.
-      extendedAgentCard: false,
+      // The extended card is for identified callers: without authentication there is none.
+      extendedAgentCard: authenticationConfigured(server),
     },
     ...security(server.auth),
     defaultInputModes: [...c.defaultInputModes],
@@ -57,6 +57,17 @@ export function buildAgentCard(
     })),
     signatures: [],
   };
+}
+
+/** Whether callers are identified: tokens, OpenID Connect or a login gate. */
+export function authenticationConfigured(
+  server: Pick<Config["server"], "auth" | "allowedLogins">,
+): boolean {
+  return (
+    server.auth.tokens.length > 0 ||
+    server.auth.oidc !== undefined ||
+    (server.allowedLogins?.length ?? 0) > 0
+  );
 }
 
 /**

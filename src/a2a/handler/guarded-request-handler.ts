@@ -17,6 +17,7 @@ import {
   DefaultRequestHandler,
   type AgentExecutor,
   type ExecutionEventBusManager,
+  type ExtendedAgentCardProvider,
   type PushNotificationSender,
   type PushNotificationStore,
   type ServerCallContext,
@@ -87,8 +88,10 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     /** Webhook URLs are checked before a config is stored (unset: the SDK stores any URL). */
     private readonly pushTargets?: PushTargetPolicy,
     private readonly limits: GuardOptions = {},
+    /** GetExtendedAgentCard's answer (unset: the SDK's refusal, as the card has none). */
+    extendedCard?: ExtendedAgentCardProvider,
   ) {
-    super(card, tasks, executor, busManager, pushStore, pushSender);
+    super(card, tasks, executor, busManager, pushStore, pushSender, extendedCard);
     this.activeTasks = executor;
     this.contentModes = contentModesOf(card);
     this.pushEnabled = card.capabilities?.pushNotifications === true;

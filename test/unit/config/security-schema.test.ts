@@ -65,3 +65,37 @@ describe("server.auth.oidc", () => {
     expect(problems(input)).toMatch(expected);
   });
 });
+
+describe("agentCard.signing", () => {
+  const signing = (o: Record<string, unknown>) => ({ agentCard: { signing: { kid: "k1", ...o } } });
+
+  it("takes a key file (absolute) or an environment variable, a kid and an optional jku", () => {
+    expect(
+      configSchema.parse(signing({ privateKeyFile: "/etc/a2a/card.pem" })).agentCard.signing,
+    ).toEqual({
+      kid: "k1",
+      privateKeyFile: "/etc/a2a/card.pem",
+    });
+    expect(
+      configSchema.parse(
+        signing({ privateKeyEnv: "CARD_KEY", jku: "https://x/jwks.json", algorithm: "PS256" }),
+      ).agentCard.signing,
+    ).toEqual({
+      kid: "k1",
+      privateKeyEnv: "CARD_KEY",
+      jku: "https://x/jwks.json",
+      algorithm: "PS256",
+    });
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    ["no key", signing({}), /set exactly one of privateKeyFile .* and privateKeyEnv/],
+    ["both", signing({ privateKeyFile: "/k", privateKeyEnv: "K" }), /set exactly one of/],
+    ["a relative path", signing({ privateKeyFile: "card.pem" }), /expected an absolute path/],
+    ["a bad variable name", signing({ privateKeyEnv: "NOT A NAME" }), /environment variable name/],
+    ["no kid", { agentCard: { signing: { privateKeyEnv: "K" } } }, /kid: required key is missing/],
+    ["HS256", signing({ privateKeyEnv: "K", algorithm: "HS256" }), /never accepted/],
+  ])("refuses %s", (_label, input, expected) => {
+    expect(problems(input)).toMatch(expected);
+  });
+});

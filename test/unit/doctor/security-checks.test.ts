@@ -1,11 +1,12 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { ConfigInput } from "../../../src/config/schema.js";
 import { checkAccess } from "../../../src/doctor/checks.js";
-import { checkOidc, usableKeys } from "../../../src/doctor/security-checks.js";
+import { checkOidc, checkSigning, usableKeys } from "../../../src/doctor/security-checks.js";
 import { freePort } from "../../support/a2a/harness.js";
 import { makeKey, startJwksServer, type JwksServer, type TestKey } from "../../support/oidc.js";
 
@@ -70,6 +71,35 @@ describe("--check: OpenID Connect", () => {
     expect(bad).toMatchObject({
       ok: false,
       detail: expect.stringMatching(/keys\[0\]: not a usable public key/) as string,
+    });
+  });
+});
+
+describe("--check: card signing", () => {
+  it("parses the key as startup does", async () => {
+    expect(await checkSigning(config())).toEqual([]);
+    const file = join(tmpdir(), `a2a-card-${process.pid}.pem`);
+    await writeFile(
+      file,
+      generateKeyPairSync("ec", { namedCurve: "P-384" }).privateKey.export({
+        type: "pkcs8",
+        format: "pem",
+      }),
+    );
+    try {
+      expect(
+        await checkSigning(config({ agentCard: { signing: { privateKeyFile: file, kid: "c1" } } })),
+      ).toEqual([{ name: "card signing", ok: true, detail: "ES384, kid c1" }]);
+    } finally {
+      await rm(file, { force: true });
+    }
+    const [unset] = await checkSigning(
+      config({ agentCard: { signing: { privateKeyEnv: "NO_SUCH_KEY", kid: "c1" } } }),
+      {},
+    );
+    expect(unset).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/NO_SUCH_KEY/) as string,
     });
   });
 });

@@ -160,6 +160,22 @@ describe("agent card", () => {
     expect(wire().securitySchemes).toBeUndefined();
   });
 
+  it("offers the extended card exactly when callers are identified", () => {
+    const extended = (input: ConfigInput) => wire(input).capabilities.extendedAgentCard;
+    const oidc = {
+      issuer: "i",
+      audience: "a",
+      keys: [{ kty: "EC" as const, crv: "P-256", x: "x", y: "y" }],
+    };
+    expect(extended({})).toBe(false);
+    expect(
+      extended({ server: { auth: { tokens: [{ name: "ci", sha256: "a".repeat(64) }] } } }),
+    ).toBe(true);
+    expect(extended({ server: { auth: { oidc } } })).toBe(true);
+    expect(extended({ server: { allowedLogins: ["ada@example.com"] } })).toBe(true);
+    expect(extended({ server: { allowedLogins: [] } })).toBe(false);
+  });
+
   it("round-trips through the SDK's parser", () => {
     const built = buildAgentCard(config(), { version: "1.2.3" });
     expect(AgentCard.fromJSON(agentCardJson(built))).toEqual(built);

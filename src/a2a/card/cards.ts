@@ -1,0 +1,72 @@
+import type { AgentCard } from "@a2a-js/sdk";
+import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
+import type { ExtendedAgentCardProvider } from "@a2a-js/sdk/server";
+import type { Config } from "../../config/schema.js";
+import { buildAgentCard } from "../contract/card.js";
+import {
+  buildExtendedCard,
+  EXTENDED_CARD_NEEDS_CALLER,
+  type WorkspaceFacts,
+} from "../contract/extended-card.js";
+import { readProjectEntries } from "./project-skills.js";
+import { CardSigningError, loadSigningKey, signCard, type SigningKey } from "./signing.js";
+
+export interface Cards {
+  /** The public card, signed when `agentCard.signing` is set. */
+  readonly card: AgentCard;
+  /** The authenticated extended card; undefined when no authentication is configured. */
+  readonly extended: AgentCard | undefined;
+}
+
+/** What the extended card tells of the workspace, read now (commands and agents at startup). */
+export async function workspaceFacts(config: Pick<Config, "claude">): Promise<WorkspaceFacts> {
+  const cwd = config.claude.cwd;
+  return {
+    model: config.claude.model,
+    permissionMode: config.claude.permissionMode,
+    commands: await readProjectEntries(cwd, "commands"),
+    agents: await readProjectEntries(cwd, "agents"),
+  };
+}
+
+async function sign(card: AgentCard, key: SigningKey | undefined): Promise<AgentCard> {
+  if (key === undefined) return card;
+  try {
+    return await signCard(card, key);
+  } catch (err) {
+    throw new CardSigningError(
+      `agentCard.signing: cannot sign the card: ${(err as Error).message}`,
+    );
+  }
+}
+
+/**
+ * Both cards, built and signed once at startup: the SDK's handler asks for the card on every
+ * message, and a signature per request would cost a private-key operation each time. A bad key
+ * throws CardSigningError, before anything else starts.
+ */
+export async function buildCards(
+  config: Pick<Config, "server" | "agentCard" | "claude">,
+  o: { version: string; env?: NodeJS.ProcessEnv },
+): Promise<Cards> {
+  const signing = config.agentCard.signing;
+  const key =
+    signing === undefined ? undefined : await loadSigningKey(signing, config.claude.cwd, o.env);
+  const card = buildAgentCard(config, { version: o.version });
+  const extended =
+    card.capabilities?.extendedAgentCard === true
+      ? buildExtendedCard(card, await workspaceFacts(config))
+      : undefined;
+  return {
+    card: await sign(card, key),
+    extended: extended === undefined ? undefined : await sign(extended, key),
+  };
+}
+
+/** The handler's `extendedAgentCardProvider`: the extended card, to an authenticated caller only. */
+export function extendedCardProvider(extended: AgentCard): ExtendedAgentCardProvider {
+  return (context) =>
+    context.user?.isAuthenticated === true
+      ? Promise.resolve(extended)
+      : Promise.reject(new UnsupportedOperationError(EXTENDED_CARD_NEEDS_CALLER));
+}
