@@ -14,6 +14,7 @@ import { pushTargetPolicy } from "./a2a/push/target.js";
 import type { Inbox } from "./a2a/task/server-task.js";
 import { ClaudeSession, type QueryFactory } from "./claude/index.js";
 import type { Config } from "./config/schema.js";
+import { secretVariables, withoutVariables } from "./config/security-schema.js";
 import { checkHealth, type HealthReport } from "./http/health.js";
 import { ServerMetrics } from "./metrics/metrics.js";
 import { OrphanGuard } from "./sessions/orphans.js";
@@ -65,6 +66,13 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const cwd = config.claude.cwd;
   // First: a signing key that does not work stops startup before anything is opened.
   const cards = await buildCards(config, { version: packageVersion() });
+  // The server's own secrets stay out of Claude's environment (a caller could ask it to print
+  // them); with none configured, the children inherit exactly as before.
+  const secrets = secretVariables(config);
+  const claudeEnv =
+    secrets.length === 0
+      ? o.claudeEnv
+      : withoutVariables<Record<string, string | undefined>>(o.claudeEnv ?? process.env, secrets);
   const stores: TaskStores = o.taskStore
     ? memoryStores(o.taskStore)
     : await openTaskStores({
@@ -93,7 +101,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       settingSources: config.claude.settingSources,
       ...(config.claude.maxTurns !== undefined && { maxTurns: config.claude.maxTurns }),
       ...(resume !== undefined && { resume }),
-      ...(o.claudeEnv && { env: o.claudeEnv }),
+      ...(claudeEnv && { env: claudeEnv }),
       ...(sdkOptions && { sdkOptions }),
       ...(o.queryFactory && { queryFactory: o.queryFactory }),
       logger: logger.child(

@@ -164,3 +164,30 @@ export const signingSchema = z
   .refine((s) => (s.privateKeyFile === undefined) !== (s.privateKeyEnv === undefined), {
     error: SIGNING_KEY_ERROR,
   });
+
+/**
+ * The environment variables that hold this server's secrets (token values, the card's private
+ * key): kept out of the Claude Code children's environment, where a caller could ask for them.
+ */
+export function secretVariables(config: {
+  server: { auth: { tokens: readonly { env?: string | undefined }[] } };
+  agentCard: { signing?: { privateKeyEnv?: string | undefined } | undefined };
+}): string[] {
+  return [
+    ...config.server.auth.tokens.flatMap((t) => (t.env === undefined ? [] : [t.env])),
+    ...(config.agentCard.signing?.privateKeyEnv === undefined
+      ? []
+      : [config.agentCard.signing.privateKeyEnv]),
+  ];
+}
+
+/** `env` without `names`; the same object when there is nothing to drop. */
+export function withoutVariables<T extends Record<string, string | undefined>>(
+  env: T,
+  names: readonly string[],
+): T {
+  if (!names.some((n) => n in env)) return env;
+  const copy = { ...env };
+  for (const n of names) delete copy[n];
+  return copy;
+}

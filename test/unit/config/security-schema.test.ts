@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, resolveConfig } from "../../../src/config/load.js";
 import { configSchema } from "../../../src/config/schema.js";
-import { JWS_ALGORITHMS } from "../../../src/config/security-schema.js";
+import {
+  JWS_ALGORITHMS,
+  secretVariables,
+  withoutVariables,
+} from "../../../src/config/security-schema.js";
 
 const JWK = { kty: "EC", crv: "P-256", x: "x", y: "y" };
 const oidc = (o: Record<string, unknown> = {}) => ({
@@ -97,5 +101,26 @@ describe("agentCard.signing", () => {
     ["HS256", signing({ privateKeyEnv: "K", algorithm: "HS256" }), /never accepted/],
   ])("refuses %s", (_label, input, expected) => {
     expect(problems(input)).toMatch(expected);
+  });
+});
+
+describe("secrets kept from Claude's environment", () => {
+  it("lists the token and card-key variables, and drops only those", () => {
+    const config = configSchema.parse({
+      server: {
+        auth: {
+          tokens: [
+            { name: "a", env: "TOKEN_A" },
+            { name: "b", sha256: "a".repeat(64) },
+          ],
+        },
+      },
+      agentCard: { signing: { kid: "k", privateKeyEnv: "CARD_KEY" } },
+    });
+    expect(secretVariables(config)).toEqual(["TOKEN_A", "CARD_KEY"]);
+    const env = { PATH: "/bin", TOKEN_A: "t", CARD_KEY: "pem" };
+    expect(withoutVariables(env, secretVariables(config))).toEqual({ PATH: "/bin" });
+    expect(env.TOKEN_A).toBe("t");
+    expect(withoutVariables(env, ["OTHER"])).toBe(env);
   });
 });
