@@ -1,22 +1,16 @@
-/**
- * The signed card, checked with jose's `flattenedVerify` over a canonical form computed here
- * (RFC 8785 over the served JSON without `signatures`, empty values dropped: A2A v1.0 §8.4.1),
- * not with the SDK's helper: the SDK signs and verifies with one canonicalizer, so only an
- * independent one shows that what is served is what was signed.
- */
+/** The signed card, verified independently of the SDK (test/support/card-signature.ts). */
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentCard } from "@a2a-js/sdk";
-import { verifyAgentCardSignature } from "@a2a-js/sdk";
-import { base64url, decodeProtectedHeader, flattenedVerify } from "jose";
+import { verifyAgentCardSignature, type AgentCard } from "@a2a-js/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildCards } from "../../../../src/a2a/card/cards.js";
 import { CardSigningError, loadSigningKey, signCard } from "../../../../src/a2a/card/signing.js";
 import { buildAgentCard, cardDocument } from "../../../../src/a2a/contract/card.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
+import { verifyCardSignature } from "../../../support/card-signature.js";
 
 type Json = Record<string, unknown>;
 
@@ -43,35 +37,6 @@ async function keyFile(privateKey: KeyObject | string, name = "card.pem"): Promi
 const config = (input: ConfigInput) =>
   resolveConfig(input, { file: "test.json", startDir: root, overrides: { cwd } });
 
-/** RFC 8785 for what a card holds (strings, integers, booleans), empty values left out. */
-function canonical(value: unknown): string | undefined {
-  if (value === "" || value === null || value === undefined) return undefined;
-  if (Array.isArray(value)) {
-    const items = value.map(canonical).filter((v) => v !== undefined);
-    return items.length === 0 ? undefined : `[${items.join(",")}]`;
-  }
-  if (typeof value === "object") {
-    const members = Object.keys(value)
-      .sort()
-      .flatMap((k) => {
-        const v = canonical((value as Json)[k]);
-        return v === undefined ? [] : [`${JSON.stringify(k)}:${v}`];
-      });
-    return members.length === 0 ? undefined : `{${members.join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** Verifies the served card's first signature with jose alone; throws if it does not hold. */
-async function verifyServed(served: Json, publicKey: KeyObject) {
-  const { signatures, ...unsigned } = served;
-  const [signature] = signatures as { protected: string; signature: string }[];
-  if (signature === undefined) throw new Error("no signature");
-  const payload = base64url.encode(canonical(unsigned) ?? "{}");
-  await flattenedVerify({ ...signature, payload }, publicKey);
-  return decodeProtectedHeader(signature);
-}
-
 const served = (card: AgentCard) => JSON.parse(cardDocument(card, new Date()).body) as Json;
 
 describe("signed agent card", () => {
@@ -89,7 +54,7 @@ describe("signed agent card", () => {
     const { card, extended } = await buildCards(c, { version: "1.0.0" });
     const json = served(card);
     expect(json.securitySchemes).toMatchObject({ bearer: { httpAuthSecurityScheme: {} } });
-    expect(await verifyServed(json, publicKey)).toEqual({
+    expect(await verifyCardSignature(json, publicKey)).toEqual({
       alg: "ES256",
       typ: "JOSE",
       kid: "card-1",
@@ -97,7 +62,7 @@ describe("signed agent card", () => {
     });
     // The extended card is signed too, on its own content.
     if (extended === undefined) throw new Error("no extended card");
-    await verifyServed(served(extended), publicKey);
+    await verifyCardSignature(served(extended), publicKey);
     // The SDK's own verifier agrees, given the wire form.
     await verifyAgentCardSignature(() => Promise.resolve(publicKey))(json as unknown as AgentCard);
   });
@@ -112,7 +77,7 @@ describe("signed agent card", () => {
       },
     );
     const json = served(await signCard(base, key));
-    await verifyServed(json, publicKey);
+    await verifyCardSignature(json, publicKey);
     const tampered: Json[] = [
       { ...json, description: "Something else" },
       { ...json, securitySchemes: {} },
@@ -124,9 +89,11 @@ describe("signed agent card", () => {
       },
     ];
     for (const card of tampered) {
-      await expect(verifyServed(card, publicKey)).rejects.toThrow(/signature verification failed/);
+      await expect(verifyCardSignature(card, publicKey)).rejects.toThrow(
+        /signature verification failed/,
+      );
     }
-    await expect(verifyServed(json, ec().publicKey)).rejects.toThrow(
+    await expect(verifyCardSignature(json, ec().publicKey)).rejects.toThrow(
       /signature verification failed/,
     );
   });
@@ -143,7 +110,7 @@ describe("signed agent card", () => {
       { privateKeyFile: await keyFile(jwk, "card.jwk"), kid: "j" },
       cwd,
     );
-    await verifyServed(
+    await verifyCardSignature(
       served(await signCard(buildAgentCard(config({}), { version: "1" }), fromJwk)),
       publicKey,
     );
