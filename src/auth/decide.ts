@@ -87,11 +87,6 @@ export class Authenticator {
     };
   }
 
-  /** Whether callers are identified (tokens, OIDC or a login gate): the extended card is theirs. */
-  get configured(): boolean {
-    return this.policy.bearerRequired || this.policy.allowedLogins.size > 0;
-  }
-
   async authenticate(input: AuthInput): Promise<AuthDecision> {
     let bearer: Verdict | undefined;
     if (this.policy.bearerRequired && input.authorization !== undefined) {
