@@ -204,12 +204,14 @@ describe("the authenticated extended card", () => {
         skills: { id: string }[];
       };
       expect(publicCard.capabilities.extendedAgentCard).toBe(true);
-      expect(publicCard.capabilities.extensions).toBeUndefined();
+      const publicExtensions = publicCard.capabilities.extensions as unknown[];
+      expect(JSON.stringify(publicExtensions)).not.toContain(WORKSPACE_EXTENSION_URI);
       expect(publicCard.skills.map((s) => s.id)).toEqual(["claude-code"]);
 
       const client = await connect(url, await mint(key, { sub: "alice" }));
       const extended = AgentCard.toJSON(await client.getAgentCard()) as typeof publicCard;
       expect(extended.capabilities.extensions).toEqual([
+        ...publicExtensions,
         {
           uri: WORKSPACE_EXTENSION_URI,
           description: "The Claude Code settings this agent runs with.",

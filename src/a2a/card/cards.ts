@@ -63,10 +63,20 @@ export async function buildCards(
   };
 }
 
-/** The handler's `extendedAgentCardProvider`: the extended card, to an authenticated caller only. */
+/** A v0.3 request (`server.compat.v03`): A2A reads a missing version as 0.3. */
+const isLegacyRequest = (version: string | undefined) => /^0\./.test(version ?? "0.3");
+
+/**
+ * The handler's `extendedAgentCardProvider`: the extended card, to an authenticated caller only.
+ * A v0.3 caller gets it unsigned: the SDK translates the card to v0.3's shape, over which the
+ * signatures (of the v1.0 card) would not verify.
+ */
 export function extendedCardProvider(extended: AgentCard): ExtendedAgentCardProvider {
-  return (context) =>
-    context.user?.isAuthenticated === true
-      ? Promise.resolve(extended)
-      : Promise.reject(new UnsupportedOperationError(EXTENDED_CARD_NEEDS_CALLER));
+  const unsigned = { ...extended, signatures: [] };
+  return (context) => {
+    if (context.user?.isAuthenticated !== true) {
+      return Promise.reject(new UnsupportedOperationError(EXTENDED_CARD_NEEDS_CALLER));
+    }
+    return Promise.resolve(isLegacyRequest(context.requestedVersion) ? unsigned : extended);
+  };
 }

@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
  * The SDK (1.3) exports its v1.0 → v0.3 card translator only inside its transports: this asks
  * its v0.3 JSON-RPC transport for `agent/getAuthenticatedExtendedCard` of a handler that knows
  * nothing but `card`. Built once at startup; served through our card route, not the SDK's
- * (see card-route.ts).
+ * (see card-route.ts). It carries no signatures (`agentCard.signing` signs the v1.0 card).
  */
 export async function legacyAgentCardJson(card: AgentCard): Promise<Json> {
   const only = { getAuthenticatedExtendedAgentCard: () => Promise.resolve(card) };
@@ -27,8 +27,7 @@ export async function legacyAgentCardJson(card: AgentCard): Promise<Json> {
   if (typeof answer.result !== "object" || answer.result === null) {
     throw new Error(`the v0.3 agent card cannot be built: ${String(answer.error?.message)}`);
   }
-  return {
-    ...(answer.result as Json),
-    supportedInterfaces: agentCardJson(card).supportedInterfaces,
-  };
+  // A signature covers the v1.0 card (its canonical form): over this one it would not verify.
+  const { signatures: _v1Only, ...legacy } = answer.result as Json;
+  return { ...legacy, supportedInterfaces: agentCardJson(card).supportedInterfaces };
 }

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,25 +34,35 @@ describe("cards", () => {
     const { card, extended } = await buildCards(config, { version: "1" });
     expect(card.capabilities?.extendedAgentCard).toBe(true);
     expect(extended?.skills.map((s) => s.id)).toEqual(["claude-code", "command:test"]);
-    expect(extended?.capabilities?.extensions[0]?.params).toEqual({
+    expect(extended?.capabilities?.extensions.at(-1)?.params).toEqual({
       model: "m-1",
       permissionMode: "plan",
     });
     expect(JSON.stringify(extended)).not.toContain(cwd);
   });
 
-  it("serves it to an authenticated caller only", async () => {
+  it("serves it to an authenticated caller only; to a v0.3 one without the v1.0 signature", async () => {
+    const keyFile = join(tmpdir(), `a2a-cards-key-${process.pid}.pem`);
+    const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    await writeFile(keyFile, privateKey.export({ type: "pkcs8", format: "pem" }));
     const config = resolveConfig(
-      { server: { auth: { tokens } } },
+      {
+        server: { auth: { tokens } },
+        agentCard: { signing: { privateKeyFile: keyFile, kid: "k" } },
+      },
       { file: "t.json", startDir: cwd },
     );
-    const { extended } = await buildCards(config, { version: "1" });
+    const { extended } = await buildCards(config, { version: "1" }).finally(() => rm(keyFile));
     if (extended === undefined) throw new Error("no extended card");
+    expect(extended.signatures).toHaveLength(1);
     const provide = extendedCardProvider(extended);
-    const as = (user?: CallerUser) => new ServerCallContext(user === undefined ? {} : { user });
+    const as = (user: CallerUser | undefined, requestedVersion = "1.0") =>
+      new ServerCallContext({ requestedVersion, ...(user && { user }) });
     expect(await provide(as(new CallerUser({ kind: "oidc", subject: "s" })))).toBe(extended);
     expect(await provide(as(new CallerUser({ kind: "token", name: "ci" })))).toBe(extended);
-    for (const context of [as(), as(new CallerUser({ kind: "anonymous" }))]) {
+    const legacy = await provide(as(new CallerUser({ kind: "token", name: "ci" }), "0.3"));
+    expect(legacy).toEqual({ ...extended, signatures: [] });
+    for (const context of [as(undefined), as(new CallerUser({ kind: "anonymous" }))]) {
       const refused = provide(context);
       await expect(refused).rejects.toBeInstanceOf(UnsupportedOperationError);
       await expect(provide(context)).rejects.toThrow(EXTENDED_CARD_NEEDS_CALLER);

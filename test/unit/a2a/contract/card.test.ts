@@ -247,6 +247,13 @@ describe("v0.3 card (server.compat.v03)", () => {
       supportedInterfaces: agentCardJson(card).supportedInterfaces,
     });
     expect(JSON.stringify(legacy)).not.toContain("$case");
+    // A v1.0 card's signature would not verify over the v0.3 shape: the legacy card has none.
+    const signed = {
+      ...card,
+      signatures: [{ protected: "e30", signature: "c2ln", header: undefined }],
+    };
+    expect(agentCardJson(signed).signatures).toHaveLength(1);
+    expect(await legacyAgentCardJson(signed)).not.toHaveProperty("signatures");
   });
 
   it("cannot be built from a card without a 0.3 interface", async () => {

@@ -28,22 +28,23 @@ describe("extended card", () => {
   };
   const publicJson = agentCardJson(card) as typeof json;
 
-  it("adds the workspace's model and permission mode as a data-only extension", () => {
+  it("adds the workspace's model and permission mode as a data-only extension, after the public ones", () => {
+    expect(publicJson.capabilities.extensions).toHaveLength(1);
     expect(json.capabilities.extensions).toEqual([
+      ...(publicJson.capabilities.extensions ?? []),
       {
         uri: WORKSPACE_EXTENSION_URI,
         description: "The Claude Code settings this agent runs with.",
         params: { model: "claude-opus-4", permissionMode: "acceptEdits" },
       },
     ]);
-    expect(publicJson.capabilities.extensions).toBeUndefined();
     const noModel = buildExtendedCard(card, {
       model: undefined,
       permissionMode: "plan",
       commands: [],
       agents: [],
     });
-    expect(noModel.capabilities?.extensions[0]?.params).toEqual({ permissionMode: "plan" });
+    expect(noModel.capabilities?.extensions.at(-1)?.params).toEqual({ permissionMode: "plan" });
   });
 
   it("lists the project's slash commands and subagents as skills after the configured ones", () => {
