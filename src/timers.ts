@@ -7,6 +7,14 @@ export interface Timers {
   clearTimeout(handle: unknown): void;
 }
 
+/** The wall clock seam: where a decision depends on the date (a UTC day, a minute's window). */
+export interface Clock {
+  /** Epoch milliseconds. */
+  now(): number;
+}
+
+export const realClock: Clock = { now: () => Date.now() };
+
 /** Real timers, unref'd: a pending timeout never keeps the process alive on its own. */
 export const realTimers: Timers = {
   setTimeout: (fn, ms) => {

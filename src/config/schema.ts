@@ -17,6 +17,8 @@ import {
 import { authSchema, signingSchema } from "./security-schema.js";
 
 export { parseByteSize } from "./schema-parts.js";
+import { limitsSchema } from "./limits-schema.js";
+import { tracingSchema } from "./tracing-schema.js";
 
 /** Where the config file lives, relative to the workspace. */
 export const CONFIG_FILE = ".claude/claude-a2a.config.json";
@@ -344,6 +346,8 @@ export const configSchema = z
     streaming: streamingSchema.prefault({}),
     log: logSchema.prefault({}),
     store: storeSchema,
+    limits: limitsSchema,
+    tracing: tracingSchema,
   })
   .meta({
     title: "claude-a2a configuration",

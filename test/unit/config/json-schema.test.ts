@@ -29,8 +29,10 @@ describe("config.schema.json", () => {
       "streaming",
       "log",
       "store",
+      "limits",
+      "tracing",
     ]);
-    for (const block of ["server", "agentCard", "claude", "sessions"]) {
+    for (const block of ["server", "agentCard", "claude", "sessions", "limits", "tracing"]) {
       expect(schema.properties[block]?.required ?? []).toEqual([]);
     }
     expect(schema.properties.server?.properties?.bodyLimit).toMatchObject({ default: "10mb" });
