@@ -8,6 +8,12 @@ import {
 import { DatabasePushNotificationStore, DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import type { Logger } from "pino";
 import type { Config } from "../config/schema.js";
+import {
+  MemoryCallerUsage,
+  migrateCallerUsage,
+  SqlCallerUsage,
+  type CallerUsageStore,
+} from "./caller-usage.js";
 import { openDatabase, pingDatabase, type Database, type DatabaseSpec } from "./database.js";
 import { upgradeOwners } from "./owner-upgrade.js";
 import { failUnfinishedTasks } from "./recovery.js";
@@ -22,6 +28,8 @@ export interface TaskStores {
   readonly type: StoreConfig["type"];
   readonly taskStore: TaskStore;
   readonly pushStore: PushNotificationStore;
+  /** What per-caller limits count (task starts, spend per day), in the same database. */
+  readonly usage: CallerUsageStore;
   /** Tasks the previous server left unfinished, now FAILED (database stores only). */
   readonly recovered: readonly string[];
   /** Stored tasks by state, every caller's; undefined when the store cannot list them all. */
@@ -45,6 +53,7 @@ export function memoryStores(taskStore: TaskStore = new InMemoryTaskStore()): Ta
     type: "memory",
     taskStore,
     pushStore: new InMemoryPushNotificationStore(),
+    usage: new MemoryCallerUsage(),
     recovered: [],
     countByState: () => Promise.resolve(undefined),
     ping: () => Promise.resolve(),
@@ -65,7 +74,8 @@ export function databaseSpec(store: StoreConfig, cwd: string): DatabaseSpec | un
 }
 
 /**
- * Opens the configured store: migrates it to the SDK's schema, fails the tasks a previous
+ * Opens the configured store: migrates it to the SDK's schema (and the caller-usage tables to
+ * theirs), fails the tasks a previous
  * server left unfinished, prunes expired ones, and schedules the daily pruning.
  */
 export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> {
@@ -86,6 +96,7 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
   const { db } = database;
   try {
     await upgradeOwners(db, o.logger);
+    await migrateCallerUsage(db);
     const recovered = await failUnfinishedTasks(db, o.logger);
     const retention = scheduleRetention({
       db,
@@ -100,6 +111,7 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
       taskStore:
         spec.type === "sqlite" ? new SqliteTaskStore(db, o.logger) : new DatabaseTaskStore(db),
       pushStore: new DatabasePushNotificationStore(db),
+      usage: new SqlCallerUsage(db),
       recovered,
       countByState: () => new TaskTable(db).countByState(),
       ping: () => pingDatabase(db),

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { startTestPostgres, type TestPostgres } from "../../support/postgres.js";
-import { describeStoreContract } from "./store-contract.js";
+import { describeCallerUsageContract } from "./caller-usage-contract.js";
+import { describeStoreContract, type ContractTarget } from "./store-contract.js";
 
 let server: TestPostgres | undefined;
 let cwd = "";
@@ -19,7 +20,7 @@ afterAll(async () => {
   await server?.stop();
 }, 60_000);
 
-describeStoreContract("PostgreSQL", {
+const target: ContractTarget = {
   config: () => ({ type: "postgres", url, retainDays: 30 }),
   cwd: () => cwd,
   // Each test gets an empty database of its own.
@@ -31,4 +32,7 @@ describeStoreContract("PostgreSQL", {
   afterEach: async () => {
     await rm(cwd, { recursive: true, force: true });
   },
-});
+};
+
+describeStoreContract("PostgreSQL", target);
+describeCallerUsageContract("PostgreSQL", target);

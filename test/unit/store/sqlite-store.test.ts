@@ -5,6 +5,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTaskStores } from "../../../src/store/task-stores.js";
+import { describeCallerUsageContract } from "./caller-usage-contract.js";
 import { describeStoreContract } from "./store-contract.js";
 
 let cwd = "";
@@ -16,6 +17,10 @@ afterEach(async () => {
 });
 
 describeStoreContract("SQLite", {
+  config: () => ({ type: "sqlite", path: ".claude/claude-a2a.db", retainDays: 30 }),
+  cwd: () => cwd,
+});
+describeCallerUsageContract("SQLite", {
   config: () => ({ type: "sqlite", path: ".claude/claude-a2a.db", retainDays: 30 }),
   cwd: () => cwd,
 });
