@@ -1,0 +1,31 @@
+import type { ResultEvent } from "../../claude/index.js";
+import type { CallerLimits } from "../../limits/caller-limits.js";
+import { RunCostMeter } from "../../limits/run-cost.js";
+import { budgetStopText } from "../contract/limits.js";
+
+/**
+ * What the executor tells per-caller limits (`CallerLimits`) and asks them: a task of a caller
+ * exists or has ended, a run ended (with what it cost), whether the caller is past its budget.
+ */
+export interface CallerAccounting {
+  /** A task of `owner` exists: the one the request `messageId` was admitted for, or a wake's. */
+  began(owner: string, taskId: string, messageId?: string): void;
+  ended(taskId: string): void;
+  /** The runtime's result of a run in one of `owner`'s conversations. */
+  runEnded(owner: string, result: ResultEvent): void;
+  /** If `owner` has reached its daily budget: what a task of it says when it stops. */
+  budgetStop(owner: string, background: boolean): string | undefined;
+}
+
+export function callerAccounting(limits: CallerLimits): CallerAccounting {
+  const meter = new RunCostMeter();
+  return {
+    began: (owner, taskId, messageId) => limits.began(owner, taskId, messageId),
+    ended: (taskId) => limits.ended(taskId),
+    runEnded: (owner, result) => limits.charge(owner, meter.costOf(result)),
+    budgetStop: (owner, background) => {
+      const reached = limits.budgetReached(owner);
+      return reached === undefined ? undefined : budgetStopText(owner, reached, background);
+    },
+  };
+}
