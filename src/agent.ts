@@ -25,7 +25,11 @@ import { SessionMap } from "./store/session-map.js";
 import { memoryStores, openTaskStores, type TaskStores } from "./store/task-stores.js";
 import { ExchangedHistoryStore } from "./store/exchanged-history-store.js";
 import { TerminalTaskStore } from "./store/terminal-task-store.js";
-import type { Timers } from "./timers.js";
+import { callerAccounting } from "./a2a/routing/caller-accounting.js";
+import { CallerLimits } from "./limits/caller-limits.js";
+import { anyLimit } from "./limits/decisions.js";
+import { realClock, type Clock, type Timers } from "./timers.js";
+import { loadTracing, type Tracing } from "./tracing/tracing.js";
 import { packageVersion } from "./version.js";
 
 export interface AgentOptions {
@@ -40,6 +44,10 @@ export interface AgentOptions {
   readonly taskStore?: TaskStore;
   /** The clock seam of input timeouts. */
   readonly timers?: Timers;
+  /** The wall clock of per-caller limits (minute windows, UTC days). */
+  readonly clock?: Clock;
+  /** Tracing to use instead of what `tracing` in the config says (tests: an in-memory exporter). */
+  readonly tracing?: Tracing;
   /** Where attachments are written (a seam, so a test can hold a write). */
   readonly inbox?: Inbox;
 }
@@ -54,6 +62,8 @@ export interface Agent {
   /** The configured task and push-config stores (health checks, shutdown). */
   readonly stores: TaskStores;
   readonly metrics: ServerMetrics;
+  /** Spans of requests, tasks, runs and tool calls (`NO_TRACING` when off). */
+  readonly tracing: Tracing;
   health(): Promise<HealthReport>;
   /** Ends every Claude session (running tasks end) and flushes the session map. */
   closeSessions(): Promise<void>;
@@ -169,11 +179,24 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const terminal = new TerminalTaskStore(stores.taskStore, logger.child({ component: "store" }));
   const taskStore = new ExchangedHistoryStore(terminal);
   const busManager = new TaskBusManager();
+  const tracing = o.tracing ?? (await loadTracing(config.tracing));
+  // Counted only when some limit is configured: otherwise nothing per caller is kept at all.
+  const limits = anyLimit(config.limits)
+    ? await CallerLimits.open({
+        config: config.limits,
+        store: stores.usage,
+        clock: o.clock ?? realClock,
+        logger: logger.child({ component: "limits" }),
+      })
+    : undefined;
   const pushTargets = pushTargetPolicy(config.server.pushAllowPrivateNetworks);
   const pushSender = config.agentCard.capabilities.pushNotifications
     ? new RetryingPushSender(stores.pushStore, logger.child({ component: "push" }), {
         targets: pushTargets,
         compatV03: config.server.compat.v03,
+        ...(tracing.enabled && {
+          traceHeaders: (taskId: string): Record<string, string> => executor.traceHeaders(taskId),
+        }),
       })
     : undefined;
   const executor = new ClaudeAgentExecutor({
@@ -194,6 +217,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(o.inbox && { inbox: o.inbox }),
     ...(pushSender && { push: { store: stores.pushStore, sender: pushSender } }),
     ...(config.streaming.flushMs > 0 && { streaming: config.streaming }),
+    ...(limits && { accounting: callerAccounting(limits) }),
+    tracing,
   });
   busManager.isLive = (taskId) => executor.isActive(taskId);
 
@@ -206,7 +231,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     stores.pushStore,
     pushSender,
     pushTargets,
-    { maxBudgetUsd: config.claude.maxBudgetUsd },
+    { maxBudgetUsd: config.claude.maxBudgetUsd, callerLimits: limits },
     cards.extended && extendedCardProvider(cards.extended),
   );
   const closeSessions = async () => {
@@ -222,6 +247,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     taskStore,
     stores,
     metrics,
+    tracing,
     health: () =>
       checkHealth({
         storeType: stores.type,
@@ -233,7 +259,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     close: async () => {
       await closeSessions();
       await terminal.drain();
+      await limits?.drain();
       await stores.close();
+      await tracing.shutdown();
     },
   };
 }

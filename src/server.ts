@@ -84,6 +84,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     health: () => agent.health(),
     metrics,
     ...(compatV03 && { compatV03 }),
+    tracing: agent.tracing,
   });
 
   const wanted = config.server.port;

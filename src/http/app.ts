@@ -26,7 +26,10 @@ import {
   restAnswers,
   restShapeGuard,
 } from "./request-guards.js";
+import { jsonRpcLimitAnswers, restLimitAnswers } from "./limit-answers.js";
 import { requestIds } from "./request-ids.js";
+import { requestSpan, traceRequests } from "./request-spans.js";
+import { NO_TRACING, SPAN_STATE_KEY, type Tracing } from "../tracing/tracing.js";
 import { restContentTypeStatus } from "./rest-errors.js";
 import { routeSdkConsole } from "./sdk-console.js";
 import { jsonRpcVersionGate, restVersionGate } from "./version-gate.js";
@@ -52,6 +55,8 @@ export interface HttpAppOptions {
    * Default: v1.0 only.
    */
   readonly compatV03?: { readonly legacyCard: Record<string, unknown> };
+  /** A span per A2A request (default: off). */
+  readonly tracing?: Tracing;
 }
 
 /** Key of the caller's name (login, token name, OIDC subject or "anonymous") in `ServerCallContext.state`. */
@@ -64,6 +69,7 @@ export const CALLER_STATE_KEY = "caller";
  */
 export const contextBuilder: ServerCallContextBuilder = (o) => {
   const caller = o.user instanceof CallerUser ? callerName(o.user.caller) : "anonymous";
+  const span = requestSpan(o.headers);
   const context = new ServerCallContext({
     ...(o.extensions !== undefined && { requestedExtensions: o.extensions }),
     ...(o.user !== undefined && { user: o.user }),
@@ -72,6 +78,8 @@ export const contextBuilder: ServerCallContextBuilder = (o) => {
     state: new Map<string, unknown>([
       [STATE_HEADERS_KEY, o.headers],
       [CALLER_STATE_KEY, caller],
+      // The request's span, when traced: the parent of the task it starts.
+      ...(span === undefined ? [] : [[SPAN_STATE_KEY, span] as const]),
     ]),
   });
   for (const uri of activatedExtensions(o.extensions)) context.addActivatedExtension(uri);
@@ -153,21 +161,29 @@ export function createHttpApp(o: HttpAppOptions): Express {
     contextBuilder,
     legacyCompat: { enabled: compat },
   };
+  const tracing = o.tracing ?? NO_TRACING;
+  // Off: not even mounted, so an untraced request pays nothing for tracing.
+  const traced = (binding: "jsonrpc" | "rest") =>
+    tracing.enabled ? [traceRequests(tracing, binding)] : [];
   app.use(
     JSONRPC_PATH,
+    ...traced("jsonrpc"),
     gate,
     jsonBody(o.bodyLimit, "jsonrpc"),
     jsonRpcNotifications,
     jsonRpcAnswers(o.logger),
+    jsonRpcLimitAnswers,
     jsonRpcVersionGate(compat),
     jsonRpcShapeGuard(compat),
     jsonRpcHandler(common),
   );
   app.use(
     REST_PATH,
+    ...traced("rest"),
     gate,
     restContentTypeStatus,
     restAnswers(o.logger),
+    restLimitAnswers,
     jsonBody(o.bodyLimit, "rest"),
     restVersionGate(compat),
     restShapeGuard(compat),

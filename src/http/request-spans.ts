@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { RequestHandler } from "express";
 import type { TraceSpan, Tracing } from "../tracing/tracing.js";
-import { callerOf, ownerKey } from "./caller.js";
+import { ownerKey } from "../identity/caller.js";
+import { callerOf } from "./caller.js";
 import { requestIds } from "./request-ids.js";
 
 export type TracedBinding = "jsonrpc" | "rest";

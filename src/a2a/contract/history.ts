@@ -23,6 +23,7 @@ const KEPT: Readonly<Record<StatusKind, boolean>> = {
   [KIND.backgroundStopped]: false,
   [KIND.backgroundTimeout]: false,
   [KIND.wakeInterrupted]: false,
+  [KIND.budgetReached]: true,
 };
 
 const isStatusKind = (kind: unknown): kind is StatusKind =>

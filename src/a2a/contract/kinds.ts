@@ -19,6 +19,7 @@ export const KIND = {
   backgroundStopped: "background_stopped",
   backgroundTimeout: "background_timeout",
   wakeInterrupted: "wake_interrupted",
+  budgetReached: "budget_reached",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];
 

@@ -1,4 +1,4 @@
-import { ANONYMOUS_OWNER } from "../../http/caller.js";
+import { ANONYMOUS_OWNER } from "../../identity/caller.js";
 import type { LimitName, Refusal } from "../../limits/decisions.js";
 import { retryAfterSeconds } from "../../limits/decisions.js";
 

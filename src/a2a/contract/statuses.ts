@@ -94,6 +94,9 @@ export const status = {
       TaskState.TASK_STATE_INPUT_REQUIRED,
       agentMessage(ref, [textPart(prompt.text), dataPart(prompt.data)], { kind: prompt.data.kind }),
     ),
+  /** Completed after its turn: its caller's spend reached the daily budget (`text` says so). */
+  budgetReached: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
+    kindStatus(ref, TaskState.TASK_STATE_COMPLETED, KIND.budgetReached, text),
   completed: (ref: TaskRef, note?: string): TaskStatusUpdateEvent =>
     note === undefined
       ? statusUpdate(ref, TaskState.TASK_STATE_COMPLETED)

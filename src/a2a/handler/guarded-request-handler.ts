@@ -23,10 +23,13 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
+import { ownerOf } from "../../identity/conversation.js";
+import type { AdmissionResult } from "../../limits/caller-limits.js";
 import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
 import { requestedBudget } from "../task/task-usage.js";
 import { isTerminalState } from "../contract/task-states.js";
+import { CallerLimitError } from "./limit-error.js";
 
 /** What the guard needs to know of the executor. */
 export interface ActiveTasks {
@@ -56,6 +59,14 @@ export const stillWorkingMessage = (taskId: string) =>
 export interface GuardOptions {
   /** `claude.maxBudgetUsd`: a message's `metadata.maxBudgetUsd` may lower it, never raise it. */
   readonly maxBudgetUsd?: number | undefined;
+  /** Per-caller limits on new tasks (unset: none configured). */
+  readonly callerLimits?: NewTaskLimits | undefined;
+}
+
+/** Per-caller limits, as the guard asks them before a new task exists. */
+export interface NewTaskLimits {
+  /** Admits a new task of `owner` for the message `messageId`, or says which limit refuses it. */
+  admit(owner: string, messageId: string): AdmissionResult;
 }
 
 interface Claim {
@@ -105,6 +116,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     this.checkBudget(params.message);
     await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
     const claimed = await this.admit(params, context);
+    const admitted = claimed === undefined ? this.admitNewTask(params, context) : undefined;
     try {
       const result = await super.sendMessage(params, context);
       this.throwIfRefused(claimed);
@@ -115,6 +127,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
       this.throwIfRefused(claimed);
       throw err;
     } finally {
+      admitted?.release();
       if (claimed) this.activeTasks.releaseClaim(claimed.taskId, claimed.messageId);
     }
   }
@@ -127,6 +140,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     this.checkBudget(params.message);
     await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
     const claimed = await this.admit(params, context);
+    const admitted = claimed === undefined ? this.admitNewTask(params, context) : undefined;
     try {
       for await (const event of super.sendMessageStream(params, context)) {
         this.throwIfRefused(claimed);
@@ -137,6 +151,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
       this.throwIfRefused(claimed);
       throw err;
     } finally {
+      admitted?.release();
       if (claimed) this.activeTasks.releaseClaim(claimed.taskId, claimed.messageId);
     }
   }
@@ -182,6 +197,24 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     // Push off: the SDK ignores a message's config and refuses the push methods itself.
     if (config === undefined || !this.pushEnabled || this.pushTargets === undefined) return;
     await assertPushTarget(config.url, this.pushTargets);
+  }
+
+  /**
+   * A message that will create a task (it names none) is counted against its caller's limits, or
+   * refused by one of them. The admission holds its place under `concurrentTasks` until the task
+   * exists (the executor takes it over) or the request ends without one.
+   */
+  private admitNewTask(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): { release(): void } | undefined {
+    const message = params.message;
+    const limits = this.limits.callerLimits;
+    if (limits === undefined || message === undefined || message.taskId) return undefined;
+    const owner = ownerOf(context);
+    const result = limits.admit(owner, message.messageId);
+    if (!result.ok) throw new CallerLimitError(owner, result.refusal, result.at);
+    return result.admission;
   }
 
   private throwIfRefused(claimed: Claim | undefined): void {

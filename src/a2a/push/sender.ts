@@ -29,6 +29,11 @@ export interface PushSenderOptions {
    * sends them. Default: every webhook gets v1.0 bodies.
    */
   readonly compatV03?: boolean;
+  /**
+   * The W3C trace-context headers of a task's span (`traceparent`, `tracestate`), sent with its
+   * notifications so the receiver's work joins the same trace; default: none.
+   */
+  readonly traceHeaders?: (taskId: string) => Record<string, string>;
 }
 
 /** A stored config and the protocol version of the request that registered it. */
@@ -64,6 +69,7 @@ export class RetryingPushSender implements PushNotificationSender {
   private readonly targets: PushTargetPolicy;
   private readonly post: PostWebhook;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly traceHeaders: (taskId: string) => Record<string, string>;
 
   constructor(
     private readonly store: PushNotificationStore,
@@ -77,6 +83,7 @@ export class RetryingPushSender implements PushNotificationSender {
     this.post = options.post ?? postPinned;
     this.sleep = options.sleep ?? defaultSleep;
     this.legacySerializer = options.compatV03 ? new V03PushNotificationSerializer() : undefined;
+    this.traceHeaders = options.traceHeaders ?? (() => ({}));
   }
 
   async send(
@@ -86,6 +93,8 @@ export class RetryingPushSender implements PushNotificationSender {
   ): Promise<void> {
     const taskId = taskIdOf(streamResponse);
     if (taskId === undefined) return;
+    // Now, while the task's span is surely open: a delivery may come after the task has ended.
+    const trace = this.traceHeaders(taskId);
     let targets: Target[];
     try {
       targets = await this.targetsOf(taskId, context);
@@ -101,7 +110,7 @@ export class RetryingPushSender implements PushNotificationSender {
       await Promise.all(
         targets.map(({ config, wireVersion }) => {
           const { body, contentType } = wireVersion === V03 && legacy ? legacy : v1;
-          return this.deliver(config, body, contentType, taskId);
+          return this.deliver(config, body, contentType, taskId, trace);
         }),
       );
     });
@@ -137,8 +146,9 @@ export class RetryingPushSender implements PushNotificationSender {
     body: string,
     contentType: string,
     taskId: string,
+    trace: Record<string, string>,
   ): Promise<void> {
-    const headers: Record<string, string> = { "Content-Type": contentType };
+    const headers: Record<string, string> = { ...trace, "Content-Type": contentType };
     const auth = config.authentication;
     if (auth?.scheme && auth.credentials)
       headers.Authorization = `${auth.scheme} ${auth.credentials}`;

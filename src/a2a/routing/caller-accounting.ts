@@ -1,6 +1,5 @@
 import type { ResultEvent } from "../../claude/index.js";
 import type { CallerLimits } from "../../limits/caller-limits.js";
-import { RunCostMeter } from "../../limits/run-cost.js";
 import { budgetStopText } from "../contract/limits.js";
 
 /**
@@ -11,18 +10,18 @@ export interface CallerAccounting {
   /** A task of `owner` exists: the one the request `messageId` was admitted for, or a wake's. */
   began(owner: string, taskId: string, messageId?: string): void;
   ended(taskId: string): void;
-  /** The runtime's result of a run in one of `owner`'s conversations. */
+  /** A run in one of `owner`'s conversations ended: its result carries what it cost. */
   runEnded(owner: string, result: ResultEvent): void;
   /** If `owner` has reached its daily budget: what a task of it says when it stops. */
   budgetStop(owner: string, background: boolean): string | undefined;
 }
 
 export function callerAccounting(limits: CallerLimits): CallerAccounting {
-  const meter = new RunCostMeter();
   return {
     began: (owner, taskId, messageId) => limits.began(owner, taskId, messageId),
     ended: (taskId) => limits.ended(taskId),
-    runEnded: (owner, result) => limits.charge(owner, meter.costOf(result)),
+    // The run's own share of the runtime's running totals (src/claude/usage.ts).
+    runEnded: (owner, result) => limits.charge(owner, result.usage.costUsd),
     budgetStop: (owner, background) => {
       const reached = limits.budgetReached(owner);
       return reached === undefined ? undefined : budgetStopText(owner, reached, background);

@@ -12,9 +12,11 @@ import {
 } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
-import type { ClaudeSession, SessionEvent } from "../../claude/index.js";
+import type { ClaudeSession, NormalizedEvent, SessionEvent } from "../../claude/index.js";
 import type { SessionPool } from "../../sessions/pool.js";
 import { realTimers, type Timers } from "../../timers.js";
+import { NO_TRACING, requestSpanOf, type TraceSpan, type Tracing } from "../../tracing/tracing.js";
+import type { CallerAccounting } from "./caller-accounting.js";
 import { ContextQueue } from "./context-queue.js";
 import {
   callContextOf,
@@ -66,6 +68,10 @@ export interface ExecutorOptions {
     readonly store: PushNotificationStore;
     readonly sender: PushNotificationSender;
   };
+  /** Per-caller limits: told of every task and of what each run cost (unset: none configured). */
+  readonly accounting?: CallerAccounting;
+  /** Spans of tasks, runs and tool calls (default: off). */
+  readonly tracing?: Tracing;
 }
 
 const defaultInbox: Inbox = { write: writeInbox, remove: removeInbox };
@@ -103,7 +109,16 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       forgo: () => options.pool.forgo(),
       own: (runId, task) => this.owners.set(runId, task),
       disown: (runId) => this.owners.delete(runId),
+      budgetStop: (conversation, background) => {
+        const owner = parseConversationKey(conversation)?.owner;
+        return owner === undefined ? undefined : options.accounting?.budgetStop(owner, background);
+      },
     };
+  }
+
+  /** The W3C trace-context headers of a live task's span (for its push notifications). */
+  traceHeaders(taskId: string): Record<string, string> {
+    return this.tasks.get(taskId)?.span.headers() ?? {};
   }
 
   /** True while a task has not ended on this server (queued, starting, running or parked). */
@@ -229,6 +244,10 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       case "run_started":
         if (event.origin === "autonomous") this.onWake(conversation, session, event);
         return;
+      case "run_event":
+      case "metadata":
+        if (event.event.kind === "result") this.onResult(conversation, event.event);
+        return;
       case "closed":
         this.forgetConversation(conversation);
         return;
@@ -254,12 +273,40 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     return { launchedBy: this.launchedBy.size, lastCaller: this.lastCaller.size };
   }
 
+  /** Every result the runtime sends, whichever run it ends: what it cost is its caller's. */
+  private onResult(
+    conversation: string,
+    result: Extract<NormalizedEvent, { kind: "result" }>,
+  ): void {
+    const accounting = this.options.accounting;
+    const owner = parseConversationKey(conversation)?.owner;
+    if (accounting === undefined || owner === undefined) return;
+    accounting.runEnded(owner, result);
+  }
+
   private onWake(
     conversation: ConversationKey,
     session: ClaudeSession,
     event: Extract<SessionEvent, { type: "run_started" }>,
   ): void {
     const causes = event.causes ?? [];
+    const caller = parseConversationKey(conversation)?.owner;
+    const stop =
+      caller === undefined ? undefined : this.options.accounting?.budgetStop(caller, false);
+    if (stop !== undefined) {
+      // Past its caller's daily budget, background work wakes Claude no more: the wake is
+      // interrupted before it costs, and the tasks that waited for it end saying why.
+      session.cancelRun(event.runId, "daily budget reached");
+      for (const id of causes) {
+        this.launchedBy.get(id)?.stopForDailyBudget(stop);
+        this.consumeBackground(id);
+      }
+      this.options.logger.info(
+        { conversation, runId: event.runId },
+        "wake: caller over its daily budget, interrupted",
+      );
+      return;
+    }
     let adopter: ServerTask | undefined;
     let referenced: ServerTask | undefined;
     for (const id of causes) {
@@ -322,22 +369,56 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       ...newTask(ref, intro),
       metadata: { origin: AUTONOMOUS_ORIGIN, ...(from !== undefined && { referenceTaskId: from }) },
     });
+    const tracing = this.options.tracing ?? NO_TRACING;
+    const attributes = this.taskSpanAttributes(ref, parsed.owner, "autonomous");
+    const span = referenced
+      ? referenced.span.child("a2a.task", attributes)
+      : tracing.root("a2a.task", attributes);
     const serverTask = new ServerTask(
       channel,
       { kind: "autonomous" },
       this.env,
       logger,
       conversation,
+      {
+        span,
+      },
     );
     this.tasks.set(ref.taskId, serverTask);
+    this.options.accounting?.began(parsed.owner, ref.taskId);
     if (!serverTask.adopt(session, runId)) {
       logger.warn("wake: the run ended before its task could follow it");
     }
     channel.status(statusUpdate(ref, TaskState.TASK_STATE_WORKING));
     logger.info({ referenceTaskId: from }, "wake: autonomous task created");
-    void serverTask.run().finally(() => {
-      if (this.tasks.get(ref.taskId) === serverTask) this.tasks.delete(ref.taskId);
+    this.follow(serverTask);
+  }
+
+  /** Runs a task to its end; then it is forgotten, its caller's count drops, its span ends. */
+  private follow(task: ServerTask): void {
+    const taskId = task.ref.taskId;
+    void task.run().finally(() => {
+      if (this.tasks.get(taskId) === task) this.tasks.delete(taskId);
+      this.options.accounting?.ended(taskId);
+      const phase = task.phase;
+      const outcome = phase.name === "ended" ? phase.outcome : undefined;
+      task.span.set({ "a2a.task.state": outcome?.state ?? phase.name });
+      if (outcome?.state === "failed") task.span.fail(outcome.reason);
+      task.span.end();
     });
+  }
+
+  private taskSpanAttributes(
+    ref: TaskRef,
+    owner: string,
+    origin: "client" | "autonomous",
+  ): Record<string, string> {
+    return {
+      "a2a.task.id": ref.taskId,
+      "a2a.context.id": ref.contextId,
+      "a2a.caller": owner,
+      "a2a.task.origin": origin,
+    };
   }
 
   private async inheritPushConfigs(
@@ -370,18 +451,38 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   private async begin(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const ref: TaskRef = { taskId: ctx.taskId, contextId: ctx.contextId };
     const logger = this.options.logger.child({ taskId: ref.taskId, contextId: ref.contextId });
-    const conversation = conversationKey({ owner: ownerOf(ctx.context), contextId: ref.contextId });
+    const owner = ownerOf(ctx.context);
+    const conversation = conversationKey({ owner, contextId: ref.contextId });
+    // The task exists from here: it counts as its caller's, in place of the request's admission.
+    this.options.accounting?.began(owner, ref.taskId, ctx.userMessage.messageId);
+    const attributes = this.taskSpanAttributes(ref, owner, "client");
+    const parent: TraceSpan | undefined = requestSpanOf(ctx.context?.state);
+    parent?.set({ "a2a.task.id": ref.taskId, "a2a.context.id": ref.contextId });
+    const span = parent
+      ? parent.child("a2a.task", attributes)
+      : (this.options.tracing ?? NO_TRACING).root("a2a.task", attributes);
     this.lastCaller.set(conversation, ctx.context);
     const channel = this.channelFor(ref, logger);
     channel.attach(bus, ctx.context);
     channel.task(newTask(ref, ctx.userMessage));
-    const refuse = (text: string) =>
+    // Ended before it runs: it no longer counts as its caller's, and its span ends.
+    const notRun = (why: string) => {
+      this.options.accounting?.ended(ref.taskId);
+      span.fail(why);
+      span.end();
+    };
+    const refuse = (text: string) => {
+      notRun(text);
       channel.status({ ...status.failed(ref, text), metadata: usageMetadata(EMPTY_USAGE) });
+    };
     let plan;
     try {
       plan = planPrompt(ctx.userMessage, ref.taskId);
     } catch (err) {
-      if (!(err instanceof InputError)) throw err;
+      if (!(err instanceof InputError)) {
+        notRun(err instanceof Error ? err.message : String(err));
+        throw err;
+      }
       refuse(err.message);
       return;
     }
@@ -394,11 +495,12 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const ticket = this.queue.enter(conversation);
     const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
     const origin = { kind: "client", plan, ticket, budget: budget.budget } as const;
-    const task = new ServerTask(channel, origin, this.env, logger, conversation, accepted);
-    this.tasks.set(ref.taskId, task);
-    void task.run().finally(() => {
-      if (this.tasks.get(ref.taskId) === task) this.tasks.delete(ref.taskId);
+    const task = new ServerTask(channel, origin, this.env, logger, conversation, {
+      acceptedOutputModes: accepted,
+      span,
     });
+    this.tasks.set(ref.taskId, task);
+    this.follow(task);
     await task.whenTurnStops();
   }
 

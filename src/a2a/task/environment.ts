@@ -48,6 +48,11 @@ export interface TaskEnvironment {
   whenFree(conversation: ConversationKey, signal: AbortSignal): Promise<void>;
   /** Gives back a slot `whenFree` kept for a task that will not acquire after all. */
   forgo(): void;
+  /**
+   * If the conversation's caller has reached its daily budget (`limits.*.dailyBudgetUsd`): the
+   * text a task stops with after its turn (`background`: it had background work, now stopped).
+   */
+  budgetStop(conversation: string, background: boolean): string | undefined;
   /** From now on, prompts and file changes of `runId` reach this task. */
   own(runId: string, task: ServerTask): void;
   disown(runId: string): void;

@@ -8,10 +8,11 @@ import type {
   RunStream,
   RunStreamEvent,
 } from "../../claude/index.js";
-import type { ConversationKey } from "../../identity/conversation.js";
+import { parseConversationKey, type ConversationKey } from "../../identity/conversation.js";
 import type { SessionLease } from "../../sessions/pool.js";
 import { sessionResetText } from "../../sessions/recovery.js";
 import { OneShot } from "../../timers.js";
+import { NOOP_SPAN, type SpanAttributes, type TraceSpan } from "../../tracing/tracing.js";
 import { FileDelivery } from "../content/content-modes.js";
 import type { Ticket } from "../routing/context-queue.js";
 import { DenialLedger, promptFor, type DenialVerdict } from "../interaction/loop-protection.js";
@@ -32,6 +33,7 @@ import { status } from "../contract/statuses.js";
 import { TEXT } from "../contract/texts.js";
 import { PromptQueue, type PromptEntry } from "../interaction/prompt-queue.js";
 import { RunOutput } from "./run-output.js";
+import { RunTrace } from "./run-trace.js";
 import { BackgroundWork } from "./background-work.js";
 import { EMPTY_USAGE, usageMetadata, type TaskUsage } from "../contract/usage.js";
 import { addRunUsage, budgetStop, configuredBudget, type TaskBudget } from "./task-usage.js";
@@ -45,6 +47,13 @@ import {
 } from "./environment.js";
 
 export type { Inbox, TaskEnvironment, TaskOrigin, TurnPolicy } from "./environment.js";
+
+export interface ServerTaskOptions {
+  /** The creating request's `acceptedOutputModes` (empty: anything), for the task's life. */
+  readonly acceptedOutputModes?: readonly string[];
+  /** The task's span: its runs' spans are its children. */
+  readonly span?: TraceSpan;
+}
 
 /**
  * One A2A task: the run its client's message started (or, for an autonomous task, the wake it
@@ -83,6 +92,9 @@ export class ServerTask {
   /** What its runs cost so far: `metadata.usage` of its final status. */
   private usage: TaskUsage = EMPTY_USAGE;
   private readonly budget: TaskBudget | undefined;
+  readonly span: TraceSpan;
+  /** The ids every span of the task carries. */
+  private readonly spanIds: SpanAttributes;
 
   constructor(
     readonly channel: TaskChannel,
@@ -91,13 +103,18 @@ export class ServerTask {
     private readonly logger: Logger,
     /** Its caller's conversation (`conversation.ts`): the key of its session and turn queue. */
     readonly conversation: ConversationKey,
-    /** The creating request's `acceptedOutputModes` (empty: anything), for the task's life. */
-    acceptedOutputModes: readonly string[] = [],
+    options: ServerTaskOptions = {},
   ) {
     this.current = origin.kind === "client" ? INITIAL_PHASE : AUTONOMOUS_PHASE;
     this.inputTimer = new OneShot(env.timers);
     this.waitTimer = new OneShot(env.timers);
-    this.files = new FileDelivery(acceptedOutputModes);
+    this.files = new FileDelivery(options.acceptedOutputModes ?? []);
+    this.span = options.span ?? NOOP_SPAN;
+    this.spanIds = {
+      "a2a.task.id": channel.ref.taskId,
+      "a2a.context.id": channel.ref.contextId,
+      "a2a.caller": parseConversationKey(conversation)?.owner,
+    };
     this.ledger = new DenialLedger(env.policy.maxPermissionDenials);
     this.budget =
       origin.kind === "client" ? origin.budget : configuredBudget(env.policy.maxBudgetUsd);
@@ -331,7 +348,16 @@ export class ServerTask {
     const coalescing = streaming && { timers: this.env.timers, ...streaming };
     const progress = (update: TaskStatusUpdateEvent) => this.progress(update);
     this.runs.set(runId, new RunOutput(this.ref, runId, this.channel, progress, coalescing));
-    for await (const event of stream) this.handle(runId, foreground, event);
+    const ids = { ...this.spanIds, "claude.run.id": runId };
+    const origin = foreground ? "foreground" : "autonomous";
+    const trace = new RunTrace(
+      this.span.child("claude.run", { ...ids, "claude.run.origin": origin }),
+      ids,
+    );
+    for await (const event of stream) {
+      trace.onEvent(event);
+      this.handle(runId, foreground, event);
+    }
     if (this.runs.delete(runId) && !this.ended) {
       this.fail(TEXT.runEndedWithoutResult);
     }
@@ -420,20 +446,47 @@ export class ServerTask {
     }
   }
 
-  /** With no run active: done, or waiting for its background work. */
+  /** With no run active: done, or waiting for its background work (not past the daily budget). */
   private settle(): void {
     if (this.ended || this.runs.size > 0 || this.current.name === "parked") return;
+    const running = this.background.running();
+    const stop = this.env.budgetStop(this.conversation, running.length > 0);
+    if (stop !== undefined) {
+      this.stopForDailyBudget(stop);
+      return;
+    }
     if (!this.background.pending) {
       this.complete();
       return;
     }
     if (this.current.name !== "running" || !this.step({ type: "run_ended" })) return;
-    this.channel.status(status.backgroundWait(this.ref, this.background.running()));
+    this.channel.status(status.backgroundWait(this.ref, running));
     this.armWaitTimer();
   }
 
-  /** Ends the task COMPLETED with its last answer (and, if given, why it stopped there). */
-  private complete(note?: string): void {
+  /**
+   * Its caller's spend reached the daily budget: the turn under way has finished, nothing more
+   * runs (its background work is stopped, the wakes it would cause never come), and it completes
+   * with the answer it has, saying why.
+   */
+  stopForDailyBudget(text: string): void {
+    if (this.ended) return;
+    for (const work of this.background.running()) {
+      this.lease?.session
+        .stopBackgroundTask(work.taskId, "daily budget reached")
+        .catch((err: unknown) => {
+          this.logger.warn({ err, backgroundTask: work.taskId }, "stopping background work failed");
+        });
+    }
+    this.logger.info("task: stopped after its turn, its caller's daily budget is reached");
+    this.complete(text, true);
+  }
+
+  /**
+   * Ends the task COMPLETED with its last answer (and, if given, why it stopped there: with
+   * `budgetReached`, a `budget_reached` status).
+   */
+  private complete(note?: string, budgetReached = false): void {
     if (this.ended) return;
     // Prompts of subagents that outlived the turn: no client will be asked them any more.
     this.prompts.settleAll(DENY_TASK_OVER);
@@ -447,7 +500,13 @@ export class ServerTask {
     if (shown !== "") {
       this.channel.status(status.result(this.ref, shown));
     }
-    this.channel.status(this.withUsage(status.completed(this.ref, note)));
+    this.channel.status(
+      this.withUsage(
+        budgetReached && note !== undefined
+          ? status.budgetReached(this.ref, note)
+          : status.completed(this.ref, note),
+      ),
+    );
   }
 
   /** A final status carries what the task cost (and so does the stored task: the SDK merges). */

@@ -27,6 +27,7 @@ const KEPT: Record<StatusKind, boolean> = {
   background_stopped: false,
   background_timeout: false,
   wake_interrupted: false,
+  budget_reached: true,
 };
 
 describe("what a task's history keeps", () => {

@@ -19,7 +19,8 @@ import type { Inbox } from "../../../../src/a2a/task/server-task.js";
 import { createAgent, type Agent } from "../../../../src/agent.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
-import type { Timers } from "../../../../src/timers.js";
+import type { Clock, Timers } from "../../../../src/timers.js";
+import type { Tracing } from "../../../../src/tracing/tracing.js";
 import { Gate, GatedInbox } from "../../../support/gated-inbox.js";
 import { fakeQueryFactory, type FakeFactory } from "../../claude/support/scripted-query.js";
 
@@ -233,7 +234,13 @@ export function userMessage(
  * replaced by scripted queries, time by hand and a store the test can hold.
  */
 export async function scriptedAgent(
-  options: { config?: ConfigInput; inbox?: (real: Inbox) => Inbox } = {},
+  options: {
+    config?: ConfigInput;
+    inbox?: (real: Inbox) => Inbox;
+    /** The wall clock of per-caller limits. */
+    clock?: Clock;
+    tracing?: Tracing;
+  } = {},
 ): Promise<ScriptedAgent> {
   const dir = await mkdtemp(join(tmpdir(), "claude-a2a-unit-"));
   const fake = fakeQueryFactory();
@@ -251,6 +258,8 @@ export async function scriptedAgent(
     taskStore: store,
     timers,
     ...(options.inbox && { inbox: options.inbox(realInbox) }),
+    ...(options.clock && { clock: options.clock }),
+    ...(options.tracing && { tracing: options.tracing }),
   });
   const context = new ServerCallContext();
   const handler = agent.requestHandler;
