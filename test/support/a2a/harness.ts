@@ -9,7 +9,14 @@ import {
   type StreamResponse,
   type Task,
 } from "@a2a-js/sdk";
-import { ClientFactory, type Client } from "@a2a-js/sdk/client";
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client,
+} from "@a2a-js/sdk/client";
 import { removeInbox, writeInbox } from "../../../src/workspace/inbox.js";
 import { textPart } from "../../../src/a2a/contract/messages.js";
 import type { Inbox } from "../../../src/a2a/task/server-task.js";
@@ -17,6 +24,8 @@ import { defaultQueryFactory, type QueryFactory } from "../../../src/claude/inde
 import { resolveConfig } from "../../../src/config/load.js";
 import type { Config, ConfigInput } from "../../../src/config/schema.js";
 import { startServer, type RunningServer } from "../../../src/server.js";
+import type { Clock } from "../../../src/timers.js";
+import type { Tracing } from "../../../src/tracing/tracing.js";
 import { startTestBench, TEST_MODEL, type TestBench } from "../bench.js";
 import type { Rule } from "../fake-model/index.js";
 
@@ -58,6 +67,12 @@ export interface HarnessOptions {
   readonly config?: ConfigInput;
   /** Wraps the real inbox writer (e.g. to hold an attachment's write). */
   readonly inbox?: (real: Inbox) => Inbox;
+  /** The wall clock of per-caller limits (kept across `restart()`). */
+  readonly clock?: Clock;
+  /** Tracing for each server started (a function: a stopped server shuts its tracing down). */
+  readonly tracing?: () => Tracing;
+  /** How the A2A client fetches (e.g. to add a header to every request). */
+  readonly fetchImpl?: typeof fetch;
 }
 
 /**
@@ -109,8 +124,10 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
       sdkOptions: { stderr: (d) => bench.stderr.push(d) },
       queryFactory,
       ...(inbox && { inbox }),
+      ...(options.clock && { clock: options.clock }),
+      ...(options.tracing && { tracing: options.tracing() }),
     });
-    const client = await new ClientFactory().createFromUrl(server.url);
+    const client = await clientFor(server.url, options.fetchImpl);
     return { server, client };
   };
   const first = await start();
@@ -133,6 +150,19 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
     },
   };
   return harness;
+}
+
+/** The official client of the agent at `url`, fetching with `fetchImpl` when given. */
+function clientFor(url: string, fetchImpl: typeof fetch | undefined): Promise<Client> {
+  if (fetchImpl === undefined) return new ClientFactory().createFromUrl(url);
+  const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+    transports: [
+      new JsonRpcTransportFactory({ fetchImpl }),
+      new RestTransportFactory({ fetchImpl }),
+    ],
+    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+  });
+  return new ClientFactory(options).createFromUrl(url);
 }
 
 /** A text part, as the server builds them. */
