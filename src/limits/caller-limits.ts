@@ -93,8 +93,8 @@ export class CallerLimits {
     if (limits.tasksPerMinute !== undefined) {
       starts.push(now);
       this.write(() => this.o.store.recordStart(owner, now));
-      this.pruneNow(now);
     }
+    this.pruneNow(now);
     const entry: Pending = { messageId, open: true };
     const list = this.pending.get(owner) ?? [];
     list.push(entry);
