@@ -7,8 +7,9 @@ import tseslint from "typescript-eslint";
 /**
  * The direction of dependencies in src/ (docs/ARCHITECTURE.md): leaves (common, identity,
  * workspace, timers) import nothing of ours above them; the Claude provider imports nothing of
- * ours outside it; the stores and the session pool know of the A2A side only its contract; the
- * A2A side knows nothing of the bindings (http, grpc) that carry it.
+ * ours outside it; the stores, the session pool and the per-caller limits know of the A2A side
+ * only its contract; tracing imports only the config; the A2A side knows nothing of the bindings
+ * (http, grpc) that carry it.
  */
 const layer = (files, message, group) => ({
   files,
@@ -72,6 +73,16 @@ export default tseslint.config(
     ["src/auth/**/*.ts"],
     "src/auth/ is shared by every binding: it imports no binding (http, grpc), no Express and none of the app's wiring.",
     ["express", "**/http/*", "**/grpc/*", "**/server.js", "**/main.js", "**/agent.js", "**/cli.js"],
+  ),
+  layer(
+    ["src/limits/**/*.ts"],
+    "src/limits/ decides and counts per caller: of the A2A side it knows only the contract, and no binding.",
+    ["**/a2a/*", "!**/a2a/contract", "!**/a2a/contract/*", "**/http/*", "**/grpc/*"],
+  ),
+  layer(
+    ["src/tracing/**/*.ts"],
+    "src/tracing/ is a seam: it imports nothing of ours but config/.",
+    ["../*", "!../config", "!../config/*"],
   ),
   layer(
     ["src/a2a/**/*.ts"],

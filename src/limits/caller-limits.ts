@@ -9,6 +9,7 @@ import {
   startsInWindow,
   utcDay,
   WINDOW_MS,
+  type BudgetReached,
   type CallerLimitValues,
   type Refusal,
 } from "./decisions.js";
@@ -126,7 +127,7 @@ export class CallerLimits {
   }
 
   /** Whether `owner`'s spend has reached its daily budget (its tasks stop after their turn). */
-  budgetReached(owner: string): Extract<Refusal, { limit: "dailyBudgetUsd" }> | undefined {
+  budgetReached(owner: string): BudgetReached | undefined {
     const now = this.o.clock.now();
     return budgetReached(this.limitsOf(owner), this.spentToday(owner, now), now);
   }

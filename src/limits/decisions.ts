@@ -1,11 +1,12 @@
+import type { BudgetReached, LimitName, Refusal } from "../a2a/contract/limits.js";
 import type { LimitsConfig } from "../config/limits-schema.js";
+
+export type { BudgetReached, LimitName, Refusal } from "../a2a/contract/limits.js";
 
 /**
  * The decisions of per-caller limits, pure: which limits apply to a caller, whether a new task is
  * over one of them, and when that limit resets. Time is an argument (epoch ms), never read here.
  */
-
-export type LimitName = "tasksPerMinute" | "concurrentTasks" | "dailyBudgetUsd";
 
 /** A caller's limits, resolved; undefined: no limit. */
 export interface CallerLimitValues {
@@ -23,26 +24,6 @@ export interface CallerUsageNow {
   /** What its tasks cost today (UTC). */
   readonly spentTodayUsd: number;
 }
-
-export type Refusal =
-  | {
-      readonly limit: "dailyBudgetUsd";
-      readonly max: number;
-      readonly spentUsd: number;
-      /** The next 00:00 UTC (epoch ms). */
-      readonly resetsAt: number;
-    }
-  | {
-      readonly limit: "concurrentTasks";
-      readonly max: number;
-      readonly working: number;
-    }
-  | {
-      readonly limit: "tasksPerMinute";
-      readonly max: number;
-      /** When the oldest start that keeps the window full leaves it (epoch ms). */
-      readonly resetsAt: number;
-    };
 
 /** The window of `tasksPerMinute`: any 60 seconds, not the clock's minutes. */
 export const WINDOW_MS = 60_000;
@@ -131,7 +112,7 @@ export function budgetReached(
   limits: CallerLimitValues,
   spentTodayUsd: number,
   now: number,
-): Extract<Refusal, { limit: "dailyBudgetUsd" }> | undefined {
+): BudgetReached | undefined {
   const budget = limits.dailyBudgetUsd;
   if (budget === undefined || spentTodayUsd < budget) return undefined;
   return {
@@ -140,15 +121,4 @@ export function budgetReached(
     spentUsd: spentTodayUsd,
     resetsAt: nextUtcDay(now),
   };
-}
-
-/** Whole seconds until the refusal's limit resets (at least 1); undefined when no time is known. */
-export function retryAfterSeconds(refusal: Refusal, now: number): number | undefined {
-  switch (refusal.limit) {
-    case "dailyBudgetUsd":
-    case "tasksPerMinute":
-      return Math.max(1, Math.ceil((refusal.resetsAt - now) / 1000));
-    case "concurrentTasks":
-      return undefined;
-  }
 }

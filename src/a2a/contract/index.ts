@@ -15,6 +15,7 @@ export * from "./extended-card.js";
 export * from "./extension.js";
 export * from "./history.js";
 export * from "./kinds.js";
+export * from "./limits.js";
 export * from "./messages.js";
 export * from "./statuses.js";
 export * from "./task-states.js";

@@ -1,11 +1,42 @@
-import { ANONYMOUS_OWNER } from "../../identity/caller.js";
-import type { LimitName, Refusal } from "../../limits/decisions.js";
-import { retryAfterSeconds } from "../../limits/decisions.js";
+import { TEXT } from "./texts.js";
+import { formatUsd as usd } from "./usage.js";
 
 /**
  * What a caller is told when a per-caller limit refuses its request or stops its task: the
- * message, the `google.rpc.ErrorInfo` beside it (same on both bindings) and the status text.
+ * refusal's shape, its message, the `google.rpc.ErrorInfo` beside it (the same on both bindings)
+ * and how each binding carries it. The decisions that make a refusal are in src/limits/.
  */
+
+export type LimitName = "tasksPerMinute" | "concurrentTasks" | "dailyBudgetUsd";
+
+/** Which limit refuses a new task, with the caller's figures and when it resets (epoch ms). */
+export type Refusal =
+  | {
+      readonly limit: "dailyBudgetUsd";
+      readonly max: number;
+      readonly spentUsd: number;
+      /** The next 00:00 UTC. */
+      readonly resetsAt: number;
+    }
+  | {
+      readonly limit: "concurrentTasks";
+      readonly max: number;
+      readonly working: number;
+    }
+  | {
+      readonly limit: "tasksPerMinute";
+      readonly max: number;
+      /** When the oldest start that keeps the window full leaves it. */
+      readonly resetsAt: number;
+    };
+
+export type BudgetReached = Extract<Refusal, { limit: "dailyBudgetUsd" }>;
+
+/** Who is refused: its scope (`token:ci`, `unknown`), and whether that is the anonymous caller. */
+export interface LimitedCaller {
+  readonly scope: string;
+  readonly anonymous: boolean;
+}
 
 /** `ErrorInfo.domain` of the refusals this server adds to the protocol's own. */
 export const ERROR_DOMAIN = "claude-a2a";
@@ -38,14 +69,15 @@ export interface LimitErrorInfo {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
-/** `$0.00033`, `$0.50`, `$12.00`: dollars to the precision a small budget needs. */
-export function usd(amount: number): string {
-  if (amount >= 1) return `$${amount.toFixed(2)}`;
-  const digits = amount
-    .toFixed(8)
-    .replace(/0+$/, "")
-    .replace(/\.(\d?)$/, (_, d: string) => `.${d.padEnd(2, "0")}`);
-  return `$${digits}`;
+/** Whole seconds until the refusal's limit resets (at least 1); undefined when no time is known. */
+export function retryAfterSeconds(refusal: Refusal, now: number): number | undefined {
+  switch (refusal.limit) {
+    case "dailyBudgetUsd":
+    case "tasksPerMinute":
+      return Math.max(1, Math.ceil((refusal.resetsAt - now) / 1000));
+    case "concurrentTasks":
+      return undefined;
+  }
 }
 
 /** `42 s`, `5 min`, `3 h 12 min`. */
@@ -60,38 +92,41 @@ export function duration(ms: number): string {
 
 const at = (ms: number) => new Date(ms).toISOString();
 
-/** A caller's scope as a sentence names it. */
-const who = (scope: string) =>
-  scope === ANONYMOUS_OWNER ? `the anonymous caller (${scope})` : scope;
+/** A caller as a sentence names it. */
+const who = (caller: LimitedCaller) => (caller.anonymous ? TEXT.anonymousCaller : caller.scope);
 
 /** The message of a refused request: which limit, the caller's figures, and when it resets. */
-export function limitMessage(caller: string, refusal: Refusal, now: number): string {
-  const head = `Caller limit reached (${refusal.limit}): ${who(caller)}`;
+export function limitMessage(caller: LimitedCaller, refusal: Refusal, now: number): string {
   switch (refusal.limit) {
     case "tasksPerMinute":
-      return (
-        `${head} may start at most ${refusal.max} task(s) per minute; try again in ` +
-        `${duration(refusal.resetsAt - now)} (at ${at(refusal.resetsAt)}).`
+      return TEXT.tasksPerMinuteReached(
+        who(caller),
+        refusal.max,
+        duration(refusal.resetsAt - now),
+        at(refusal.resetsAt),
       );
     case "concurrentTasks":
-      return (
-        `${head} may have at most ${refusal.max} task(s) at once and has ${refusal.working} ` +
-        "not yet ended; try again when one of them ends."
-      );
+      return TEXT.concurrentTasksReached(who(caller), refusal.max, refusal.working);
     case "dailyBudgetUsd":
-      return (
-        `${head} has spent ${usd(refusal.spentUsd)} today of a daily budget of ` +
-        `${usd(refusal.max)}; new tasks are refused until it resets at 00:00 UTC ` +
-        `(${at(refusal.resetsAt)}, in ${duration(refusal.resetsAt - now)}).`
+      return TEXT.dailyBudgetReached(
+        who(caller),
+        usd(refusal.spentUsd),
+        usd(refusal.max),
+        at(refusal.resetsAt),
+        duration(refusal.resetsAt - now),
       );
   }
 }
 
 /** The ErrorInfo of a refused request: `reason` per limit, the figures in `metadata`. */
-export function limitErrorInfo(caller: string, refusal: Refusal, now: number): LimitErrorInfo {
+export function limitErrorInfo(
+  caller: LimitedCaller,
+  refusal: Refusal,
+  now: number,
+): LimitErrorInfo {
   const metadata: Record<string, string> = {
     limit: refusal.limit,
-    caller,
+    caller: caller.scope,
     max: String(refusal.max),
   };
   const retryAfter = retryAfterSeconds(refusal, now);
@@ -117,18 +152,19 @@ export function limitErrorInfo(caller: string, refusal: Refusal, now: number): L
 }
 
 /**
- * The COMPLETED status text of a task that ran while its caller's spend reached the daily
+ * The `budget_reached` text of a task that ran while its caller's spend reached the daily
  * budget: it finished the turn under way and did nothing more.
  */
 export function budgetStopText(
-  caller: string,
-  reached: Extract<Refusal, { limit: "dailyBudgetUsd" }>,
+  caller: LimitedCaller,
+  reached: BudgetReached,
   stoppedBackground: boolean,
 ): string {
-  return (
-    `Daily budget reached: ${who(caller)} has spent ${usd(reached.spentUsd)} today of a daily ` +
-    `budget of ${usd(reached.max)} (dailyBudgetUsd), so this task stopped after its turn` +
-    (stoppedBackground ? " and its background work was stopped" : "") +
-    `; new tasks are refused until 00:00 UTC (${at(reached.resetsAt)}).`
+  return TEXT.budgetStop(
+    who(caller),
+    usd(reached.spentUsd),
+    usd(reached.max),
+    at(reached.resetsAt),
+    stoppedBackground,
   );
 }

@@ -107,6 +107,17 @@ export const TEXT = {
     `metadata.${MAX_BUDGET_KEY} must be a number of US dollars greater than 0, got ${JSON.stringify(value) ?? String(value)}.`,
   budgetAboveLimit: (asked: number, limit: number) =>
     `metadata.${MAX_BUDGET_KEY} ${asked} is above this server's claude.maxBudgetUsd (${limit}): a task's budget may lower it, never raise it.`,
+  // ---- per-caller limits (README "Limits per caller"): refusals, and the stop after a turn ----
+  tasksPerMinuteReached: (caller: string, max: number, wait: string, at: string) =>
+    `Caller limit reached (tasksPerMinute): ${caller} may start at most ${max} task(s) per minute; try again in ${wait} (at ${at}).`,
+  concurrentTasksReached: (caller: string, max: number, working: number) =>
+    `Caller limit reached (concurrentTasks): ${caller} may have at most ${max} task(s) at once and has ${working} not yet ended; try again when one of them ends.`,
+  dailyBudgetReached: (caller: string, spent: string, max: string, at: string, wait: string) =>
+    `Caller limit reached (dailyBudgetUsd): ${caller} has spent ${spent} today of a daily budget of ${max}; new tasks are refused until it resets at 00:00 UTC (${at}, in ${wait}).`,
+  budgetStop: (caller: string, spent: string, max: string, at: string, background: boolean) =>
+    `Daily budget reached: ${caller} has spent ${spent} today of a daily budget of ${max} (dailyBudgetUsd), so this task stopped after its turn${background ? " and its background work was stopped" : ""}; new tasks are refused until 00:00 UTC (${at}).`,
+  anonymousCaller: "the anonymous caller (unknown)",
+
   autonomousStart: (from: string | undefined) =>
     from === undefined
       ? "Claude started working by itself in this context."

@@ -4,8 +4,14 @@
  * task channel through which a task publishes events and writes the store.
  *
  * Imported by the bindings' wiring (src/agent.ts, src/server.ts) and by task/ and routing/ (the
- * channel). It imports the contract, content/ and push/.
+ * channel). It imports the contract, content/ and push/, and src/limits/ (the admission of a new
+ * task against its caller's limits).
  */
-export { GuardedRequestHandler, type ActiveTasks } from "./guarded-request-handler.js";
+export {
+  GuardedRequestHandler,
+  type ActiveTasks,
+  type NewTaskLimits,
+} from "./guarded-request-handler.js";
+export { CallerLimitError } from "./limit-error.js";
 export { TaskBusManager } from "./bus-manager.js";
 export { TaskChannel, type ChannelOptions } from "./task-channel.js";

@@ -1,6 +1,11 @@
 import { A2AError, type A2AErrorInfo } from "@a2a-js/sdk/errors";
-import { limitErrorInfo, limitMessage, type LimitErrorInfo } from "../contract/limits.js";
-import type { Refusal } from "../../limits/decisions.js";
+import { ANONYMOUS_OWNER } from "../../identity/caller.js";
+import {
+  limitErrorInfo,
+  limitMessage,
+  type LimitErrorInfo,
+  type Refusal,
+} from "../contract/limits.js";
 
 /**
  * A new task refused by a per-caller limit, before any task exists. The SDK maps an A2A error it
@@ -11,7 +16,9 @@ export class CallerLimitError extends A2AError {
   readonly info: LimitErrorInfo;
   override readonly reason: string;
 
-  constructor(caller: string, refusal: Refusal, now: number) {
+  /** `scope`: the caller's (`token:ci`, `unknown`); `now`: when the refusal was decided. */
+  constructor(scope: string, refusal: Refusal, now: number) {
+    const caller = { scope, anonymous: scope === ANONYMOUS_OWNER };
     const info = limitErrorInfo(caller, refusal, now);
     super({ message: limitMessage(caller, refusal, now), metadata: { ...info.metadata } });
     this.info = info;

@@ -1,5 +1,6 @@
 import type { ResultEvent } from "../../claude/index.js";
 import type { CallerLimits } from "../../limits/caller-limits.js";
+import { ANONYMOUS_OWNER } from "../../identity/caller.js";
 import { budgetStopText } from "../contract/limits.js";
 
 /**
@@ -24,7 +25,8 @@ export function callerAccounting(limits: CallerLimits): CallerAccounting {
     runEnded: (owner, result) => limits.charge(owner, result.usage.costUsd),
     budgetStop: (owner, background) => {
       const reached = limits.budgetReached(owner);
-      return reached === undefined ? undefined : budgetStopText(owner, reached, background);
+      const caller = { scope: owner, anonymous: owner === ANONYMOUS_OWNER };
+      return reached === undefined ? undefined : budgetStopText(caller, reached, background);
     },
   };
 }

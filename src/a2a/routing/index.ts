@@ -5,7 +5,8 @@
  * owns.
  *
  * Imported by the app's wiring (src/agent.ts) only. It imports task/, content/, handler/ and the
- * contract.
+ * contract; what it tells per-caller limits goes through `CallerAccounting` (src/limits/).
  */
 export { ClaudeAgentExecutor, type ExecutorOptions } from "./executor.js";
+export { callerAccounting, type CallerAccounting } from "./caller-accounting.js";
 export { ContextQueue, type Ticket } from "./context-queue.js";

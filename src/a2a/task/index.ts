@@ -7,7 +7,8 @@
  * guard refuses a budget a message may not ask for). It imports the contract,
  * interaction/ and content/, the Claude provider's types, and the session pool's lease.
  */
-export { ServerTask } from "./server-task.js";
+export { ServerTask, type ServerTaskOptions } from "./server-task.js";
+export { RunTrace } from "./run-trace.js";
 export type { Inbox, TaskEnvironment, TaskOrigin, TurnPolicy } from "./environment.js";
 export { transition, type LifecycleEvent, type TaskPhase } from "./lifecycle.js";
 export {

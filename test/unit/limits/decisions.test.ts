@@ -6,7 +6,6 @@ import {
   budgetReached,
   limitsFor,
   nextUtcDay,
-  retryAfterSeconds,
   scopeMatches,
   utcDay,
   type CallerLimitValues,
@@ -157,7 +156,7 @@ describe("admission", () => {
   });
 });
 
-describe("budgetReached and retryAfterSeconds", () => {
+describe("budgetReached", () => {
   it("the budget is reached at its value, not before", () => {
     expect(budgetReached(LIMITS, 0.999, T)).toBeUndefined();
     expect(budgetReached(LIMITS, 1, T)).toEqual({
@@ -167,14 +166,5 @@ describe("budgetReached and retryAfterSeconds", () => {
       resetsAt: MIDNIGHT,
     });
     expect(budgetReached({ ...LIMITS, dailyBudgetUsd: undefined }, 100, T)).toBeUndefined();
-  });
-
-  it.each<[Refusal, number | undefined]>([
-    [{ limit: "dailyBudgetUsd", max: 1, spentUsd: 1, resetsAt: MIDNIGHT }, 30],
-    [{ limit: "tasksPerMinute", max: 3, resetsAt: T + 1_500 }, 2],
-    [{ limit: "tasksPerMinute", max: 3, resetsAt: T }, 1], // never 0: "now" would loop a client
-    [{ limit: "concurrentTasks", max: 2, working: 2 }, undefined],
-  ])("%o: Retry-After %s", (refusal, seconds) => {
-    expect(retryAfterSeconds(refusal, T)).toBe(seconds);
   });
 });

@@ -1,27 +1,19 @@
 import { describe, expect, it } from "vitest";
 import {
   budgetStopText,
+  retryAfterSeconds,
+  type Refusal,
   duration,
   limitErrorInfo,
   limitMessage,
-  usd,
 } from "../../../../src/a2a/contract/limits.js";
+
+const caller = (scope: string) => ({ scope, anonymous: scope === "unknown" });
 
 const T = Date.UTC(2025, 0, 31, 21, 47, 30);
 const MIDNIGHT = Date.UTC(2025, 1, 1);
 
 describe("figures in the texts", () => {
-  it.each([
-    [0.00033000000000000005, "$0.00033"],
-    [0.5, "$0.50"],
-    [0.1234567, "$0.1234567"],
-    [1, "$1.00"],
-    [12.345, "$12.35"], // toFixed rounds half away from zero here
-    [0, "$0.00"],
-  ])("usd(%s) = %s", (amount, text) => {
-    expect(usd(amount)).toBe(text);
-  });
-
   it.each([
     [1, "1 s"],
     [42_000, "42 s"],
@@ -38,18 +30,24 @@ describe("figures in the texts", () => {
 describe("refusal messages and ErrorInfo", () => {
   it("names the limit, the caller's figures and when it resets", () => {
     expect(
-      limitMessage("token:ci", { limit: "tasksPerMinute", max: 3, resetsAt: T + 42_000 }, T),
+      limitMessage(
+        caller("token:ci"),
+        { limit: "tasksPerMinute", max: 3, resetsAt: T + 42_000 },
+        T,
+      ),
     ).toBe(
       "Caller limit reached (tasksPerMinute): token:ci may start at most 3 task(s) per minute; " +
         "try again in 42 s (at 2025-01-31T21:48:12.000Z).",
     );
-    expect(limitMessage("unknown", { limit: "concurrentTasks", max: 2, working: 2 }, T)).toBe(
+    expect(
+      limitMessage(caller("unknown"), { limit: "concurrentTasks", max: 2, working: 2 }, T),
+    ).toBe(
       "Caller limit reached (concurrentTasks): the anonymous caller (unknown) may have at most " +
         "2 task(s) at once and has 2 not yet ended; try again when one of them ends.",
     );
     expect(
       limitMessage(
-        "login:ada@example.com",
+        caller("login:ada@example.com"),
         { limit: "dailyBudgetUsd", max: 1, spentUsd: 1.2, resetsAt: MIDNIGHT },
         T,
       ),
@@ -62,7 +60,11 @@ describe("refusal messages and ErrorInfo", () => {
 
   it("the ErrorInfo has one reason per limit and string metadata", () => {
     expect(
-      limitErrorInfo("token:ci", { limit: "tasksPerMinute", max: 3, resetsAt: T + 42_000 }, T),
+      limitErrorInfo(
+        caller("token:ci"),
+        { limit: "tasksPerMinute", max: 3, resetsAt: T + 42_000 },
+        T,
+      ),
     ).toEqual({
       "@type": "type.googleapis.com/google.rpc.ErrorInfo",
       reason: "TASK_RATE_LIMIT_EXCEEDED",
@@ -76,13 +78,13 @@ describe("refusal messages and ErrorInfo", () => {
       },
     });
     expect(
-      limitErrorInfo("token:ci", { limit: "concurrentTasks", max: 2, working: 2 }, T),
+      limitErrorInfo(caller("token:ci"), { limit: "concurrentTasks", max: 2, working: 2 }, T),
     ).toMatchObject({
       reason: "CONCURRENT_TASK_LIMIT_EXCEEDED",
       metadata: { limit: "concurrentTasks", max: "2", working: "2" },
     });
     const budget = limitErrorInfo(
-      "token:ci",
+      caller("token:ci"),
       { limit: "dailyBudgetUsd", max: 1, spentUsd: 1.5, resetsAt: MIDNIGHT },
       T,
     );
@@ -104,13 +106,24 @@ describe("refusal messages and ErrorInfo", () => {
       spentUsd: 0.00033,
       resetsAt: MIDNIGHT,
     } as const;
-    expect(budgetStopText("unknown", reached, false)).toBe(
+    expect(budgetStopText(caller("unknown"), reached, false)).toBe(
       "Daily budget reached: the anonymous caller (unknown) has spent $0.00033 today of a daily " +
         "budget of $0.0003 (dailyBudgetUsd), so this task stopped after its turn; new tasks are " +
         "refused until 00:00 UTC (2025-02-01T00:00:00.000Z).",
     );
-    expect(budgetStopText("token:ci", reached, true)).toContain(
+    expect(budgetStopText(caller("token:ci"), reached, true)).toContain(
       "stopped after its turn and its background work was stopped;",
     );
+  });
+});
+
+describe("retryAfterSeconds", () => {
+  it.each<[Refusal, number | undefined]>([
+    [{ limit: "dailyBudgetUsd", max: 1, spentUsd: 1, resetsAt: MIDNIGHT }, 7950],
+    [{ limit: "tasksPerMinute", max: 3, resetsAt: T + 1_500 }, 2],
+    [{ limit: "tasksPerMinute", max: 3, resetsAt: T }, 1], // never 0: "now" would loop a client
+    [{ limit: "concurrentTasks", max: 2, working: 2 }, undefined],
+  ])("%o: Retry-After %s", (refusal, seconds) => {
+    expect(retryAfterSeconds(refusal, T)).toBe(seconds);
   });
 });

@@ -78,6 +78,10 @@ for (const event of [
   status.backgroundFinished(ref, { ...work, stopReason: "the server is stopping" }),
   status.backgroundTimeout(ref, 5, [work]),
   status.wakeInterrupted(ref),
+  status.budgetReached(
+    ref,
+    TEXT.budgetStop("token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", false),
+  ),
   status.inputRequired(ref, {
     text: "Pick one",
     data: { kind: KIND.askUserQuestion, questions: [{ question: "Pick one" }] },
@@ -127,6 +131,10 @@ const ARGS: Record<string, unknown[]> = {
   budgetExceeded: [0.0005, 0.00066, "claude.maxBudgetUsd"],
   budgetNotANumber: ["cheap"],
   budgetAboveLimit: [2, 1],
+  tasksPerMinuteReached: ["token:ci", 10, "40 s", "2025-01-31T23:01:00.000Z"],
+  concurrentTasksReached: ["token:ci", 2, 2],
+  dailyBudgetReached: ["token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", "1 h"],
+  budgetStop: ["token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", true],
   byClient: ["not now"],
 };
 
