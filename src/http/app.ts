@@ -26,7 +26,7 @@ import {
   restAnswers,
   restShapeGuard,
 } from "./request-guards.js";
-import { jsonRpcLimitAnswers, restLimitAnswers } from "./limit-answers.js";
+import { jsonRpcLimitAnswers, rememberState, restLimitAnswers } from "./limit-answers.js";
 import { requestIds } from "./request-ids.js";
 import { requestSpan, traceRequests } from "./request-spans.js";
 import { NO_TRACING, SPAN_STATE_KEY, type Tracing } from "../tracing/tracing.js";
@@ -83,6 +83,7 @@ export const contextBuilder: ServerCallContextBuilder = (o) => {
     ]),
   });
   for (const uri of activatedExtensions(o.extensions)) context.addActivatedExtension(uri);
+  rememberState(o.headers, context.state);
   return context;
 };
 

@@ -55,6 +55,13 @@ export const LIMIT_REASON: Readonly<Record<LimitName, string>> = {
  */
 export const LIMIT_JSONRPC_CODE = -32029;
 
+/**
+ * Key in `ServerCallContext.state` under which the request handler leaves the ErrorInfo of a
+ * request it refused by a limit, for the binding to answer it in its own shape whatever the SDK
+ * made of the error (its v1.0 and v0.3 transports map an error they do not know differently).
+ */
+export const REFUSAL_STATE_KEY = "callerLimitRefusal";
+
 /** The REST binding's HTTP status and `google.rpc.Status` name of a refusal. */
 export const LIMIT_HTTP_STATUS = 429;
 export const LIMIT_REST_STATUS = "RESOURCE_EXHAUSTED";

@@ -29,6 +29,7 @@ import { checkContentModes, contentModesOf, type ContentModes } from "../content
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
 import { requestedBudget } from "../task/task-usage.js";
 import { isTerminalState } from "../contract/task-states.js";
+import { REFUSAL_STATE_KEY } from "../contract/limits.js";
 import { CallerLimitError } from "./limit-error.js";
 
 /** What the guard needs to know of the executor. */
@@ -213,7 +214,12 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     if (limits === undefined || message === undefined || message.taskId) return undefined;
     const owner = ownerOf(context);
     const result = limits.admit(owner, message.messageId);
-    if (!result.ok) throw new CallerLimitError(owner, result.refusal, result.at);
+    if (!result.ok) {
+      const error = new CallerLimitError(owner, result.refusal, result.at);
+      // For the binding: it answers in its own shape (REST 429 and Retry-After, JSON-RPC -32029).
+      context.state.set(REFUSAL_STATE_KEY, error.info);
+      throw error;
+    }
     return result.admission;
   }
 

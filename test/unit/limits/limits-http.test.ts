@@ -99,6 +99,38 @@ describe("tasksPerMinute", () => {
   });
 });
 
+describe("v0.3 clients (server.compat.v03)", () => {
+  it("get the same refusal, in v0.3's shapes: JSON-RPC -32029 with the ErrorInfo, REST 429", async () => {
+    const s = await serve(
+      { default: { tasksPerMinute: 1 } },
+      { server: { compat: { v03: true } } },
+    );
+    expect((await startTask(s, "ci")).body.result).toBeDefined();
+    const v03 = { "A2A-Version": "" }; // no header: A2A 0.3
+    const legacyMessage = {
+      kind: "message",
+      messageId: "v03-1",
+      role: "user",
+      parts: [{ kind: "text", text: "hi" }],
+    };
+    const rpc = await jsonRpc(s, "ci", "message/send", { message: legacyMessage }, v03);
+    const error = rpc.body.error as { code: number; message: string; data: unknown };
+    expect(error.code).toBe(-32029);
+    expect(error.message).toMatch(
+      /^Caller limit reached \(tasksPerMinute\): token:ci may start at most 1 task/,
+    );
+    expect(errorInfo(error.data)).toMatchObject({ reason: "TASK_RATE_LIMIT_EXCEEDED" });
+
+    const message = { messageId: "v03-2", role: "ROLE_USER", content: [{ text: "hi" }] };
+    const viaRest = await rest(s, "ci", "/v1/message:send", { message }, v03);
+    expect(viaRest.status).toBe(429);
+    expect(viaRest.headers.get("retry-after")).toBe("60");
+    expect(viaRest.body).toMatchObject({ code: -32029, message: error.message });
+    expect(errorInfo(viaRest.body.data)).toMatchObject({ reason: "TASK_RATE_LIMIT_EXCEEDED" });
+    expect(await listTasks(s, "ci")).toBe(1);
+  });
+});
+
 describe("concurrentTasks", () => {
   it("a caller with its limit of tasks not yet ended is refused until one ends; an answer to a parked task is never refused", async () => {
     const s = await serve({ default: { concurrentTasks: 1 } });

@@ -6,6 +6,7 @@ import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
+import { legacyAgentCardJson } from "../../../../src/a2a/contract/legacy-card.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
 import { TokenVerifier } from "../../../../src/http/auth.js";
 import { createHttpApp } from "../../../../src/http/app.js";
@@ -48,7 +49,9 @@ export async function serveAgent(o: {
     ],
     { CI_TOKEN: TOKENS.ci, LAPTOP_TOKEN: TOKENS.laptop },
   );
+  const compat = o.config?.server?.compat?.v03 === true;
   const app = createHttpApp({
+    ...(compat && { compatV03: { legacyCard: await legacyAgentCardJson(h.agent.card) } }),
     card: h.agent.card,
     requestHandler: h.agent.requestHandler,
     bodyLimit: 100_000,
@@ -72,11 +75,13 @@ export async function serveAgent(o: {
   };
 }
 
-const auth = (who: Who, extra: Record<string, string> = {}) => ({
-  ...JSON_V1,
-  authorization: `Bearer ${TOKENS[who]}`,
-  ...extra,
-});
+/** Headers of a v1.0 request by `who`; `extra` may unset one by giving it `""`. */
+const auth = (who: Who, extra: Record<string, string> = {}) =>
+  Object.fromEntries(
+    Object.entries({ ...JSON_V1, authorization: `Bearer ${TOKENS[who]}`, ...extra }).filter(
+      ([, v]) => v !== "",
+    ),
+  );
 
 async function answerOf(res: Response): Promise<Answer> {
   const text = await res.text();
@@ -106,10 +111,11 @@ export async function restPost(
   who: Who,
   path: string,
   body: unknown,
+  headers: Record<string, string> = {},
 ): Promise<Answer> {
   const res = await fetch(`${s.url}/a2a/rest${path}`, {
     method: "POST",
-    headers: auth(who),
+    headers: auth(who, headers),
     body: JSON.stringify(body),
   });
   return answerOf(res);
