@@ -15,9 +15,10 @@ import type { Logger } from "pino";
 import type { ClaudeSession, NormalizedEvent, SessionEvent } from "../../claude/index.js";
 import type { SessionPool } from "../../sessions/pool.js";
 import { realTimers, type Timers } from "../../timers.js";
-import { NO_TRACING, requestSpanOf, type TraceSpan, type Tracing } from "../../tracing/tracing.js";
+import { NO_TRACING, requestSpanOf, type Tracing } from "../../tracing/tracing.js";
 import type { CallerAccounting } from "./caller-accounting.js";
 import { ContextQueue } from "./context-queue.js";
+import { endTaskSpan, taskSpan } from "./task-spans.js";
 import {
   callContextOf,
   conversationKey,
@@ -370,10 +371,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       metadata: { origin: AUTONOMOUS_ORIGIN, ...(from !== undefined && { referenceTaskId: from }) },
     });
     const tracing = this.options.tracing ?? NO_TRACING;
-    const attributes = this.taskSpanAttributes(ref, parsed.owner, "autonomous");
-    const span = referenced
-      ? referenced.span.child("a2a.task", attributes)
-      : tracing.root("a2a.task", attributes);
+    const span = taskSpan(tracing, referenced?.span, ref, parsed.owner, "autonomous");
     const serverTask = new ServerTask(
       channel,
       { kind: "autonomous" },
@@ -400,25 +398,8 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     void task.run().finally(() => {
       if (this.tasks.get(taskId) === task) this.tasks.delete(taskId);
       this.options.accounting?.ended(taskId);
-      const phase = task.phase;
-      const outcome = phase.name === "ended" ? phase.outcome : undefined;
-      task.span.set({ "a2a.task.state": outcome?.state ?? phase.name });
-      if (outcome?.state === "failed") task.span.fail(outcome.reason);
-      task.span.end();
+      endTaskSpan(task.span, task.phase);
     });
-  }
-
-  private taskSpanAttributes(
-    ref: TaskRef,
-    owner: string,
-    origin: "client" | "autonomous",
-  ): Record<string, string> {
-    return {
-      "a2a.task.id": ref.taskId,
-      "a2a.context.id": ref.contextId,
-      "a2a.caller": owner,
-      "a2a.task.origin": origin,
-    };
   }
 
   private async inheritPushConfigs(
@@ -455,12 +436,9 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const conversation = conversationKey({ owner, contextId: ref.contextId });
     // The task exists from here: it counts as its caller's, in place of the request's admission.
     this.options.accounting?.began(owner, ref.taskId, ctx.userMessage.messageId);
-    const attributes = this.taskSpanAttributes(ref, owner, "client");
-    const parent: TraceSpan | undefined = requestSpanOf(ctx.context?.state);
-    parent?.set({ "a2a.task.id": ref.taskId, "a2a.context.id": ref.contextId });
-    const span = parent
-      ? parent.child("a2a.task", attributes)
-      : (this.options.tracing ?? NO_TRACING).root("a2a.task", attributes);
+    const request = requestSpanOf(ctx.context?.state);
+    request?.set({ "a2a.task.id": ref.taskId, "a2a.context.id": ref.contextId });
+    const span = taskSpan(this.options.tracing ?? NO_TRACING, request, ref, owner, "client");
     this.lastCaller.set(conversation, ctx.context);
     const channel = this.channelFor(ref, logger);
     channel.attach(bus, ctx.context);
