@@ -8,7 +8,9 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { legacyAgentCardJson } from "../../../../src/a2a/contract/legacy-card.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
-import { TokenVerifier } from "../../../../src/http/auth.js";
+import { Authenticator } from "../../../../src/auth/decide.js";
+import { StaticTokenVerifier } from "../../../../src/auth/static-tokens.js";
+import { CombinedVerifier } from "../../../../src/auth/verifier.js";
 import { createHttpApp } from "../../../../src/http/app.js";
 import type { Tracing } from "../../../../src/tracing/tracing.js";
 import { scriptedAgent, type ScriptedAgent } from "../../a2a/support/agent.js";
@@ -42,7 +44,7 @@ export async function serveAgent(o: {
     clock: { now: () => clock.ms },
     ...(o.tracing && { tracing: o.tracing }),
   });
-  const tokens = TokenVerifier.from(
+  const tokens = StaticTokenVerifier.from(
     [
       { name: "ci", env: "CI_TOKEN" },
       { name: "laptop", env: "LAPTOP_TOKEN" },
@@ -55,7 +57,7 @@ export async function serveAgent(o: {
     card: h.agent.card,
     requestHandler: h.agent.requestHandler,
     bodyLimit: 100_000,
-    tokens,
+    auth: new Authenticator({ verifier: new CombinedVerifier(tokens, undefined) }),
     logger: pino({ level: "silent" }),
     tracing: h.agent.tracing,
   });
