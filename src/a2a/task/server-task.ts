@@ -15,10 +15,9 @@ import { OneShot } from "../../timers.js";
 import { NOOP_SPAN, type SpanAttributes, type TraceSpan } from "../../tracing/tracing.js";
 import { FileDelivery } from "../content/content-modes.js";
 import type { Ticket } from "../routing/context-queue.js";
-import { DenialLedger, promptFor, type DenialVerdict } from "../interaction/loop-protection.js";
 import { fileArtifact, type FileChange } from "../content/file-artifacts.js";
 import { toUserPrompt, type PromptPlan } from "../content/input.js";
-import { promptContent, type Answer, type PendingPrompt } from "../interaction/answers.js";
+import { promptContent } from "../interaction/answers.js";
 import {
   AUTONOMOUS_PHASE,
   INITIAL_PHASE,
@@ -31,9 +30,10 @@ import {
 import { restamped, type TaskRef } from "../contract/messages.js";
 import { status } from "../contract/statuses.js";
 import { TEXT } from "../contract/texts.js";
-import { PromptQueue, type PromptEntry } from "../interaction/prompt-queue.js";
+import type { PromptEntry } from "../interaction/prompt-queue.js";
 import { RunOutput } from "./run-output.js";
 import { RunTrace } from "./run-trace.js";
+import { TaskPrompts } from "./task-prompts.js";
 import { BackgroundWork } from "./background-work.js";
 import { EMPTY_USAGE, usageMetadata, type TaskUsage } from "../contract/usage.js";
 import { addRunUsage, budgetStop, configuredBudget, type TaskBudget } from "./task-usage.js";
@@ -41,7 +41,6 @@ import type { TaskChannel } from "../handler/task-channel.js";
 import {
   DENY_FOR_STOP,
   DENY_TASK_OVER,
-  DENY_WITHDRAWN,
   type TaskEnvironment,
   type TaskOrigin,
 } from "./environment.js";
@@ -68,8 +67,7 @@ export interface ServerTaskOptions {
  */
 export class ServerTask {
   private current: TaskPhase;
-  private readonly prompts = new PromptQueue();
-  private readonly ledger: DenialLedger;
+  private readonly prompts: TaskPrompts;
   private readonly background = new BackgroundWork();
   private readonly turnWaiters: (() => void)[] = [];
   private readonly endedGate: Promise<void>;
@@ -83,10 +81,7 @@ export class ServerTask {
   private readonly held: TaskStatusUpdateEvent[] = [];
   /** The text of its last completed run: the task's result. */
   private lastAnswer = "";
-  private readonly inputTimer: OneShot;
   private readonly waitTimer: OneShot;
-  /** The input timeout fired while an answer was in flight: it applies if that answer fails. */
-  private expired = false;
   /** File artifacts the client accepts; the others are listed in the final answer instead. */
   private readonly files: FileDelivery;
   /** What its runs cost so far: `metadata.usage` of its final status. */
@@ -106,7 +101,6 @@ export class ServerTask {
     options: ServerTaskOptions = {},
   ) {
     this.current = origin.kind === "client" ? INITIAL_PHASE : AUTONOMOUS_PHASE;
-    this.inputTimer = new OneShot(env.timers);
     this.waitTimer = new OneShot(env.timers);
     this.files = new FileDelivery(options.acceptedOutputModes ?? []);
     this.span = options.span ?? NOOP_SPAN;
@@ -115,7 +109,7 @@ export class ServerTask {
       "a2a.context.id": channel.ref.contextId,
       "a2a.caller": parseConversationKey(conversation)?.owner,
     };
-    this.ledger = new DenialLedger(env.policy.maxPermissionDenials);
+    this.prompts = new TaskPrompts(env.policy, env.timers, () => this.onInputTimeout());
     this.budget =
       origin.kind === "client" ? origin.budget : configuredBudget(env.policy.maxBudgetUsd);
     this.endedGate = new Promise((resolve) => (this.openEndedGate = resolve));
@@ -154,7 +148,7 @@ export class ServerTask {
       if (this.origin.kind === "client") this.origin.ticket.release();
     }
     await this.endedGate;
-    this.clearInputTimer();
+    this.prompts.clearTimer();
     this.clearWaitTimer();
     this.prompts.settleAll(DENY_TASK_OVER);
     for (const runId of this.ownedRuns) this.env.disown(runId);
@@ -217,7 +211,7 @@ export class ServerTask {
 
   /** The claiming request failed before it answered: the prompt waits for another answer. */
   unclaim(messageId: string): void {
-    if (this.prompts.unclaim(messageId) && this.expired) this.onInputTimeout();
+    if (this.prompts.unclaim(messageId)) this.onInputTimeout();
   }
 
   isClaimedBy(messageId: string): boolean {
@@ -229,16 +223,11 @@ export class ServerTask {
    * in its place (the task stays parked, nothing WORKING in between); else the task resumes.
    */
   answer(message: Pick<Message, "messageId">): void {
-    const head = this.prompts.head;
-    const claim = head?.claim;
-    if (head === undefined || claim?.messageId !== message.messageId) return;
-    const promptWaiting = this.prompts.size > 1;
-    if (!this.step({ type: "answered", runActive: this.runs.size > 0, promptWaiting })) return;
-    this.clearInputTimer();
-    if (!promptWaiting) this.resume(status.resumed(this.ref));
-    const verdict = this.verdictFor(head.prompt, claim.answer);
-    this.prompts.settle(head, verdict.result);
-    if (verdict.stop !== undefined) this.fail(verdict.stop);
+    const claimed = this.prompts.claimedHead(message.messageId);
+    if (claimed === undefined) return;
+    if (!this.leavePrompt(this.prompts.size > 1, status.resumed)) return;
+    const stop = this.prompts.settleAnswered(claimed);
+    if (stop !== undefined) this.fail(stop);
     else this.afterPrompt();
   }
 
@@ -253,17 +242,15 @@ export class ServerTask {
     },
   ): Promise<PermissionResult> {
     if (this.ended) return Promise.resolve(DENY_FOR_STOP);
-    const decided = promptFor(toolName, input, options, this.ledger, this.env.policy);
-    if (decided.kind === "verdict") {
-      if (decided.verdict.stop !== undefined) this.fail(decided.verdict.stop);
-      return Promise.resolve(decided.verdict.result);
+    const request = this.prompts.request(toolName, input, options);
+    if (request.kind === "verdict") {
+      if (request.verdict.stop !== undefined) this.fail(request.verdict.stop);
+      return Promise.resolve(request.verdict.result);
     }
-    const prompt = decided.prompt;
-    const { entry, result } = this.prompts.add(prompt);
     // The runtime gave up the call (its turn was interrupted, the process ended).
-    options.signal.addEventListener("abort", () => this.withdraw(entry), { once: true });
+    options.signal.addEventListener("abort", () => this.withdraw(request.entry), { once: true });
     this.showNext();
-    return result;
+    return request.result;
   }
 
   /** A file one of its runs created or modified (PostToolUse hook). */
@@ -491,7 +478,7 @@ export class ServerTask {
     // Prompts of subagents that outlived the turn: no client will be asked them any more.
     this.prompts.settleAll(DENY_TASK_OVER);
     if (!this.step({ type: "completed" })) return;
-    this.clearInputTimer();
+    this.prompts.clearTimer();
     this.clearWaitTimer();
     for (const output of this.runs.values()) output.finish();
     // No prompt is pending any more: what was held while one was shown goes out before the end.
@@ -522,7 +509,7 @@ export class ServerTask {
   /** Ends the task now: the text so far is closed, one terminal status, every prompt settled. */
   private end(event: LifecycleEvent, status: TaskStatusUpdateEvent): boolean {
     if (!this.step(event)) return false;
-    this.clearInputTimer();
+    this.prompts.clearTimer();
     this.clearWaitTimer();
     this.held.length = 0;
     for (const output of this.runs.values()) output.finish();
@@ -537,15 +524,13 @@ export class ServerTask {
    * an unshown head: the prompt before it was just settled, and the task stayed parked for it.
    */
   private showNext(): void {
-    const head = this.prompts.head;
-    if (head === undefined || head.shown) return;
+    const head = this.prompts.unshownHead();
+    if (head === undefined) return;
     if (this.current.name !== "parked") {
       if (this.current.name !== "running" && this.current.name !== "waiting") return;
       if (!this.step({ type: "input_needed" })) return;
     }
-    head.shown = true;
-    this.channel.status(status.inputRequired(this.ref, promptContent(head.prompt)));
-    this.armInputTimer();
+    this.channel.status(status.inputRequired(this.ref, promptContent(this.prompts.show(head))));
   }
 
   /** A prompt was answered or withdrawn: the next one, or back to work (or done). */
@@ -555,15 +540,27 @@ export class ServerTask {
   }
 
   private withdraw(entry: PromptEntry): void {
-    const wasShown = entry.shown && this.prompts.head === entry;
-    if (!this.prompts.settle(entry, DENY_WITHDRAWN)) return;
+    const withdrawal = this.prompts.withdraw(entry);
+    if (withdrawal === "settled_already") return;
     this.logger.debug({ toolName: entry.prompt.toolName }, "task: prompt withdrawn by the runtime");
-    if (!wasShown) return;
-    const promptWaiting = this.prompts.size > 0;
-    if (!this.step({ type: "answered", runActive: this.runs.size > 0, promptWaiting })) return;
-    this.clearInputTimer();
-    if (!promptWaiting) this.resume(status.working(this.ref));
-    this.afterPrompt();
+    if (withdrawal === "shown" && this.leavePrompt(this.prompts.size > 0, status.working)) {
+      this.afterPrompt();
+    }
+  }
+
+  /**
+   * The shown prompt is settled (answered or withdrawn): the step out of it; unless another
+   * prompt waits to be shown in its place, back to work with `resumed`, then what was held.
+   */
+  private leavePrompt(
+    promptWaiting: boolean,
+    resumed: (ref: TaskRef) => TaskStatusUpdateEvent,
+  ): boolean {
+    const runActive = this.runs.size > 0;
+    if (!this.step({ type: "answered", runActive, promptWaiting })) return false;
+    this.prompts.clearTimer();
+    if (!promptWaiting) this.resume(resumed(this.ref));
+    return true;
   }
 
   /** Progress of the task: out now, held while it is parked, dropped once it has ended. */
@@ -590,38 +587,11 @@ export class ServerTask {
     for (const update of this.held.splice(0)) this.channel.status(restamped(update));
   }
 
-  private verdictFor(prompt: PendingPrompt, answer: Answer): DenialVerdict {
-    if (answer.kind === "question") {
-      const updatedInput = { ...prompt.input, answers: answer.answers };
-      return { result: { behavior: "allow", updatedInput }, stop: undefined };
-    }
-    if (answer.decision.decision === "allow") {
-      return { result: { behavior: "allow", updatedInput: prompt.input }, stop: undefined };
-    }
-    return this.ledger.deny(prompt.toolName, prompt.input, answer.decision.reason);
-  }
-
-  private armInputTimer(): void {
-    const ms = this.env.policy.inputTimeoutMs;
-    if (ms === undefined) return;
-    this.expired = false;
-    this.inputTimer.arm(ms, () => this.onInputTimeout());
-  }
-
+  /** The shown prompt's input timeout fired (or applies now: its answering request failed). */
   private onInputTimeout(): void {
-    if (this.current.name !== "parked") return;
-    if (this.prompts.head?.claim !== undefined) {
-      // An answer is on its way: it wins, unless its request fails (see unclaim).
-      this.expired = true;
-      return;
-    }
-    const ms = this.env.policy.inputTimeoutMs ?? 0;
-    this.fail(TEXT.inputTimeout(ms));
-  }
-
-  private clearInputTimer(): void {
-    this.inputTimer.clear();
-    this.expired = false;
+    // An answer on its way wins, unless its request fails (see unclaim).
+    if (this.current.name !== "parked" || this.prompts.deferTimeout()) return;
+    this.fail(TEXT.inputTimeout(this.env.policy.inputTimeoutMs ?? 0));
   }
 
   private armWaitTimer(): void {
