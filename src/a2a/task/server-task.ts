@@ -11,7 +11,6 @@ import type {
 import { parseConversationKey, type ConversationKey } from "../../identity/conversation.js";
 import type { SessionLease } from "../../sessions/pool.js";
 import { sessionResetText } from "../../sessions/recovery.js";
-import { OneShot } from "../../timers.js";
 import { NOOP_SPAN, type SpanAttributes, type TraceSpan } from "../../tracing/tracing.js";
 import { FileDelivery } from "../content/content-modes.js";
 import type { Ticket } from "../routing/context-queue.js";
@@ -34,7 +33,7 @@ import type { PromptEntry } from "../interaction/prompt-queue.js";
 import { RunOutput } from "./run-output.js";
 import { RunTrace } from "./run-trace.js";
 import { TaskPrompts } from "./task-prompts.js";
-import { BackgroundWork } from "./background-work.js";
+import { BackgroundWait, settleFate } from "./background-wait.js";
 import { EMPTY_USAGE, usageMetadata, type TaskUsage } from "../contract/usage.js";
 import { addRunUsage, budgetStop, configuredBudget, type TaskBudget } from "./task-usage.js";
 import type { TaskChannel } from "../handler/task-channel.js";
@@ -62,13 +61,18 @@ export interface ServerTaskOptions {
  * the phase, so a task that ended takes no further step and publishes nothing more. It maps its
  * runs' events to the README's event contract and applies loop protection.
  *
- * It is the one imperative shell of the task's state machine, hence its size: the decisions live
- * in pure modules beside it (lifecycle, prompts, denials, task-background, run-output).
+ * Why it is over 300 lines: it is the one imperative shell of the task's state machine, the only
+ * code that takes a lifecycle step, and each public method is a short sequence of steps,
+ * publications and re-checks after awaits that only reads right in one place. What holds state
+ * or decides lives beside it: the phase and its moves (`lifecycle.ts`), the prompts, loop
+ * protection and the input timeout (`task-prompts.ts`), the background work and its wait
+ * (`background-wait.ts`), what a run shows (`run-output.ts`), the file artifacts the client takes
+ * (`content-modes.ts`). Splitting the sequences too would spread one phase over several objects.
  */
 export class ServerTask {
   private current: TaskPhase;
   private readonly prompts: TaskPrompts;
-  private readonly background = new BackgroundWork();
+  private readonly background: BackgroundWait;
   private readonly turnWaiters: (() => void)[] = [];
   private readonly endedGate: Promise<void>;
   private openEndedGate!: () => void;
@@ -81,7 +85,6 @@ export class ServerTask {
   private readonly held: TaskStatusUpdateEvent[] = [];
   /** The text of its last completed run: the task's result. */
   private lastAnswer = "";
-  private readonly waitTimer: OneShot;
   /** File artifacts the client accepts; the others are listed in the final answer instead. */
   private readonly files: FileDelivery;
   /** What its runs cost so far: `metadata.usage` of its final status. */
@@ -101,7 +104,7 @@ export class ServerTask {
     options: ServerTaskOptions = {},
   ) {
     this.current = origin.kind === "client" ? INITIAL_PHASE : AUTONOMOUS_PHASE;
-    this.waitTimer = new OneShot(env.timers);
+    this.background = new BackgroundWait(env.policy, env.timers);
     this.files = new FileDelivery(options.acceptedOutputModes ?? []);
     this.span = options.span ?? NOOP_SPAN;
     this.spanIds = {
@@ -149,7 +152,7 @@ export class ServerTask {
     }
     await this.endedGate;
     this.prompts.clearTimer();
-    this.clearWaitTimer();
+    this.background.clearTimeout();
     this.prompts.settleAll(DENY_TASK_OVER);
     for (const runId of this.ownedRuns) this.env.disown(runId);
     this.lease?.release();
@@ -165,15 +168,15 @@ export class ServerTask {
     const stream = session.follow(runId);
     if (stream === undefined) return false;
     this.lease ??= this.env.acquire(this.conversation);
-    this.clearWaitTimer();
+    this.background.clearTimeout();
     void this.consume(stream, false);
     return true;
   }
 
   /** Background work launched by one of its runs; false if the task does not wait for it. */
   trackBackground(task: Pick<BackgroundTask, "taskId" | "description">): boolean {
-    if (this.ended || this.env.policy.backgroundTasks !== "wait") return false;
-    return this.background.started(task);
+    if (this.ended) return false;
+    return this.background.track(task);
   }
 
   /** A piece of its background work finished: say so; its wake comes next. */
@@ -436,19 +439,27 @@ export class ServerTask {
   /** With no run active: done, or waiting for its background work (not past the daily budget). */
   private settle(): void {
     if (this.ended || this.runs.size > 0 || this.current.name === "parked") return;
-    const running = this.background.running();
-    const stop = this.env.budgetStop(this.conversation, running.length > 0);
+    const stop = this.env.budgetStop(this.conversation, this.background.running().length > 0);
     if (stop !== undefined) {
       this.stopForDailyBudget(stop);
       return;
     }
-    if (!this.background.pending) {
-      this.complete();
-      return;
+    switch (settleFate(this.current, this.runs.size > 0, this.background.pending)) {
+      case "stay":
+        return;
+      case "complete":
+        this.complete();
+        return;
+      case "wait":
+        if (!this.step({ type: "run_ended" })) return;
+        this.channel.status(status.backgroundWait(this.ref, this.background.running()));
+        this.background.armTimeout((ms, running) => {
+          if (this.current.name !== "waiting") return;
+          this.channel.status(status.backgroundTimeout(this.ref, ms, running));
+          this.complete();
+        });
+        return;
     }
-    if (this.current.name !== "running" || !this.step({ type: "run_ended" })) return;
-    this.channel.status(status.backgroundWait(this.ref, running));
-    this.armWaitTimer();
   }
 
   /**
@@ -479,7 +490,7 @@ export class ServerTask {
     this.prompts.settleAll(DENY_TASK_OVER);
     if (!this.step({ type: "completed" })) return;
     this.prompts.clearTimer();
-    this.clearWaitTimer();
+    this.background.clearTimeout();
     for (const output of this.runs.values()) output.finish();
     // No prompt is pending any more: what was held while one was shown goes out before the end.
     this.releaseHeld();
@@ -510,7 +521,7 @@ export class ServerTask {
   private end(event: LifecycleEvent, status: TaskStatusUpdateEvent): boolean {
     if (!this.step(event)) return false;
     this.prompts.clearTimer();
-    this.clearWaitTimer();
+    this.background.clearTimeout();
     this.held.length = 0;
     for (const output of this.runs.values()) output.finish();
     this.channel.status(this.withUsage(status));
@@ -592,20 +603,6 @@ export class ServerTask {
     // An answer on its way wins, unless its request fails (see unclaim).
     if (this.current.name !== "parked" || this.prompts.deferTimeout()) return;
     this.fail(TEXT.inputTimeout(this.env.policy.inputTimeoutMs ?? 0));
-  }
-
-  private armWaitTimer(): void {
-    if (this.waitTimer.armed) return;
-    const ms = this.env.policy.backgroundWaitTimeoutMs;
-    this.waitTimer.arm(ms, () => {
-      if (this.current.name !== "waiting") return;
-      this.channel.status(status.backgroundTimeout(this.ref, ms, this.background.running()));
-      this.complete();
-    });
-  }
-
-  private clearWaitTimer(): void {
-    this.waitTimer.clear();
   }
 
   /** Takes one lifecycle step, if the lifecycle allows it; logs every move and every refusal. */
