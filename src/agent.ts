@@ -7,11 +7,12 @@ import { buildCards, extendedCardProvider } from "./a2a/card/cards.js";
 import { parseConversationKey, upgradeSessionKey } from "./identity/conversation.js";
 import { metricsCallerLabel } from "./identity/metrics-caller.js";
 import { ClaudeAgentExecutor } from "./a2a/routing/executor.js";
+import { RunOwnership } from "./a2a/routing/run-ownership.js";
 import { changedFilePath, FILE_TOOL_MATCHER, fileOperation } from "./a2a/content/file-artifacts.js";
 import { GuardedRequestHandler } from "./a2a/handler/guarded-request-handler.js";
 import { RetryingPushSender } from "./a2a/push/sender.js";
 import { pushTargetPolicy } from "./a2a/push/target.js";
-import type { Inbox } from "./a2a/task/server-task.js";
+import type { Inbox, ServerTask } from "./a2a/task/server-task.js";
 import { ClaudeSession, type QueryFactory } from "./claude/index.js";
 import type { Config } from "./config/schema.js";
 import { secretVariables, withoutVariables } from "./config/security-schema.js";
@@ -178,7 +179,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   await pool.dropStaleSessions();
   const terminal = new TerminalTaskStore(stores.taskStore, logger.child({ component: "store" }));
   const taskStore = new ExchangedHistoryStore(terminal);
-  const busManager = new TaskBusManager();
+  // Built before the bus manager and the executor, which both read it: nothing is set later.
+  const ownership = new RunOwnership<ServerTask>();
+  const busManager = new TaskBusManager((taskId) => ownership.isActive(taskId));
   const tracing = o.tracing ?? (await loadTracing(config.tracing));
   // Counted only when some limit is configured: otherwise nothing per caller is kept at all.
   const limits = anyLimit(config.limits)
@@ -213,6 +216,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     taskStore,
     busManager,
     logger: logger.child({ component: "a2a" }),
+    ownership,
     ...(o.timers && { timers: o.timers }),
     ...(o.inbox && { inbox: o.inbox }),
     ...(pushSender && { push: { store: stores.pushStore, sender: pushSender } }),
@@ -220,7 +224,6 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(limits && { accounting: callerAccounting(limits) }),
     tracing,
   });
-  busManager.isLive = (taskId) => executor.isActive(taskId);
 
   const { card } = cards;
   const requestHandler = new GuardedRequestHandler(

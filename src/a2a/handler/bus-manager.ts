@@ -7,8 +7,10 @@ import type { TaskState } from "@a2a-js/sdk";
  * with it the stream of every subscriber of a task that is still live. Such a bus is kept.
  */
 export class TaskBusManager extends DefaultExecutionEventBusManager {
-  /** Whether a task is still live on this server; set by the executor's owner. */
-  isLive: (taskId: string) => boolean = () => false;
+  /** `isLive`: whether a task is still live on this server (the executor's run ownership). */
+  constructor(private readonly isLive: (taskId: string) => boolean) {
+    super();
+  }
 
   settleByTaskId(
     taskId: string,

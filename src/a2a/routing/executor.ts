@@ -19,6 +19,7 @@ import { NO_TRACING, requestSpanOf, type Tracing } from "../../tracing/tracing.j
 import type { CallerAccounting } from "./caller-accounting.js";
 import { ContextQueue } from "./context-queue.js";
 import { endTaskSpan, taskSpan } from "./task-spans.js";
+import type { LiveState, RunOwnership } from "./run-ownership.js";
 import {
   callContextOf,
   conversationKey,
@@ -60,6 +61,8 @@ export interface ExecutorOptions {
   readonly taskStore: TaskStore;
   readonly busManager: ExecutionEventBusManager;
   readonly logger: Logger;
+  /** Which task owns what (task, run and background task ids); the bus manager reads it too. */
+  readonly ownership: RunOwnership<ServerTask>;
   readonly timers?: Timers;
   readonly inbox?: Inbox;
   /** How streamed text is gathered (`streaming.*`); undefined: one event per model delta. */
@@ -86,18 +89,15 @@ const defaultInbox: Inbox = { write: writeInbox, remove: removeInbox };
  */
 export class ClaudeAgentExecutor implements AgentExecutor {
   private readonly queue = new ContextQueue();
-  private readonly tasks = new Map<string, ServerTask>();
-  /** run id → the task that owns the run. */
-  private readonly owners = new Map<string, ServerTask>();
+  private readonly ownership: RunOwnership<ServerTask>;
   /** Answers admitted by the request guard that could not be delivered, by message id. */
   private readonly refusals = new Map<string, string>();
-  /** Background task id → the task whose run launched it, until the wake it causes begins. */
-  private readonly launchedBy = new Map<string, ServerTask>();
   /** The latest call context of each conversation: the caller of a wake nothing attributes. */
   private readonly lastCaller = new Map<ConversationKey, ServerCallContext>();
   private readonly env: TaskEnvironment;
 
   constructor(private readonly options: ExecutorOptions) {
+    this.ownership = options.ownership;
     this.env = {
       cwd: options.cwd,
       policy: options.policy,
@@ -108,8 +108,8 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       mustWait: (contextId) => options.pool.wouldWait(contextId),
       whenFree: (contextId, signal) => options.pool.whenFree(contextId, signal),
       forgo: () => options.pool.forgo(),
-      own: (runId, task) => this.owners.set(runId, task),
-      disown: (runId) => this.owners.delete(runId),
+      own: (runId, task) => options.ownership.own(runId, task),
+      disown: (runId) => options.ownership.disown(runId),
       budgetStop: (conversation, background) => {
         const owner = parseConversationKey(conversation)?.owner;
         return owner === undefined ? undefined : options.accounting?.budgetStop(owner, background);
@@ -119,24 +119,21 @@ export class ClaudeAgentExecutor implements AgentExecutor {
 
   /** The W3C trace-context headers of a live task's span (for its push notifications). */
   traceHeaders(taskId: string): Record<string, string> {
-    return this.tasks.get(taskId)?.span.headers() ?? {};
+    return this.ownership.task(taskId)?.span.headers() ?? {};
   }
 
   /** True while a task has not ended on this server (queued, starting, running or parked). */
   isActive(taskId: string): boolean {
-    const task = this.tasks.get(taskId);
-    return task !== undefined && task.phase.name !== "ended";
+    return this.ownership.isActive(taskId);
   }
 
-  liveState(taskId: string): "working" | "parked" | undefined {
-    const phase = this.tasks.get(taskId)?.phase;
-    if (phase === undefined || phase.name === "ended") return undefined;
-    return phase.name === "parked" ? "parked" : "working";
+  liveState(taskId: string): LiveState | undefined {
+    return this.ownership.liveState(taskId);
   }
 
   /** The task's lifecycle phase on this server, if it is here (tests, diagnostics). */
   phaseOf(taskId: string): ServerTask["phase"] | undefined {
-    return this.tasks.get(taskId)?.phase;
+    return this.ownership.task(taskId)?.phase;
   }
 
   /**
@@ -144,14 +141,14 @@ export class ClaudeAgentExecutor implements AgentExecutor {
    * bus. Returns the reason when the message cannot answer it.
    */
   claimAnswer(taskId: string, message: Pick<Message, "parts" | "messageId">): string | undefined {
-    const task = this.tasks.get(taskId);
+    const task = this.ownership.task(taskId);
     if (task === undefined) return "it is not waiting for an answer on this server";
     return task.claim(message);
   }
 
   /** Undoes `claimAnswer` when the request ended without answering (no-op once answered). */
   releaseClaim(taskId: string, messageId: string): void {
-    this.tasks.get(taskId)?.unclaim(messageId);
+    this.ownership.task(taskId)?.unclaim(messageId);
   }
 
   /** Why the answering message `messageId` was not delivered, once; undefined if it was. */
@@ -167,7 +164,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   };
 
   cancelTask = (taskId: string, bus: ExecutionEventBus): Promise<void> => {
-    const task = this.tasks.get(taskId);
+    const task = this.ownership.task(taskId);
     const session = task && this.options.pool.peek(task.conversation);
     if (task === undefined || !task.cancel(bus, session)) {
       // It ended between the handler's lookup and this call: nothing to cancel. Finishing the bus
@@ -189,7 +186,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       decisionReason?: string | undefined;
     },
   ): Promise<PermissionResult> {
-    const task = options.runId === undefined ? undefined : this.owners.get(options.runId);
+    const task = this.ownership.ofRun(options.runId);
     if (task === undefined) {
       this.options.logger.info(
         { conversation, runId: options.runId, toolName },
@@ -206,7 +203,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     runId: string | undefined,
     change: FileChange,
   ): Promise<void> {
-    const task = runId === undefined ? undefined : this.owners.get(runId);
+    const task = this.ownership.ofRun(runId);
     if (task === undefined) {
       this.options.logger.info(
         { conversation, runId, path: change.path },
@@ -224,17 +221,11 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   onSessionEvent(conversation: ConversationKey, session: ClaudeSession, event: SessionEvent): void {
     switch (event.type) {
       case "background_task_started":
-      case "background_task_attributed": {
-        const work = event.task;
-        if (!work.backgrounded || work.ambient || work.runId === undefined) return;
-        const owner = this.owners.get(work.runId);
-        if (owner === undefined || this.launchedBy.has(work.taskId)) return;
-        this.launchedBy.set(work.taskId, owner);
-        owner.trackBackground(work);
+      case "background_task_attributed":
+        this.ownership.launched(event.task)?.trackBackground(event.task);
         return;
-      }
       case "background_task_finished":
-        this.launchedBy.get(event.task.taskId)?.backgroundFinished(event.task);
+        this.ownership.launcher(event.task.taskId)?.backgroundFinished(event.task);
         // Work the server stopped (sessions.maxBackgroundMs) wakes nothing: the runtime starts
         // no turn for a task stopped with stopTask, so its owner stops waiting for one.
         if (event.task.stopReason !== undefined) this.consumeBackground(event.task.taskId);
@@ -264,14 +255,12 @@ export class ClaudeAgentExecutor implements AgentExecutor {
    */
   private forgetConversation(conversation: ConversationKey): void {
     this.lastCaller.delete(conversation);
-    for (const [backgroundTaskId, owner] of this.launchedBy) {
-      if (owner.conversation === conversation) this.launchedBy.delete(backgroundTaskId);
-    }
+    this.ownership.forget(conversation);
   }
 
   /** How many entries the executor keeps for wakes (tests: it must not grow without bound). */
   get retained(): { readonly launchedBy: number; readonly lastCaller: number } {
-    return { launchedBy: this.launchedBy.size, lastCaller: this.lastCaller.size };
+    return { launchedBy: this.ownership.retainedLaunches, lastCaller: this.lastCaller.size };
   }
 
   /** Every result the runtime sends, whichever run it ends: what it cost is its caller's. */
@@ -299,7 +288,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       // interrupted before it costs, and the tasks that waited for it end saying why.
       session.cancelRun(event.runId, "daily budget reached");
       for (const id of causes) {
-        this.launchedBy.get(id)?.stopForDailyBudget(stop);
+        this.ownership.launcher(id)?.stopForDailyBudget(stop);
         this.consumeBackground(id);
       }
       this.options.logger.info(
@@ -311,7 +300,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     let adopter: ServerTask | undefined;
     let referenced: ServerTask | undefined;
     for (const id of causes) {
-      const owner = this.launchedBy.get(id);
+      const owner = this.ownership.launcher(id);
       if (owner === undefined) continue;
       referenced ??= owner;
       if (adopter === undefined && owner.adopt(session, event.runId)) adopter = owner;
@@ -326,9 +315,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   }
 
   private consumeBackground(backgroundTaskId: string): void {
-    const owner = this.launchedBy.get(backgroundTaskId);
-    this.launchedBy.delete(backgroundTaskId);
-    owner?.backgroundConsumed(backgroundTaskId);
+    this.ownership.consume(backgroundTaskId)?.backgroundConsumed(backgroundTaskId);
   }
 
   /**
@@ -382,7 +369,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
         span,
       },
     );
-    this.tasks.set(ref.taskId, serverTask);
+    this.ownership.add(serverTask);
     this.options.accounting?.began(parsed.owner, ref.taskId);
     if (!serverTask.adopt(session, runId)) {
       logger.warn("wake: the run ended before its task could follow it");
@@ -396,7 +383,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   private follow(task: ServerTask): void {
     const taskId = task.ref.taskId;
     void task.run().finally(() => {
-      if (this.tasks.get(taskId) === task) this.tasks.delete(taskId);
+      this.ownership.remove(task);
       this.options.accounting?.ended(taskId);
       endTaskSpan(task.span, task.phase);
     });
@@ -477,7 +464,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       acceptedOutputModes: accepted,
       span,
     });
-    this.tasks.set(ref.taskId, task);
+    this.ownership.add(task);
     this.follow(task);
     await task.whenTurnStops();
   }
@@ -490,7 +477,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
    */
   private async answer(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const message = ctx.userMessage;
-    const task = this.tasks.get(ctx.taskId);
+    const task = this.ownership.task(ctx.taskId);
     if (task === undefined || !task.isClaimedBy(message.messageId)) {
       const phase = task?.phase;
       const why =

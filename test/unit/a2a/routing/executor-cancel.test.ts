@@ -10,6 +10,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { buildAgentCard } from "../../../../src/a2a/contract/card.js";
 import { ClaudeAgentExecutor } from "../../../../src/a2a/routing/executor.js";
+import { RunOwnership } from "../../../../src/a2a/routing/run-ownership.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { SessionPool } from "../../../../src/sessions/pool.js";
 
@@ -34,6 +35,7 @@ describe("ClaudeAgentExecutor.cancelTask", () => {
       taskStore: store,
       busManager: buses,
       logger: pino({ level: "silent" }),
+      ownership: new RunOwnership(),
     });
     const handler = new DefaultRequestHandler(
       buildAgentCard(config, { version: "0" }),
