@@ -7,6 +7,7 @@ import { buildCards, extendedCardProvider } from "./a2a/card/cards.js";
 import { parseConversationKey, upgradeSessionKey } from "./identity/conversation.js";
 import { metricsCallerLabel } from "./identity/metrics-caller.js";
 import { ClaudeAgentExecutor } from "./a2a/routing/executor.js";
+import { AutonomousTasks } from "./a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "./a2a/routing/run-ownership.js";
 import { changedFilePath, FILE_TOOL_MATCHER, fileOperation } from "./a2a/content/file-artifacts.js";
 import { GuardedRequestHandler } from "./a2a/handler/guarded-request-handler.js";
@@ -202,6 +203,14 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         }),
       })
     : undefined;
+  const push = pushSender && { store: stores.pushStore, sender: pushSender };
+  const a2aLogger = logger.child({ component: "a2a" });
+  const autonomous = new AutonomousTasks({
+    taskStore,
+    busManager,
+    logger: a2aLogger,
+    ...(push && { push }),
+  });
   const executor = new ClaudeAgentExecutor({
     pool,
     cwd,
@@ -215,11 +224,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     },
     taskStore,
     busManager,
-    logger: logger.child({ component: "a2a" }),
+    logger: a2aLogger,
     ownership,
+    autonomous,
     ...(o.timers && { timers: o.timers }),
     ...(o.inbox && { inbox: o.inbox }),
-    ...(pushSender && { push: { store: stores.pushStore, sender: pushSender } }),
+    ...(push && { push }),
     ...(config.streaming.flushMs > 0 && { streaming: config.streaming }),
     ...(limits && { accounting: callerAccounting(limits) }),
     tracing,

@@ -1,15 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { TaskState, type Message } from "@a2a-js/sdk";
-import type { ServerCallContext } from "@a2a-js/sdk/server";
-import {
-  type AgentExecutor,
-  type ExecutionEventBus,
-  type ExecutionEventBusManager,
-  type PushNotificationSender,
-  type PushNotificationStore,
-  type RequestContext,
-  type TaskStore,
-} from "@a2a-js/sdk/server";
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
 import type { ClaudeSession, NormalizedEvent, SessionEvent } from "../../claude/index.js";
@@ -19,59 +9,46 @@ import { NO_TRACING, requestSpanOf, type Tracing } from "../../tracing/tracing.j
 import type { CallerAccounting } from "./caller-accounting.js";
 import { ContextQueue } from "./context-queue.js";
 import { endTaskSpan, taskSpan } from "./task-spans.js";
+import type { AutonomousTasks } from "./autonomous-tasks.js";
 import type { LiveState, RunOwnership } from "./run-ownership.js";
+import { openChannel, type TaskOutlets } from "./task-channels.js";
 import {
-  callContextOf,
   conversationKey,
-  type ConversationKey,
   ownerOf,
   parseConversationKey,
+  type ConversationKey,
 } from "../../identity/conversation.js";
 import type { FileChange } from "../content/file-artifacts.js";
 import { InputError, planPrompt } from "../content/input.js";
 import { removeInbox, writeInbox } from "../../workspace/inbox.js";
-import {
-  agentMessage,
-  newTask,
-  statusUpdate,
-  textPart,
-  type TaskRef,
-} from "../contract/messages.js";
+import { newTask, statusUpdate, type TaskRef } from "../contract/messages.js";
 import {
   ServerTask,
   type Inbox,
   type TaskEnvironment,
   type TurnPolicy,
 } from "../task/server-task.js";
-import { TaskChannel } from "../handler/task-channel.js";
-import { AUTONOMOUS_ORIGIN } from "../contract/kinds.js";
 import { status } from "../contract/statuses.js";
-import { DENIAL, TEXT } from "../contract/texts.js";
+import { DENIAL } from "../contract/texts.js";
 import { EMPTY_USAGE, usageMetadata } from "../contract/usage.js";
 import { requestedBudget } from "../task/task-usage.js";
 
 export type { TurnPolicy } from "../task/server-task.js";
 
-export interface ExecutorOptions {
+export interface ExecutorOptions extends TaskOutlets {
   readonly pool: SessionPool;
   /** The workspace: inbox files are written under it. */
   readonly cwd: string;
   readonly policy: TurnPolicy;
-  /** Where a parked task's later events are written when no request is attached. */
-  readonly taskStore: TaskStore;
-  readonly busManager: ExecutionEventBusManager;
   readonly logger: Logger;
   /** Which task owns what (task, run and background task ids); the bus manager reads it too. */
   readonly ownership: RunOwnership<ServerTask>;
+  /** Opens the task of a wake no task owns. */
+  readonly autonomous: AutonomousTasks;
   readonly timers?: Timers;
   readonly inbox?: Inbox;
   /** How streamed text is gathered (`streaming.*`); undefined: one event per model delta. */
   readonly streaming?: { readonly flushMs: number; readonly maxChunkChars: number };
-  /** Push-notification configs and delivery, when the card advertises them. */
-  readonly push?: {
-    readonly store: PushNotificationStore;
-    readonly sender: PushNotificationSender;
-  };
   /** Per-caller limits: told of every task and of what each run cost (unset: none configured). */
   readonly accounting?: CallerAccounting;
   /** Spans of tasks, runs and tool calls (default: off). */
@@ -86,18 +63,23 @@ const defaultInbox: Inbox = { write: writeInbox, remove: removeInbox };
  * queue, conversations in parallel; the session pool is keyed by conversation too. What a run
  * asks or does (permission prompts, questions, file changes) reaches the task that owns the run,
  * by run id, never "whoever holds the context".
+ *
+ * Why it is over 300 lines: it is the SDK's one entry (`execute`, `cancelTask`), the sessions'
+ * three callbacks (permission requests, file changes, session events) and the guard's queries;
+ * each is a short routing step over what lives beside it: run ownership (`run-ownership.ts`),
+ * autonomous tasks (`autonomous-tasks.ts`), the conversation queue (`context-queue.ts`).
  */
 export class ClaudeAgentExecutor implements AgentExecutor {
   private readonly queue = new ContextQueue();
   private readonly ownership: RunOwnership<ServerTask>;
   /** Answers admitted by the request guard that could not be delivered, by message id. */
   private readonly refusals = new Map<string, string>();
-  /** The latest call context of each conversation: the caller of a wake nothing attributes. */
-  private readonly lastCaller = new Map<ConversationKey, ServerCallContext>();
+  private readonly autonomous: AutonomousTasks;
   private readonly env: TaskEnvironment;
 
   constructor(private readonly options: ExecutorOptions) {
     this.ownership = options.ownership;
+    this.autonomous = options.autonomous;
     this.env = {
       cwd: options.cwd,
       policy: options.policy,
@@ -254,13 +236,14 @@ export class ClaudeAgentExecutor implements AgentExecutor {
    * conversation starts afresh).
    */
   private forgetConversation(conversation: ConversationKey): void {
-    this.lastCaller.delete(conversation);
+    this.autonomous.forget(conversation);
     this.ownership.forget(conversation);
   }
 
   /** How many entries the executor keeps for wakes (tests: it must not grow without bound). */
   get retained(): { readonly launchedBy: number; readonly lastCaller: number } {
-    return { launchedBy: this.ownership.retainedLaunches, lastCaller: this.lastCaller.size };
+    const { retainedLaunches: launchedBy } = this.ownership;
+    return { launchedBy, lastCaller: this.autonomous.retainedCallers };
   }
 
   /** Every result the runtime sends, whichever run it ends: what it cost is its caller's. */
@@ -318,12 +301,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     this.ownership.consume(backgroundTaskId)?.backgroundConsumed(backgroundTaskId);
   }
 
-  /**
-   * A wake no live task takes: it becomes a task of its own in the conversation, so owned by its
-   * caller (the call context of the task whose work caused it, else the conversation's latest),
-   * with that task's push configs, so a client hears about work that finished after its stream
-   * ended.
-   */
+  /** A wake no live task takes: it becomes a task of its own (`autonomous-tasks.ts`). */
   private startAutonomousTask(
     conversation: ConversationKey,
     session: ClaudeSession,
@@ -331,32 +309,14 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     referenced: ServerTask | undefined,
   ): void {
     const parsed = parseConversationKey(conversation);
-    if (parsed === undefined) {
-      this.options.logger.error({ conversation, runId }, "wake: not a conversation key; ignored");
+    const opened = parsed && this.autonomous.open(conversation, runId, referenced);
+    if (parsed === undefined || opened === undefined) {
+      if (parsed === undefined) {
+        this.options.logger.error({ conversation, runId }, "wake: not a conversation key; ignored");
+      }
       return;
     }
-    const { contextId } = parsed;
-    const context =
-      referenced?.channel.callContext ??
-      this.lastCaller.get(conversation) ??
-      callContextOf(parsed.owner);
-    const ref: TaskRef = { taskId: randomUUID(), contextId };
-    const logger = this.options.logger.child({ taskId: ref.taskId, contextId, runId });
-    const channel = this.channelFor(ref, logger);
-    channel.attachDetached(
-      this.options.busManager.createOrGetByTaskId(ref.taskId, context),
-      context,
-    );
-    const from = referenced?.ref.taskId;
-    if (from !== undefined && this.options.push !== undefined) {
-      channel.deferWrites(this.inheritPushConfigs(from, ref.taskId, context, logger));
-    }
-    const intro = agentMessage(ref, [textPart(TEXT.autonomousStart(from))]);
-    intro.referenceTaskIds = from === undefined ? [] : [from];
-    channel.task({
-      ...newTask(ref, intro),
-      metadata: { origin: AUTONOMOUS_ORIGIN, ...(from !== undefined && { referenceTaskId: from }) },
-    });
+    const { ref, channel, logger } = opened;
     const tracing = this.options.tracing ?? NO_TRACING;
     const span = taskSpan(tracing, referenced?.span, ref, parsed.owner, "autonomous");
     const serverTask = new ServerTask(
@@ -375,7 +335,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       logger.warn("wake: the run ended before its task could follow it");
     }
     channel.status(statusUpdate(ref, TaskState.TASK_STATE_WORKING));
-    logger.info({ referenceTaskId: from }, "wake: autonomous task created");
+    logger.info({ referenceTaskId: opened.referenceTaskId }, "wake: autonomous task created");
     this.follow(serverTask);
   }
 
@@ -389,33 +349,6 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     });
   }
 
-  private async inheritPushConfigs(
-    from: string,
-    to: string,
-    context: ServerCallContext,
-    logger: Logger,
-  ): Promise<void> {
-    const store = this.options.push?.store;
-    if (store === undefined) return;
-    try {
-      for (const config of await store.load(from, context)) {
-        await store.save(to, context, { ...config, taskId: to });
-      }
-    } catch (err) {
-      logger.warn({ err, from }, "push configs could not be inherited");
-    }
-  }
-
-  private channelFor(ref: TaskRef, logger: Logger): TaskChannel {
-    return new TaskChannel({
-      ref,
-      store: this.options.taskStore,
-      busManager: this.options.busManager,
-      logger,
-      ...(this.options.push && { push: this.options.push.sender }),
-    });
-  }
-
   private async begin(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const ref: TaskRef = { taskId: ctx.taskId, contextId: ctx.contextId };
     const logger = this.options.logger.child({ taskId: ref.taskId, contextId: ref.contextId });
@@ -426,8 +359,8 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const request = requestSpanOf(ctx.context?.state);
     request?.set({ "a2a.task.id": ref.taskId, "a2a.context.id": ref.contextId });
     const span = taskSpan(this.options.tracing ?? NO_TRACING, request, ref, owner, "client");
-    this.lastCaller.set(conversation, ctx.context);
-    const channel = this.channelFor(ref, logger);
+    this.autonomous.noteCaller(conversation, ctx.context);
+    const channel = openChannel(this.options, ref, logger);
     channel.attach(bus, ctx.context);
     channel.task(newTask(ref, ctx.userMessage));
     // Ended before it runs: it no longer counts as its caller's, and its span ends.

@@ -4,11 +4,20 @@
  * (run id and background task id to task) and the autonomous tasks created for wakes no task
  * owns.
  *
- * Imported by the app's wiring (src/agent.ts) only, which builds run ownership first and hands it
- * to the bus manager and the executor. It imports task/, content/, handler/ and the contract;
- * what it tells per-caller limits goes through `CallerAccounting` (src/limits/).
+ * Imported by the app's wiring (src/agent.ts) only, which builds run ownership and the autonomous
+ * tasks first and hands them in (the bus manager reads run ownership too). It imports task/,
+ * content/, handler/ and the contract; what it tells per-caller limits goes through
+ * `CallerAccounting` (src/limits/).
  */
 export { ClaudeAgentExecutor, type ExecutorOptions } from "./executor.js";
 export { callerAccounting, type CallerAccounting } from "./caller-accounting.js";
 export { ContextQueue, type Ticket } from "./context-queue.js";
+export {
+  AutonomousTasks,
+  autonomousRecord,
+  wakeCaller,
+  type AutonomousOpening,
+  type WakeSource,
+} from "./autonomous-tasks.js";
+export { openChannel, type TaskOutlets } from "./task-channels.js";
 export { RunOwnership, liveState, type LiveState, type OwnedTask } from "./run-ownership.js";

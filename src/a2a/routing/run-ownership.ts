@@ -1,4 +1,5 @@
 import type { BackgroundTask } from "../../claude/index.js";
+import type { ConversationKey } from "../../identity/conversation.js";
 import type { TaskRef } from "../contract/messages.js";
 import type { TaskPhase } from "../task/lifecycle.js";
 
@@ -6,7 +7,7 @@ import type { TaskPhase } from "../task/lifecycle.js";
 export interface OwnedTask {
   readonly ref: TaskRef;
   /** Its caller's conversation (`conversation.ts`). */
-  readonly conversation: string;
+  readonly conversation: ConversationKey;
   readonly phase: TaskPhase;
 }
 
@@ -96,7 +97,7 @@ export class RunOwnership<T extends OwnedTask> {
   }
 
   /** A closed session wakes no more: nothing of its conversation's background work is kept. */
-  forget(conversation: string): void {
+  forget(conversation: ConversationKey): void {
     for (const [backgroundTaskId, owner] of this.launchedBy) {
       if (owner.conversation === conversation) this.launchedBy.delete(backgroundTaskId);
     }

@@ -10,6 +10,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { buildAgentCard } from "../../../../src/a2a/contract/card.js";
 import { ClaudeAgentExecutor } from "../../../../src/a2a/routing/executor.js";
+import { AutonomousTasks } from "../../../../src/a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../../../../src/a2a/routing/run-ownership.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { SessionPool } from "../../../../src/sessions/pool.js";
@@ -21,6 +22,7 @@ describe("ClaudeAgentExecutor.cancelTask", () => {
     const store = new InMemoryTaskStore();
     const buses = new DefaultExecutionEventBusManager();
     const context = new ServerCallContext();
+    const logger = pino({ level: "silent" });
     const executor = new ClaudeAgentExecutor({
       pool: {} as SessionPool, // never reached: no task runs in this test
       cwd: "/work",
@@ -34,8 +36,9 @@ describe("ClaudeAgentExecutor.cancelTask", () => {
       },
       taskStore: store,
       busManager: buses,
-      logger: pino({ level: "silent" }),
+      logger,
       ownership: new RunOwnership(),
+      autonomous: new AutonomousTasks({ taskStore: store, busManager: buses, logger }),
     });
     const handler = new DefaultRequestHandler(
       buildAgentCard(config, { version: "0" }),

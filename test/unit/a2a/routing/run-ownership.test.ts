@@ -6,13 +6,16 @@ import {
   type OwnedTask,
 } from "../../../../src/a2a/routing/run-ownership.js";
 import type { TaskPhase } from "../../../../src/a2a/task/lifecycle.js";
+import { conversationKey } from "../../../../src/identity/conversation.js";
 
 interface FakeTask extends OwnedTask {
   phase: TaskPhase;
 }
 
-const task = (taskId: string, conversation = "c-1", phase: TaskPhase = { name: "running" }) =>
-  ({ ref: { taskId, contextId: "ctx" }, conversation, phase }) as FakeTask;
+const key = (contextId: string) => conversationKey({ owner: "", contextId });
+
+const task = (taskId: string, contextId = "c-1", phase: TaskPhase = { name: "running" }) =>
+  ({ ref: { taskId, contextId }, conversation: key(contextId), phase }) as FakeTask;
 
 describe("liveState", () => {
   const rows: [TaskPhase | undefined, LiveState | undefined][] = [
@@ -195,7 +198,7 @@ describe("RunOwnership: background work", () => {
     own.own("r-2", task("t-2", "c-2"));
     own.launched(work({ taskId: "bg-1", runId: "r-1" }));
     own.launched(work({ taskId: "bg-2", runId: "r-2" }));
-    own.forget("c-1");
+    own.forget(key("c-1"));
     expect(own.launcher("bg-1")).toBeUndefined();
     expect(own.launcher("bg-2")?.ref.taskId).toBe("t-2");
     expect(own.retainedLaunches).toBe(1);
