@@ -6,7 +6,7 @@
  *   contract/     the wire contract: kinds, texts, data parts, status factories, the card
  *   handler/      the guarded request handler, the bus manager, the task channel
  *   routing/      the executor, conversation queues, run ownership, autonomous tasks
- *   task/         one task: lifecycle, the task object, run output, background work
+ *   task/         one task: lifecycle, the task object, its prompts, run output, background wait
  *   interaction/  questions, permission answers, loop protection (pure)
  *   content/      input parts, content modes, file artifacts
  *   push/         webhook targets, delivery, the retrying sender
