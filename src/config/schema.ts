@@ -1,42 +1,28 @@
-import type { PermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import { isIP } from "node:net";
 import { z } from "zod";
-import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES } from "../media-types.js";
 import { LOG_LEVELS } from "../logging.js";
 import {
   byteSize,
   httpUrl,
   intBetween,
-  mediaTypes,
   minutes,
   name,
   names,
   positiveInt,
   text,
 } from "./schema-parts.js";
-import { authSchema, signingSchema } from "./security-schema.js";
+import { authSchema } from "./security-schema.js";
 
 export { parseByteSize } from "./schema-parts.js";
+import { agentCardSchema } from "./card-schema.js";
+import { claudeSchema } from "./claude-schema.js";
 import { limitsSchema } from "./limits-schema.js";
 import { tracingSchema } from "./tracing-schema.js";
 
+export { PERMISSION_MODES, SETTING_SOURCES } from "./claude-schema.js";
+
 /** Where the config file lives, relative to the workspace. */
 export const CONFIG_FILE = ".claude/claude-a2a.config.json";
-
-export const PERMISSION_MODES = [
-  "default",
-  "acceptEdits",
-  "bypassPermissions",
-  "plan",
-  "dontAsk",
-  "auto",
-] as const;
-export const SETTING_SOURCES = ["user", "project", "local"] as const;
-
-// Fails to compile when the Agent SDK adds or drops a value, so the schema cannot silently drift.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _permissionModesMatchSdk: Same<(typeof PERMISSION_MODES)[number], PermissionMode> = true;
-const _settingSourcesMatchSdk: Same<(typeof SETTING_SOURCES)[number], SettingSource> = true;
 
 /** Where `tailscale serve` connects from: the only peers whose identity headers are believed. */
 export const DEFAULT_TRUSTED_PROXIES = ["127.0.0.1", "::1"] as const;
@@ -104,135 +90,6 @@ const serverSchema = z.strictObject({
     })
     .prefault({})
     .describe("Older versions of the A2A protocol served besides v1.0."),
-});
-
-const skillSchema = z.strictObject({
-  id: name().describe("Unique identifier of the skill."),
-  name: name().describe("Human-readable name of the skill."),
-  description: text().describe("What the skill does."),
-  tags: names().default([]).describe("Keywords describing the skill."),
-  examples: z.array(text()).optional().describe("Example prompts the skill handles."),
-  inputModes: mediaTypes()
-    .optional()
-    .describe("Input media types of this skill; accepted in messages besides the defaults."),
-  outputModes: mediaTypes()
-    .optional()
-    .describe("Output media types of this skill, overriding the agent's defaults."),
-});
-
-const DEFAULT_SKILL = {
-  id: "claude-code",
-  name: "Claude Code",
-  description:
-    "Reads, edits and creates files and runs commands in its working directory to carry out " +
-    "software engineering tasks.",
-  tags: ["coding", "files", "shell"],
-};
-
-const agentCardSchema = z.strictObject({
-  name: name().default("Claude Code").describe("Agent name shown to clients."),
-  description: text()
-    .default("A Claude Code agent working in one directory, exposed over the A2A protocol.")
-    .describe("What the agent is for."),
-  version: name().optional().describe("Agent version. Default: the claude-a2a package version."),
-  provider: z
-    .strictObject({ organization: name(), url: httpUrl() })
-    .optional()
-    .describe("Organization providing the agent."),
-  documentationUrl: httpUrl().optional().describe("URL of the agent's documentation."),
-  iconUrl: httpUrl().optional().describe("URL of an icon for the agent."),
-  capabilities: z
-    .strictObject({
-      streaming: z
-        .boolean({ error: "expected true or false" })
-        .default(true)
-        .describe("Advertise (and serve) SendStreamingMessage and SubscribeToTask."),
-      pushNotifications: z
-        .boolean({ error: "expected true or false" })
-        .default(true)
-        .describe(
-          "Advertise (and serve) push-notification webhooks: every status and artifact update " +
-            "of a task is POSTed to the webhooks registered for it.",
-        ),
-    })
-    .prefault({}),
-  defaultInputModes: mediaTypes()
-    .min(1, { error: "expected at least one media type" })
-    .default([...DEFAULT_INPUT_MODES])
-    .describe(
-      "Media types accepted in message parts; a part of another type is refused " +
-        "(ContentTypeNotSupported). Default: text, JSON data, images and documents Claude reads.",
-    ),
-  defaultOutputModes: mediaTypes()
-    .default([...DEFAULT_OUTPUT_MODES])
-    .describe("Media types the agent produces (listed in the card)."),
-  skills: z
-    .array(skillSchema, { error: "expected an array of skills" })
-    .default([DEFAULT_SKILL])
-    .describe("Skills listed in the agent card."),
-  signing: signingSchema
-    .optional()
-    .describe(
-      "Sign the public and the extended card (JWS, A2A v1.0 §8.4) with this key. Unset: unsigned.",
-    ),
-});
-
-const claudeSchema = z.strictObject({
-  cwd: name()
-    .optional()
-    .describe(
-      "Working directory for Claude, also where the session file lives. Relative paths resolve " +
-        "against the directory the server was started in. Default: the current directory.",
-    ),
-  permissionMode: z
-    .enum(PERMISSION_MODES)
-    .default("acceptEdits")
-    .describe("Agent SDK permission mode."),
-  model: name().optional().describe("Model id. Default: the SDK's default."),
-  allowedTools: names().optional().describe("Tools usable without a permission prompt."),
-  disallowedTools: names().optional().describe("Tools Claude may never use."),
-  settingSources: z
-    .array(z.enum(SETTING_SOURCES))
-    .default([...SETTING_SOURCES])
-    .describe("Claude Code settings to load (CLAUDE.md, settings.json, slash commands)."),
-  maxTurns: positiveInt().optional().describe("Hard cap on agent turns per task. Default: none."),
-  maxBudgetUsd: z
-    .number({ error: "expected a number of US dollars greater than 0" })
-    .positive({ error: "expected a number of US dollars greater than 0" })
-    .optional()
-    .describe(
-      "Most a task may spend (USD, the runtime's estimate): checked as each of its runs ends, " +
-        "the task fails once it has spent more. A message's metadata.maxBudgetUsd may lower it " +
-        "for its task, never raise it. Default: none.",
-    ),
-  permissionPrompts: z
-    .enum(["input-required", "deny"])
-    .default("input-required")
-    .describe("Bridge permission prompts to the client as input-required, or deny them outright."),
-  maxPermissionDenials: positiveInt()
-    .default(3)
-    .describe("Permission denials a task may collect before it is stopped."),
-  inputTimeoutMs: positiveInt()
-    .default(minutes(30))
-    .describe(
-      "Fail a task left in input-required this long (ms): a parked task must not hold its " +
-        "context forever.",
-    ),
-  backgroundTasks: z
-    .enum(["wait", "detach"], { error: 'expected "wait" or "detach"' })
-    .default("wait")
-    .describe(
-      'Background work a turn starts (background Bash, background subagents): "wait" keeps the ' +
-        "task working until that work and the runs it wakes are done, and streams them into it; " +
-        '"detach" completes the task at its turn\'s result, and what the work wakes later ' +
-        "arrives as a new (autonomous) task in the context.",
-    ),
-  backgroundWaitTimeoutMs: positiveInt()
-    .default(minutes(30))
-    .describe(
-      'With "wait": longest a task waits for its background work (ms); then it completes, ' +
-        "and what the work produces later arrives as a new task.",
-    ),
 });
 
 const sessionsSchema = z.strictObject({

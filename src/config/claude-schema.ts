@@ -1,0 +1,77 @@
+import type { PermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
+import { z } from "zod";
+import { minutes, name, names, positiveInt } from "./schema-parts.js";
+
+/** The `claude` section of the config: how Claude Code runs each task. */
+export const PERMISSION_MODES = [
+  "default",
+  "acceptEdits",
+  "bypassPermissions",
+  "plan",
+  "dontAsk",
+  "auto",
+] as const;
+export const SETTING_SOURCES = ["user", "project", "local"] as const;
+
+// Fails to compile when the Agent SDK adds or drops a value, so the schema cannot silently drift.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _permissionModesMatchSdk: Same<(typeof PERMISSION_MODES)[number], PermissionMode> = true;
+const _settingSourcesMatchSdk: Same<(typeof SETTING_SOURCES)[number], SettingSource> = true;
+
+export const claudeSchema = z.strictObject({
+  cwd: name()
+    .optional()
+    .describe(
+      "Working directory for Claude, also where the session file lives. Relative paths resolve " +
+        "against the directory the server was started in. Default: the current directory.",
+    ),
+  permissionMode: z
+    .enum(PERMISSION_MODES)
+    .default("acceptEdits")
+    .describe("Agent SDK permission mode."),
+  model: name().optional().describe("Model id. Default: the SDK's default."),
+  allowedTools: names().optional().describe("Tools usable without a permission prompt."),
+  disallowedTools: names().optional().describe("Tools Claude may never use."),
+  settingSources: z
+    .array(z.enum(SETTING_SOURCES))
+    .default([...SETTING_SOURCES])
+    .describe("Claude Code settings to load (CLAUDE.md, settings.json, slash commands)."),
+  maxTurns: positiveInt().optional().describe("Hard cap on agent turns per task. Default: none."),
+  maxBudgetUsd: z
+    .number({ error: "expected a number of US dollars greater than 0" })
+    .positive({ error: "expected a number of US dollars greater than 0" })
+    .optional()
+    .describe(
+      "Most a task may spend (USD, the runtime's estimate): checked as each of its runs ends, " +
+        "the task fails once it has spent more. A message's metadata.maxBudgetUsd may lower it " +
+        "for its task, never raise it. Default: none.",
+    ),
+  permissionPrompts: z
+    .enum(["input-required", "deny"])
+    .default("input-required")
+    .describe("Bridge permission prompts to the client as input-required, or deny them outright."),
+  maxPermissionDenials: positiveInt()
+    .default(3)
+    .describe("Permission denials a task may collect before it is stopped."),
+  inputTimeoutMs: positiveInt()
+    .default(minutes(30))
+    .describe(
+      "Fail a task left in input-required this long (ms): a parked task must not hold its " +
+        "context forever.",
+    ),
+  backgroundTasks: z
+    .enum(["wait", "detach"], { error: 'expected "wait" or "detach"' })
+    .default("wait")
+    .describe(
+      'Background work a turn starts (background Bash, background subagents): "wait" keeps the ' +
+        "task working until that work and the runs it wakes are done, and streams them into it; " +
+        '"detach" completes the task at its turn\'s result, and what the work wakes later ' +
+        "arrives as a new (autonomous) task in the context.",
+    ),
+  backgroundWaitTimeoutMs: positiveInt()
+    .default(minutes(30))
+    .describe(
+      'With "wait": longest a task waits for its background work (ms); then it completes, ' +
+        "and what the work produces later arrives as a new task.",
+    ),
+});
