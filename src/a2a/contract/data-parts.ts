@@ -44,7 +44,7 @@ export const permissionRequestData = (
 });
 
 /** An input-required status message: the bare prompt as text, everything else as data. */
-export interface PromptContent {
+export interface InputRequestContent {
   readonly text: string;
   readonly data: AskUserQuestionData | PermissionRequestData;
 }

@@ -1,5 +1,5 @@
 import { TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
-import type { PromptContent } from "./data-parts.js";
+import type { InputRequestContent } from "./data-parts.js";
 import { KIND, type StatusKind } from "./kinds.js";
 import {
   agentMessage,
@@ -88,7 +88,7 @@ export const status = {
   wakeInterrupted: (ref: TaskRef): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.wakeInterrupted, TEXT.wakeInterrupted),
   /** The prompt a parked task shows: its text, and its data part (which carries the kind). */
-  inputRequired: (ref: TaskRef, prompt: PromptContent): TaskStatusUpdateEvent =>
+  inputRequired: (ref: TaskRef, prompt: InputRequestContent): TaskStatusUpdateEvent =>
     statusUpdate(
       ref,
       TaskState.TASK_STATE_INPUT_REQUIRED,

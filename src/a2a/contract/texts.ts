@@ -71,7 +71,7 @@ export const TEXT = {
   serverStopping: "the server is stopping",
 
   // ---- input-required (README "Interactive tasks") -----------------------------------------
-  permissionPrompt: (toolName: string, title: string | undefined) =>
+  permissionRequest: (toolName: string, title: string | undefined) =>
     title ? `${title}.` : `Claude wants to use ${toolName}.`,
 
   fileTooLarge: (path: string, operation: string, size: number, max: number) =>

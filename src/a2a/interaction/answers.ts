@@ -2,7 +2,7 @@ import type { Message } from "@a2a-js/sdk";
 import {
   askUserQuestionData,
   permissionRequestData,
-  type PromptContent,
+  type InputRequestContent,
   type Question,
 } from "../contract/data-parts.js";
 import { DENIAL, TEXT } from "../contract/texts.js";
@@ -10,7 +10,7 @@ import { decideFreeText, type Decision } from "./permission-reply.js";
 import { isRecord } from "../../common/json.js";
 
 /** What Claude is waiting for while a task is parked in input-required. */
-export type PendingPrompt =
+export type InputRequest =
   | { kind: "question"; toolName: string; input: Record<string, unknown>; questions: Question[] }
   | {
       kind: "permission";
@@ -23,7 +23,7 @@ export type PendingPrompt =
 export type { Question } from "../contract/data-parts.js";
 
 /** The input-required status message: the bare prompt as text, everything else as data. */
-export function promptContent(p: PendingPrompt): PromptContent {
+export function inputRequestContent(p: InputRequest): InputRequestContent {
   switch (p.kind) {
     case "question":
       return {
@@ -31,7 +31,7 @@ export function promptContent(p: PendingPrompt): PromptContent {
         data: askUserQuestionData(p.questions),
       };
     case "permission":
-      return { text: TEXT.permissionPrompt(p.toolName, p.title), data: permissionRequestData(p) };
+      return { text: TEXT.permissionRequest(p.toolName, p.title), data: permissionRequestData(p) };
   }
 }
 
@@ -74,7 +74,7 @@ function textOf(message: Pick<Message, "parts">): string {
 }
 
 /** Reads a client's reply to a pending prompt. A structured data part always wins over text. */
-export function parseAnswer(prompt: PendingPrompt, message: Pick<Message, "parts">): Answer {
+export function parseAnswer(prompt: InputRequest, message: Pick<Message, "parts">): Answer {
   const data = dataParts(message);
   const text = textOf(message);
   switch (prompt.kind) {

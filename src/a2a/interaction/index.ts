@@ -6,7 +6,7 @@
  * Pure decisions, no I/O. Imported by task/ and handler/ (to refuse an answer before a task
  * exists); it imports only the contract.
  */
-export { parseAnswer, promptContent, type Answer, type PendingPrompt } from "./answers.js";
-export { DenialLedger, promptFor, type DenialVerdict } from "./loop-protection.js";
+export { parseAnswer, inputRequestContent, type Answer, type InputRequest } from "./answers.js";
+export { DenialLedger, inputRequestFor, type DenialVerdict } from "./loop-protection.js";
 export { decideFreeText, readReply, type Decision } from "./permission-reply.js";
-export { PromptQueue, type PromptEntry } from "./prompt-queue.js";
+export { InputRequestQueue, type InputRequestEntry } from "./input-request-queue.js";

@@ -1,6 +1,6 @@
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { DENIAL, TEXT } from "../contract/texts.js";
-import { denialKey, denialMessage, questionsOf, type PendingPrompt } from "./answers.js";
+import { denialKey, denialMessage, questionsOf, type InputRequest } from "./answers.js";
 
 /** What a denial hands back to Claude, and, when it is the last straw, why the task stops. */
 export interface DenialVerdict {
@@ -46,13 +46,13 @@ export class DenialLedger {
  * What a tool call that reached `canUseTool` becomes: a prompt for the client, or a verdict given
  * at once (a malformed question, a request loop protection refuses, prompts turned off).
  */
-export function promptFor(
+export function inputRequestFor(
   toolName: string,
   input: Record<string, unknown>,
   options: { title?: string | undefined; decisionReason?: string | undefined },
   ledger: DenialLedger,
   policy: { readonly permissionPrompts: "input-required" | "deny" },
-): { kind: "prompt"; prompt: PendingPrompt } | { kind: "verdict"; verdict: DenialVerdict } {
+): { kind: "request"; request: InputRequest } | { kind: "verdict"; verdict: DenialVerdict } {
   if (toolName === "AskUserQuestion") {
     const questions = questionsOf(input);
     if (questions === undefined) {
@@ -64,7 +64,7 @@ export function promptFor(
         },
       };
     }
-    return { kind: "prompt", prompt: { kind: "question", toolName, input, questions } };
+    return { kind: "request", request: { kind: "question", toolName, input, questions } };
   }
   const verdict =
     ledger.repeated(toolName, input) ??
@@ -73,5 +73,8 @@ export function promptFor(
       : undefined);
   if (verdict !== undefined) return { kind: "verdict", verdict };
   const { title, decisionReason } = options;
-  return { kind: "prompt", prompt: { kind: "permission", toolName, input, title, decisionReason } };
+  return {
+    kind: "request",
+    request: { kind: "permission", toolName, input, title, decisionReason },
+  };
 }

@@ -5,7 +5,7 @@
  * the background work it waits for, and what it cost against its budget.
  *
  * The task object is the one imperative shell that owns the phase; its collaborators
- * (task-prompts.ts, background-wait.ts, run-output.ts) hold state and decide, and stay inside
+ * (input-requests.ts, background-wait.ts, run-output.ts) hold state and decide, and stay inside
  * this folder.
  *
  * Imported by routing/ (which creates tasks and hands them runs) and handler/ (the request

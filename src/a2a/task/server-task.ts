@@ -16,7 +16,7 @@ import { FileDelivery } from "../content/content-modes.js";
 import type { Ticket } from "../routing/context-queue.js";
 import { fileArtifact, type FileChange } from "../content/file-artifacts.js";
 import { toUserPrompt, type PromptPlan } from "../content/input.js";
-import { promptContent } from "../interaction/answers.js";
+import { inputRequestContent } from "../interaction/answers.js";
 import {
   AUTONOMOUS_PHASE,
   INITIAL_PHASE,
@@ -29,10 +29,10 @@ import {
 import { restamped, type TaskRef } from "../contract/messages.js";
 import { status } from "../contract/statuses.js";
 import { TEXT } from "../contract/texts.js";
-import type { PromptEntry } from "../interaction/prompt-queue.js";
+import type { InputRequestEntry } from "../interaction/input-request-queue.js";
 import { RunOutput } from "./run-output.js";
 import { RunTrace } from "./run-trace.js";
-import { TaskPrompts } from "./task-prompts.js";
+import { TaskInputRequests } from "./input-requests.js";
 import { BackgroundWait, settleFate } from "./background-wait.js";
 import { EMPTY_USAGE, usageMetadata, type TaskUsage } from "../contract/usage.js";
 import { addRunUsage, budgetStop, configuredBudget, type TaskBudget } from "./task-usage.js";
@@ -65,13 +65,13 @@ export interface ServerTaskOptions {
  * code that takes a lifecycle step, and each public method is a short sequence of steps,
  * publications and re-checks after awaits that only reads right in one place. What holds state
  * or decides lives beside it: the phase and its moves (`lifecycle.ts`), the prompts, loop
- * protection and the input timeout (`task-prompts.ts`), the background work and its wait
+ * protection and the input timeout (`input-requests.ts`), the background work and its wait
  * (`background-wait.ts`), what a run shows (`run-output.ts`), the file artifacts the client takes
  * (`content-modes.ts`). Splitting the sequences too would spread one phase over several objects.
  */
 export class ServerTask {
   private current: TaskPhase;
-  private readonly prompts: TaskPrompts;
+  private readonly prompts: TaskInputRequests;
   private readonly background: BackgroundWait;
   private readonly turnWaiters: (() => void)[] = [];
   private readonly endedGate: Promise<void>;
@@ -112,7 +112,7 @@ export class ServerTask {
       "a2a.context.id": channel.ref.contextId,
       "a2a.caller": parseConversationKey(conversation)?.owner,
     };
-    this.prompts = new TaskPrompts(env.policy, env.timers, () => this.onInputTimeout());
+    this.prompts = new TaskInputRequests(env.policy, env.timers, () => this.onInputTimeout());
     this.budget =
       origin.kind === "client" ? origin.budget : configuredBudget(env.policy.maxBudgetUsd);
     this.endedGate = new Promise((resolve) => (this.openEndedGate = resolve));
@@ -541,7 +541,9 @@ export class ServerTask {
       if (this.current.name !== "running" && this.current.name !== "waiting") return;
       if (!this.step({ type: "input_needed" })) return;
     }
-    this.channel.status(status.inputRequired(this.ref, promptContent(this.prompts.show(head))));
+    this.channel.status(
+      status.inputRequired(this.ref, inputRequestContent(this.prompts.show(head))),
+    );
   }
 
   /** A prompt was answered or withdrawn: the next one, or back to work (or done). */
@@ -550,10 +552,13 @@ export class ServerTask {
     if (this.current.name === "waiting") this.settle();
   }
 
-  private withdraw(entry: PromptEntry): void {
+  private withdraw(entry: InputRequestEntry): void {
     const withdrawal = this.prompts.withdraw(entry);
     if (withdrawal === "settled_already") return;
-    this.logger.debug({ toolName: entry.prompt.toolName }, "task: prompt withdrawn by the runtime");
+    this.logger.debug(
+      { toolName: entry.request.toolName },
+      "task: prompt withdrawn by the runtime",
+    );
     if (withdrawal === "shown" && this.leavePrompt(this.prompts.size > 0, status.working)) {
       this.afterPrompt();
     }

@@ -87,7 +87,7 @@ for (const event of [
     data: { kind: KIND.askUserQuestion, questions: [{ question: "Pick one" }] },
   }),
   status.inputRequired(ref, {
-    text: TEXT.permissionPrompt("Bash", undefined),
+    text: TEXT.permissionRequest("Bash", undefined),
     data: {
       kind: KIND.permissionRequest,
       toolName: "Bash",

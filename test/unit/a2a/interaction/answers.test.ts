@@ -5,8 +5,8 @@ import {
   denialKey,
   denialMessage,
   parseAnswer,
-  promptContent,
-  type PendingPrompt,
+  inputRequestContent,
+  type InputRequest,
 } from "../../../../src/a2a/interaction/answers.js";
 import { COLOUR_QUESTION } from "../../../support/a2a/stream-view.js";
 
@@ -23,14 +23,14 @@ const data = (d: unknown): Part => ({
   metadata: undefined,
 });
 
-const permission: PendingPrompt = {
+const permission: InputRequest = {
   kind: "permission",
   toolName: "Bash",
   input: { command: "rm -rf build" },
   title: "Claude wants to run `rm -rf build`",
   decisionReason: "Bash command not in allowedTools",
 };
-const colour: PendingPrompt = {
+const colour: InputRequest = {
   kind: "question",
   toolName: "AskUserQuestion",
   input: {},
@@ -118,13 +118,13 @@ describe("parseAnswer", () => {
 
 describe("input-required content", () => {
   it("puts the bare question texts in the text part and the rest in the data part", () => {
-    const { text: t, data: d } = promptContent(colour);
+    const { text: t, data: d } = inputRequestContent(colour);
     expect(t).toBe("Which colour do you prefer?\nWhich sizes?");
     expect(d).toEqual({ kind: "ask_user_question", questions: colour.questions });
   });
 
   it("uses the title (or the tool name) for a permission request", () => {
-    expect(promptContent(permission)).toEqual({
+    expect(inputRequestContent(permission)).toEqual({
       text: "Claude wants to run `rm -rf build`.",
       data: {
         kind: "permission_request",
@@ -135,6 +135,6 @@ describe("input-required content", () => {
       },
     });
     const untitled = { ...permission, title: undefined };
-    expect(promptContent(untitled).text).toBe("Claude wants to use Bash.");
+    expect(inputRequestContent(untitled).text).toBe("Claude wants to use Bash.");
   });
 });

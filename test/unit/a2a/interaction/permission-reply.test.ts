@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Part } from "@a2a-js/sdk";
-import { parseAnswer, type PendingPrompt } from "../../../../src/a2a/interaction/answers.js";
+import { parseAnswer, type InputRequest } from "../../../../src/a2a/interaction/answers.js";
 import {
   decideFreeText,
   NOT_CLEAR_REASON,
@@ -163,7 +163,7 @@ describe("words", () => {
 });
 
 describe("a free-text answer to a permission prompt", () => {
-  const permission: PendingPrompt = {
+  const permission: InputRequest = {
     kind: "permission",
     toolName: "Write",
     input: { file_path: "/tmp/outside/report.txt", content: "x" },

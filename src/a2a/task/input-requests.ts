@@ -1,61 +1,65 @@
 import type { Message } from "@a2a-js/sdk";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { OneShot, type Timers } from "../../timers.js";
-import type { Answer, PendingPrompt } from "../interaction/answers.js";
-import { DenialLedger, promptFor, type DenialVerdict } from "../interaction/loop-protection.js";
-import { PromptQueue, type PromptEntry } from "../interaction/prompt-queue.js";
+import type { Answer, InputRequest } from "../interaction/answers.js";
+import {
+  DenialLedger,
+  inputRequestFor,
+  type DenialVerdict,
+} from "../interaction/loop-protection.js";
+import { InputRequestQueue, type InputRequestEntry } from "../interaction/input-request-queue.js";
 import { DENY_WITHDRAWN, type TurnPolicy } from "./environment.js";
 
 /**
- * What the client's answer to a prompt hands back to Claude: a question's answers or a granted
+ * What the client's answer to a input request hands back to Claude: a question's answers or a granted
  * permission go through as the call's input; a denial is recorded by loop protection, whose
  * verdict may also stop the task.
  */
 export function verdictFor(
-  prompt: PendingPrompt,
+  request: InputRequest,
   answer: Answer,
   ledger: DenialLedger,
 ): DenialVerdict {
   if (answer.kind === "question") {
-    const updatedInput = { ...prompt.input, answers: answer.answers };
+    const updatedInput = { ...request.input, answers: answer.answers };
     return { result: { behavior: "allow", updatedInput }, stop: undefined };
   }
   if (answer.decision.decision === "allow") {
-    return { result: { behavior: "allow", updatedInput: prompt.input }, stop: undefined };
+    return { result: { behavior: "allow", updatedInput: request.input }, stop: undefined };
   }
-  return ledger.deny(prompt.toolName, prompt.input, answer.decision.reason);
+  return ledger.deny(request.toolName, request.input, answer.decision.reason);
 }
 
-/** What a tool call asking for permission becomes: a verdict at once, or a prompt in the queue. */
+/** What a tool call asking for permission becomes: a verdict at once, or a input request in the queue. */
 export type PromptRequest =
   | { readonly kind: "verdict"; readonly verdict: DenialVerdict }
   /** `result` is what the runtime's `canUseTool` awaits: it settles exactly once. */
   | {
       readonly kind: "queued";
-      readonly entry: PromptEntry;
+      readonly entry: InputRequestEntry;
       readonly result: Promise<PermissionResult>;
     };
 
-/** The head prompt with the answer the message that claimed it brought (parsed at admission). */
+/** The head input request with the answer the message that claimed it brought (parsed at admission). */
 export interface ClaimedPrompt {
-  readonly entry: PromptEntry;
+  readonly entry: InputRequestEntry;
   readonly answer: Answer;
 }
 
 /**
- * Which of its prompts a withdrawal settled: none (it was settled already), one the client never
+ * Which of its input requests a withdrawal settled: none (it was settled already), one the client never
  * saw, or the shown one, which the task then steps out of.
  */
 export type Withdrawal = "settled_already" | "unseen" | "shown";
 
 /**
- * The prompts of one task (README "Permission prompts"): the queue of those its runs wait on,
- * loop protection's ledger of denials, and the input timeout of the prompt shown. It never moves
+ * The input requests of one task (README "Interactive tasks"): the queue of those its runs wait on,
+ * loop protection's ledger of denials, and the input timeout of the input request shown. It never moves
  * the task's phase: each method says what happened, and the task (`server-task.ts`) takes the
  * lifecycle step and publishes the status.
  */
-export class TaskPrompts {
-  private readonly queue = new PromptQueue();
+export class TaskInputRequests {
+  private readonly queue = new InputRequestQueue();
   private readonly ledger: DenialLedger;
   private readonly timer: OneShot;
   /** The input timeout fired while an answer was in flight: it applies if that answer fails. */
@@ -67,53 +71,53 @@ export class TaskPrompts {
       "permissionPrompts" | "maxPermissionDenials" | "inputTimeoutMs"
     >,
     timers: Timers,
-    /** The input timeout of the shown prompt fired (the task decides whether it still applies). */
+    /** The input timeout of the shown input request fired (the task decides whether it still applies). */
     private readonly onTimeout: () => void,
   ) {
     this.ledger = new DenialLedger(policy.maxPermissionDenials);
     this.timer = new OneShot(timers);
   }
 
-  /** How many prompts are pending, the shown one included. */
+  /** How many input requests are pending, the shown one included. */
   get size(): number {
     return this.queue.size;
   }
 
-  /** A tool call that reached `canUseTool`: a verdict given at once, or a queued prompt. */
+  /** A tool call that reached `canUseTool`: a verdict given at once, or a queued input request. */
   request(
     toolName: string,
     input: Record<string, unknown>,
     options: { title?: string | undefined; decisionReason?: string | undefined },
   ): PromptRequest {
-    const decided = promptFor(toolName, input, options, this.ledger, this.policy);
+    const decided = inputRequestFor(toolName, input, options, this.ledger, this.policy);
     if (decided.kind === "verdict") return decided;
-    return { kind: "queued", ...this.queue.add(decided.prompt) };
+    return { kind: "queued", ...this.queue.add(decided.request) };
   }
 
-  /** The oldest prompt, if the client has not been shown it yet. */
-  unshownHead(): PromptEntry | undefined {
+  /** The oldest input request, if the client has not been shown it yet. */
+  unshownHead(): InputRequestEntry | undefined {
     const head = this.queue.head;
     return head === undefined || head.shown ? undefined : head;
   }
 
   /** The head is shown to the client: its input timeout starts. */
-  show(entry: PromptEntry): PendingPrompt {
+  show(entry: InputRequestEntry): InputRequest {
     entry.shown = true;
     const ms = this.policy.inputTimeoutMs;
     if (ms !== undefined) {
       this.expired = false;
       this.timer.arm(ms, () => this.onTimeout());
     }
-    return entry.prompt;
+    return entry.request;
   }
 
-  /** Reserves the shown prompt for one answering message; returns why it cannot. */
+  /** Reserves the shown input request for one answering message; returns why it cannot. */
   claim(message: Pick<Message, "parts" | "messageId">): string | undefined {
     return this.queue.claim(message);
   }
 
   /**
-   * The claiming request failed before it answered: the prompt waits for another answer. True if
+   * The claiming request failed before it answered: the input request waits for another answer. True if
    * its input timeout fired meanwhile: it applies now.
    */
   unclaim(messageId: string): boolean {
@@ -134,7 +138,7 @@ export class TaskPrompts {
 
   /** Hands the answer to the waiting run; the text the task fails with if loop protection stops it. */
   settleAnswered(claimed: ClaimedPrompt): string | undefined {
-    const verdict = verdictFor(claimed.entry.prompt, claimed.answer, this.ledger);
+    const verdict = verdictFor(claimed.entry.request, claimed.answer, this.ledger);
     this.queue.settle(claimed.entry, verdict.result);
     return verdict.stop;
   }
@@ -150,18 +154,18 @@ export class TaskPrompts {
   }
 
   /** The runtime gave up the call (its turn was interrupted, the process ended). */
-  withdraw(entry: PromptEntry): Withdrawal {
+  withdraw(entry: InputRequestEntry): Withdrawal {
     const wasShown = entry.shown && this.queue.head === entry;
     if (!this.queue.settle(entry, DENY_WITHDRAWN)) return "settled_already";
     return wasShown ? "shown" : "unseen";
   }
 
-  /** Settles every prompt still pending (the task ended, or its turn is over). */
+  /** Settles every input request still pending (the task ended, or its turn is over). */
   settleAll(result: PermissionResult): void {
     this.queue.settleAll(result);
   }
 
-  /** No prompt is shown any more: its input timeout is off. */
+  /** No input request is shown any more: its input timeout is off. */
   clearTimer(): void {
     this.timer.clear();
     this.expired = false;

@@ -2,20 +2,20 @@ import type { Message } from "@a2a-js/sdk";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { DENIAL, TEXT } from "../../../../src/a2a/contract/texts.js";
-import type { Answer, PendingPrompt } from "../../../../src/a2a/interaction/answers.js";
+import type { Answer, InputRequest } from "../../../../src/a2a/interaction/answers.js";
 import { DenialLedger } from "../../../../src/a2a/interaction/loop-protection.js";
 import type { TurnPolicy } from "../../../../src/a2a/task/environment.js";
-import { TaskPrompts, verdictFor } from "../../../../src/a2a/task/task-prompts.js";
+import { TaskInputRequests, verdictFor } from "../../../../src/a2a/task/input-requests.js";
 import { ManualTimers } from "../support/agent.js";
 
-const permission: PendingPrompt = {
+const permission: InputRequest = {
   kind: "permission",
   toolName: "Write",
   input: { file_path: "a.txt" },
   title: undefined,
   decisionReason: undefined,
 };
-const question: PendingPrompt = {
+const question: InputRequest = {
   kind: "question",
   toolName: "AskUserQuestion",
   input: { questions: [{ question: "Which?" }] },
@@ -25,7 +25,7 @@ const question: PendingPrompt = {
 describe("verdictFor", () => {
   const rows: {
     name: string;
-    prompt: PendingPrompt;
+    prompt: InputRequest;
     answer: Answer;
     /** Denials recorded before this answer, with a limit of 2. */
     before: number;
@@ -89,11 +89,15 @@ const policy: Pick<TurnPolicy, "permissionPrompts" | "maxPermissionDenials" | "i
 function setup(p = policy) {
   const timers = new ManualTimers();
   const fired: number[] = [];
-  const prompts = new TaskPrompts(p, timers, () => fired.push(fired.length));
+  const prompts = new TaskInputRequests(p, timers, () => fired.push(fired.length));
   return { timers, fired, prompts };
 }
 
-function queued(prompts: TaskPrompts, toolName = "Write", input: Record<string, unknown> = {}) {
+function queued(
+  prompts: TaskInputRequests,
+  toolName = "Write",
+  input: Record<string, unknown> = {},
+) {
   const request = prompts.request(toolName, input, {});
   if (request.kind !== "queued") throw new Error(`not queued: ${JSON.stringify(request)}`);
   return request;
@@ -104,7 +108,7 @@ const reply = (messageId: string, text: string): Pick<Message, "parts" | "messag
   parts: [{ content: { $case: "text", value: text } } as Message["parts"][number]],
 });
 
-describe("TaskPrompts.request", () => {
+describe("TaskInputRequests.request", () => {
   const rows: {
     name: string;
     permissionPrompts: TurnPolicy["permissionPrompts"];
@@ -176,13 +180,13 @@ describe("TaskPrompts.request", () => {
   });
 });
 
-describe("TaskPrompts: showing, claiming and answering", () => {
+describe("TaskInputRequests: showing, claiming and answering", () => {
   it("only the head is ever unshown-and-next; showing it starts the input timeout", () => {
     const { prompts, timers } = setup();
     const a = queued(prompts);
     queued(prompts, "Edit");
     expect(prompts.unshownHead()).toBe(a.entry);
-    expect(prompts.show(a.entry)).toBe(a.entry.prompt);
+    expect(prompts.show(a.entry)).toBe(a.entry.request);
     expect(prompts.unshownHead()).toBeUndefined();
     expect(timers.armed).toBe(1);
   });
@@ -233,7 +237,7 @@ describe("TaskPrompts: showing, claiming and answering", () => {
   });
 });
 
-describe("TaskPrompts: the input timeout", () => {
+describe("TaskInputRequests: the input timeout", () => {
   const rows: {
     name: string;
     claimed: boolean;
@@ -295,7 +299,7 @@ describe("TaskPrompts: the input timeout", () => {
   });
 });
 
-describe("TaskPrompts.withdraw", () => {
+describe("TaskInputRequests.withdraw", () => {
   const rows: { name: string; show: boolean; settledFirst: boolean; expected: string }[] = [
     { name: "the shown prompt", show: true, settledFirst: false, expected: "shown" },
     { name: "a prompt the client never saw", show: false, settledFirst: false, expected: "unseen" },
@@ -330,7 +334,7 @@ describe("TaskPrompts.withdraw", () => {
   });
 });
 
-describe("TaskPrompts.settleAll", () => {
+describe("TaskInputRequests.settleAll", () => {
   it("settles every pending prompt with the one result", async () => {
     const { prompts } = setup();
     const results = [queued(prompts).result, queued(prompts, "Edit").result];

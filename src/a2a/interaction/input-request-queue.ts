@@ -1,31 +1,31 @@
 import type { Message } from "@a2a-js/sdk";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
-import { parseAnswer, type Answer, type PendingPrompt } from "./answers.js";
+import { parseAnswer, type Answer, type InputRequest } from "./answers.js";
 
 /** One question or permission request of a run, waiting for the client. */
-export interface PromptEntry {
-  readonly prompt: PendingPrompt;
-  /** The message that reserved this prompt, and its answer, parsed once at admission. */
+export interface InputRequestEntry {
+  readonly request: InputRequest;
+  /** The message that reserved this input request, and its answer, parsed once at admission. */
   claim: { readonly messageId: string; readonly answer: Answer } | undefined;
   /** Published to the client (only the head of the queue ever is). */
   shown: boolean;
 }
 
 interface Waiting {
-  readonly entry: PromptEntry;
+  readonly entry: InputRequestEntry;
   readonly resolve: (result: PermissionResult) => void;
 }
 
 /**
- * The prompts one task's run is waiting on, in arrival order. Parallel tool calls and parallel
- * subagents ask at the same time; the client sees one at a time (the head), and every prompt is
+ * The input requests one task's run is waiting on, in arrival order. Parallel tool calls and parallel
+ * subagents ask at the same time; the client sees one at a time (the head), and every input request is
  * settled exactly once: by its answer, or by a stop, a cancel, a timeout or the runtime
  * withdrawing it. None is lost, none is left pending.
  */
-export class PromptQueue {
+export class InputRequestQueue {
   private readonly waiting: Waiting[] = [];
 
-  get head(): PromptEntry | undefined {
+  get head(): InputRequestEntry | undefined {
     return this.waiting[0]?.entry;
   }
 
@@ -33,9 +33,9 @@ export class PromptQueue {
     return this.waiting.length;
   }
 
-  /** Queues a prompt; the promise is what the runtime's `canUseTool` awaits. */
-  add(prompt: PendingPrompt): { entry: PromptEntry; result: Promise<PermissionResult> } {
-    const entry: PromptEntry = { prompt, claim: undefined, shown: false };
+  /** Queues a request; the promise is what the runtime's `canUseTool` awaits. */
+  add(request: InputRequest): { entry: InputRequestEntry; result: Promise<PermissionResult> } {
+    const entry: InputRequestEntry = { request, claim: undefined, shown: false };
     const result = new Promise<PermissionResult>((resolve) => {
       this.waiting.push({ entry, resolve });
     });
@@ -43,7 +43,7 @@ export class PromptQueue {
   }
 
   /**
-   * Reserves the head prompt for one answering message. Returns why it cannot (nothing is
+   * Reserves the head input request for one answering message. Returns why it cannot (nothing is
    * reserved then): nothing is shown, another message already answers it, or the answer is
    * unreadable.
    */
@@ -52,7 +52,7 @@ export class PromptQueue {
     if (head === undefined || !head.shown) return "it is not waiting for an answer";
     if (head.claim !== undefined) return "another message is already answering it";
     try {
-      head.claim = { messageId: message.messageId, answer: parseAnswer(head.prompt, message) };
+      head.claim = { messageId: message.messageId, answer: parseAnswer(head.request, message) };
     } catch (err) {
       return (err as Error).message;
     }
@@ -71,8 +71,8 @@ export class PromptQueue {
     return this.head?.claim?.messageId === messageId;
   }
 
-  /** Settles one prompt; false if it was settled already. */
-  settle(entry: PromptEntry, result: PermissionResult): boolean {
+  /** Settles one input request; false if it was settled already. */
+  settle(entry: InputRequestEntry, result: PermissionResult): boolean {
     const index = this.waiting.findIndex((w) => w.entry === entry);
     if (index < 0) return false;
     const [waiting] = this.waiting.splice(index, 1);
@@ -80,7 +80,7 @@ export class PromptQueue {
     return true;
   }
 
-  /** Settles every prompt still waiting (a stop, a cancel, the end of the run). */
+  /** Settles every input request still waiting (a stop, a cancel, the end of the run). */
   settleAll(result: PermissionResult): number {
     const all = this.waiting.splice(0);
     for (const w of all) w.resolve(result);
