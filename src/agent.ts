@@ -14,15 +14,19 @@ import { GuardedRequestHandler } from "./a2a/handler/guarded-request-handler.js"
 import { RetryingPushSender } from "./a2a/push/sender.js";
 import { pushTargetPolicy } from "./a2a/push/target.js";
 import type { Inbox, ServerTask } from "./a2a/task/server-task.js";
-import { ClaudeSession, type QueryFactory } from "./claude/index.js";
+import {
+  ClaudeSession,
+  readTranscriptSync,
+  rewindPoint,
+  transcriptCheck,
+  type QueryFactory,
+} from "./claude/index.js";
 import type { Config } from "./config/schema.js";
 import { secretVariables, withoutVariables } from "./config/security-schema.js";
 import { checkHealth, type HealthReport } from "./http/health.js";
 import { ServerMetrics } from "./metrics/metrics.js";
 import { OrphanGuard } from "./sessions/orphans.js";
 import { SessionPool, type SessionFactoryArgs } from "./sessions/pool.js";
-import { readTranscriptSync, rewindPoint } from "./sessions/rewind.js";
-import { transcriptCheck } from "./sessions/transcripts.js";
 import { SessionMap } from "./store/session-map.js";
 import { memoryStores, openTaskStores, type TaskStores } from "./store/task-stores.js";
 import { ExchangedHistoryStore } from "./store/exchanged-history-store.js";

@@ -7,7 +7,7 @@ import { BackgroundClock } from "./background-clock.js";
 import { LiveSession } from "./live-session.js";
 import { ProcessSlots } from "./process-slots.js";
 import { rejectsEveryPrompt, SessionRecovery, type SessionReset } from "./recovery.js";
-import type { TranscriptCheck } from "./transcripts.js";
+import type { TranscriptCheck } from "../claude/index.js";
 import { TEXT } from "../a2a/contract/texts.js";
 
 export type { Timers } from "../timers.js";

@@ -1,7 +1,7 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { getSessionMessages, type SessionStore } from "@anthropic-ai/claude-agent-sdk";
-import { childConfigDir } from "../claude/history.js";
+import { childConfigDir } from "./history.js";
 
 export interface TranscriptLocation {
   readonly cwd: string;

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { childConfigDir } from "../claude/history.js";
+import { childConfigDir } from "./history.js";
 import type { TranscriptLocation } from "./transcripts.js";
 
 interface Entry {

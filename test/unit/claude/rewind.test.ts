@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rewindPoint } from "../../../src/sessions/rewind.js";
+import { rewindPoint } from "../../../src/claude/rewind.js";
 
 const line = (o: Record<string, unknown>) => JSON.stringify(o);
 const user = (uuid: string, parentUuid: string | null, content: unknown) =>
