@@ -13,7 +13,8 @@ import { changedFilePath, FILE_TOOL_MATCHER, fileOperation } from "./a2a/content
 import { GuardedRequestHandler } from "./a2a/handler/guarded-request-handler.js";
 import { RetryingPushSender } from "./a2a/push/sender.js";
 import { pushTargetPolicy } from "./a2a/push/target.js";
-import type { Inbox, ServerTask } from "./a2a/task/server-task.js";
+import type { Inbox } from "./a2a/task/environment.js";
+import type { ServerTask } from "./a2a/task/server-task.js";
 import {
   ClaudeSession,
   readTranscriptSync,

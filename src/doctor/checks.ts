@@ -11,17 +11,10 @@ import { AuthConfigError } from "../auth/verifier.js";
 import { checkBindSafety, StartupError } from "../server.js";
 import { redactUrl } from "../store/database.js";
 import { databaseSpec } from "../store/task-stores.js";
+import type { CheckResult } from "./check-result.js";
 import { checkOidc, checkSigning } from "./security-checks.js";
 
-/** One line of `claude-a2a --check`. */
-export interface CheckResult {
-  readonly name: string;
-  readonly ok: boolean;
-  /** What was found (ok) or what is wrong. */
-  readonly detail: string;
-  /** How to fix it, when not ok. */
-  readonly fix?: string;
-}
+export type { CheckResult } from "./check-result.js";
 
 /** The report and the exit code (non-zero if anything is wrong). Pure. */
 export function formatReport(results: readonly CheckResult[]): { text: string; code: number } {

@@ -3,7 +3,7 @@ import { CardSigningError, loadSigningKey } from "../a2a/card/signing.js";
 import { OidcVerifier } from "../auth/oidc.js";
 import { AuthConfigError } from "../auth/verifier.js";
 import type { Config } from "../config/schema.js";
-import type { CheckResult } from "./checks.js";
+import type { CheckResult } from "./check-result.js";
 
 /** How long `--check` waits for the identity provider's key set. */
 const JWKS_TIMEOUT_MS = 5_000;

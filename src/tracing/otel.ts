@@ -19,7 +19,7 @@ import {
   type SpanExporter,
   type TracerConfig,
 } from "@opentelemetry/sdk-trace-base";
-import type { SpanAttributes, TraceSpan, Tracing } from "./tracing.js";
+import type { SpanAttributes, TraceSpan, Tracing } from "./span.js";
 
 /**
  * The OpenTelemetry side of the tracing seam. Loaded only when tracing is on (`loadTracing`

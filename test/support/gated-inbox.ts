@@ -1,4 +1,4 @@
-import type { Inbox } from "../../src/a2a/task/server-task.js";
+import type { Inbox } from "../../src/a2a/task/environment.js";
 
 /** A gate a test opens: `wait()` parks a caller until `open()`. */
 export class Gate {

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /** The shape docs/ARCHITECTURE.md promises, checked on the tree itself. */
@@ -36,5 +37,51 @@ describe("the src/ tree", () => {
     for (const dir of readdirSync(a2a).filter((n) => statSync(join(a2a, n)).isDirectory())) {
       expect(readdirSync(join(a2a, dir)), dir).toContain("index.ts");
     }
+  });
+
+  it("has no import cycle, type-only imports included (the lint's no-cycle skips those)", () => {
+    const edges = new Map<string, string[]>();
+    for (const file of sources) {
+      const { importedFiles } = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
+      const targets = importedFiles
+        .map((i) => i.fileName)
+        .filter((spec) => spec.startsWith("."))
+        .map((spec) => resolve(dirname(file), spec.replace(/\.js$/, ".ts")))
+        .filter((target) => existsSync(target));
+      edges.set(file, targets);
+    }
+    // Tarjan's strongly connected components: any with two or more files is a cycle.
+    let index = 0;
+    const order = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const cycles: string[][] = [];
+    const visit = (v: string): void => {
+      order.set(v, index);
+      low.set(v, index++);
+      stack.push(v);
+      onStack.add(v);
+      for (const w of edges.get(v) ?? []) {
+        if (!order.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+        } else if (onStack.has(w)) {
+          low.set(v, Math.min(low.get(v) ?? 0, order.get(w) ?? 0));
+        }
+      }
+      if (low.get(v) !== order.get(v)) return;
+      const component: string[] = [];
+      let w: string | undefined;
+      do {
+        w = stack.pop();
+        if (w === undefined) break;
+        onStack.delete(w);
+        component.push(relative(SRC, w));
+      } while (w !== v);
+      if (component.length > 1) cycles.push(component.sort());
+    };
+    for (const file of sources) if (!order.has(file)) visit(file);
+    expect(cycles).toEqual([]);
   });
 });

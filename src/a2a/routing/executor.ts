@@ -22,18 +22,12 @@ import type { FileChange } from "../content/file-artifacts.js";
 import { InputError, planPrompt } from "../content/input.js";
 import { removeInbox, writeInbox } from "../../workspace/inbox.js";
 import { newTask, statusUpdate, type TaskRef } from "../contract/messages.js";
-import {
-  ServerTask,
-  type Inbox,
-  type TaskEnvironment,
-  type TurnPolicy,
-} from "../task/server-task.js";
+import { ServerTask } from "../task/server-task.js";
+import type { Inbox, TaskEnvironment, TurnPolicy } from "../task/environment.js";
 import { status } from "../contract/statuses.js";
 import { DENIAL } from "../contract/texts.js";
 import { EMPTY_USAGE, usageMetadata } from "../contract/usage.js";
 import { requestedBudget } from "../task/task-usage.js";
-
-export type { TurnPolicy } from "../task/server-task.js";
 
 export interface ExecutorOptions extends TaskOutlets {
   readonly pool: SessionPool;
@@ -75,7 +69,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   /** Answers admitted by the request guard that could not be delivered, by message id. */
   private readonly refusals = new Map<string, string>();
   private readonly autonomous: AutonomousTasks;
-  private readonly env: TaskEnvironment;
+  private readonly env: TaskEnvironment<ServerTask>;
 
   constructor(private readonly options: ExecutorOptions) {
     this.ownership = options.ownership;

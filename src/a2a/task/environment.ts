@@ -5,7 +5,6 @@ import type { Timers } from "../../timers.js";
 import type { Ticket } from "../routing/context-queue.js";
 import type { InboxFile } from "../../workspace/inbox.js";
 import type { PromptPlan } from "../content/input.js";
-import type { ServerTask } from "./server-task.js";
 import { DENIAL } from "../contract/texts.js";
 import type { TaskBudget } from "./task-usage.js";
 
@@ -29,8 +28,11 @@ export interface Inbox {
   remove(cwd: string, taskId: string): Promise<void>;
 }
 
-/** What a task needs from the server around it. */
-export interface TaskEnvironment {
+/**
+ * What a task needs from the server around it. `Task` is the task object that owns runs (the
+ * executor's `ServerTask`), a parameter so this module does not import the task it serves.
+ */
+export interface TaskEnvironment<Task = unknown> {
   readonly cwd: string;
   readonly policy: TurnPolicy;
   readonly timers: Timers;
@@ -54,7 +56,7 @@ export interface TaskEnvironment {
    */
   budgetStop(conversation: string, background: boolean): string | undefined;
   /** From now on, prompts and file changes of `runId` reach this task. */
-  own(runId: string, task: ServerTask): void;
+  own(runId: string, task: Task): void;
   disown(runId: string): void;
 }
 

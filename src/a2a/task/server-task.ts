@@ -44,8 +44,6 @@ import {
   type TaskOrigin,
 } from "./environment.js";
 
-export type { Inbox, TaskEnvironment, TaskOrigin, TurnPolicy } from "./environment.js";
-
 export interface ServerTaskOptions {
   /** The creating request's `acceptedOutputModes` (empty: anything), for the task's life. */
   readonly acceptedOutputModes?: readonly string[];
@@ -97,7 +95,7 @@ export class ServerTask {
   constructor(
     readonly channel: TaskChannel,
     private readonly origin: TaskOrigin,
-    private readonly env: TaskEnvironment,
+    private readonly env: TaskEnvironment<ServerTask>,
     private readonly logger: Logger,
     /** Its caller's conversation (`conversation.ts`): the key of its session and turn queue. */
     readonly conversation: ConversationKey,

@@ -19,7 +19,7 @@ import {
 } from "@a2a-js/sdk/client";
 import { removeInbox, writeInbox } from "../../../src/workspace/inbox.js";
 import { textPart } from "../../../src/a2a/contract/messages.js";
-import type { Inbox } from "../../../src/a2a/task/server-task.js";
+import type { Inbox } from "../../../src/a2a/task/environment.js";
 import { defaultQueryFactory, type QueryFactory } from "../../../src/claude/index.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { Config, ConfigInput } from "../../../src/config/schema.js";

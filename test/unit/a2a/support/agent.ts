@@ -15,7 +15,7 @@ import { pino } from "pino";
 import { expect, vi } from "vitest";
 import { removeInbox, writeInbox } from "../../../../src/workspace/inbox.js";
 import { textPart } from "../../../../src/a2a/contract/messages.js";
-import type { Inbox } from "../../../../src/a2a/task/server-task.js";
+import type { Inbox } from "../../../../src/a2a/task/environment.js";
 import { createAgent, type Agent } from "../../../../src/agent.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
