@@ -14,8 +14,8 @@ import {
   envelopeProblem,
   field,
   isBase64,
+  messageProblemWith,
   objectProblem,
-  stringArrayProblem,
   stringProblem,
   type ShapeProblem,
 } from "./request-shape.js";
@@ -123,47 +123,6 @@ export function legacyRestPartProblem(part: unknown, index: number): string | un
       );
     }
   }
-}
-
-/** The checks both v0.3 bindings share: role, id, the scalar fields, then each part. */
-function messageProblemWith(
-  message: unknown,
-  o: {
-    readonly userRoles: readonly unknown[];
-    readonly roleName: string;
-    readonly partsKey: string;
-    readonly part: (part: unknown, index: number) => string | undefined;
-  },
-): string | undefined {
-  if (!isRecord(message)) return `message must be an object, not ${describe(message)}`;
-  if (!o.userRoles.includes(message.role)) {
-    return `message.role must be ${o.roleName}: a client sends user messages only (got ${JSON.stringify(
-      message.role ?? null,
-    ).slice(0, 40)})`;
-  }
-  const messageId = field(message, "messageId", "message_id");
-  if (typeof messageId !== "string" || messageId === "") {
-    return "message.messageId must be a non-empty string";
-  }
-  const scalar =
-    stringProblem(field(message, "contextId", "context_id"), "message.contextId") ??
-    stringProblem(field(message, "taskId", "task_id"), "message.taskId") ??
-    stringArrayProblem(
-      field(message, "referenceTaskIds", "reference_task_ids"),
-      "message.referenceTaskIds",
-    ) ??
-    stringArrayProblem(message.extensions, "message.extensions") ??
-    objectProblem(message.metadata, "message.metadata");
-  if (scalar !== undefined) return scalar;
-  const parts = message[o.partsKey];
-  if (!Array.isArray(parts) || parts.length === 0) {
-    return `message.${o.partsKey} must be a non-empty array of parts`;
-  }
-  for (const [index, part] of parts.entries()) {
-    const problem = o.part(part, index);
-    if (problem !== undefined) return problem;
-  }
-  return undefined;
 }
 
 /** What is wrong with the message of a v0.3 JSON-RPC `message/send` or `message/stream`. */

@@ -97,11 +97,22 @@ export function partProblem(part: unknown, index: number): string | undefined {
 // Protobuf JSON spells an enum by name or by number.
 const USER_ROLES: readonly unknown[] = ["ROLE_USER", 1];
 
-/** What is wrong with a message a client sends, or undefined. */
-export function messageProblem(message: unknown): string | undefined {
+/**
+ * The checks of a client's message, whatever the protocol version spells: role, id, the scalar
+ * fields, then each part (v1.0 here, v0.3 in legacy-request-shape.ts).
+ */
+export function messageProblemWith(
+  message: unknown,
+  o: {
+    readonly userRoles: readonly unknown[];
+    readonly roleName: string;
+    readonly partsKey: string;
+    readonly part: (part: unknown, index: number) => string | undefined;
+  },
+): string | undefined {
   if (!isRecord(message)) return `message must be an object, not ${describe(message)}`;
-  if (!USER_ROLES.includes(message.role)) {
-    return `message.role must be ROLE_USER: a client sends user messages only (got ${JSON.stringify(
+  if (!o.userRoles.includes(message.role)) {
+    return `message.role must be ${o.roleName}: a client sends user messages only (got ${JSON.stringify(
       message.role ?? null,
     ).slice(0, 40)})`;
   }
@@ -119,15 +130,25 @@ export function messageProblem(message: unknown): string | undefined {
     stringArrayProblem(message.extensions, "message.extensions") ??
     objectProblem(message.metadata, "message.metadata");
   if (scalar !== undefined) return scalar;
-  const parts = message.parts;
+  const parts = message[o.partsKey];
   if (!Array.isArray(parts) || parts.length === 0) {
-    return "message.parts must be a non-empty array of parts";
+    return `message.${o.partsKey} must be a non-empty array of parts`;
   }
   for (const [index, part] of parts.entries()) {
-    const problem = partProblem(part, index);
+    const problem = o.part(part, index);
     if (problem !== undefined) return problem;
   }
   return undefined;
+}
+
+/** What is wrong with a message a client sends, or undefined. */
+export function messageProblem(message: unknown): string | undefined {
+  return messageProblemWith(message, {
+    userRoles: USER_ROLES,
+    roleName: "ROLE_USER",
+    partsKey: "parts",
+    part: partProblem,
+  });
 }
 
 const MESSAGE_METHODS: readonly string[] = ["SendMessage", "SendStreamingMessage"];
