@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAgent, type AgentOptions } from "./agent.js";
+import { createAgent, type Agent, type AgentOptions } from "./agent.js";
 import { legacyAgentCardJson } from "./a2a/contract/legacy-card.js";
 import type { Config } from "./config/schema.js";
 import { createHttpApp } from "./http/app.js";
@@ -9,6 +9,9 @@ import { CardSigningError } from "./a2a/card/signing.js";
 import type { Authenticator } from "./auth/decide.js";
 import { authenticatorFrom } from "./auth/from-config.js";
 import { AuthConfigError } from "./auth/verifier.js";
+import { withGrpc } from "./http/health.js";
+import { GrpcListenError, startGrpcServer, type RunningGrpcServer } from "./grpc/server.js";
+import { loadTls, TlsConfigError, type TlsMaterial } from "./grpc/tls.js";
 import type { SessionPool } from "./sessions/pool.js";
 
 export type ServerOptions = AgentOptions;
@@ -17,6 +20,8 @@ export interface RunningServer {
   /** Base URL the server listens on (not the advertised publicUrl). */
   readonly url: string;
   readonly port: number;
+  /** The gRPC binding, when `server.grpc.port` is set: the `host:port` it listens on. */
+  readonly grpc?: { readonly address: string; readonly port: number };
   readonly pool: SessionPool;
   close(): Promise<void>;
 }
@@ -36,16 +41,41 @@ export class StartupError extends Error {}
  * only the local proxy may set, which proves nothing about a peer on another machine.
  */
 export function checkBindSafety(server: Config["server"]): void {
-  if (LOOPBACK.test(server.host)) return;
-  const bearer = server.auth.tokens.length > 0 || server.auth.oidc !== undefined;
-  if (bearer || server.allowUnauthenticatedRemote) return;
+  const unsafe = unsafeBind(server);
+  if (unsafe === undefined) return;
   throw new StartupError(
-    `Refusing to listen on ${server.host} without authentication: anyone who can reach that ` +
-      `address could drive Claude Code in your workspace. Either keep server.host on 127.0.0.1 ` +
-      `(and reach it through "tailscale serve", optionally with server.allowedLogins), or set ` +
-      `server.auth.tokens (bearer tokens) or server.auth.oidc (OpenID Connect), or set ` +
+    `Refusing to listen on ${unsafe.host} (${unsafe.key}) without authentication: anyone who ` +
+      `can reach that address could drive Claude Code in your workspace. Either keep ` +
+      `${unsafe.key} on 127.0.0.1 (and reach it through "tailscale serve", optionally with ` +
+      `server.allowedLogins), or set server.auth.tokens (bearer tokens) or server.auth.oidc ` +
+      `(OpenID Connect), or set ` +
       `server.allowUnauthenticatedRemote to true if a proxy in front authenticates every request.`,
   );
+}
+
+/** The first bind address (HTTP, then gRPC when on) that is unsafe for the auth configured. Pure. */
+export function unsafeBind(server: Config["server"]): { key: string; host: string } | undefined {
+  const bearer = server.auth.tokens.length > 0 || server.auth.oidc !== undefined;
+  if (bearer || server.allowUnauthenticatedRemote) return undefined;
+  const binds = [
+    { key: "server.host", host: server.host },
+    ...(server.grpc.port === undefined
+      ? []
+      : [{ key: "server.grpc.host", host: server.grpc.host }]),
+  ];
+  return binds.find((b) => !LOOPBACK.test(b.host));
+}
+
+/** `server.grpc.tls`, read and checked; undefined when gRPC is off or plaintext. */
+async function readGrpcTls(config: Config): Promise<TlsMaterial | undefined> {
+  const { grpc } = config.server;
+  if (grpc.port === undefined || grpc.tls === undefined) return undefined;
+  try {
+    return await loadTls(grpc.tls, config.claude.cwd);
+  } catch (err) {
+    if (err instanceof TlsConfigError) throw new StartupError(err.message);
+    throw err;
+  }
 }
 
 /** The configured authentication, read (an unset token variable or a bad OIDC key stops startup). */
@@ -62,6 +92,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const { config, logger } = o;
   checkBindSafety(config.server);
   const auth = readAuth(config.server);
+  const tls = await readGrpcTls(config);
   const cwd = config.claude.cwd;
   const agent = await createAgent(o).catch((err: unknown) => {
     throw err instanceof CardSigningError ? new StartupError(err.message) : err;
@@ -74,6 +105,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     await agent.close();
     throw new StartupError(`server.compat.v03: ${(err as Error).message}`);
   }
+  const grpc = await startGrpc(o, { requestHandler, auth, tls, tracing: agent.tracing }).catch(async (err: unknown) => {
+    await agent.close();
+    throw err;
+  });
   const app = createHttpApp({
     card,
     requestHandler,
@@ -81,7 +116,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     auth,
     trustedProxies: config.server.trustedProxies,
     logger: logger.child({ component: "http" }),
-    health: () => agent.health(),
+    health: async () => withGrpc(await agent.health(), grpc?.health()),
     metrics,
     ...(compatV03 && { compatV03 }),
     tracing: agent.tracing,
@@ -100,30 +135,65 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       );
     });
   } catch (err) {
+    grpc?.cut();
     await agent.close();
     throw err;
   }
   const { port } = http.address() as AddressInfo;
   const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
   const url = `http://${host}:${port}`;
-  logger.info({ url, publicUrl: config.server.publicUrl, cwd }, "claude-a2a listening");
+  logger.info(
+    { url, publicUrl: config.server.publicUrl, cwd, ...(grpc && { grpc: grpc.address }) },
+    "claude-a2a listening",
+  );
 
   let closing: Promise<void> | undefined;
   return {
     url,
     port,
+    ...(grpc && { grpc: { address: grpc.address, port: grpc.port } }),
     pool,
     close: () =>
       (closing ??= (async () => {
-        // Stop accepting, end the agent (running tasks end and their open streams receive it),
-        // give those streams a moment to flush and close, then cut what is left.
+        // Stop accepting (both bindings), end the agent (running tasks end and their open
+        // streams receive it), give those streams a moment to flush and close, then cut what is
+        // left.
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeIdleConnections();
+        const grpcStopped = grpc?.drain() ?? Promise.resolve();
         await agent.closeSessions();
-        await Promise.race([stopped, delay(STREAM_FLUSH_MS)]);
+        await Promise.race([Promise.all([stopped, grpcStopped]), delay(STREAM_FLUSH_MS)]);
         http.closeAllConnections();
-        await stopped;
+        grpc?.cut();
+        await Promise.all([stopped, grpcStopped]);
         await agent.close();
       })()),
   };
+}
+
+/** The gRPC binding over the agent's request handler, when `server.grpc.port` is set. */
+async function startGrpc(
+  o: ServerOptions,
+  parts: Pick<Agent, "requestHandler" | "tracing"> & {
+    auth: Authenticator;
+    tls: TlsMaterial | undefined;
+  },
+): Promise<RunningGrpcServer | undefined> {
+  const { server } = o.config;
+  if (server.grpc.port === undefined) return undefined;
+  try {
+    return await startGrpcServer({
+      host: server.grpc.host,
+      port: server.grpc.port,
+      tls: parts.tls,
+      maxMessageBytes: server.bodyLimit,
+      requestHandler: parts.requestHandler,
+      auth: { auth: parts.auth, trustedProxies: server.trustedProxies },
+      tracing: parts.tracing,
+      logger: o.logger.child({ component: "grpc" }),
+    });
+  } catch (err) {
+    if (err instanceof GrpcListenError) throw new StartupError(err.message);
+    throw err;
+  }
 }

@@ -1,11 +1,14 @@
+import { credentials } from "@grpc/grpc-js";
 import {
   ClientFactory,
-  ClientFactoryOptions,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
   RestTransportFactory,
+  type CallInterceptor,
   type Client,
+  type TransportFactory,
 } from "@a2a-js/sdk/client";
+import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 
 /** A fetch that adds `Authorization: Bearer <token>` to every request. */
 export function bearerFetch(token: string, base: typeof fetch = fetch): typeof fetch {
@@ -18,36 +21,109 @@ export function bearerFetch(token: string, base: typeof fetch = fetch): typeof f
   };
 }
 
-/** The official client for the agent at `url` (reads its card; JSON-RPC or HTTP+JSON). */
-export async function connect(url: string, token?: string): Promise<Client> {
-  if (token === undefined || token === "") return new ClientFactory().createFromUrl(url);
-  const fetchImpl = bearerFetch(token);
-  const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-    transports: [
-      new JsonRpcTransportFactory({ fetchImpl }),
-      new RestTransportFactory({ fetchImpl }),
-    ],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-  });
-  return new ClientFactory(options).createFromUrl(url);
+/**
+ * Adds `authorization: Bearer <token>` to every call's service parameters: gRPC metadata (the
+ * HTTP transports' fetch sets the same header itself).
+ */
+export function bearerMetadata(token: string): CallInterceptor {
+  return {
+    before: (args) => {
+      if (args.options !== undefined) {
+        args.options.serviceParameters = {
+          ...args.options.serviceParameters,
+          authorization: `Bearer ${token}`,
+        };
+      }
+      return Promise.resolve();
+    },
+    after: () => Promise.resolve(),
+  };
 }
+
+/** `--transport`: the binding to use, by its name on the command line. */
+export const TRANSPORTS = { jsonrpc: "JSONRPC", rest: "HTTP+JSON", grpc: "GRPC" } as const;
+export type TransportChoice = keyof typeof TRANSPORTS;
+
+export interface ConnectOptions {
+  /** Only this binding; else the first one the agent card lists that this client speaks. */
+  readonly transport?: TransportChoice | undefined;
+  /** gRPC over TLS: trusting this CA certificate (PEM), or the system's CAs when `true`. */
+  readonly grpcTls?: true | Buffer | undefined;
+}
+
+/** The transports a client may use: every binding, or the one asked for. */
+export function transportFactories(fetchImpl: typeof fetch, o: ConnectOptions): TransportFactory[] {
+  const tls = o.grpcTls;
+  const grpcChannelCredentials =
+    tls === undefined ? undefined : credentials.createSsl(tls === true ? null : tls);
+  const all: TransportFactory[] = [
+    new JsonRpcTransportFactory({ fetchImpl }),
+    new RestTransportFactory({ fetchImpl }),
+    new GrpcTransportFactory(grpcChannelCredentials && { grpcChannelCredentials }),
+  ];
+  if (o.transport === undefined) return all;
+  const name: string = TRANSPORTS[o.transport];
+  return all.filter((t) => t.protocolName === name);
+}
+
+/**
+ * The official client for the agent at `url` (reads its card): JSON-RPC, HTTP+JSON or gRPC,
+ * whichever the card lists first, or the one `transport` names.
+ */
+export async function connect(
+  url: string,
+  token?: string,
+  o: ConnectOptions = {},
+): Promise<Client> {
+  const authenticated = token !== undefined && token !== "";
+  const fetchImpl = authenticated ? bearerFetch(token) : fetch;
+  return new ClientFactory({
+    transports: transportFactories(fetchImpl, o),
+    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+    ...(authenticated && { clientConfig: { interceptors: [bearerMetadata(token)] } }),
+  }).createFromUrl(url);
+}
+
+const TOKEN_HINT =
+  "the agent requires a bearer token, and none or a wrong one was sent: pass --token or set A2A_TOKEN.";
+const LOGIN_HINT =
+  "the agent refused this caller (403): your login is not in its server.allowedLogins.";
+
+// gRPC status codes the client explains (the SDK's gRPC errors carry the code as `status`).
+const GRPC_PERMISSION_DENIED = 7;
+const GRPC_UNAVAILABLE = 14;
+const GRPC_UNAUTHENTICATED = 16;
 
 /** One line saying what went wrong, with the network cause when there is one. */
 export function errorMessage(err: unknown, url?: string): string {
-  const e = err as { message?: unknown; cause?: { code?: unknown; message?: unknown } } | undefined;
+  const e = err as
+    | {
+        message?: unknown;
+        transport?: unknown;
+        status?: unknown;
+        cause?: { code?: unknown; message?: unknown };
+      }
+    | undefined;
   const message = typeof e?.message === "string" ? e.message : String(err);
   const code = typeof e?.cause?.code === "string" ? e.cause.code : undefined;
   if (code === "ECONNREFUSED" || /fetch failed/i.test(message)) {
     const why = code ?? (typeof e?.cause?.message === "string" ? e.cause.message : message);
     return `cannot reach the agent${url ? ` at ${url}` : ""} (${why}). Is the server running? Set --url or A2A_URL.`;
   }
+  if (e?.transport === "grpc") {
+    if (e.status === GRPC_UNAUTHENTICATED) return TOKEN_HINT;
+    if (e.status === GRPC_PERMISSION_DENIED) return LOGIN_HINT;
+    if (e.status === GRPC_UNAVAILABLE) {
+      return `cannot reach the agent's gRPC binding (${message.split("\n")[0] ?? message}): is the address in its card reachable from here, and does --grpc-tls match the server?`;
+    }
+  }
+  if (/^No compatible transport found/.test(message)) {
+    const asked = message.replace(/^.*: /, "");
+    return `the agent's card lists no interface this client may use (${asked}): with --transport, try another one or leave it out.`;
+  }
   // The SDK's transports put the HTTP status in the text: "... Status: 401 Unauthorized. ...".
   const status = /\b(?:Status:|stream for \S+:)\s*(40[13])\b/.exec(message)?.[1];
-  if (status === "401") {
-    return "the agent requires a bearer token, and none or a wrong one was sent: pass --token or set A2A_TOKEN.";
-  }
-  if (status === "403") {
-    return "the agent refused this caller (403): your login is not in its server.allowedLogins.";
-  }
+  if (status === "401") return TOKEN_HINT;
+  if (status === "403") return LOGIN_HINT;
   return message.split("\n")[0] ?? message;
 }

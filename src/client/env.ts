@@ -1,6 +1,7 @@
+import { readFile } from "node:fs/promises";
 import type { Client } from "@a2a-js/sdk/client";
 import { colorEnabled, makeColors, type Colors } from "./colors.js";
-import { connect } from "./connect.js";
+import { connect, type ConnectOptions, type TransportChoice } from "./connect.js";
 import { contextMemory, type ContextMemory } from "./context-memory.js";
 import { configDir, resolveUrl } from "./defaults.js";
 
@@ -17,12 +18,25 @@ export interface ClientEnv {
   readonly output?: NodeJS.WritableStream;
   /** Subscribes to Ctrl-C (SIGINT) while a turn runs; returns the unsubscribe. */
   onInterrupt(handler: () => void): () => void;
-  connect?(url: string, token?: string): Promise<Client>;
+  connect?(url: string, token?: string, options?: ConnectOptions): Promise<Client>;
 }
 
 export interface CommonOptions {
   url?: string;
   token?: string;
+  transport?: TransportChoice;
+  grpcTls?: boolean;
+  /** A CA certificate file (PEM) to trust for gRPC over TLS; implies `grpcTls`. */
+  grpcCa?: string;
+}
+
+/** What `--transport`, `--grpc-tls` and `--grpc-ca` ask of the connection. */
+export async function connectOptions(o: CommonOptions): Promise<ConnectOptions> {
+  if (o.grpcCa === undefined) return { transport: o.transport, grpcTls: o.grpcTls ? true : undefined };
+  const ca = await readFile(o.grpcCa).catch((err: unknown) => {
+    throw new Error(`cannot read --grpc-ca ${o.grpcCa}: ${(err as Error).message}`);
+  });
+  return { transport: o.transport, grpcTls: ca };
 }
 
 export interface Session {
@@ -40,7 +54,10 @@ export function session(o: CommonOptions, e: ClientEnv): Session {
     url,
     colors: makeColors(colorEnabled(e.stdoutIsTTY, e.env)),
     memory: contextMemory(configDir(e.env)),
-    client: () => (client ??= (e.connect ?? connect)(url, token)),
+    client: () =>
+      (client ??= connectOptions(o).then((options) =>
+        (e.connect ?? connect)(url, token, options),
+      )),
   };
 }
 

@@ -4,6 +4,7 @@ import { packageVersion } from "../version.js";
 import { chatCommand, type ChatOptions } from "./commands/chat.js";
 import { sendCommand, type SendOptions } from "./commands/send.js";
 import { cancelCommand, taskCommand, tasksCommand, type TasksOptions } from "./commands/tasks.js";
+import { TRANSPORTS } from "./connect.js";
 import { DEFAULT_URL } from "./defaults.js";
 import type { ClientEnv, CommonOptions } from "./env.js";
 import { EXIT } from "./render.js";
@@ -22,6 +23,19 @@ function common(cmd: Command): Command {
     )
     .addOption(
       new Option("--token <token>", "bearer token sent as Authorization (default: $A2A_TOKEN)"),
+    )
+    .addOption(
+      new Option(
+        "--transport <binding>",
+        "use only this binding (default: the first the agent card lists)",
+      ).choices(Object.keys(TRANSPORTS)),
+    )
+    .addOption(new Option("--grpc-tls", "connect to the gRPC binding over TLS (system CAs)"))
+    .addOption(
+      new Option(
+        "--grpc-ca <file>",
+        "connect to the gRPC binding over TLS, trusting this CA certificate (PEM)",
+      ),
     );
 }
 

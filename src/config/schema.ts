@@ -18,6 +18,7 @@ import { agentCardSchema } from "./card-schema.js";
 import { claudeSchema } from "./claude-schema.js";
 import { limitsSchema } from "./limits-schema.js";
 import { tracingSchema } from "./tracing-schema.js";
+import { grpcSchema } from "./grpc-schema.js";
 
 export { PERMISSION_MODES, SETTING_SOURCES } from "./claude-schema.js";
 
@@ -90,6 +91,12 @@ const serverSchema = z.strictObject({
     })
     .prefault({})
     .describe("Older versions of the A2A protocol served besides v1.0."),
+  grpc: grpcSchema
+    .prefault({})
+    .describe(
+      "The gRPC binding (A2A over gRPC), on its own port, beside JSON-RPC and HTTP+JSON: off " +
+        "unless server.grpc.port is set.",
+    ),
 });
 
 const sessionsSchema = z.strictObject({

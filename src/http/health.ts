@@ -1,9 +1,25 @@
 /** What `GET /healthz` reports. */
 export interface HealthReport {
-  /** `ok`, or `unavailable` when the task store does not answer (HTTP 503). */
+  /** `ok`, or `unavailable` when the task store does not answer or gRPC stopped (HTTP 503). */
   readonly status: "ok" | "unavailable";
   readonly store: { readonly type: string; readonly reachable: boolean; readonly error?: string };
   readonly sessions: { readonly live: number; readonly maxLive: number };
+  /** The gRPC binding, when it is on. */
+  readonly grpc?: GrpcBindingHealth;
+}
+
+export interface GrpcBindingHealth {
+  /** `host:port` it listens on. */
+  readonly address: string;
+  readonly tls: boolean;
+  /** False once it stopped taking calls (shutdown). */
+  readonly serving: boolean;
+}
+
+/** The report with the gRPC binding's state: one that stopped serving makes it unavailable. Pure. */
+export function withGrpc(report: HealthReport, grpc: GrpcBindingHealth | undefined): HealthReport {
+  if (grpc === undefined) return report;
+  return { ...report, status: grpc.serving ? report.status : "unavailable", grpc };
 }
 
 export interface HealthSources {

@@ -29,7 +29,7 @@ export function buildAgentCard(
     name: c.name,
     description: c.description,
     version: c.version ?? options.version,
-    supportedInterfaces: interfaces(base, server.compat.v03),
+    supportedInterfaces: interfaces(base, server.compat.v03, server.grpc),
     provider: c.provider
       ? { organization: c.provider.organization, url: c.provider.url }
       : undefined,
@@ -75,7 +75,11 @@ export function authenticationConfigured(
  * binding is listed a second time at version 0.3, after the v1.0 ones (a v1.0 client prefers a
  * 1.0 entry; the SDK's handlers serve v0.3 only on a binding the card lists at 0.3).
  */
-function interfaces(base: string, compatV03: boolean): AgentInterface[] {
+function interfaces(
+  base: string,
+  compatV03: boolean,
+  grpc: Config["server"]["grpc"],
+): AgentInterface[] {
   const v1: AgentInterface[] = [
     {
       url: `${base}${JSONRPC_PATH}`,
@@ -89,8 +93,35 @@ function interfaces(base: string, compatV03: boolean): AgentInterface[] {
       protocolVersion: A2A_PROTOCOL_VERSION,
       tenant: "",
     },
+    // Listed only when it is served: a client may pick any interface the card names. v1.0 only:
+    // the SDK's v0.3 gRPC service (another protobuf package) is not served.
+    ...(grpc.port === undefined
+      ? []
+      : [
+          {
+            url: grpcAddress(grpc, grpc.port),
+            protocolBinding: "GRPC",
+            protocolVersion: A2A_PROTOCOL_VERSION,
+            tenant: "",
+          },
+        ]),
   ];
   return compatV03 ? duplicateInterfacesForLegacy(v1, ["JSONRPC", "HTTP+JSON"]) : v1;
+}
+
+const WILDCARD = /^(0\.0\.0\.0|::|\[::\])$/;
+
+/**
+ * What a gRPC client dials (`host:port`, the card's GRPC url): `server.grpc.publicAddress`, else
+ * the bind address (an IPv6 one bracketed), `localhost` for a wildcard one. Pure.
+ */
+export function grpcAddress(
+  grpc: Pick<Config["server"]["grpc"], "host" | "publicAddress">,
+  port: number,
+): string {
+  if (grpc.publicAddress !== undefined) return grpc.publicAddress;
+  const host = WILDCARD.test(grpc.host) ? "localhost" : grpc.host;
+  return `${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;
 }
 
 /** The card's name for the bearer-token scheme of `server.auth.tokens`. */

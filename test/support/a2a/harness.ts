@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import {
   Role,
   TaskState,
@@ -73,6 +73,8 @@ export interface HarnessOptions {
   readonly tracing?: () => Tracing;
   /** How the A2A client fetches (e.g. to add a header to every request). */
   readonly fetchImpl?: typeof fetch;
+  /** The server's logger (default: silent, or TEST_LOG_LEVEL). */
+  readonly logger?: Logger;
 }
 
 /**
@@ -114,7 +116,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
       },
     });
   };
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const inbox = options.inbox?.({ write: writeInbox, remove: removeInbox });
   const start = async () => {
     const server = await startServer({

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { intBetween, name } from "./schema-parts.js";
+
+/** `host:port`, a bracketed IPv6 address allowed: what a gRPC client dials. */
+const HOST_PORT = /^(\[[0-9A-Fa-f:.]+\]|[^\s:/[\]]+):\d{1,5}$/;
+
+/** `server.grpc`: the gRPC binding, off unless a port is set. */
+export const grpcSchema = z.strictObject({
+  port: intBetween(1, 65535)
+    .optional()
+    .describe("TCP port of the gRPC binding. Unset (the default): no gRPC binding."),
+  host: name()
+    .default("127.0.0.1")
+    .describe(
+      "Bind address of the gRPC binding. Keep the loopback default unless callers must " +
+        "authenticate (server.auth.tokens or server.auth.oidc); the same rule as server.host.",
+    ),
+  publicAddress: name()
+    .regex(HOST_PORT, { error: 'expected "host:port", e.g. "agent.example.com:50051"' })
+    .optional()
+    .describe(
+      "host:port advertised in the agent card's GRPC interface. Default: <host>:<port> " +
+        "(localhost for a wildcard host).",
+    ),
+  tls: z
+    .strictObject({
+      keyFile: name().describe("PEM private key; a relative path resolves against claude.cwd."),
+      certFile: name().describe(
+        "PEM certificate (chain); a relative path resolves against claude.cwd.",
+      ),
+    })
+    .optional()
+    .describe("Serve gRPC over TLS with this key and certificate. Unset: plaintext (h2c)."),
+});

@@ -1,0 +1,131 @@
+/** The gRPC tests' pieces: a stub request handler, a server on 127.0.0.1:0 and a raw client. */
+import { createHash } from "node:crypto";
+import {
+  Role,
+  type AgentCard,
+  type GetTaskRequest,
+  type Message,
+  type SendMessageRequest,
+  type Task,
+} from "@a2a-js/sdk";
+import { TaskNotFoundError } from "@a2a-js/sdk/errors";
+import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
+import { buildAgentCard } from "../../../src/a2a/contract/card.js";
+import { resolveConfig } from "../../../src/config/load.js";
+import { TokenVerifier } from "../../../src/http/auth.js";
+import { startGrpcServer, type RunningGrpcServer } from "../../../src/grpc/server.js";
+import type { TlsMaterial } from "../../../src/grpc/tls.js";
+import { captureLogs } from "../../support/grpc.js";
+import { unsupported, workingTask } from "../http/support/stub-handler.js";
+
+export {
+  GET_TASK,
+  getTaskBytes,
+  rawGrpcClient as rawClient,
+  SEND_MESSAGE,
+} from "../../support/grpc.js";
+
+export const TOKEN = "grpc-test-token-0123";
+export const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
+
+/** The card with a GRPC interface (the SDK refuses a version the card does not list for GRPC). */
+export const card: AgentCard = buildAgentCard(
+  resolveConfig({ server: { grpc: { port: 50051 } } }, { file: "test.json", startDir: "/work" }),
+  { version: "0.0.0" },
+);
+
+/** Records what reaches it; GetTask answers a working task, or fails as `failWith` says. */
+export class StubHandler implements A2ARequestHandler {
+  readonly calls: { method: string; context: ServerCallContext; params: unknown }[] = [];
+  failWith: Error | undefined;
+  getAgentCard(): Promise<AgentCard> {
+    return Promise.resolve(card);
+  }
+  getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    this.calls.push({ method: "getTask", context, params });
+    if (this.failWith) return Promise.reject(this.failWith);
+    if (params.id === "unknown")
+      return Promise.reject(new TaskNotFoundError(`Task not found: ${params.id}`));
+    const task = workingTask(params.id);
+    // A timestamp the protobuf encoder takes (the HTTP stub's empty one does not encode).
+    return Promise.resolve({
+      ...task,
+      status: { ...task.status, timestamp: new Date(0).toISOString() },
+    } as Task);
+  }
+  sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message> {
+    this.calls.push({ method: "sendMessage", context, params });
+    return Promise.resolve({
+      messageId: "reply-1",
+      contextId: "ctx-1",
+      taskId: "",
+      role: Role.ROLE_AGENT,
+      parts: [
+        {
+          content: { $case: "text", value: "ok" },
+          mediaType: "",
+          filename: "",
+          metadata: undefined,
+        },
+      ],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    });
+  }
+  sendMessageStream = unsupported;
+  resubscribe = unsupported;
+  getAuthenticatedExtendedAgentCard = unsupported;
+  cancelTask = unsupported;
+  createTaskPushNotificationConfig = unsupported;
+  getTaskPushNotificationConfig = unsupported;
+  listTaskPushNotificationConfigs = unsupported;
+  deleteTaskPushNotificationConfig = unsupported;
+  listTasks = unsupported;
+}
+
+export interface StubServer {
+  readonly server: RunningGrpcServer;
+  readonly handler: StubHandler;
+  readonly logs: Record<string, unknown>[];
+  /** Resolves once a line with this `msg` has been logged `n` times. */
+  logged(msg: string, n?: number): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+export async function startStubServer(
+  o: {
+    tokens?: boolean;
+    allowedLogins?: string[];
+    maxMessageBytes?: number;
+    tls?: TlsMaterial;
+  } = {},
+): Promise<StubServer> {
+  const handler = new StubHandler();
+  const { logger, lines: logs, waitFor } = captureLogs();
+  const server = await startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    tls: o.tls,
+    maxMessageBytes: o.maxMessageBytes ?? 64 * 1024,
+    requestHandler: handler,
+    auth: {
+      tokens: TokenVerifier.from(o.tokens ? [{ name: "ci", sha256: sha256(TOKEN) }] : []),
+      allowedLogins: o.allowedLogins,
+      trustedProxies: ["127.0.0.1"],
+    },
+    logger,
+  });
+  const logged = (msg: string, n = 1) => waitFor((l) => l.msg === msg, n);
+  return {
+    server,
+    handler,
+    logs,
+    logged,
+    close: async () => {
+      const drained = server.drain();
+      server.cut();
+      await drained;
+    },
+  };
+}
