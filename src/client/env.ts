@@ -32,7 +32,8 @@ export interface CommonOptions {
 
 /** What `--transport`, `--grpc-tls` and `--grpc-ca` ask of the connection. */
 export async function connectOptions(o: CommonOptions): Promise<ConnectOptions> {
-  if (o.grpcCa === undefined) return { transport: o.transport, grpcTls: o.grpcTls ? true : undefined };
+  if (o.grpcCa === undefined)
+    return { transport: o.transport, grpcTls: o.grpcTls ? true : undefined };
   const ca = await readFile(o.grpcCa).catch((err: unknown) => {
     throw new Error(`cannot read --grpc-ca ${o.grpcCa}: ${(err as Error).message}`);
   });
@@ -55,9 +56,7 @@ export function session(o: CommonOptions, e: ClientEnv): Session {
     colors: makeColors(colorEnabled(e.stdoutIsTTY, e.env)),
     memory: contextMemory(configDir(e.env)),
     client: () =>
-      (client ??= connectOptions(o).then((options) =>
-        (e.connect ?? connect)(url, token, options),
-      )),
+      (client ??= connectOptions(o).then((options) => (e.connect ?? connect)(url, token, options))),
   };
 }
 

@@ -8,7 +8,9 @@ import { childConfigDir } from "../claude/history.js";
 import type { Config } from "../config/schema.js";
 import { StaticTokenVerifier } from "../auth/static-tokens.js";
 import { AuthConfigError } from "../auth/verifier.js";
-import { checkBindSafety, StartupError } from "../server.js";
+import { grpcAddress } from "../a2a/contract/card.js";
+import { loadTls, TlsConfigError } from "../grpc/tls.js";
+import { checkBindSafety, StartupError, unsafeBind } from "../server.js";
 import { redactUrl } from "../store/database.js";
 import { databaseSpec } from "../store/task-stores.js";
 import type { CheckResult } from "./check-result.js";
@@ -192,14 +194,58 @@ export function checkAccess(
       };
     }
     if (err instanceof StartupError) {
+      const { key, host } = unsafeBind(server) ?? { key: "server.host", host: server.host };
       return {
         name: "access",
         ok: false,
-        detail: `server.host ${server.host} is not loopback and no authentication is configured`,
-        fix: "keep server.host on 127.0.0.1, or set server.auth.tokens or server.auth.oidc (see README: Security)",
+        detail: `${key} ${host} is not loopback and no authentication is configured`,
+        fix: `keep ${key} on 127.0.0.1, or set server.auth.tokens or server.auth.oidc (see README: Security)`,
       };
     }
     throw err;
+  }
+}
+
+const ANY_HOST = /^(0\.0\.0\.0|::|localhost)$/i;
+
+/**
+ * The gRPC binding: off, or where it listens and is advertised; its own port (not the HTTP one on
+ * the same address); its TLS key and certificate readable, matching and valid now.
+ */
+export async function checkGrpc(config: Config): Promise<CheckResult> {
+  const { grpc } = config.server;
+  if (grpc.port === undefined)
+    return { name: "grpc", ok: true, detail: "off (server.grpc.port unset)" };
+  const where = `${grpc.host}:${grpc.port} (card: ${grpcAddress(grpc, grpc.port)})`;
+  const sameAddress =
+    grpc.host === config.server.host ||
+    ANY_HOST.test(grpc.host) ||
+    ANY_HOST.test(config.server.host);
+  if (grpc.port === config.server.port && sameAddress) {
+    return {
+      name: "grpc",
+      ok: false,
+      detail: `server.grpc.port ${grpc.port} is the HTTP port (server.port) too`,
+      fix: "give server.grpc.port a port of its own",
+    };
+  }
+  if (grpc.tls === undefined) return { name: "grpc", ok: true, detail: `${where}, plaintext` };
+  try {
+    const tls = await loadTls(grpc.tls, config.claude.cwd);
+    const until = tls.validTo.toISOString().slice(0, 10);
+    return {
+      name: "grpc",
+      ok: true,
+      detail: `${where}, TLS: ${tls.subject}, valid until ${until}`,
+    };
+  } catch (err) {
+    if (!(err instanceof TlsConfigError)) throw err;
+    return {
+      name: "grpc",
+      ok: false,
+      detail: err.message,
+      fix: "point server.grpc.tls.keyFile and certFile at a PEM key and its valid certificate",
+    };
   }
 }
 
@@ -209,6 +255,7 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
     checkAccess(config.server),
     ...(await checkOidc(config.server)),
     ...(await checkSigning(config)),
+    await checkGrpc(config),
     checkRuntime(),
     await checkWorkspace(config.claude.cwd),
     await checkStore(config),

@@ -4,11 +4,7 @@
  * as on the HTTP bindings (`jsonRpcAnswers`), that message is logged as a server fault and the
  * client gets "Internal error." instead.
  */
-import {
-  status as Status,
-  ServerInterceptingCall,
-  type ServerInterceptor,
-} from "@grpc/grpc-js";
+import { status as Status, ServerInterceptingCall, type ServerInterceptor } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { GRPC_INTERNAL_ERROR } from "../a2a/contract/grpc.js";
 import type { CallStatus } from "./service.js";

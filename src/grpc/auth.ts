@@ -3,8 +3,8 @@
  * (`src/http/auth.ts`), fed from call metadata instead of headers, and their answer mapped to a
  * gRPC status. Nothing else in `src/grpc/` knows how a caller is authenticated.
  */
+import type { Metadata } from "@grpc/grpc-js";
 import {
-  Metadata,
   ServerInterceptingCall,
   status as Status,
   type ServerInterceptor,
@@ -18,13 +18,8 @@ import {
   GRPC_TOKEN_INVALID,
   GRPC_TOKEN_REQUIRED,
 } from "../a2a/contract/grpc.js";
-import {
-  decideAuth,
-  TokenVerifier,
-  type AuthDecision,
-  type AuthInput,
-  type AuthPolicy,
-} from "../http/auth.js";
+import type { TokenVerifier } from "../http/auth.js";
+import { decideAuth, type AuthDecision, type AuthInput, type AuthPolicy } from "../http/auth.js";
 import { TAILSCALE_LOGIN_HEADER, TrustedProxies } from "../http/caller.js";
 import { CallerUser, type Caller } from "../identity/caller.js";
 
@@ -58,7 +53,8 @@ type Refusal = Exclude<AuthDecision, { ok: true }>;
 
 /** The status a refused call ends with: 401 is UNAUTHENTICATED, 403 PERMISSION_DENIED. Pure. */
 export function refusalStatus(decision: Refusal): Pick<StatusObject, "code" | "details"> {
-  if (decision.status === 403) return { code: Status.PERMISSION_DENIED, details: GRPC_LOGIN_REFUSED };
+  if (decision.status === 403)
+    return { code: Status.PERMISSION_DENIED, details: GRPC_LOGIN_REFUSED };
   return {
     code: Status.UNAUTHENTICATED,
     details: decision.invalidToken ? GRPC_TOKEN_INVALID : GRPC_TOKEN_REQUIRED,

@@ -30,7 +30,9 @@ export function callIds(rpc: string, request: unknown, answer: unknown): Request
   const req = obj(request);
   const message = obj(req?.message);
   let taskId =
-    str(message?.taskId) ?? str(req?.taskId) ?? (TASK_ID_RPCS.includes(rpc) ? str(req?.id) : undefined);
+    str(message?.taskId) ??
+    str(req?.taskId) ??
+    (TASK_ID_RPCS.includes(rpc) ? str(req?.id) : undefined);
   let contextId = str(message?.contextId) ?? str(req?.contextId);
   // A SendMessageResponse or StreamResponse wraps its payload; GetTask and CancelTask answer a task.
   const payload = obj(obj(answer)?.payload);

@@ -6,11 +6,7 @@
  */
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import { buildGrpcErrorMetadata, grpcStatusFor } from "@a2a-js/sdk/errors/grpc";
-import {
-  Metadata,
-  ServerInterceptingCall,
-  type ServerInterceptor,
-} from "@grpc/grpc-js";
+import { Metadata, ServerInterceptingCall, type ServerInterceptor } from "@grpc/grpc-js";
 import { notDecodable } from "../a2a/contract/grpc.js";
 import { MAX_JSON_DEPTH, messageProblem, nestedDeeperThan } from "../http/request-shape.js";
 import { MalformedRequest, REQUEST_CODECS, rpcName, type CallStatus } from "./service.js";

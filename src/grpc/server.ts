@@ -80,8 +80,7 @@ export async function startGrpcServer(o: GrpcServerOptions): Promise<RunningGrpc
     address,
     port,
     health: () => ({ address, tls: o.tls !== undefined, serving: draining === undefined }),
-    drain: () =>
-      (draining ??= new Promise<void>((resolve) => server.tryShutdown(() => resolve()))),
+    drain: () => (draining ??= new Promise<void>((resolve) => server.tryShutdown(() => resolve()))),
     cut: () => server.forceShutdown(),
   };
 }

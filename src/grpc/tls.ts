@@ -33,7 +33,11 @@ async function read(file: string, what: string): Promise<Buffer> {
 }
 
 /** Reads both files (relative paths against `cwd`, i.e. `claude.cwd`) and checks them. */
-export async function loadTls(files: TlsFiles, cwd: string, now = new Date()): Promise<TlsMaterial> {
+export async function loadTls(
+  files: TlsFiles,
+  cwd: string,
+  now = new Date(),
+): Promise<TlsMaterial> {
   const keyFile = resolve(cwd, files.keyFile);
   const certFile = resolve(cwd, files.certFile);
   const [key, cert] = await Promise.all([read(keyFile, "keyFile"), read(certFile, "certFile")]);

@@ -90,6 +90,12 @@ describe("the gRPC binding", () => {
       ]);
       expect(grpc.transport.protocolName).toBe("GRPC");
       expect(h.server.grpc?.address).toBe(address);
+      const health = await fetch(`${h.server.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({
+        status: "ok",
+        grpc: { address, tls: false, serving: true },
+      });
 
       const first = await sendForTask(grpc, userMessage("Hello"));
       expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -171,7 +177,7 @@ describe("the gRPC binding", () => {
   );
 
   it(
-    "cancels a parked task; a message for a working task is refused FAILED_PRECONDITION",
+    "cancels a parked task; cancelling or answering it again is refused FAILED_PRECONDITION",
     async () => {
       const { h, grpc } = await startGrpc({ rules: PAINT });
       const asked = await stream(grpc, "Paint the fence");

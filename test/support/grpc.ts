@@ -66,10 +66,10 @@ export interface LogCapture {
   readonly logger: Logger;
   readonly lines: Record<string, unknown>[];
   /** Resolves with the lines matching `pred` once there are `n` of them. */
-  waitFor(
+  readonly waitFor: (
     pred: (line: Record<string, unknown>) => boolean,
     n?: number,
-  ): Promise<Record<string, unknown>[]>;
+  ) => Promise<Record<string, unknown>[]>;
 }
 
 /** A pino logger (level info) whose JSON lines a test reads. */
@@ -88,7 +88,7 @@ export function captureLogs(): LogCapture {
   return {
     logger,
     lines,
-    async waitFor(pred, n = 1) {
+    waitFor: async (pred, n = 1) => {
       for (;;) {
         const found = lines.filter(pred);
         if (found.length >= n) return found;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../../src/config/schema.js";
-import { checkBindSafety, StartupError } from "../../src/server.js";
+import { checkBindSafety, StartupError, unsafeBind } from "../../src/server.js";
 
 const server = (s: Record<string, unknown>) => ({
   ...configSchema.parse({ server: s }).server,
@@ -34,5 +34,27 @@ describe("bind safety", () => {
       checkBindSafety(server({ host: "0.0.0.0", allowedLogins: ["me@example.com"] })),
     ).toThrow(StartupError);
     expect(() => checkBindSafety(server({ host: "0.0.0.0", auth: { tokens: [] } }))).toThrow();
+  });
+
+  it("holds server.grpc.host, when gRPC is on, to the same rule", () => {
+    const tokens = [{ name: "ci", sha256: "a".repeat(64) }];
+    const grpc = (g: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      server({ grpc: g, ...extra });
+    expect(unsafeBind(grpc({ host: "0.0.0.0" }))).toBeUndefined(); // off: no port
+    expect(unsafeBind(grpc({ port: 50051 }))).toBeUndefined(); // loopback default
+    expect(unsafeBind(grpc({ port: 50051, host: "0.0.0.0" }))).toEqual({
+      key: "server.grpc.host",
+      host: "0.0.0.0",
+    });
+    expect(unsafeBind(grpc({ port: 50051, host: "::" }, { host: "10.0.0.1" }))).toEqual({
+      key: "server.host",
+      host: "10.0.0.1",
+    });
+    expect(
+      unsafeBind(grpc({ port: 50051, host: "0.0.0.0" }, { auth: { tokens } })),
+    ).toBeUndefined();
+    expect(() => checkBindSafety(grpc({ port: 50051, host: "0.0.0.0" }))).toThrow(
+      /Refusing to listen on 0\.0\.0\.0 \(server\.grpc\.host\) without authentication.*keep server\.grpc\.host on 127\.0\.0\.1/s,
+    );
   });
 });

@@ -22,6 +22,8 @@ import {
 } from "@a2a-js/sdk/server";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import { A2AService, grpcService } from "@a2a-js/sdk/server/grpc";
+import { Server as GrpcServer, ServerCredentials } from "@grpc/grpc-js";
 import { Role, TaskState, type AgentCard, type Message, type Part, type Task } from "@a2a-js/sdk";
 
 const text = (value: string): Part => ({
@@ -157,7 +159,13 @@ export interface EchoAgent {
   close(): Promise<void>;
 }
 
-export async function startEchoAgent(options: { token?: string } = {}): Promise<EchoAgent> {
+export async function startEchoAgent(
+  options: {
+    token?: string;
+    /** Serve the SDK's gRPC binding too ("also": listed after JSON-RPC) or alone ("only"). */
+    grpc?: "also" | "only";
+  } = {},
+): Promise<EchoAgent> {
   const app = express();
   const authorizations: (string | undefined)[] = [];
   app.use((req, res, next) => {
@@ -172,11 +180,31 @@ export async function startEchoAgent(options: { token?: string } = {}): Promise<
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const grpc = options.grpc === undefined ? undefined : new GrpcServer();
+  const grpcPort =
+    grpc &&
+    (await new Promise<number>((resolve, reject) =>
+      grpc.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (err, port) =>
+        err ? reject(err) : resolve(port),
+      ),
+    ));
   const card: AgentCard = {
     name: "Echo",
     description: "echoes",
     supportedInterfaces: [
-      { url: `${url}/rpc`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+      ...(options.grpc === "only"
+        ? []
+        : [{ url: `${url}/rpc`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" }]),
+      ...(grpcPort === undefined
+        ? []
+        : [
+            {
+              url: `127.0.0.1:${grpcPort}`,
+              protocolBinding: "GRPC",
+              tenant: "",
+              protocolVersion: "1.0",
+            },
+          ]),
     ],
     provider: undefined,
     version: "1.0.0",
@@ -212,14 +240,26 @@ export async function startEchoAgent(options: { token?: string } = {}): Promise<
     "/rpc",
     jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
   );
+  grpc?.addService(
+    A2AService,
+    grpcService({
+      requestHandler: handler,
+      userBuilder: (call) => {
+        authorizations.push(call.metadata.get("authorization")[0]?.toString());
+        return Promise.resolve(new UnauthenticatedUser());
+      },
+    }),
+  );
   return {
     url,
     received: executor.received,
     authorizations,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      grpc?.forceShutdown();
+      await new Promise<void>((resolve) => {
         http.closeAllConnections();
         http.close(() => resolve());
-      }),
+      });
+    },
   };
 }

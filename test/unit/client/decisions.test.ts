@@ -184,6 +184,17 @@ describe("small pieces", () => {
     expect(summary("abcdefghij", 5)).toBe("abcd…");
   });
 
+  it("a gRPC refusal reads like its HTTP one", () => {
+    const grpc = (status: number, message = "gRPC error for getTask: x") =>
+      Object.assign(new Error(message), { transport: "grpc", status });
+    expect(errorMessage(grpc(16))).toMatch(/--token or set A2A_TOKEN/);
+    expect(errorMessage(grpc(7))).toMatch(/allowedLogins/);
+    expect(errorMessage(grpc(14, "14 UNAVAILABLE: No connection established"))).toBe(
+      "cannot reach the agent's gRPC binding (14 UNAVAILABLE: No connection established): is the address in its card reachable from here, and does --grpc-tls match the server?",
+    );
+    expect(errorMessage(grpc(5, "Task not found: t"))).toBe("Task not found: t");
+  });
+
   it("an unreachable agent reads as such", () => {
     const err = new TypeError("fetch failed", {
       cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),

@@ -157,6 +157,55 @@ describe("claude-a2a tasks, task, cancel against a plain A2A agent", () => {
   });
 });
 
+describe("claude-a2a over the gRPC binding", () => {
+  const restart = async (grpc: "also" | "only") => {
+    await agent.close();
+    agent = await startEchoAgent({ grpc });
+    env = { ...env, A2A_URL: agent.url };
+  };
+
+  it("--transport grpc talks gRPC (the card also lists JSON-RPC, first); --token goes as metadata", async () => {
+    await restart("also");
+    const r = await runCli(["send", "--transport", "grpc", "--token", "s3cret", "hi"], { env });
+    expect(r).toEqual({ code: 0, out: "echo: hi\n[completed]\n", err: "" });
+    // The card came over HTTP, the call over gRPC, with the token in its metadata.
+    expect(agent.authorizations).toEqual(["Bearer s3cret", "Bearer s3cret"]);
+    const listed = await runCli(["tasks", "--transport", "grpc"], { env });
+    expect(listed.code).toBe(0);
+    expect(listed.out).toMatch(/completed .* hi\n$/);
+    expect(agent.authorizations).toHaveLength(4); // its card, then ListTasks over gRPC
+  });
+
+  it("takes gRPC from a card that lists only gRPC", async () => {
+    await restart("only");
+    const r = await runCli(["send", "hi"], { env });
+    expect(r).toEqual({ code: 0, out: "echo: hi\n[completed]\n", err: "" });
+  });
+
+  it("says when the card lists no interface for --transport", async () => {
+    const r = await runCli(["send", "--transport", "grpc", "hi"], { env });
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      "claude-a2a: the agent's card lists no interface this client may use (GRPC): with --transport, try another one or leave it out.\n",
+    );
+    const bad = await runCli(["send", "--transport", "carrier-pigeon", "hi"], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("Allowed choices are jsonrpc, rest, grpc");
+  });
+
+  it("says what is wrong with an unreadable --grpc-ca, or a TLS client to a plaintext server", async () => {
+    await restart("only");
+    const missing = await runCli(["send", "--grpc-ca", "/nonexistent/ca.pem", "hi"], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(
+      /^claude-a2a: cannot read --grpc-ca \/nonexistent\/ca\.pem: ENOENT/,
+    );
+    const tls = await runCli(["send", "--grpc-tls", "hi"], { env });
+    expect(tls.code).toBe(1);
+    expect(tls.err).toMatch(/^claude-a2a: cannot reach the agent's gRPC binding .*--grpc-tls/);
+  });
+});
+
 describe("claude-a2a client help", () => {
   it.each(["send", "chat", "tasks", "task", "cancel"])(
     "%s --help shows usage and examples",

@@ -13,6 +13,7 @@ describe("config schema", () => {
       bodyLimit: 10 * 1024 * 1024,
       pushAllowPrivateNetworks: false,
       compat: { v03: false },
+      grpc: { host: "127.0.0.1" },
     });
     expect(c.agentCard.name).toBe("Claude Code");
     expect(c.agentCard.capabilities).toEqual({ streaming: true, pushNotifications: true });
@@ -33,6 +34,17 @@ describe("config schema", () => {
       maxBackgroundMs: 4 * 60 * 60_000,
     });
     expect(c.artifacts).toEqual({ maxFileBytes: 1024 * 1024 });
+  });
+
+  it("checks server.grpc: a port, an address to advertise, both TLS files", () => {
+    const grpc = (g: unknown) => configSchema.safeParse({ server: { grpc: g } });
+    expect(grpc({ port: 50051, publicAddress: "[::1]:50051" }).success).toBe(true);
+    expect(grpc({ port: 50051, tls: { keyFile: "k.pem", certFile: "c.pem" } }).success).toBe(true);
+    expect(grpc({ port: 0 }).success).toBe(false);
+    expect(grpc({ port: 50051, publicAddress: "https://agent.example.com" }).success).toBe(false);
+    expect(grpc({ port: 50051, publicAddress: "agent.example.com" }).success).toBe(false);
+    expect(grpc({ port: 50051, tls: { keyFile: "k.pem" } }).success).toBe(false);
+    expect(grpc({ port: 50051, enabled: true }).success).toBe(false);
   });
 
   it("fills the defaults of a partly written block", () => {

@@ -7,12 +7,14 @@ import type { ConfigInput } from "../../../src/config/schema.js";
 import {
   checkAccess,
   checkCredentials,
+  checkGrpc,
   checkRuntime,
   checkStore,
   checkWorkspace,
   formatReport,
 } from "../../../src/doctor/checks.js";
 import { main } from "../../../src/main.js";
+import { makeTestCert } from "../../support/tls.js";
 
 let dir = "";
 beforeEach(async () => {
@@ -44,6 +46,38 @@ describe("claude-a2a --check", () => {
     expect(checkAccess(remote, { OPS_TOKEN: "t" })).toMatchObject({
       ok: true,
       detail: "0.0.0.0: 2 bearer token(s)",
+    });
+  });
+
+  it("checks the gRPC binding: off, its port, its TLS files; an unsafe gRPC bind in access", async () => {
+    expect(await checkGrpc(config())).toEqual({
+      name: "grpc",
+      ok: true,
+      detail: "off (server.grpc.port unset)",
+    });
+    expect(await checkGrpc(config({ server: { grpc: { port: 50051 } } }))).toMatchObject({
+      ok: true,
+      detail: "127.0.0.1:50051 (card: 127.0.0.1:50051), plaintext",
+    });
+    expect(await checkGrpc(config({ server: { grpc: { port: 3008 } } }))).toMatchObject({
+      ok: false,
+      detail: "server.grpc.port 3008 is the HTTP port (server.port) too",
+    });
+    await makeTestCert(dir);
+    const tls = { keyFile: "server.key", certFile: "server.crt" };
+    const secure = await checkGrpc(config({ server: { grpc: { port: 50051, tls } } }));
+    expect(secure.ok).toBe(true);
+    expect(secure.detail).toMatch(/^127\.0\.0\.1:50051 .*, TLS: CN=localhost, valid until \d{4}-/);
+    const missing = await checkGrpc(
+      config({ server: { grpc: { port: 50051, tls: { ...tls, keyFile: "gone.key" } } } }),
+    );
+    expect(missing.ok).toBe(false);
+    expect(missing.fix).toMatch(/server\.grpc\.tls/);
+    expect(missing.detail).toMatch(/gone\.key/);
+    const open = checkAccess(config({ server: { grpc: { port: 50051, host: "0.0.0.0" } } }).server);
+    expect(open).toMatchObject({
+      ok: false,
+      detail: "server.grpc.host 0.0.0.0 is not loopback and no authentication is configured",
     });
   });
 

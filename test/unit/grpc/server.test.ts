@@ -2,11 +2,16 @@
  * The gRPC binding's server with a stub request handler: no Claude, only 127.0.0.1:0. What
  * reaches the handler, who it is from, what is refused before it, and the one log line per call.
  */
-import { status as Status } from "@grpc/grpc-js";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { credentials, status as Status } from "@grpc/grpc-js";
 import { decodeErrorInfo, decodeStatus, GRPC_STATUS_DETAILS_BIN } from "@a2a-js/sdk/errors/grpc";
 import { A2AService } from "@a2a-js/sdk/server/grpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { CALLER_STATE_KEY } from "../../../src/http/app.js";
+import { loadTls } from "../../../src/grpc/tls.js";
+import { makeTestCert } from "../../support/tls.js";
 import {
   GET_TASK,
   getTaskBytes,
@@ -176,25 +181,20 @@ describe("the gRPC binding", () => {
     expect(answer.error?.code).toBe(Status.UNKNOWN);
     expect(answer.error?.details).toBe("Internal error.");
     const [fault] = await stub.logged("internal error answered");
-    expect(fault).toMatchObject({
-      level: 50,
-      error: { message: expect.stringContaining("SQLITE_BUSY") },
-    });
+    expect(fault?.level).toBe(50);
+    expect(fault?.error).toEqual({ message: "SQLITE_BUSY: database is locked at /secret/path" });
     const [line] = await stub.logged("request");
     expect(line).toMatchObject({ status: "UNKNOWN", error: { message: "Internal error." } });
   });
 
-  it("refuses a request without A2A-Version 1.0 as the other bindings do", async () => {
-    const { client } = await start();
-    const md = {} as Record<string, string>;
-    const answer = await new Promise<{ code?: number; details?: string }>((resolve) => {
-      // The raw client sends a2a-version 1.0; an explicit 0.3 stands for a header-less client.
-      void client
-        .unary(GET_TASK, getTaskBytes("t-5"), { ...md, "a2a-version": "0.3" })
-        .then((a) => resolve(a.error ?? {}));
-    });
-    expect(answer.code).toBe(Status.FAILED_PRECONDITION);
-    expect(answer.details).toMatch(/version '0.3' is not supported/);
+  it("refuses another A2A version as the other bindings do, before the handler", async () => {
+    const { stub, client } = await start();
+    // The raw client sends a2a-version 1.0 unless told otherwise.
+    const answer = await client.unary(GET_TASK, getTaskBytes("t-5"), { "a2a-version": "0.3" });
+    expect(answer.error?.code).toBe(Status.FAILED_PRECONDITION);
+    expect(answer.error?.details).toMatch(/version '0.3' is not supported/);
+    expect(reasonOf(answer.error)).toBe("VERSION_NOT_SUPPORTED");
+    expect(stub.handler.calls).toEqual([]);
   });
 
   it("reports itself in health and stops serving on drain", async () => {
@@ -208,5 +208,29 @@ describe("the gRPC binding", () => {
     expect(stub.server.health().serving).toBe(false);
     const after = await client.unary(GET_TASK, getTaskBytes("t-6"));
     expect(after.error?.code).toBe(Status.UNAVAILABLE);
+  });
+
+  it("serves TLS with the configured key and certificate; a plaintext client gets no answer", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "a2a-grpc-tls-"));
+    try {
+      const cert = await makeTestCert(dir);
+      const tls = await loadTls(cert, dir);
+      const { stub } = await start({ tls });
+      expect(stub.server.health().tls).toBe(true);
+      const secure = rawClient(stub.server.address, credentials.createSsl(cert.cert));
+      try {
+        const answer = await secure.unary(GET_TASK, getTaskBytes("t-7"));
+        expect(answer.error).toBeNull();
+      } finally {
+        secure.close();
+      }
+      const plainClient = rawClient(stub.server.address);
+      const plain = await plainClient.unary(GET_TASK, getTaskBytes("t-8"));
+      plainClient.close();
+      expect(plain.error?.code).toBe(Status.UNAVAILABLE);
+      expect(stub.handler.calls).toHaveLength(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

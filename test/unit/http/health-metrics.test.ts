@@ -10,7 +10,7 @@ import type { SessionEvent } from "../../../src/claude/index.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import { createHttpApp } from "../../../src/http/app.js";
 import { Authenticator } from "../../../src/auth/decide.js";
-import { checkHealth } from "../../../src/http/health.js";
+import { checkHealth, withGrpc, type HealthReport } from "../../../src/http/health.js";
 import { ServerMetrics } from "../../../src/metrics/metrics.js";
 import { conversationKey } from "../../../src/identity/conversation.js";
 import { metricsCallerLabel } from "../../../src/identity/metrics-caller.js";
@@ -83,6 +83,22 @@ describe("GET /healthz", () => {
       status: "unavailable",
       store: { type: "sqlite", reachable: false, error: "database is locked" },
     });
+  });
+});
+
+describe("the gRPC binding in the health report", () => {
+  const ok: HealthReport = {
+    status: "ok",
+    store: { type: "sqlite", reachable: true },
+    sessions: { live: 0, maxLive: 8 },
+  };
+  it("is absent when gRPC is off, reported when on; unavailable once it stopped serving", () => {
+    expect(withGrpc(ok, undefined)).toEqual(ok);
+    const grpc = { address: "127.0.0.1:50051", tls: false, serving: true };
+    expect(withGrpc(ok, grpc)).toEqual({ ...ok, grpc });
+    expect(withGrpc(ok, { ...grpc, serving: false })).toMatchObject({ status: "unavailable" });
+    const down: HealthReport = { ...ok, status: "unavailable" };
+    expect(withGrpc(down, grpc).status).toBe("unavailable");
   });
 });
 

@@ -1,6 +1,11 @@
 import { AgentCard } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { agentCardJson, buildAgentCard, cardDocument } from "../../../../src/a2a/contract/card.js";
+import {
+  agentCardJson,
+  buildAgentCard,
+  cardDocument,
+  grpcAddress,
+} from "../../../../src/a2a/contract/card.js";
 import { EVENTS_EXTENSION_URI } from "../../../../src/a2a/contract/extension.js";
 import { legacyAgentCardJson } from "../../../../src/a2a/contract/legacy-card.js";
 import { resolveConfig } from "../../../../src/config/load.js";
@@ -34,6 +39,31 @@ describe("agent card", () => {
         protocolVersion: "1.0",
       },
     ]);
+  });
+
+  it("lists the gRPC binding third, only when server.grpc.port is set", () => {
+    const grpc = (g: Record<string, unknown>) =>
+      wire({ server: { grpc: g } }).supportedInterfaces.filter((i) => i.protocolBinding === "GRPC");
+    expect(grpc({})).toEqual([]);
+    expect(wire({ server: { grpc: { port: 50051 } } }).supportedInterfaces[2]).toEqual({
+      url: "127.0.0.1:50051",
+      protocolBinding: "GRPC",
+      protocolVersion: "1.0",
+    });
+    expect(grpc({ port: 50051, publicAddress: "agent.example.com:443" })[0]?.url).toBe(
+      "agent.example.com:443",
+    );
+  });
+
+  it.each([
+    ["127.0.0.1", undefined, "127.0.0.1:50051"],
+    ["::1", undefined, "[::1]:50051"],
+    ["0.0.0.0", undefined, "localhost:50051"],
+    ["::", undefined, "localhost:50051"],
+    ["my-host", undefined, "my-host:50051"],
+    ["0.0.0.0", "grpc.example.com:8443", "grpc.example.com:8443"],
+  ])("advertises gRPC on %s (publicAddress %s) as %s", (host, publicAddress, expected) => {
+    expect(grpcAddress({ host, publicAddress }, 50051)).toBe(expected);
   });
 
   it("honours server.publicUrl and the port", () => {
