@@ -6,8 +6,10 @@ import {
   RestTransportFactory,
   type CallInterceptor,
   type Client,
+  type Transport,
   type TransportFactory,
 } from "@a2a-js/sdk/client";
+import type { AgentCard } from "@a2a-js/sdk";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 
 /** A fetch that adds `Authorization: Bearer <token>` to every request. */
@@ -51,15 +53,41 @@ export interface ConnectOptions {
   readonly grpcTls?: true | Buffer | undefined;
 }
 
+/**
+ * What grpc-js dials for a card's GRPC url: `host:port` as it is; `grpc://` or `http://` before it
+ * means plaintext, `grpcs://` or `https://` TLS (cards written for clients that parse a URL). Pure.
+ */
+export function grpcTarget(url: string): { target: string; tls?: boolean } {
+  const match = /^(grpcs?|https?):\/\/([^/]+)\/?$/i.exec(url);
+  if (match === null) return { target: url };
+  const scheme = (match[1] ?? "").toLowerCase();
+  return { target: match[2] ?? "", tls: scheme === "grpcs" || scheme === "https" };
+}
+
+/** The SDK's gRPC transport, dialing `grpcTarget(url)`; TLS as asked, else as the URL says. */
+class CardGrpcTransportFactory implements TransportFactory {
+  constructor(private readonly tls: true | Buffer | undefined) {}
+  get protocolName(): string {
+    return TRANSPORTS.grpc;
+  }
+  create(url: string, card: AgentCard): Promise<Transport> {
+    const { target, tls } = grpcTarget(url);
+    const wanted = this.tls ?? (tls === true ? true : undefined);
+    const grpcChannelCredentials =
+      wanted === undefined ? undefined : credentials.createSsl(wanted === true ? null : wanted);
+    return new GrpcTransportFactory(grpcChannelCredentials && { grpcChannelCredentials }).create(
+      target,
+      card,
+    );
+  }
+}
+
 /** The transports a client may use: every binding, or the one asked for. */
 export function transportFactories(fetchImpl: typeof fetch, o: ConnectOptions): TransportFactory[] {
-  const tls = o.grpcTls;
-  const grpcChannelCredentials =
-    tls === undefined ? undefined : credentials.createSsl(tls === true ? null : tls);
   const all: TransportFactory[] = [
     new JsonRpcTransportFactory({ fetchImpl }),
     new RestTransportFactory({ fetchImpl }),
-    new GrpcTransportFactory(grpcChannelCredentials && { grpcChannelCredentials }),
+    new CardGrpcTransportFactory(o.grpcTls),
   ];
   if (o.transport === undefined) return all;
   const name: string = TRANSPORTS[o.transport];

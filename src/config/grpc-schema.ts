@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { intBetween, name } from "./schema-parts.js";
 
-/** `host:port`, a bracketed IPv6 address allowed: what a gRPC client dials. */
-const HOST_PORT = /^(\[[0-9A-Fa-f:.]+\]|[^\s:/[\]]+):\d{1,5}$/;
+/**
+ * `host:port` (a bracketed IPv6 address allowed), what the JS SDK's gRPC client dials, or the same
+ * behind `grpc://`, `grpcs://`, `http://` or `https://`, what clients that parse it as a URL need.
+ */
+const GRPC_ADDRESS = /^((grpcs?|https?):\/\/)?(\[[0-9A-Fa-f:.]+\]|[^\s:/[\]]+):\d{1,5}$/;
 
 /** `server.grpc`: the gRPC binding, off unless a port is set. */
 export const grpcSchema = z.strictObject({
@@ -16,10 +19,13 @@ export const grpcSchema = z.strictObject({
         "authenticate (server.auth.tokens or server.auth.oidc); the same rule as server.host.",
     ),
   publicAddress: name()
-    .regex(HOST_PORT, { error: 'expected "host:port", e.g. "agent.example.com:50051"' })
+    .regex(GRPC_ADDRESS, {
+      error: 'expected "host:port" or "grpc://host:port", e.g. "agent.example.com:50051"',
+    })
     .optional()
     .describe(
-      "host:port advertised in the agent card's GRPC interface. Default: <host>:<port> " +
+      "Address advertised in the agent card's GRPC interface: host:port, or grpc:// (grpcs://, " +
+        "http://, https://) host:port for clients that read it as a URL. Default: <host>:<port> " +
         "(localhost for a wildcard host).",
     ),
   tls: z

@@ -162,7 +162,10 @@ export interface EchoAgent {
 export async function startEchoAgent(
   options: {
     token?: string;
-    /** Serve the SDK's gRPC binding too ("also": listed after JSON-RPC) or alone ("only"). */
+    /**
+     * Serve the SDK's gRPC binding too ("also": listed after JSON-RPC, as host:port) or alone
+     * ("only": as grpc://host:port).
+     */
     grpc?: "also" | "only";
   } = {},
 ): Promise<EchoAgent> {
@@ -199,7 +202,8 @@ export async function startEchoAgent(
         ? []
         : [
             {
-              url: `127.0.0.1:${grpcPort}`,
+              // Both forms a card may use: bare beside JSON-RPC, a grpc:// URL alone.
+              url: `${options.grpc === "only" ? "grpc://" : ""}127.0.0.1:${grpcPort}`,
               protocolBinding: "GRPC",
               tenant: "",
               protocolVersion: "1.0",

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Role } from "@a2a-js/sdk";
 import { colorEnabled } from "../../../src/client/colors.js";
-import { errorMessage } from "../../../src/client/connect.js";
+import { errorMessage, grpcTarget } from "../../../src/client/connect.js";
 import { contextMemory } from "../../../src/client/context-memory.js";
 import { configDir, DEFAULT_URL, resolveUrl } from "../../../src/client/defaults.js";
 import {
@@ -182,6 +182,19 @@ describe("small pieces", () => {
     ).toBe("ID  STATE      TEXT\n1   completed  hi\n22  failed\n");
     expect(summary("line one\nline two", 20)).toBe("line one");
     expect(summary("abcdefghij", 5)).toBe("abcd…");
+  });
+
+  it.each([
+    ["127.0.0.1:50051", { target: "127.0.0.1:50051" }],
+    ["[::1]:50051", { target: "[::1]:50051" }],
+    ["grpc://127.0.0.1:50051", { target: "127.0.0.1:50051", tls: false }],
+    ["http://agent:80/", { target: "agent:80", tls: false }],
+    ["GRPCS://agent.example.com:443", { target: "agent.example.com:443", tls: true }],
+    ["https://agent.example.com:443", { target: "agent.example.com:443", tls: true }],
+    // A path cannot be dialed: left as it is, for grpc-js to refuse.
+    ["https://agent.example.com/a2a/grpc", { target: "https://agent.example.com/a2a/grpc" }],
+  ])("dials the card's gRPC url %s as %o", (url, expected) => {
+    expect(grpcTarget(url)).toEqual(expected);
   });
 
   it("a gRPC refusal reads like its HTTP one", () => {

@@ -176,7 +176,7 @@ describe("claude-a2a over the gRPC binding", () => {
     expect(agent.authorizations).toHaveLength(4); // its card, then ListTasks over gRPC
   });
 
-  it("takes gRPC from a card that lists only gRPC", async () => {
+  it("takes gRPC from a card that lists only gRPC (as a grpc:// URL)", async () => {
     await restart("only");
     const r = await runCli(["send", "hi"], { env });
     expect(r).toEqual({ code: 0, out: "echo: hi\n[completed]\n", err: "" });

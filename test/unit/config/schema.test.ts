@@ -41,7 +41,9 @@ describe("config schema", () => {
     expect(grpc({ port: 50051, publicAddress: "[::1]:50051" }).success).toBe(true);
     expect(grpc({ port: 50051, tls: { keyFile: "k.pem", certFile: "c.pem" } }).success).toBe(true);
     expect(grpc({ port: 0 }).success).toBe(false);
+    expect(grpc({ port: 50051, publicAddress: "grpc://127.0.0.1:50051" }).success).toBe(true);
     expect(grpc({ port: 50051, publicAddress: "https://agent.example.com" }).success).toBe(false);
+    expect(grpc({ port: 50051, publicAddress: "ftp://agent.example.com:21" }).success).toBe(false);
     expect(grpc({ port: 50051, publicAddress: "agent.example.com" }).success).toBe(false);
     expect(grpc({ port: 50051, tls: { keyFile: "k.pem" } }).success).toBe(false);
     expect(grpc({ port: 50051, enabled: true }).success).toBe(false);
