@@ -86,6 +86,7 @@ Examples:
   claude-a2a send --task 7f3c… yes
   claude-a2a send --task 7f3c… --data '{"answers":{"Which colour do you prefer?":"blue"}}'
   claude-a2a send --json "hello" | jq -c .
+  claude-a2a send --transport grpc "hello"       # over the agent's gRPC binding
 ${ENV_HELP}`,
     )
     .action(async (words: string[], o: SendOptions) => {
