@@ -1,13 +1,14 @@
 /**
- * What a gRPC request must be before the A2A handler sees it: its bytes its protobuf message,
- * and its content what the HTTP bindings accept (the same checks, on its ProtoJSON form). A
- * refused request ends with the status the SDK gives a RequestMalformed error (INVALID_ARGUMENT,
- * with its ErrorInfo), before any task exists.
+ * What a gRPC request must be before the A2A handler sees it: A2A 1.0 (its `a2a-version`
+ * metadata), its bytes its protobuf message, and its content what the HTTP bindings accept (the
+ * same checks, on its ProtoJSON form). A refused request ends with the status the SDK gives the
+ * A2A error (VersionNotSupported: FAILED_PRECONDITION; RequestMalformed: INVALID_ARGUMENT; with
+ * its ErrorInfo), before any task exists.
  */
-import { RequestMalformedError } from "@a2a-js/sdk/errors";
+import { RequestMalformedError, VersionNotSupportedError, type A2AError } from "@a2a-js/sdk/errors";
 import { buildGrpcErrorMetadata, grpcStatusFor } from "@a2a-js/sdk/errors/grpc";
 import { Metadata, ServerInterceptingCall, type ServerInterceptor } from "@grpc/grpc-js";
-import { notDecodable } from "../a2a/contract/grpc.js";
+import { grpcVersionRefused, notDecodable } from "../a2a/contract/grpc.js";
 import { MAX_JSON_DEPTH, messageProblem, nestedDeeperThan } from "../http/request-shape.js";
 import { MalformedRequest, REQUEST_CODECS, rpcName, type CallStatus } from "./service.js";
 
@@ -31,9 +32,15 @@ export function requestProblem(rpc: string, request: unknown): string | undefine
   return messageProblem((json as { message?: unknown } | null)?.message);
 }
 
+/** Why a call's `a2a-version` metadata (its first value) is refused, or undefined. Pure. */
+export function versionProblem(metadata: Metadata): string | undefined {
+  const value = metadata.get("a2a-version")[0];
+  const requested = typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+  return requested === "1.0" ? undefined : grpcVersionRefused(requested);
+}
+
 /** The status the SDK's gRPC service answers an A2A error with (code, text, ErrorInfo). */
-export function malformedStatus(message: string): CallStatus {
-  const error = new RequestMalformedError(message);
+export function a2aErrorStatus(error: A2AError): CallStatus {
   return {
     code: grpcStatusFor(error),
     details: error.message,
@@ -41,18 +48,28 @@ export function malformedStatus(message: string): CallStatus {
   };
 }
 
-/** Refuses a malformed request (see `requestProblem`) before the handler reads it. */
+/**
+ * Refuses a call of another version (the SDK would, with a text that does not say what to send)
+ * and a malformed request (see `requestProblem`), before the handler reads either.
+ */
 export const requestGuard: ServerInterceptor = (method, call) => {
   const rpc = rpcName(method.path);
   let refused = false;
   return new ServerInterceptingCall(call, {
     start: (next) =>
       next({
+        onReceiveMetadata: (metadata, pass) => {
+          const problem = versionProblem(metadata);
+          if (problem === undefined) return pass(metadata);
+          refused = true;
+          call.sendStatus(a2aErrorStatus(new VersionNotSupportedError(problem)));
+        },
         onReceiveMessage: (request, pass) => {
+          if (refused) return;
           const problem = requestProblem(rpc, request);
           if (problem === undefined) return pass(request);
           refused = true;
-          call.sendStatus(malformedStatus(problem));
+          call.sendStatus(a2aErrorStatus(new RequestMalformedError(problem)));
         },
         // The handler never got the request: its end must not reach it either.
         onReceiveHalfClose: (pass) => {

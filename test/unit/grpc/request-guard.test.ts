@@ -1,9 +1,9 @@
-import type { Metadata } from "@grpc/grpc-js";
-import { status as Status } from "@grpc/grpc-js";
+import { Metadata, status as Status } from "@grpc/grpc-js";
 import { decodeErrorInfo, decodeStatus, GRPC_STATUS_DETAILS_BIN } from "@a2a-js/sdk/errors/grpc";
 import { A2AService } from "@a2a-js/sdk/server/grpc";
 import { describe, expect, it } from "vitest";
-import { malformedStatus, requestProblem } from "../../../src/grpc/request-guard.js";
+import { RequestMalformedError } from "@a2a-js/sdk/errors";
+import { a2aErrorStatus, requestProblem, versionProblem } from "../../../src/grpc/request-guard.js";
 import { a2aServiceDefinition, MalformedRequest } from "../../../src/grpc/service.js";
 
 const part = (text: string) => ({
@@ -100,11 +100,33 @@ describe("what is wrong with a gRPC request", () => {
   });
 
   it("answers a malformed request as the SDK answers RequestMalformed: INVALID_ARGUMENT, ErrorInfo", () => {
-    const status = malformedStatus("message.parts must be a non-empty array of parts");
+    const status = a2aErrorStatus(
+      new RequestMalformedError("message.parts must be a non-empty array of parts"),
+    );
     expect(status.code).toBe(Status.INVALID_ARGUMENT);
     expect(status.details).toBe("message.parts must be a non-empty array of parts");
-    const bin = (status.metadata as Metadata).get(GRPC_STATUS_DETAILS_BIN)[0] as Buffer;
+    const bin = (status.metadata as InstanceType<typeof Metadata>).get(
+      GRPC_STATUS_DETAILS_BIN,
+    )[0] as Buffer;
     const detail = decodeStatus(bin).details[0];
     expect(detail && decodeErrorInfo(detail.value).reason).toBe("INVALID_PARAMS");
+  });
+
+  it.each([
+    ["1.0", undefined],
+    [" 1.0 ", undefined],
+    [undefined, /^This call has no a2a-version metadata, which A2A reads as protocol version 0\.3/],
+    ["", /^This call has no a2a-version metadata/],
+    [
+      "0.3",
+      /^The requested A2A protocol version '0\.3' is not supported\. Supported versions: 1\.0\. Send the metadata a2a-version: 1\.0 with every call\.$/,
+    ],
+    ["2.0", /^The requested A2A protocol version '2\.0' is not supported/],
+  ] as const)("a2a-version %j: refused with %s (undefined: served)", (value, expected) => {
+    const md = new Metadata();
+    if (value !== undefined) md.set("a2a-version", value);
+    const problem = versionProblem(md);
+    if (expected === undefined) expect(problem).toBeUndefined();
+    else expect(problem).toMatch(expected);
   });
 });

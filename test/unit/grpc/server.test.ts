@@ -192,7 +192,10 @@ describe("the gRPC binding", () => {
     // The raw client sends a2a-version 1.0 unless told otherwise.
     const answer = await client.unary(GET_TASK, getTaskBytes("t-5"), { "a2a-version": "0.3" });
     expect(answer.error?.code).toBe(Status.FAILED_PRECONDITION);
-    expect(answer.error?.details).toMatch(/version '0.3' is not supported/);
+    expect(answer.error?.details).toBe(
+      "The requested A2A protocol version '0.3' is not supported. Supported versions: 1.0. " +
+        "Send the metadata a2a-version: 1.0 with every call.",
+    );
     expect(reasonOf(answer.error)).toBe("VERSION_NOT_SUPPORTED");
     expect(stub.handler.calls).toEqual([]);
   });

@@ -55,6 +55,17 @@ describe("agent card", () => {
     );
   });
 
+  it("with v0.3 compatibility, lists gRPC at 1.0 only, and the v0.3 card does not offer it", async () => {
+    const input: ConfigInput = { server: { compat: { v03: true }, grpc: { port: 50051 } } };
+    expect(
+      wire(input).supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`),
+    ).toEqual(["JSONRPC 1.0", "HTTP+JSON 1.0", "GRPC 1.0", "JSONRPC 0.3", "HTTP+JSON 0.3"]);
+    const legacy = await legacyAgentCardJson(buildAgentCard(config(input), { version: "1" }));
+    expect(legacy.additionalInterfaces).toEqual([
+      { url: "http://localhost:3008/a2a/rest", transport: "HTTP+JSON" },
+    ]);
+  });
+
   it.each([
     ["127.0.0.1", undefined, "127.0.0.1:50051"],
     ["::1", undefined, "[::1]:50051"],
