@@ -1,7 +1,8 @@
 /**
  * The gRPC binding end to end: the SDK's own gRPC client (ClientFactory with GrpcTransportFactory)
  * reads the card over HTTP and talks gRPC to the same guarded request handler; the real Claude
- * Code runtime, the scripted model, loopback only.
+ * Code runtime, the scripted model, loopback only. Past ~300 lines because it is the binding's
+ * one end-to-end file: each test is one scenario of the issue's list, sharing one harness helper.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
