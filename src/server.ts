@@ -105,10 +105,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     await agent.close();
     throw new StartupError(`server.compat.v03: ${(err as Error).message}`);
   }
-  const grpc = await startGrpc(o, { requestHandler, auth, tls, tracing: agent.tracing }).catch(async (err: unknown) => {
-    await agent.close();
-    throw err;
-  });
+  const grpc = await startGrpc(o, { requestHandler, auth, tls, tracing: agent.tracing }).catch(
+    async (err: unknown) => {
+      await agent.close();
+      throw err;
+    },
+  );
   const app = createHttpApp({
     card,
     requestHandler,

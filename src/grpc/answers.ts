@@ -1,13 +1,60 @@
 /**
- * What a gRPC answer may say. The SDK's service answers an error that is not an A2A error with
- * UNKNOWN and the error's own message, which may be any of Node's or a library's internal texts:
- * as on the HTTP bindings (`jsonRpcAnswers`), that message is logged as a server fault and the
- * client gets "Internal error." instead.
+ * What a gRPC answer may say. A request a per-caller limit refused (the request handler marked it
+ * in the call context's state) is RESOURCE_EXHAUSTED with the refusal's message and ErrorInfo,
+ * whatever code the SDK gave our error (as `jsonRpcLimitAnswers` and `restLimitAnswers` do). The
+ * SDK's service answers an error that is not an A2A error with UNKNOWN and the error's own
+ * message, which may be any of Node's or a library's internal texts: as on the HTTP bindings
+ * (`jsonRpcAnswers`), that message is logged as a server fault and the client gets "Internal
+ * error." instead.
  */
-import { status as Status, ServerInterceptingCall, type ServerInterceptor } from "@grpc/grpc-js";
+import { BinaryWriter } from "@bufbuild/protobuf/wire";
+import { GRPC_STATUS_DETAILS_BIN } from "@a2a-js/sdk/errors/grpc";
+import {
+  Metadata,
+  status as Status,
+  ServerInterceptingCall,
+  type ServerInterceptor,
+} from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { GRPC_INTERNAL_ERROR } from "../a2a/contract/grpc.js";
+import { REFUSAL_STATE_KEY, type LimitErrorInfo } from "../a2a/contract/limits.js";
+import { callState } from "./call-state.js";
 import type { CallStatus } from "./service.js";
+
+/**
+ * `grpc-status-details-bin`: a `google.rpc.Status` carrying the refusal's ErrorInfo (our domain,
+ * so not the SDK's encoder, which writes the protocol's). Pure.
+ */
+export function statusDetails(code: number, message: string, info: LimitErrorInfo): Buffer {
+  const errorInfo = new BinaryWriter()
+    .uint32(10)
+    .string(info.reason)
+    .uint32(18)
+    .string(info.domain);
+  for (const [key, value] of Object.entries(info.metadata)) {
+    errorInfo.uint32(26).fork().uint32(10).string(key).uint32(18).string(value).join();
+  }
+  const status = new BinaryWriter().uint32(8).int32(code).uint32(18).string(message);
+  status.uint32(26).fork().uint32(10).string(info["@type"]).uint32(18).bytes(errorInfo.finish());
+  return Buffer.from(status.join().finish());
+}
+
+/**
+ * The status of a call a per-caller limit refused (`info`: the ErrorInfo the request handler left
+ * in the call's state): RESOURCE_EXHAUSTED with the refusal's message (the error's, which the SDK
+ * keeps) and its ErrorInfo, whatever code the SDK gave our error (UNKNOWN: it does not know it).
+ * Any other status unchanged. Pure.
+ */
+export function limitStatus(status: CallStatus, info: LimitErrorInfo | undefined): CallStatus {
+  if (info === undefined || status.code === Status.OK) return status;
+  const code = Status.RESOURCE_EXHAUSTED;
+  const metadata = new Metadata();
+  metadata.set(GRPC_STATUS_DETAILS_BIN, statusDetails(code, status.details, info));
+  return { code, details: status.details, metadata };
+}
+
+const isErrorInfo = (v: unknown): v is LimitErrorInfo =>
+  typeof v === "object" && v !== null && typeof (v as { reason?: unknown }).reason === "string";
 
 const FAULTS: readonly number[] = [Status.UNKNOWN, Status.INTERNAL];
 
@@ -24,16 +71,26 @@ export function publicStatus(status: CallStatus): {
   };
 }
 
-/** Applies `publicStatus` to every status the handler (or an inner interceptor) sends. */
+/** Applies `limitStatus`, then `publicStatus`, to every status the handler sends. */
 export function answersInterceptor(logger: Logger): ServerInterceptor {
-  return (_method, call) =>
-    new ServerInterceptingCall(call, {
+  return (_method, call) => {
+    let metadata: Metadata | undefined;
+    return new ServerInterceptingCall(call, {
+      start: (next) =>
+        next({
+          onReceiveMetadata: (md, pass) => {
+            metadata = md;
+            pass(md);
+          },
+        }),
       sendStatus: (status, next) => {
-        const out = publicStatus(status);
+        const info = callState(metadata)?.get(REFUSAL_STATE_KEY);
+        const out = publicStatus(limitStatus(status, isErrorInfo(info) ? info : undefined));
         if (out.hidden !== undefined) {
           logger.error({ error: { message: out.hidden } }, "internal error answered");
         }
         next(out.status);
       },
     });
+  };
 }

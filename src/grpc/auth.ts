@@ -1,7 +1,8 @@
 /**
- * The gRPC binding's whole use of authentication: the HTTP bindings' verifier and decision
- * (`src/http/auth.ts`), fed from call metadata instead of headers, and their answer mapped to a
- * gRPC status. Nothing else in `src/grpc/` knows how a caller is authenticated.
+ * The gRPC binding's whole use of authentication: the server's one `Authenticator` (src/auth/,
+ * the same instance the HTTP gate calls), fed from call metadata instead of headers, and its
+ * refusal mapped to a gRPC status with the text every binding gives it. Nothing else in
+ * `src/grpc/` knows how a caller is authenticated.
  */
 import type { Metadata } from "@grpc/grpc-js";
 import {
@@ -13,20 +14,17 @@ import {
   type StatusObject,
 } from "@grpc/grpc-js";
 import type { User } from "@a2a-js/sdk/server";
-import {
-  GRPC_LOGIN_REFUSED,
-  GRPC_TOKEN_INVALID,
-  GRPC_TOKEN_REQUIRED,
-} from "../a2a/contract/grpc.js";
-import type { TokenVerifier } from "../http/auth.js";
-import { decideAuth, type AuthDecision, type AuthInput, type AuthPolicy } from "../http/auth.js";
+import type { Logger } from "pino";
+import { refusalMessage } from "../a2a/contract/auth-messages.js";
+import { GRPC_INTERNAL_ERROR } from "../a2a/contract/grpc.js";
+import type { Authenticator, AuthInput } from "../auth/decide.js";
+import type { AuthRefusal } from "../auth/refusal.js";
 import { TAILSCALE_LOGIN_HEADER, TrustedProxies } from "../http/caller.js";
 import { CallerUser, type Caller } from "../identity/caller.js";
 
 export interface GrpcAuthOptions {
-  /** `server.auth.tokens`, read. */
-  readonly tokens: TokenVerifier;
-  readonly allowedLogins: readonly string[] | undefined;
+  /** The server's authenticator, shared with the HTTP bindings. */
+  readonly auth: Authenticator;
   readonly trustedProxies: readonly string[];
 }
 
@@ -37,8 +35,8 @@ function textValue(metadata: Metadata, key: string): string | undefined {
 }
 
 /**
- * What the decision reads from a call: its `authorization` metadata (several values are joined,
- * so they never verify) and, from a trusted proxy only, its `tailscale-user-login`. Pure.
+ * What the authenticator reads from a call: its `authorization` metadata (several values are
+ * joined, so they never verify) and, from a trusted proxy only, its `tailscale-user-login`. Pure.
  */
 export function authInput(
   metadata: Metadata,
@@ -49,16 +47,23 @@ export function authInput(
   return { authorization: textValue(metadata, "authorization"), login: login || undefined };
 }
 
-type Refusal = Exclude<AuthDecision, { ok: true }>;
+/** The gRPC code of a refusal: HTTP's 401 / 403 / 503, as gRPC names them. Pure. */
+export function refusalCode(refusal: AuthRefusal): Status {
+  switch (refusal.kind) {
+    case "missing":
+    case "invalid_token":
+      return Status.UNAUTHENTICATED;
+    case "login_forbidden":
+    case "insufficient_scope":
+      return Status.PERMISSION_DENIED;
+    case "unavailable":
+      return Status.UNAVAILABLE;
+  }
+}
 
-/** The status a refused call ends with: 401 is UNAUTHENTICATED, 403 PERMISSION_DENIED. Pure. */
-export function refusalStatus(decision: Refusal): Pick<StatusObject, "code" | "details"> {
-  if (decision.status === 403)
-    return { code: Status.PERMISSION_DENIED, details: GRPC_LOGIN_REFUSED };
-  return {
-    code: Status.UNAUTHENTICATED,
-    details: decision.invalidToken ? GRPC_TOKEN_INVALID : GRPC_TOKEN_REQUIRED,
-  };
+/** The status a refused call ends with. Pure. */
+export function refusalStatus(refusal: AuthRefusal): Pick<StatusObject, "code" | "details"> {
+  return { code: refusalCode(refusal), details: refusalMessage(refusal) };
 }
 
 // The auth interceptor hands the caller to the user builder through the call's metadata object:
@@ -69,27 +74,41 @@ const callers = new WeakMap<Metadata, Caller>();
 export const callerOfCall = (metadata: Metadata): Caller | undefined => callers.get(metadata);
 
 /**
- * Decides every call from its metadata, before its request is read: a refused call ends there with
- * its status, and never reaches the A2A handler. The decision may become asynchronous (a JWKS
- * lookup): grpc-js holds the call's messages until `next` is called.
+ * Authenticates every call from its metadata, before its request is read: a refused call ends
+ * there with its status, and never reaches the A2A handler. The check is asynchronous (an OIDC
+ * key set may be fetched): grpc-js holds the call's messages until `pass` is called.
  */
-export function authInterceptor(o: GrpcAuthOptions): ServerInterceptor {
+export function authInterceptor(
+  o: GrpcAuthOptions,
+  logger: Pick<Logger, "warn" | "error">,
+): ServerInterceptor {
   const trusted = new TrustedProxies(o.trustedProxies);
-  const policy: AuthPolicy = {
-    verify: (token) => o.tokens.verify(token),
-    tokensRequired: o.tokens.size > 0,
-    allowedLogins: new Set(o.allowedLogins ?? []),
-  };
   return (_method, call) =>
     new ServerInterceptingCall(call, {
       start: (next) =>
         next({
           onReceiveMetadata: (metadata, pass) => {
             const peer = call.getConnectionInfo().remoteAddress;
-            const decision = decideAuth(authInput(metadata, peer, trusted), policy);
-            if (!decision.ok) return call.sendStatus(refusalStatus(decision));
-            callers.set(metadata, decision.caller);
-            pass(metadata);
+            o.auth.authenticate(authInput(metadata, peer, trusted)).then(
+              (decision) => {
+                if (decision.ok) {
+                  callers.set(metadata, decision.caller);
+                  return pass(metadata);
+                }
+                if (decision.refusal.kind === "unavailable") {
+                  logger.warn(
+                    { cause: decision.refusal.cause },
+                    "auth: the identity provider's keys could not be fetched",
+                  );
+                }
+                call.sendStatus(refusalStatus(decision.refusal));
+              },
+              (err: unknown) => {
+                // The authenticator does not throw by contract: a bug, logged, its text kept.
+                logger.error({ error: { message: (err as Error).message } }, "auth failed");
+                call.sendStatus({ code: Status.INTERNAL, details: GRPC_INTERNAL_ERROR });
+              },
+            );
           },
         }),
     });

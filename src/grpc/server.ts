@@ -5,10 +5,12 @@
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
+import type { Tracing } from "../tracing/tracing.js";
 import { answersInterceptor } from "./answers.js";
 import { authInterceptor, callerOfCall, type GrpcAuthOptions } from "./auth.js";
 import { loggingInterceptor } from "./log.js";
 import { requestGuard } from "./request-guard.js";
+import { tracingInterceptor } from "./tracing.js";
 import { a2aServiceDefinition, a2aServiceImplementation } from "./service.js";
 import type { TlsMaterial } from "./tls.js";
 
@@ -23,6 +25,8 @@ export interface GrpcServerOptions {
   readonly requestHandler: A2ARequestHandler;
   readonly auth: GrpcAuthOptions;
   readonly logger: Logger;
+  /** A span per call (default: off). */
+  readonly tracing?: Tracing | undefined;
 }
 
 /** What `/healthz` says of the binding. */
@@ -55,7 +59,9 @@ export async function startGrpcServer(o: GrpcServerOptions): Promise<RunningGrpc
     // The log first: it must see the statuses grpc-js sends by itself (see loggingInterceptor).
     interceptors: [
       loggingInterceptor(o.logger, callerOfCall),
-      authInterceptor(o.auth),
+      // Off: not even mounted, as on HTTP.
+      ...(o.tracing?.enabled ? [tracingInterceptor(o.tracing, callerOfCall)] : []),
+      authInterceptor(o.auth, o.logger),
       requestGuard,
       answersInterceptor(o.logger),
     ],

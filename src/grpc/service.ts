@@ -22,8 +22,9 @@ import type {
   ServiceDefinition,
   UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { contextBuilder } from "../http/app.js";
+import { callContext } from "../http/app.js";
 import { grpcUser } from "./auth.js";
+import { callSpan, linkUser, metadataOfUser, setCallState } from "./call-state.js";
 
 /**
  * What a request whose bytes are not its message decodes to. grpc-js answers a throwing decoder
@@ -77,13 +78,25 @@ export function a2aServiceDefinition(): ServiceDefinition {
   return definition as ServiceDefinition;
 }
 
-/** The SDK's implementation over our request handler, caller and call context. */
+/**
+ * The SDK's implementation over our request handler, caller and call context (the HTTP bindings'
+ * `callContext`, with the call's span; its state kept for the answers interceptor).
+ */
 export function a2aServiceImplementation(
   requestHandler: A2ARequestHandler,
 ): UntypedServiceImplementation {
   return grpcService({
     requestHandler,
-    userBuilder: grpcUser,
-    contextBuilder,
+    userBuilder: async (call) => {
+      const user = await grpcUser(call);
+      linkUser(user, call.metadata);
+      return user;
+    },
+    contextBuilder: (o) => {
+      const metadata = metadataOfUser(o.user);
+      const context = callContext(o, callSpan(metadata));
+      if (metadata !== undefined) setCallState(metadata, context.state);
+      return context;
+    },
   });
 }

@@ -5,6 +5,7 @@ import {
   STATE_HEADERS_KEY,
   type A2ARequestHandler,
   type ServerCallContextBuilder,
+  type ServerCallContextBuilderOptions,
 } from "@a2a-js/sdk/server";
 import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { Logger } from "pino";
@@ -29,7 +30,7 @@ import {
 import { jsonRpcLimitAnswers, rememberState, restLimitAnswers } from "./limit-answers.js";
 import { requestIds } from "./request-ids.js";
 import { requestSpan, traceRequests } from "./request-spans.js";
-import { NO_TRACING, SPAN_STATE_KEY, type Tracing } from "../tracing/tracing.js";
+import { NO_TRACING, SPAN_STATE_KEY, type TraceSpan, type Tracing } from "../tracing/tracing.js";
 import { restContentTypeStatus } from "./rest-errors.js";
 import { routeSdkConsole } from "./sdk-console.js";
 import { jsonRpcVersionGate, restVersionGate } from "./version-gate.js";
@@ -64,12 +65,16 @@ export const CALLER_STATE_KEY = "caller";
 
 /**
  * Like the SDK's default builder, plus the caller (as the auth gate decided) under
- * `state.caller`, and our event extension activated when the client asks for it (the SDK then
- * names it in the answer's `A2A-Extensions` header, `X-A2A-Extensions` for a v0.3 request).
+ * `state.caller`, the request's span when it is traced (the parent of the task it starts), and
+ * our event extension activated when the client asks for it (the SDK then names it in the
+ * answer's `A2A-Extensions` header, `X-A2A-Extensions` for a v0.3 request; gRPC's metadata).
+ * Shared by every binding, each finding its request's span its own way.
  */
-export const contextBuilder: ServerCallContextBuilder = (o) => {
+export function callContext(
+  o: ServerCallContextBuilderOptions,
+  span: TraceSpan | undefined,
+): ServerCallContext {
   const caller = o.user instanceof CallerUser ? callerName(o.user.caller) : "anonymous";
-  const span = requestSpan(o.headers);
   const context = new ServerCallContext({
     ...(o.extensions !== undefined && { requestedExtensions: o.extensions }),
     ...(o.user !== undefined && { user: o.user }),
@@ -78,11 +83,16 @@ export const contextBuilder: ServerCallContextBuilder = (o) => {
     state: new Map<string, unknown>([
       [STATE_HEADERS_KEY, o.headers],
       [CALLER_STATE_KEY, caller],
-      // The request's span, when traced: the parent of the task it starts.
       ...(span === undefined ? [] : [[SPAN_STATE_KEY, span] as const]),
     ]),
   });
   for (const uri of activatedExtensions(o.extensions)) context.addActivatedExtension(uri);
+  return context;
+}
+
+/** The HTTP bindings' builder: `callContext`, its state remembered for the limit answers. */
+export const contextBuilder: ServerCallContextBuilder = (o) => {
+  const context = callContext(o, requestSpan(o.headers));
   rememberState(o.headers, context.state);
   return context;
 };

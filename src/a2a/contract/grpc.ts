@@ -1,17 +1,8 @@
 /**
  * What the gRPC binding says to a client on its own account (every other answer is the A2A SDK's
- * status for an A2A error, the same error the other bindings answer).
+ * status for an A2A error, the same error the other bindings answer; an auth refusal carries the
+ * text every binding gives it, `refusalMessage` of auth-messages.ts).
  */
-
-/** UNAUTHENTICATED: no `authorization` metadata, while tokens are configured. */
-export const GRPC_TOKEN_REQUIRED =
-  "This agent requires the metadata authorization: Bearer <token>.";
-
-/** UNAUTHENTICATED: an `authorization` that is not one valid bearer token. */
-export const GRPC_TOKEN_INVALID = "The bearer token is not valid.";
-
-/** PERMISSION_DENIED: `server.allowedLogins` does not list the caller's login. */
-export const GRPC_LOGIN_REFUSED = "This login may not call the agent.";
 
 /** INVALID_ARGUMENT (RequestMalformed): the request's bytes are not its protobuf message. */
 export const notDecodable = (rpc: string, reason: string): string =>

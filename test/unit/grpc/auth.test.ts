@@ -1,6 +1,7 @@
 import { Metadata, status as Status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { TrustedProxies } from "../../../src/http/caller.js";
+import type { AuthRefusal } from "../../../src/auth/refusal.js";
 import { authInput, refusalStatus } from "../../../src/grpc/auth.js";
 
 const metadata = (entries: [string, string][]) => {
@@ -60,18 +61,29 @@ describe("what the auth decision reads from a gRPC call", () => {
 });
 
 describe("the status of a refused call", () => {
-  it("401 is UNAUTHENTICATED (missing or invalid token), 403 PERMISSION_DENIED", () => {
-    expect(refusalStatus({ ok: false, status: 401, invalidToken: false })).toEqual({
-      code: Status.UNAUTHENTICATED,
-      details: "This agent requires the metadata authorization: Bearer <token>.",
-    });
-    expect(refusalStatus({ ok: false, status: 401, invalidToken: true })).toEqual({
-      code: Status.UNAUTHENTICATED,
-      details: "The bearer token is not valid.",
-    });
-    expect(refusalStatus({ ok: false, status: 403 })).toEqual({
-      code: Status.PERMISSION_DENIED,
-      details: "This login may not call the agent.",
-    });
+  it.each([
+    [
+      { kind: "missing" },
+      Status.UNAUTHENTICATED,
+      "This agent requires Authorization: Bearer <token>.",
+    ],
+    [
+      { kind: "invalid_token", problem: { kind: "expired" } },
+      Status.UNAUTHENTICATED,
+      "The token has expired.",
+    ],
+    [{ kind: "login_forbidden" }, Status.PERMISSION_DENIED, "This login may not call the agent."],
+    [
+      { kind: "insufficient_scope", missing: ["a2a.call"] },
+      Status.PERMISSION_DENIED,
+      "The token lacks the scope this agent requires: a2a.call.",
+    ],
+    [
+      { kind: "unavailable", cause: "ECONNREFUSED" },
+      Status.UNAVAILABLE,
+      "The token cannot be checked right now: the identity provider's keys could not be fetched. Try again later.",
+    ],
+  ] as const)("%o: %s", (refusal, code, details) => {
+    expect(refusalStatus(refusal as AuthRefusal)).toEqual({ code, details });
   });
 });

@@ -74,9 +74,7 @@ describe("the gRPC binding", () => {
     const { stub, client } = await start({ tokens: true });
     const none = await client.unary(GET_TASK, getTaskBytes("t-1"));
     expect(none.error?.code).toBe(Status.UNAUTHENTICATED);
-    expect(none.error?.details).toBe(
-      "This agent requires the metadata authorization: Bearer <token>.",
-    );
+    expect(none.error?.details).toBe("This agent requires Authorization: Bearer <token>.");
     const wrong = await client.unary(GET_TASK, getTaskBytes("t-1"), {
       authorization: "Bearer nope",
     });

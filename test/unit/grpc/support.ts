@@ -11,8 +11,16 @@ import {
 import { TaskNotFoundError } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { buildAgentCard } from "../../../src/a2a/contract/card.js";
+import { REFUSAL_STATE_KEY } from "../../../src/a2a/contract/limits.js";
+import type { CallerLimitError } from "../../../src/a2a/handler/limit-error.js";
 import { resolveConfig } from "../../../src/config/load.js";
-import { TokenVerifier } from "../../../src/http/auth.js";
+import type { JWK } from "jose";
+import { Authenticator } from "../../../src/auth/decide.js";
+import { OidcVerifier } from "../../../src/auth/oidc.js";
+import { StaticTokenVerifier } from "../../../src/auth/static-tokens.js";
+import { CombinedVerifier } from "../../../src/auth/verifier.js";
+import type { Tracing } from "../../../src/tracing/tracing.js";
+import { AUDIENCE, ISSUER } from "../../support/oidc.js";
 import { startGrpcServer, type RunningGrpcServer } from "../../../src/grpc/server.js";
 import type { TlsMaterial } from "../../../src/grpc/tls.js";
 import { captureLogs } from "../../support/grpc.js";
@@ -38,12 +46,18 @@ export const card: AgentCard = buildAgentCard(
 export class StubHandler implements A2ARequestHandler {
   readonly calls: { method: string; context: ServerCallContext; params: unknown }[] = [];
   failWith: Error | undefined;
+  /** Refuses GetTask as the guarded handler refuses by a per-caller limit (state marked). */
+  refuseWith: CallerLimitError | undefined;
   getAgentCard(): Promise<AgentCard> {
     return Promise.resolve(card);
   }
   getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
     this.calls.push({ method: "getTask", context, params });
     if (this.failWith) return Promise.reject(this.failWith);
+    if (this.refuseWith) {
+      context.state.set(REFUSAL_STATE_KEY, this.refuseWith.info);
+      return Promise.reject(this.refuseWith);
+    }
     if (params.id === "unknown")
       return Promise.reject(new TaskNotFoundError(`Task not found: ${params.id}`));
     const task = workingTask(params.id);
@@ -93,10 +107,38 @@ export interface StubServer {
   close(): Promise<void>;
 }
 
+/** The one authenticator the server builds, as src/auth/ makes it: static tokens, OIDC, logins. */
+function testAuthenticator(o: {
+  tokens?: boolean;
+  oidcKeys?: JWK[];
+  allowedLogins?: string[];
+}): Authenticator {
+  const tokens = StaticTokenVerifier.from(o.tokens ? [{ name: "ci", sha256: sha256(TOKEN) }] : []);
+  const oidc =
+    o.oidcKeys === undefined
+      ? undefined
+      : OidcVerifier.from({
+          issuer: ISSUER,
+          audience: [AUDIENCE],
+          keys: o.oidcKeys,
+          algorithms: ["ES256"],
+          subjectClaim: "sub",
+          requiredScopes: ["a2a.call"],
+          clockToleranceSeconds: 30,
+        });
+  return new Authenticator({
+    verifier: new CombinedVerifier(tokens, oidc),
+    allowedLogins: o.allowedLogins,
+  });
+}
+
 export async function startStubServer(
   o: {
     tokens?: boolean;
+    /** OpenID Connect with these public keys (ISSUER, AUDIENCE of test/support/oidc.ts). */
+    oidcKeys?: JWK[];
     allowedLogins?: string[];
+    tracing?: Tracing;
     maxMessageBytes?: number;
     tls?: TlsMaterial;
   } = {},
@@ -109,12 +151,9 @@ export async function startStubServer(
     tls: o.tls,
     maxMessageBytes: o.maxMessageBytes ?? 64 * 1024,
     requestHandler: handler,
-    auth: {
-      tokens: TokenVerifier.from(o.tokens ? [{ name: "ci", sha256: sha256(TOKEN) }] : []),
-      allowedLogins: o.allowedLogins,
-      trustedProxies: ["127.0.0.1"],
-    },
+    auth: { auth: testAuthenticator(o), trustedProxies: ["127.0.0.1"] },
     logger,
+    tracing: o.tracing,
   });
   const logged = (msg: string, n = 1) => waitFor((l) => l.msg === msg, n);
   return {
