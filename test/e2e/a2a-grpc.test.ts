@@ -27,6 +27,7 @@ import {
   type HarnessOptions,
 } from "../support/a2a/harness.js";
 import { COLOUR_QUESTION, idsOf, lastStatus } from "../support/a2a/stream-view.js";
+import { AUDIENCE, ISSUER, makeKey, mint } from "../support/oidc.js";
 import { watch } from "../support/a2a/watch.js";
 import {
   captureLogs,
@@ -198,9 +199,10 @@ describe("the gRPC binding", () => {
   );
 
   it(
-    "authenticates by bearer metadata: none is UNAUTHENTICATED, another caller's task is unknown",
+    "authenticates by bearer metadata through the HTTP bindings' authenticator (static tokens and OIDC): none is UNAUTHENTICATED, another caller's task is unknown",
     async () => {
       const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
+      const key = await makeKey("idp-key-1");
       const logs = captureLogs();
       const { h, grpc, address } = await startGrpc({
         logger: logs.logger,
@@ -213,6 +215,7 @@ describe("the gRPC binding", () => {
                 { name: "ci", sha256: sha256("ci-token-0123456789") },
                 { name: "ops", sha256: sha256("ops-token-9876543210") },
               ],
+              oidc: { issuer: ISSUER, audience: AUDIENCE, keys: [{ ...key.jwk, kty: "EC" }] },
             },
           },
         },
@@ -243,7 +246,24 @@ describe("the gRPC binding", () => {
       });
       expect(wrong.error?.code).toBe(Status.UNAUTHENTICATED);
 
-      const lines = await logs.waitFor(grpcRequestLine, 7);
+      // An OpenID Connect token over gRPC: its subject is a caller of its own, as over HTTP.
+      const alice = await sdkGrpcClient(h.server.url, {
+        token: await mint(key, { sub: "alice" }),
+      });
+      await expect(
+        alice.getTask({ tenant: "", id: task.id, historyLength: 0 }),
+      ).rejects.toMatchObject({ status: Status.NOT_FOUND });
+      const own = await sendForTask(alice, userMessage("Hello"));
+      expect(own.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      const expired = await raw.unary(GET_TASK, getTaskBytes(own.id), {
+        authorization: `Bearer ${await mint(key, { sub: "alice" }, { expiresIn: -3600 })}`,
+      });
+      expect([expired.error?.code, expired.error?.details]).toEqual([
+        Status.UNAUTHENTICATED,
+        "The token has expired.",
+      ]);
+
+      const lines = await logs.waitFor(grpcRequestLine, 10);
       expect(lines.map((l) => [l.rpc, l.status, l.caller])).toEqual([
         ["SendMessage", "OK", "ci"],
         ["GetTask", "UNAUTHENTICATED", "anonymous"],
@@ -251,6 +271,9 @@ describe("the gRPC binding", () => {
         ["GetTask", "NOT_FOUND", "ops"],
         ["CancelTask", "NOT_FOUND", "ops"],
         ["ListTasks", "OK", "ops"],
+        ["GetTask", "UNAUTHENTICATED", "anonymous"],
+        ["GetTask", "NOT_FOUND", "alice"],
+        ["SendMessage", "OK", "alice"],
         ["GetTask", "UNAUTHENTICATED", "anonymous"],
       ]);
       expect(JSON.stringify(logs.lines)).not.toMatch(/ci-token|ops-token|not-a-token/);
