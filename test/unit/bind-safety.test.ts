@@ -53,6 +53,8 @@ describe("bind safety", () => {
     expect(
       unsafeBind(grpc({ port: 50051, host: "0.0.0.0" }, { auth: { tokens } })),
     ).toBeUndefined();
+    const oidc = { issuer: "https://idp", audience: "a2a", jwksUrl: "https://idp/jwks" };
+    expect(unsafeBind(grpc({ port: 50051, host: "0.0.0.0" }, { auth: { oidc } }))).toBeUndefined();
     expect(() => checkBindSafety(grpc({ port: 50051, host: "0.0.0.0" }))).toThrow(
       /Refusing to listen on 0\.0\.0\.0 \(server\.grpc\.host\) without authentication.*keep server\.grpc\.host on 127\.0\.0\.1/s,
     );
