@@ -8,11 +8,12 @@
  *   npx tsx scripts/conformance.ts --tck ../a2a-tck [--transport grpc] [--category mandatory]
  *
  * Prints the kit's own output, then a summary (passed, failed, skipped, each failure's first
- * line); the JUnit XML is kept (--junit FILE, default a temp file, printed). Exit code: pytest's.
+ * line); the JUnit XML and the server's log are kept (--junit FILE, --server-log FILE, default temp
+ * files, printed). Exit code: pytest's.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -29,6 +30,8 @@ const USAGE = `Usage: npx tsx scripts/conformance.ts --tck DIR [options]
                     features, or all
   --python PATH     the Python with the kit's packages (default DIR/.venv/bin/python, else python3)
   --junit FILE      where to keep the JUnit XML (default: a temp file)
+  --server-log FILE where to keep the server's JSON log lines, one per request with its method,
+                    path and answer (default: a temp file)
   --bare            send the kit's requests as it makes them: its gRPC client sends no
                     A2A-Version, which v1.0 reads as 0.3 (every call refused VersionNotSupported);
                     by default the kit's own header setting (A2A_AUTH_TYPE=apikey,
@@ -54,6 +57,7 @@ const { values } = parseArgs({
     category: { type: "string", default: "mandatory" },
     python: { type: "string" },
     junit: { type: "string" },
+    "server-log": { type: "string" },
     bare: { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },
   },
@@ -145,6 +149,9 @@ try {
 } finally {
   server.kill("SIGTERM");
   await server.exited;
+  const log = values["server-log"] ?? join(await mkdtemp(join(tmpdir(), "a2a-tck-")), "server.log");
+  await writeFile(log, server.stdout());
+  process.stdout.write(`Server log: ${log}\n`);
   await bench.close();
 }
 process.exit(code);
@@ -164,7 +171,8 @@ function run(
 
 /** Counts and each failure's first line, from pytest's JUnit XML. */
 function summary(category: string, xml: string): string {
-  const attr = (tag: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(tag)?.[1] ?? "";
+  const attr = (tag: string, name: string) =>
+    new RegExp(`(?:^|\\s)${name}="([^"]*)"`).exec(tag)?.[1] ?? "";
   const decode = (s: string) =>
     s
       .replace(/&quot;/g, '"')
