@@ -3,6 +3,9 @@ import type {
   AgentCard,
   Message,
   CancelTaskRequest,
+  GetTaskRequest,
+  ListTasksRequest,
+  ListTasksResponse,
   SendMessageRequest,
   StreamResponse,
   Task,
@@ -113,6 +116,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
+    checkHistoryLength(params.configuration?.historyLength);
     checkContentModes(params, this.contentModes);
     this.checkBudget(params.message);
     await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
@@ -137,6 +141,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
+    checkHistoryLength(params.configuration?.historyLength);
     checkContentModes(params, this.contentModes);
     this.checkBudget(params.message);
     await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
@@ -155,6 +160,19 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
       admitted?.release();
       if (claimed) this.activeTasks.releaseClaim(claimed.taskId, claimed.messageId);
     }
+  }
+
+  override async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    checkHistoryLength(params.historyLength);
+    return super.getTask(params, context);
+  }
+
+  override async listTasks(
+    params: ListTasksRequest,
+    context: ServerCallContext,
+  ): Promise<ListTasksResponse> {
+    checkHistoryLength(params.historyLength);
+    return super.listTasks(params, context);
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -258,4 +276,19 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     if (why !== undefined) throw new UnsupportedOperationError(cannotTakeMessage(taskId, why));
     return { taskId, messageId: message.messageId };
   }
+}
+
+/**
+ * What is wrong with a request's `historyLength`: A2A reads it as "at most this many messages",
+ * so a negative one is invalid, not "all" (the SDK's REST layer refuses it; its JSON-RPC and gRPC
+ * paths did not). Undefined when it is fine.
+ */
+export function historyLengthProblem(historyLength: number | undefined): string | undefined {
+  if (historyLength === undefined || historyLength >= 0) return undefined;
+  return `historyLength must be 0 or more (got ${historyLength})`;
+}
+
+function checkHistoryLength(historyLength: number | undefined): void {
+  const problem = historyLengthProblem(historyLength);
+  if (problem !== undefined) throw new RequestMalformedError(problem);
 }

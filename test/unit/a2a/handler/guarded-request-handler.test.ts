@@ -1,6 +1,7 @@
 import { Role, TaskState, type Message, type SendMessageRequest, type Task } from "@a2a-js/sdk";
 import {
   ContentTypeNotSupportedError,
+  RequestMalformedError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
@@ -18,6 +19,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { buildAgentCard } from "../../../../src/a2a/contract/card.js";
 import {
   GuardedRequestHandler,
+  historyLengthProblem,
   stillWorkingMessage,
 } from "../../../../src/a2a/handler/guarded-request-handler.js";
 import { resolveConfig } from "../../../../src/config/load.js";
@@ -239,6 +241,52 @@ describe("GuardedRequestHandler: one turn at a time", () => {
     const refusal = handler.sendMessage(send("done"), context);
     await expect(refusal).rejects.toThrow(/terminal state/);
     expect(executor.executed).toEqual([]);
+  });
+});
+
+describe("GuardedRequestHandler: historyLength", () => {
+  it.each([
+    [undefined, undefined],
+    [0, undefined],
+    [10, undefined],
+    [-1, "historyLength must be 0 or more (got -1)"],
+  ])("historyLength %s: %s", (historyLength, problem) => {
+    expect(historyLengthProblem(historyLength)).toBe(problem);
+  });
+
+  it("refuses a negative historyLength on GetTask, ListTasks and SendMessage, touching nothing", async () => {
+    const before = await storeTask("kept", TaskState.TASK_STATE_COMPLETED);
+    await expect(
+      handler.getTask({ tenant: "", id: "kept", historyLength: -1 }, context),
+    ).rejects.toThrow(RequestMalformedError);
+    await expect(
+      handler.listTasks(
+        {
+          tenant: "",
+          contextId: "",
+          status: TaskState.TASK_STATE_UNSPECIFIED,
+          pageSize: undefined,
+          pageToken: "",
+          historyLength: -1,
+          statusTimestampAfter: undefined,
+          includeArtifacts: undefined,
+        },
+        context,
+      ),
+    ).rejects.toThrow("historyLength must be 0 or more (got -1)");
+    const request = send("");
+    request.configuration = {
+      acceptedOutputModes: [],
+      taskPushNotificationConfig: undefined,
+      historyLength: -1,
+      returnImmediately: false,
+    };
+    await expect(handler.sendMessage(request, context)).rejects.toThrow(RequestMalformedError);
+    expect(executor.executed).toEqual([]);
+    expect(await store.load("kept", context)).toEqual(before);
+    // 0 is valid: the task without its history.
+    const none = await handler.getTask({ tenant: "", id: "kept", historyLength: 0 }, context);
+    expect(none.history).toEqual([]);
   });
 });
 
