@@ -116,12 +116,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
-    checkHistoryLength(params.configuration?.historyLength);
-    checkContentModes(params, this.contentModes);
-    this.checkBudget(params.message);
-    await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
-    const claimed = await this.admit(params, context);
-    const admitted = claimed === undefined ? this.admitNewTask(params, context) : undefined;
+    const { claimed, admitted } = await this.guardSend(params, context);
     try {
       const result = await super.sendMessage(params, context);
       this.throwIfRefused(claimed);
@@ -141,12 +136,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    checkHistoryLength(params.configuration?.historyLength);
-    checkContentModes(params, this.contentModes);
-    this.checkBudget(params.message);
-    await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
-    const claimed = await this.admit(params, context);
-    const admitted = claimed === undefined ? this.admitNewTask(params, context) : undefined;
+    const { claimed, admitted } = await this.guardSend(params, context);
     try {
       for await (const event of super.sendMessageStream(params, context)) {
         this.throwIfRefused(claimed);
@@ -223,6 +213,24 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
    * refused by one of them. The admission holds its place under `concurrentTasks` until the task
    * exists (the executor takes it over) or the request ends without one.
    */
+  /**
+   * Everything a send must pass before the SDK sees it, in order: its shape, content modes and
+   * budget, its webhook, then the answer's claim on its input request or the new task's
+   * admission under its caller's limits. The caller releases what it returns.
+   */
+  private async guardSend(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<{ claimed: Claim | undefined; admitted: { release(): void } | undefined }> {
+    checkHistoryLength(params.configuration?.historyLength);
+    checkContentModes(params, this.contentModes);
+    this.checkBudget(params.message);
+    await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
+    const claimed = await this.admit(params, context);
+    const admitted = claimed === undefined ? this.admitNewTask(params, context) : undefined;
+    return { claimed, admitted };
+  }
+
   private admitNewTask(
     params: SendMessageRequest,
     context: ServerCallContext,
