@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { credentials, status as Status } from "@grpc/grpc-js";
 import { decodeErrorInfo, decodeStatus, GRPC_STATUS_DETAILS_BIN } from "@a2a-js/sdk/errors/grpc";
 import { A2AService } from "@a2a-js/sdk/server/grpc";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CALLER_STATE_KEY } from "../../../src/http/app.js";
 import { loadTls } from "../../../src/grpc/tls.js";
 import { makeTestCert } from "../../support/tls.js";
@@ -17,25 +17,11 @@ import {
   getTaskBytes,
   rawClient,
   SEND_MESSAGE,
-  startStubServer,
+  useStubServer,
   TOKEN,
-  type StubServer,
 } from "./support.js";
 
-let stub: StubServer | undefined;
-let client: ReturnType<typeof rawClient> | undefined;
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await stub?.close();
-  stub = undefined;
-});
-
-async function start(o: Parameters<typeof startStubServer>[0] = {}) {
-  stub = await startStubServer(o);
-  client = rawClient(stub.server.address);
-  return { stub, client };
-}
+const start = useStubServer();
 
 const reasonOf = (error: { metadata?: { get(k: string): unknown[] } } | null) => {
   const bin = error?.metadata?.get(GRPC_STATUS_DETAILS_BIN)[0];

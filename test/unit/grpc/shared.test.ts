@@ -5,7 +5,7 @@
  */
 import { status as Status } from "@grpc/grpc-js";
 import { decodeErrorInfo, decodeStatus, GRPC_STATUS_DETAILS_BIN } from "@a2a-js/sdk/errors/grpc";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { EVENTS_EXTENSION_URI } from "../../../src/a2a/contract/extension.js";
 import { CallerLimitError } from "../../../src/a2a/handler/limit-error.js";
 import {
@@ -15,29 +15,9 @@ import {
   type Tracing,
 } from "../../../src/tracing/tracing.js";
 import { makeKey, mint, type TestKey } from "../../support/oidc.js";
-import {
-  GET_TASK,
-  getTaskBytes,
-  rawClient,
-  startStubServer,
-  TOKEN,
-  type StubServer,
-} from "./support.js";
+import { GET_TASK, getTaskBytes, useStubServer, TOKEN } from "./support.js";
 
-let stub: StubServer | undefined;
-let client: ReturnType<typeof rawClient> | undefined;
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await stub?.close();
-  stub = undefined;
-});
-
-async function start(o: Parameters<typeof startStubServer>[0] = {}) {
-  stub = await startStubServer(o);
-  client = rawClient(stub.server.address);
-  return { stub, client };
-}
+const start = useStubServer();
 
 let key: TestKey;
 let other: TestKey;

@@ -1,5 +1,6 @@
 /** The gRPC tests' pieces: a stub request handler, a server on 127.0.0.1:0 and a raw client. */
 import { createHash } from "node:crypto";
+import { afterEach } from "vitest";
 import {
   Role,
   type AgentCard,
@@ -23,7 +24,7 @@ import type { Tracing } from "../../../src/tracing/tracing.js";
 import { AUDIENCE, ISSUER } from "../../support/oidc.js";
 import { startGrpcServer, type RunningGrpcServer } from "../../../src/grpc/server.js";
 import type { TlsMaterial } from "../../../src/grpc/tls.js";
-import { captureLogs } from "../../support/grpc.js";
+import { captureLogs, rawGrpcClient } from "../../support/grpc.js";
 import { unsupported, workingTask } from "../http/support/stub-handler.js";
 
 export {
@@ -166,5 +167,27 @@ export async function startStubServer(
       server.cut();
       await drained;
     },
+  };
+}
+
+/**
+ * The fixture of a test file over the stub server: `start()` starts one (and a raw client to it),
+ * and both are closed after each test.
+ */
+export function useStubServer(): (
+  o?: Parameters<typeof startStubServer>[0],
+) => Promise<{ stub: StubServer; client: ReturnType<typeof rawGrpcClient> }> {
+  let stub: StubServer | undefined;
+  let client: ReturnType<typeof rawGrpcClient> | undefined;
+  afterEach(async () => {
+    client?.close();
+    client = undefined;
+    await stub?.close();
+    stub = undefined;
+  });
+  return async (o = {}) => {
+    stub = await startStubServer(o);
+    client = rawGrpcClient(stub.server.address);
+    return { stub, client };
   };
 }
