@@ -27,6 +27,7 @@ import { secretVariables, withoutVariables } from "./config/security-schema.js";
 import { checkHealth, type HealthReport } from "./http/health.js";
 import { ServerMetrics } from "./metrics/metrics.js";
 import { OrphanGuard } from "./sessions/orphans.js";
+import type { SlotsFactory } from "./sessions/machine-slots.js";
 import { SessionPool, type SessionFactoryArgs } from "./sessions/pool.js";
 import { SessionMap } from "./store/session-map.js";
 import { memoryStores, openTaskStores, type TaskStores } from "./store/task-stores.js";
@@ -57,10 +58,16 @@ export interface AgentOptions {
   readonly tracing?: Tracing;
   /** Where attachments are written (a seam, so a test can hold a write). */
   readonly inbox?: Inbox;
+  /** The workspace's name when the server serves several (`workspaces`); unset at the root. */
+  readonly workspace?: string;
+  /** The process slots of its pool (the machine-wide cap of several workspaces). */
+  readonly slots?: SlotsFactory;
 }
 
 /** Everything behind the HTTP surface: the A2A request handler down to the Claude sessions. */
 export interface Agent {
+  /** The workspace it serves, by name (`workspaces`); undefined for the one at the root. */
+  readonly workspace: string | undefined;
   readonly card: AgentCard;
   readonly requestHandler: GuardedRequestHandler;
   readonly executor: ClaudeAgentExecutor;
@@ -165,6 +172,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     maxBackgroundMs: config.sessions.maxBackgroundMs,
     logger: logger.child({ component: "sessions" }),
     checkTranscript: transcriptCheck({ cwd, env: o.claudeEnv }),
+    ...(o.slots && { slots: o.slots }),
     rewindPoint: (sessionId) =>
       rewindPoint(readTranscriptSync({ cwd, env: o.claudeEnv }, sessionId)),
     onSessionEvent: (key, event) => {
@@ -258,6 +266,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     await orphans.record();
   };
   return {
+    workspace: o.workspace,
     card,
     requestHandler,
     executor,

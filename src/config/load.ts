@@ -1,7 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, readFile, realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ConfigError, describeIssues, describeValue, expectation } from "./errors.js";
 import { CONFIG_FILE, configSchema, type Config } from "./schema.js";
+import { resolveWorkspaces, workspacesProblem, type WorkspaceSpec } from "./workspaces.js";
 
 export { ConfigError } from "./errors.js";
 
@@ -13,6 +15,8 @@ export interface ConfigOverrides {
   host?: string | undefined;
   /** `--cwd`: resolved against the start directory. */
   cwd?: string | undefined;
+  /** `--workspace name=dir`, each time it is given: resolved against the start directory. */
+  workspaces?: readonly string[] | undefined;
 }
 
 export interface LoadConfigOptions {
@@ -54,6 +58,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const raw = text === null ? {} : parseConfigText(text, file);
   const config = resolveConfig(raw, { file, startDir, overrides });
   await assertDirectory(config.claude.cwd, overrides.cwd !== undefined ? "--cwd" : file);
+  await checkWorkspaceDirectories(config);
   return { config, file: text === null ? null : file };
 }
 
@@ -94,7 +99,7 @@ export function resolveConfig(raw: unknown, options: ResolveOptions): Config {
       options.file,
     );
   }
-  const { $schema: _editorHint, server, claude, ...rest } = parsed.data;
+  const { $schema: _editorHint, server, claude, workspaces, ...rest } = parsed.data;
   const port = overrides.port ?? server.port;
   const cwd = overrides.cwd ?? claude.cwd ?? ".";
   return {
@@ -107,6 +112,12 @@ export function resolveConfig(raw: unknown, options: ResolveOptions): Config {
       publicUrl: (server.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     },
     claude: { ...claude, cwd: resolve(options.startDir, cwd) },
+    workspaces: resolveWorkspaces(
+      workspaces,
+      (raw as { workspaces?: unknown } | null)?.workspaces,
+      overrides.workspaces ?? [],
+      options.startDir,
+    ),
   };
 }
 
@@ -114,6 +125,7 @@ interface CheckedOverrides {
   port?: number;
   host?: string;
   cwd?: string;
+  workspaces?: readonly string[];
 }
 
 function checkOverrides(overrides: ConfigOverrides): CheckedOverrides {
@@ -134,6 +146,7 @@ function checkOverrides(overrides: ConfigOverrides): CheckedOverrides {
     if (cwd.trim() === "") throw optionError("--cwd", "expected a directory", cwd);
     out.cwd = cwd;
   }
+  if (overrides.workspaces !== undefined) out.workspaces = overrides.workspaces;
   return out;
 }
 
@@ -152,6 +165,33 @@ async function assertDirectory(dir: string, source: string): Promise<void> {
     `Invalid config file ${source}:\n  - claude.cwd: expected an existing directory, got ${dir}`,
     source,
   );
+}
+
+/**
+ * Each workspace's directory exists and can be listed and entered, and no two names share one
+ * (symlinks followed); the first problem stops startup, naming the workspace.
+ */
+async function checkWorkspaceDirectories(config: Config): Promise<void> {
+  const real: string[] = [];
+  for (const spec of config.workspaces) real.push(await readableDirectory(spec));
+  const problem = workspacesProblem(config.workspaces, config, real);
+  if (problem !== undefined) throw new ConfigError(problem);
+}
+
+async function readableDirectory(spec: WorkspaceSpec): Promise<string> {
+  const isDir = await stat(spec.cwd).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isDir) throw new ConfigError(`Workspace "${spec.name}": no such directory: ${spec.cwd}`);
+  try {
+    await access(spec.cwd, constants.R_OK | constants.W_OK | constants.X_OK);
+  } catch (err) {
+    throw new ConfigError(
+      `Workspace "${spec.name}": cannot read and write the directory ${spec.cwd}: ${(err as Error).message}`,
+    );
+  }
+  return realpath(spec.cwd);
 }
 
 function lineColumn(text: string, position: number): string {

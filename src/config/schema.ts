@@ -19,6 +19,7 @@ import { claudeSchema } from "./claude-schema.js";
 import { limitsSchema } from "./limits-schema.js";
 import { tracingSchema } from "./tracing-schema.js";
 import { grpcSchema } from "./grpc-schema.js";
+import { workspacesSchema, type WorkspaceSpec } from "./workspace-schema.js";
 
 export { PERMISSION_MODES, SETTING_SOURCES } from "./claude-schema.js";
 
@@ -212,6 +213,7 @@ export const configSchema = z
     store: storeSchema,
     limits: limitsSchema,
     tracing: tracingSchema,
+    workspaces: workspacesSchema,
   })
   .meta({
     title: "claude-a2a configuration",
@@ -224,9 +226,11 @@ export type ConfigInput = z.input<typeof configSchema>;
 type ParsedConfig = z.output<typeof configSchema>;
 
 /** The fully defaulted configuration the server runs with. */
-export type Config = Omit<ParsedConfig, "$schema" | "server" | "claude"> & {
+export type Config = Omit<ParsedConfig, "$schema" | "server" | "claude" | "workspaces"> & {
   server: Omit<ParsedConfig["server"], "publicUrl"> & { publicUrl: string };
   claude: Omit<ParsedConfig["claude"], "cwd"> & { cwd: string };
+  /** The workspaces served under `/agents/<name>/`; empty: `claude.cwd` at the root. */
+  workspaces: readonly WorkspaceSpec[];
 };
 
 /** The JSON Schema of a config file (input side: keys with defaults are optional). */

@@ -1,61 +1,44 @@
 import express, { type Express } from "express";
-import type { AgentCard } from "@a2a-js/sdk";
 import {
   ServerCallContext,
   STATE_HEADERS_KEY,
-  type A2ARequestHandler,
   type ServerCallContextBuilder,
   type ServerCallContextBuilderOptions,
 } from "@a2a-js/sdk/server";
-import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { Logger } from "pino";
-import { cardDocument, jsonCardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/contract/card.js";
+import { JSONRPC_PATH, REST_PATH } from "../a2a/contract/card.js";
+import { WORKSPACES_PATH } from "../config/workspaces.js";
+import { mountA2a, type A2aSurface } from "./a2a-routes.js";
+import { mountWorkspaces, type WorkspaceSurface } from "./workspace-routes.js";
 import { activatedExtensions } from "../a2a/contract/extension.js";
-import { jsonBody } from "./body.js";
 import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
 import { Authenticator } from "../auth/decide.js";
 import { callerName, CallerUser } from "../identity/caller.js";
 import { authGate } from "./auth.js";
-import { callerOf, userFor } from "./caller.js";
-import { agentCardRoute, versionedCardRoute } from "./card-route.js";
+import { callerOf } from "./caller.js";
 import type { HealthReport } from "./health.js";
 import { errorAnswer, finalErrorHandler, type Binding } from "./error-handler.js";
-import {
-  jsonRpcAnswers,
-  jsonRpcNotifications,
-  jsonRpcShapeGuard,
-  restAnswers,
-  restShapeGuard,
-} from "./request-guards.js";
-import { jsonRpcLimitAnswers, rememberState, restLimitAnswers } from "./limit-answers.js";
+import { rememberState } from "./limit-answers.js";
 import { requestIds } from "./request-ids.js";
-import { requestSpan, traceRequests } from "./request-spans.js";
+import { requestSpan } from "./request-spans.js";
 import { NO_TRACING, SPAN_STATE_KEY, type TraceSpan, type Tracing } from "../tracing/tracing.js";
-import { restContentTypeStatus } from "./rest-errors.js";
 import { routeSdkConsole } from "./sdk-console.js";
-import { jsonRpcVersionGate, restVersionGate } from "./version-gate.js";
 
-export interface HttpAppOptions {
-  readonly card: AgentCard;
-  readonly requestHandler: A2ARequestHandler;
+/** The agent at the root, or several workspaces each under `/agents/<name>/`. */
+export type HttpAppOptions = HttpCommonOptions &
+  (A2aSurface | { readonly workspaces: readonly WorkspaceSurface[] });
+
+export interface HttpCommonOptions {
   readonly bodyLimit: number;
   /** Who may call (tokens, OIDC, `allowedLogins`); default: everyone. */
   readonly auth?: Authenticator;
   /** `server.trustedProxies`; default: loopback. */
   readonly trustedProxies?: readonly string[];
   readonly logger: Logger;
-  /** When the card was built (its `Last-Modified`). Default: now. */
-  readonly cardBuiltAt?: Date;
   /** `GET /healthz` (public); without it the route answers `{"status":"ok"}`. */
   readonly health?: () => Promise<HealthReport>;
   /** `GET /metrics` in Prometheus format, behind the same gate as the A2A bindings. */
   readonly metrics?: { render(): Promise<string>; readonly contentType: string };
-  /**
-   * `server.compat.v03`: also serve A2A v0.3 (and header-less) requests, and `legacyCard` (the
-   * card in v0.3's shape, `legacyAgentCardJson`) to a card request that asks for v0.3.
-   * Default: v1.0 only.
-   */
-  readonly compatV03?: { readonly legacyCard: Record<string, unknown> };
   /** A span per A2A request (default: off). */
   readonly tracing?: Tracing;
 }
@@ -135,13 +118,6 @@ export function createHttpApp(o: HttpAppOptions): Express {
     next();
   });
 
-  const builtAt = o.cardBuiltAt ?? new Date();
-  const v1Card = cardDocument(o.card, builtAt);
-  const compat = o.compatV03 !== undefined;
-  const card = o.compatV03
-    ? versionedCardRoute(v1Card, jsonCardDocument(o.compatV03.legacyCard, builtAt))
-    : agentCardRoute(v1Card);
-  app.get(["/.well-known/agent-card.json", "/.well-known/agent-card"], card);
   const health = o.health;
   app.get("/healthz", (_req, res, next) => {
     if (health === undefined) return void res.json({ status: "ok" });
@@ -163,43 +139,16 @@ export function createHttpApp(o: HttpAppOptions): Express {
       }, next);
     });
   }
-  // With compat, the SDK routes a v0.3 request (no A2A-Version header, or 0.3) to its v0.3
-  // transports, which call the same request handler with the request converted to v1.0: every
-  // guard of that handler and of this chain applies to it.
-  const common = {
-    requestHandler: o.requestHandler,
-    userBuilder: userFor,
+  const deps = {
+    gate,
+    bodyLimit: o.bodyLimit,
+    logger: o.logger,
+    tracing: o.tracing ?? NO_TRACING,
     contextBuilder,
-    legacyCompat: { enabled: compat },
   };
-  const tracing = o.tracing ?? NO_TRACING;
-  // Off: not even mounted, so an untraced request pays nothing for tracing.
-  const traced = (binding: "jsonrpc" | "rest") =>
-    tracing.enabled ? [traceRequests(tracing, binding)] : [];
-  app.use(
-    JSONRPC_PATH,
-    ...traced("jsonrpc"),
-    gate,
-    jsonBody(o.bodyLimit, "jsonrpc"),
-    jsonRpcNotifications,
-    jsonRpcAnswers(o.logger),
-    jsonRpcLimitAnswers,
-    jsonRpcVersionGate(compat),
-    jsonRpcShapeGuard(compat),
-    jsonRpcHandler(common),
-  );
-  app.use(
-    REST_PATH,
-    ...traced("rest"),
-    gate,
-    restContentTypeStatus,
-    restAnswers(o.logger),
-    restLimitAnswers,
-    jsonBody(o.bodyLimit, "rest"),
-    restVersionGate(compat),
-    restShapeGuard(compat),
-    restHandler(common),
-  );
+  // Several workspaces: each under its prefix; otherwise the one agent at the root.
+  if ("workspaces" in o) mountWorkspaces(app, o.workspaces, deps);
+  else mountA2a(app, o, deps);
 
   app.use((req, res) => {
     const message = `No route for ${req.method} ${req.path}`;
@@ -217,13 +166,14 @@ export function createHttpApp(o: HttpAppOptions): Express {
 const underPath = (url: string, base: string): boolean =>
   url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`);
 
-/** The binding a request was addressed to, for the shape of its error answer. */
-const bindingOf = (req: { originalUrl: string }): Binding =>
-  underPath(req.originalUrl, JSONRPC_PATH)
-    ? "jsonrpc"
-    : underPath(req.originalUrl, REST_PATH)
-      ? "rest"
-      : "plain";
+/** `/agents/<name>` at the start of a path: a workspace's bindings live under it. */
+const WORKSPACE_PREFIX = new RegExp(`^${WORKSPACES_PATH}/[^/?]+(?=/)`);
+
+/** The binding a request was addressed to (a workspace's too), for the shape of its error answer. */
+const bindingOf = (req: { originalUrl: string }): Binding => {
+  const url = req.originalUrl.replace(WORKSPACE_PREFIX, "");
+  return underPath(url, JSONRPC_PATH) ? "jsonrpc" : underPath(url, REST_PATH) ? "rest" : "plain";
+};
 
 interface ProtocolError {
   code: unknown;

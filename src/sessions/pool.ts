@@ -5,6 +5,7 @@ import type { SessionMap } from "../store/session-map.js";
 import { realTimers, type Timers } from "../timers.js";
 import { BackgroundClock } from "./background-clock.js";
 import { LiveSession } from "./live-session.js";
+import type { PoolSlots, SlotsFactory } from "./machine-slots.js";
 import { ProcessSlots } from "./process-slots.js";
 import { rejectsEveryPrompt, SessionRecovery, type SessionReset } from "./recovery.js";
 import type { TranscriptCheck } from "../claude/index.js";
@@ -54,6 +55,11 @@ export interface SessionPoolOptions {
   readonly rewindPoint?: (sessionId: string) => string | undefined;
   /** Whether a mapped session can still be resumed; without it every mapping is trusted. */
   readonly checkTranscript?: TranscriptCheck;
+  /**
+   * Where the process slots come from (several workspaces share one machine-wide cap,
+   * `MachineSlots`). Default: slots of this pool alone, capped at `maxLive`.
+   */
+  readonly slots?: SlotsFactory;
 }
 
 /** What the runs of sessions closed at shutdown report (their tasks' last status says it). */
@@ -78,7 +84,7 @@ export interface SessionLease {
  */
 export class SessionPool {
   private readonly entries = new Map<ConversationKey, LiveSession>();
-  private readonly slots: ProcessSlots;
+  private readonly slots: PoolSlots;
   private readonly recovery: SessionRecovery;
   private readonly timers: Timers;
   private readonly now: () => number;
@@ -88,22 +94,25 @@ export class SessionPool {
   constructor(private readonly options: SessionPoolOptions) {
     this.timers = options.timers ?? realTimers;
     this.now = options.now ?? Date.now;
-    this.slots = new ProcessSlots(
-      {
-        maxLive: options.maxLive,
-        graceMs: options.minIdleBeforeEvictMs ?? 0,
-        now: this.now,
+    const host = {
+      liveCount: () => this.entries.size,
+      has: (key: ConversationKey) => this.entries.has(key),
+      occupants: () => [...this.entries.values()].map((e) => e.occupant),
+      evict: (key: ConversationKey, reason: string) => {
+        const entry = this.entries.get(key);
+        if (entry !== undefined) void this.evict(entry, reason);
       },
-      {
-        liveCount: () => this.entries.size,
-        has: (key) => this.entries.has(key),
-        occupants: () => [...this.entries.values()].map((e) => e.occupant),
-        evict: (key, reason) => {
-          const entry = this.entries.get(key);
-          if (entry !== undefined) void this.evict(entry, reason);
+    };
+    this.slots =
+      options.slots?.(host) ??
+      new ProcessSlots(
+        {
+          maxLive: options.maxLive,
+          graceMs: options.minIdleBeforeEvictMs ?? 0,
+          now: this.now,
         },
-      },
-    );
+        host,
+      );
     this.recovery = new SessionRecovery({
       sessionMap: options.sessionMap,
       logger: options.logger,

@@ -109,6 +109,11 @@ export class ProcessSlots {
     return this.waiters.length;
   }
 
+  /** Conversations waiting in `whenFree` whose key passes `test` (one workspace's). */
+  waitingWhere(test: (key: ConversationKey) => boolean): number {
+    return this.waiters.filter((w) => test(w.key)).length;
+  }
+
   /**
    * Resolves when `key`'s session fits under `maxLive`: at once for a live conversation or when
    * there is room; otherwise once a session has been closed for it (an idle one at once, see

@@ -14,7 +14,8 @@ import {
 import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { Authenticator } from "../../../../src/auth/decide.js";
-import { createHttpApp, type HttpAppOptions } from "../../../../src/http/app.js";
+import { createHttpApp, type HttpCommonOptions } from "../../../../src/http/app.js";
+import type { A2aSurface } from "../../../../src/http/a2a-routes.js";
 import { card, JSON_V1, unsupported, workingTask } from "./stub-handler.js";
 
 export const BODY_LIMIT = 200_000;
@@ -97,7 +98,7 @@ export async function stopApp(): Promise<void> {
 export async function start(
   allowedLogins?: string[],
   level = "info",
-  options: Partial<HttpAppOptions> = {},
+  options: Partial<HttpCommonOptions & A2aSurface> = {},
 ): Promise<Running> {
   const handler = new StubHandler(options.card);
   const logs: Record<string, unknown>[] = [];

@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { agentCardSchema } from "./card-schema.js";
+import { claudeSchema } from "./claude-schema.js";
+import { name, names, positiveInt } from "./schema-parts.js";
+
+/**
+ * The `workspaces` section of the config: several directories served by one server, each its own
+ * A2A agent under `/agents/<name>/`. Unset (or empty): the one directory `claude.cwd` at the root,
+ * as without this section.
+ */
+
+/**
+ * A workspace's name: one URL path segment (`/agents/<name>/`) and, with a PostgreSQL store, part
+ * of a schema name, so lowercase letters, digits and inner hyphens only (like a DNS label).
+ */
+export const WORKSPACE_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const WORKSPACE_NAME_ERROR =
+  "expected a workspace name: lowercase letters, digits and inner hyphens, at most 63 characters";
+
+const callersSchema = z
+  .strictObject({
+    tokens: names()
+      .optional()
+      .describe("Names of server.auth.tokens whose holders may call this workspace."),
+    logins: names()
+      .optional()
+      .describe("Tailscale logins (of server.allowedLogins) that may call this workspace."),
+    subjects: names()
+      .optional()
+      .describe("OpenID Connect subjects (server.auth.oidc.subjectClaim) that may call it."),
+  })
+  .describe(
+    "Who may call this workspace, among those the server lets in; a caller listed nowhere gets " +
+      "403. Unset: everyone who may call the server.",
+  );
+
+export const workspaceSchema = z.strictObject({
+  cwd: name().describe(
+    "The workspace's directory: Claude's working directory, where its session file, inbox and " +
+      "SQLite store live. Relative paths resolve against the directory the server was started in.",
+  ),
+  agentCard: agentCardSchema
+    .omit({ signing: true })
+    .partial()
+    .optional()
+    .describe(
+      "Keys of agentCard that differ for this workspace (each replaces the top-level one whole). " +
+        "Default name: the top-level name followed by the workspace's name in parentheses.",
+    ),
+  claude: claudeSchema
+    .omit({ cwd: true })
+    .partial()
+    .optional()
+    .describe("Keys of claude that differ for this workspace (each replaces the top-level one)."),
+  sessions: z
+    .strictObject({
+      maxLive: positiveInt()
+        .optional()
+        .describe(
+          "Most Claude Code processes of this workspace at once, within sessions.maxLive (which " +
+            "stays the cap of the whole server). Default: only sessions.maxLive.",
+        ),
+    })
+    .optional()
+    .describe("Per-workspace session caps."),
+  callers: callersSchema.optional(),
+});
+
+export const workspacesSchema = z
+  .record(z.string().regex(WORKSPACE_NAME, { error: WORKSPACE_NAME_ERROR }), workspaceSchema, {
+    error: "expected an object of workspaces by name",
+  })
+  .optional()
+  .describe(
+    "Several directories served by one server, by name: each is its own A2A agent under " +
+      "/agents/<name>/ (card, JSON-RPC, HTTP+JSON). Unset: claude.cwd is served at the root.",
+  );
+
+export type WorkspaceInput = z.input<typeof workspaceSchema>;
+export type WorkspaceEntry = z.output<typeof workspaceSchema>;
+export type WorkspaceCallers = NonNullable<WorkspaceEntry["callers"]>;
+
+/** One served workspace, resolved: the overrides hold only the keys the config file wrote. */
+export interface WorkspaceSpec {
+  readonly name: string;
+  /** Absolute. */
+  readonly cwd: string;
+  readonly agentCard: Partial<z.output<typeof agentCardSchema>>;
+  readonly claude: Partial<Omit<z.output<typeof claudeSchema>, "cwd">>;
+  /** `sessions.maxLive` of this workspace alone, when set. */
+  readonly maxLive?: number | undefined;
+  /** Who may call it; undefined: everyone the server lets in. */
+  readonly callers?: WorkspaceCallers | undefined;
+}
