@@ -17,6 +17,9 @@ Options:
       --host <host>    address to bind (default 127.0.0.1, or server.host)
   -c, --config <file>  config file (default .claude/claude-a2a.config.json)
       --cwd <dir>      Claude's working directory (default: the current directory)
+      --workspace <name>=<dir>
+                       serve <dir> as the workspace <name> under /agents/<name>/
+                       (repeatable; adds to, or overrides, the config's workspaces)
       --check          check the config and the environment, print what is wrong, and exit
   -h, --help           show this help and exit
   -v, --version        print the version and exit
@@ -58,6 +61,7 @@ interface Flags {
   host?: string;
   config?: string;
   cwd?: string;
+  workspace?: string[];
   check?: boolean;
 }
 
@@ -71,12 +75,20 @@ export function parseFlags(argv: readonly string[]): Flags {
       host: { type: "string" },
       config: { type: "string", short: "c" },
       cwd: { type: "string" },
+      workspace: { type: "string", multiple: true },
       check: { type: "boolean" },
     },
     strict: true,
     allowPositionals: false,
   }).values;
 }
+
+const overridesOf = (flags: Flags) => ({
+  port: flags.port,
+  host: flags.host,
+  cwd: flags.cwd,
+  workspaces: flags.workspace,
+});
 
 const untilSignal = () =>
   new Promise<void>((resolve) => {
@@ -129,7 +141,7 @@ async function doctor(flags: Flags, io: Io, deps: MainDeps): Promise<number> {
     ({ config, file } = await loadConfig({
       cwd: deps.cwd ?? process.cwd(),
       configPath: flags.config,
-      overrides: { port: flags.port, host: flags.host, cwd: flags.cwd },
+      overrides: overridesOf(flags),
     }));
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
@@ -178,7 +190,7 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
     const { config, file } = await loadConfig({
       cwd: deps.cwd ?? process.cwd(),
       configPath: flags.config,
-      overrides: { port: flags.port, host: flags.host, cwd: flags.cwd },
+      overrides: overridesOf(flags),
     });
     // The config file's log.level, unless LOG_LEVEL (checked above) says otherwise.
     logger =
@@ -190,7 +202,10 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
     logger.info({ configFile: file ?? "(none: defaults)" }, "configuration loaded");
     await warnIfNoCredentials(logger);
     server = await startServer({ config, logger });
-    if (io.errIsTTY) io.err(servingLine(server.url, config.claude.cwd));
+    if (io.errIsTTY) {
+      if (server.workspaces.length === 0) io.err(servingLine(server.url, config.claude.cwd));
+      for (const w of server.workspaces) io.err(servingLine(w.url, w.cwd));
+    }
   } catch (err) {
     if (err instanceof ConfigError || err instanceof StartupError) {
       io.err(`claude-a2a: ${err.message}\n`);

@@ -1,11 +1,16 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAgent, type Agent, type AgentOptions } from "./agent.js";
-import { legacyAgentCardJson } from "./a2a/contract/legacy-card.js";
+import type { Agent, AgentOptions } from "./agent.js";
 import type { Config } from "./config/schema.js";
+import { workspaceUrl } from "./config/workspaces.js";
+import type { A2aSurface } from "./http/a2a-routes.js";
 import { createHttpApp } from "./http/app.js";
 import { answerClientErrorsAsJson } from "./http/client-errors.js";
-import { CardSigningError } from "./a2a/card/signing.js";
+import type { HealthReport } from "./http/health.js";
+import { workspacesHealth } from "./http/workspace-health.js";
+import type { WorkspaceSurface } from "./http/workspace-routes.js";
+import { mergeExpositions } from "./metrics/merge.js";
+import { createServedAgents, type ServedAgent } from "./served-agents.js";
 import type { Authenticator } from "./auth/decide.js";
 import { authenticatorFrom } from "./auth/from-config.js";
 import { AuthConfigError } from "./auth/verifier.js";
@@ -22,7 +27,15 @@ export interface RunningServer {
   readonly port: number;
   /** The gRPC binding, when `server.grpc.port` is set: the `host:port` it listens on. */
   readonly grpc?: { readonly address: string; readonly port: number };
+  /** The first agent's pool (the root one's, or the first workspace's). */
   readonly pool: SessionPool;
+  /** With `workspaces`: each one, its directory, its base URL (on `url`) and its pool. */
+  readonly workspaces: readonly {
+    readonly name: string;
+    readonly cwd: string;
+    readonly url: string;
+    readonly pool: SessionPool;
+  }[];
   close(): Promise<void>;
 }
 
@@ -33,7 +46,9 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
 
-export class StartupError extends Error {}
+import { StartupError } from "./startup-error.js";
+
+export { StartupError };
 
 /**
  * Refuses to expose an unauthenticated agent beyond loopback unless the operator says so. Only
@@ -94,34 +109,32 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const auth = readAuth(config.server);
   const tls = await readGrpcTls(config);
   const cwd = config.claude.cwd;
-  const agent = await createAgent(o).catch((err: unknown) => {
-    throw err instanceof CardSigningError ? new StartupError(err.message) : err;
+  const served = await createServedAgents(o);
+  const agents = served.agents.map((a) => a.agent);
+  const closeAgents = async () => {
+    await Promise.all(agents.map((a) => a.close()));
+    await served.closeShared();
+  };
+  // gRPC serves the first agent: the root one, or the first workspace (README "Workspaces").
+  const first = served.agents[0] as ServedAgent;
+  const grpc = await startGrpc(o, {
+    requestHandler: first.agent.requestHandler,
+    auth,
+    tls,
+    tracing: first.agent.tracing,
+  }).catch(async (err: unknown) => {
+    await closeAgents();
+    throw err;
   });
-  const { card, requestHandler, pool, metrics } = agent;
-  let compatV03: { legacyCard: Record<string, unknown> } | undefined;
-  try {
-    if (config.server.compat.v03) compatV03 = { legacyCard: await legacyAgentCardJson(card) };
-  } catch (err) {
-    await agent.close();
-    throw new StartupError(`server.compat.v03: ${(err as Error).message}`);
-  }
-  const grpc = await startGrpc(o, { requestHandler, auth, tls, tracing: agent.tracing }).catch(
-    async (err: unknown) => {
-      await agent.close();
-      throw err;
-    },
-  );
   const app = createHttpApp({
-    card,
-    requestHandler,
     bodyLimit: config.server.bodyLimit,
     auth,
     trustedProxies: config.server.trustedProxies,
     logger: logger.child({ component: "http" }),
-    health: async () => withGrpc(await agent.health(), grpc?.health()),
-    metrics,
-    ...(compatV03 && { compatV03 }),
-    tracing: agent.tracing,
+    health: async () => withGrpc(await health(served.agents, config), grpc?.health()),
+    metrics: metricsOf(agents),
+    tracing: first.agent.tracing,
+    ...surfaces(served.agents),
   });
 
   const wanted = config.server.port;
@@ -138,14 +151,24 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     });
   } catch (err) {
     grpc?.cut();
-    await agent.close();
+    await closeAgents();
     throw err;
   }
   const { port } = http.address() as AddressInfo;
   const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
   const url = `http://${host}:${port}`;
+  const workspaces = config.workspaces.map((w) => ({
+    name: w.name,
+    cwd: w.cwd,
+    url: workspaceUrl(url, w.name),
+  }));
   logger.info(
-    { url, publicUrl: config.server.publicUrl, cwd, ...(grpc && { grpc: grpc.address }) },
+    {
+      url,
+      publicUrl: config.server.publicUrl,
+      ...(workspaces.length === 0 ? { cwd } : { workspaces }),
+      ...(grpc && { grpc: grpc.address }),
+    },
     "claude-a2a listening",
   );
 
@@ -154,22 +177,71 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     url,
     port,
     ...(grpc && { grpc: { address: grpc.address, port: grpc.port } }),
-    pool,
+    pool: first.agent.pool,
+    workspaces: served.agents.flatMap((a, i) => {
+      const w = workspaces[i];
+      return a.name === undefined || w === undefined ? [] : [{ ...w, pool: a.agent.pool }];
+    }),
     close: () =>
       (closing ??= (async () => {
-        // Stop accepting (both bindings), end the agent (running tasks end and their open
+        // Stop accepting (both bindings), end the agents (running tasks end and their open
         // streams receive it), give those streams a moment to flush and close, then cut what is
         // left.
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeIdleConnections();
         const grpcStopped = grpc?.drain() ?? Promise.resolve();
-        await agent.closeSessions();
+        await Promise.all(agents.map((a) => a.closeSessions()));
         await Promise.race([Promise.all([stopped, grpcStopped]), delay(STREAM_FLUSH_MS)]);
         http.closeAllConnections();
         grpc?.cut();
         await Promise.all([stopped, grpcStopped]);
-        await agent.close();
+        await closeAgents();
       })()),
+  };
+}
+
+/** The HTTP surface: the root agent's card and handler, or each workspace's under its prefix. */
+function surfaces(served: readonly ServedAgent[]): A2aSurface | { workspaces: WorkspaceSurface[] } {
+  const root = served.find((a) => a.name === undefined);
+  const surface = (a: ServedAgent): A2aSurface => ({
+    card: a.agent.card,
+    requestHandler: a.agent.requestHandler,
+    ...(a.compatV03 && { compatV03: a.compatV03 }),
+  });
+  if (root !== undefined) return surface(root);
+  return {
+    workspaces: served.map((a) => ({
+      ...surface(a),
+      name: a.name ?? "",
+      url: a.config.server.publicUrl,
+      allows: a.allows,
+    })),
+  };
+}
+
+/** `GET /healthz`: the root agent's report, or every workspace's and the whole. */
+async function health(served: readonly ServedAgent[], config: Config): Promise<HealthReport> {
+  const reports = await Promise.all(
+    served.map(async (a) => ({ name: a.name, report: await a.agent.health() })),
+  );
+  const [only] = reports;
+  if (only !== undefined && only.name === undefined) return only.report;
+  return workspacesHealth(
+    reports.map((r) => ({ name: r.name ?? "", report: r.report })),
+    config.sessions.maxLive,
+  );
+}
+
+/** `GET /metrics`: one agent's registry, or every workspace's merged (each labelled `workspace`). */
+function metricsOf(agents: readonly Agent[]): { render(): Promise<string>; contentType: string } {
+  const [only] = agents;
+  if (only !== undefined && agents.length === 1 && only.workspace === undefined) {
+    return only.metrics;
+  }
+  return {
+    render: async () =>
+      mergeExpositions(await Promise.all(agents.map((a) => a.metrics.render()))),
+    contentType: only?.metrics.contentType ?? "text/plain",
   };
 }
 

@@ -6,6 +6,7 @@ import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { childConfigDir } from "../claude/history.js";
 import type { Config } from "../config/schema.js";
+import { workspaceConfig } from "../config/workspaces.js";
 import { StaticTokenVerifier } from "../auth/static-tokens.js";
 import { AuthConfigError } from "../auth/verifier.js";
 import { grpcAddress } from "../a2a/contract/card.js";
@@ -257,8 +258,22 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
     ...(await checkSigning(config)),
     await checkGrpc(config),
     checkRuntime(),
-    await checkWorkspace(config.claude.cwd),
-    await checkStore(config),
+    ...(await directoryChecks(config)),
     await checkCredentials(),
   ];
+}
+
+/** The served directory and its store; with `workspaces`, each workspace's, named after it. */
+async function directoryChecks(config: Config): Promise<CheckResult[]> {
+  if (config.workspaces.length === 0) {
+    return [await checkWorkspace(config.claude.cwd), await checkStore(config)];
+  }
+  const results: CheckResult[] = [];
+  for (const [i, spec] of config.workspaces.entries()) {
+    const wsConfig = workspaceConfig(config, spec, i === 0);
+    for (const r of [await checkWorkspace(spec.cwd), await checkStore(wsConfig)]) {
+      results.push({ ...r, name: `${r.name} ${spec.name}` });
+    }
+  }
+  return results;
 }

@@ -31,6 +31,7 @@ describe("config.schema.json", () => {
       "store",
       "limits",
       "tracing",
+      "workspaces",
     ]);
     for (const block of ["server", "agentCard", "claude", "sessions", "limits", "tracing"]) {
       expect(schema.properties[block]?.required ?? []).toEqual([]);
