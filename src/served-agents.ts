@@ -6,7 +6,7 @@ import { workspaceAllows, workspaceConfig, type WorkspaceSpec } from "./config/w
 import type { Caller } from "./identity/caller.js";
 import { MachineSlots } from "./sessions/machine-slots.js";
 import { StartupError } from "./startup-error.js";
-import { ensureSchema, scopedUrl, workspaceSchema } from "./store/postgres-scope.js";
+import { ensureDatabase, scopedUrl } from "./store/postgres-scope.js";
 import { loadTracing, type Tracing } from "./tracing/tracing.js";
 
 /**
@@ -77,18 +77,17 @@ export async function createServedAgents(o: AgentOptions): Promise<ServedAgents>
   return { agents, closeShared: () => tracing.shutdown() };
 }
 
-/** With a PostgreSQL store, the workspace's own schema of the database (created if missing). */
+/** With a PostgreSQL store, the workspace's own database on that server (created if missing). */
 async function scopedStore(config: Config, spec: WorkspaceSpec): Promise<Config> {
   if (config.store.type !== "postgres") return config;
-  const schema = workspaceSchema(spec.name);
   try {
-    await ensureSchema(config.store.url, schema);
+    await ensureDatabase(config.store.url, spec.name);
   } catch (err) {
     throw new StartupError(
-      `Workspace "${spec.name}": cannot create the schema ${schema} in the PostgreSQL store: ${(err as Error).message}`,
+      `Workspace "${spec.name}": cannot create its PostgreSQL database: ${(err as Error).message}`,
     );
   }
-  return { ...config, store: { ...config.store, url: scopedUrl(config.store.url, schema) } };
+  return { ...config, store: { ...config.store, url: scopedUrl(config.store.url, spec.name) } };
 }
 
 async function served(
@@ -96,7 +95,8 @@ async function served(
   name: string | undefined,
   allows: (caller: Caller) => boolean,
 ): Promise<ServedAgent> {
-  const named = (message: string) => (name === undefined ? message : `Workspace "${name}": ${message}`);
+  const named = (message: string) =>
+    name === undefined ? message : `Workspace "${name}": ${message}`;
   const agent = await createAgent(o).catch((err: unknown) => {
     throw err instanceof CardSigningError ? new StartupError(named(err.message)) : err;
   });

@@ -29,7 +29,7 @@ export interface RunningServer {
   readonly grpc?: { readonly address: string; readonly port: number };
   /** The first agent's pool (the root one's, or the first workspace's). */
   readonly pool: SessionPool;
-  /** With `workspaces`: each one, its directory, its base URL (on `url`) and its pool. */
+  /** With `workspaces`: each one, its directory, its URL (on `url`, with a trailing slash) and its pool. */
   readonly workspaces: readonly {
     readonly name: string;
     readonly cwd: string;
@@ -160,7 +160,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const workspaces = config.workspaces.map((w) => ({
     name: w.name,
     cwd: w.cwd,
-    url: workspaceUrl(url, w.name),
+    // With its trailing slash: a client resolves the card's well-known path against it.
+    url: `${workspaceUrl(url, w.name)}/`,
   }));
   logger.info(
     {
@@ -239,8 +240,7 @@ function metricsOf(agents: readonly Agent[]): { render(): Promise<string>; conte
     return only.metrics;
   }
   return {
-    render: async () =>
-      mergeExpositions(await Promise.all(agents.map((a) => a.metrics.render()))),
+    render: async () => mergeExpositions(await Promise.all(agents.map((a) => a.metrics.render()))),
     contentType: only?.metrics.contentType ?? "text/plain",
   };
 }

@@ -28,6 +28,7 @@ function workspaceAccess(w: WorkspaceSurface): RequestHandler {
 /** What `GET /agents` lists of a workspace. */
 export interface WorkspaceListing {
   readonly name: string;
+  /** What a client starts from (`createFromUrl`): with its trailing slash, which resolving the card's relative path needs. */
   readonly url: string;
   readonly agentCard: string;
 }
@@ -41,7 +42,7 @@ export function workspaceListing(
     .filter((w) => w.allows(caller))
     .map((w) => ({
       name: w.name,
-      url: w.url,
+      url: `${w.url}/`,
       agentCard: `${w.url}/.well-known/agent-card.json`,
     }));
 }

@@ -1,35 +1,49 @@
 import pg from "pg";
 
 /**
- * Several workspaces on one PostgreSQL database: each keeps its tables in a schema of its own,
- * so a task id, a push config or a ListTasks of one never meets another's, and every table
- * (the SDK's and ours) is scoped without a column or a query of its own. The schema is chosen by
- * the connection's `search_path` (the URL's `options`), which every connection of the
- * migrations and of the store then uses.
+ * Several workspaces on one PostgreSQL server: each keeps its tables in a database of its own,
+ * `<database>_<workspace>` beside the configured one, so a task id, a push config or a ListTasks
+ * of one never meets another's, and every table (the SDK's and ours) is scoped without a column
+ * or a query of its own. (A schema each would not do: the migrations' introspection looks for
+ * their ledger tables in every schema of the database.)
  */
 
-/** The schema of a workspace: its name (lowercase, digits, hyphens) made an identifier. Pure. */
-export const workspaceSchema = (workspace: string): string =>
-  `claude_a2a_${workspace.replace(/-/g, "_")}`;
+/** The name of the workspace's database: the configured one's, then the workspace's. Pure. */
+export const workspaceDatabase = (database: string, workspace: string): string =>
+  `${database}_${workspace.replace(/-/g, "_")}`;
 
-/**
- * The URL whose connections use `schema` alone (before any `options` the URL already has, whose
- * own `search_path` would win otherwise). Pure.
- */
-export function scopedUrl(url: string, schema: string): string {
+/** The configured URL's database name (PostgreSQL's default: the user's name). Pure. */
+function databaseOf(url: URL): string {
+  const path = decodeURIComponent(url.pathname.replace(/^\//, ""));
+  return path !== "" ? path : decodeURIComponent(url.username) || "postgres";
+}
+
+/** The URL of the workspace's database: the configured one with its database replaced. Pure. */
+export function scopedUrl(url: string, workspace: string): string {
   const parsed = new URL(url);
-  const existing = parsed.searchParams.get("options");
-  const setting = `-c search_path=${schema}`;
-  parsed.searchParams.set("options", existing ? `${existing} ${setting}` : setting);
+  parsed.pathname = `/${encodeURIComponent(workspaceDatabase(databaseOf(parsed), workspace))}`;
   return parsed.toString();
 }
 
-/** Creates the schema if it is missing (the migrations need it to exist). */
-export async function ensureSchema(url: string, schema: string): Promise<void> {
+/** PostgreSQL's `duplicate_database`: another server created it at the same moment. */
+const DUPLICATE_DATABASE = "42P04";
+
+/**
+ * Creates the workspace's database if it is missing, connected to the configured one (the URL's
+ * user needs CREATEDB for that; or create `<database>_<workspace>` beforehand). Returns its name.
+ */
+export async function ensureDatabase(url: string, workspace: string): Promise<string> {
+  const name = workspaceDatabase(databaseOf(new URL(url)), workspace);
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    const found = await client.query("select 1 from pg_database where datname = $1", [name]);
+    if (found.rowCount === 0) {
+      await client.query(`create database "${name.replace(/"/g, '""')}"`).catch((err: unknown) => {
+        if ((err as { code?: unknown }).code !== DUPLICATE_DATABASE) throw err;
+      });
+    }
+    return name;
   } finally {
     await client.end();
   }

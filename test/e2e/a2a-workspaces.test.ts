@@ -1,0 +1,368 @@
+/**
+ * Several workspaces in one server (`workspaces`): each is its own A2A agent under
+ * `/agents/<name>/`, reached by URL alone with the official client, working in its own directory,
+ * with its own tasks (SQLite in each directory, or one PostgreSQL database with a schema each),
+ * its own conversations across a restart, and its own callers.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { pino } from "pino";
+import pg from "pg";
+import { TaskState, type Task } from "@a2a-js/sdk";
+import { ClientFactory, type Client } from "@a2a-js/sdk/client";
+import { connect } from "../../src/client/connect.js";
+import { resolveConfig } from "../../src/config/load.js";
+import type { Config, ConfigInput } from "../../src/config/schema.js";
+import type { WorkspaceInput } from "../../src/config/workspace-schema.js";
+import { workspaceForbidden } from "../../src/http/workspace-routes.js";
+import { startServer, type RunningServer } from "../../src/server.js";
+import { startTestBench, TEST_MODEL, type TestBench } from "../support/bench.js";
+import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
+import {
+  freePort,
+  listRequest,
+  sendForTask,
+  sendRequest,
+  userMessage,
+} from "../support/a2a/harness.js";
+import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
+
+const TIMEOUT = 180_000;
+
+let bench: TestBench | undefined;
+let server: RunningServer | undefined;
+let postgres: TestPostgres | undefined;
+/** The workspaces' databases beside a test database (the helper drops only the latter). */
+let workspaceDatabases: { url: string; names: string[] } | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await bench?.close();
+  bench = undefined;
+  if (workspaceDatabases) {
+    const client = new pg.Client({ connectionString: workspaceDatabases.url });
+    await client.connect();
+    for (const name of workspaceDatabases.names) {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
+    await client.end();
+    workspaceDatabases = undefined;
+  }
+  await postgres?.stop();
+  postgres = undefined;
+});
+
+interface Workspaces {
+  readonly api: string;
+  readonly web: string;
+}
+
+/** Two workspace directories in the sandbox, and the server's config serving them. */
+async function twoWorkspaces(
+  b: TestBench,
+  input: Omit<ConfigInput, "workspaces"> = {},
+  api: Partial<WorkspaceInput> = {},
+): Promise<{ dirs: Workspaces; config: Config }> {
+  const dirs = { api: join(b.sandbox.root, "api"), web: join(b.sandbox.root, "web") };
+  await Promise.all(Object.values(dirs).map((d) => mkdir(d, { recursive: true })));
+  const config = resolveConfig(
+    {
+      ...input,
+      claude: { model: TEST_MODEL, settingSources: [], permissionMode: "acceptEdits" },
+      workspaces: {
+        api: { agentCard: { name: "API agent" }, ...api, cwd: dirs.api },
+        web: { cwd: dirs.web },
+      },
+    },
+    {
+      file: "<test config>",
+      startDir: b.sandbox.root,
+      overrides: { port: await freePort(), cwd: b.sandbox.cwd },
+    },
+  );
+  return { dirs, config };
+}
+
+const start = (b: TestBench, config: Config) =>
+  startServer({
+    config,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
+    claudeEnv: b.sandbox.env,
+    sdkOptions: { stderr: (d) => b.stderr.push(d) },
+  });
+
+/** Claude writes `note.txt` with `content` in `dir`, then says so. */
+const writeNote = (prompt: string, dir: string, content: string): Rule[] => [
+  {
+    match: { lastUserText: prompt, toolResult: false },
+    reply: reply(toolUse("Write", { file_path: join(dir, "note.txt"), content })),
+  },
+  {
+    match: { toolResult: join(dir, "note.txt") },
+    reply: reply(text(`Wrote ${content}`)),
+  },
+];
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+async function failure(id: string, call: () => Promise<unknown>): Promise<string> {
+  try {
+    await call();
+    return "no error";
+  } catch (err) {
+    const e = err as Error;
+    return `${e.constructor.name}: ${e.message.split(id).join("<id>")}`;
+  }
+}
+
+async function drain(stream: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of stream) void _;
+}
+
+/** Every method that names a task, as `client` tries it on `id`. */
+function probes(client: Client, id: string): Record<string, () => Promise<unknown>> {
+  return {
+    getTask: () => client.getTask({ tenant: "", id, historyLength: undefined }),
+    cancelTask: () => client.cancelTask({ tenant: "", id, metadata: undefined }),
+    subscribe: () => drain(client.resubscribeTask({ tenant: "", id })),
+    sendMessage: () => client.sendMessage(sendRequest(userMessage("hello", { taskId: id }))),
+    sendStream: () =>
+      drain(client.sendMessageStream(sendRequest(userMessage("hello", { taskId: id })))),
+    setPush: () =>
+      client.createTaskPushNotificationConfig({
+        tenant: "",
+        id: "p1",
+        taskId: id,
+        url: "https://example.com/hook",
+        token: "",
+        authentication: undefined,
+      }),
+    getPush: () => client.getTaskPushNotificationConfig({ tenant: "", taskId: id, id: "p1" }),
+    listPush: () =>
+      client.listTaskPushNotificationConfig({
+        tenant: "",
+        taskId: id,
+        pageSize: 10,
+        pageToken: "",
+      }),
+    deletePush: () => client.deleteTaskPushNotificationConfig({ tenant: "", taskId: id, id: "p1" }),
+  };
+}
+
+/** `other`'s task is, on `client`, exactly an unknown task, whatever the method. */
+async function expectUnknown(client: Client, otherTask: string): Promise<void> {
+  const unknown = randomUUID();
+  for (const [name, probe] of Object.entries(probes(client, otherTask))) {
+    const onOther = await failure(otherTask, probe);
+    const onUnknown = await failure(unknown, probes(client, unknown)[name] ?? probe);
+    expect({ name, error: onOther }).toEqual({ name, error: onUnknown });
+    expect(onOther).not.toBe("no error");
+  }
+}
+
+const ALL_TASKS = { ...listRequest(""), contextId: "" };
+const listed = async (client: Client) =>
+  (await client.listTasks(ALL_TASKS)).tasks.map((t) => t.id).sort();
+
+describe("several workspaces in one server", () => {
+  it(
+    "each has its card at its prefix, works in its own directory, knows only its own tasks, and resumes its conversations after a restart",
+    async () => {
+      bench = await startTestBench([]);
+      const { dirs, config } = await twoWorkspaces(bench);
+      bench.model.setRules([
+        ...writeNote("Write the api note", dirs.api, "api\n"),
+        ...writeNote("Write the web note", dirs.web, "web\n"),
+        { match: { lastUserText: "Go on, api" }, reply: reply(text("Still the api.")) },
+        { match: { lastUserText: "Go on, web" }, reply: reply(text("Still the web.")) },
+      ]);
+      server = await start(bench, config);
+      const base = `http://localhost:${server.port}`;
+
+      // Each card at its prefix, with its own name and its interfaces under that prefix.
+      for (const [name, title] of [
+        ["api", "API agent"],
+        ["web", "Claude Code (web)"],
+      ] as const) {
+        const res = await fetch(`${server.url}/agents/${name}/.well-known/agent-card.json`);
+        expect(res.status).toBe(200);
+        const card = (await res.json()) as {
+          name: string;
+          supportedInterfaces: { url: string; protocolBinding: string }[];
+        };
+        expect(card.name).toBe(title);
+        expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.url])).toEqual([
+          ["JSONRPC", `${base}/agents/${name}/a2a/jsonrpc`],
+          ["HTTP+JSON", `${base}/agents/${name}/a2a/rest`],
+        ]);
+      }
+      // Nothing is served at the root but the list.
+      expect((await fetch(`${server.url}/.well-known/agent-card.json`)).status).toBe(404);
+      expect(await (await fetch(`${server.url}/agents`)).json()).toEqual({
+        workspaces: ["api", "web"].map((name) => ({
+          name,
+          url: `${base}/agents/${name}/`,
+          agentCard: `${base}/agents/${name}/.well-known/agent-card.json`,
+        })),
+      });
+
+      // The official client, by the prefix alone.
+      let api = await new ClientFactory().createFromUrl(`${server.url}/agents/api/`);
+      let web = await new ClientFactory().createFromUrl(`${server.url}/agents/web/`);
+      const apiTask = await sendForTask(api, userMessage("Write the api note"));
+      expect(apiTask.status?.state, bench.stderr.join("")).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(await readFile(join(dirs.api, "note.txt"), "utf8")).toBe("api\n");
+      expect(await exists(join(dirs.web, "note.txt"))).toBe(false);
+      const webTask = await sendForTask(web, userMessage("Write the web note"));
+      expect(webTask.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(await readFile(join(dirs.web, "note.txt"), "utf8")).toBe("web\n");
+      expect(await readFile(join(dirs.api, "note.txt"), "utf8")).toBe("api\n");
+      // Each workspace keeps its own store and session map in its own directory.
+      for (const dir of [dirs.api, dirs.web]) {
+        expect(await exists(join(dir, ".claude", "claude-a2a.db"))).toBe(true);
+      }
+      expect(await exists(join(bench.sandbox.cwd, ".claude", "claude-a2a.db"))).toBe(false);
+
+      // A task of one workspace is unknown on the other, on every method; lists are per workspace.
+      await expectUnknown(api, webTask.id);
+      await expectUnknown(web, apiTask.id);
+      expect(await listed(api)).toEqual([apiTask.id]);
+      expect(await listed(web)).toEqual([webTask.id]);
+
+      // After a restart each workspace continues its own conversation (its session resumed).
+      await server.close();
+      server = await start(bench, config);
+      api = await new ClientFactory().createFromUrl(`${server.url}/agents/api/`);
+      web = await new ClientFactory().createFromUrl(`${server.url}/agents/web/`);
+      const next: Record<string, Task> = {
+        api: await sendForTask(api, userMessage("Go on, api", { contextId: apiTask.contextId })),
+        web: await sendForTask(web, userMessage("Go on, web", { contextId: webTask.contextId })),
+      };
+      for (const [name, task] of Object.entries(next)) {
+        expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+        const request = bench.model.messageRequests.find((r) =>
+          r.lastUserText.includes(`Go on, ${name}`),
+        );
+        const seen = JSON.stringify(request?.body.messages);
+        const other = name === "api" ? "web" : "api";
+        expect(seen).toContain(`Write the ${name} note`);
+        expect(seen).not.toContain(`Write the ${other} note`);
+      }
+      expect(await listed(api)).toEqual([apiTask.id, next.api?.id].sort());
+      expect(bench.model.unmatched).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "a token allowed on one workspace only gets 403 on the other, and GET /agents lists what it may call",
+    async () => {
+      const CI = "ci-token-0123456789";
+      const OPS = "ops-token-9876543210";
+      const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
+      bench = await startTestBench([
+        { match: { lastUserText: "Hello web" }, reply: reply(text("Hello from the web.")) },
+      ]);
+      const tokens = [
+        { name: "ci", sha256: sha256(CI) },
+        { name: "ops", sha256: sha256(OPS) },
+      ];
+      const { config } = await twoWorkspaces(
+        bench,
+        { server: { auth: { tokens } } },
+        { callers: { tokens: ["ci"] } },
+      );
+      server = await start(bench, config);
+      const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+      const getTasks = (name: string, token: string) =>
+        fetch(`${server?.url}/agents/${name}/a2a/jsonrpc`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "a2a-version": "1.0", ...bearer(token) },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ListTasks", params: {} }),
+        });
+
+      const refused = await getTasks("api", OPS);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({
+        error: "forbidden",
+        message: workspaceForbidden("api"),
+      });
+      const restRefused = await fetch(`${server.url}/agents/api/a2a/rest/tasks`, {
+        headers: { "a2a-version": "1.0", ...bearer(OPS) },
+      });
+      expect(restRefused.status).toBe(403);
+      expect((await getTasks("api", CI)).status).toBe(200);
+      expect((await getTasks("web", OPS)).status).toBe(200);
+      // No token at all: the server's gate answers first (401), as everywhere.
+      expect((await fetch(`${server.url}/agents/web/a2a/rest/tasks`)).status).toBe(401);
+      // The card stays public.
+      expect((await fetch(`${server.url}/agents/api/.well-known/agent-card.json`)).status).toBe(
+        200,
+      );
+
+      // The official client: ops works on web and is refused on api.
+      const opsWeb = await connect(`${server.url}/agents/web/`, OPS);
+      const hello = await sendForTask(opsWeb, userMessage("Hello web"));
+      expect(hello.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      const opsApi = await connect(`${server.url}/agents/api/`, OPS);
+      await expect(opsApi.listTasks(ALL_TASKS)).rejects.toThrow(/403/);
+
+      const agents = async (token: string) =>
+        (
+          (await (await fetch(`${server?.url}/agents`, { headers: bearer(token) })).json()) as {
+            workspaces: { name: string }[];
+          }
+        ).workspaces.map((w) => w.name);
+      expect(await agents(CI)).toEqual(["api", "web"]);
+      expect(await agents(OPS)).toEqual(["web"]);
+      expect((await fetch(`${server.url}/agents`)).status).toBe(401);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "on one PostgreSQL database, each workspace has its own tasks and lists",
+    async () => {
+      postgres = await startTestPostgres();
+      const url = await postgres.createDatabase();
+      const database = new URL(url).pathname.slice(1);
+      workspaceDatabases = { url, names: [`${database}_api`, `${database}_web`] };
+      bench = await startTestBench([
+        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
+        { match: { lastUserText: "Hello web" }, reply: reply(text("Hello from the web.")) },
+      ]);
+      const { config } = await twoWorkspaces(bench, { store: { type: "postgres", url } });
+      server = await start(bench, config);
+      const api = await new ClientFactory().createFromUrl(`${server.url}/agents/api/`);
+      const web = await new ClientFactory().createFromUrl(`${server.url}/agents/web/`);
+      const apiTask = await sendForTask(api, userMessage("Hello api"));
+      const webTask = await sendForTask(web, userMessage("Hello web"));
+      expect([apiTask.status?.state, webTask.status?.state]).toEqual([
+        TaskState.TASK_STATE_COMPLETED,
+        TaskState.TASK_STATE_COMPLETED,
+      ]);
+      await expectUnknown(api, webTask.id);
+      await expectUnknown(web, apiTask.id);
+      expect(await listed(api)).toEqual([apiTask.id]);
+      expect(await listed(web)).toEqual([webTask.id]);
+      // Each in a database of its own beside the configured one, which holds no task.
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const found = await client.query<{ datname: string }>(
+        "select datname from pg_database where datname like $1 order by datname",
+        [`${database}%`],
+      );
+      const tables = await client.query("select 1 from pg_tables where tablename = 'tasks'");
+      await client.end();
+      expect(found.rows.map((r) => r.datname)).toEqual([database, ...workspaceDatabases.names]);
+      expect(tables.rowCount).toBe(0);
+    },
+    TIMEOUT,
+  );
+});
