@@ -215,7 +215,7 @@ function surfaces(served: readonly ServedAgent[]): A2aSurface | { workspaces: Wo
       ...surface(a),
       name: a.name ?? "",
       url: a.config.server.publicUrl,
-      allows: a.allows,
+      allows: (caller) => a.allows(caller),
     })),
   };
 }
