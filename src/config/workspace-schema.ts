@@ -68,7 +68,11 @@ export const workspaceSchema = z.strictObject({
 
 export const workspacesSchema = z
   .record(z.string().regex(WORKSPACE_NAME, { error: WORKSPACE_NAME_ERROR }), workspaceSchema, {
-    error: "expected an object of workspaces by name",
+    // A bad name is the key's issue; anything else, the section's shape.
+    error: (issue) =>
+      issue.code === "invalid_key"
+        ? WORKSPACE_NAME_ERROR
+        : "expected an object of workspaces by name",
   })
   .optional()
   .describe(
