@@ -235,6 +235,21 @@ describe("several workspaces in one server", () => {
       expect(await listed(api)).toEqual([apiTask.id]);
       expect(await listed(web)).toEqual([webTask.id]);
 
+      // Health and metrics: the whole server, and each workspace by name.
+      const health = (await (await fetch(`${server.url}/healthz`)).json()) as {
+        status: string;
+        workspaces: Record<string, { status: string }>;
+      };
+      expect(health.status).toBe("ok");
+      expect(Object.keys(health.workspaces)).toEqual(["api", "web"]);
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      expect(metrics.match(/^# TYPE claude_a2a_runs_total counter$/gm)).toHaveLength(1);
+      for (const name of ["api", "web"]) {
+        expect(metrics).toMatch(
+          new RegExp(`^claude_a2a_runs_total\\{[^}]*workspace="${name}"[^}]*\\} 1$`, "m"),
+        );
+      }
+
       // After a restart each workspace continues its own conversation (its session resumed).
       await server.close();
       server = await start(bench, config);
@@ -322,6 +337,37 @@ describe("several workspaces in one server", () => {
       expect(await agents(CI)).toEqual(["api", "web"]);
       expect(await agents(OPS)).toEqual(["web"]);
       expect((await fetch(`${server.url}/agents`)).status).toBe(401);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "with server.compat.v03, each workspace serves v0.3 too, its v0.3 card under its prefix",
+    async () => {
+      bench = await startTestBench([]);
+      const { config } = await twoWorkspaces(bench, { server: { compat: { v03: true } } });
+      server = await start(bench, config);
+      const base = `http://localhost:${server.port}`;
+      // No A2A-Version header: the v0.3 card, its url under the workspace's prefix.
+      const legacy = (await (
+        await fetch(`${server.url}/agents/web/.well-known/agent-card.json`)
+      ).json()) as { url: string; name: string };
+      expect(legacy).toMatchObject({
+        name: "Claude Code (web)",
+        url: `${base}/agents/web/a2a/jsonrpc`,
+      });
+      // A v0.3 call (no header) reaches the workspace's handler through the compatibility layer.
+      const answer = await fetch(`${server.url}/agents/web/a2a/jsonrpc`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tasks/get",
+          params: { id: "nope" },
+        }),
+      });
+      expect(((await answer.json()) as { error?: { code: number } }).error?.code).toBe(-32001);
     },
     TIMEOUT,
   );
