@@ -28,15 +28,27 @@ import {
   userMessage,
 } from "../support/a2a/harness.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
+import {
+  endProcessTest,
+  spawnServer,
+  writeTestConfig,
+  type ServerProcess,
+} from "../support/server-process.js";
 
 const TIMEOUT = 180_000;
 
 let bench: TestBench | undefined;
 let server: RunningServer | undefined;
 let postgres: TestPostgres | undefined;
+const processes: ServerProcess[] = [];
 /** The workspaces' databases beside a test database (the helper drops only the latter). */
 let workspaceDatabases: { url: string; names: string[] } | undefined;
 afterEach(async () => {
+  if (processes.length > 0) {
+    // SIGKILLed servers, then the Claude Code processes they left, then the sandbox.
+    await endProcessTest(processes.splice(0), bench);
+    bench = undefined;
+  }
   await server?.close();
   server = undefined;
   await bench?.close();
@@ -171,6 +183,43 @@ const listed = async (client: Client) =>
   (await client.listTasks(ALL_TASKS)).tasks.map((t) => t.id).sort();
 
 describe("several workspaces in one server", () => {
+  it(
+    "claude-a2a --workspace api=… --workspace web=… serves both; a missing directory stops startup naming it",
+    async () => {
+      bench = await startTestBench([
+        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
+      ]);
+      const { cwd, env, root } = bench.sandbox;
+      const dirs = { api: join(root, "api"), web: join(root, "web") };
+      await Promise.all(Object.values(dirs).map((d) => mkdir(d)));
+      await writeTestConfig(cwd);
+      const flags = ["--workspace", `api=${dirs.api}`, "--workspace", `web=${dirs.web}`];
+      const cli = await spawnServer({ cwd, port: await freePort(), env, args: flags });
+      processes.push(cli);
+      const listing = (await (await fetch(`${cli.url}/agents`)).json()) as {
+        workspaces: { name: string; url: string }[];
+      };
+      expect(listing.workspaces.map((w) => w.name)).toEqual(["api", "web"]);
+      const api = await new ClientFactory().createFromUrl(`${cli.url}/agents/api/`);
+      const task = await sendForTask(api, userMessage("Hello api"));
+      expect(task.status?.state, cli.output()).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(await exists(join(dirs.api, ".claude", "claude-a2a.db"))).toBe(true);
+
+      const gone = join(root, "gone");
+      const failed = await spawnServer({
+        cwd,
+        port: await freePort(),
+        env,
+        args: ["--workspace", `api=${dirs.api}`, "--workspace", `gone=${gone}`],
+      }).then(
+        () => "started",
+        (err: unknown) => String(err),
+      );
+      expect(failed).toContain(`claude-a2a: Workspace "gone": no such directory: ${gone}\n`);
+    },
+    TIMEOUT,
+  );
+
   it(
     "each has its card at its prefix, works in its own directory, knows only its own tasks, and resumes its conversations after a restart",
     async () => {

@@ -53,11 +53,13 @@ export async function spawnServer(o: {
   nodeArgs?: readonly string[];
   /** Run the compiled `dist/cli.js` instead of the sources through tsx. */
   built?: boolean;
+  /** More command-line arguments (e.g. `--workspace api=…`). */
+  args?: readonly string[];
 }): Promise<ServerProcess> {
   const script = o.built === true ? [BUILT_CLI] : ["--import", TSX, CLI];
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(o.nodeArgs ?? []), ...script, "--cwd", o.cwd, "--port", String(o.port)],
+    [...(o.nodeArgs ?? []), ...script, "--cwd", o.cwd, "--port", String(o.port), ...(o.args ?? [])],
     { cwd: o.cwd, env: { LOG_LEVEL: "info", ...o.env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";
