@@ -1,17 +1,17 @@
 /**
  * Several workspaces in one server (`workspaces`): each is its own A2A agent under
  * `/agents/<name>/`, reached by URL alone with the official client, working in its own directory,
- * with its own tasks (SQLite in each directory, or one PostgreSQL database with a schema each),
+ * with its own tasks (SQLite in each directory, or a PostgreSQL database each on one server),
  * its own conversations across a restart, and its own callers.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import pg from "pg";
 import { TaskState, type Task } from "@a2a-js/sdk";
-import { ClientFactory, type Client } from "@a2a-js/sdk/client";
+import { ClientFactory } from "@a2a-js/sdk/client";
 import { connect } from "../../src/client/connect.js";
 import { resolveConfig } from "../../src/config/load.js";
 import type { Config, ConfigInput } from "../../src/config/schema.js";
@@ -20,13 +20,8 @@ import { workspaceForbidden } from "../../src/http/workspace-routes.js";
 import { startServer, type RunningServer } from "../../src/server.js";
 import { startTestBench, TEST_MODEL, type TestBench } from "../support/bench.js";
 import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
-import {
-  freePort,
-  listRequest,
-  sendForTask,
-  sendRequest,
-  userMessage,
-} from "../support/a2a/harness.js";
+import { freePort, sendForTask, userMessage } from "../support/a2a/harness.js";
+import { ALL_TASKS, expectUnknown, listed } from "../support/a2a/isolation.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import {
   endProcessTest,
@@ -122,65 +117,6 @@ const exists = (path: string) =>
     () => true,
     () => false,
   );
-
-async function failure(id: string, call: () => Promise<unknown>): Promise<string> {
-  try {
-    await call();
-    return "no error";
-  } catch (err) {
-    const e = err as Error;
-    return `${e.constructor.name}: ${e.message.split(id).join("<id>")}`;
-  }
-}
-
-async function drain(stream: AsyncIterable<unknown>): Promise<void> {
-  for await (const _ of stream) void _;
-}
-
-/** Every method that names a task, as `client` tries it on `id`. */
-function probes(client: Client, id: string): Record<string, () => Promise<unknown>> {
-  return {
-    getTask: () => client.getTask({ tenant: "", id, historyLength: undefined }),
-    cancelTask: () => client.cancelTask({ tenant: "", id, metadata: undefined }),
-    subscribe: () => drain(client.resubscribeTask({ tenant: "", id })),
-    sendMessage: () => client.sendMessage(sendRequest(userMessage("hello", { taskId: id }))),
-    sendStream: () =>
-      drain(client.sendMessageStream(sendRequest(userMessage("hello", { taskId: id })))),
-    setPush: () =>
-      client.createTaskPushNotificationConfig({
-        tenant: "",
-        id: "p1",
-        taskId: id,
-        url: "https://example.com/hook",
-        token: "",
-        authentication: undefined,
-      }),
-    getPush: () => client.getTaskPushNotificationConfig({ tenant: "", taskId: id, id: "p1" }),
-    listPush: () =>
-      client.listTaskPushNotificationConfig({
-        tenant: "",
-        taskId: id,
-        pageSize: 10,
-        pageToken: "",
-      }),
-    deletePush: () => client.deleteTaskPushNotificationConfig({ tenant: "", taskId: id, id: "p1" }),
-  };
-}
-
-/** `other`'s task is, on `client`, exactly an unknown task, whatever the method. */
-async function expectUnknown(client: Client, otherTask: string): Promise<void> {
-  const unknown = randomUUID();
-  for (const [name, probe] of Object.entries(probes(client, otherTask))) {
-    const onOther = await failure(otherTask, probe);
-    const onUnknown = await failure(unknown, probes(client, unknown)[name] ?? probe);
-    expect({ name, error: onOther }).toEqual({ name, error: onUnknown });
-    expect(onOther).not.toBe("no error");
-  }
-}
-
-const ALL_TASKS = { ...listRequest(""), contextId: "" };
-const listed = async (client: Client) =>
-  (await client.listTasks(ALL_TASKS)).tasks.map((t) => t.id).sort();
 
 describe("several workspaces in one server", () => {
   it(
