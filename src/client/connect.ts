@@ -95,6 +95,22 @@ export function transportFactories(fetchImpl: typeof fetch, o: ConnectOptions): 
 }
 
 /**
+ * The agent's URL as a base for the card's relative well-known path: one under a path (a
+ * workspace's `/agents/<name>`, a proxy's prefix) gets the trailing slash without which the
+ * card would be looked for one level up. Pure.
+ */
+export function agentBaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.pathname.endsWith("/")) return url;
+    parsed.pathname = `${parsed.pathname}/`;
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/**
  * The official client for the agent at `url` (reads its card): JSON-RPC, HTTP+JSON or gRPC,
  * whichever the card lists first, or the one `transport` names.
  */
@@ -109,7 +125,7 @@ export async function connect(
     transports: transportFactories(fetchImpl, o),
     cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
     ...(authenticated && { clientConfig: { interceptors: [bearerMetadata(token)] } }),
-  }).createFromUrl(url);
+  }).createFromUrl(agentBaseUrl(url));
 }
 
 const TOKEN_HINT =

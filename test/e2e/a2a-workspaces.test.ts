@@ -307,7 +307,7 @@ describe("several workspaces in one server", () => {
       );
 
       // The official client: ops works on web and is refused on api.
-      const opsWeb = await connect(`${server.url}/agents/web/`, OPS);
+      const opsWeb = await connect(`${server.url}/agents/web`, OPS);
       const hello = await sendForTask(opsWeb, userMessage("Hello web"));
       expect(hello.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       const opsApi = await connect(`${server.url}/agents/api/`, OPS);
