@@ -160,7 +160,8 @@ describe("several workspaces in one server", () => {
     "each has its card at its prefix, works in its own directory, knows only its own tasks, and resumes its conversations after a restart",
     async () => {
       bench = await startTestBench([]);
-      const { dirs, config } = await twoWorkspaces(bench);
+      // One process for the whole server: each workspace's turn closes the other's idle one.
+      const { dirs, config } = await twoWorkspaces(bench, { sessions: { maxLive: 1 } });
       bench.model.setRules([
         ...writeNote("Write the api note", dirs.api, "api\n"),
         ...writeNote("Write the web note", dirs.web, "web\n"),
@@ -213,6 +214,11 @@ describe("several workspaces in one server", () => {
         expect(await exists(join(dir, ".claude", "claude-a2a.db"))).toBe(true);
       }
       expect(await exists(join(bench.sandbox.cwd, ".claude", "claude-a2a.db"))).toBe(false);
+      // sessions.maxLive is the server's: web's session took the one slot from api's idle one.
+      expect(server.workspaces.map((w) => [w.name, w.pool.liveCount])).toEqual([
+        ["api", 0],
+        ["web", 1],
+      ]);
 
       // A task of one workspace is unknown on the other, on every method; lists are per workspace.
       await expectUnknown(api, webTask.id);
