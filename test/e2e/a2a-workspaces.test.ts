@@ -22,6 +22,7 @@ import { startTestBench, TEST_MODEL, type TestBench } from "../support/bench.js"
 import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import { freePort, sendForTask, userMessage } from "../support/a2a/harness.js";
 import { ALL_TASKS, expectUnknown, listed } from "../support/a2a/isolation.js";
+import { sdkGrpcClient } from "../support/grpc.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import {
   endProcessTest,
@@ -328,6 +329,37 @@ describe("several workspaces in one server", () => {
       expect(await agents(CI)).toEqual(["api", "web"]);
       expect(await agents(OPS)).toEqual(["web"]);
       expect((await fetch(`${server.url}/agents`)).status).toBe(401);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "gRPC serves the first workspace, and only its card lists it",
+    async () => {
+      bench = await startTestBench([
+        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
+      ]);
+      const port = await freePort();
+      const { config } = await twoWorkspaces(bench, { server: { grpc: { port } } });
+      server = await start(bench, config);
+      const bindings = async (name: string) =>
+        (
+          (await (
+            await fetch(`${server?.url}/agents/${name}/.well-known/agent-card.json`)
+          ).json()) as {
+            supportedInterfaces: { protocolBinding: string }[];
+          }
+        ).supportedInterfaces.map((i) => i.protocolBinding);
+      expect(await bindings("api")).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
+      expect(await bindings("web")).toEqual(["JSONRPC", "HTTP+JSON"]);
+      const grpc = await sdkGrpcClient(`${server.url}/agents/api/`);
+      const task = await sendForTask(grpc, userMessage("Hello api"));
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      // The same task over HTTP on api; unknown on web.
+      const api = await new ClientFactory().createFromUrl(`${server.url}/agents/api/`);
+      expect(await listed(api)).toEqual([task.id]);
+      const web = await new ClientFactory().createFromUrl(`${server.url}/agents/web/`);
+      expect(await listed(web)).toEqual([]);
     },
     TIMEOUT,
   );
