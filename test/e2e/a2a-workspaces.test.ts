@@ -2,49 +2,34 @@
  * Several workspaces in one server (`workspaces`): each is its own A2A agent under
  * `/agents/<name>/`, reached by URL alone with the official client, working in its own directory,
  * with its own tasks (SQLite in each directory, or a PostgreSQL database each on one server),
- * its own conversations across a restart, and its own callers.
+ * its own conversations across a restart, and its own callers. The CLI, gRPC and v0.3 with
+ * workspaces: a2a-workspaces-bindings.test.ts.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { pino } from "pino";
 import pg from "pg";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { connect } from "../../src/client/connect.js";
-import { resolveConfig } from "../../src/config/load.js";
-import type { Config, ConfigInput } from "../../src/config/schema.js";
-import type { WorkspaceInput } from "../../src/config/workspace-schema.js";
 import { workspaceForbidden } from "../../src/http/workspace-routes.js";
-import { startServer, type RunningServer } from "../../src/server.js";
-import { startTestBench, TEST_MODEL, type TestBench } from "../support/bench.js";
-import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
-import { freePort, sendForTask, userMessage } from "../support/a2a/harness.js";
+import type { RunningServer } from "../../src/server.js";
+import { startTestBench, type TestBench } from "../support/bench.js";
+import { reply, text } from "../support/fake-model/index.js";
+import { sendForTask, userMessage } from "../support/a2a/harness.js";
 import { ALL_TASKS, expectUnknown, listed } from "../support/a2a/isolation.js";
-import { sdkGrpcClient } from "../support/grpc.js";
+import { exists, start, twoWorkspaces, writeNote } from "../support/a2a/workspaces.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
-import {
-  endProcessTest,
-  spawnServer,
-  writeTestConfig,
-  type ServerProcess,
-} from "../support/server-process.js";
 
 const TIMEOUT = 180_000;
 
 let bench: TestBench | undefined;
 let server: RunningServer | undefined;
 let postgres: TestPostgres | undefined;
-const processes: ServerProcess[] = [];
 /** The workspaces' databases beside a test database (the helper drops only the latter). */
 let workspaceDatabases: { url: string; names: string[] } | undefined;
 afterEach(async () => {
-  if (processes.length > 0) {
-    // SIGKILLed servers, then the Claude Code processes they left, then the sandbox.
-    await endProcessTest(processes.splice(0), bench);
-    bench = undefined;
-  }
   await server?.close();
   server = undefined;
   await bench?.close();
@@ -62,101 +47,7 @@ afterEach(async () => {
   postgres = undefined;
 });
 
-interface Workspaces {
-  readonly api: string;
-  readonly web: string;
-}
-
-/** Two workspace directories in the sandbox, and the server's config serving them. */
-async function twoWorkspaces(
-  b: TestBench,
-  input: Omit<ConfigInput, "workspaces"> = {},
-  api: Partial<WorkspaceInput> = {},
-): Promise<{ dirs: Workspaces; config: Config }> {
-  const dirs = { api: join(b.sandbox.root, "api"), web: join(b.sandbox.root, "web") };
-  await Promise.all(Object.values(dirs).map((d) => mkdir(d, { recursive: true })));
-  const config = resolveConfig(
-    {
-      ...input,
-      claude: { model: TEST_MODEL, settingSources: [], permissionMode: "acceptEdits" },
-      workspaces: {
-        api: { agentCard: { name: "API agent" }, ...api, cwd: dirs.api },
-        web: { cwd: dirs.web },
-      },
-    },
-    {
-      file: "<test config>",
-      startDir: b.sandbox.root,
-      overrides: { port: await freePort(), cwd: b.sandbox.cwd },
-    },
-  );
-  return { dirs, config };
-}
-
-const start = (b: TestBench, config: Config) =>
-  startServer({
-    config,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
-    claudeEnv: b.sandbox.env,
-    sdkOptions: { stderr: (d) => b.stderr.push(d) },
-  });
-
-/** Claude writes `note.txt` with `content` in `dir`, then says so. */
-const writeNote = (prompt: string, dir: string, content: string): Rule[] => [
-  {
-    match: { lastUserText: prompt, toolResult: false },
-    reply: reply(toolUse("Write", { file_path: join(dir, "note.txt"), content })),
-  },
-  {
-    match: { toolResult: join(dir, "note.txt") },
-    reply: reply(text(`Wrote ${content}`)),
-  },
-];
-
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
-
 describe("several workspaces in one server", () => {
-  it(
-    "claude-a2a --workspace api=… --workspace web=… serves both; a missing directory stops startup naming it",
-    async () => {
-      bench = await startTestBench([
-        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
-      ]);
-      const { cwd, env, root } = bench.sandbox;
-      const dirs = { api: join(root, "api"), web: join(root, "web") };
-      await Promise.all(Object.values(dirs).map((d) => mkdir(d)));
-      await writeTestConfig(cwd);
-      const flags = ["--workspace", `api=${dirs.api}`, "--workspace", `web=${dirs.web}`];
-      const cli = await spawnServer({ cwd, port: await freePort(), env, args: flags });
-      processes.push(cli);
-      const listing = (await (await fetch(`${cli.url}/agents`)).json()) as {
-        workspaces: { name: string; url: string }[];
-      };
-      expect(listing.workspaces.map((w) => w.name)).toEqual(["api", "web"]);
-      const api = await new ClientFactory().createFromUrl(`${cli.url}/agents/api/`);
-      const task = await sendForTask(api, userMessage("Hello api"));
-      expect(task.status?.state, cli.output()).toBe(TaskState.TASK_STATE_COMPLETED);
-      expect(await exists(join(dirs.api, ".claude", "claude-a2a.db"))).toBe(true);
-
-      const gone = join(root, "gone");
-      const failed = await spawnServer({
-        cwd,
-        port: await freePort(),
-        env,
-        args: ["--workspace", `api=${dirs.api}`, "--workspace", `gone=${gone}`],
-      }).then(
-        () => "started",
-        (err: unknown) => String(err),
-      );
-      expect(failed).toContain(`claude-a2a: Workspace "gone": no such directory: ${gone}\n`);
-    },
-    TIMEOUT,
-  );
-
   it(
     "each has its card at its prefix, works in its own directory, knows only its own tasks, and resumes its conversations after a restart",
     async () => {
@@ -329,68 +220,6 @@ describe("several workspaces in one server", () => {
       expect(await agents(CI)).toEqual(["api", "web"]);
       expect(await agents(OPS)).toEqual(["web"]);
       expect((await fetch(`${server.url}/agents`)).status).toBe(401);
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "gRPC serves the first workspace, and only its card lists it",
-    async () => {
-      bench = await startTestBench([
-        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
-      ]);
-      const port = await freePort();
-      const { config } = await twoWorkspaces(bench, { server: { grpc: { port } } });
-      server = await start(bench, config);
-      const bindings = async (name: string) =>
-        (
-          (await (
-            await fetch(`${server?.url}/agents/${name}/.well-known/agent-card.json`)
-          ).json()) as {
-            supportedInterfaces: { protocolBinding: string }[];
-          }
-        ).supportedInterfaces.map((i) => i.protocolBinding);
-      expect(await bindings("api")).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
-      expect(await bindings("web")).toEqual(["JSONRPC", "HTTP+JSON"]);
-      const grpc = await sdkGrpcClient(`${server.url}/agents/api/`);
-      const task = await sendForTask(grpc, userMessage("Hello api"));
-      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      // The same task over HTTP on api; unknown on web.
-      const api = await new ClientFactory().createFromUrl(`${server.url}/agents/api/`);
-      expect(await listed(api)).toEqual([task.id]);
-      const web = await new ClientFactory().createFromUrl(`${server.url}/agents/web/`);
-      expect(await listed(web)).toEqual([]);
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "with server.compat.v03, each workspace serves v0.3 too, its v0.3 card under its prefix",
-    async () => {
-      bench = await startTestBench([]);
-      const { config } = await twoWorkspaces(bench, { server: { compat: { v03: true } } });
-      server = await start(bench, config);
-      const base = `http://localhost:${server.port}`;
-      // No A2A-Version header: the v0.3 card, its url under the workspace's prefix.
-      const legacy = (await (
-        await fetch(`${server.url}/agents/web/.well-known/agent-card.json`)
-      ).json()) as { url: string; name: string };
-      expect(legacy).toMatchObject({
-        name: "Claude Code (web)",
-        url: `${base}/agents/web/a2a/jsonrpc`,
-      });
-      // A v0.3 call (no header) reaches the workspace's handler through the compatibility layer.
-      const answer = await fetch(`${server.url}/agents/web/a2a/jsonrpc`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tasks/get",
-          params: { id: "nope" },
-        }),
-      });
-      expect(((await answer.json()) as { error?: { code: number } }).error?.code).toBe(-32001);
     },
     TIMEOUT,
   );

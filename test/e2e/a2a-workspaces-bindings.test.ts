@@ -1,0 +1,140 @@
+/**
+ * Workspaces through the other doors: the real command line (`--workspace`), the gRPC binding
+ * (the first workspace only) and A2A v0.3 (`server.compat.v03`) under a workspace's prefix.
+ */
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState } from "@a2a-js/sdk";
+import { ClientFactory } from "@a2a-js/sdk/client";
+import type { RunningServer } from "../../src/server.js";
+import { startTestBench, type TestBench } from "../support/bench.js";
+import { reply, text } from "../support/fake-model/index.js";
+import { freePort, sendForTask, userMessage } from "../support/a2a/harness.js";
+import { listed } from "../support/a2a/isolation.js";
+import { exists, start, twoWorkspaces } from "../support/a2a/workspaces.js";
+import { sdkGrpcClient } from "../support/grpc.js";
+import {
+  endProcessTest,
+  spawnServer,
+  writeTestConfig,
+  type ServerProcess,
+} from "../support/server-process.js";
+
+const TIMEOUT = 180_000;
+
+let bench: TestBench | undefined;
+let server: RunningServer | undefined;
+const processes: ServerProcess[] = [];
+afterEach(async () => {
+  if (processes.length > 0) {
+    // SIGKILLed servers, then the Claude Code processes they left, then the sandbox.
+    await endProcessTest(processes.splice(0), bench);
+    bench = undefined;
+  }
+  await server?.close();
+  server = undefined;
+  await bench?.close();
+  bench = undefined;
+});
+
+describe("workspaces over the command line, gRPC and v0.3", () => {
+  it(
+    "claude-a2a --workspace api=… --workspace web=… serves both; a missing directory stops startup naming it",
+    async () => {
+      bench = await startTestBench([
+        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
+      ]);
+      const { cwd, env, root } = bench.sandbox;
+      const dirs = { api: join(root, "api"), web: join(root, "web") };
+      await Promise.all(Object.values(dirs).map((d) => mkdir(d)));
+      await writeTestConfig(cwd);
+      const flags = ["--workspace", `api=${dirs.api}`, "--workspace", `web=${dirs.web}`];
+      const cli = await spawnServer({ cwd, port: await freePort(), env, args: flags });
+      processes.push(cli);
+      const listing = (await (await fetch(`${cli.url}/agents`)).json()) as {
+        workspaces: { name: string; url: string }[];
+      };
+      expect(listing.workspaces.map((w) => w.name)).toEqual(["api", "web"]);
+      const api = await new ClientFactory().createFromUrl(`${cli.url}/agents/api/`);
+      const task = await sendForTask(api, userMessage("Hello api"));
+      expect(task.status?.state, cli.output()).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(await exists(join(dirs.api, ".claude", "claude-a2a.db"))).toBe(true);
+
+      const gone = join(root, "gone");
+      const failed = await spawnServer({
+        cwd,
+        port: await freePort(),
+        env,
+        args: ["--workspace", `api=${dirs.api}`, "--workspace", `gone=${gone}`],
+      }).then(
+        () => "started",
+        (err: unknown) => String(err),
+      );
+      expect(failed).toContain(`claude-a2a: Workspace "gone": no such directory: ${gone}\n`);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "gRPC serves the first workspace, and only its card lists it",
+    async () => {
+      bench = await startTestBench([
+        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
+      ]);
+      const port = await freePort();
+      const { config } = await twoWorkspaces(bench, { server: { grpc: { port } } });
+      server = await start(bench, config);
+      const bindings = async (name: string) =>
+        (
+          (await (
+            await fetch(`${server?.url}/agents/${name}/.well-known/agent-card.json`)
+          ).json()) as {
+            supportedInterfaces: { protocolBinding: string }[];
+          }
+        ).supportedInterfaces.map((i) => i.protocolBinding);
+      expect(await bindings("api")).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
+      expect(await bindings("web")).toEqual(["JSONRPC", "HTTP+JSON"]);
+      const grpc = await sdkGrpcClient(`${server.url}/agents/api/`);
+      const task = await sendForTask(grpc, userMessage("Hello api"));
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      // The same task over HTTP on api; unknown on web.
+      const api = await new ClientFactory().createFromUrl(`${server.url}/agents/api/`);
+      expect(await listed(api)).toEqual([task.id]);
+      const web = await new ClientFactory().createFromUrl(`${server.url}/agents/web/`);
+      expect(await listed(web)).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "with server.compat.v03, each workspace serves v0.3 too, its v0.3 card under its prefix",
+    async () => {
+      bench = await startTestBench([]);
+      const { config } = await twoWorkspaces(bench, { server: { compat: { v03: true } } });
+      server = await start(bench, config);
+      const base = `http://localhost:${server.port}`;
+      // No A2A-Version header: the v0.3 card, its url under the workspace's prefix.
+      const legacy = (await (
+        await fetch(`${server.url}/agents/web/.well-known/agent-card.json`)
+      ).json()) as { url: string; name: string };
+      expect(legacy).toMatchObject({
+        name: "Claude Code (web)",
+        url: `${base}/agents/web/a2a/jsonrpc`,
+      });
+      // A v0.3 call (no header) reaches the workspace's handler through the compatibility layer.
+      const answer = await fetch(`${server.url}/agents/web/a2a/jsonrpc`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tasks/get",
+          params: { id: "nope" },
+        }),
+      });
+      expect(((await answer.json()) as { error?: { code: number } }).error?.code).toBe(-32001);
+    },
+    TIMEOUT,
+  );
+});
