@@ -57,6 +57,8 @@ export async function createServedAgents(o: AgentOptions): Promise<ServedAgents>
         {
           ...o,
           config: wsConfig,
+          // Every line of its sessions, tasks and store says which workspace it is about.
+          logger: o.logger.child({ workspace: spec.name }),
           workspace: spec.name,
           slots: machine.forWorkspace(spec.name, spec.maxLive),
           tracing: shared,
