@@ -8,7 +8,9 @@ import { createHttpApp } from "./http/app.js";
 import { answerClientErrorsAsJson } from "./http/client-errors.js";
 import type { HealthReport } from "./http/health.js";
 import { workspacesHealth } from "./http/workspace-health.js";
-import type { WorkspaceSurface } from "./http/workspace-routes.js";
+import { workspaceForbidden, type WorkspaceSurface } from "./http/workspace-routes.js";
+import type { GrpcAuthOptions } from "./grpc/auth.js";
+import type { Caller } from "./identity/caller.js";
 import { mergeExpositions } from "./metrics/merge.js";
 import { createServedAgents, type ServedAgent } from "./served-agents.js";
 import type { Authenticator } from "./auth/decide.js";
@@ -122,6 +124,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     auth,
     tls,
     tracing: first.agent.tracing,
+    ...(first.name !== undefined && {
+      access: {
+        allows: (caller: Caller) => first.allows(caller),
+        refusal: workspaceForbidden(first.name),
+      },
+    }),
   }).catch(async (err: unknown) => {
     await closeAgents();
     throw err;
@@ -251,6 +259,7 @@ async function startGrpc(
   parts: Pick<Agent, "requestHandler" | "tracing"> & {
     auth: Authenticator;
     tls: TlsMaterial | undefined;
+    access?: GrpcAuthOptions["access"];
   },
 ): Promise<RunningGrpcServer | undefined> {
   const { server } = o.config;
@@ -262,7 +271,11 @@ async function startGrpc(
       tls: parts.tls,
       maxMessageBytes: server.bodyLimit,
       requestHandler: parts.requestHandler,
-      auth: { auth: parts.auth, trustedProxies: server.trustedProxies },
+      auth: {
+        auth: parts.auth,
+        trustedProxies: server.trustedProxies,
+        ...(parts.access && { access: parts.access }),
+      },
       tracing: parts.tracing,
       logger: o.logger.child({ component: "grpc" }),
     });

@@ -87,9 +87,8 @@ export function resolveWorkspaces(
 /**
  * What is wrong with the workspaces as a whole, one sentence naming the workspace, or undefined:
  * two names for one directory (compared as `realDirs` gives them, symlinks followed), a token
- * name `callers.tokens` lists that `server.auth.tokens` does not have, `callers` on the workspace
- * gRPC serves (its binding has no per-workspace gate), one absolute SQLite file for several
- * workspaces. Pure.
+ * name `callers.tokens` lists that `server.auth.tokens` does not have, one absolute SQLite file
+ * for several workspaces. Pure.
  */
 export function workspacesProblem(
   specs: readonly WorkspaceSpec[],
@@ -111,14 +110,6 @@ export function workspacesProblem(
     if (unknown !== undefined) {
       return `Workspace "${spec.name}": callers.tokens names "${unknown}", which is not a token of server.auth.tokens.`;
     }
-  }
-  const grpcServed = specs[0];
-  if (config.server.grpc.port !== undefined && grpcServed?.callers !== undefined) {
-    return (
-      `Workspace "${grpcServed.name}": the gRPC binding serves it (the first workspace) and ` +
-      `cannot restrict its callers: remove its callers, put another workspace first, or turn ` +
-      `gRPC off (server.grpc.port).`
-    );
   }
   if (specs.length > 1 && config.store.type === "sqlite" && isAbsolute(config.store.path)) {
     return (

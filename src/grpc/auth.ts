@@ -26,6 +26,11 @@ export interface GrpcAuthOptions {
   /** The server's authenticator, shared with the HTTP bindings. */
   readonly auth: Authenticator;
   readonly trustedProxies: readonly string[];
+  /**
+   * Who of those the authenticator lets in may call this binding's agent (a workspace's
+   * `callers`), and the text a caller it refuses gets (`PERMISSION_DENIED`). Default: everyone.
+   */
+  readonly access?: { allows(caller: Caller): boolean; readonly refusal: string };
 }
 
 /** The text values of a metadata key, joined as HTTP joins a repeated header. */
@@ -92,6 +97,12 @@ export function authInterceptor(
             o.auth.authenticate(authInput(metadata, peer, trusted)).then(
               (decision) => {
                 if (decision.ok) {
+                  if (o.access && !o.access.allows(decision.caller)) {
+                    return call.sendStatus({
+                      code: Status.PERMISSION_DENIED,
+                      details: o.access.refusal,
+                    });
+                  }
                   callers.set(metadata, decision.caller);
                   return pass(metadata);
                 }

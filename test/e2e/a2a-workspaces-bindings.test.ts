@@ -2,16 +2,19 @@
  * Workspaces through the other doors: the real command line (`--workspace`), the gRPC binding
  * (the first workspace only) and A2A v0.3 (`server.compat.v03`) under a workspace's prefix.
  */
+import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
+import { connect } from "../../src/client/connect.js";
+import { workspaceForbidden } from "../../src/http/workspace-routes.js";
 import type { RunningServer } from "../../src/server.js";
 import { startTestBench, type TestBench } from "../support/bench.js";
 import { reply, text } from "../support/fake-model/index.js";
 import { freePort, sendForTask, userMessage } from "../support/a2a/harness.js";
-import { listed } from "../support/a2a/isolation.js";
+import { ALL_TASKS, listed } from "../support/a2a/isolation.js";
 import { exists, start, twoWorkspaces } from "../support/a2a/workspaces.js";
 import { sdkGrpcClient } from "../support/grpc.js";
 import {
@@ -22,6 +25,8 @@ import {
 } from "../support/server-process.js";
 
 const TIMEOUT = 180_000;
+const CI = "ci-token-0123456789";
+const OPS = "ops-token-9876543210";
 
 let bench: TestBench | undefined;
 let server: RunningServer | undefined;
@@ -77,13 +82,22 @@ describe("workspaces over the command line, gRPC and v0.3", () => {
   );
 
   it(
-    "gRPC serves the first workspace, and only its card lists it",
+    "gRPC serves the first workspace, only its card lists it, and its callers apply there too",
     async () => {
       bench = await startTestBench([
         { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
       ]);
       const port = await freePort();
-      const { config } = await twoWorkspaces(bench, { server: { grpc: { port } } });
+      const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
+      const tokens = [
+        { name: "ci", sha256: sha256(CI) },
+        { name: "ops", sha256: sha256(OPS) },
+      ];
+      const { config } = await twoWorkspaces(
+        bench,
+        { server: { grpc: { port }, auth: { tokens } } },
+        { callers: { tokens: ["ci"] } },
+      );
       server = await start(bench, config);
       const bindings = async (name: string) =>
         (
@@ -95,14 +109,15 @@ describe("workspaces over the command line, gRPC and v0.3", () => {
         ).supportedInterfaces.map((i) => i.protocolBinding);
       expect(await bindings("api")).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
       expect(await bindings("web")).toEqual(["JSONRPC", "HTTP+JSON"]);
-      const grpc = await sdkGrpcClient(`${server.url}/agents/api/`);
+      const grpc = await sdkGrpcClient(`${server.url}/agents/api/`, { token: CI });
       const task = await sendForTask(grpc, userMessage("Hello api"));
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       // The same task over HTTP on api; unknown on web.
-      const api = await new ClientFactory().createFromUrl(`${server.url}/agents/api/`);
-      expect(await listed(api)).toEqual([task.id]);
-      const web = await new ClientFactory().createFromUrl(`${server.url}/agents/web/`);
-      expect(await listed(web)).toEqual([]);
+      expect(await listed(await connect(`${server.url}/agents/api/`, CI))).toEqual([task.id]);
+      expect(await listed(await connect(`${server.url}/agents/web/`, CI))).toEqual([]);
+      // A token the server lets in but api does not list: refused on gRPC as on HTTP.
+      const ops = await sdkGrpcClient(`${server.url}/agents/api/`, { token: OPS });
+      await expect(ops.listTasks(ALL_TASKS)).rejects.toThrow(workspaceForbidden("api"));
     },
     TIMEOUT,
   );

@@ -152,13 +152,6 @@ describe("workspacesProblem (pure)", () => {
     );
     expect(workspacesProblem(two.slice(0, 1), sqlite)).toBeUndefined();
   });
-
-  it("refuses callers on the workspace gRPC serves", () => {
-    const grpc = resolved({ server: { grpc: { port: 50051 } } });
-    const specs = [spec("a", "/x", { callers: {} }), spec("b", "/y")];
-    expect(workspacesProblem(specs, grpc)).toContain('Workspace "a": the gRPC binding serves it');
-    expect(workspacesProblem([...specs].reverse(), grpc)).toBeUndefined();
-  });
 });
 
 describe("workspaceConfig (pure)", () => {
