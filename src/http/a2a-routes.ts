@@ -1,4 +1,5 @@
 import type { AgentCard } from "@a2a-js/sdk";
+import { CONSOLE_PATH, consoleRouter } from "./console-route.js";
 import type { A2ARequestHandler, ServerCallContextBuilder } from "@a2a-js/sdk/server";
 import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { IRouter, RequestHandler } from "express";
@@ -61,6 +62,9 @@ export function mountA2a(
     ? versionedCardRoute(v1Card, jsonCardDocument(s.compatV03.legacyCard, builtAt))
     : agentCardRoute(v1Card);
   router.get(["/.well-known/agent-card.json", "/.well-known/agent-card"], card);
+  // The web console's files, beside the card (public; its data comes through the gated
+  // bindings below): /console/ for the agent at the root, /agents/<name>/console/ per workspace.
+  router.use(CONSOLE_PATH, consoleRouter());
   // With compat, the SDK routes a v0.3 request (no A2A-Version header, or 0.3) to its v0.3
   // transports, which call the same request handler with the request converted to v1.0: every
   // guard of that handler and of this chain applies to it.

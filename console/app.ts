@@ -1,0 +1,333 @@
+/**
+ * The web console at /console: an A2A client in the browser. It lists the caller's tasks by
+ * conversation (ListTasks, polled), follows the open task live (SubscribeToTask, or the stream of
+ * the message the page sent), answers its prompts, cancels it, and writes into a conversation.
+ * Everything goes through the official client over the server's own A2A binding, so the page
+ * sees exactly what its caller may see.
+ */
+import "./buffer-shim.js";
+import { TaskState, type Part, type StreamResponse, type Task } from "@a2a-js/sdk";
+import { inputRequestOf, textPart, userMessage } from "./answers.js";
+import {
+  connect,
+  forgetToken,
+  storedToken,
+  storeToken,
+  troubleOf,
+  type Connection,
+  type Trouble,
+} from "./connection.js";
+import { byId, h, replace } from "./dom.js";
+import { isTerminal, shortId } from "./format.js";
+import { promptForm } from "./prompt-view.js";
+import { renderList } from "./task-list.js";
+import { applyEvent, applySent, applySnapshot, modelOf, type TaskModel } from "./task-model.js";
+import { taskBody, taskHead } from "./task-view.js";
+
+const POLL_MS = 2000;
+
+const state: {
+  conn?: Connection;
+  tasks: Task[];
+  model?: TaskModel;
+  /** Where the composer writes: a conversation, or a new one (undefined). */
+  context?: string;
+  /** The stream the open task is followed by (a subscription or a sent message's stream). */
+  stream?: AbortController;
+  /** The prompt shown, so a re-render keeps its form (and what is typed in it). */
+  promptKey?: string;
+  /** The task the address named has been opened once. */
+  linked?: boolean;
+} = { tasks: [] };
+
+const ui = {
+  list: byId("task-list"),
+  view: byId("task-view"),
+  prompt: byId("task-prompt"),
+  error: byId("task-error"),
+  trouble: byId("trouble"),
+  tokenForm: byId<HTMLFormElement>("token-form"),
+  tokenInput: byId<HTMLInputElement>("token-input"),
+  forget: byId<HTMLButtonElement>("forget-token"),
+  agent: byId("agent-name"),
+  connection: byId("connection"),
+  composer: byId<HTMLFormElement>("composer"),
+  composerText: byId<HTMLTextAreaElement>("composer-text"),
+  composerTarget: byId("composer-target"),
+  composerNew: byId<HTMLButtonElement>("composer-new"),
+};
+
+const TROUBLE_TEXT: Record<Trouble["kind"], string> = {
+  unreachable: "The server cannot be reached. Is it running? The page retries every few seconds.",
+  token: "This server needs a bearer token: enter one below (it is kept in this tab only).",
+  forbidden: "The server refused this caller (403).",
+  error: "The server answered with an error.",
+};
+
+function showTrouble(t: Trouble | undefined): void {
+  ui.trouble.hidden = t === undefined;
+  ui.tokenForm.hidden = t?.kind !== "token" && t?.kind !== "forbidden";
+  ui.connection.textContent =
+    t === undefined ? "connected" : t.kind === "unreachable" ? "unreachable" : "not signed in";
+  ui.connection.dataset.state = t?.kind ?? "ok";
+  if (t !== undefined) {
+    replace(
+      ui.trouble,
+      h("strong", {}, TROUBLE_TEXT[t.kind]),
+      " ",
+      h("span", { class: "detail" }, t.detail),
+    );
+    ui.trouble.dataset.kind = t.kind;
+  }
+  ui.forget.hidden = storedToken() === undefined;
+}
+
+function renderComposerTarget(): void {
+  ui.composerTarget.textContent =
+    state.context === undefined ? "New conversation" : `Conversation ${shortId(state.context)}`;
+  ui.composerNew.hidden = state.context === undefined;
+}
+
+function renderTask(): void {
+  const model = state.model;
+  // The open task is followed live: the list shows its latest state before the next poll does.
+  if (model !== undefined)
+    state.tasks = state.tasks.map((t) =>
+      t.id === model.task.id
+        ? { ...t, status: model.task.status, metadata: model.task.metadata }
+        : t,
+    );
+  renderList(ui.list, state.tasks, model?.task.id, { open: (t) => void open(t.id), write });
+  if (model === undefined) return;
+  const atBottom = ui.view.scrollHeight - ui.view.scrollTop - ui.view.clientHeight < 40;
+  replace(ui.view, taskHead(model, { cancel: () => void cancel() }), ...taskBody(model));
+  if (atBottom) ui.view.scrollTop = ui.view.scrollHeight;
+  const status = model.task.status;
+  const parked = status?.state === TaskState.TASK_STATE_INPUT_REQUIRED;
+  const key = parked
+    ? `${model.task.id}:${status.timestamp ?? ""}:${JSON.stringify(status.message?.parts ?? [])}`
+    : undefined;
+  if (key === state.promptKey) return;
+  state.promptKey = key;
+  replace(
+    ui.prompt,
+    parked &&
+      promptForm(inputRequestOf(status.message), (parts, shown) => void answer(parts, shown)),
+  );
+  // Focus goes to the prompt, not to a button in it: a stray Enter must not allow anything.
+  ui.prompt.querySelector<HTMLElement>("form")?.focus();
+}
+
+function write(contextId: string | undefined): void {
+  state.context = contextId;
+  renderComposerTarget();
+  ui.composerText.focus();
+}
+
+/** Follows one stream of the open task; a newer stream (or another task) supersedes it. */
+async function follow(
+  events: AsyncGenerator<StreamResponse>,
+  control: AbortController,
+): Promise<void> {
+  try {
+    for await (const event of events) {
+      if (control.signal.aborted) return;
+      const model = state.model;
+      if (model === undefined) return;
+      if (event.payload?.$case === "task" && event.payload.value.id !== model.task.id) {
+        // The message started a new task (a new conversation, or a queued follow-up): open it.
+        state.model = modelOf(event.payload.value);
+      } else applyEvent(model, event);
+      renderTask();
+    }
+  } catch (err) {
+    if (!control.signal.aborted) ui.error.textContent = troubleOf(err).detail;
+  } finally {
+    if (state.stream === control) state.stream = undefined;
+  }
+}
+
+function newStream(): AbortController {
+  state.stream?.abort();
+  const control = new AbortController();
+  state.stream = control;
+  return control;
+}
+
+/** Subscribes to the open task if it is not over and nothing follows it yet. */
+function subscribe(): void {
+  const conn = state.conn;
+  const task = state.model?.task;
+  if (
+    conn === undefined ||
+    task === undefined ||
+    state.stream !== undefined ||
+    isTerminal(task.status?.state)
+  )
+    return;
+  const control = newStream();
+  void follow(
+    conn.client.resubscribeTask({ tenant: "", id: task.id }, { signal: control.signal }),
+    control,
+  );
+}
+
+async function open(id: string): Promise<void> {
+  const conn = state.conn;
+  if (conn === undefined) return;
+  state.stream?.abort();
+  state.stream = undefined;
+  ui.error.textContent = "";
+  try {
+    const task = await conn.client.getTask({ tenant: "", id, historyLength: undefined });
+    state.model = modelOf(task);
+    state.promptKey = undefined;
+    state.context = task.contextId;
+    history.replaceState(null, "", `#task=${encodeURIComponent(id)}`);
+    renderComposerTarget();
+    renderTask();
+    subscribe();
+  } catch (err) {
+    ui.error.textContent = `Task ${shortId(id)}: ${troubleOf(err).detail}`;
+  }
+}
+
+/** Sends a message (an answer, or a message into a conversation) and follows its stream. */
+async function send(
+  parts: Part[],
+  shown: string,
+  ids: { taskId?: string; contextId?: string },
+): Promise<void> {
+  const conn = state.conn;
+  if (conn === undefined) return;
+  ui.error.textContent = "";
+  const control = newStream();
+  if (ids.taskId !== undefined && state.model !== undefined) applySent(state.model, shown);
+  else
+    state.model = modelOf({
+      id: "",
+      contextId: ids.contextId ?? "",
+      status: undefined,
+      artifacts: [],
+      history: [],
+      metadata: undefined,
+    });
+  renderTask();
+  const events = conn.client.sendMessageStream(
+    { tenant: "", message: userMessage(parts, ids), configuration: undefined, metadata: undefined },
+    { signal: control.signal },
+  );
+  await follow(events, control);
+  await poll();
+}
+
+const answer = (parts: Part[], shown: string): Promise<void> => {
+  const task = state.model?.task;
+  if (task === undefined) return Promise.resolve();
+  state.promptKey = undefined;
+  replace(ui.prompt);
+  return send(parts, shown, { taskId: task.id, contextId: task.contextId });
+};
+
+async function cancel(): Promise<void> {
+  const conn = state.conn;
+  const model = state.model;
+  if (conn === undefined || model === undefined) return;
+  try {
+    const task = await conn.client.cancelTask({
+      tenant: "",
+      id: model.task.id,
+      metadata: undefined,
+    });
+    applySnapshot(model, task);
+    renderTask();
+  } catch (err) {
+    ui.error.textContent = `Cancel: ${troubleOf(err).detail}`;
+  }
+}
+
+/** One round: (re)connect if needed, list the tasks, refresh the open one when it moved. */
+async function poll(): Promise<void> {
+  try {
+    if (state.conn === undefined) {
+      state.conn = await connect(location.origin, storedToken());
+      ui.agent.textContent = state.conn.card.name;
+    }
+    const listed = await state.conn.client.listTasks({
+      tenant: "",
+      contextId: "",
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageSize: 100,
+      pageToken: "",
+      historyLength: 1,
+      statusTimestampAfter: undefined,
+      includeArtifacts: false,
+    });
+    state.tasks = listed.tasks;
+    showTrouble(undefined);
+    const model = state.model;
+    const fresh = listed.tasks.find((t) => t.id === model?.task.id);
+    if (
+      model !== undefined &&
+      fresh !== undefined &&
+      state.stream === undefined &&
+      fresh.status?.timestamp !== model.task.status?.timestamp
+    ) {
+      applySnapshot(
+        model,
+        await state.conn.client.getTask({
+          tenant: "",
+          id: model.task.id,
+          historyLength: undefined,
+        }),
+      );
+    }
+    renderTask();
+    subscribe();
+    // A reload keeps the open task (`#task=<id>`).
+    const wanted = new URLSearchParams(location.hash.slice(1)).get("task");
+    if (model === undefined && !state.linked && wanted !== null) {
+      state.linked = true;
+      await open(wanted);
+    }
+  } catch (err) {
+    const t = troubleOf(err);
+    if (t.kind === "unreachable") state.conn = undefined;
+    showTrouble(t);
+  }
+}
+
+ui.tokenForm.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const token = ui.tokenInput.value.trim();
+  if (token === "") return;
+  storeToken(token);
+  ui.tokenInput.value = "";
+  state.conn = undefined;
+  void poll();
+});
+ui.forget.addEventListener("click", () => {
+  forgetToken();
+  state.conn = undefined;
+  void poll();
+});
+ui.composerNew.addEventListener("click", () => write(undefined));
+ui.composer.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const text = ui.composerText.value.trim();
+  if (text === "") return;
+  ui.composerText.value = "";
+  void send(
+    [textPart(text)],
+    text,
+    state.context === undefined ? {} : { contextId: state.context },
+  );
+});
+// Ctrl/Cmd+Enter sends from the text area.
+ui.composerText.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) ui.composer.requestSubmit();
+});
+
+renderComposerTarget();
+void poll();
+setInterval(() => void poll(), POLL_MS);

