@@ -19,6 +19,8 @@ import {
   type A2AHarness,
 } from "../support/a2a/harness.js";
 import { COLOUR_QUESTION, idsOf } from "../support/a2a/stream-view.js";
+import { bearerFetch } from "../../src/client/connect.js";
+import type { ConfigInput } from "../../src/config/schema.js";
 import {
   buildConsole,
   launchBrowser,
@@ -98,14 +100,14 @@ describe("the web console", () => {
     expect(await page.locator("#task-list").textContent()).toContain("No tasks yet");
 
     // Every length the streamed text took in the page, as the DOM changed.
-    await page.evaluate(() => {
-      const seen: number[] = [];
-      (window as unknown as { seen: number[] }).seen = seen;
+    // (Scripts as text: this file is type-checked without the DOM's types.)
+    await page.evaluate(`{
+      const seen = (window.seen = []);
       new MutationObserver(() => {
         const t = document.querySelector(".assistant-text")?.textContent ?? "";
         if (t !== "" && seen.at(-1) !== t.length) seen.push(t.length);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
+    }`);
     const events = sendInBackground(h, "Tell a story");
     const subscribed = page.waitForResponse(
       (r) => r.request().postData()?.includes("SubscribeToTask") === true,
@@ -117,7 +119,7 @@ describe("the web console", () => {
     await events;
 
     expect(await page.locator(".assistant-text").last().textContent()).toBe(STORY);
-    const lengths = await page.evaluate(() => (window as unknown as { seen: number[] }).seen);
+    const lengths = await page.evaluate<number[]>("window.seen");
     // It grew in the page: some shorter text was shown before the whole.
     expect(lengths.some((n) => n > 0 && n < STORY.length)).toBe(true);
     // The tool call, with its kind and tool name, and the file with its diff (all added).
@@ -179,4 +181,202 @@ describe("the web console", () => {
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(await page.locator(".entry.message.user").allTextContents()).toContain("YouAllow");
   });
+
+  it("a question with options is answered by clicking one", async () => {
+    h = await startA2AHarness({
+      rules: [
+        {
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+        {
+          name: "answered",
+          match: { toolResult: /blue/ },
+          reply: reply(text("Painting it blue.")),
+        },
+      ],
+    });
+    open = await openConsole(browser as Browser, consoleUrl(h));
+    const { page } = open;
+    await collect(h.client.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    await openFirstTask(page);
+    const form = page.locator(".question-form");
+    await form.waitFor();
+    expect(await form.locator("legend").textContent()).toBe("Colour: Which colour do you prefer?");
+    expect(await form.locator(".option .label").allTextContents()).toEqual(["red", "blue"]);
+    // Sending with nothing chosen says what is missing, and sends nothing.
+    await form.locator("button[type=submit]").click();
+    expect(await form.locator(".form-error").textContent()).toBe(
+      "Choose an answer to: Which colour do you prefer?",
+    );
+    await form.locator(".option", { hasText: "blue" }).click();
+    await form.locator("button[type=submit]").click();
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    const answered = h.bench.model.requests.find((r) => r.rule === "answered")?.request;
+    expect(answered?.toolResults[0]?.content).toContain('"Which colour do you prefer?"="blue"');
+    expect(await page.locator(".entry.message.agent p").allTextContents()).toContain(
+      "Painting it blue.",
+    );
+  });
+
+  it("Cancel in the page cancels a working task", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    h = await startA2AHarness({
+      rules: [
+        {
+          match: { lastUserText: "Think for a long time" },
+          reply: async () => {
+            await held;
+            return reply(text("Done thinking."));
+          },
+        },
+      ],
+    });
+    try {
+      open = await openConsole(browser as Browser, consoleUrl(h));
+      const { page } = open;
+      const events = sendInBackground(h, "Think for a long time");
+      await openFirstTask(page);
+      await page.locator("#task-state", { hasText: "working" }).waitFor({ timeout: 60_000 });
+      await page.locator("#cancel").click();
+      await page.locator("#task-state", { hasText: "canceled" }).waitFor({ timeout: 30_000 });
+      const { taskId } = idsOf(await events);
+      const stored = await h.client.getTask({ tenant: "", id: taskId, historyLength: 0 });
+      expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      expect(await page.locator("#cancel").count()).toBe(0);
+      await page.locator('.task-row[data-state="canceled"]').waitFor();
+    } finally {
+      release();
+    }
+  });
 });
+
+describe("the web console's authentication", () => {
+  it("asks for a token on a 401, keeps it in the tab's session storage, and says so on a wrong one", async () => {
+    const token = "console-test-token-alice";
+    const sha256 = createHash("sha256").update(token).digest("hex");
+    h = await startA2AHarness({
+      rules: [{ match: { lastUserText: "Say hi" }, reply: reply(text("Hi.")) }],
+      config: { server: { auth: { tokens: [{ name: "alice", sha256 }] } } },
+      fetchImpl: bearerFetch(token),
+    });
+    await collect(h.client.sendMessageStream(sendRequest(userMessage("Say hi"))));
+    open = await openConsole(browser as Browser, consoleUrl(h));
+    const { page } = open;
+    await page.locator('#trouble[data-kind="token"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator("#connection").textContent()).toBe("not signed in");
+    expect(await page.locator(".task-row").count()).toBe(0);
+
+    await page.locator("#token-input").fill("not-the-token");
+    await page.locator("#token-input").press("Enter");
+    await page.locator("#trouble .detail", { hasText: "The bearer token is not valid." }).waitFor();
+    expect(await page.evaluate(`sessionStorage.getItem("claude-a2a.console.token")`)).toBe(
+      "not-the-token",
+    );
+
+    await page.locator("#token-input").fill(token);
+    await page.locator("#token-form button[type=submit]").click();
+    await page.locator(".task-row").first().waitFor({ timeout: 30_000 });
+    expect(await page.locator("#trouble").isHidden()).toBe(true);
+    expect(await page.locator("#connection").textContent()).toBe("connected");
+    // The tab keeps it (a reload needs no token); nothing else does.
+    await page.reload();
+    await page.locator(".task-row").first().waitFor({ timeout: 30_000 });
+    expect(await page.evaluate("localStorage.length")).toBe(0);
+    const other = await openConsole(browser as Browser, consoleUrl(h));
+    try {
+      await other.page.locator('#trouble[data-kind="token"]').waitFor({ timeout: 30_000 });
+    } finally {
+      await other.context.close();
+    }
+  });
+
+  it("with the Tailscale gate the proxy's login is enough; a login it does not allow sees the 403", async () => {
+    h = await startA2AHarness({ config: { server: { allowedLogins: ["you@example.com"] } } });
+    open = await openConsole(browser as Browser, consoleUrl(h), undefined, {
+      "Tailscale-User-Login": "mallory@example.com",
+    });
+    await open.page.locator('#trouble[data-kind="forbidden"]').waitFor({ timeout: 30_000 });
+    expect(await open.page.locator("#trouble").textContent()).toContain(
+      "refused this caller (403)",
+    );
+    await open.context.close();
+    open = await openConsole(browser as Browser, consoleUrl(h), undefined, {
+      "Tailscale-User-Login": "you@example.com",
+    });
+    await open.page.locator('#connection[data-state="ok"]').waitFor({ timeout: 30_000 });
+    expect(await open.page.locator("#task-list").textContent()).toContain("No tasks yet");
+  });
+
+  it("says so when the server cannot be reached", async () => {
+    h = await startA2AHarness();
+    open = await openConsole(browser as Browser, consoleUrl(h));
+    await open.page.locator('#connection[data-state="ok"]').waitFor({ timeout: 30_000 });
+    await h.close();
+    h = undefined;
+    await open.page.locator('#trouble[data-kind="unreachable"]').waitFor({ timeout: 30_000 });
+    expect(await open.page.locator("#connection").textContent()).toBe("unreachable");
+  });
+
+  // Needs `server.operators` (helper `operator`, issue 25.4), not in main when this was written.
+  it.skip("a second caller's task is invisible without the operator role and answerable with it (skipped: server.operators is not in main yet)", async () => {
+    const tokens = {
+      ops: "console-ops-token",
+      bob: "console-bob-token",
+      carol: "console-carol-token",
+    };
+    const digest = (t: string) => createHash("sha256").update(t).digest("hex");
+    h = await startA2AHarness({
+      config: {
+        server: {
+          auth: {
+            tokens: Object.entries(tokens).map(([name, t]) => ({ name, sha256: digest(t) })),
+          },
+          operators: ["ops"],
+        },
+      } as ConfigInput,
+      fetchImpl: bearerFetch(tokens.bob),
+    });
+    const outside = join(h.bench.sandbox.root, "outside", "ops.txt");
+    h.bench.model.setRules([
+      {
+        match: { lastUserText: "Save the ops report", toolResult: false },
+        reply: reply(toolUse("Write", { file_path: outside, content: "ops\n" })),
+      },
+      { match: { toolResult: true }, reply: reply(text("Saved.")) },
+    ]);
+    const first = await collect(
+      h.client.sendMessageStream(sendRequest(userMessage("Save the ops report"))),
+    );
+    const { taskId } = idsOf(first);
+
+    // Carol is no operator: bob's task is not hers to see.
+    open = await openConsole(browser as Browser, consoleUrl(h));
+    await signIn(open.page, tokens.carol);
+    await open.page.locator("#task-list .empty").waitFor({ timeout: 30_000 });
+    const listed = open.page.waitForResponse(
+      (r) => r.request().postData()?.includes("ListTasks") === true,
+    );
+    await listed;
+    expect(await open.page.locator(".task-row").count()).toBe(0);
+    await open.context.close();
+
+    // The operator sees it and grants it.
+    open = await openConsole(browser as Browser, consoleUrl(h));
+    await signIn(open.page, tokens.ops);
+    await open.page.locator(`.task-row[data-task-id="${taskId}"]`).click({ timeout: 30_000 });
+    await open.page.locator(".permission-form button.allow").click({ timeout: 30_000 });
+    await open.page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    await access(outside);
+    const stored = await h.client.getTask({ tenant: "", id: taskId, historyLength: 0 });
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+});
+
+async function signIn(page: ConsolePage["page"], token: string): Promise<void> {
+  await page.locator('#trouble[data-kind="token"]').waitFor({ timeout: 30_000 });
+  await page.locator("#token-input").fill(token);
+  await page.locator("#token-input").press("Enter");
+  await page.locator('#connection[data-state="ok"]').waitFor({ timeout: 30_000 });
+}

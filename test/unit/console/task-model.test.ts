@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { Role, TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { applyEvent, applySnapshot, modelOf } from "../../../console/task-model.js";
+import { branchOf, costOf, originOf } from "../../../console/format.js";
+import { status } from "../../../src/a2a/contract/statuses.js";
+import {
+  artifact,
+  artifactUpdate,
+  newTask,
+  rawPart,
+  textPart,
+} from "../../../src/a2a/contract/messages.js";
+
+const ref = { taskId: "t1", contextId: "c1" };
+const first = {
+  messageId: "m1",
+  contextId: "c1",
+  taskId: "t1",
+  role: Role.ROLE_USER,
+  parts: [textPart("Write it")],
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+};
+const ev = (payload: StreamResponse["payload"]): StreamResponse => ({ payload });
+const file = (content: string, operation: "created" | "modified") =>
+  artifact("file:a.txt", "a.txt", [rawPart(Buffer.from(content), "text/plain", "a.txt")], {
+    kind: "file",
+    path: "a.txt",
+    operation,
+    tool: "Write",
+    mediaType: "text/plain",
+    size: content.length,
+  });
+
+describe("the console's task model", () => {
+  it("follows a stream: the user message, a tool call, streamed text, a file written twice, the result", () => {
+    const model = modelOf(newTask(ref, first));
+    expect(model.entries).toEqual([{ type: "message", role: "user", text: "Write it" }]);
+    const text = (parts: string, append: boolean) =>
+      ev({
+        $case: "artifactUpdate",
+        value: artifactUpdate(
+          ref,
+          artifact("response-r1", "response", [textPart(parts)], { kind: "assistant_text" }),
+          { append, lastChunk: false },
+        ),
+      });
+    applyEvent(model, ev({ $case: "statusUpdate", value: status.toolUse(ref, "Write", "tu1") }));
+    applyEvent(model, text("Hel", false));
+    applyEvent(model, text("lo", true));
+    expect(model.texts.get("response-r1")).toBe("Hello");
+    applyEvent(
+      model,
+      ev({
+        $case: "artifactUpdate",
+        value: artifactUpdate(ref, file("a\n", "created"), { append: false, lastChunk: true }),
+      }),
+    );
+    applyEvent(
+      model,
+      ev({
+        $case: "artifactUpdate",
+        value: artifactUpdate(ref, file("a\nb\n", "modified"), { append: false, lastChunk: true }),
+      }),
+    );
+    applyEvent(model, ev({ $case: "statusUpdate", value: status.result(ref, "Hello") }));
+
+    expect(
+      model.entries.map((e) =>
+        e.type === "status" ? `status:${e.kind}:${e.toolName ?? e.text}` : e.type,
+      ),
+    ).toEqual(["message", "status:tool_use:Write", "text", "file", "file", "status:result:Hello"]);
+    // The second version is diffed against the first the page saw.
+    expect(model.files.get("file:a.txt")).toMatchObject({
+      content: "a\nb\n",
+      previous: "a\n",
+      operation: "modified",
+    });
+    expect(model.task.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+  });
+
+  it("a snapshot adds the user messages it has not shown and reads a text/x-diff artifact", () => {
+    const model = modelOf(newTask(ref, first));
+    const answer = { ...first, messageId: "m2", parts: [textPart("blue")] };
+    const diff = artifact(
+      "diff",
+      "branch.diff",
+      [{ ...textPart("+x\n"), mediaType: "text/x-diff" }],
+      {},
+    );
+    applySnapshot(model, {
+      ...newTask(ref, first),
+      history: [first, answer],
+      artifacts: [diff],
+      metadata: {
+        worktree: { branch: "claude/t1" },
+        usage: {
+          costUsd: 0.0012,
+          inputTokens: 1,
+          outputTokens: 1,
+          cacheReadTokens: 0,
+          cacheCreationTokens: 0,
+        },
+      },
+    });
+    expect(model.entries.filter((e) => e.type === "message")).toHaveLength(2);
+    expect(model.diffs.get("diff")).toEqual({ name: "branch.diff", text: "+x\n" });
+    expect(branchOf(model.task)).toBe("claude/t1");
+    expect(costOf(model.task)).toBe("$0.0012");
+    expect(originOf(model.task)).toBe("foreground");
+    expect(originOf({ metadata: { origin: "autonomous" } })).toBe("autonomous");
+  });
+});
