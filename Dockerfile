@@ -10,9 +10,12 @@ WORKDIR /app
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
-# The sources come before `npm ci`: its `prepare` script builds them (tsc into dist/).
+# The sources come before `npm ci`: its `prepare` script builds them (tsc into dist/, and the web
+# console's page and script into dist/console/).
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY console ./console
+COPY scripts/build-console.js ./scripts/
 # Optional dependencies included: the Claude Code runtime ships as one.
 RUN npm ci --no-audit --no-fund \
   && test -f dist/cli.js \

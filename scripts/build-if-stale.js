@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start` runs this first: it builds dist/ only when a source is newer than the last build,
-// so starting the server does not recompile every time. `--check` only says (exit 1 if stale).
+// `npm start` runs this first: it builds dist/ only when a source is newer than the last build
+// (the server's src/ and the web console's console/), or when the console was never built, so
+// starting the server does not recompile every time. `--check` only says (exit 1 if stale).
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -9,29 +10,40 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
+const SOURCE = /\.(ts|html|css|json)$/;
+
 /** The newest modification time (ms) among the sources the build reads. */
 function newestSource(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs);
+    else if (SOURCE.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
 }
 
-function builtAt() {
+const mtime = (path) => {
   try {
-    return statSync(join(root, "dist", "cli.js")).mtimeMs;
+    return statSync(path).mtimeMs;
   } catch {
     return undefined;
   }
+};
+
+/** When the older of the two outputs was built: the server's CLI and the console's script. */
+function builtAt() {
+  const cli = mtime(join(root, "dist", "cli.js"));
+  const console = mtime(join(root, "dist", "console", "app.js"));
+  return cli === undefined || console === undefined ? undefined : Math.min(cli, console);
 }
 
 const sources = Math.max(
   newestSource(join(root, "src")),
+  newestSource(join(root, "console")),
   statSync(join(root, "tsconfig.json")).mtimeMs,
   statSync(join(root, "tsconfig.build.json")).mtimeMs,
+  statSync(join(root, "scripts", "build-console.js")).mtimeMs,
 );
 const built = builtAt();
 const stale = built === undefined || sources > built;

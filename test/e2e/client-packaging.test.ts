@@ -45,6 +45,9 @@ describe("the packed package", () => {
   it("is built by prepare: dist/ is in the tarball, sources and tests are not", () => {
     expect(files).toContain("dist/cli.js");
     expect(files).toContain("dist/client/program.js");
+    // The web console, built: served at /console without a build step on the user's side.
+    expect(files).toContain("dist/console/index.html");
+    expect(files).toContain("dist/console/app.js");
     expect(files).toContain("config.schema.json");
     expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
   });
@@ -107,6 +110,11 @@ describe("the packed package", () => {
     expect(await check()).toEqual({ code: 0, err: "dist/ is up to date\n" });
     const later = new Date(Date.now() + 60_000);
     await utimes(join(clone, "src", "cli.ts"), later, later);
+    expect(await check()).toEqual({ code: 1, err: "dist/ is stale\n" });
+    // The web console's sources count too.
+    await utimes(join(clone, "src", "cli.ts"), new Date(0), new Date(0));
+    expect(await check()).toEqual({ code: 0, err: "dist/ is up to date\n" });
+    await utimes(join(clone, "console", "app.ts"), later, later);
     expect(await check()).toEqual({ code: 1, err: "dist/ is stale\n" });
   });
 });
