@@ -58,8 +58,13 @@ export async function openConsole(
   browser: Browser,
   url: string,
   viewport = { width: 1280, height: 800 },
+  /** Headers on every request, as a proxy in front of the server would add them. */
+  extraHTTPHeaders?: Record<string, string>,
 ): Promise<ConsolePage> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({
+    viewport,
+    ...(extraHTTPHeaders && { extraHTTPHeaders }),
+  });
   const foreign: string[] = [];
   const errors: string[] = [];
   await context.route("**/*", (route) => {
