@@ -136,7 +136,13 @@ async function follow(
       if (model === undefined) return;
       if (event.payload?.$case === "task" && event.payload.value.id !== model.task.id) {
         // The message started a new task (a new conversation, or a queued follow-up): open it.
-        state.model = modelOf(event.payload.value);
+        const task = event.payload.value;
+        state.model = modelOf(task);
+        state.promptKey = undefined;
+        // The composer goes on writing into that conversation; a reload reopens the task.
+        state.context = task.contextId;
+        renderComposerTarget();
+        history.replaceState(null, "", `#task=${encodeURIComponent(task.id)}`);
       } else applyEvent(model, event);
       renderTask();
     }

@@ -13,6 +13,7 @@ import { TaskState } from "@a2a-js/sdk";
 import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
   collect,
+  listRequest,
   sendRequest,
   startA2AHarness,
   userMessage,
@@ -53,6 +54,9 @@ afterEach(async () => {
 });
 
 const consoleUrl = (harness: A2AHarness) => `${harness.server.url}/console/`;
+
+/** ListTasks of every context of the caller. */
+const listAll = { ...listRequest(""), contextId: "" };
 
 /** Starts a streamed send in the background (the test drives the page meanwhile). */
 function sendInBackground(harness: A2AHarness, message: string) {
@@ -252,6 +256,41 @@ describe("the web console", () => {
   });
 });
 
+describe("the web console's composer", () => {
+  it("starts a new conversation from the page, then writes into it", async () => {
+    h = await startA2AHarness({
+      rules: [
+        { match: { lastUserText: "Hello from the page" }, reply: reply(text("Hello, page.")) },
+        { match: { lastUserText: "And again" }, reply: reply(text("Again, page.")) },
+      ],
+    });
+    open = await openConsole(browser as Browser, consoleUrl(h));
+    const { page } = open;
+    expect(await page.locator("#composer-target").textContent()).toBe("New conversation");
+    await page.locator("#composer-text").fill("Hello from the page");
+    await page.locator("#composer-text").press("Control+Enter");
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    expect(await page.locator(".entry.message.user p").allTextContents()).toEqual([
+      "Hello from the page",
+    ]);
+    expect(await page.locator(".assistant-text").last().textContent()).toBe("Hello, page.");
+    const [first] = (await h.client.listTasks(listAll)).tasks;
+    expect(first?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    // The composer now writes into that conversation: a second task in the same context.
+    expect(await page.locator("#composer-target").textContent()).toMatch(/^Conversation /);
+    await page.locator("#composer-text").fill("And again");
+    await page.locator("#composer button[type=submit]").click();
+    await page.locator(".assistant-text", { hasText: "Again, page." }).waitFor({ timeout: 60_000 });
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    const tasks = (await h.client.listTasks(listAll)).tasks;
+    expect(tasks).toHaveLength(2);
+    expect(new Set(tasks.map((t) => t.contextId)).size).toBe(1);
+    await page.locator(".conversation .task-row").nth(1).waitFor({ timeout: 30_000 });
+    expect(await page.locator(".conversation").count()).toBe(1);
+  });
+});
+
 describe("the web console's authentication", () => {
   it("asks for a token on a 401, keeps it in the tab's session storage, and says so on a wrong one", async () => {
     const token = "console-test-token-alice";
@@ -368,6 +407,10 @@ describe("the web console's authentication", () => {
     await open.page.locator(`.task-row[data-task-id="${taskId}"]`).click({ timeout: 30_000 });
     await open.page.locator(".permission-form button.allow").click({ timeout: 30_000 });
     await open.page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    // The owner is told who answered (the operator's resumed status), and the page shows it too.
+    expect(await open.page.locator('.entry.status[data-kind="resumed"] .text').textContent()).toBe(
+      "Resumed with the answer of operator ops.",
+    );
     await access(outside);
     const stored = await h.client.getTask({ tenant: "", id: taskId, historyLength: 0 });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
