@@ -100,8 +100,10 @@ describe("the web console", () => {
     h = await startA2AHarness({ rules });
     open = await openConsole(browser as Browser, consoleUrl(h));
     const { page } = open;
-    await page.locator("#task-list .empty").waitFor();
-    expect(await page.locator("#task-list").textContent()).toContain("No tasks yet");
+    // The empty state, once the first ListTasks answered (before it, the page says it is loading).
+    await page
+      .locator("#task-list .empty", { hasText: "No tasks yet" })
+      .waitFor({ timeout: 30_000 });
 
     // Every length the streamed text took in the page, as the DOM changed.
     // (Scripts as text: this file is type-checked without the DOM's types.)
@@ -184,6 +186,34 @@ describe("the web console", () => {
     const stored = await h.client.getTask({ tenant: "", id: taskId, historyLength: undefined });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(await page.locator(".entry.message.user").allTextContents()).toContain("YouAllow");
+  });
+
+  it("Deny with a reason in the page tells Claude the reason, and writes nothing", async () => {
+    h = await startA2AHarness();
+    const outside = join(h.bench.sandbox.root, "outside", "denied.txt");
+    h.bench.model.setRules([
+      {
+        match: { lastUserText: "Save the secret", toolResult: false },
+        reply: reply(toolUse("Write", { file_path: outside, content: "secret\n" })),
+      },
+      { name: "told", match: { toolResult: true }, reply: reply(text("I did not save it.")) },
+    ]);
+    open = await openConsole(browser as Browser, consoleUrl(h));
+    const { page } = open;
+    await collect(h.client.sendMessageStream(sendRequest(userMessage("Save the secret"))));
+    await openFirstTask(page);
+    const form = page.locator(".permission-form");
+    await form.locator("input[name=reason]").fill("not outside the repo");
+    await form.locator("button.deny").click();
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    const told = h.bench.model.requests.find((r) => r.rule === "told")?.request;
+    expect(told?.toolResults[0]?.content).toContain(
+      "The user denied this action (not outside the repo).",
+    );
+    await expect(access(outside)).rejects.toThrow();
+    expect(await page.locator(".entry.message.user p").allTextContents()).toContain(
+      "Deny: not outside the repo",
+    );
   });
 
   it("a question with options is answered by clicking one", async () => {
@@ -393,11 +423,12 @@ describe("the web console's authentication", () => {
     // Carol is no operator: bob's task is not hers to see.
     open = await openConsole(browser as Browser, consoleUrl(h));
     await signIn(open.page, tokens.carol);
-    await open.page.locator("#task-list .empty").waitFor({ timeout: 30_000 });
-    const listed = open.page.waitForResponse(
-      (r) => r.request().postData()?.includes("ListTasks") === true,
-    );
-    await listed;
+    await open.page
+      .locator("#task-list .empty", { hasText: "No tasks yet" })
+      .waitFor({ timeout: 30_000 });
+    // And still after another round of ListTasks.
+    await open.page.waitForResponse((r) => r.request().postData()?.includes("ListTasks") === true);
+    await open.page.waitForFunction(() => true);
     expect(await open.page.locator(".task-row").count()).toBe(0);
     await open.context.close();
 
