@@ -15,9 +15,9 @@ import {
   storeToken,
   troubleOf,
   type Connection,
-  type Trouble,
 } from "./connection.js";
-import { byId, h, replace } from "./dom.js";
+import { replace } from "./dom.js";
+import { focusKey, refocus, showTrouble, ui } from "./page.js";
 import { isTerminal, shortId } from "./format.js";
 import { promptForm } from "./prompt-view.js";
 import { renderList } from "./task-list.js";
@@ -40,48 +40,6 @@ const state: {
   linked?: boolean;
 } = { tasks: [] };
 
-const ui = {
-  list: byId("task-list"),
-  view: byId("task-view"),
-  prompt: byId("task-prompt"),
-  error: byId("task-error"),
-  trouble: byId("trouble"),
-  tokenForm: byId<HTMLFormElement>("token-form"),
-  tokenInput: byId<HTMLInputElement>("token-input"),
-  forget: byId<HTMLButtonElement>("forget-token"),
-  agent: byId("agent-name"),
-  connection: byId("connection"),
-  composer: byId<HTMLFormElement>("composer"),
-  composerText: byId<HTMLTextAreaElement>("composer-text"),
-  composerTarget: byId("composer-target"),
-  composerNew: byId<HTMLButtonElement>("composer-new"),
-};
-
-const TROUBLE_TEXT: Record<Trouble["kind"], string> = {
-  unreachable: "The server cannot be reached. Is it running? The page retries every few seconds.",
-  token: "This server needs a bearer token: enter one below (it is kept in this tab only).",
-  forbidden: "The server refused this caller (403).",
-  error: "The server answered with an error.",
-};
-
-function showTrouble(t: Trouble | undefined): void {
-  ui.trouble.hidden = t === undefined;
-  ui.tokenForm.hidden = t?.kind !== "token" && t?.kind !== "forbidden";
-  ui.connection.textContent =
-    t === undefined ? "connected" : t.kind === "unreachable" ? "unreachable" : "not signed in";
-  ui.connection.dataset.state = t?.kind ?? "ok";
-  if (t !== undefined) {
-    replace(
-      ui.trouble,
-      h("strong", {}, TROUBLE_TEXT[t.kind]),
-      " ",
-      h("span", { class: "detail" }, t.detail),
-    );
-    ui.trouble.dataset.kind = t.kind;
-  }
-  ui.forget.hidden = storedToken() === undefined;
-}
-
 function renderComposerTarget(): void {
   ui.composerTarget.textContent =
     state.context === undefined ? "New conversation" : `Conversation ${shortId(state.context)}`;
@@ -100,7 +58,9 @@ function renderTask(): void {
   renderList(ui.list, state.tasks, model?.task.id, { open: (t) => void open(t.id), write });
   if (model === undefined) return;
   const atBottom = ui.view.scrollHeight - ui.view.scrollTop - ui.view.clientHeight < 40;
+  const focused = focusKey();
   replace(ui.view, taskHead(model, { cancel: () => void cancel() }), ...taskBody(model));
+  refocus(focused);
   if (atBottom) ui.view.scrollTop = ui.view.scrollHeight;
   const status = model.task.status;
   const parked = status?.state === TaskState.TASK_STATE_INPUT_REQUIRED;

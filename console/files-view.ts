@@ -8,6 +8,19 @@ import type { FileView, TaskModel } from "./task-model.js";
 
 const MARK = { same: " ", add: "+", del: "-", hunk: "", file: "" } as const;
 
+// The view re-renders on every streamed chunk: each file version is diffed once, and a file the
+// reader opened stays open.
+const opened = new Set<string>();
+const diffs = new WeakMap<FileView, DiffLine[]>();
+function diffOf(file: FileView): DiffLine[] {
+  let lines = diffs.get(file);
+  if (lines === undefined) {
+    lines = file.content === undefined ? [] : lineDiff(file.previous, file.content);
+    diffs.set(file, lines);
+  }
+  return lines;
+}
+
 function diffTable(lines: readonly DiffLine[]): HTMLElement {
   return h(
     "pre",
@@ -32,16 +45,24 @@ function fileBody(file: FileView): HTMLElement {
       diffTable(lineDiff(file.content, file.content)),
     );
   }
-  return diffTable(withContext(lineDiff(file.previous, file.content)));
+  return diffTable(withContext(diffOf(file)));
 }
 
 function fileItem(file: FileView): HTMLElement {
-  const lines = file.content === undefined ? [] : lineDiff(file.previous, file.content);
-  const { added, removed } = diffStat(lines);
+  const { added, removed } = diffStat(diffOf(file));
   const stat = file.content === undefined ? `${file.size} bytes` : `+${added} −${removed}`;
   return h(
     "details",
-    { class: "file", "data-path": file.path },
+    {
+      class: "file",
+      "data-path": file.path,
+      open: opened.has(file.artifactId),
+      ontoggle: (e: Event) => {
+        const el = e.currentTarget as HTMLDetailsElement;
+        if (el.open) opened.add(file.artifactId);
+        else opened.delete(file.artifactId);
+      },
+    },
     h(
       "summary",
       {},
