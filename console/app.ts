@@ -9,6 +9,7 @@ import "./buffer-shim.js";
 import { TaskState, type Part, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { inputRequestOf, textPart, userMessage } from "./answers.js";
 import {
+  agentBase,
   connect,
   forgetToken,
   storedToken,
@@ -216,7 +217,7 @@ async function cancel(): Promise<void> {
 async function poll(): Promise<void> {
   try {
     if (state.conn === undefined) {
-      state.conn = await connect(location.origin, storedToken());
+      state.conn = await connect(agentBase(location.href), storedToken());
       ui.agent.textContent = state.conn.card.name;
     }
     const listed = await state.conn.client.listTasks({

@@ -114,11 +114,17 @@ export interface Connection {
   readonly card: AgentCard;
 }
 
-/** Reads the card (public) and opens the official client over JSON-RPC (HTTP+JSON after it). */
-export async function connect(origin: string, token: string | undefined): Promise<Connection> {
+/**
+ * The agent the page belongs to: the folder above its own (`/console/` → `/`, a workspace's
+ * `/agents/<name>/console/` → `/agents/<name>/`), with its trailing slash.
+ */
+export const agentBase = (page: string): string => new URL("../", new URL(".", page)).href;
+
+/** Reads the card (public) of the agent at `base` and opens the official client over JSON-RPC (HTTP+JSON after it). */
+export async function connect(base: string, token: string | undefined): Promise<Connection> {
   const fetchImpl = consoleFetch(token);
-  const resolver = new SameOriginResolver(origin, fetchImpl);
-  const card = await resolver.resolve(origin);
+  const resolver = new SameOriginResolver(new URL(base).origin, fetchImpl);
+  const card = await resolver.resolve(base);
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [

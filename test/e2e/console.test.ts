@@ -21,6 +21,13 @@ import {
 } from "../support/a2a/harness.js";
 import { COLOUR_QUESTION, idsOf } from "../support/a2a/stream-view.js";
 import { bearerFetch } from "../../src/client/connect.js";
+import { startTestBench } from "../support/bench.js";
+import {
+  exists,
+  start as startWorkspaces,
+  twoWorkspaces,
+  writeNote,
+} from "../support/a2a/workspaces.js";
 import type { ConfigInput } from "../../src/config/schema.js";
 import {
   buildConsole,
@@ -318,6 +325,34 @@ describe("the web console's composer", () => {
     expect(new Set(tasks.map((t) => t.contextId)).size).toBe(1);
     await page.locator(".conversation .task-row").nth(1).waitFor({ timeout: 30_000 });
     expect(await page.locator(".conversation").count()).toBe(1);
+  });
+});
+
+describe("the web console of a workspace", () => {
+  it("is served under /agents/<name>/console/ and talks to that workspace only", async () => {
+    const bench = await startTestBench();
+    const { dirs, config } = await twoWorkspaces(bench);
+    bench.model.setRules(writeNote("Write the api note", dirs.api, "api"));
+    const server = await startWorkspaces(bench, config);
+    try {
+      open = await openConsole(browser as Browser, `${server.url}/agents/api/console/`);
+      const { page } = open;
+      expect(await page.locator("#agent-name").textContent({ timeout: 30_000 })).toBe("API agent");
+      await page.locator("#composer-text").fill("Write the api note");
+      await page.locator("#composer button[type=submit]").click();
+      await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+      expect(await exists(join(dirs.api, "note.txt"))).toBe(true);
+      expect(await exists(join(dirs.web, "note.txt"))).toBe(false);
+      await open.context.close();
+      // The other workspace's console lists nothing of it.
+      open = await openConsole(browser as Browser, `${server.url}/agents/web/console/`);
+      await open.page
+        .locator("#task-list .empty", { hasText: "No tasks yet" })
+        .waitFor({ timeout: 30_000 });
+    } finally {
+      await server.close();
+      await bench.close();
+    }
   });
 });
 
