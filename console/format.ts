@@ -79,3 +79,16 @@ export function branchOf(task: Pick<Task, "metadata">): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The commit the server made of a task's changes (`metadata.worktree.commit`, with
+ * `claude.isolation: "worktree"`), short, with how many files it changed.
+ */
+export function commitOf(task: Pick<Task, "metadata">): string | undefined {
+  const w = task.metadata?.worktree as { commit?: unknown; files?: unknown } | undefined;
+  if (typeof w?.commit !== "string" || w.commit === "") return undefined;
+  const files = Array.isArray(w.files)
+    ? ` (${w.files.length} file${w.files.length === 1 ? "" : "s"})`
+    : "";
+  return `${w.commit.slice(0, 10)}${files}`;
+}

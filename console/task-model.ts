@@ -77,8 +77,11 @@ function partText(
 
 const DIFF_TYPE = "text/x-diff";
 
+/** A unified diff the server made (worktree isolation's `diff` artifact, `text/x-diff`). */
 function isDiff(artifact: Artifact): boolean {
-  return artifact.parts.some((p) => p.mediaType === DIFF_TYPE);
+  return (
+    artifact.metadata?.kind === "diff" || artifact.parts.some((p) => p.mediaType === DIFF_TYPE)
+  );
 }
 
 function fileView(artifact: Artifact, previous: FileView | undefined): FileView {
@@ -125,7 +128,9 @@ function absorbArtifact(model: TaskModel, artifact: Artifact, fromStream: boolea
     }
   } else if (isDiff(artifact)) {
     const part = artifact.parts.find((p) => p.mediaType === DIFF_TYPE);
-    const text = partText(part, DIFF_TYPE) ?? "";
+    // Over artifacts.maxFileBytes the artifact holds a note instead: show the note.
+    const note = artifact.parts.find((p) => p.content?.$case === "text");
+    const text = partText(part, DIFF_TYPE) ?? partText(note, "text/plain") ?? "";
     model.diffs.set(artifact.artifactId, { name: artifact.name || artifact.artifactId, text });
   } else if (kind === KIND.assistantText) {
     const text = artifact.parts.map((p) => partText(p, "text/plain") ?? "").join("");

@@ -8,7 +8,16 @@ import { TaskState } from "@a2a-js/sdk";
 import { KIND } from "../src/a2a/contract/kinds.js";
 import { h } from "./dom.js";
 import { filesSection } from "./files-view.js";
-import { age, branchOf, costOf, isTerminal, originOf, shortId, stateName } from "./format.js";
+import {
+  age,
+  branchOf,
+  commitOf,
+  costOf,
+  isTerminal,
+  originOf,
+  shortId,
+  stateName,
+} from "./format.js";
 import type { Entry, TaskModel } from "./task-model.js";
 
 export interface ViewHandlers {
@@ -74,6 +83,7 @@ export function taskHead(model: TaskModel, on: ViewHandlers, now = Date.now()): 
     ["Updated", ((a) => (a === undefined ? undefined : `${a} ago`))(age(t.status?.timestamp, now))],
     ["Cost", costOf(t) ?? (isTerminal(t.status?.state) ? undefined : "known when it ends")],
     ["Branch", branchOf(t)],
+    ["Commit", commitOf(t)],
   ];
   return h(
     "header",

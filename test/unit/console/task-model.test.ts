@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Role, TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { applyEvent, applySnapshot, modelOf } from "../../../console/task-model.js";
-import { branchOf, costOf, originOf } from "../../../console/format.js";
+import { branchOf, commitOf, costOf, originOf } from "../../../console/format.js";
 import { status } from "../../../src/a2a/contract/statuses.js";
 import {
   artifact,
@@ -107,6 +107,18 @@ describe("the console's task model", () => {
     expect(model.entries.filter((e) => e.type === "message")).toHaveLength(2);
     expect(model.diffs.get("diff")).toEqual({ name: "branch.diff", text: "+x\n" });
     expect(branchOf(model.task)).toBe("claude/t1");
+    expect(commitOf(model.task)).toBeUndefined();
+    expect(
+      commitOf({
+        metadata: {
+          worktree: {
+            branch: "b",
+            commit: "0123456789abcdef",
+            files: [{ path: "a", change: "added" }],
+          },
+        },
+      }),
+    ).toBe("0123456789 (1 file)");
     expect(costOf(model.task)).toBe("$0.0012");
     expect(originOf(model.task)).toBe("foreground");
     expect(originOf({ metadata: { origin: "autonomous" } })).toBe("autonomous");
