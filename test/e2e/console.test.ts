@@ -146,6 +146,10 @@ describe("the web console", () => {
       "+a robot\n",
       "+a lighthouse\n",
     ]);
+    await page.screenshot({
+      path: join(await screenshotDir(), "console-streamed.png"),
+      fullPage: true,
+    });
     expect(await page.locator(".task-row").first().getAttribute("data-state")).toBe("completed");
     expect(await page.locator('[data-fact="origin"]').textContent()).toBe("foreground");
     expect(await page.locator('[data-fact="cost"]').textContent()).toMatch(/^\$/);
