@@ -1,5 +1,6 @@
 import type {
   CanUseTool,
+  EffortLevel,
   Options,
   PermissionMode,
   SettingSource,
@@ -9,10 +10,14 @@ import type { HistoryLoader } from "./history.js";
 import type { SessionCanUseTool } from "./permissions.js";
 import type { UsageBaselineLoader } from "./usage-baseline.js";
 import type { QueryFactory } from "./sdk.js";
+import type { TurnSettings } from "./turn-settings.js";
 
 export interface ClaudeSessionOptions {
   cwd: string;
+  /** The default model; a prompt may ask for another (`stream(prompt, settings)`). */
   model?: string;
+  /** The default effort level; a prompt may ask for another. Default: the runtime's. */
+  effort?: EffortLevel;
   /** Defaults to "default": the runtime's own default differs between versions. */
   permissionMode?: PermissionMode;
   allowedTools?: string[];
@@ -48,6 +53,8 @@ export function buildQueryOptions(
   o: ClaudeSessionOptions,
   canUseTool: CanUseTool | undefined,
   logger: Logger,
+  /** What the first prompt runs with (resolved): the process starts with it, no switch needed. */
+  settings: TurnSettings = { model: o.model, effort: o.effort },
 ): Options {
   const options: Options = {
     stderr: (data) => logger.debug({ stderr: data.trimEnd() }, "claude code stderr"),
@@ -58,7 +65,8 @@ export function buildQueryOptions(
     // Partial frames give live text and the API message id the timeline is keyed by.
     includePartialMessages: true,
   };
-  if (o.model !== undefined) options.model = o.model;
+  if (settings.model !== undefined) options.model = settings.model;
+  if (settings.effort !== undefined) options.effort = settings.effort;
   if (o.allowedTools !== undefined) options.allowedTools = o.allowedTools;
   if (o.disallowedTools !== undefined) options.disallowedTools = o.disallowedTools;
   if (o.maxTurns !== undefined) options.maxTurns = o.maxTurns;

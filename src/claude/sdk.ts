@@ -1,5 +1,6 @@
 import {
   query,
+  type EffortLevel,
   type Options,
   type SDKMessage,
   type SDKUserMessage,
@@ -14,6 +15,10 @@ export interface QueryHandle {
   next(): Promise<IteratorResult<SDKMessage, void>>;
   interrupt(): Promise<unknown>;
   stopTask(taskId: string): Promise<void>;
+  /** The live process's model for the turns after this (streaming input only). */
+  setModel(model?: string): Promise<void>;
+  /** The flag-settings layer, mid-session; `effortLevel: null` returns to the model's default. */
+  applyFlagSettings(settings: { effortLevel?: EffortLevel | null }): Promise<void>;
   close(): void;
 }
 

@@ -18,6 +18,14 @@ import { isActiveLifecycle, type Run, type RunOutcome, type SessionStatus } from
 import { defaultQueryFactory, type QueryHandle } from "./sdk.js";
 import type { TimelineEntry } from "./timeline.js";
 import type { TurnStateName } from "./turn-state.js";
+import {
+  describeSwitch,
+  isNoSwitch,
+  resolveSettings,
+  settingsSwitch,
+  type SettingsSwitch,
+  type TurnSettings,
+} from "./turn-settings.js";
 import { defaultUsageBaselineLoader } from "./usage-baseline.js";
 
 /** Why runs end when their session is closed and no one said why (idle, evicted). */
@@ -42,6 +50,8 @@ interface PendingPrompt {
   run: Run;
   uuid: string;
   prompt: UserPrompt;
+  /** Resolved: the model and effort this prompt runs with. */
+  settings: TurnSettings;
 }
 
 /**
@@ -65,6 +75,10 @@ export class ClaudeSession {
   private startError: string | undefined;
   /** Why `close()` was called: what the runs it ends report. */
   private closeReason = SESSION_CLOSED;
+  /** The model and effort the live process runs with (set when it starts). */
+  private current: TurnSettings = {};
+  /** A model or effort switch is under way: nothing is sent until it is done. */
+  private switching = false;
 
   constructor(private readonly options: ClaudeSessionOptions) {
     this.logger = (options.logger ?? pino({ level: "silent" })).child({ component: "claude" });
@@ -123,9 +137,10 @@ export class ClaudeSession {
    * Sends one user message and yields the events of that run only, ending with exactly one
    * terminal event. Queued (state `queued`) while another foreground run is active; if an
    * autonomous run is active, it is interrupted and torn down first. Stopping the iteration
-   * early cancels the run.
+   * early cancels the run. `settings` (model, effort) apply from this prompt on; what it leaves
+   * out is the session's default, switched back to if an earlier prompt asked for another.
    */
-  stream(prompt: UserPrompt): RunStream {
+  stream(prompt: UserPrompt, settings: TurnSettings = {}): RunStream {
     const run = this.core.runs.create("foreground", "queued");
     const uuid = this.newId();
     run.userMessageUuid = uuid;
@@ -137,7 +152,8 @@ export class ClaudeSession {
     if (this.closing !== undefined || this.core.processEnded) {
       this.core.endRun(run.id, { state: "error", reason: this.deadReason() }, "session unusable");
     } else {
-      this.pending.push({ run, uuid, prompt });
+      const defaults = { model: this.options.model, effort: this.options.effort };
+      this.pending.push({ run, uuid, prompt, settings: resolveSettings(settings, defaults) });
       this.schedule();
     }
     return { runId: run.id, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
@@ -278,12 +294,14 @@ export class ClaudeSession {
     await this.pumpDone;
   }
 
-  private ensureStarted(): boolean {
+  /** Starts the process if it is not running, with `settings` (the first prompt's). */
+  private ensureStarted(settings?: TurnSettings): boolean {
     if (this.handle !== undefined) return true;
     if (this.closing !== undefined || this.core.processEnded) return false;
     const canUseTool =
       this.options.canUseTool && trackPermissions(this.core, this.options.canUseTool, this.newId);
-    const options = buildQueryOptions(this.options, canUseTool, this.logger);
+    this.current = settings ?? { model: this.options.model, effort: this.options.effort };
+    const options = buildQueryOptions(this.options, canUseTool, this.logger, this.current);
     try {
       const factory = this.options.queryFactory ?? defaultQueryFactory;
       const baseline = this.usageBaseline;
@@ -313,7 +331,7 @@ export class ClaudeSession {
   /** Starts the next queued prompt if the turn is free; never pushes while a turn runs. */
   private schedule(): void {
     const next = this.pending[0];
-    if (next === undefined || this.core.foreground !== undefined) return;
+    if (next === undefined || this.core.foreground !== undefined || this.switching) return;
     if (this.closing !== undefined || this.core.processEnded) {
       for (const item of this.pending.splice(0)) {
         this.core.endRun(item.run.id, { state: "error", reason: this.deadReason() }, "unusable");
@@ -350,9 +368,16 @@ export class ClaudeSession {
 
   private send(item: PendingPrompt): void {
     const core = this.core;
-    if (!this.ensureStarted()) {
+    if (!this.ensureStarted(item.settings)) {
       if (core.turn.state === "autonomous") core.turn.transition("idle", "process unusable");
       this.schedule();
+      return;
+    }
+    const change = settingsSwitch(this.current, item.settings);
+    if (!isNoSwitch(change)) {
+      // A handed-off turn is given back: the prompt goes from idle once the switch is done.
+      if (core.turn.state === "autonomous") core.turn.transition("idle", "switching settings");
+      void this.switchSettings(item, change);
       return;
     }
     this.pending.shift();
@@ -371,6 +396,38 @@ export class ClaudeSession {
       parent_tool_use_id: null,
       uuid: item.uuid as UUID,
     });
+  }
+
+  /**
+   * Switches the live process to another model or effort through the runtime's own controls
+   * (`setModel`, `applyFlagSettings`), before the prompt that asked for it is sent. The runtime
+   * applies both from its next turn on, conversation and transcript kept. If the runtime refuses,
+   * that prompt's run fails saying so and the process keeps what it had.
+   */
+  private async switchSettings(item: PendingPrompt, change: SettingsSwitch): Promise<void> {
+    const handle = this.handle;
+    if (handle === undefined) return;
+    this.switching = true;
+    try {
+      if (change.model !== undefined) {
+        await handle.setModel(change.model.to);
+        this.current = { ...this.current, model: change.model.to };
+      }
+      if (change.effort !== undefined) {
+        await handle.applyFlagSettings({ effortLevel: change.effort.to });
+        this.current = { ...this.current, effort: change.effort.to ?? undefined };
+      }
+      this.logger.debug({ runId: item.run.id, to: describeSwitch(change) }, "session: switched");
+    } catch (error) {
+      const reason = `Claude Code could not switch to ${describeSwitch(change)}: ${errorText(error)}`;
+      this.logger.warn({ err: error, runId: item.run.id }, "session: switch failed");
+      if (isActiveLifecycle(item.run.state)) {
+        this.core.endRun(item.run.id, { state: "error", reason }, "settings switch failed");
+      }
+    } finally {
+      this.switching = false;
+      this.schedule();
+    }
   }
 
   private onRunEnded(run: Run): void {

@@ -52,6 +52,8 @@ export function countingQueryFactory(inner: QueryFactory = defaultQueryFactory) 
       },
       interrupt: () => handle.interrupt(),
       stopTask: (taskId) => handle.stopTask(taskId),
+      setModel: (model) => handle.setModel(model),
+      applyFlagSettings: (settings) => handle.applyFlagSettings(settings),
       close: () => handle.close(),
     };
   };

@@ -11,6 +11,10 @@ type Step =
 export class ScriptedQuery implements QueryHandle {
   readonly sent: SDKUserMessage[] = [];
   readonly stoppedTasks: string[] = [];
+  /** Every `setModel` / `applyFlagSettings` call, in order. */
+  readonly switches: ({ model: string | undefined } | { effortLevel: unknown })[] = [];
+  /** Set: the next switch call rejects with it (once). */
+  failNextSwitch: Error | undefined;
   interrupts = 0;
   closed = false;
   nextCalls = 0;
@@ -93,10 +97,26 @@ export class ScriptedQuery implements QueryHandle {
     return Promise.resolve();
   }
 
+  setModel(model?: string): Promise<void> {
+    return this.switched({ model });
+  }
+
+  applyFlagSettings(settings: { effortLevel?: unknown }): Promise<void> {
+    return this.switched({ effortLevel: settings.effortLevel });
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
     this.end();
+  }
+
+  private switched(call: { model: string | undefined } | { effortLevel: unknown }): Promise<void> {
+    const failure = this.failNextSwitch;
+    this.failNextSwitch = undefined;
+    if (failure !== undefined) return Promise.reject(failure);
+    this.switches.push(call);
+    return Promise.resolve();
   }
 
   private push(step: Step): void {

@@ -1,0 +1,44 @@
+import type { EffortLevel } from "@anthropic-ai/claude-agent-sdk";
+
+/**
+ * The model and effort one prompt runs with. A field left out means the session's own default
+ * (its `model` / `effort` option), not "whatever the process runs now": a turn that asks for
+ * nothing after one that asked for another model goes back to the default.
+ */
+export interface TurnSettings {
+  readonly model?: string | undefined;
+  readonly effort?: EffortLevel | undefined;
+}
+
+/** What the live process must change before a prompt goes; empty when nothing does. */
+export interface SettingsSwitch {
+  /** Present: call `setModel` with this (undefined: the runtime's default model). */
+  readonly model?: { readonly to: string | undefined };
+  /** Present: `applyFlagSettings({ effortLevel })` (null: the model's default effort). */
+  readonly effort?: { readonly to: EffortLevel | null };
+}
+
+/** `wanted`, its gaps filled from the session's defaults. Pure. */
+export function resolveSettings(wanted: TurnSettings, defaults: TurnSettings): TurnSettings {
+  return { model: wanted.model ?? defaults.model, effort: wanted.effort ?? defaults.effort };
+}
+
+/** What to switch to go from the process's `current` settings to `next` (both resolved). Pure. */
+export function settingsSwitch(current: TurnSettings, next: TurnSettings): SettingsSwitch {
+  return {
+    ...(next.model !== current.model && { model: { to: next.model } }),
+    ...(next.effort !== current.effort && { effort: { to: next.effort ?? null } }),
+  };
+}
+
+export const isNoSwitch = (s: SettingsSwitch): boolean =>
+  s.model === undefined && s.effort === undefined;
+
+/** A readable name of what a switch changes, for logs and errors. */
+export function describeSwitch(s: SettingsSwitch): string {
+  const parts = [
+    ...(s.model === undefined ? [] : [`model ${s.model.to ?? "(default)"}`]),
+    ...(s.effort === undefined ? [] : [`effort ${s.effort.to ?? "(default)"}`]),
+  ];
+  return parts.join(", ");
+}
