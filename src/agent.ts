@@ -29,6 +29,8 @@ import { ServerMetrics } from "./metrics/metrics.js";
 import { OrphanGuard } from "./sessions/orphans.js";
 import type { SlotsFactory } from "./sessions/machine-slots.js";
 import { SessionPool, type SessionFactoryArgs } from "./sessions/pool.js";
+import { describePassthrough, passthroughOptions } from "./sessions/session-options.js";
+import { modelPolicyOf } from "./a2a/contract/task-options.js";
 import { SessionMap } from "./store/session-map.js";
 import { memoryStores, openTaskStores, type TaskStores } from "./store/task-stores.js";
 import { ExchangedHistoryStore } from "./store/exchanged-history-store.js";
@@ -97,6 +99,10 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     secrets.length === 0
       ? o.claudeEnv
       : withoutVariables<Record<string, string | undefined>>(o.claudeEnv ?? process.env, secrets);
+  // The Claude Code options the config passes through, the same for every session (env: names).
+  const passthrough = passthroughOptions(config.claude, claudeEnv);
+  const models = modelPolicyOf(config.claude);
+  logger.debug({ claude: describePassthrough(config.claude) }, "claude options");
   const stores: TaskStores = o.taskStore
     ? memoryStores(o.taskStore)
     : await openTaskStores({
@@ -126,6 +132,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       ...(config.claude.maxTurns !== undefined && { maxTurns: config.claude.maxTurns }),
       ...(resume !== undefined && { resume }),
       ...(claudeEnv && { env: claudeEnv }),
+      ...passthrough,
       ...(sdkOptions && { sdkOptions }),
       ...(o.queryFactory && { queryFactory: o.queryFactory }),
       logger: logger.child(
@@ -234,6 +241,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       backgroundTasks: config.claude.backgroundTasks,
       backgroundWaitTimeoutMs: config.claude.backgroundWaitTimeoutMs,
       maxBudgetUsd: config.claude.maxBudgetUsd,
+      models,
     },
     taskStore,
     busManager,
@@ -257,7 +265,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     stores.pushStore,
     pushSender,
     pushTargets,
-    { maxBudgetUsd: config.claude.maxBudgetUsd, callerLimits: limits },
+    { maxBudgetUsd: config.claude.maxBudgetUsd, callerLimits: limits, models },
     cards.extended && extendedCardProvider(cards.extended),
   );
   const closeSessions = async () => {

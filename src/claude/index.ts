@@ -13,6 +13,7 @@ export type { AttributedPermissionOptions, SessionCanUseTool } from "./permissio
 export type * from "./normalize.js";
 export type { RunLifecycle, RunOrigin, RunOutcome, SessionStatus } from "./run-tracker.js";
 export type { TurnStateName } from "./turn-state.js";
+export type { TurnSettings } from "./turn-settings.js";
 export type { TimelineEntry, AssistantTimelineEntry, UserTimelineEntry } from "./timeline.js";
 export type { BackgroundTask, BackgroundTaskStatus } from "./background-tasks.js";
 export type { QueryFactory, QueryHandle, QueryParams } from "./sdk.js";

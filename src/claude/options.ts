@@ -36,6 +36,11 @@ export interface ClaudeSessionOptions {
   canUseTool?: SessionCanUseTool;
   hooks?: Options["hooks"];
   systemPrompt?: Options["systemPrompt"];
+  mcpServers?: Options["mcpServers"];
+  /** Subagent definitions, besides the project's `.claude/agents`. */
+  agents?: Options["agents"];
+  additionalDirectories?: string[];
+  fallbackModel?: string;
   /** Any other SDK option (e.g. pathToClaudeCodeExecutable); the options above win. */
   sdkOptions?: Partial<Options>;
   logger?: Logger;
@@ -74,6 +79,12 @@ export function buildQueryOptions(
   if (o.env !== undefined) options.env = o.env;
   if (o.hooks !== undefined) options.hooks = o.hooks;
   if (o.systemPrompt !== undefined) options.systemPrompt = o.systemPrompt;
+  if (o.mcpServers !== undefined) options.mcpServers = o.mcpServers;
+  if (o.agents !== undefined) options.agents = o.agents;
+  if (o.additionalDirectories !== undefined) {
+    options.additionalDirectories = o.additionalDirectories;
+  }
+  if (o.fallbackModel !== undefined) options.fallbackModel = o.fallbackModel;
   if (canUseTool !== undefined) options.canUseTool = canUseTool;
   return options;
 }

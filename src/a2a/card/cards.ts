@@ -3,6 +3,7 @@ import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import type { ExtendedAgentCardProvider } from "@a2a-js/sdk/server";
 import type { Config } from "../../config/schema.js";
 import { buildAgentCard } from "../contract/card.js";
+import { modelPolicyOf, withTaskOptions } from "../contract/task-options.js";
 import {
   buildExtendedCard,
   EXTENDED_CARD_NEEDS_CALLER,
@@ -52,7 +53,11 @@ export async function buildCards(
   const signing = config.agentCard.signing;
   const key =
     signing === undefined ? undefined : await loadSigningKey(signing, config.claude.cwd, o.env);
-  const card = buildAgentCard(config, { version: o.version });
+  // What a message may choose (model, effort) is declared only when it has a choice.
+  const card = withTaskOptions(
+    buildAgentCard(config, { version: o.version }),
+    modelPolicyOf(config.claude),
+  );
   const extended =
     card.capabilities?.extendedAgentCard === true
       ? buildExtendedCard(card, await workspaceFacts(config))

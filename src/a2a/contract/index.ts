@@ -18,6 +18,7 @@ export * from "./kinds.js";
 export * from "./limits.js";
 export * from "./messages.js";
 export * from "./statuses.js";
+export * from "./task-options.js";
 export * from "./task-states.js";
 export * from "./texts.js";
 export * from "./usage.js";

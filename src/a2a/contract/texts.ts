@@ -4,6 +4,11 @@
  * recovery", "Limits"); a test holds the two to each other, so change both together.
  */
 import { formatUsd, MAX_BUDGET_KEY, type BudgetSource } from "./usage.js";
+import { EFFORT_KEY, MODEL_KEY } from "./task-options.js";
+
+const json = (value: unknown): string => JSON.stringify(value) ?? String(value);
+const allowedList = (allowed: readonly string[]): string =>
+  allowed.length === 0 ? "none" : allowed.map(json).join(", ");
 
 /** A piece of background work as the texts name it. */
 export interface WorkRef {
@@ -107,6 +112,11 @@ export const TEXT = {
     `metadata.${MAX_BUDGET_KEY} must be a number of US dollars greater than 0, got ${JSON.stringify(value) ?? String(value)}.`,
   budgetAboveLimit: (asked: number, limit: number) =>
     `metadata.${MAX_BUDGET_KEY} ${asked} is above this server's claude.maxBudgetUsd (${limit}): a task's budget may lower it, never raise it.`,
+  // ---- a task's model and effort (README "Per-task model and effort"), InvalidParams ----------
+  modelNotAllowed: (asked: unknown, allowed: readonly string[]) =>
+    `metadata.${MODEL_KEY} ${json(asked)} is not allowed on this server (claude.allowedModels); allowed: ${allowedList(allowed)}.`,
+  effortNotAllowed: (asked: unknown, allowed: readonly string[]) =>
+    `metadata.${EFFORT_KEY} ${json(asked)} is not allowed on this server (claude.allowedEfforts); allowed: ${allowedList(allowed)}.`,
   // ---- per-caller limits (README "Limits per caller"): refusals, and the stop after a turn ----
   tasksPerMinuteReached: (caller: string, max: number, wait: string, at: string) =>
     `Caller limit reached (tasksPerMinute): ${caller} may start at most ${max} task(s) per minute; try again in ${wait} (at ${at}).`,

@@ -31,6 +31,8 @@ import type { AdmissionResult } from "../../limits/caller-limits.js";
 import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
 import { requestedBudget } from "../task/task-usage.js";
+import { requestedSettings } from "../task/task-settings.js";
+import type { ModelPolicy } from "../contract/task-options.js";
 import { isTerminalState } from "../contract/task-states.js";
 import { REFUSAL_STATE_KEY } from "../contract/limits.js";
 import { CallerLimitError } from "./limit-error.js";
@@ -65,6 +67,8 @@ export interface GuardOptions {
   readonly maxBudgetUsd?: number | undefined;
   /** Per-caller limits on new tasks (unset: none configured). */
   readonly callerLimits?: NewTaskLimits | undefined;
+  /** The models and efforts a message may ask for (unset: the keys are not checked). */
+  readonly models?: ModelPolicy | undefined;
 }
 
 /** Per-caller limits, as the guard asks them before a new task exists. */
@@ -201,6 +205,17 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     if (!budget.ok) throw new RequestMalformedError(budget.reason);
   }
 
+  /**
+   * Refuses a new task's `metadata.model` or `metadata.effort` the policy does not allow
+   * (InvalidParams, naming what is). Like the budget, only the creating message chooses.
+   */
+  private checkSettings(message: Message | undefined): void {
+    const policy = this.limits.models;
+    if (message === undefined || message.taskId || policy === undefined) return;
+    const settings = requestedSettings(message.metadata, policy);
+    if (!settings.ok) throw new RequestMalformedError(settings.reason);
+  }
+
   /** Refuses a webhook the server must not call, before the SDK stores anything. */
   private async checkPushTarget(config: TaskPushNotificationConfig | undefined): Promise<void> {
     // Push off: the SDK ignores a message's config and refuses the push methods itself.
@@ -225,6 +240,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     checkHistoryLength(params.configuration?.historyLength);
     checkContentModes(params, this.contentModes);
     this.checkBudget(params.message);
+    this.checkSettings(params.message);
     await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
     const claimed = await this.admit(params, context);
     const admitted = claimed === undefined ? this.admitNewTask(params, context) : undefined;

@@ -28,6 +28,7 @@ import { status } from "../contract/statuses.js";
 import { DENIAL } from "../contract/texts.js";
 import { EMPTY_USAGE, usageMetadata } from "../contract/usage.js";
 import { requestedBudget } from "../task/task-usage.js";
+import { requestedSettings } from "../task/task-settings.js";
 
 export interface ExecutorOptions extends TaskOutlets {
   readonly pool: SessionPool;
@@ -384,9 +385,16 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       refuse(budget.reason);
       return;
     }
+    const models = this.options.policy.models;
+    const chosen = models && requestedSettings(ctx.userMessage.metadata, models);
+    if (chosen !== undefined && !chosen.ok) {
+      refuse(chosen.reason);
+      return;
+    }
     const ticket = this.queue.enter(conversation);
     const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
-    const origin = { kind: "client", plan, ticket, budget: budget.budget } as const;
+    const settings = chosen?.settings ?? {};
+    const origin = { kind: "client", plan, ticket, budget: budget.budget, settings } as const;
     const task = new ServerTask(channel, origin, this.env, logger, conversation, {
       acceptedOutputModes: accepted,
       span,

@@ -7,6 +7,8 @@ import type { InboxFile } from "../../workspace/inbox.js";
 import type { PromptPlan } from "../content/input.js";
 import { DENIAL } from "../contract/texts.js";
 import type { TaskBudget } from "./task-usage.js";
+import type { TurnSettings } from "../../claude/index.js";
+import type { ModelPolicy } from "../contract/task-options.js";
 
 /** What the server around a task provides it, and the fixed texts it says. */
 
@@ -19,6 +21,8 @@ export interface TurnPolicy {
   readonly backgroundWaitTimeoutMs: number;
   /** `claude.maxBudgetUsd`: what a task may spend unless its message lowered it. */
   readonly maxBudgetUsd: number | undefined;
+  /** The models and efforts a message may ask for (unset: a message chooses neither). */
+  readonly models?: ModelPolicy;
 }
 
 /** Where attachments go: the workspace's inbox (a seam, so a test can hold a write). */
@@ -76,5 +80,7 @@ export type TaskOrigin =
       readonly ticket: Ticket;
       /** Its message's budget (`metadata.maxBudgetUsd`), else the configured one. */
       readonly budget: TaskBudget | undefined;
+      /** Its message's model and effort (`metadata.model`, `metadata.effort`); {}: defaults. */
+      readonly settings: TurnSettings;
     }
   | { readonly kind: "autonomous" };

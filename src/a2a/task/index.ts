@@ -23,3 +23,4 @@ export {
   type BudgetRequest,
   type TaskBudget,
 } from "./task-usage.js";
+export { requestedSettings, type SettingsRequest } from "./task-settings.js";

@@ -12,10 +12,11 @@ import { parseConversationKey, type ConversationKey } from "../../identity/conve
 import type { SessionLease } from "../../sessions/pool.js";
 import { sessionResetText } from "../../sessions/recovery.js";
 import { NOOP_SPAN, type SpanAttributes, type TraceSpan } from "../../tracing/tracing.js";
+
+type ClientOrigin = Extract<TaskOrigin, { kind: "client" }>;
 import { FileDelivery } from "../content/content-modes.js";
-import type { Ticket } from "../routing/context-queue.js";
 import { fileArtifact, type FileChange } from "../content/file-artifacts.js";
-import { toUserPrompt, type PromptPlan } from "../content/input.js";
+import { toUserPrompt } from "../content/input.js";
 import { inputRequestContent } from "../interaction/answers.js";
 import {
   AUTONOMOUS_PHASE,
@@ -141,7 +142,7 @@ export class ServerTask {
    */
   async run(): Promise<void> {
     try {
-      if (this.origin.kind === "client") await this.start(this.origin.plan, this.origin.ticket);
+      if (this.origin.kind === "client") await this.start(this.origin);
     } catch (err) {
       this.logger.error({ err }, "task: unexpected failure");
       this.fail(TEXT.internalError(err instanceof Error ? err.message : String(err)));
@@ -270,7 +271,7 @@ export class ServerTask {
     this.channel.artifact({ ...update, metadata: undefined });
   }
 
-  private async start(plan: PromptPlan, ticket: Ticket): Promise<void> {
+  private async start({ plan, ticket, settings }: ClientOrigin): Promise<void> {
     if (!ticket.immediate) {
       this.channel.status(status.queued(this.ref, "context"));
     }
@@ -298,7 +299,7 @@ export class ServerTask {
       // Still submitted: the prompt is not with Claude yet; the client learns why it starts over.
       this.channel.status(status.sessionReset(this.ref, sessionResetText(this.lease.reset)));
     }
-    await this.consume(this.lease.session.stream(toUserPrompt(plan)), true);
+    await this.consume(this.lease.session.stream(toUserPrompt(plan), settings), true);
   }
 
   /**

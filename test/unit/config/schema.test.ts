@@ -26,6 +26,8 @@ describe("config schema", () => {
       inputTimeoutMs: 30 * 60_000,
       backgroundTasks: "wait",
       backgroundWaitTimeoutMs: 30 * 60_000,
+      allowedModels: [],
+      allowedEfforts: [],
     });
     expect(c.sessions).toEqual({
       idleTimeoutMs: 30 * 60_000,
@@ -174,5 +176,58 @@ describe("parseByteSize", () => {
     expect(parseByteSize("100b")).toBe(100);
     expect(parseByteSize(42)).toBe(42);
     expect(() => parseByteSize("ten mb")).toThrow(RangeError);
+  });
+});
+
+describe("config schema: per-task model and passed-through Claude options", () => {
+  const claude = (input: Record<string, unknown>) => configSchema.safeParse({ claude: input });
+  const messages = (input: Record<string, unknown>) =>
+    claude(input).error?.issues.map((i) => i.message) ?? [];
+
+  it("takes the README's shapes", () => {
+    const parsed = claude({
+      allowedModels: ["claude-opus-4-5"],
+      allowedEfforts: ["low", "max"],
+      effort: "high",
+      fallbackModel: "claude-haiku-4-5",
+      systemPrompt: { append: "Be brief." },
+      mcpServers: {
+        local: { command: "node", args: ["server.js"], env: { LEVEL: "1" } },
+        remote: { type: "http", url: "https://mcp.example.com/mcp", headers: { A: "b" } },
+        events: { type: "sse", url: "http://127.0.0.1:9000/sse" },
+      },
+      agents: {
+        reviewer: {
+          description: "Reviews",
+          prompt: "You review.",
+          tools: ["Read"],
+          model: "haiku",
+        },
+      },
+      additionalDirectories: ["../lib"],
+      env: { MODE: "ci", N: 2, ON: true },
+    });
+    expect(parsed.success).toBe(true);
+    expect(parsed.data?.claude.env).toEqual({ MODE: "ci", N: "2", ON: "true" });
+  });
+
+  it("refuses an unknown effort, MCP server shape or subagent key, saying what is expected", () => {
+    expect(messages({ allowedEfforts: ["turbo"] })).toEqual([
+      "expected one of low, medium, high, xhigh, max",
+    ]);
+    expect(messages({ mcpServers: { x: { url: "https://a.example" } } })).toEqual([
+      'expected an MCP server: { "command", "args"?, "env"? } (stdio) or { "type": "http" | "sse", "url", "headers"? }',
+    ]);
+    expect(
+      claude({ agents: { a: { description: "d", prompt: "p", colour: "red" } } }).success,
+    ).toBe(false);
+    expect(claude({ systemPrompt: "text" }).success).toBe(false);
+  });
+
+  it("never quotes an env value back: only an object, array or null fails, and says so", () => {
+    const r = claude({ env: { TOKEN: { nested: "s3cr3t" } } });
+    expect(r.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["claude.env.TOKEN", "expected a string"],
+    ]);
   });
 });

@@ -131,6 +131,8 @@ const ARGS: Record<string, unknown[]> = {
   budgetExceeded: [0.0005, 0.00066, "claude.maxBudgetUsd"],
   budgetNotANumber: ["cheap"],
   budgetAboveLimit: [2, 1],
+  modelNotAllowed: ["claude-opus-4-5", ["claude-sonnet-4-5"]],
+  effortNotAllowed: ["max", []],
   tasksPerMinuteReached: ["token:ci", 10, "40 s", "2025-01-31T23:01:00.000Z"],
   concurrentTasksReached: ["token:ci", 2, 2],
   dailyBudgetReached: ["token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", "1 h"],

@@ -388,3 +388,51 @@ describe("GuardedRequestHandler: content modes", () => {
     expect(executor.executed).toEqual([]);
   });
 });
+
+describe("GuardedRequestHandler: a message's model and effort", () => {
+  const models = {
+    defaultModel: "claude-sonnet-4-5",
+    allowedModels: ["claude-opus-4-5"],
+    defaultEffort: undefined,
+    allowedEfforts: ["high"],
+  };
+  const asking = (metadata: Record<string, unknown>, taskId = ""): SendMessageRequest => {
+    const request = send(taskId);
+    request.message!.metadata = metadata;
+    return request;
+  };
+  beforeEach(() => {
+    handler = new GuardedRequestHandler(
+      card,
+      store,
+      executor,
+      new DefaultExecutionEventBusManager(),
+      undefined,
+      undefined,
+      undefined,
+      { models },
+    );
+  });
+
+  it("refuses a model or effort not allowed with InvalidParams naming the allowed ones, before any task, on both methods", async () => {
+    const refused = asking({ model: "claude-opus-4-1" });
+    await expect(handler.sendMessage(refused, context)).rejects.toThrow(RequestMalformedError);
+    await expect(handler.sendMessage(refused, context)).rejects.toThrow(
+      'metadata.model "claude-opus-4-1" is not allowed on this server (claude.allowedModels); allowed: "claude-sonnet-4-5", "claude-opus-4-5".',
+    );
+    const stream = handler.sendMessageStream(asking({ effort: "max" }), context);
+    await expect(stream.next()).rejects.toThrow(
+      'metadata.effort "max" is not allowed on this server (claude.allowedEfforts); allowed: "high".',
+    );
+    expect(executor.executed).toEqual([]);
+  });
+
+  it("lets an allowed choice through, and ignores the keys on an answer to a parked task", async () => {
+    await handler.sendMessage(asking({ model: "claude-opus-4-5", effort: "high" }), context);
+    expect(executor.executed).toHaveLength(1);
+    await storeTask("parked-1", TaskState.TASK_STATE_INPUT_REQUIRED);
+    executor.live.set("parked-1", "parked");
+    await handler.sendMessage(asking({ model: "nope" }, "parked-1"), context);
+    expect(executor.claims).toEqual(["parked-1"]);
+  });
+});
