@@ -20,7 +20,12 @@ import {
 import { removeInbox, writeInbox } from "../../../src/workspace/inbox.js";
 import { textPart } from "../../../src/a2a/contract/messages.js";
 import type { Inbox } from "../../../src/a2a/task/environment.js";
-import { defaultQueryFactory, type QueryFactory } from "../../../src/claude/index.js";
+import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import {
+  defaultQueryFactory,
+  type QueryFactory,
+  type QueryHandle,
+} from "../../../src/claude/index.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { Config, ConfigInput } from "../../../src/config/schema.js";
 import { startServer, type RunningServer } from "../../../src/server.js";
@@ -51,6 +56,8 @@ export interface A2AHarness {
    * server was asked, whether or not it showed it yet.
    */
   readonly permissionRequests: readonly PermissionRequest[];
+  /** Every SDK message the server's sessions read so far (e.g. `system/init`), in order. */
+  readonly frames: readonly SDKMessage[];
   /** Stops the server and starts a new one on the same workspace, port and session file. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -101,11 +108,12 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
   });
   let spawned = 0;
   const permissionRequests: PermissionRequest[] = [];
+  const frames: SDKMessage[] = [];
   const queryFactory: QueryFactory = (params) => {
     spawned++;
     const canUseTool = params.options.canUseTool;
-    if (canUseTool === undefined) return defaultQueryFactory(params);
-    return defaultQueryFactory({
+    if (canUseTool === undefined) return recording(defaultQueryFactory(params), frames);
+    const handle = defaultQueryFactory({
       ...params,
       options: {
         ...params.options,
@@ -115,6 +123,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
         },
       },
     });
+    return recording(handle, frames);
   };
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const inbox = options.inbox?.({ write: writeInbox, remove: removeInbox });
@@ -140,6 +149,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
     client: first.client,
     spawns: () => spawned,
     permissionRequests,
+    frames,
     async restart() {
       await harness.server.close();
       const next = await start();
@@ -152,6 +162,22 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
     },
   };
   return harness;
+}
+
+/** `handle`, recording each message it yields into `frames`. */
+function recording(handle: QueryHandle, frames: SDKMessage[]): QueryHandle {
+  return {
+    next: async () => {
+      const step = await handle.next();
+      if (step.done !== true) frames.push(step.value);
+      return step;
+    },
+    interrupt: () => handle.interrupt(),
+    stopTask: (taskId) => handle.stopTask(taskId),
+    setModel: (model) => handle.setModel(model),
+    applyFlagSettings: (settings) => handle.applyFlagSettings(settings),
+    close: () => handle.close(),
+  };
 }
 
 /** The official client of the agent at `url`, fetching with `fetchImpl` when given. */
