@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { resolveSettings, settingsSwitch } from "../../../src/claude/turn-settings.js";
 import { collect } from "./support/helpers.js";
-import { reply } from "./support/sdk-messages.js";
+import { reply, sdk } from "./support/sdk-messages.js";
 import { scriptedSession } from "./support/session.js";
 
 describe("turn settings (pure)", () => {
@@ -89,5 +89,33 @@ describe("ClaudeSession: a prompt's model and effort", () => {
     await fake.query.feed(...reply(String(sentNext.uuid), "m2", "ok"));
     expect((await nextOut).at(-1)?.kind).toBe("run_completed");
     expect(fake.query.switches).toEqual([]);
+  });
+
+  it("after the atomic handoff from an autonomous turn, switches first, then sends", async () => {
+    const { fake, session, rec } = scriptedSession({ model: "default-model" });
+    session.start();
+    await fake.query.feed(sdk.init(), sdk.messageStart("mA"), sdk.textDelta(0, "auto "));
+    fake.query.onInterrupt = () =>
+      fake.query.emit(sdk.text("mA", "auto ", { aborted: true }), sdk.interruptedMarker());
+    let sentAtSwitch = -1;
+    const setModel = fake.query.setModel.bind(fake.query);
+    fake.query.setModel = (model) => {
+      sentAtSwitch = fake.query.sent.length;
+      return setModel(model);
+    };
+    const fg = session.stream("hello", { model: "big" });
+    const out = collect(fg);
+    await fake.query.feed(sdk.messageStop(), sdk.abortedResult());
+    const sent = await fake.query.sentMessage(0);
+    expect(sentAtSwitch).toBe(0);
+    expect(fake.query.switches).toEqual([{ model: "big" }]);
+    await fake.query.feed(...reply(String(sent.uuid), "m1", "HELLO"));
+    expect((await out).at(-1)).toMatchObject({ kind: "run_completed", text: "HELLO" });
+    expect(rec.of("turn_state").map((t) => `${t.from}->${t.to}`)).toEqual([
+      "idle->autonomous",
+      "autonomous->idle",
+      "idle->foreground",
+      "foreground->idle",
+    ]);
   });
 });
