@@ -70,6 +70,7 @@ describe("per-task model and effort (real runtime)", () => {
       effortKey: "effort",
       models: [TEST_MODEL, OPUS],
       efforts: ["high"],
+      defaultModel: TEST_MODEL,
     });
 
     // A new conversation: its process starts with the task's model and effort.

@@ -48,9 +48,9 @@ export const effortsAllowed = (p: ModelPolicy): string[] =>
 
 const DESCRIPTION =
   "A message that creates a task may choose its model and effort: metadata.model and " +
-  "metadata.effort, one of params.models and params.efforts (the first of each is the " +
-  "default, used when the key is absent). Anything else is refused with InvalidParams " +
-  "before a task exists.";
+  "metadata.effort, one of params.models and params.efforts; absent, the task runs with " +
+  "params.defaultModel and params.defaultEffort (the runtime's own when not given). Anything " +
+  "else is refused with InvalidParams before a task exists.";
 
 /** The card's entry, when a message has a choice (`claude.allowedModels` or `allowedEfforts`). */
 export function taskOptionsExtension(p: ModelPolicy): AgentExtension | undefined {
@@ -64,6 +64,8 @@ export function taskOptionsExtension(p: ModelPolicy): AgentExtension | undefined
       effortKey: EFFORT_KEY,
       models: modelsAllowed(p),
       efforts: effortsAllowed(p),
+      ...(p.defaultModel !== undefined && { defaultModel: p.defaultModel }),
+      ...(p.defaultEffort !== undefined && { defaultEffort: p.defaultEffort }),
     },
   };
 }

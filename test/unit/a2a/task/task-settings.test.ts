@@ -113,6 +113,7 @@ describe("the card's task-options extension", () => {
         effortKey: "effort",
         models: ["claude-sonnet-4-5", "claude-opus-4-5", "claude-haiku-4-5"],
         efforts: ["low", "high"],
+        defaultModel: "claude-sonnet-4-5",
       },
     });
     expect(withTaskOptions(card, policy).capabilities?.extensions).toHaveLength(
