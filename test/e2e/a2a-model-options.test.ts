@@ -17,6 +17,7 @@ import type { ParsedRequest } from "../support/fake-model/index.js";
 import {
   freePort,
   listRequest,
+  messageText,
   partsText,
   sendForTask,
   sendRequest,
@@ -102,6 +103,37 @@ describe("per-task model and effort (real runtime)", () => {
     expect(third.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(requestsFor(h, "Third task").map((r) => r.model)).toEqual([OPUS]);
     expect(h.spawns()).toBe(1);
+  });
+
+  it("a model the runtime refuses to switch to fails its task, saying so; the conversation goes on", async () => {
+    const BOGUS = "claude-bogus-9";
+    h = await startA2AHarness({
+      config: { claude: { allowedModels: [BOGUS] } },
+      rules: [
+        {
+          name: "no such model",
+          match: { when: (r) => r.model === BOGUS },
+          reply: { kind: "bad_request", message: `model: ${BOGUS} not found` },
+        },
+        { name: "any", match: {}, reply: reply(text("Done.")) },
+      ],
+    });
+    const first = await sendForTask(h.client, userMessage("First task"));
+    const refused = await sendForTask(
+      h.client,
+      withMetadata(userMessage("Bogus task", { contextId: first.contextId }), { model: BOGUS }),
+    );
+    expect(refused.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    // The runtime checks the model with a request of its own before it switches.
+    expect(messageText(refused.status?.message)).toMatch(
+      new RegExp(`^Claude Code could not switch to model ${BOGUS}: .*${BOGUS} not found`),
+    );
+    const after = await sendForTask(
+      h.client,
+      userMessage("After task", { contextId: first.contextId }),
+    );
+    expect(after.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(requestsFor(h, "After task").map((r) => r.model)).toEqual([TEST_MODEL]);
   });
 
   it("a model or effort not allowed is refused with InvalidParams before any task exists, on JSON-RPC, REST and gRPC", async () => {
