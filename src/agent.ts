@@ -41,6 +41,7 @@ import { anyLimit } from "./limits/decisions.js";
 import { realClock, type Clock, type Timers } from "./timers.js";
 import { loadTracing, type Tracing } from "./tracing/tracing.js";
 import { packageVersion } from "./version.js";
+import { openWorktreeIsolation } from "./worktree-isolation.js";
 
 export interface AgentOptions {
   readonly config: Config;
@@ -92,6 +93,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const cwd = config.claude.cwd;
   // First: a signing key that does not work stops startup before anything is opened.
   const cards = await buildCards(config, { version: packageVersion() });
+  // `claude.isolation: "worktree"`: a workspace that is not a git repository stops startup here.
+  const worktrees = await openWorktreeIsolation(config, logger);
+  const cwdOf = (key?: string) => (key && worktrees?.cwdOf(key)) ?? cwd;
   // The server's own secrets stay out of Claude's environment (a caller could ask it to print
   // them); with none configured, the children inherit exactly as before.
   const secrets = secretVariables(config);
@@ -122,8 +126,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     const conversation = parseConversationKey(key);
     const sdkOptions =
       resumeAt === undefined ? o.sdkOptions : { ...o.sdkOptions, resumeSessionAt: resumeAt };
+    const sessionCwd = cwdOf(key);
     const session: ClaudeSession = new ClaudeSession({
-      cwd,
+      cwd: sessionCwd,
       ...(config.claude.model !== undefined && { model: config.claude.model }),
       permissionMode: config.claude.permissionMode,
       ...(config.claude.allowedTools && { allowedTools: config.claude.allowedTools }),
@@ -153,7 +158,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
                 // The change belongs to the run that made the tool call, whoever holds the context.
                 const runId = await session.runOfToolUse(input.tool_use_id, signal);
                 await executor.onFileChanged(key, runId, {
-                  cwd,
+                  cwd: sessionCwd,
                   path,
                   toolName: input.tool_name,
                   operation: fileOperation(input.tool_name, input.tool_response),
@@ -178,10 +183,11 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     minIdleBeforeEvictMs: config.sessions.minIdleBeforeEvictMs,
     maxBackgroundMs: config.sessions.maxBackgroundMs,
     logger: logger.child({ component: "sessions" }),
-    checkTranscript: transcriptCheck({ cwd, env: o.claudeEnv }),
+    checkTranscript: (sessionId, key) =>
+      transcriptCheck({ cwd: cwdOf(key), env: o.claudeEnv })(sessionId),
+    rewindPoint: (sessionId, key) =>
+      rewindPoint(readTranscriptSync({ cwd: cwdOf(key), env: o.claudeEnv }, sessionId)),
     ...(o.slots && { slots: o.slots }),
-    rewindPoint: (sessionId) =>
-      rewindPoint(readTranscriptSync({ cwd, env: o.claudeEnv }, sessionId)),
     onSessionEvent: (key, event) => {
       metrics.onSessionEvent(key, event);
       if (event.type === "session_id" || event.type === "closed") void orphans.record();
@@ -254,6 +260,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(config.streaming.flushMs > 0 && { streaming: config.streaming }),
     ...(limits && { accounting: callerAccounting(limits) }),
     tracing,
+    ...(worktrees && { isolation: worktrees.task }),
   });
 
   const { card } = cards;
@@ -293,6 +300,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     closeSessions,
     close: async () => {
       await closeSessions();
+      await worktrees?.close();
       await terminal.drain();
       await limits?.drain();
       await stores.close();

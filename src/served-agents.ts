@@ -1,6 +1,7 @@
 import { createAgent, type Agent, type AgentOptions } from "./agent.js";
 import { legacyAgentCardJson } from "./a2a/contract/legacy-card.js";
 import { CardSigningError } from "./a2a/card/signing.js";
+import { WorktreeSetupError } from "./workspace/worktrees/manager.js";
 import type { Config } from "./config/schema.js";
 import { workspaceAllows, workspaceConfig, type WorkspaceSpec } from "./config/workspaces.js";
 import type { Caller } from "./identity/caller.js";
@@ -100,7 +101,8 @@ async function served(
   const named = (message: string) =>
     name === undefined ? message : `Workspace "${name}": ${message}`;
   const agent = await createAgent(o).catch((err: unknown) => {
-    throw err instanceof CardSigningError ? new StartupError(named(err.message)) : err;
+    const known = err instanceof CardSigningError || err instanceof WorktreeSetupError;
+    throw known ? new StartupError(named(err.message)) : err;
   });
   let compatV03: ServedAgent["compatV03"];
   try {

@@ -9,8 +9,11 @@ export interface TranscriptLocation {
   readonly env?: Record<string, string | undefined> | undefined;
 }
 
-/** Whether the transcript of a session can be resumed. */
-export type TranscriptCheck = (sessionId: string) => Promise<boolean>;
+/**
+ * Whether the transcript of a session can be resumed; `key` is the conversation it serves (its
+ * transcript lies under the folder it runs in, which may be its own: `claude.isolation`).
+ */
+export type TranscriptCheck = (sessionId: string, key?: string) => Promise<boolean>;
 
 /**
  * Whether the runtime would find this session's transcript:

@@ -69,6 +69,21 @@ export const claudeSchema = z.strictObject({
         '"detach" completes the task at its turn\'s result, and what the work wakes later ' +
         "arrives as a new (autonomous) task in the context.",
     ),
+  isolation: z
+    .enum(["shared", "worktree"], { error: 'expected "shared" or "worktree"' })
+    .default("shared")
+    .describe(
+      '"shared": every conversation works in the workspace itself. "worktree": each ' +
+        "conversation works in a git worktree of its own, on a branch of its own, and each " +
+        "task's changes are committed there when it ends (the workspace must be in a git " +
+        "repository with a commit).",
+    ),
+  worktreeDir: name()
+    .default(".claude/a2a-worktrees")
+    .describe(
+      'With isolation "worktree": where the conversations\' worktrees go. A relative path ' +
+        "resolves against claude.cwd; inside the repository, it is added to .git/info/exclude.",
+    ),
   backgroundWaitTimeoutMs: positiveInt()
     .default(minutes(30))
     .describe(

@@ -52,7 +52,7 @@ export interface SessionPoolOptions {
    * Where to resume a session whose last prompt the model API rejected (HTTP 400): the uuid of
    * the last assistant message before that prompt, or undefined to start fresh.
    */
-  readonly rewindPoint?: (sessionId: string) => string | undefined;
+  readonly rewindPoint?: (sessionId: string, key: ConversationKey) => string | undefined;
   /** Whether a mapped session can still be resumed; without it every mapping is trusted. */
   readonly checkTranscript?: TranscriptCheck;
   /**

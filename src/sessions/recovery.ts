@@ -85,7 +85,7 @@ export interface SessionRecoveryOptions {
   /** Whether a mapped session can still be resumed; without it every mapping is trusted. */
   readonly checkTranscript?: TranscriptCheck;
   /** See `SessionPoolOptions.rewindPoint`. */
-  readonly rewindPoint?: (sessionId: string) => string | undefined;
+  readonly rewindPoint?: (sessionId: string, key: ConversationKey) => string | undefined;
   /** Whether the conversation has a live session (its mapping is then in use: left alone). */
   readonly isLive: (key: ConversationKey) => boolean;
 }
@@ -107,7 +107,7 @@ export class SessionRecovery {
     const mapped = reset ? undefined : this.options.sessionMap.get(key)?.sessionId;
     // A mark without a mapping to rewind waits for one (as it always has).
     const poisoned = mapped !== undefined && this.poisoned.delete(key);
-    const rewindPoint = this.options.rewindPoint ?? (() => undefined);
+    const rewindPoint = (sessionId: string) => this.options.rewindPoint?.(sessionId, key);
     const plan = planResume({ mapped, reset, poisoned, rewindPoint });
     if (plan.dropMapping) void this.options.sessionMap.delete(key).catch(() => undefined);
     if (poisoned) {
@@ -162,7 +162,7 @@ export class SessionRecovery {
     if (check === undefined) return false;
     let exists: boolean;
     try {
-      exists = await check(sessionId);
+      exists = await check(sessionId, key);
     } catch (err) {
       this.options.logger.warn(
         { err, conversation: key },

@@ -23,3 +23,4 @@ export * from "./task-states.js";
 export * from "./texts.js";
 export * from "./usage.js";
 export * from "./versions.js";
+export * from "./worktree.js";

@@ -20,11 +20,15 @@ export const KIND = {
   backgroundTimeout: "background_timeout",
   wakeInterrupted: "wake_interrupted",
   budgetReached: "budget_reached",
+  diff: "diff",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];
 
 /** The kinds a status message carries (the rest are artifacts'). */
-export type StatusKind = Exclude<EventKind, typeof KIND.assistantText | typeof KIND.file>;
+export type StatusKind = Exclude<
+  EventKind,
+  typeof KIND.assistantText | typeof KIND.file | typeof KIND.diff
+>;
 
 /** `metadata.origin` of a task the server created for a wake no task owned. */
 export const AUTONOMOUS_ORIGIN = "autonomous";

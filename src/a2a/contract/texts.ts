@@ -81,8 +81,11 @@ export const TEXT = {
 
   fileTooLarge: (path: string, operation: string, size: number, max: number) =>
     `${path} was ${operation} (${size} bytes); its content is not attached because it exceeds the ${max}-byte artifact limit.`,
+  diffTooLarge: (base: string, commit: string, size: number, max: number) =>
+    `The diff of this task's changes (${size} bytes) is not attached because it exceeds the ${max}-byte artifact limit; see git diff ${base} ${commit}.`,
 
   // ---- unmarked statuses: canceled, failed, the start of an autonomous task ----------------
+  worktreeFailed: (why: string) => `The conversation's git worktree could not be prepared: ${why}`,
   /**
    * A run the runtime could not authenticate (cause `authentication_failed`). The runtime's own
    * text ("Not logged in · Please run /login") names a slash command of its terminal, which no

@@ -48,6 +48,8 @@ export interface ExecutorOptions extends TaskOutlets {
   readonly accounting?: CallerAccounting;
   /** Spans of tasks, runs and tool calls (default: off). */
   readonly tracing?: Tracing;
+  /** `claude.isolation: "worktree"`: each conversation's worktree (unset: the shared workspace). */
+  readonly isolation?: TaskEnvironment["isolation"];
 }
 
 const defaultInbox: Inbox = { write: writeInbox, remove: removeInbox };
@@ -81,6 +83,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       timers: options.timers ?? realTimers,
       inbox: options.inbox ?? defaultInbox,
       streaming: options.streaming,
+      ...(options.isolation && { isolation: options.isolation }),
       acquire: (contextId) => options.pool.acquire(contextId),
       mustWait: (contextId) => options.pool.wouldWait(contextId),
       whenFree: (contextId, signal) => options.pool.whenFree(contextId, signal),

@@ -4,6 +4,7 @@ import type { SessionLease } from "../../sessions/pool.js";
 import type { Timers } from "../../timers.js";
 import type { Ticket } from "../routing/context-queue.js";
 import type { InboxFile } from "../../workspace/inbox.js";
+import type { TaskCommit } from "../../workspace/worktrees/commit.js";
 import type { PromptPlan } from "../content/input.js";
 import { DENIAL } from "../contract/texts.js";
 import type { TaskBudget } from "./task-usage.js";
@@ -33,6 +34,21 @@ export interface Inbox {
 }
 
 /**
+ * `claude.isolation: "worktree"`: each conversation works in a git worktree of its own
+ * (`src/workspace/worktrees/`), and each task's changes are committed there when it ends.
+ */
+export interface TaskIsolation {
+  /** Creates the conversation's worktree if it has none; resolves with the folder it runs in. */
+  prepare(conversation: { key: ConversationKey; contextId: string }): Promise<string>;
+  /** Commits what changed in it, for the task that ended `state`; undefined: nothing did. */
+  finish(
+    conversation: { key: ConversationKey; contextId: string },
+    taskId: string,
+    state: string,
+  ): Promise<TaskCommit | undefined>;
+}
+
+/**
  * What a task needs from the server around it. `Task` is the task object that owns runs (the
  * executor's `ServerTask`), a parameter so this module does not import the task it serves.
  */
@@ -41,6 +57,8 @@ export interface TaskEnvironment<Task = unknown> {
   readonly policy: TurnPolicy;
   readonly timers: Timers;
   readonly inbox: Inbox;
+  /** Unset: every conversation works in the workspace itself (`claude.isolation: "shared"`). */
+  readonly isolation?: { readonly worktrees: TaskIsolation; readonly maxDiffBytes: number };
   /** How streamed text is gathered; undefined: one event per model delta. */
   readonly streaming: { readonly flushMs: number; readonly maxChunkChars: number } | undefined;
   /** The Claude session of a conversation (a caller's context: `conversation.ts`). */

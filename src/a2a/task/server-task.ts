@@ -34,6 +34,7 @@ import type { InputRequestEntry } from "../interaction/input-request-queue.js";
 import { RunOutput } from "./run-output.js";
 import { RunTrace } from "./run-trace.js";
 import { TaskInputRequests } from "./input-requests.js";
+import { TaskWorktree } from "./task-worktree.js";
 import { BackgroundWait, settleFate } from "./background-wait.js";
 import { EMPTY_USAGE, usageMetadata, type TaskUsage } from "../contract/usage.js";
 import { addRunUsage, budgetStop, configuredBudget, type TaskBudget } from "./task-usage.js";
@@ -92,6 +93,8 @@ export class ServerTask {
   readonly span: TraceSpan;
   /** The ids every span of the task carries. */
   private readonly spanIds: SpanAttributes;
+  /** Its conversation's worktree (`claude.isolation: "worktree"`), else undefined. */
+  private readonly worktree: TaskWorktree | undefined;
 
   constructor(
     readonly channel: TaskChannel,
@@ -115,6 +118,9 @@ export class ServerTask {
     this.budget =
       origin.kind === "client" ? origin.budget : configuredBudget(env.policy.maxBudgetUsd);
     this.endedGate = new Promise((resolve) => (this.openEndedGate = resolve));
+    const conversationRef = { key: conversation, contextId: channel.ref.contextId };
+    this.worktree =
+      env.isolation && new TaskWorktree(env.isolation, conversationRef, channel.ref.taskId, logger);
   }
 
   get ref(): TaskRef {
@@ -150,6 +156,7 @@ export class ServerTask {
       if (this.origin.kind === "client") this.origin.ticket.release();
     }
     await this.endedGate;
+    if (this.current.name === "ended") this.worktree?.afterEnd(this.current.outcome.state);
     this.prompts.clearTimer();
     this.background.clearTimeout();
     this.prompts.settleAll(DENY_TASK_OVER);
@@ -277,9 +284,11 @@ export class ServerTask {
     }
     await Promise.race([ticket.ready, this.endedGate]);
     if (!this.step({ type: "granted" })) return;
+    const cwd = await this.workFolder();
+    if (cwd === undefined) return;
     if (plan.files.length > 0) {
       try {
-        await this.env.inbox.write(this.env.cwd, plan.files);
+        await this.env.inbox.write(cwd, plan.files);
       } catch (err) {
         this.logger.error({ err }, "inbox write failed");
         this.fail(TEXT.inboxFailed(String(err)));
@@ -287,7 +296,7 @@ export class ServerTask {
       }
       if (this.ended) {
         // Canceled while its attachments were written: Claude never sees them, nothing keeps them.
-        await this.env.inbox.remove(this.env.cwd, this.ref.taskId).catch((err: unknown) => {
+        await this.env.inbox.remove(cwd, this.ref.taskId).catch((err: unknown) => {
           this.logger.warn({ err }, "inbox cleanup failed");
         });
         return;
@@ -300,6 +309,22 @@ export class ServerTask {
       this.channel.status(status.sessionReset(this.ref, sessionResetText(this.lease.reset)));
     }
     await this.consume(this.lease.session.stream(toUserPrompt(plan), settings), true);
+  }
+
+  /**
+   * Where the task works: the workspace, or its conversation's worktree, created on its first
+   * task. Undefined if the task ended meanwhile, or the worktree could not be made (it fails).
+   */
+  private async workFolder(): Promise<string | undefined> {
+    if (this.worktree === undefined) return this.env.cwd;
+    try {
+      const cwd = await this.worktree.prepare();
+      return this.ended ? undefined : cwd;
+    } catch (err) {
+      this.logger.error({ err }, "task: the conversation's worktree could not be prepared");
+      this.fail(TEXT.worktreeFailed(err instanceof Error ? err.message : String(err)));
+      return undefined;
+    }
   }
 
   /**
@@ -485,6 +510,8 @@ export class ServerTask {
    */
   private complete(note?: string, budgetReached = false): void {
     if (this.ended) return;
+    // With a worktree: the task's changes are committed first, so its end can say what it holds.
+    if (this.worktree?.holdCompletion(() => this.complete(note, budgetReached))) return;
     // Prompts of subagents that outlived the turn: no client will be asked them any more.
     this.prompts.settleAll(DENY_TASK_OVER);
     if (!this.step({ type: "completed" })) return;
@@ -493,6 +520,12 @@ export class ServerTask {
     for (const output of this.runs.values()) output.finish();
     // No prompt is pending any more: what was held while one was shown goes out before the end.
     this.releaseHeld();
+    const diff = this.worktree?.diffArtifact();
+    if (diff !== undefined && this.files.admit(diff)) {
+      const { taskId, contextId } = this.ref;
+      const update = { taskId, contextId, artifact: diff, append: false, lastChunk: true };
+      this.channel.artifact({ ...update, metadata: undefined });
+    }
     const shown = this.files.finalText(this.lastAnswer);
     if (shown !== "") {
       this.channel.status(status.result(this.ref, shown));
@@ -508,7 +541,11 @@ export class ServerTask {
 
   /** A final status carries what the task cost (and so does the stored task: the SDK merges). */
   private withUsage(event: TaskStatusUpdateEvent): TaskStatusUpdateEvent {
-    event.metadata = { ...event.metadata, ...usageMetadata(this.usage) };
+    event.metadata = {
+      ...event.metadata,
+      ...usageMetadata(this.usage),
+      ...this.worktree?.metadata(),
+    };
     return event;
   }
 

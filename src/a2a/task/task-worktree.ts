@@ -1,0 +1,89 @@
+import type { Artifact } from "@a2a-js/sdk";
+import type { Logger } from "pino";
+import type { ConversationKey } from "../../identity/conversation.js";
+import type { TaskCommit } from "../../workspace/worktrees/commit.js";
+import { diffArtifact, worktreeMetadata } from "../contract/worktree.js";
+import type { TaskIsolation } from "./environment.js";
+
+/**
+ * One task's side of its conversation's worktree (`claude.isolation: "worktree"`): the folder it
+ * works in, and the commit of what it changed when it ends. A task that completes waits for its
+ * commit, so its final status can say what it holds; a task that fails or is canceled has said
+ * its last word already, and its changes are committed after it (the branch holds them, the next
+ * task's diff is its own).
+ */
+export class TaskWorktree {
+  private commitState: "idle" | "committing" | "done" = "idle";
+  private commit: TaskCommit | undefined;
+
+  constructor(
+    private readonly isolation: {
+      readonly worktrees: TaskIsolation;
+      readonly maxDiffBytes: number;
+    },
+    private readonly conversation: { key: ConversationKey; contextId: string },
+    private readonly taskId: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The folder the task works in (its attachments go there too). */
+  prepare(): Promise<string> {
+    return this.isolation.worktrees.prepare(this.conversation);
+  }
+
+  /**
+   * Called where the task would complete: starts the commit and returns true (the task calls
+   * `then` again once it is made), or false when it is made and the task may complete now.
+   */
+  holdCompletion(then: () => void): boolean {
+    switch (this.commitState) {
+      case "done":
+        return false;
+      case "committing":
+        return true;
+      case "idle":
+        this.commitState = "committing";
+        this.run("completed").then(then, then);
+        return true;
+    }
+  }
+
+  /** The task ended otherwise (failed, canceled): its changes are committed after it. */
+  afterEnd(state: string): void {
+    if (this.commitState !== "idle") return;
+    this.commitState = "committing";
+    void this.run(state);
+  }
+
+  /** The diff artifact of the task's commit, if it made one. */
+  diffArtifact(): Artifact | undefined {
+    const c = this.commit;
+    return c && diffArtifact(this.taskId, c, c.diff, this.isolation.maxDiffBytes);
+  }
+
+  /** The final status's `metadata.worktree`, if the task made a commit. */
+  metadata(): Record<string, unknown> | undefined {
+    return this.commit && worktreeMetadata(this.commit);
+  }
+
+  private async run(state: string): Promise<void> {
+    try {
+      this.commit = await this.isolation.worktrees.finish(this.conversation, this.taskId, state);
+      if (this.commit !== undefined) {
+        this.logger.info(
+          {
+            branch: this.commit.branch,
+            commit: this.commit.commit,
+            files: this.commit.files.length,
+          },
+          "task: changes committed on the conversation's branch",
+        );
+      }
+    } catch (err) {
+      // The changes stay in the worktree: the conversation's next commit takes them.
+      this.logger.error({ err }, "task: committing its changes failed");
+    } finally {
+      this.commitState = "done";
+    }
+  }
+}

@@ -1,0 +1,273 @@
+import { access, mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { Logger } from "pino";
+import { commitTask, type TaskCommit } from "./commit.js";
+import { GitError, runGit } from "./git.js";
+import { anchoredPattern, branchName, withExcludes, worktreeName } from "./names.js";
+import { SerialQueues } from "./serial-queue.js";
+
+const DAY_MS = 86_400_000;
+
+/** Why `claude.isolation: "worktree"` cannot work in this workspace: startup stops with it. */
+export class WorktreeSetupError extends Error {}
+
+/** The startup errors, worded once (the README quotes them). */
+export const WORKTREE_SETUP = {
+  gitMissing: (cwd: string) =>
+    `claude.isolation is "worktree", but git was not found on PATH (workspace ${cwd}): install git or set claude.isolation to "shared"`,
+  notARepository: (cwd: string) =>
+    `claude.isolation is "worktree", but the workspace ${cwd} is not in a git repository: run git init there (and commit) or set claude.isolation to "shared"`,
+  noCommit: (cwd: string) =>
+    `claude.isolation is "worktree", but the git repository of the workspace ${cwd} has no commit yet: commit once, so worktrees have a commit to start from`,
+} as const;
+
+export interface WorktreeOptions {
+  /** The workspace (`claude.cwd`), absolute. */
+  readonly cwd: string;
+  /** Where the worktrees go (`claude.worktreeDir`), absolute or relative to `cwd`. */
+  readonly dir: string;
+  /** The server's own files and folders (a trailing `/`) in the workspace, relative to `cwd`. */
+  readonly serverPaths: readonly string[];
+  readonly logger: Logger;
+  /** Every repository's git operations run in this queue (shared by every workspace). */
+  readonly queues?: SerialQueues;
+}
+
+/** A conversation as the worktrees know it: its key (the hash) and its context id (readable). */
+export interface ConversationRef {
+  readonly key: string;
+  readonly contextId: string;
+}
+
+/**
+ * The worktree of each conversation: created on its first task, on a branch of its own, from the
+ * workspace's HEAD at that moment; where its Claude Code process runs (the same path for every
+ * turn and after a restart: the name is a function of the conversation); committed to at the end
+ * of each task; removed under retention (`prune`) while its branch stays. The workspace's own
+ * checkout is never touched: its files, index and HEAD stay as they are.
+ */
+export class WorktreeManager {
+  /** Conversations' end-of-task commits in flight: their next task starts after them. */
+  private readonly pending = new Map<string, Promise<unknown>>();
+  /** Tasks between `prepare` and `finish`, by worktree name: retention leaves those alone. */
+  private readonly inUse = new Map<string, number>();
+
+  private constructor(
+    private readonly options: WorktreeOptions,
+    /** The repository's common git dir: the key of its queue. */
+    private readonly repo: string,
+    /** The workspace's path inside the repository (`sub/dir/` or ""). */
+    private readonly prefix: string,
+    readonly dir: string,
+    private readonly queues: SerialQueues,
+  ) {}
+
+  /**
+   * Checks that the workspace is in a git repository with a commit, and excludes the worktrees
+   * folder and the server's files in `.git/info/exclude`. Throws `WorktreeSetupError` otherwise.
+   */
+  static async open(o: WorktreeOptions): Promise<WorktreeManager> {
+    let out: string;
+    try {
+      out = (
+        await runGit(o.cwd, ["rev-parse", "--show-toplevel", "--show-prefix", "--git-common-dir"])
+      ).stdout;
+    } catch (err) {
+      if (err instanceof GitError)
+        throw new WorktreeSetupError(WORKTREE_SETUP.notARepository(o.cwd));
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+        // execFile says ENOENT for a missing program and for a missing cwd alike.
+        const cwdExists = await access(o.cwd).then(
+          () => true,
+          () => false,
+        );
+        if (cwdExists) throw new WorktreeSetupError(WORKTREE_SETUP.gitMissing(o.cwd));
+      }
+      throw err;
+    }
+    const [top = "", prefix = "", common = ""] = out.split("\n");
+    const head = await runGit(o.cwd, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], {
+      okCodes: [1],
+    });
+    if (head.code !== 0) throw new WorktreeSetupError(WORKTREE_SETUP.noCommit(o.cwd));
+    const repo = resolve(o.cwd, common);
+    const dir = resolve(o.cwd, o.dir);
+    const queues = o.queues ?? new SerialQueues();
+    const manager = new WorktreeManager(o, repo, prefix, dir, queues);
+    await queues.run(repo, () => manager.exclude(top));
+    return manager;
+  }
+
+  /** The folder a conversation's Claude Code process runs in (it exists once `prepare` ran). */
+  cwdOf(conversation: ConversationRef): string {
+    return join(this.pathOf(conversation), this.prefix);
+  }
+
+  /** The conversation's branch. */
+  branchOf(conversation: ConversationRef): string {
+    return branchName(this.nameOf(conversation));
+  }
+
+  /**
+   * Makes sure the conversation's worktree exists (after its last commit), and returns the
+   * folder its process runs in. After the first task it is one `access` call: no git runs.
+   */
+  async prepare(conversation: ConversationRef): Promise<string> {
+    const name = this.nameOf(conversation);
+    this.inUse.set(name, (this.inUse.get(name) ?? 0) + 1);
+    try {
+      await this.pending.get(name);
+      const path = join(this.dir, name);
+      const ready = await access(join(path, ".git")).then(
+        () => true,
+        () => false,
+      );
+      if (!ready) await this.queues.run(this.repo, () => this.create(path, branchName(name)));
+      await touch(path);
+      return this.cwdOf(conversation);
+    } catch (err) {
+      this.release(name);
+      throw err;
+    }
+  }
+
+  /**
+   * The end of a task that `prepare`d: commits what changed in the worktree on its branch
+   * (undefined when nothing did). The conversation's next `prepare` waits for it.
+   */
+  finish(
+    conversation: ConversationRef,
+    taskId: string,
+    state: string,
+  ): Promise<TaskCommit | undefined> {
+    const name = this.nameOf(conversation);
+    const path = join(this.dir, name);
+    const done = this.queues.run(this.repo, async () => {
+      const exists = await access(join(path, ".git")).then(
+        () => true,
+        () => false,
+      );
+      if (!exists) return undefined;
+      const commit = await commitTask(path, branchName(name), taskId, state);
+      await touch(path);
+      return commit;
+    });
+    const settled = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending.set(name, settled);
+    void settled.then(() => {
+      if (this.pending.get(name) === settled) this.pending.delete(name);
+      this.release(name);
+    });
+    return done;
+  }
+
+  /**
+   * Removes the worktrees no task has used since `before` (epoch ms) and none uses now. Each
+   * branch stays, unless it holds nothing the workspace's HEAD lacks (`git branch -d`: nothing
+   * was ever committed on it, or it was merged). Returns the names removed.
+   */
+  async prune(before: number): Promise<string[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const removed: string[] = [];
+    for (const name of names) {
+      if (this.inUse.has(name)) continue;
+      const path = join(this.dir, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info === undefined || !info.isDirectory() || info.mtimeMs >= before) continue;
+      const gone = await this.queues.run(this.repo, async () => {
+        if (this.inUse.has(name)) return false;
+        await runGit(this.options.cwd, ["worktree", "remove", "--force", path]);
+        await runGit(this.options.cwd, ["branch", "-d", branchName(name)], { okCodes: [1] });
+        return true;
+      });
+      if (gone) removed.push(name);
+    }
+    if (removed.length > 0) {
+      this.options.logger.info({ count: removed.length }, "removed expired worktrees");
+    }
+    return removed;
+  }
+
+  /** Resolves when every end-of-task commit started so far has settled (shutdown). */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending.values()]);
+  }
+
+  /**
+   * Prunes now, then every day: worktrees no task used for `retainDays` days (the days after
+   * which their tasks are pruned, `store.retainDays`) go. Returns the stop. `0`: never.
+   */
+  scheduleRetention(retainDays: number, everyMs = DAY_MS): () => void {
+    if (retainDays <= 0) return () => undefined;
+    const pass = () => {
+      this.prune(Date.now() - retainDays * DAY_MS).catch((err: unknown) => {
+        this.options.logger.error({ err }, "removing expired worktrees failed");
+      });
+    };
+    pass();
+    const timer = setInterval(pass, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private nameOf(conversation: ConversationRef): string {
+    return worktreeName(conversation.key, conversation.contextId);
+  }
+
+  private pathOf(conversation: ConversationRef): string {
+    return join(this.dir, this.nameOf(conversation));
+  }
+
+  private release(name: string): void {
+    const n = (this.inUse.get(name) ?? 1) - 1;
+    if (n > 0) this.inUse.set(name, n);
+    else this.inUse.delete(name);
+  }
+
+  /** A new worktree: on the conversation's branch if it has one (retention removed the tree). */
+  private async create(path: string, branch: string): Promise<void> {
+    // A worktree whose folder was deleted by hand is still registered: forget it first.
+    await runGit(this.options.cwd, ["worktree", "prune"]);
+    const known = await runGit(
+      this.options.cwd,
+      ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`],
+      { okCodes: [1] },
+    );
+    const args =
+      known.code === 0
+        ? ["worktree", "add", "--quiet", path, branch]
+        : ["worktree", "add", "--quiet", "-b", branch, path, "HEAD"];
+    await mkdir(this.dir, { recursive: true });
+    await runGit(this.options.cwd, args);
+    this.options.logger.info({ branch, path, resumed: known.code === 0 }, "worktree created");
+  }
+
+  /** Adds the worktrees folder and the server's files to the repository's exclude file. */
+  private async exclude(top: string): Promise<void> {
+    const patterns: string[] = [];
+    const add = (abs: string, isDir: boolean) => {
+      const rel = relative(top, abs);
+      if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) return;
+      patterns.push(anchoredPattern(rel.split(sep).join("/"), isDir));
+    };
+    add(this.dir, true);
+    for (const p of this.options.serverPaths) {
+      add(resolve(this.options.cwd, p), p.endsWith("/"));
+    }
+    const file = join(this.repo, "info", "exclude");
+    const current = await readFile(file, "utf8").catch(() => "");
+    const next = withExcludes(current, patterns);
+    if (next === undefined) return;
+    await mkdir(join(this.repo, "info"), { recursive: true });
+    await writeFile(file, next);
+  }
+}
+
+/** Marks a worktree used now (retention reads the folder's mtime). */
+async function touch(path: string): Promise<void> {
+  const now = new Date();
+  await utimes(path, now, now).catch(() => undefined);
+}

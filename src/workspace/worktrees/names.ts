@@ -1,0 +1,75 @@
+import { createHash } from "node:crypto";
+
+/**
+ * Names of a conversation's worktree and branch, and the lines the repository's exclude file
+ * gets: pure, so a table test holds them.
+ */
+
+/** Every branch of ours lives under this prefix: `git branch --list 'claude-a2a/*'`. */
+export const BRANCH_PREFIX = "claude-a2a/";
+
+/** Most characters of the context id a name keeps (the hash keeps it unique). */
+const MAX_READABLE = 48;
+
+/**
+ * The readable part of a name: the context id, with everything a ref or a path segment may
+ * not hold (git check-ref-format: control characters, space, `~^:?*[\`, `..`, `@{`, a leading
+ * `.` or `-`, a trailing `.` or `.lock`) turned into `-`. Pure.
+ */
+export function readablePart(contextId: string): string {
+  const cleaned = contextId
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/\.{2,}/g, ".")
+    .replace(/^[.-]+/, "")
+    .slice(0, MAX_READABLE)
+    .replace(/(\.lock)+$/i, "")
+    .replace(/[.-]+$/, "");
+  return cleaned === "" ? "context" : cleaned;
+}
+
+/**
+ * The conversation's name: its context id made safe, and 10 hex digits of a hash of the whole
+ * conversation key, so two callers' contexts of one id (and two ids that clean up alike) never
+ * share a worktree. The same conversation always gets the same name: after a restart, and after
+ * retention removed its worktree, it finds its branch again. Pure.
+ */
+export function worktreeName(conversationKey: string, contextId: string): string {
+  const hash = createHash("sha256").update(conversationKey).digest("hex").slice(0, 10);
+  return `${readablePart(contextId)}-${hash}`;
+}
+
+/** The conversation's branch. Pure. */
+export const branchName = (name: string): string => `${BRANCH_PREFIX}${name}`;
+
+/** The server's commit message for a task. Pure. */
+export function commitMessage(taskId: string, state: string): string {
+  const ended = state === "completed" ? "" : ` (${state})`;
+  return `claude-a2a: task ${taskId}${ended}\n\nWhat the task changed, committed by claude-a2a when it ended.\n`;
+}
+
+/** Marks the block this server owns in `.git/info/exclude`. */
+export const EXCLUDE_MARKER = "# claude-a2a (claude.isolation: worktree)";
+
+/**
+ * The exclude file with the patterns the server needs: its worktrees folder and its own files in
+ * the workspace (inbox, store, session map), so the checkout's `git status` does not change and a
+ * task's commit never takes them. Patterns already there are not repeated; undefined when
+ * nothing is missing. `patterns` are anchored (`/…`) by the caller. Pure.
+ */
+export function withExcludes(current: string, patterns: readonly string[]): string | undefined {
+  const have = new Set(current.split("\n").map((line) => line.trim()));
+  const missing = patterns.filter((p) => !have.has(p));
+  if (missing.length === 0) return undefined;
+  const head = current === "" || current.endsWith("\n") ? current : `${current}\n`;
+  const marker = have.has(EXCLUDE_MARKER) ? [] : [EXCLUDE_MARKER];
+  return `${head}${[...marker, ...missing].join("\n")}\n`;
+}
+
+/**
+ * An exclude pattern for a path relative to the repository's top (`/` separators), anchored so
+ * it matches there only; `dir` adds the trailing `/`. Glob characters are escaped. Pure.
+ */
+export function anchoredPattern(relPath: string, dir: boolean): string {
+  const escaped = relPath.replace(/[*?[\]\\!#]/g, (c) => `\\${c}`);
+  return `/${escaped}${dir ? "/" : ""}`;
+}
