@@ -1,0 +1,145 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  WORKTREE_SETUP,
+  WorktreeManager,
+  WorktreeSetupError,
+} from "../../../../src/workspace/worktrees/manager.js";
+
+const logger = pino({ level: "silent" });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
+
+let root: string;
+let repo: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "claude-a2a-worktrees-"));
+  repo = join(root, "repo");
+  await mkdir(repo);
+  git(repo, "init", "-q", "-b", "main");
+  await writeFile(join(repo, "a.txt"), "one\n");
+  git(repo, "add", "a.txt");
+  git(repo, "commit", "-q", "-m", "init");
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const open = (cwd = repo) =>
+  WorktreeManager.open({
+    cwd,
+    dir: ".claude/a2a-worktrees",
+    serverPaths: [".claude/a2a-inbox/", ".claude/claude-a2a.db"],
+    logger,
+  });
+const conv = { key: "token:ci|ctx-1", contextId: "ctx-1" };
+
+describe("WorktreeManager", () => {
+  it("refuses a directory that is not in a git repository, naming it", async () => {
+    const plain = join(root, "plain");
+    await mkdir(plain);
+    const opening = open(plain);
+    await expect(opening).rejects.toBeInstanceOf(WorktreeSetupError);
+    await expect(opening).rejects.toThrow(WORKTREE_SETUP.notARepository(plain));
+  });
+
+  it("refuses a repository without a commit", async () => {
+    const empty = join(root, "empty");
+    await mkdir(empty);
+    git(empty, "init", "-q");
+    await expect(open(empty)).rejects.toThrow(WORKTREE_SETUP.noCommit(empty));
+  });
+
+  it("creates the worktree once, commits a task's change on its branch, leaves the checkout alone", async () => {
+    const statusBefore = git(repo, "status", "--porcelain", "--untracked-files=all");
+    const m = await open();
+    const cwd = await m.prepare(conv);
+    expect(cwd).toBe(join(repo, ".claude/a2a-worktrees", cwd.split("/").at(-1) ?? ""));
+    expect(await m.prepare(conv)).toBe(cwd);
+    await writeFile(join(cwd, "a.txt"), "two\n");
+    await writeFile(join(cwd, "b.txt"), "new\n");
+    // The server's inbox, written in the worktree, is never committed.
+    await mkdir(join(cwd, ".claude/a2a-inbox/t1"), { recursive: true });
+    await writeFile(join(cwd, ".claude/a2a-inbox/t1/x.bin"), "attachment");
+    const commit = await m.finish(conv, "t1", "completed");
+    expect(commit?.branch).toBe(m.branchOf(conv));
+    expect(commit?.files).toEqual([
+      { path: "a.txt", change: "modified" },
+      { path: "b.txt", change: "added" },
+    ]);
+    expect(commit?.baseCommit).toBe(git(repo, "rev-parse", "main").trim());
+    expect(git(repo, "rev-parse", m.branchOf(conv)).trim()).toBe(commit?.commit);
+    expect(git(repo, "log", "-1", "--format=%s%n%an", m.branchOf(conv))).toBe(
+      "claude-a2a: task t1\nclaude-a2a\n",
+    );
+    expect(commit?.diff).toBe(git(repo, "diff", commit?.baseCommit ?? "", commit?.commit ?? ""));
+    expect(commit?.diff).toContain("-one\n+two\n");
+    // Nothing changed: no commit.
+    expect(await m.finish(conv, "t2", "completed")).toBeUndefined();
+    // The checkout: same status, same file, same HEAD.
+    expect(git(repo, "status", "--porcelain", "--untracked-files=all")).toBe(statusBefore);
+    expect(await readFile(join(repo, "a.txt"), "utf8")).toBe("one\n");
+    expect(await readFile(join(repo, ".git/info/exclude"), "utf8")).toContain(
+      "/.claude/a2a-worktrees/\n/.claude/a2a-inbox/\n/.claude/claude-a2a.db\n",
+    );
+  });
+
+  it("serializes parallel first tasks of several conversations on one repository", async () => {
+    const m = await open();
+    const convs = [1, 2, 3].map((i) => ({ key: `token:ci|c${i}`, contextId: `c${i}` }));
+    const cwds = await Promise.all(convs.map((c) => m.prepare(c)));
+    await Promise.all(cwds.map((cwd, i) => writeFile(join(cwd, "a.txt"), `from ${i}\n`)));
+    const commits = await Promise.all(convs.map((c, i) => m.finish(c, `t${i}`, "completed")));
+    for (const [i, c] of convs.entries()) {
+      expect(git(repo, "show", `${m.branchOf(c)}:a.txt`)).toBe(`from ${i}\n`);
+      expect(commits[i]?.files).toEqual([{ path: "a.txt", change: "modified" }]);
+    }
+  });
+
+  it("recreates a removed worktree from its branch; retention removes idle worktrees, keeps branches with commits", async () => {
+    const m = await open();
+    const idle = { key: "token:ci|idle", contextId: "idle" };
+    const cwd = await m.prepare(conv);
+    await writeFile(join(cwd, "c.txt"), "kept\n");
+    await m.finish(conv, "t1", "completed");
+    const idleCwd = await m.prepare(idle);
+    await m.finish(idle, "t2", "completed");
+    const old = new Date(Date.now() - 3 * 86_400_000);
+    await utimes(cwd, old, old);
+    await utimes(idleCwd, old, old);
+    const removed = await m.prune(Date.now() - 86_400_000);
+    expect(removed).toHaveLength(2);
+    expect(git(repo, "worktree", "list", "--porcelain")).not.toContain(".claude/a2a-worktrees");
+    // The branch with a commit stays; the one with none is gone.
+    expect(git(repo, "branch", "--list", m.branchOf(conv)).trim()).not.toBe("");
+    expect(git(repo, "branch", "--list", m.branchOf(idle)).trim()).toBe("");
+    // The conversation's next task finds its branch again.
+    const again = await m.prepare(conv);
+    expect(again).toBe(cwd);
+    expect(await readFile(join(again, "c.txt"), "utf8")).toBe("kept\n");
+  });
+
+  it("runs a workspace in a subfolder of the repository in the same subfolder of the worktree", async () => {
+    const sub = join(repo, "pkg");
+    await mkdir(sub);
+    await writeFile(join(sub, "p.txt"), "p\n");
+    git(repo, "add", ".");
+    git(repo, "commit", "-q", "-m", "pkg");
+    const m = await open(sub);
+    const cwd = await m.prepare(conv);
+    expect(cwd).toMatch(/\/pkg\/?$/);
+    expect(await readFile(join(cwd, "p.txt"), "utf8")).toBe("p\n");
+    expect(await readFile(join(repo, ".git/info/exclude"), "utf8")).toContain(
+      "/pkg/.claude/a2a-worktrees/",
+    );
+  });
+});
