@@ -79,10 +79,12 @@ export const claudeSchema = z.strictObject({
         "repository with a commit).",
     ),
   worktreeDir: name()
-    .default(".claude/a2a-worktrees")
+    .default(".claude/worktrees")
     .describe(
       'With isolation "worktree": where the conversations\' worktrees go. A relative path ' +
-        "resolves against claude.cwd; inside the repository, it is added to .git/info/exclude.",
+        "resolves against claude.cwd; inside the repository, it is added to .git/info/exclude. " +
+        "The default is the folder of Claude Code's own worktrees, whose files it edits without " +
+        "asking (elsewhere under .claude/ an edit asks for permission).",
     ),
   backgroundWaitTimeoutMs: positiveInt()
     .default(minutes(30))

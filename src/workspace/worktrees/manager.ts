@@ -178,7 +178,7 @@ export class WorktreeManager {
       const info = await stat(path).catch(() => undefined);
       if (info === undefined || !info.isDirectory() || info.mtimeMs >= before) continue;
       const gone = await this.queues.run(this.repo, async () => {
-        if (this.inUse.has(name)) return false;
+        if (this.inUse.has(name) || !(await this.isOurs(path, name))) return false;
         await runGit(this.options.cwd, ["worktree", "remove", "--force", path]);
         await runGit(this.options.cwd, ["branch", "-d", branchName(name)], { okCodes: [1] });
         return true;
@@ -211,6 +211,14 @@ export class WorktreeManager {
     const timer = setInterval(pass, everyMs);
     timer.unref();
     return () => clearInterval(timer);
+  }
+
+  /** A worktree of ours (the folder may hold Claude Code's own `--worktree`s): on our branch. */
+  private async isOurs(path: string, name: string): Promise<boolean> {
+    const head = await runGit(path, ["symbolic-ref", "--quiet", "HEAD"], { okCodes: [1] }).catch(
+      () => undefined,
+    );
+    return head?.stdout.trim() === `refs/heads/${branchName(name)}`;
   }
 
   private nameOf(conversation: ConversationRef): string {

@@ -82,6 +82,8 @@ export interface HarnessOptions {
   readonly fetchImpl?: typeof fetch;
   /** The server's logger (default: silent, or TEST_LOG_LEVEL). */
   readonly logger?: Logger;
+  /** Runs in the workspace before the first server starts (e.g. `git init` it). */
+  readonly beforeStart?: (cwd: string) => Promise<void>;
 }
 
 /**
@@ -141,6 +143,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
     const client = await clientFor(server.url, options.fetchImpl);
     return { server, client };
   };
+  await options.beforeStart?.(bench.sandbox.cwd);
   const first = await start();
   const harness: A2AHarness = {
     bench,

@@ -37,7 +37,7 @@ afterEach(async () => {
 const open = (cwd = repo) =>
   WorktreeManager.open({
     cwd,
-    dir: ".claude/a2a-worktrees",
+    dir: ".claude/worktrees",
     serverPaths: [".claude/a2a-inbox/", ".claude/claude-a2a.db"],
     logger,
   });
@@ -63,7 +63,7 @@ describe("WorktreeManager", () => {
     const statusBefore = git(repo, "status", "--porcelain", "--untracked-files=all");
     const m = await open();
     const cwd = await m.prepare(conv);
-    expect(cwd).toBe(join(repo, ".claude/a2a-worktrees", cwd.split("/").at(-1) ?? ""));
+    expect(cwd).toBe(join(repo, ".claude/worktrees", cwd.split("/").at(-1) ?? ""));
     expect(await m.prepare(conv)).toBe(cwd);
     await writeFile(join(cwd, "a.txt"), "two\n");
     await writeFile(join(cwd, "b.txt"), "new\n");
@@ -89,7 +89,7 @@ describe("WorktreeManager", () => {
     expect(git(repo, "status", "--porcelain", "--untracked-files=all")).toBe(statusBefore);
     expect(await readFile(join(repo, "a.txt"), "utf8")).toBe("one\n");
     expect(await readFile(join(repo, ".git/info/exclude"), "utf8")).toContain(
-      "/.claude/a2a-worktrees/\n/.claude/a2a-inbox/\n/.claude/claude-a2a.db\n",
+      "/.claude/worktrees/\n/.claude/a2a-inbox/\n/.claude/claude-a2a.db\n",
     );
   });
 
@@ -113,12 +113,15 @@ describe("WorktreeManager", () => {
     await m.finish(conv, "t1", "completed");
     const idleCwd = await m.prepare(idle);
     await m.finish(idle, "t2", "completed");
+    // One of Claude Code's own worktrees (`claude --worktree`) in the same folder: not ours.
+    const foreign = join(repo, ".claude/worktrees/mine");
+    git(repo, "worktree", "add", "-q", "-b", "mine", foreign);
     const old = new Date(Date.now() - 3 * 86_400_000);
-    await utimes(cwd, old, old);
-    await utimes(idleCwd, old, old);
+    for (const dir of [cwd, idleCwd, foreign]) await utimes(dir, old, old);
     const removed = await m.prune(Date.now() - 86_400_000);
     expect(removed).toHaveLength(2);
-    expect(git(repo, "worktree", "list", "--porcelain")).not.toContain(".claude/a2a-worktrees");
+    expect(git(repo, "worktree", "list", "--porcelain")).toContain(foreign);
+    expect(git(repo, "worktree", "list", "--porcelain")).not.toContain(cwd);
     // The branch with a commit stays; the one with none is gone.
     expect(git(repo, "branch", "--list", m.branchOf(conv)).trim()).not.toBe("");
     expect(git(repo, "branch", "--list", m.branchOf(idle)).trim()).toBe("");
@@ -139,7 +142,7 @@ describe("WorktreeManager", () => {
     expect(cwd).toMatch(/\/pkg\/?$/);
     expect(await readFile(join(cwd, "p.txt"), "utf8")).toBe("p\n");
     expect(await readFile(join(repo, ".git/info/exclude"), "utf8")).toContain(
-      "/pkg/.claude/a2a-worktrees/",
+      "/pkg/.claude/worktrees/",
     );
   });
 });
