@@ -32,7 +32,7 @@ const KEPT: Record<StatusKind, boolean> = {
 
 describe("what a task's history keeps", () => {
   it("classifies every kind", () => {
-    const artifactKinds: string[] = [KIND.assistantText, KIND.file];
+    const artifactKinds: string[] = [KIND.assistantText, KIND.file, KIND.diff];
     expect(Object.keys(KEPT).sort()).toEqual(
       Object.values(KIND)
         .filter((k) => !artifactKinds.includes(k))
