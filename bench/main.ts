@@ -4,7 +4,7 @@
  * median, p95 and the ratio against the baseline measured in the same run.
  *
  *   BENCH_QUICK=1              the reduced run (under two minutes)
- *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool)
+ *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace)
  *   BENCH_LOG_LEVEL=debug      the server's log level (default info, as in production)
  *
  * See docs/BENCHMARKS.md for what each scenario measures.
@@ -18,6 +18,7 @@ import { longAnswer } from "./scenarios/long.js";
 import { pool } from "./scenarios/pool.js";
 import { store } from "./scenarios/store.js";
 import { warmTurn } from "./scenarios/warm.js";
+import { workspace } from "./scenarios/workspace.js";
 import { figures, type Row } from "./stats.js";
 import { renderTable } from "./table.js";
 
@@ -35,6 +36,8 @@ function run(name: ScenarioName, rig: Rig, plan: Plan, log: Log): Promise<Row[]>
       return store(rig, plan, log);
     case "pool":
       return pool(rig, plan, log);
+    case "workspace":
+      return workspace(rig, plan, log);
   }
 }
 

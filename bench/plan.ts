@@ -1,6 +1,6 @@
 /** How much each scenario runs: the full run, or `BENCH_QUICK=1`'s reduced one. Pure. */
 
-export const SCENARIOS = ["warm", "long", "concurrency", "store", "pool"] as const;
+export const SCENARIOS = ["warm", "long", "concurrency", "store", "pool", "workspace"] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface Plan {
