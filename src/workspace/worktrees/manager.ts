@@ -8,6 +8,12 @@ import { SerialQueues } from "./serial-queue.js";
 
 const DAY_MS = 86_400_000;
 
+/**
+ * One queue per repository for the whole process: two workspaces in one repository (two of its
+ * folders) share their repository's queue.
+ */
+const PROCESS_QUEUES = new SerialQueues();
+
 /** Why `claude.isolation: "worktree"` cannot work in this workspace: startup stops with it. */
 export class WorktreeSetupError extends Error {}
 
@@ -29,7 +35,7 @@ export interface WorktreeOptions {
   /** The server's own files and folders (a trailing `/`) in the workspace, relative to `cwd`. */
   readonly serverPaths: readonly string[];
   readonly logger: Logger;
-  /** Every repository's git operations run in this queue (shared by every workspace). */
+  /** The repositories' queues (default: the process's one set, shared by every workspace). */
   readonly queues?: SerialQueues;
 }
 
@@ -92,7 +98,7 @@ export class WorktreeManager {
     if (head.code !== 0) throw new WorktreeSetupError(WORKTREE_SETUP.noCommit(o.cwd));
     const repo = resolve(o.cwd, common);
     const dir = resolve(o.cwd, o.dir);
-    const queues = o.queues ?? new SerialQueues();
+    const queues = o.queues ?? PROCESS_QUEUES;
     const manager = new WorktreeManager(o, repo, prefix, dir, queues);
     await queues.run(repo, () => manager.exclude(top));
     return manager;
