@@ -28,6 +28,8 @@ describe("config schema", () => {
       backgroundWaitTimeoutMs: 30 * 60_000,
       allowedModels: [],
       allowedEfforts: [],
+      isolation: "shared",
+      worktreeDir: ".claude/worktrees",
     });
     expect(c.sessions).toEqual({
       idleTimeoutMs: 30 * 60_000,
