@@ -104,6 +104,13 @@ function renderArtifact(view: TurnView, a: Artifact, append: boolean, c: Colors)
       a.artifactId;
     return line(view, c.green(`wrote ${path}`));
   }
+  if (kind === KIND.diff) {
+    // The diff itself is for tools (git apply, a review UI); the terminal says where it went.
+    const meta = a.metadata ?? {};
+    const commit = typeof meta.commit === "string" ? meta.commit.slice(0, 12) : "";
+    const branch = typeof meta.branch === "string" ? meta.branch : "";
+    return line(view, c.green(`committed ${commit} on ${branch}`));
+  }
   const text = partsText(a.parts);
   const out: Output[] = [];
   if (text !== "") {

@@ -123,6 +123,19 @@ describe("rendering our event contract", () => {
     expect(exitCode(r.view)).toBe(0);
   });
 
+  it("prints one line for a worktree task's diff artifact, not the diff", () => {
+    const r = play([
+      task(TaskState.TASK_STATE_SUBMITTED),
+      artifact("diff", [text("diff --git a/x b/x")], false, true, {
+        kind: "diff",
+        branch: "claude-a2a/ctx-0123456789",
+        commit: "89abcdef0123456789abcdef0123456789abcdef",
+      }),
+      status(TaskState.TASK_STATE_COMPLETED),
+    ]);
+    expect(r.out).toBe("committed 89abcdef0123 on claude-a2a/ctx-0123456789\n[completed]\n");
+  });
+
   it("prints the result when no text was streamed (a client without file modes, an agent that does not stream)", () => {
     const r = play([
       task(TaskState.TASK_STATE_SUBMITTED),
