@@ -15,6 +15,7 @@ import { checkBindSafety, StartupError, unsafeBind } from "../server.js";
 import { redactUrl } from "../store/database.js";
 import { databaseSpec } from "../store/task-stores.js";
 import type { CheckResult } from "./check-result.js";
+import { checkIsolation } from "./isolation-check.js";
 import { checkOidc, checkSigning } from "./security-checks.js";
 
 export type { CheckResult } from "./check-result.js";
@@ -266,12 +267,19 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
 /** The served directory and its store; with `workspaces`, each workspace's, named after it. */
 async function directoryChecks(config: Config): Promise<CheckResult[]> {
   if (config.workspaces.length === 0) {
-    return [await checkWorkspace(config.claude.cwd), await checkStore(config)];
+    const isolation = await checkIsolation(config);
+    return [
+      await checkWorkspace(config.claude.cwd),
+      await checkStore(config),
+      ...(isolation ? [isolation] : []),
+    ];
   }
   const results: CheckResult[] = [];
   for (const [i, spec] of config.workspaces.entries()) {
     const wsConfig = workspaceConfig(config, spec, i === 0);
-    for (const r of [await checkWorkspace(spec.cwd), await checkStore(wsConfig)]) {
+    const isolation = await checkIsolation(wsConfig);
+    const checks = [await checkWorkspace(spec.cwd), await checkStore(wsConfig)];
+    for (const r of isolation ? [...checks, isolation] : checks) {
       results.push({ ...r, name: `${r.name} ${spec.name}` });
     }
   }

@@ -73,29 +73,7 @@ export class WorktreeManager {
    * folder and the server's files in `.git/info/exclude`. Throws `WorktreeSetupError` otherwise.
    */
   static async open(o: WorktreeOptions): Promise<WorktreeManager> {
-    let out: string;
-    try {
-      out = (
-        await runGit(o.cwd, ["rev-parse", "--show-toplevel", "--show-prefix", "--git-common-dir"])
-      ).stdout;
-    } catch (err) {
-      if (err instanceof GitError)
-        throw new WorktreeSetupError(WORKTREE_SETUP.notARepository(o.cwd));
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") {
-        // execFile says ENOENT for a missing program and for a missing cwd alike.
-        const cwdExists = await access(o.cwd).then(
-          () => true,
-          () => false,
-        );
-        if (cwdExists) throw new WorktreeSetupError(WORKTREE_SETUP.gitMissing(o.cwd));
-      }
-      throw err;
-    }
-    const [top = "", prefix = "", common = ""] = out.split("\n");
-    const head = await runGit(o.cwd, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], {
-      okCodes: [1],
-    });
-    if (head.code !== 0) throw new WorktreeSetupError(WORKTREE_SETUP.noCommit(o.cwd));
+    const { top, prefix, common } = await inspect(o.cwd);
     const repo = resolve(o.cwd, common);
     const dir = resolve(o.cwd, o.dir);
     const queues = o.queues ?? PROCESS_QUEUES;
@@ -278,6 +256,38 @@ export class WorktreeManager {
     await mkdir(join(this.repo, "info"), { recursive: true });
     await writeFile(file, next);
   }
+}
+
+/**
+ * The workspace's repository: its top, the workspace's path in it, its common git dir; throws
+ * `WorktreeSetupError` when it is not in a repository with a commit, or git is missing.
+ * Read-only (`claude-a2a --check` asks it too).
+ */
+export async function inspect(
+  cwd: string,
+): Promise<{ top: string; prefix: string; common: string }> {
+  let out: string;
+  try {
+    out = (await runGit(cwd, ["rev-parse", "--show-toplevel", "--show-prefix", "--git-common-dir"]))
+      .stdout;
+  } catch (err) {
+    if (err instanceof GitError) throw new WorktreeSetupError(WORKTREE_SETUP.notARepository(cwd));
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+      // execFile says ENOENT for a missing program and for a missing cwd alike.
+      const cwdExists = await access(cwd).then(
+        () => true,
+        () => false,
+      );
+      if (cwdExists) throw new WorktreeSetupError(WORKTREE_SETUP.gitMissing(cwd));
+    }
+    throw err;
+  }
+  const [top = "", prefix = "", common = ""] = out.split("\n");
+  const head = await runGit(cwd, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], {
+    okCodes: [1],
+  });
+  if (head.code !== 0) throw new WorktreeSetupError(WORKTREE_SETUP.noCommit(cwd));
+  return { top, prefix, common };
 }
 
 /** Marks a worktree used now (retention reads the folder's mtime). */
