@@ -6,11 +6,13 @@ import { TaskBusManager } from "./a2a/handler/bus-manager.js";
 import { buildCards, extendedCardProvider } from "./a2a/card/cards.js";
 import { parseConversationKey, upgradeSessionKey } from "./identity/conversation.js";
 import { metricsCallerLabel } from "./identity/metrics-caller.js";
+import { operatorScopes } from "./identity/operators.js";
 import { ClaudeAgentExecutor } from "./a2a/routing/executor.js";
 import { AutonomousTasks } from "./a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "./a2a/routing/run-ownership.js";
 import { changedFilePath, FILE_TOOL_MATCHER, fileOperation } from "./a2a/content/file-artifacts.js";
-import { GuardedRequestHandler } from "./a2a/handler/guarded-request-handler.js";
+import type { GuardedRequestHandler } from "./a2a/handler/guarded-request-handler.js";
+import { OperatorRequestHandler } from "./a2a/handler/operator-request-handler.js";
 import { RetryingPushSender } from "./a2a/push/sender.js";
 import { pushTargetPolicy } from "./a2a/push/target.js";
 import type { Inbox } from "./a2a/task/environment.js";
@@ -264,7 +266,18 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   });
 
   const { card } = cards;
-  const requestHandler = new GuardedRequestHandler(
+  const operators = {
+    operators: operatorScopes({
+      operators: config.server.operators,
+      tokens: config.server.auth.tokens.map((t) => t.name),
+      logins: config.server.allowedLogins ?? [],
+    }),
+    ownerOf: (taskId: string, tenant: string) => stores.everyOwner.ownerOf(taskId, tenant),
+    cancelingOperator: (taskId: string, name: string | undefined) =>
+      executor.cancelingOperator(taskId, name),
+  };
+  const requestHandler = new OperatorRequestHandler(
+    operators,
     card,
     taskStore,
     executor,

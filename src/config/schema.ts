@@ -11,7 +11,7 @@ import {
   positiveInt,
   text,
 } from "./schema-parts.js";
-import { authSchema } from "./security-schema.js";
+import { authSchema, operatorIssues, operatorsSchema } from "./security-schema.js";
 
 export { parseByteSize } from "./schema-parts.js";
 import { agentCardSchema } from "./card-schema.js";
@@ -62,6 +62,7 @@ const serverSchema = z.strictObject({
   auth: authSchema
     .prefault({})
     .describe("Authentication of callers: bearer tokens and OpenID Connect."),
+  operators: operatorsSchema,
   allowUnauthenticatedRemote: z
     .boolean({ error: "expected true or false" })
     .default(false)
@@ -203,7 +204,7 @@ const storeSchema = z
 export const configSchema = z
   .strictObject({
     $schema: text().optional().describe("JSON Schema of this file, for editors."),
-    server: serverSchema.prefault({}),
+    server: serverSchema.superRefine(operatorIssues).prefault({}),
     agentCard: agentCardSchema.prefault({}),
     claude: claudeSchema.prefault({}),
     sessions: sessionsSchema.prefault({}),

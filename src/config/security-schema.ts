@@ -1,5 +1,6 @@
 import { isAbsolute } from "node:path";
 import { z } from "zod";
+import { OIDC_OPERATOR_PREFIX } from "../identity/operators.js";
 import { httpUrl, intBetween, name, names } from "./schema-parts.js";
 
 /**
@@ -135,6 +136,80 @@ export const authSchema = z.strictObject({
       "OpenID Connect: a request may carry a JWT from this identity provider instead. Unset: off.",
     ),
 });
+
+export const operatorsSchema = names()
+  .default([])
+  .refine((entries) => new Set(entries).size === entries.length, {
+    error: "operator names must be unique",
+  })
+  .describe(
+    "Callers with the operator role: they see, answer and cancel every caller's tasks. Each " +
+      'entry is a token name (server.auth.tokens), a login of server.allowedLogins, or "oidc:' +
+      '<subject>" (an OpenID Connect caller); an entry naming none of them stops startup.',
+  );
+
+/** One `server.operators` entry the rest of the config does not back, and why. */
+export interface OperatorProblem {
+  readonly index: number;
+  readonly message: string;
+}
+
+/**
+ * The `server.operators` entries that name no caller this config lets in (a typo would grant the
+ * role to nobody now and, silently, to whoever later gets a token of that name), or two callers
+ * at once (a token and a login of the same name). Pure.
+ */
+export function operatorProblems(server: {
+  readonly operators: readonly string[];
+  readonly allowedLogins?: readonly string[] | undefined;
+  readonly auth: {
+    readonly tokens: readonly { readonly name: string }[];
+    readonly oidc?: unknown;
+  };
+}): OperatorProblem[] {
+  const tokens = new Set(server.auth.tokens.map((t) => t.name));
+  const logins = new Set(server.allowedLogins ?? []);
+  const problems: OperatorProblem[] = [];
+  server.operators.forEach((entry, index) => {
+    const message = operatorProblem(entry, tokens, logins, server.auth.oidc !== undefined);
+    if (message !== undefined) problems.push({ index, message });
+  });
+  return problems;
+}
+
+/** `operatorProblems` as issues of the `server` object (its `superRefine`). */
+export function operatorIssues(
+  server: Parameters<typeof operatorProblems>[0],
+  ctx: z.RefinementCtx,
+): void {
+  for (const { index, message } of operatorProblems(server)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["operators", index],
+      input: server.operators[index],
+      message,
+    });
+  }
+}
+
+function operatorProblem(
+  entry: string,
+  tokens: ReadonlySet<string>,
+  logins: ReadonlySet<string>,
+  oidc: boolean,
+): string | undefined {
+  if (entry.startsWith(OIDC_OPERATOR_PREFIX)) {
+    if (entry.length === OIDC_OPERATOR_PREFIX.length) {
+      return 'expected "oidc:<subject>" with a subject after the colon';
+    }
+    return oidc ? undefined : 'expected server.auth.oidc to be set for an "oidc:" operator';
+  }
+  if (tokens.has(entry) && logins.has(entry)) {
+    return "expected one caller, but a token and an allowed login both have this name (rename the token)";
+  }
+  if (tokens.has(entry) || logins.has(entry)) return undefined;
+  return 'expected the name of a token in server.auth.tokens, a login in server.allowedLogins, or "oidc:<subject>"';
+}
 
 const SIGNING_KEY_ERROR =
   "set exactly one of privateKeyFile (an absolute path) and privateKeyEnv (a variable name)";

@@ -15,6 +15,8 @@ import {
   type CallerUsageStore,
 } from "./caller-usage.js";
 import { openDatabase, pingDatabase, type Database, type DatabaseSpec } from "./database.js";
+import { EveryOwnerListing, SqlEveryOwner, type EveryOwnerTasks } from "./every-owner.js";
+import { OwnerIndexedStore } from "./memory-every-owner.js";
 import { upgradeOwners } from "./owner-upgrade.js";
 import { failUnfinishedTasks } from "./recovery.js";
 import { scheduleRetention } from "./retention.js";
@@ -28,6 +30,8 @@ export interface TaskStores {
   readonly type: StoreConfig["type"];
   readonly taskStore: TaskStore;
   readonly pushStore: PushNotificationStore;
+  /** Every caller's tasks, for the operator role (`taskStore` lists them for its ListTasks). */
+  readonly everyOwner: EveryOwnerTasks;
   /** What per-caller limits count (task starts, spend per day), in the same database. */
   readonly usage: CallerUsageStore;
   /** Tasks the previous server left unfinished, now FAILED (database stores only). */
@@ -49,9 +53,11 @@ export interface OpenStoresOptions {
 
 /** Stores in memory (lost at restart): the `memory` type, or a task store a caller supplies. */
 export function memoryStores(taskStore: TaskStore = new InMemoryTaskStore()): TaskStores {
+  const indexed = new OwnerIndexedStore(taskStore);
   return {
     type: "memory",
-    taskStore,
+    taskStore: new EveryOwnerListing(indexed, indexed),
+    everyOwner: indexed,
     pushStore: new InMemoryPushNotificationStore(),
     usage: new MemoryCallerUsage(),
     recovered: [],
@@ -106,10 +112,13 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
     });
     await retention.first;
     o.logger.info({ store: spec.type, location: database.location }, "task store open");
+    const everyOwner = new SqlEveryOwner(db, o.logger);
+    const taskStore =
+      spec.type === "sqlite" ? new SqliteTaskStore(db, o.logger) : new DatabaseTaskStore(db);
     return {
       type: spec.type,
-      taskStore:
-        spec.type === "sqlite" ? new SqliteTaskStore(db, o.logger) : new DatabaseTaskStore(db),
+      taskStore: new EveryOwnerListing(taskStore, everyOwner),
+      everyOwner,
       pushStore: new DatabasePushNotificationStore(db),
       usage: new SqlCallerUsage(db),
       recovered,

@@ -17,6 +17,7 @@ export * from "./history.js";
 export * from "./kinds.js";
 export * from "./limits.js";
 export * from "./messages.js";
+export * from "./operator.js";
 export * from "./statuses.js";
 export * from "./task-options.js";
 export * from "./task-states.js";

@@ -9,6 +9,7 @@ import {
   type Metadata,
   type TaskRef,
 } from "./messages.js";
+import { ANSWERED_BY_KEY, CANCELED_BY_KEY } from "./operator.js";
 import { TEXT, type WorkRef } from "./texts.js";
 
 /**
@@ -50,8 +51,13 @@ export const status = {
     kindStatus(ref, WORKING, KIND.toolUse, TEXT.toolUse(toolName), { toolName, toolUseId }),
   result: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.result, text),
-  resumed: (ref: TaskRef): TaskStatusUpdateEvent =>
-    kindStatus(ref, WORKING, KIND.resumed, TEXT.resumed),
+  /** Back to work with an answer; `operator`: an operator's, whose name the owner is told. */
+  resumed: (ref: TaskRef, operator?: string): TaskStatusUpdateEvent =>
+    operator === undefined
+      ? kindStatus(ref, WORKING, KIND.resumed, TEXT.resumed)
+      : kindStatus(ref, WORKING, KIND.resumed, TEXT.resumedByOperator(operator), {
+          [ANSWERED_BY_KEY]: operator,
+        }),
   /** Behind another task of its conversation, or (`process`) for a Claude Code process. */
   queued: (ref: TaskRef, behind: "context" | "process"): TaskStatusUpdateEvent =>
     kindStatus(
@@ -103,6 +109,15 @@ export const status = {
       : plainStatus(ref, TaskState.TASK_STATE_COMPLETED, note),
   failed: (ref: TaskRef, reason: string): TaskStatusUpdateEvent =>
     plainStatus(ref, TaskState.TASK_STATE_FAILED, reason),
-  canceled: (ref: TaskRef): TaskStatusUpdateEvent =>
-    plainStatus(ref, TaskState.TASK_STATE_CANCELED, TEXT.canceled),
+  /** `operator`: an operator canceled another caller's task; its name is on the message. */
+  canceled: (ref: TaskRef, operator?: string): TaskStatusUpdateEvent =>
+    operator === undefined
+      ? plainStatus(ref, TaskState.TASK_STATE_CANCELED, TEXT.canceled)
+      : statusUpdate(
+          ref,
+          TaskState.TASK_STATE_CANCELED,
+          agentMessage(ref, [textPart(TEXT.canceledByOperator(operator))], {
+            [CANCELED_BY_KEY]: operator,
+          }),
+        ),
 } as const;

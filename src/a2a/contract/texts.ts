@@ -38,6 +38,8 @@ export const TEXT = {
   // ---- statuses with a kind (README "Event stream contract") ------------------------------
   toolUse: (toolName: string) => `Calling tool ${toolName}`,
   resumed: "Resumed with the client's answer.",
+  /** An operator (`server.operators`) answered another caller's task. */
+  resumedByOperator: (operator: string) => `Resumed with the answer of operator ${operator}.`,
   queued: "Queued: another task is running in this context; this one starts when it ends.",
   queuedForProcess:
     "Queued: every Claude Code process this server may run (sessions.maxLive) is busy; this task starts when one frees.",
@@ -94,6 +96,7 @@ export const TEXT = {
   notLoggedIn:
     "Claude Code is not logged in on the machine running claude-a2a: run `claude` there once and log in, or set ANTHROPIC_API_KEY; `claude-a2a --check` tells what is missing",
   canceled: "Task canceled.",
+  canceledByOperator: (operator: string) => `Task canceled by operator ${operator}.`,
   runEndedWithoutResult: "The Claude run ended without a result.",
   runInterrupted: (reason: string) => `Claude's run was interrupted: ${reason}`,
   inboxFailed: (error: string) => `Attached files could not be saved: ${error}`,

@@ -18,6 +18,7 @@ import {
   parseConversationKey,
   type ConversationKey,
 } from "../../identity/conversation.js";
+import { actingOperator } from "../../identity/operators.js";
 import type { FileChange } from "../content/file-artifacts.js";
 import { InputError, planPrompt } from "../content/input.js";
 import { removeInbox, writeInbox } from "../../workspace/inbox.js";
@@ -71,6 +72,8 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   private readonly ownership: RunOwnership<ServerTask>;
   /** Answers admitted by the request guard that could not be delivered, by message id. */
   private readonly refusals = new Map<string, string>();
+  /** The operator of each cancel on its way to `cancelTask`, by task id. */
+  private readonly operatorCancels = new Map<string, string>();
   private readonly autonomous: AutonomousTasks;
   private readonly env: TaskEnvironment<ServerTask>;
 
@@ -143,10 +146,27 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     return this.begin(ctx, bus);
   };
 
+  /**
+   * An operator's cancel of another caller's task is about to reach `cancelTask` (which the SDK
+   * calls with no request context): its canceled status names them. Undefined: forget it.
+   */
+  cancelingOperator(taskId: string, operator: string | undefined): void {
+    if (operator === undefined) this.operatorCancels.delete(taskId);
+    else this.operatorCancels.set(taskId, operator);
+  }
+
   cancelTask = (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     const task = this.ownership.task(taskId);
     const session = task && this.options.pool.peek(task.conversation);
-    if (task === undefined || !task.cancel(bus, session)) {
+    const operator = this.operatorCancels.get(taskId);
+    const canceled = task?.cancel(bus, session, operator) === true;
+    if (canceled && operator !== undefined) {
+      this.options.logger.info(
+        { taskId, owner: parseConversationKey(task.conversation)?.owner, operator },
+        "operator canceled a task of another caller",
+      );
+    }
+    if (!canceled) {
       // It ended between the handler's lookup and this call: nothing to cancel. Finishing the bus
       // releases the handler's wait for a terminal event; it then reports the task's real state.
       bus.finished();
@@ -429,7 +449,18 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     task.channel.attach(bus, ctx.context);
     // The stored task verbatim (a pure snapshot: still input-required), then `resumed`.
     task.channel.task(ctx.task ?? newTask(task.ref, message));
-    task.answer(message);
+    const operator = actingOperator(ctx.context?.state);
+    if (operator !== undefined) {
+      this.options.logger.info(
+        {
+          taskId: ctx.taskId,
+          owner: parseConversationKey(task.conversation)?.owner,
+          operator,
+        },
+        "operator answered a task of another caller",
+      );
+    }
+    task.answer(message, operator);
     await task.whenTurnStops();
   }
 }

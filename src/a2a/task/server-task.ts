@@ -196,10 +196,13 @@ export class ServerTask {
     if (this.background.consumed(taskId)) this.settle();
   }
 
-  /** The client canceled: true if this ended the task (it had not ended already). */
-  cancel(bus: ExecutionEventBus, session: ClaudeSession | undefined): boolean {
+  /**
+   * The client canceled (or `operator`, an operator acting for it): true if this ended the task
+   * (it had not ended already).
+   */
+  cancel(bus: ExecutionEventBus, session: ClaudeSession | undefined, operator?: string): boolean {
     const running = this.background.running();
-    const canceled = status.canceled(this.ref);
+    const canceled = status.canceled(this.ref, operator);
     if (!this.end({ type: "canceled" }, canceled)) return false;
     this.channel.alsoOn(bus, canceled);
     // Its background work goes with it (the runtime reports each one stopped).
@@ -229,12 +232,14 @@ export class ServerTask {
 
   /**
    * Hands the claimed answer to the waiting run. The next prompt, if one waits, is shown at once
-   * in its place (the task stays parked, nothing WORKING in between); else the task resumes.
+   * in its place (the task stays parked, nothing WORKING in between); else the task resumes,
+   * its `resumed` naming the `operator` who answered, if one did.
    */
-  answer(message: Pick<Message, "messageId">): void {
+  answer(message: Pick<Message, "messageId">, operator?: string): void {
     const claimed = this.prompts.claimedHead(message.messageId);
     if (claimed === undefined) return;
-    if (!this.leavePrompt(this.prompts.size > 1, status.resumed)) return;
+    const resumed = (ref: TaskRef) => status.resumed(ref, operator);
+    if (!this.leavePrompt(this.prompts.size > 1, resumed)) return;
     const stop = this.prompts.settleAnswered(claimed);
     if (stop !== undefined) this.fail(stop);
     else this.afterPrompt();

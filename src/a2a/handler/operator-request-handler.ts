@@ -1,0 +1,173 @@
+import type {
+  CancelTaskRequest,
+  GetTaskRequest,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+} from "@a2a-js/sdk";
+import { ServerCallContext } from "@a2a-js/sdk/server";
+import { callerName, CallerUser } from "../../identity/caller.js";
+import { callContextOf, ownerOf } from "../../identity/conversation.js";
+import {
+  EVERY_OWNER_STATE_KEY,
+  mayAct,
+  OPERATOR_STATE_KEY,
+  type Access,
+  type TaskAction,
+} from "../../identity/operators.js";
+import { withOwner } from "../contract/operator.js";
+import { GuardedRequestHandler } from "./guarded-request-handler.js";
+
+/** What the operator role needs besides the request handler. */
+export interface OperatorAccess {
+  /** The scopes of the callers with the role (`operatorScopes` of `server.operators`). */
+  readonly operators: ReadonlySet<string>;
+  /** Whose a task is, whoever asks (the store's `EveryOwnerTasks`). */
+  ownerOf(taskId: string, tenant: string): Promise<string | undefined>;
+  /** Tells the executor that the next cancel of `taskId` is this operator's (undefined: none). */
+  cancelingOperator(taskId: string, operator: string | undefined): void;
+}
+
+/** How a request that names a task is served. */
+interface Scoped {
+  readonly context: ServerCallContext;
+  readonly access: Access;
+  /** The task's owner, when an operator acts for it. */
+  readonly owner?: string;
+  /** The operator's name, when it acts for another caller. */
+  readonly operator?: string;
+}
+
+/**
+ * The request handler with the operator role: a caller `server.operators` names sees and answers
+ * every caller's tasks, on every binding (they all share this handler). A request of an operator
+ * that names another caller's task is served in that task's owner's scope, as if the owner had
+ * sent it (so the SDK, the guard and the executor need no second notion of scope), with the
+ * operator's name in the request's state: the executor tells the owner and logs it. What an
+ * operator may do is `mayAct`'s decision; anything else of another caller's stays unknown to it.
+ * A caller without the role takes exactly the path it took before (no extra lookup).
+ */
+export class OperatorRequestHandler extends GuardedRequestHandler {
+  private readonly access: OperatorAccess;
+
+  constructor(
+    access: OperatorAccess,
+    ...args: ConstructorParameters<typeof GuardedRequestHandler>
+  ) {
+    super(...args);
+    this.access = access;
+  }
+
+  override async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    const scoped = await this.scope(context, params.id, "read");
+    const task = await super.getTask(params, scoped.context);
+    return this.isOperator(context) ? withOwner(task, scoped.owner ?? ownerOf(context)) : task;
+  }
+
+  override listTasks(
+    params: ListTasksRequest,
+    context: ServerCallContext,
+  ): Promise<ListTasksResponse> {
+    if (!this.isOperator(context)) return super.listTasks(params, context);
+    // The store lists every caller's tasks for this request (`EveryOwnerListing`), each with
+    // its owner; the SDK checks the request and trims histories as for any caller.
+    context.state.set(EVERY_OWNER_STATE_KEY, true);
+    return super.listTasks(params, context);
+  }
+
+  override async *resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const scoped = await this.scope(context, params.id, "subscribe");
+    yield* super.resubscribe(params, scoped.context);
+  }
+
+  override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    const scoped = await this.scope(context, params.id, "cancel");
+    if (scoped.operator === undefined) return super.cancelTask(params, scoped.context);
+    this.access.cancelingOperator(params.id, scoped.operator);
+    try {
+      return await super.cancelTask(params, scoped.context);
+    } finally {
+      this.access.cancelingOperator(params.id, undefined);
+    }
+  }
+
+  override async sendMessage(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
+    return super.sendMessage(params, await this.sendScope(params, context));
+  }
+
+  override async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    yield* super.sendMessageStream(params, await this.sendScope(params, context));
+  }
+
+  /**
+   * A message naming a task can only answer it (the guard refuses one for a working task, the
+   * SDK one for an ended task): `answer`. A message naming none is new work, always in its
+   * sender's own conversation, whatever its contextId: the operator's own.
+   */
+  private async sendScope(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<ServerCallContext> {
+    const taskId = params.message?.taskId;
+    if (!taskId) return context;
+    return (await this.scope(context, taskId, "answer")).context;
+  }
+
+  private isOperator(context: ServerCallContext): boolean {
+    return this.access.operators.size > 0 && this.access.operators.has(ownerOf(context));
+  }
+
+  /** The context to serve a request naming `taskId` in: the caller's own, or its owner's. */
+  private async scope(
+    context: ServerCallContext,
+    taskId: string,
+    action: TaskAction,
+  ): Promise<Scoped> {
+    if (!this.isOperator(context)) return { context, access: "own" };
+    const caller = ownerOf(context);
+    const owner = await this.access.ownerOf(taskId, context.tenant ?? "");
+    // Unknown, or the operator's own: served as any caller's request is.
+    if (owner === undefined || owner === caller) return { context, access: "own" };
+    const access = mayAct({ owner: caller, operator: true }, owner, action);
+    if (access !== "operator") return { context, access };
+    const operator = operatorName(context);
+    return { context: actingFor(context, owner, operator), access, owner, operator };
+  }
+}
+
+/** The operator's name as logs and the owner's stream show it: its login, token name or subject. */
+function operatorName(context: ServerCallContext): string {
+  const user = context.user;
+  return user instanceof CallerUser ? callerName(user.caller) : ownerOf(context);
+}
+
+/**
+ * The request's context in `owner`'s scope: its tenant, version and extensions, and the same
+ * state (the binding reads its refusals and spans there), which now names the operator.
+ */
+function actingFor(context: ServerCallContext, owner: string, operator: string): ServerCallContext {
+  context.state.set(OPERATOR_STATE_KEY, operator);
+  const user = callContextOf(owner).user;
+  return new ServerCallContext({
+    ...(user && { user }),
+    ...(context.tenant !== undefined && { tenant: context.tenant }),
+    ...(context.requestedExtensions !== undefined && {
+      requestedExtensions: context.requestedExtensions,
+    }),
+    requestedVersion: context.requestedVersion,
+    state: context.state,
+  });
+}

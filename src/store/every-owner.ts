@@ -1,0 +1,176 @@
+import {
+  Task,
+  TaskState,
+  taskStateToJSON,
+  type ListTasksRequest,
+  type ListTasksResponse,
+} from "@a2a-js/sdk";
+import { RequestMalformedError } from "@a2a-js/sdk/errors";
+import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
+import { TASK_TABLE } from "@a2a-js/sdk/server/database";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import { withOwner } from "../a2a/contract/operator.js";
+import { EVERY_OWNER_STATE_KEY } from "../identity/operators.js";
+import { encodePageToken } from "./sqlite-task-list.js";
+
+/**
+ * What the operator role needs of a store beyond the SDK's `TaskStore`, which only ever sees one
+ * caller's scope: whose a task is, and ListTasks over every caller's tasks.
+ */
+export interface EveryOwnerTasks {
+  /** The scope a task is stored in, whoever's it is; undefined if none (or, never, two) hold it. */
+  ownerOf(taskId: string, tenant: string): Promise<string | undefined>;
+  /**
+   * ListTasks as the SDK's stores answer it (filters, order, pages, columns), over every
+   * caller's tasks of the tenant; each task's `metadata.owner` names its scope.
+   */
+  listEveryOwner(params: ListTasksRequest, tenant: string): Promise<ListTasksResponse>;
+}
+
+type ListParams = Parameters<TaskStore["list"]>[0];
+type ListResult = Awaited<ReturnType<TaskStore["list"]>>;
+
+/**
+ * A task store whose ListTasks spans every caller when the request says so
+ * (`EVERY_OWNER_STATE_KEY` in its state: an operator's ListTasks), so the SDK's handler still
+ * checks the request and trims the history as it does for any caller. Everything else is the
+ * store below's.
+ */
+export class EveryOwnerListing implements TaskStore {
+  constructor(
+    private readonly inner: TaskStore,
+    private readonly everyOwner: EveryOwnerTasks,
+  ) {}
+
+  save(task: Task, context: ServerCallContext): Promise<void> {
+    return this.inner.save(task, context);
+  }
+
+  load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    return this.inner.load(taskId, context);
+  }
+
+  list(params: ListParams, context: ServerCallContext): Promise<ListResult> {
+    if (context.state.get(EVERY_OWNER_STATE_KEY) !== true) return this.inner.list(params, context);
+    return this.everyOwner.listEveryOwner(params, context.tenant ?? "");
+  }
+}
+
+/** The SDK's page size when a request names none. */
+const DEFAULT_PAGE_SIZE = 50;
+
+type Tables = Record<string, Record<string, unknown>>;
+
+interface Row {
+  owner: string;
+  id: string;
+  context_id: string;
+  status_last_updated: number | string | bigint;
+  status: string | null;
+  metadata: string | null;
+  history?: string | null;
+  artifacts?: string | null;
+}
+
+const decode = (value: string | null | undefined): unknown =>
+  value ? (JSON.parse(value) as unknown) : undefined;
+
+/** The SDK's page token: base64 of `<ISO timestamp or empty>|<task id>`. */
+function decodePageToken(token: string): { updated: number; id: string } {
+  const [timestamp = "", ...id] = Buffer.from(token, "base64").toString("utf-8").split("|");
+  if (id.length === 0) throw new RequestMalformedError("Invalid page token format.");
+  const parsed = timestamp ? Date.parse(timestamp) : 0;
+  return { updated: Number.isNaN(parsed) ? 0 : parsed, id: id.join("|") };
+}
+
+/**
+ * `EveryOwnerTasks` over the SDK's task table, SQLite and PostgreSQL alike (through Kysely): the
+ * SDK's own ListTasks statements (`DatabaseTaskStore.list`, 1.3) without the owner condition.
+ */
+export class SqlEveryOwner implements EveryOwnerTasks {
+  private readonly db: Kysely<Tables>;
+
+  constructor(
+    db: Kysely<unknown>,
+    private readonly logger: Logger,
+  ) {
+    this.db = db as unknown as Kysely<Tables>;
+  }
+
+  async ownerOf(taskId: string, tenant: string): Promise<string | undefined> {
+    const rows = (await this.db
+      .selectFrom(TASK_TABLE)
+      .select(["owner"])
+      .where("tenant", "=", tenant)
+      .where("id", "=", taskId)
+      .limit(2)
+      .execute()) as unknown as { owner: string }[];
+    // Task ids are the server's UUIDs: two scopes holding one would be no task of anyone's.
+    return rows.length === 1 ? rows[0]?.owner : undefined;
+  }
+
+  async listEveryOwner(params: ListTasksRequest, tenant: string): Promise<ListTasksResponse> {
+    const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
+    let filtered = this.db.selectFrom(TASK_TABLE).where("tenant", "=", tenant);
+    if (params.contextId) filtered = filtered.where("context_id", "=", params.contextId);
+    if (params.status !== undefined && params.status !== TaskState.TASK_STATE_UNSPECIFIED) {
+      filtered = filtered.where("status_state", "=", taskStateToJSON(params.status));
+    }
+    if (params.statusTimestampAfter) {
+      filtered = filtered.where(
+        "status_last_updated",
+        ">",
+        Date.parse(params.statusTimestampAfter),
+      );
+    }
+    const counted = (await filtered
+      .select((eb) => eb.fn.countAll().as("total"))
+      .executeTakeFirst()) as { total: number | string | bigint } | undefined;
+    const columns = ["owner", "id", "context_id", "status_last_updated", "status", "metadata"];
+    if (params.historyLength === undefined || params.historyLength > 0) columns.push("history");
+    if (params.includeArtifacts) columns.push("artifacts");
+    let page = filtered
+      .select(columns)
+      .orderBy("status_last_updated", "desc")
+      .orderBy("id", "desc")
+      .limit(pageSize + 1);
+    if (params.pageToken) {
+      const cursor = decodePageToken(params.pageToken);
+      page = page.where((eb) =>
+        eb.or([
+          eb("status_last_updated", "<", cursor.updated),
+          eb.and([eb("status_last_updated", "=", cursor.updated), eb("id", "<", cursor.id)]),
+        ]),
+      );
+    }
+    const rows = (await page.execute()) as unknown as Row[];
+    const hasMore = rows.length > pageSize;
+    const shown = hasMore ? rows.slice(0, pageSize) : rows;
+    const tasks: Task[] = [];
+    for (const row of shown) {
+      try {
+        const task = Task.fromJSON({
+          id: row.id,
+          contextId: row.context_id,
+          status: decode(row.status),
+          artifacts: decode(row.artifacts),
+          history: decode(row.history),
+          metadata: decode(row.metadata),
+        });
+        tasks.push(withOwner(task, row.owner));
+      } catch (err) {
+        // As the SDK does: one unreadable row does not hide the others.
+        this.logger.error({ err, taskId: row.id }, "ListTasks: a stored task is not readable");
+      }
+    }
+    const last = shown.at(-1);
+    return {
+      tasks,
+      nextPageToken:
+        hasMore && last ? encodePageToken(Number(last.status_last_updated), last.id) : "",
+      pageSize,
+      totalSize: Number(counted?.total ?? 0),
+    };
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * The operator role (`server.operators`): three static tokens, `alice` and `bob` ordinary callers,
+ * `ops` an operator. Bob cannot see Alice's task; ops sees, follows, answers and cancels it, Alice
+ * is told in her stream who answered, and every operator answer and cancel is logged with the
+ * operator's name. Real runtime, scripted model, the official client over HTTP (and gRPC) on
+ * loopback.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import type { Client } from "@a2a-js/sdk/client";
+import { connect } from "../../src/client/connect.js";
+import { TEXT } from "../../src/a2a/contract/texts.js";
+import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
+import {
+  collect,
+  freePort,
+  listRequest,
+  messageText,
+  sendRequest,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+import { COLOUR_QUESTION, dataPart, idsOf, lastStatus } from "../support/a2a/stream-view.js";
+import { watch } from "../support/a2a/watch.js";
+import { captureLogs, sdkGrpcClient, type LogCapture } from "../support/grpc.js";
+
+const TIMEOUT = 120_000;
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const TOKEN = {
+  alice: "alice-token-0123456789",
+  ops: "ops-token-0123456789",
+  bob: "bob-token-0123",
+};
+const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
+const TOKENS = Object.entries(TOKEN).map(([name, token]) => ({ name, sha256: sha256(token) }));
+
+interface Callers {
+  readonly alice: Client;
+  readonly ops: Client;
+  readonly bob: Client;
+  readonly logs: LogCapture;
+  readonly outside: string;
+}
+
+/** A server with the three tokens and ops as its operator; a file path outside the workspace. */
+async function start(rules: (outside: string) => Rule[], grpcPort?: number): Promise<Callers> {
+  const logs = captureLogs();
+  h = await startA2AHarness({
+    logger: logs.logger,
+    config: {
+      server: {
+        auth: { tokens: TOKENS },
+        operators: ["ops"],
+        ...(grpcPort !== undefined && { grpc: { port: grpcPort } }),
+      },
+    },
+  });
+  const outside = join(h.bench.sandbox.root, "outside", "report.txt");
+  await mkdir(join(h.bench.sandbox.root, "outside"));
+  h.bench.model.setRules(rules(outside));
+  const [alice, ops, bob] = await Promise.all(
+    [TOKEN.alice, TOKEN.ops, TOKEN.bob].map((t) => connect((h as A2AHarness).server.url, t)),
+  );
+  if (!alice || !ops || !bob) throw new Error("no client");
+  return { alice, ops, bob, logs, outside };
+}
+
+const WRITE_OUTSIDE = (outside: string): Rule[] => [
+  {
+    name: "write-outside",
+    match: { lastUserText: "Save the report", toolResult: false },
+    reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
+  },
+  { name: "written", match: { toolResult: /created successfully/ }, reply: reply(text("Saved.")) },
+  {
+    name: "ask",
+    match: { lastUserText: "Paint the fence", toolResult: false },
+    reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+  },
+  { match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
+  { match: { lastUserText: "What did Alice ask?" }, reply: reply(text("Nothing I know of.")) },
+];
+
+const stream = (client: Client, parts: Parameters<typeof userMessage>[0], ids = {}) =>
+  collect(client.sendMessageStream(sendRequest(userMessage(parts, ids))));
+
+const getTask = (client: Client, id: string) =>
+  client.getTask({ tenant: "", id, historyLength: undefined });
+
+const everyTask = {
+  ...listRequest(""),
+  contextId: "",
+};
+
+/** The status updates of a stream whose message has this kind. */
+const statusesOfKind = (events: readonly StreamResponse[], kind: string) =>
+  events.flatMap((e) =>
+    e.payload?.$case === "statusUpdate" && e.payload.value.status?.message?.metadata?.kind === kind
+      ? [e.payload.value]
+      : [],
+  );
+
+async function failure(call: () => Promise<unknown>): Promise<string> {
+  try {
+    await call();
+    return "no error";
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+async function drain(items: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of items) void _;
+}
+
+describe("the operator role", () => {
+  it(
+    "bob cannot see alice's parked task; ops sees it, answers its permission request with allow, alice is told, the log names ops",
+    async () => {
+      const { alice, ops, bob, logs, outside } = await start(WRITE_OUTSIDE);
+      const first = await stream(alice, "Save the report");
+      expect(lastStatus(first)).toMatchObject({
+        state: TaskState.TASK_STATE_INPUT_REQUIRED,
+        kind: "permission_request",
+      });
+      const { taskId, contextId } = idsOf(first);
+
+      // Bob: exactly an unknown task, whatever he tries.
+      for (const probe of [
+        () => getTask(bob, taskId),
+        () => drain(bob.resubscribeTask({ tenant: "", id: taskId })),
+        () => bob.cancelTask({ tenant: "", id: taskId, metadata: undefined }),
+        () => stream(bob, "yes", { taskId, contextId }),
+      ]) {
+        expect(await failure(probe)).toMatch(/not found/i);
+      }
+      expect((await bob.listTasks(everyTask)).tasks).toEqual([]);
+
+      // Ops: GetTask and ListTasks show it, with whose it is.
+      const seen = await getTask(ops, taskId);
+      expect(seen.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(seen.metadata?.owner).toBe("token:alice");
+      const listed = await ops.listTasks(everyTask);
+      expect(listed.tasks.map((t) => [t.id, t.metadata?.owner])).toEqual([[taskId, "token:alice"]]);
+      // Alice's own view is unchanged: no owner key, her task only.
+      expect((await getTask(alice, taskId)).metadata?.owner).toBeUndefined();
+
+      // Alice follows her task; ops answers it.
+      const alicesView = watch(alice.resubscribeTask({ tenant: "", id: taskId }));
+      await alicesView.first((e) => e.payload?.$case === "task");
+      const allow = dataPart({ kind: "permission_response", decision: "allow" });
+      const answered = await stream(ops, [allow], { taskId, contextId });
+      expect(lastStatus(answered).state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(await readFile(outside, "utf8")).toBe("report\n");
+
+      // Alice's stream says who answered, in the text and in the metadata.
+      const aliceEvents = await alicesView.done;
+      const resumed = statusesOfKind(aliceEvents, "resumed");
+      expect(resumed).toHaveLength(1);
+      expect(messageText(resumed[0]?.status?.message)).toBe(TEXT.resumedByOperator("ops"));
+      expect(messageText(resumed[0]?.status?.message)).toBe(
+        "Resumed with the answer of operator ops.",
+      );
+      expect(resumed[0]?.status?.message?.metadata).toEqual({
+        kind: "resumed",
+        answeredBy: "ops",
+      });
+      expect(lastStatus(aliceEvents).state).toBe(TaskState.TASK_STATE_COMPLETED);
+      const stored = await getTask(alice, taskId);
+      expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+      // The log names the operator and whose task it answered.
+      const [line] = await logs.waitFor(
+        (l) => l.msg === "operator answered a task of another caller",
+      );
+      expect(line).toMatchObject({ level: 30, operator: "ops", owner: "token:alice", taskId });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "ops cancels alice's task (she reads who did); a new message of ops in her context is ops's own conversation",
+    async () => {
+      const { alice, ops, bob, logs } = await start(WRITE_OUTSIDE);
+      const first = await stream(alice, "Paint the fence", { contextId: "fence" });
+      expect(lastStatus(first).kind).toBe("ask_user_question");
+      const { taskId } = idsOf(first);
+
+      // A new message of ops naming alice's context is no answer: it is ops's own conversation.
+      const own = await stream(ops, "What did Alice ask?", { contextId: "fence" });
+      expect(lastStatus(own).state).toBe(TaskState.TASK_STATE_COMPLETED);
+      const opsRequest = h?.bench.model.messageRequests.find((r) =>
+        r.lastUserText.includes("What did Alice ask?"),
+      );
+      expect(JSON.stringify(opsRequest?.body)).not.toContain("Paint the fence");
+      expect((await alice.listTasks(listRequest("fence"))).tasks.map((t) => t.id)).toEqual([
+        taskId,
+      ]);
+      expect((await getTask(alice, taskId)).status?.state).toBe(
+        TaskState.TASK_STATE_INPUT_REQUIRED,
+      );
+
+      expect(
+        await failure(() => bob.cancelTask({ tenant: "", id: taskId, metadata: undefined })),
+      ).toMatch(/not found/i);
+      const canceled = await ops.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+      expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      const stored = await getTask(alice, taskId);
+      expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      expect(messageText(stored.status?.message)).toBe("Task canceled by operator ops.");
+      expect(stored.status?.message?.metadata).toEqual({ canceledBy: "ops" });
+
+      const [line] = await logs.waitFor(
+        (l) => l.msg === "operator canceled a task of another caller",
+      );
+      expect(line).toMatchObject({ level: 30, operator: "ops", owner: "token:alice", taskId });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "over gRPC too: ops gets and answers alice's task, bob gets NOT_FOUND",
+    async () => {
+      const port = await freePort();
+      const { alice } = await start(WRITE_OUTSIDE, port);
+      const first = await stream(alice, "Paint the fence");
+      const { taskId, contextId } = idsOf(first);
+      const url = (h as A2AHarness).server.url;
+      const opsGrpc = await sdkGrpcClient(url, { token: TOKEN.ops });
+      const bobGrpc = await sdkGrpcClient(url, { token: TOKEN.bob });
+      expect(await failure(() => getTask(bobGrpc, taskId))).toMatch(/not found/i);
+      expect((await getTask(opsGrpc, taskId)).metadata?.owner).toBe("token:alice");
+      const answered = await stream(opsGrpc, "blue", { taskId, contextId });
+      const resumed = statusesOfKind(answered, "resumed");
+      expect(resumed[0]?.status?.message?.metadata).toMatchObject({ answeredBy: "ops" });
+      expect(lastStatus(answered).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    },
+    TIMEOUT,
+  );
+});
