@@ -9,6 +9,7 @@ describe("config schema", () => {
       port: 3008,
       trustedProxies: ["127.0.0.1", "::1"],
       auth: { tokens: [] },
+      operators: [],
       allowUnauthenticatedRemote: false,
       bodyLimit: 10 * 1024 * 1024,
       pushAllowPrivateNetworks: false,

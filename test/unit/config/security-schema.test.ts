@@ -70,6 +70,65 @@ describe("server.auth.oidc", () => {
   });
 });
 
+describe("server.operators", () => {
+  const TOKENS = [
+    { name: "ops", env: "OPS" },
+    { name: "ci", env: "CI" },
+  ];
+  /** `server` with the tokens, these operators, and `extra` (its `auth` merged). */
+  const withOperators = (operators: string[], extra: { auth?: object; server?: object } = {}) => ({
+    server: { auth: { tokens: TOKENS, ...extra.auth }, operators, ...extra.server },
+  });
+
+  it("defaults to none and takes token names, allowed logins and oidc subjects", () => {
+    expect(configSchema.parse({}).server.operators).toEqual([]);
+    expect(problems(withOperators(["ops"]))).toBe("ok");
+    expect(
+      problems(
+        withOperators(["ada@example.com"], { server: { allowedLogins: ["ada@example.com"] } }),
+      ),
+    ).toBe("ok");
+    expect(
+      problems(withOperators(["oidc:u-1"], oidc({ jwksUrl: "https://idp/jwks" }).server)),
+    ).toBe("ok");
+  });
+
+  it.each<[string, unknown, string]>([
+    [
+      "a name no token or login has (a typo)",
+      withOperators(["opz"]),
+      '  - server.operators[0]: expected the name of a token in server.auth.tokens, a login in server.allowedLogins, or "oidc:<subject>", got "opz"',
+    ],
+    [
+      "a login that allowedLogins does not list",
+      withOperators(["ada@example.com"]),
+      '  - server.operators[0]: expected the name of a token in server.auth.tokens, a login in server.allowedLogins, or "oidc:<subject>", got "ada@example.com"',
+    ],
+    [
+      "an oidc subject without server.auth.oidc",
+      withOperators(["ops", "oidc:u-1"]),
+      '  - server.operators[1]: expected server.auth.oidc to be set for an "oidc:" operator, got "oidc:u-1"',
+    ],
+    [
+      "an oidc entry without a subject",
+      withOperators(["oidc:"], oidc({ jwksUrl: "https://idp/jwks" }).server),
+      '  - server.operators[0]: expected "oidc:<subject>" with a subject after the colon, got "oidc:"',
+    ],
+    [
+      "a name that is a token's and an allowed login's",
+      withOperators(["ci"], { server: { allowedLogins: ["ci"] } }),
+      '  - server.operators[0]: expected one caller, but a token and an allowed login both have this name (rename the token), got "ci"',
+    ],
+    [
+      "the same name twice",
+      withOperators(["ops", "ops"]),
+      "  - server.operators: operator names must be unique, got an array",
+    ],
+  ])("refuses %s", (_name, input, expected) => {
+    expect(problems(input)).toBe(expected);
+  });
+});
+
 describe("agentCard.signing", () => {
   const signing = (o: Record<string, unknown>) => ({ agentCard: { signing: { kid: "k1", ...o } } });
 

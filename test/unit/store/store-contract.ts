@@ -15,6 +15,8 @@ import { CallerUser } from "../../../src/identity/caller.js";
 import { KIND } from "../../../src/a2a/contract/kinds.js";
 import { agentMessage, textPart } from "../../../src/a2a/contract/messages.js";
 import { TEXT } from "../../../src/a2a/contract/texts.js";
+import { OWNER_KEY } from "../../../src/a2a/contract/operator.js";
+import { EVERY_OWNER_STATE_KEY } from "../../../src/identity/operators.js";
 import { DAY_MS } from "../../../src/store/retention.js";
 import {
   openTaskStores,
@@ -323,5 +325,64 @@ export function describeListTasks(openStores: () => Promise<TaskStores>): void {
     ]);
     const none = (await handler.listTasks({ ...listParams, historyLength: 0 }, alice)).tasks[0];
     expect(none?.history).toEqual([]);
+  });
+
+  it("an operator's ListTasks spans every caller, each task naming its owner; ownerOf finds any task's scope", async () => {
+    const stores = await openStores();
+    const base = Date.now() - 60_000;
+    const at = (s: number) => new Date(base + s * 1000);
+    await stores.taskStore.save(task("a-1", TaskState.TASK_STATE_COMPLETED, { at: at(1) }), alice);
+    await stores.taskStore.save(
+      task("b-1", TaskState.TASK_STATE_FAILED, { at: at(2), contextId: "ctx-2" }),
+      as("bob"),
+    );
+    await stores.taskStore.save(
+      task("s-1", TaskState.TASK_STATE_COMPLETED, { at: at(3) }),
+      subject,
+    );
+    await stores.taskStore.save(
+      task("n-1", TaskState.TASK_STATE_COMPLETED, { at: at(4) }),
+      anonymous,
+    );
+    const handler = handlerFor(stores);
+    const everyOwner = () =>
+      new ServerCallContext({
+        user: new CallerUser({ kind: "token", name: "ops" }),
+        state: new Map([[EVERY_OWNER_STATE_KEY, true]]),
+      });
+
+    const seen: [string, unknown][] = [];
+    let pageToken = "";
+    do {
+      const page = await handler.listTasks({ ...listParams, pageSize: 3, pageToken }, everyOwner());
+      expect(page.totalSize).toBe(4);
+      seen.push(...page.tasks.map((t): [string, unknown] => [t.id, t.metadata?.[OWNER_KEY]]));
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+    expect(seen).toEqual([
+      ["n-1", "unknown"],
+      ["s-1", "oidc:u-1"],
+      ["b-1", "login:bob"],
+      ["a-1", "login:alice"],
+    ]);
+    const failed = await handler.listTasks(
+      { ...listParams, status: TaskState.TASK_STATE_FAILED, historyLength: 0 },
+      everyOwner(),
+    );
+    expect(failed.tasks.map((t) => [t.id, t.history])).toEqual([["b-1", []]]);
+    const byContext = await handler.listTasks({ ...listParams, contextId: "ctx-2" }, everyOwner());
+    expect(byContext.tasks.map((t) => t.id)).toEqual(["b-1"]);
+    // Without the marker, the same caller lists its own tasks only (none), as before.
+    const ops = new ServerCallContext({ user: new CallerUser({ kind: "token", name: "ops" }) });
+    expect((await handler.listTasks(listParams, ops)).tasks).toEqual([]);
+    // What a caller's own ListTasks returns is unchanged: no owner key.
+    const own = await handler.listTasks(listParams, alice);
+    expect(own.tasks.map((t) => t.metadata?.[OWNER_KEY])).toEqual([undefined]);
+
+    expect(await stores.everyOwner.ownerOf("a-1", "")).toBe("login:alice");
+    expect(await stores.everyOwner.ownerOf("s-1", "")).toBe("oidc:u-1");
+    expect(await stores.everyOwner.ownerOf("n-1", "")).toBe("unknown");
+    expect(await stores.everyOwner.ownerOf("nope", "")).toBeUndefined();
+    expect(await stores.everyOwner.ownerOf("a-1", "other-tenant")).toBeUndefined();
   });
 }
