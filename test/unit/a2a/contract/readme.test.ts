@@ -138,6 +138,8 @@ const ARGS: Record<string, unknown[]> = {
   dailyBudgetReached: ["token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", "1 h"],
   budgetStop: ["token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", true],
   byClient: ["not now"],
+  resumedByOperator: ["ops"],
+  canceledByOperator: ["ops"],
 };
 
 /** Every text the contract defines, each rendered once with sample arguments. */
