@@ -124,9 +124,7 @@ export class SqlEveryOwner implements EveryOwnerTasks {
         Date.parse(params.statusTimestampAfter),
       );
     }
-    const counted = (await filtered
-      .select((eb) => eb.fn.countAll().as("total"))
-      .executeTakeFirst()) as { total: number | string | bigint } | undefined;
+    const counted = await filtered.select((eb) => eb.fn.countAll().as("total")).executeTakeFirst();
     const columns = ["owner", "id", "context_id", "status_last_updated", "status", "metadata"];
     if (params.historyLength === undefined || params.historyLength > 0) columns.push("history");
     if (params.includeArtifacts) columns.push("artifacts");

@@ -151,7 +151,9 @@ describe("the operator role", () => {
       expect(seen.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       expect(seen.metadata?.owner).toBe("token:alice");
       const listed = await ops.listTasks(everyTask);
-      expect(listed.tasks.map((t) => [t.id, t.metadata?.owner])).toEqual([[taskId, "token:alice"]]);
+      expect(listed.tasks.map((t): unknown[] => [t.id, t.metadata?.owner])).toEqual([
+        [taskId, "token:alice"],
+      ]);
       // Alice's own view is unchanged: no owner key, her task only.
       expect((await getTask(alice, taskId)).metadata?.owner).toBeUndefined();
 

@@ -377,7 +377,7 @@ export function describeListTasks(openStores: () => Promise<TaskStores>): void {
     expect((await handler.listTasks(listParams, ops)).tasks).toEqual([]);
     // What a caller's own ListTasks returns is unchanged: no owner key.
     const own = await handler.listTasks(listParams, alice);
-    expect(own.tasks.map((t) => t.metadata?.[OWNER_KEY])).toEqual([undefined]);
+    expect(own.tasks.map((t): unknown => t.metadata?.[OWNER_KEY])).toEqual([undefined]);
 
     expect(await stores.everyOwner.ownerOf("a-1", "")).toBe("login:alice");
     expect(await stores.everyOwner.ownerOf("s-1", "")).toBe("oidc:u-1");
