@@ -79,7 +79,17 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
     return super.listTasks(params, context);
   }
 
-  override async *resubscribe(
+  // Not an async generator itself: a caller without the role gets the SDK's generator as it is,
+  // which subscribes to the task's bus on its first step, with no lookup awaited before it.
+  override resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    if (!this.isOperator(context)) return super.resubscribe(params, context);
+    return this.resubscribeScoped(params, context);
+  }
+
+  private async *resubscribeScoped(
     params: SubscribeToTaskRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
@@ -98,18 +108,32 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
     }
   }
 
-  override async sendMessage(
+  override sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
-    return super.sendMessage(params, await this.sendScope(params, context));
+    if (!this.mayAnswerForOthers(params, context)) return super.sendMessage(params, context);
+    return this.sendScope(params, context).then((scoped) => super.sendMessage(params, scoped));
   }
 
-  override async *sendMessageStream(
+  override sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    if (!this.mayAnswerForOthers(params, context)) return super.sendMessageStream(params, context);
+    return this.sendStreamScoped(params, context);
+  }
+
+  private async *sendStreamScoped(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     yield* super.sendMessageStream(params, await this.sendScope(params, context));
+  }
+
+  /** An operator's message naming a task: the only send that may be another caller's. */
+  private mayAnswerForOthers(params: SendMessageRequest, context: ServerCallContext): boolean {
+    return Boolean(params.message?.taskId) && this.isOperator(context);
   }
 
   /**
