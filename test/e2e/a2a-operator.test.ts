@@ -185,7 +185,14 @@ describe("the operator role", () => {
       const [line] = await logs.waitFor(
         (l) => l.msg === "operator answered a task of another caller",
       );
-      expect(line).toMatchObject({ level: 30, operator: "ops", owner: "token:alice", taskId });
+      expect(line).toMatchObject({
+        level: 30,
+        operator: "ops",
+        owner: "token:alice",
+        taskId,
+        toolName: "Write",
+        answer: "allow",
+      });
     },
     TIMEOUT,
   );

@@ -450,17 +450,18 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     // The stored task verbatim (a pure snapshot: still input-required), then `resumed`.
     task.channel.task(ctx.task ?? newTask(task.ref, message));
     const operator = actingOperator(ctx.context?.state);
-    if (operator !== undefined) {
+    const answered = task.answer(message, operator);
+    if (operator !== undefined && answered !== undefined) {
       this.options.logger.info(
         {
           taskId: ctx.taskId,
           owner: parseConversationKey(task.conversation)?.owner,
           operator,
+          ...answered,
         },
         "operator answered a task of another caller",
       );
     }
-    task.answer(message, operator);
     await task.whenTurnStops();
   }
 }

@@ -53,6 +53,12 @@ export interface ServerTaskOptions {
   readonly span?: TraceSpan;
 }
 
+/** What an answer settled: the request's tool, and a permission's decision or `question`. */
+export interface AnsweredPrompt {
+  readonly toolName: string;
+  readonly answer: "allow" | "deny" | "question";
+}
+
 /**
  * One A2A task: the run its client's message started (or, for an autonomous task, the wake it
  * was created for), and the runs its background work causes later, over one or more A2A turns
@@ -233,16 +239,22 @@ export class ServerTask {
   /**
    * Hands the claimed answer to the waiting run. The next prompt, if one waits, is shown at once
    * in its place (the task stays parked, nothing WORKING in between); else the task resumes,
-   * its `resumed` naming the `operator` who answered, if one did.
+   * its `resumed` naming the `operator` who answered, if one did. Returns what was answered
+   * (the operator's answer is logged with it), undefined if nothing was.
    */
-  answer(message: Pick<Message, "messageId">, operator?: string): void {
+  answer(message: Pick<Message, "messageId">, operator?: string): AnsweredPrompt | undefined {
     const claimed = this.prompts.claimedHead(message.messageId);
-    if (claimed === undefined) return;
+    if (claimed === undefined) return undefined;
     const resumed = (ref: TaskRef) => status.resumed(ref, operator);
-    if (!this.leavePrompt(this.prompts.size > 1, resumed)) return;
+    if (!this.leavePrompt(this.prompts.size > 1, resumed)) return undefined;
     const stop = this.prompts.settleAnswered(claimed);
     if (stop !== undefined) this.fail(stop);
     else this.afterPrompt();
+    const { answer } = claimed;
+    const toolName = claimed.entry.request.toolName;
+    return answer.kind === "permission"
+      ? { toolName, answer: answer.decision.decision }
+      : { toolName, answer: "question" };
   }
 
   /** The runtime's `canUseTool` for a tool call of one of its runs. */
