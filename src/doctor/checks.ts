@@ -183,6 +183,7 @@ export function checkAccess(
         ? [`allowedLogins via ${server.trustedProxies.join(", ")}`]
         : []),
       ...(server.allowUnauthenticatedRemote ? ["allowUnauthenticatedRemote"] : []),
+      ...(server.operators.length > 0 ? [`operators: ${server.operators.join(", ")}`] : []),
     ];
     const detail = `${server.host}: ${how.length > 0 ? how.join("; ") : "no authentication (loopback only)"}`;
     return { name: "access", ok: true, detail };

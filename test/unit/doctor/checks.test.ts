@@ -47,6 +47,10 @@ describe("claude-a2a --check", () => {
       ok: true,
       detail: "0.0.0.0: 2 bearer token(s)",
     });
+    const operated = { ...remote, operators: ["ops"] };
+    expect(checkAccess(operated, { OPS_TOKEN: "t" }).detail).toBe(
+      "0.0.0.0: 2 bearer token(s); operators: ops",
+    );
   });
 
   it("checks the gRPC binding: off, its port, its TLS files; an unsafe gRPC bind in access", async () => {
