@@ -5,6 +5,7 @@ import { partsText } from "./parts.js";
 import { stateName } from "./render.js";
 import { summary, table } from "./table.js";
 import { KIND } from "../a2a/contract/kinds.js";
+import { OWNER_KEY } from "../a2a/contract/operator.js";
 import { formatUsd, usageOf } from "../a2a/contract/usage.js";
 import { usageLines } from "./usage-view.js";
 
@@ -31,18 +32,27 @@ function costOf(task: Task): string {
 /** The `tasks` table: newest first, as the server lists them. */
 export function taskTable(tasks: readonly Task[]): string {
   if (tasks.length === 0) return "No tasks.\n";
+  // An operator's list spans every caller: then it says whose each task is.
+  const owners = tasks.some((t) => ownerOf(t) !== undefined);
   return table(
-    ["ID", "STATE", "UPDATED", "CONTEXT", "ORIGIN", "COST", "TEXT"],
+    ["ID", "STATE", "UPDATED", "CONTEXT", ...(owners ? ["OWNER"] : []), "ORIGIN", "COST", "TEXT"],
     tasks.map((t) => [
       t.id,
       stateName(t.status?.state),
       when(t.status?.timestamp),
       t.contextId,
+      ...(owners ? [ownerOf(t) ?? ""] : []),
       typeof t.metadata?.origin === "string" ? t.metadata.origin : "",
       costOf(t),
       summary(firstUserText(t) || partsText(t.status?.message?.parts)),
     ]),
   );
+}
+
+/** `metadata.owner`: whose a task is, in what an operator reads. */
+function ownerOf(task: Task): string | undefined {
+  const owner: unknown = task.metadata?.[OWNER_KEY];
+  return typeof owner === "string" ? owner : undefined;
 }
 
 /** `task ID`: its state, history and artifacts. */
@@ -54,6 +64,8 @@ export function taskDetail(task: Task, c: Colors): string {
   ];
   if (typeof task.metadata?.origin === "string")
     lines.push(`${c.bold("Origin")}   ${task.metadata.origin}`);
+  const owner = ownerOf(task);
+  if (owner !== undefined) lines.push(`${c.bold("Owner")}    ${owner}`);
   const status = partsText(task.status?.message?.parts);
   if (status) lines.push(`${c.bold("Status")}   ${status}`);
   const usage = usageOf(task.metadata);

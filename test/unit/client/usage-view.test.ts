@@ -95,6 +95,22 @@ describe("tasks and task", () => {
     );
   });
 
+  it("an operator's list (tasks naming their owner) has an owner column; task shows the owner", () => {
+    expect(
+      taskTable([stored("t1", { owner: "token:alice" }), stored("t2", { owner: "token:ops" })]),
+    ).toBe(
+      [
+        "ID  STATE      UPDATED  CONTEXT  OWNER        ORIGIN  COST  TEXT",
+        "t1  completed           ctx      token:alice",
+        "t2  completed           ctx      token:ops",
+        "",
+      ].join("\n"),
+    );
+    expect(taskDetail(stored("t1", { owner: "token:alice" }), c)).toContain(
+      "Owner    token:alice\n",
+    );
+  });
+
   it("task shows the cost, runs, model turns, wall time, tokens and each model", () => {
     const text = taskDetail(stored("t1", { usage }), c);
     expect(text).toContain("Cost     $0.00099  (2 runs, 3 model turns, 1.2 s)\n");
