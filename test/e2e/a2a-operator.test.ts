@@ -198,7 +198,7 @@ describe("the operator role", () => {
   );
 
   it(
-    "ops cancels alice's task (she reads who did); a new message of ops in her context is ops's own conversation",
+    "ops cancels alice's task over HTTP+JSON (she reads who did); a new message of ops in her context is ops's own conversation",
     async () => {
       const { alice, ops, bob, logs } = await start(WRITE_OUTSIDE);
       const first = await stream(alice, "Paint the fence", { contextId: "fence" });
@@ -222,7 +222,13 @@ describe("the operator role", () => {
       expect(
         await failure(() => bob.cancelTask({ tenant: "", id: taskId, metadata: undefined })),
       ).toMatch(/not found/i);
-      const canceled = await ops.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+      // Over HTTP+JSON this time: every binding serves the role.
+      const url = (h as A2AHarness).server.url;
+      const opsRest = await connect(url, TOKEN.ops, { transport: "rest" });
+      const bobRest = await connect(url, TOKEN.bob, { transport: "rest" });
+      expect(await failure(() => getTask(bobRest, taskId))).toMatch(/not found/i);
+      expect((await getTask(opsRest, taskId)).metadata?.owner).toBe("token:alice");
+      const canceled = await opsRest.cancelTask({ tenant: "", id: taskId, metadata: undefined });
       expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
       const stored = await getTask(alice, taskId);
       expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
