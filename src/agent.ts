@@ -115,6 +115,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         store: config.store,
         cwd,
         logger: logger.child({ component: "store" }),
+        operators: config.server.operators.length > 0,
       });
   // Before any session resumes: stop what a killed predecessor left running in this workspace.
   const orphans = new OrphanGuard({ cwd, logger: logger.child({ component: "orphans" }) });

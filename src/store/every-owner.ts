@@ -57,6 +57,37 @@ export class EveryOwnerListing implements TaskStore {
   }
 }
 
+/** The indexes that keep an operator's lookups range reads on the SDK's task table. */
+export const EVERY_OWNER_INDEXES = {
+  /**
+   * `ownerOf`: a task by id, whoever's (the SDK's own indexes all begin with the owner); it holds
+   * the owner too, so the lookup never reads the table.
+   */
+  byId: "claude_a2a_tasks_tenant_id_idx",
+  /** `listEveryOwner`: every caller's tasks, newest first (the SDK's page order). */
+  byUpdate: "claude_a2a_tasks_tenant_updated_idx",
+} as const;
+
+/**
+ * Creates the indexes `SqlEveryOwner` reads through, if missing. Only a server with operators
+ * needs them (each costs a write per task saved), so only such a server makes them; once made
+ * they stay (dropping the role later leaves them, harmless).
+ */
+export async function indexEveryOwner(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createIndex(EVERY_OWNER_INDEXES.byId)
+    .ifNotExists()
+    .on(TASK_TABLE)
+    .columns(["tenant", "id", "owner"])
+    .execute();
+  await db.schema
+    .createIndex(EVERY_OWNER_INDEXES.byUpdate)
+    .ifNotExists()
+    .on(TASK_TABLE)
+    .columns(["tenant", "status_last_updated", "id"])
+    .execute();
+}
+
 /** The SDK's page size when a request names none. */
 const DEFAULT_PAGE_SIZE = 50;
 

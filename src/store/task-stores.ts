@@ -15,7 +15,12 @@ import {
   type CallerUsageStore,
 } from "./caller-usage.js";
 import { openDatabase, pingDatabase, type Database, type DatabaseSpec } from "./database.js";
-import { EveryOwnerListing, SqlEveryOwner, type EveryOwnerTasks } from "./every-owner.js";
+import {
+  EveryOwnerListing,
+  indexEveryOwner,
+  SqlEveryOwner,
+  type EveryOwnerTasks,
+} from "./every-owner.js";
 import { OwnerIndexedStore } from "./memory-every-owner.js";
 import { upgradeOwners } from "./owner-upgrade.js";
 import { failUnfinishedTasks } from "./recovery.js";
@@ -49,6 +54,8 @@ export interface OpenStoresOptions {
   /** The workspace: a relative SQLite path and the inbox folders resolve against it. */
   readonly cwd: string;
   readonly logger: Logger;
+  /** `server.operators` is set: index the task table for their every-owner reads. */
+  readonly operators?: boolean | undefined;
 }
 
 /** Stores in memory (lost at restart): the `memory` type, or a task store a caller supplies. */
@@ -103,6 +110,7 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
   try {
     await upgradeOwners(db, o.logger);
     await migrateCallerUsage(db);
+    if (o.operators === true) await indexEveryOwner(db);
     const recovered = await failUnfinishedTasks(db, o.logger);
     const retention = scheduleRetention({
       db,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EVERY_OWNER_INDEXES } from "../../../src/store/every-owner.js";
 import { openTaskStores } from "../../../src/store/task-stores.js";
 import { describeCallerUsageContract } from "./caller-usage-contract.js";
 import { describeStoreContract } from "./store-contract.js";
@@ -48,6 +49,55 @@ describe("SQLite task store file", () => {
           "a2a_push_notification_configs_migrations",
         ]),
       );
+    } finally {
+      db.close();
+    }
+  });
+
+  it("with operators, an operator's lookups and lists read through indexes; without, none is added", async () => {
+    const file = join(cwd, ".claude", "claude-a2a.db");
+    const open = async (operators: boolean) => {
+      const stores = await openTaskStores({
+        store: { type: "sqlite", path: ".claude/claude-a2a.db", retainDays: 30 },
+        cwd,
+        logger: pino({ level: "silent" }),
+        operators,
+      });
+      await stores.close();
+      return new BetterSqlite3(file, { readonly: true });
+    };
+    const indexes = (db: BetterSqlite3.Database) =>
+      db
+        .prepare("select name from sqlite_master where type = 'index' and tbl_name = 'tasks'")
+        .all()
+        .map((r) => (r as { name: string }).name);
+    const plain = await open(false);
+    try {
+      expect(indexes(plain)).not.toContain(EVERY_OWNER_INDEXES.byId);
+    } finally {
+      plain.close();
+    }
+    const db = await open(true);
+    try {
+      expect(indexes(db)).toEqual(
+        expect.arrayContaining([EVERY_OWNER_INDEXES.byId, EVERY_OWNER_INDEXES.byUpdate]),
+      );
+      const plan = (sql: string) =>
+        db
+          .prepare(`explain query plan ${sql}`)
+          .all("", "t1")
+          .map((r) => (r as { detail: string }).detail)
+          .join("; ");
+      // The statements SqlEveryOwner makes (Kysely's SQLite text).
+      expect(plan('select "owner" from "tasks" where "tenant" = ? and "id" = ? limit 2')).toContain(
+        EVERY_OWNER_INDEXES.byId,
+      );
+      const page = plan(
+        'select "id" from "tasks" where "tenant" = ? and "id" <> ? ' +
+          'order by "status_last_updated" desc, "id" desc limit 51',
+      );
+      expect(page).toContain(EVERY_OWNER_INDEXES.byUpdate);
+      expect(page).not.toContain("TEMP B-TREE");
     } finally {
       db.close();
     }

@@ -100,7 +100,8 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
   describe(`${name} task store`, () => {
     const open: TaskStores[] = [];
     const openStores = async (store = target.config()) => {
-      const stores = await openTaskStores({ store, cwd: target.cwd(), logger });
+      // With the operator indexes: made at the first open, kept at the next (both dialects).
+      const stores = await openTaskStores({ store, cwd: target.cwd(), logger, operators: true });
       open.push(stores);
       return stores;
     };
