@@ -160,6 +160,10 @@ describe("the operator role", () => {
       // Alice follows her task; ops answers it.
       const alicesView = watch(alice.resubscribeTask({ tenant: "", id: taskId }));
       await alicesView.first((e) => e.payload?.$case === "task");
+      // Ops follows it too (SubscribeToTask), from the parked task to its end.
+      const opsView = watch(ops.resubscribeTask({ tenant: "", id: taskId }));
+      const opsFirst = await opsView.first((e) => e.payload?.$case === "task");
+      expect(opsFirst.payload?.$case === "task" && opsFirst.payload.value.id).toBe(taskId);
       const allow = dataPart({ kind: "permission_response", decision: "allow" });
       const answered = await stream(ops, [allow], { taskId, contextId });
       expect(lastStatus(answered).state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -178,6 +182,9 @@ describe("the operator role", () => {
         answeredBy: "ops",
       });
       expect(lastStatus(aliceEvents).state).toBe(TaskState.TASK_STATE_COMPLETED);
+      const opsEvents = await opsView.done;
+      expect(statusesOfKind(opsEvents, "resumed")).toHaveLength(1);
+      expect(lastStatus(opsEvents).state).toBe(TaskState.TASK_STATE_COMPLETED);
       const stored = await getTask(alice, taskId);
       expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
