@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { Role, TaskState, type StreamResponse } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { connect } from "../../src/client/connect.js";
 import { TEXT } from "../../src/a2a/contract/texts.js";
@@ -187,6 +187,11 @@ describe("the operator role", () => {
       expect(lastStatus(opsEvents).state).toBe(TaskState.TASK_STATE_COMPLETED);
       const stored = await getTask(alice, taskId);
       expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      // Her task's history keeps the answer with the name of who sent it.
+      const answer = stored.history.find(
+        (m) => m.role === Role.ROLE_USER && m.metadata?.answeredBy,
+      );
+      expect(answer?.metadata).toEqual({ answeredBy: "ops" });
 
       // The log names the operator and whose task it answered.
       const [line] = await logs.waitFor(

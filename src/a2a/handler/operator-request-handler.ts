@@ -19,7 +19,7 @@ import {
   type Access,
   type TaskAction,
 } from "../../identity/operators.js";
-import { withOwner } from "../contract/operator.js";
+import { stampAnswer, withOwner } from "../contract/operator.js";
 import { GuardedRequestHandler } from "./guarded-request-handler.js";
 
 /** What the operator role needs besides the request handler. */
@@ -112,15 +112,19 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
-    if (!this.mayAnswerForOthers(params, context)) return super.sendMessage(params, context);
-    return this.sendScope(params, context).then((scoped) => super.sendMessage(params, scoped));
+    if (!this.mayAnswerForOthers(params, context)) {
+      return super.sendMessage(stamped(params, undefined), context);
+    }
+    return this.sendScope(params, context).then((s) => super.sendMessage(s.params, s.context));
   }
 
   override sendMessageStream(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    if (!this.mayAnswerForOthers(params, context)) return super.sendMessageStream(params, context);
+    if (!this.mayAnswerForOthers(params, context)) {
+      return super.sendMessageStream(stamped(params, undefined), context);
+    }
     return this.sendStreamScoped(params, context);
   }
 
@@ -128,7 +132,8 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    yield* super.sendMessageStream(params, await this.sendScope(params, context));
+    const scoped = await this.sendScope(params, context);
+    yield* super.sendMessageStream(scoped.params, scoped.context);
   }
 
   /** An operator's message naming a task: the only send that may be another caller's. */
@@ -139,15 +144,17 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
   /**
    * A message naming a task can only answer it (the guard refuses one for a working task, the
    * SDK one for an ended task): `answer`. A message naming none is new work, always in its
-   * sender's own conversation, whatever its contextId: the operator's own.
+   * sender's own conversation, whatever its contextId: the operator's own. An answer for another
+   * caller names its operator in its metadata, which the task's history keeps.
    */
   private async sendScope(
     params: SendMessageRequest,
     context: ServerCallContext,
-  ): Promise<ServerCallContext> {
+  ): Promise<{ params: SendMessageRequest; context: ServerCallContext }> {
     const taskId = params.message?.taskId;
-    if (!taskId) return context;
-    return (await this.scope(context, taskId, "answer")).context;
+    if (!taskId) return { params: stamped(params, undefined), context };
+    const scoped = await this.scope(context, taskId, "answer");
+    return { params: stamped(params, scoped.operator), context: scoped.context };
   }
 
   private isOperator(context: ServerCallContext): boolean {
@@ -170,6 +177,14 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
     const operator = operatorName(context);
     return { context: actingFor(context, owner, operator), access, owner, operator };
   }
+}
+
+/** `params` with its message stamped (`stampAnswer`); the same object when nothing changes. */
+function stamped(params: SendMessageRequest, operator: string | undefined): SendMessageRequest {
+  const message = params.message;
+  if (message === undefined) return params;
+  const next = stampAnswer(message, operator);
+  return next === message ? params : { ...params, message: next };
 }
 
 /** The operator's name as logs and the owner's stream show it: its login, token name or subject. */

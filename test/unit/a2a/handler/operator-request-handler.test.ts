@@ -135,6 +135,8 @@ describe("OperatorRequestHandler", () => {
     expect(ctx?.task?.id).toBe("t-alice");
     expect(ctx?.context?.user?.userName).toBe("token:alice");
     expect(actingOperator(ctx?.context?.state)).toBe("ops");
+    // The answer itself names the operator: the owner's history keeps who answered.
+    expect(ctx?.userMessage.metadata).toEqual({ answeredBy: "ops" });
     // Bob's answer to the same task: unknown to him.
     await expect(
       handler.sendMessage(
@@ -144,12 +146,22 @@ describe("OperatorRequestHandler", () => {
     ).rejects.toBeInstanceOf(TaskNotFoundError);
   });
 
-  it("an operator's own answer names no operator", async () => {
+  it("an operator's own answer names no operator; a client cannot claim one answered", async () => {
+    const forged = (taskId: string) => ({
+      ...answer(taskId),
+      metadata: { answeredBy: "ops", note: "kept" },
+    });
     await handler.sendMessage(
-      { tenant: "", message: answer("t-ops"), configuration: undefined, metadata: undefined },
+      { tenant: "", message: forged("t-ops"), configuration: undefined, metadata: undefined },
       as("ops"),
     );
     expect(actingOperator(executor.executed[0]?.context?.state)).toBeUndefined();
+    expect(executor.executed[0]?.userMessage.metadata).toEqual({ note: "kept" });
+    await handler.sendMessage(
+      { tenant: "", message: forged("t-alice"), configuration: undefined, metadata: undefined },
+      as("alice"),
+    );
+    expect(executor.executed[1]?.userMessage.metadata).toEqual({ note: "kept" });
   });
 
   it("an operator's cancel tells the executor who cancels, then forgets it", async () => {
