@@ -27,6 +27,7 @@ import {
 import { COLOUR_QUESTION, dataPart, idsOf, lastStatus } from "../support/a2a/stream-view.js";
 import { watch } from "../support/a2a/watch.js";
 import { captureLogs, sdkGrpcClient, type LogCapture } from "../support/grpc.js";
+import { AUDIENCE, ISSUER, makeKey, mint } from "../support/oidc.js";
 
 const TIMEOUT = 120_000;
 
@@ -271,6 +272,45 @@ describe("the operator role", () => {
       const resumed = statusesOfKind(answered, "resumed");
       expect(resumed[0]?.status?.message?.metadata).toMatchObject({ answeredBy: "ops" });
       expect(lastStatus(answered).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "an OpenID Connect operator (oidc:<subject>) answers alice's question; another subject sees nothing",
+    async () => {
+      const key = await makeKey("idp-key-1");
+      h = await startA2AHarness({
+        rules: WRITE_OUTSIDE(""),
+        config: {
+          server: {
+            auth: {
+              tokens: TOKENS,
+              oidc: { issuer: ISSUER, audience: AUDIENCE, keys: [{ ...key.jwk, kty: "EC" }] },
+            },
+            operators: ["oidc:ada@example.com"],
+          },
+        },
+      });
+      const url = h.server.url;
+      const alice = await connect(url, TOKEN.alice);
+      const ada = await connect(url, await mint(key, { sub: "ada@example.com" }));
+      const eve = await connect(url, await mint(key, { sub: "eve@example.com" }));
+      const first = await stream(alice, "Paint the fence");
+      const { taskId, contextId } = idsOf(first);
+
+      expect(await failure(() => getTask(eve, taskId))).toMatch(/not found/i);
+      expect((await eve.listTasks(everyTask)).tasks).toEqual([]);
+      expect((await ada.listTasks(everyTask)).tasks.map((t): unknown => t.metadata?.owner)).toEqual(
+        ["token:alice"],
+      );
+      const answered = await stream(ada, "blue", { taskId, contextId });
+      expect(lastStatus(answered).state).toBe(TaskState.TASK_STATE_COMPLETED);
+      // Named as logs name the caller: the subject itself.
+      expect(statusesOfKind(answered, "resumed")[0]?.status?.message?.metadata).toEqual({
+        kind: "resumed",
+        answeredBy: "ada@example.com",
+      });
     },
     TIMEOUT,
   );
