@@ -28,7 +28,6 @@ import {
   twoWorkspaces,
   writeNote,
 } from "../support/a2a/workspaces.js";
-import type { ConfigInput } from "../../src/config/schema.js";
 import {
   buildConsole,
   launchBrowser,
@@ -427,8 +426,7 @@ describe("the web console's authentication", () => {
     expect(await open.page.locator("#connection").textContent()).toBe("unreachable");
   });
 
-  // Needs `server.operators` (helper `operator`, issue 25.4), not in main when this was written.
-  it.skip("a second caller's task is invisible without the operator role and answerable with it (skipped: server.operators is not in main yet)", async () => {
+  it("a second caller's task is invisible without the operator role and answerable with it", async () => {
     const tokens = {
       ops: "console-ops-token",
       bob: "console-bob-token",
@@ -443,7 +441,7 @@ describe("the web console's authentication", () => {
           },
           operators: ["ops"],
         },
-      } as ConfigInput,
+      },
       fetchImpl: bearerFetch(tokens.bob),
     });
     const outside = join(h.bench.sandbox.root, "outside", "ops.txt");
