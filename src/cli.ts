@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { main } from "./main.js";
 
+/** The exit code of a client left with a second Ctrl-C (`EXIT.interrupted`, 128 + SIGINT). */
+const INTERRUPTED = 130;
+
 const CLIENT_COMMANDS: readonly string[] = ["send", "chat", "tasks", "task", "cancel"];
 
 /** `claude-a2a send|chat|tasks|task|cancel …` is the client; anything else starts the server. */
@@ -19,6 +22,9 @@ const run = isClientCommand(argv)
 run.then(
   (code) => {
     process.exitCode = code;
+    // A second Ctrl-C means "quit now": a cancel the server has not answered yet must not keep
+    // the client alive (its request would hold the event loop until the server answers).
+    if (code === INTERRUPTED) process.stderr.write("", () => process.exit(code));
   },
   (err: unknown) => {
     process.stderr.write(`claude-a2a: unexpected error: ${String((err as Error).stack ?? err)}\n`);

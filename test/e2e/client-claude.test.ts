@@ -5,8 +5,9 @@
 import { access, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
+import { GuardedRequestHandler } from "../../src/a2a/handler/guarded-request-handler.js";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
 import { startA2AHarness, type A2AHarness } from "../support/a2a/harness.js";
 import { COLOUR_QUESTION } from "../support/a2a/stream-view.js";
@@ -285,14 +286,32 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
     expect(await t.exited).toBe(0);
     await access(join(dir, "claude-a2a", "contexts.json"));
 
-    // A second Ctrl-C during a turn leaves the client (exit 130) after asking for the cancel.
-    const again = chat(harness, ["--continue"]);
-    at = await again.waitFor("Ctrl-C during a turn cancels it");
-    again.write("Tell me a long story\r");
-    at = await again.waitFor("This answer", { from: at });
-    again.write(KEY.ctrlC);
-    await again.waitFor("canceling the task", { from: at });
-    again.write(KEY.ctrlC);
-    expect(await again.exited).toBe(130);
+    // A second Ctrl-C during a turn leaves the client (exit 130) after asking for the cancel. The
+    // server holds that cancel, so the second Ctrl-C lands while the turn still runs: a cancel
+    // answered at once would end the turn first, and the test would measure a race.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its `this` below
+    const cancelTask = GuardedRequestHandler.prototype.cancelTask;
+    const hold = vi
+      .spyOn(GuardedRequestHandler.prototype, "cancelTask")
+      .mockImplementation(async function (this: GuardedRequestHandler, ...args) {
+        await held;
+        return cancelTask.apply(this, args);
+      });
+    try {
+      const again = chat(harness, ["--continue"]);
+      at = await again.waitFor("Ctrl-C during a turn cancels it");
+      again.write("Tell me a long story\r");
+      at = await again.waitFor("This answer", { from: at });
+      again.write(KEY.ctrlC);
+      await again.waitFor("canceling the task", { from: at });
+      await vi.waitFor(() => expect(hold).toHaveBeenCalled(), { timeout: 10_000 });
+      again.write(KEY.ctrlC);
+      expect(await again.exited).toBe(130);
+    } finally {
+      release();
+      hold.mockRestore();
+    }
   });
 });
