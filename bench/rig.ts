@@ -131,7 +131,9 @@ export async function startRig(): Promise<Rig> {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
     },
     // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
-    ...(profileDir !== undefined && { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] }),
+    ...(profileDir !== undefined && {
+      nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-interval=200"],
+    }),
   });
   const client = await new ClientFactory().createFromUrl(server.url);
   return {
