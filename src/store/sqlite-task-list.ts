@@ -15,7 +15,7 @@ import type { Logger } from "pino";
 const DEFAULT_PAGE_SIZE = 50;
 
 /** The SDK's default owner of a caller's tasks (`resolveUserScope`, not exported by the SDK). */
-const ownerOf = (context: ServerCallContext) => context.user?.userName || "unknown";
+export const ownerOf = (context: ServerCallContext): string => context.user?.userName || "unknown";
 
 export interface ListQuery {
   readonly sql: string;

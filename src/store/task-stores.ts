@@ -25,7 +25,7 @@ import { OwnerIndexedStore } from "./memory-every-owner.js";
 import { upgradeOwners } from "./owner-upgrade.js";
 import { failUnfinishedTasks } from "./recovery.js";
 import { scheduleRetention } from "./retention.js";
-import { SqliteTaskStore } from "./sqlite-task-list.js";
+import { sqliteStores } from "./sqlite-stores.js";
 import { TaskTable } from "./task-table.js";
 
 export type StoreConfig = Config["store"];
@@ -120,20 +120,29 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
     });
     await retention.first;
     o.logger.info({ store: spec.type, location: database.location }, "task store open");
-    const everyOwner = new SqlEveryOwner(db, o.logger);
-    const taskStore =
-      spec.type === "sqlite" ? new SqliteTaskStore(db, o.logger) : new DatabaseTaskStore(db);
+    const stores =
+      spec.type === "sqlite"
+        ? sqliteStores(db, o.logger)
+        : {
+            taskStore: new DatabaseTaskStore(db),
+            pushStore: new DatabasePushNotificationStore(db),
+            flush: () => Promise.resolve(),
+          };
+    // An operator's list reads the table itself: progress written behind goes to it first.
+    const everyOwner = flushedFirst(new SqlEveryOwner(db, o.logger), stores.flush);
     return {
       type: spec.type,
-      taskStore: new EveryOwnerListing(taskStore, everyOwner),
+      taskStore: new EveryOwnerListing(stores.taskStore, everyOwner),
       everyOwner,
-      pushStore: new DatabasePushNotificationStore(db),
+      pushStore: stores.pushStore,
       usage: new SqlCallerUsage(db),
       recovered,
       countByState: () => new TaskTable(db).countByState(),
       ping: () => pingDatabase(db),
       close: async () => {
         retention.stop();
+        // Progress saved but not yet written goes to the database before it closes.
+        await stores.flush();
         await db.destroy();
       },
     };
@@ -141,4 +150,15 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
     await db.destroy();
     throw err;
   }
+}
+
+/** `tasks`, whose every-owner list first writes what is pending (`flush`). */
+function flushedFirst(tasks: EveryOwnerTasks, flush: () => Promise<void>): EveryOwnerTasks {
+  return {
+    ownerOf: (taskId, tenant) => tasks.ownerOf(taskId, tenant),
+    listEveryOwner: async (params, tenant) => {
+      await flush();
+      return tasks.listEveryOwner(params, tenant);
+    },
+  };
 }

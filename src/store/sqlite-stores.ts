@@ -1,0 +1,38 @@
+import type { PushNotificationStore, TaskStore } from "@a2a-js/sdk/server";
+import { DatabasePushNotificationStore, DatabaseTaskStore } from "@a2a-js/sdk/server/database";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import { CachedPushConfigStore } from "./push-config-cache.js";
+import { ownerOf, SqliteTaskStore } from "./sqlite-task-list.js";
+import { WriteBehindTaskStore } from "./write-behind-task-store.js";
+
+/**
+ * The stores of a SQLite database, which this server alone writes: tasks through the write-behind
+ * store (reads see every save at once; progress is written in batches), push configs through a
+ * cache. PostgreSQL, which several servers may share, keeps the SDK's stores as they are.
+ */
+export function sqliteStores(
+  db: Kysely<unknown>,
+  logger: Logger,
+): { taskStore: TaskStore; pushStore: PushNotificationStore; flush: () => Promise<void> } {
+  const inner = new SqliteTaskStore(db, logger);
+  const taskStore = new WriteBehindTaskStore({
+    inner,
+    ownerOf,
+    logger: logger.child({ component: "store" }),
+    // One transaction, one commit, for every task pending at that moment.
+    writeBatch: async (writes) => {
+      const [only] = writes;
+      if (writes.length === 1 && only !== undefined) return inner.save(only.task, only.context);
+      await db.transaction().execute(async (trx) => {
+        const store = new DatabaseTaskStore(trx);
+        for (const w of writes) await store.save(w.task, w.context);
+      });
+    },
+  });
+  return {
+    taskStore,
+    pushStore: new CachedPushConfigStore(new DatabasePushNotificationStore(db), ownerOf),
+    flush: () => taskStore.flush(),
+  };
+}
