@@ -20,6 +20,7 @@ import {
 import { traceRequests } from "./request-spans.js";
 import { restContentTypeStatus } from "./rest-errors.js";
 import { jsonRpcVersionGate, restVersionGate } from "./version-gate.js";
+import { withoutEtag } from "./without-etag.js";
 
 /** One A2A agent as HTTP serves it: its card and the request handler behind its bindings. */
 export interface A2aSurface {
@@ -79,16 +80,18 @@ export function mountA2a(
     d.tracing.enabled ? [traceRequests(d.tracing, binding)] : [];
   router.use(
     JSONRPC_PATH,
-    ...traced("jsonrpc"),
-    d.gate,
-    ...access,
-    jsonBody(d.bodyLimit, "jsonrpc"),
-    jsonRpcNotifications,
-    jsonRpcAnswers(d.logger),
-    jsonRpcLimitAnswers,
-    jsonRpcVersionGate(compat),
-    jsonRpcShapeGuard(compat),
-    jsonRpcHandler(common),
+    withoutEtag(
+      ...traced("jsonrpc"),
+      d.gate,
+      ...access,
+      jsonBody(d.bodyLimit, "jsonrpc"),
+      jsonRpcNotifications,
+      jsonRpcAnswers(d.logger),
+      jsonRpcLimitAnswers,
+      jsonRpcVersionGate(compat),
+      jsonRpcShapeGuard(compat),
+      jsonRpcHandler(common),
+    ),
   );
   router.use(
     REST_PATH,

@@ -90,6 +90,9 @@ export function createHttpApp(o: HttpAppOptions): Express {
   app.set("trust proxy", false);
 
   routeSdkConsole(o.logger);
+  // The request line holds ids, a status and timings, never a credential: it skips the redaction
+  // pass every other record pays (most of a line's cost, docs/BENCHMARKS.md). Same output.
+  const requestLog = o.logger.child({}, { redact: { paths: [] } });
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     // The protocol error a JSON answer carries, for the request's one log line.
@@ -102,7 +105,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
       return json(body);
     };
     res.on("finish", () => {
-      o.logger.info(
+      requestLog.info(
         {
           method: req.method,
           path: req.originalUrl.split("?")[0],
