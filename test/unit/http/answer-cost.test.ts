@@ -31,6 +31,7 @@ describe("HTTP app: what a JSON-RPC answer does not pay for", () => {
     expect(Object.keys(line ?? {}).sort()).toEqual(
       [
         "caller",
+        "contextId",
         "hostname",
         "level",
         "method",
