@@ -3,8 +3,6 @@ import { sql, type Kysely } from "kysely";
 import type { Logger } from "pino";
 import { ANONYMOUS_OWNER, SCOPE_PREFIXES } from "../identity/caller.js";
 
-type Tables = Record<string, Record<string, unknown>>;
-
 /**
  * Rows written when a caller's scope was its bare Tailscale login (`ada@example.com`) move to
  * today's `login:ada@example.com`, so their callers keep their tasks and push configs. Only
@@ -15,17 +13,25 @@ export async function upgradeOwners(
   database: Kysely<unknown>,
   logger: Pick<Logger, "info">,
 ): Promise<number> {
-  const db = database as unknown as Kysely<Tables>;
+  const db = database;
   let moved = 0;
-  for (const table of [TASK_TABLE, PUSH_NOTIFICATION_TABLE]) {
-    let update = db
-      .updateTable(table)
-      .set({ owner: sql<string>`'login:' || owner` })
-      .where("owner", "<>", ANONYMOUS_OWNER);
+  for (const [table, keys] of [
+    [TASK_TABLE, ["tenant", "owner", "id"]],
+    [PUSH_NOTIFICATION_TABLE, ["tenant", "owner", "task_id", "config_id"]],
+  ] as const) {
     // Every scope of today's prefixes is left alone: an `oidc:` subject is not a bare login.
-    for (const prefix of SCOPE_PREFIXES) update = update.where("owner", "not like", `${prefix}%`);
-    const result = await update.executeTakeFirst();
-    moved += Number(result.numUpdatedRows);
+    const prefixed = SCOPE_PREFIXES.map((prefix) => sql`owner not like ${`${prefix}%`}`);
+    const key = sql.join(keys.map((k) => sql.ref(k)));
+    // The rows to move are found in the primary key's index (tenant, owner, ...), not by reading
+    // every row with its payloads: this runs at every start, over a month of tasks.
+    const result = await sql`
+      update ${sql.table(table)} set owner = 'login:' || owner
+      where (${key}) in (
+        select ${key} from ${sql.table(table)}
+        where owner <> ${ANONYMOUS_OWNER} and ${sql.join(prefixed, sql` and `)}
+      )`.execute(db);
+    const updated = result.numAffectedRows ?? 0n;
+    moved += Number(updated);
   }
   if (moved > 0) logger.info({ rows: moved }, "store: login scopes upgraded to login:<login>");
   return moved;

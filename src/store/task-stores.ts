@@ -26,6 +26,7 @@ import { upgradeOwners } from "./owner-upgrade.js";
 import { failUnfinishedTasks } from "./recovery.js";
 import { scheduleRetention } from "./retention.js";
 import { sqliteStores } from "./sqlite-stores.js";
+import { ensureTaskIndexes } from "./task-indexes.js";
 import { TaskTable } from "./task-table.js";
 
 export type StoreConfig = Config["store"];
@@ -108,6 +109,7 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
   }
   const { db } = database;
   try {
+    await ensureTaskIndexes(db);
     await upgradeOwners(db, o.logger);
     await migrateCallerUsage(db);
     if (o.operators === true) await indexEveryOwner(db);
