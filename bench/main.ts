@@ -9,7 +9,7 @@
  *
  * See docs/BENCHMARKS.md for what each scenario measures.
  */
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import { planFrom, type ScenarioName, type Plan } from "./plan.js";
 import { startRig, type Rig } from "./rig.js";
@@ -46,14 +46,28 @@ const plan = planFrom(process.env);
 const began = performance.now();
 const rig = await startRig();
 const rows: Row[] = [];
+// How loaded the machine was (the 1-minute load average, every 2 s): the table says it per
+// scenario, since other work on the machine moves every absolute figure.
+let loads: number[] = [];
+const sampler = setInterval(() => loads.push(loadavg()[0] ?? 0), 2_000);
 try {
   for (const name of plan.scenarios) {
     const t = performance.now();
     log(`bench: ${name}...`);
-    rows.push(...(await run(name, rig, plan, log)));
+    loads = [loadavg()[0] ?? 0];
+    const scenarioRows = await run(name, rig, plan, log);
+    const scenario = scenarioRows[0]?.scenario ?? name;
+    rows.push(...scenarioRows, {
+      scenario,
+      group: "machine load (1-min avg)",
+      variant: `${cpus().length} cores, sampled every 2 s`,
+      unit: "load",
+      samples: loads,
+    });
     log(`bench: ${name} took ${((performance.now() - t) / 1000).toFixed(0)} s`);
   }
 } finally {
+  clearInterval(sampler);
   await rig.close();
 }
 const cpu = cpus()[0]?.model ?? "unknown CPU";

@@ -18,6 +18,8 @@ export interface Plan {
   readonly concurrencyReps: number;
   /** Store: tasks seeded, client loops, seconds per measured phase, phases per operation. */
   readonly storeTasks: number;
+  /** The store of a server that has run for a month (the client's tasks among them); 0: none. */
+  readonly storeBulkTasks: number;
   readonly storeLoops: number;
   readonly storePhaseSeconds: number;
   readonly storePhases: number;
@@ -50,6 +52,7 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     turnsPerContext: 5,
     concurrencyReps: quick ? 1 : 2,
     storeTasks: 10_000,
+    storeBulkTasks: Number(env.BENCH_STORE_BULK ?? 1_000_000),
     storeLoops: 8,
     storePhaseSeconds: quick ? 2 : 5,
     storePhases: quick ? 1 : 3,

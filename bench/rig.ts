@@ -5,6 +5,7 @@
  * Everything listens on 127.0.0.1; the runtimes' config and tmp dirs are in temp dirs.
  */
 import { spawnSync } from "node:child_process";
+import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
@@ -27,6 +28,10 @@ import {
 export interface ExtraServer {
   readonly server: ServerProcess;
   readonly client: Client;
+  /** Its workspace. */
+  readonly cwd: string;
+  /** Spawn to its first healthy `/healthz` (startup: migrations, recovery, pruning). */
+  readonly startMs: number;
   /** Pids of its Claude Code processes (and their children). */
   claudePids: () => Promise<number[]>;
   close(): Promise<void>;
@@ -47,8 +52,11 @@ export interface Rig {
   /** Pids of the server's Claude Code processes. */
   serverClaudePids: () => Promise<number[]>;
   directClaudePids: () => Promise<number[]>;
-  /** Starts another server with `config` (e.g. a small `sessions.maxLive`); the caller closes it. */
-  extraServer(config: ConfigInput): Promise<ExtraServer>;
+  /**
+   * Starts another server with `config` (e.g. a small `sessions.maxLive`), after `prepare` has
+   * filled its workspace (e.g. its database); the caller closes it.
+   */
+  extraServer(config: ConfigInput, prepare?: (cwd: string) => Promise<void>): Promise<ExtraServer>;
   close(): Promise<void>;
 }
 
@@ -69,20 +77,26 @@ async function startExtraServer(
   modelUrl: string,
   built: boolean,
   config: ConfigInput,
+  prepare?: (cwd: string) => Promise<void>,
 ): Promise<ExtraServer> {
   const sandbox = await createRuntimeSandbox({ modelUrl });
   try {
     await writeTestConfig(sandbox.cwd, config);
+    await prepare?.(sandbox.cwd);
+    const spawned = performance.now();
     const server = await spawnServer({
       built,
       cwd: sandbox.cwd,
       port: await freePort(),
       env: { ...sandbox.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info" },
     });
+    const startMs = performance.now() - spawned;
     const client = await new ClientFactory().createFromUrl(server.url);
     return {
       server,
       client,
+      cwd: sandbox.cwd,
+      startMs,
       // The server itself carries the sandbox's environment too.
       claudePids: async () =>
         (await processesWithConfigDir(sandbox.configDir)).filter((pid) => pid !== server.pid),
@@ -154,7 +168,7 @@ export async function startRig(): Promise<Rig> {
     }),
     serverClaudePids: () => processesWithConfigDir(serverSandbox.configDir),
     directClaudePids: () => processesWithConfigDir(directSandbox.configDir),
-    extraServer: (config) => startExtraServer(model.url, built, config),
+    extraServer: (config, prepare) => startExtraServer(model.url, built, config, prepare),
     async close() {
       await stopServer(server);
       await killSandboxProcesses(serverSandbox.configDir);

@@ -3,7 +3,7 @@
  * baseline row of its group measured in the same run. Pure.
  */
 
-export type Unit = "ms" | "s" | "µs" | "MB" | "count" | "/s" | "%";
+export type Unit = "ms" | "s" | "µs" | "MB" | "count" | "/s" | "%" | "load";
 
 export interface Row {
   /** The scenario (first column), e.g. "warm turn". */

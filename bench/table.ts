@@ -20,6 +20,8 @@ export function formatValue(value: number, unit: Unit): string {
       return `${grouped(value, 0)}/s`;
     case "%":
       return `${grouped(value, 0)} %`;
+    case "load":
+      return grouped(value, 1);
   }
 }
 

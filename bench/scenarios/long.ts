@@ -102,7 +102,8 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
           variant: "A2A streaming",
           unit: "s",
           samples: a2aWall,
-          target: "≤ 1.5×",
+          // Issue 22: at N = 20,000, ≤ 1.2×; the others keep issue 12's ≤ 1.5×.
+          target: n === 20_000 ? "≤ 1.2×" : "≤ 1.5×",
         },
         {
           scenario,
@@ -134,7 +135,7 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
         variant: `during ${N}`,
         unit: "ms",
         samples: healthDuring,
-        target: "≤ 2×",
+        target: "≤ 1.5×",
       });
     }
   } finally {
@@ -159,7 +160,7 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
       variant: `during ${N}`,
       unit: "ms",
       samples: otherDuring,
-      target: "≤ 2×",
+      target: "≤ 1.5×",
     },
   ];
 }

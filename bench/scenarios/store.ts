@@ -11,35 +11,50 @@ import { ServerCallContext } from "@a2a-js/sdk/server";
 import { DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
-import { JSONRPC_PATH } from "../../src/a2a/contract/card.js";
 import { KIND } from "../../src/a2a/contract/kinds.js";
 import { agentMessage, artifact, textPart } from "../../src/a2a/contract/messages.js";
 import { DEFAULT_SQLITE_PATH } from "../../src/config/schema.js";
+import { openDatabase } from "../../src/store/database.js";
 import { userMessage } from "../../test/support/a2a/harness.js";
 import { blockingTurn } from "../a2a.js";
 import type { Plan } from "../plan.js";
 import { cpuTimeMs, runQueueWaitMs } from "../proc.js";
 import { TURN_PROMPT, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
+import { seedBulk } from "./store-bulk.js";
+import { opsFor, storeRows, type OpName, type Seeded } from "./store-rows.js";
 
 const PAGE = 50;
 const OWNER_KEY = "bench-owner";
+
+interface Scope {
+  readonly tenant: string;
+  readonly owner: string;
+}
+
+/** The (tenant, owner) the server gives this client's tasks, read from a real task of its own. */
+async function clientScope(rig: Rig): Promise<Scope> {
+  const { contextId } = await blockingTurn(rig.client, TURN_PROMPT);
+  const connection = new BetterSqlite3(join(rig.serverSandbox.cwd, DEFAULT_SQLITE_PATH));
+  try {
+    connection.pragma("busy_timeout = 5000");
+    const scope = connection
+      .prepare<[string], Scope>("select tenant, owner from tasks where context_id = ? limit 1")
+      .get(contextId);
+    if (scope === undefined) throw new Error("store: the server's task is not in its SQLite file");
+    return scope;
+  } finally {
+    connection.close();
+  }
+}
 
 /**
  * Writes `count` completed tasks, `PAGE` per context, for the same (tenant, owner) the server gave
  * a real task of this client: the seeded tasks are the client's own, whatever the caller scheme.
  */
-async function seed(rig: Rig, count: number): Promise<{ ids: string[]; contexts: string[] }> {
-  const { contextId } = await blockingTurn(rig.client, TURN_PROMPT);
-  const file = join(rig.serverSandbox.cwd, DEFAULT_SQLITE_PATH);
+async function seed(file: string, scope: Scope, count: number): Promise<Seeded> {
   const connection = new BetterSqlite3(file);
   connection.pragma("busy_timeout = 5000");
-  const scope = connection
-    .prepare<[string], { tenant: string; owner: string }>(
-      "select tenant, owner from tasks where context_id = ? limit 1",
-    )
-    .get(contextId);
-  if (scope === undefined) throw new Error("store: the server's task is not in its SQLite file");
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: connection }) });
   const context = new ServerCallContext({
     tenant: scope.tenant,
@@ -106,97 +121,97 @@ async function load(
   return { rate: done / elapsed, errors, seconds: elapsed };
 }
 
-const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+/**
+ * Another server whose database holds the client's `own` tasks and `bulk` tasks of other callers
+ * (`store-bulk.ts`), seeded before it starts, so its startup runs over all of them.
+ */
+async function bulkServer(
+  rig: Rig,
+  scope: Scope,
+  own: number,
+  bulk: number,
+  log: (s: string) => void,
+) {
+  let seeded: Seeded = { ids: [], contexts: [] };
+  const server = await rig.extraServer({}, async (cwd) => {
+    const file = join(cwd, DEFAULT_SQLITE_PATH);
+    const began = performance.now();
+    await (await openDatabase({ type: "sqlite", file })).db.destroy();
+    seeded = await seed(file, scope, own);
+    const connection = new BetterSqlite3(file);
+    try {
+      connection.pragma("journal_mode = WAL");
+      seedBulk(connection, {
+        count: bulk,
+        callers: 1_000,
+        tenant: scope.tenant,
+        now: Date.now(),
+      });
+    } finally {
+      connection.close();
+    }
+    log(
+      `store: ${(own + bulk).toLocaleString("en-US")} tasks seeded in ${((performance.now() - began) / 1000).toFixed(1)} s`,
+    );
+  });
+  log(`store: that server started in ${(server.startMs / 1000).toFixed(1)} s`);
+  return { server, seeded };
+}
+
+interface Phase {
+  readonly key: string;
+  readonly pid: number;
+  readonly op: () => Promise<boolean>;
+}
 
 export async function store(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
-  const scenario = "store";
   const began = performance.now();
-  const seeded = await seed(rig, plan.storeTasks);
+  const scope = await clientScope(rig);
+  const seeded = await seed(
+    join(rig.serverSandbox.cwd, DEFAULT_SQLITE_PATH),
+    scope,
+    plan.storeTasks,
+  );
   log(
     `store: ${plan.storeTasks} tasks seeded in ${((performance.now() - began) / 1000).toFixed(1)} s`,
   );
-  const tasks = `${plan.storeTasks.toLocaleString("en-US")} tasks`;
-  // Raw JSON-RPC over fetch, parsed but not decoded into SDK objects: the client's own cost stays
-  // small, so the figures are the server's (the client shares the machine's two cores with it).
-  const endpoint = `${rig.server.url}${JSONRPC_PATH}`;
-  let nextId = 0;
-  const rpc = async (method: string, params: Record<string, unknown>) => {
-    const res = await fetch(endpoint, {
-      method: "POST",
-      headers: { "content-type": "application/json", "A2A-Version": "1.0" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: ++nextId, method, params }),
-    });
-    const body = (await res.json()) as { result?: { id?: string; tasks?: unknown[] } };
-    return body.result;
-  };
-  const ops = {
-    healthz: async () => {
-      const res = await fetch(`${rig.server.url}/healthz`);
-      await res.arrayBuffer();
-      return res.ok;
-    },
-    getTask: async () => {
-      const id = pick(seeded.ids);
-      return (await rpc("GetTask", { id, historyLength: 0 }))?.id === id;
-    },
-    listTasks: async () => {
-      const page = await rpc("ListTasks", { contextId: pick(seeded.contexts), pageSize: PAGE });
-      return page?.tasks?.length === PAGE;
-    },
-  };
-  const rates = { healthz: [] as number[], getTask: [] as number[], listTasks: [] as number[] };
-  // How busy the server's one thread was: near 100 % means the server, not the client, limits.
-  const busy = { healthz: [] as number[], getTask: [] as number[], listTasks: [] as number[] };
-  const waiting = { healthz: [] as number[], getTask: [] as number[], listTasks: [] as number[] };
-  // A short warm-up of each, unmeasured.
-  for (const op of Object.values(ops)) await load(plan.storeLoops, 0.5, op);
-  for (let phase = 0; phase < plan.storePhases; phase++) {
-    for (const name of ["healthz", "getTask", "listTasks"] as const) {
-      const cpu = await cpuTimeMs(rig.server.pid);
-      const queued = await runQueueWaitMs(rig.server.pid);
-      const r = await load(plan.storeLoops, plan.storePhaseSeconds, ops[name]);
-      busy[name].push(((await cpuTimeMs(rig.server.pid)) - cpu) / (r.seconds * 10));
-      waiting[name].push(((await runQueueWaitMs(rig.server.pid)) - queued) / (r.seconds * 10));
-      if (r.errors > 0) log(`store: ${r.errors} ${name} call(s) failed or answered wrong`);
-      rates[name].push(r.rate);
+  const bulk =
+    plan.storeBulkTasks > plan.storeTasks
+      ? await bulkServer(rig, scope, plan.storeTasks, plan.storeBulkTasks - plan.storeTasks, log)
+      : undefined;
+  try {
+    const ops = opsFor(rig.server.url, seeded);
+    const phases: Phase[] = (["healthz", "getTask", "listTasks"] as OpName[]).flatMap((name) => [
+      { key: name, pid: rig.server.pid, op: ops[name] },
+      ...(bulk === undefined || name === "healthz"
+        ? []
+        : [
+            {
+              key: `${name}@bulk`,
+              pid: bulk.server.server.pid,
+              op: opsFor(bulk.server.server.url, bulk.seeded)[name],
+            },
+          ]),
+    ]);
+    const rates = new Map<string, number[]>(phases.map((p) => [p.key, []]));
+    // How busy the server's one thread was: near 100 % means the server, not the client, limits.
+    const busy = new Map<string, number[]>(phases.map((p) => [p.key, []]));
+    const waiting = new Map<string, number[]>(phases.map((p) => [p.key, []]));
+    // A short warm-up of each, unmeasured.
+    for (const p of phases) await load(plan.storeLoops, 0.5, p.op);
+    for (let round = 0; round < plan.storePhases; round++) {
+      for (const p of phases) {
+        const cpu = await cpuTimeMs(p.pid);
+        const queued = await runQueueWaitMs(p.pid);
+        const r = await load(plan.storeLoops, plan.storePhaseSeconds, p.op);
+        busy.get(p.key)?.push(((await cpuTimeMs(p.pid)) - cpu) / (r.seconds * 10));
+        waiting.get(p.key)?.push(((await runQueueWaitMs(p.pid)) - queued) / (r.seconds * 10));
+        if (r.errors > 0) log(`store: ${r.errors} ${p.key} call(s) failed or answered wrong`);
+        rates.get(p.key)?.push(r.rate);
+      }
     }
+    return storeRows(plan, rates, busy, waiting, bulk?.server.startMs);
+  } finally {
+    await bulk?.server.close();
   }
-  const group = `${tasks}, ${plan.storeLoops} loops`;
-  return [
-    {
-      scenario,
-      group,
-      variant: "GET /healthz",
-      unit: "/s",
-      samples: rates.healthz,
-      baseline: true,
-    },
-    {
-      scenario,
-      group,
-      variant: "GetTask",
-      unit: "/s",
-      samples: rates.getTask,
-      target: "≥ 1,000/s",
-    },
-    {
-      scenario,
-      group,
-      variant: "ListTasks by context",
-      unit: "/s",
-      samples: rates.listTasks,
-      target: "≥ 500/s",
-    },
-    ...(["healthz", "getTask", "listTasks"] as const).flatMap((name): Row[] => {
-      const variant = {
-        healthz: "GET /healthz",
-        getTask: "GetTask",
-        listTasks: "ListTasks by context",
-      }[name];
-      return [
-        { scenario, group: "server CPU busy", variant, unit: "%", samples: busy[name] },
-        { scenario, group: "server waiting for a CPU", variant, unit: "%", samples: waiting[name] },
-      ];
-    }),
-  ];
 }
