@@ -4,7 +4,9 @@
  * median, p95 and the ratio against the baseline measured in the same run.
  *
  *   BENCH_QUICK=1              the reduced run (under two minutes)
- *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace)
+ *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare)
+ *   BENCH_BEFORE=<checkout>    `compare`: the same turns on that build's dist/cli.js, interleaved
+ *   BENCH_STORE_BULK=<n>       the store scenario's second server's task count (0: none)
  *   BENCH_LOG_LEVEL=debug      the server's log level (default info, as in production)
  *
  * See docs/BENCHMARKS.md for what each scenario measures.
@@ -13,6 +15,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import { planFrom, type ScenarioName, type Plan } from "./plan.js";
 import { startRig, type Rig } from "./rig.js";
+import { compare } from "./scenarios/compare.js";
 import { concurrency } from "./scenarios/concurrency.js";
 import { longAnswer } from "./scenarios/long.js";
 import { pool } from "./scenarios/pool.js";
@@ -38,6 +41,8 @@ function run(name: ScenarioName, rig: Rig, plan: Plan, log: Log): Promise<Row[]>
       return pool(rig, plan, log);
     case "workspace":
       return workspace(rig, plan, log);
+    case "compare":
+      return compare(rig, plan, log);
   }
 }
 

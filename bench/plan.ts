@@ -1,6 +1,14 @@
 /** How much each scenario runs: the full run, or `BENCH_QUICK=1`'s reduced one. Pure. */
 
-export const SCENARIOS = ["warm", "long", "concurrency", "store", "pool", "workspace"] as const;
+export const SCENARIOS = [
+  "warm",
+  "long",
+  "concurrency",
+  "store",
+  "pool",
+  "workspace",
+  "compare",
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface Plan {
@@ -40,7 +48,9 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
       throw new Error(`BENCH_ONLY: unknown scenario "${name}" (known: ${SCENARIOS.join(", ")})`);
     }
   }
-  const scenarios = only.length > 0 ? (only as ScenarioName[]) : [...SCENARIOS];
+  // `compare` needs an earlier build to compare with: in the full run only when one is named.
+  const all = SCENARIOS.filter((s) => s !== "compare" || (env.BENCH_BEFORE ?? "") !== "");
+  const scenarios = only.length > 0 ? (only as ScenarioName[]) : all;
   return {
     quick,
     scenarios,

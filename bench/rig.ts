@@ -56,7 +56,12 @@ export interface Rig {
    * Starts another server with `config` (e.g. a small `sessions.maxLive`), after `prepare` has
    * filled its workspace (e.g. its database); the caller closes it.
    */
-  extraServer(config: ConfigInput, prepare?: (cwd: string) => Promise<void>): Promise<ExtraServer>;
+  extraServer(
+    config: ConfigInput,
+    prepare?: (cwd: string) => Promise<void>,
+    /** Another build's compiled CLI (`BENCH_BEFORE`); default: this checkout's. */
+    cli?: string,
+  ): Promise<ExtraServer>;
   close(): Promise<void>;
 }
 
@@ -78,6 +83,7 @@ async function startExtraServer(
   built: boolean,
   config: ConfigInput,
   prepare?: (cwd: string) => Promise<void>,
+  cli?: string,
 ): Promise<ExtraServer> {
   const sandbox = await createRuntimeSandbox({ modelUrl });
   try {
@@ -89,6 +95,7 @@ async function startExtraServer(
       cwd: sandbox.cwd,
       port: await freePort(),
       env: { ...sandbox.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info" },
+      ...(cli !== undefined && { cli }),
     });
     const startMs = performance.now() - spawned;
     const client = await new ClientFactory().createFromUrl(server.url);
@@ -168,7 +175,7 @@ export async function startRig(): Promise<Rig> {
     }),
     serverClaudePids: () => processesWithConfigDir(serverSandbox.configDir),
     directClaudePids: () => processesWithConfigDir(directSandbox.configDir),
-    extraServer: (config, prepare) => startExtraServer(model.url, built, config, prepare),
+    extraServer: (config, prepare, cli) => startExtraServer(model.url, built, config, prepare, cli),
     async close() {
       await stopServer(server);
       await killSandboxProcesses(serverSandbox.configDir);

@@ -55,8 +55,11 @@ export async function spawnServer(o: {
   built?: boolean;
   /** More command-line arguments (e.g. `--workspace api=…`). */
   args?: readonly string[];
+  /** Another compiled CLI to run (the bench's comparison with an earlier build). */
+  cli?: string;
 }): Promise<ServerProcess> {
-  const script = o.built === true ? [BUILT_CLI] : ["--import", TSX, CLI];
+  const script =
+    o.cli !== undefined ? [o.cli] : o.built === true ? [BUILT_CLI] : ["--import", TSX, CLI];
   const child: ChildProcess = spawn(
     process.execPath,
     [...(o.nodeArgs ?? []), ...script, "--cwd", o.cwd, "--port", String(o.port), ...(o.args ?? [])],

@@ -1,0 +1,105 @@
+/**
+ * Before and after in the same run: two extra servers on the same scripted model and config, one
+ * from another build (`BENCH_BEFORE=<checkout>`, its `dist/cli.js`) and one from this checkout,
+ * their turns interleaved (before, after, after, before, ...): warm turns blocking and streaming
+ * (the client's time and the server's CPU per turn), then 5,000-delta answers (the same two).
+ * Every ratio is this build over the earlier one.
+ */
+import { join } from "node:path";
+import { blockingTurn, streamingTurn } from "../a2a.js";
+import type { Plan } from "../plan.js";
+import { cpuTimeMs } from "../proc.js";
+import { longPrompt, TURN_PROMPT, type ExtraServer, type Rig } from "../rig.js";
+import type { Row, Unit } from "../stats.js";
+
+type Side = "before" | "after";
+type Turn = Awaited<ReturnType<typeof blockingTurn>>;
+
+export async function compare(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
+  const dir = process.env.BENCH_BEFORE;
+  if (dir === undefined || dir === "") {
+    log("compare: set BENCH_BEFORE=<a built checkout> to compare with it");
+    return [];
+  }
+  const config = { sessions: { maxLive: 16, idleTimeoutMs: 20_000, minIdleBeforeEvictMs: 0 } };
+  const servers: Record<Side, ExtraServer> = {
+    before: await rig.extraServer(config, undefined, join(dir, "dist", "cli.js")),
+    after: await rig.extraServer(config),
+  };
+  const samples = new Map<string, number[]>();
+  const note = (key: string, value: number) =>
+    samples.set(key, [...(samples.get(key) ?? []), value]);
+  try {
+    const contexts: Record<Side, string> = {
+      before: (await blockingTurn(servers.before.client, TURN_PROMPT)).contextId,
+      after: (await blockingTurn(servers.after.client, TURN_PROMPT)).contextId,
+    };
+    const timed = async (side: Side, what: string, turn: () => Promise<Turn>, measure: boolean) => {
+      const before = await cpuTimeMs(servers[side].server.pid);
+      const t = await turn();
+      if (!measure) return;
+      if (t.error) log(`compare: a ${what} turn (${side}) ended in error`);
+      note(`${what} final|${side}`, t.finalMs);
+      note(`${what} server CPU|${side}`, (await cpuTimeMs(servers[side].server.pid)) - before);
+    };
+    const rounds = plan.warmRounds * 2;
+    for (let round = -plan.warmUp; round < rounds; round++) {
+      const order: Side[] = round % 2 === 0 ? ["before", "after"] : ["after", "before"];
+      for (const side of order) {
+        const { client } = servers[side];
+        await timed(
+          side,
+          "warm blocking",
+          () => blockingTurn(client, TURN_PROMPT, contexts[side]),
+          round >= 0,
+        );
+        await timed(
+          side,
+          "warm streaming",
+          () => streamingTurn(client, TURN_PROMPT, contexts[side]),
+          round >= 0,
+        );
+      }
+    }
+    const n = 5_000;
+    for (let round = 0; round < Math.max(3, plan.longRounds * 2); round++) {
+      const order: Side[] = round % 2 === 0 ? ["before", "after"] : ["after", "before"];
+      for (const side of order) {
+        const { client } = servers[side];
+        const prompt = longPrompt(n, `compare-${side}-${round}`);
+        await timed(
+          side,
+          `long N=${n.toLocaleString("en-US")}`,
+          () => streamingTurn(client, prompt, contexts[side]),
+          true,
+        );
+      }
+    }
+  } finally {
+    await servers.before.close();
+    await servers.after.close();
+  }
+  const rows: Row[] = [];
+  const groups = [...new Set([...samples.keys()].map((k) => k.split("|")[0] as string))];
+  for (const group of groups) {
+    const unit: Unit = "ms";
+    rows.push(
+      {
+        scenario: "compare",
+        group,
+        variant: "before",
+        unit,
+        samples: samples.get(`${group}|before`) ?? [],
+        baseline: true,
+      },
+      {
+        scenario: "compare",
+        group,
+        variant: "after (this build)",
+        unit,
+        samples: samples.get(`${group}|after`) ?? [],
+      },
+    );
+  }
+  return rows;
+}
