@@ -34,44 +34,45 @@ export async function compare(rig: Rig, plan: Plan, log: (s: string) => void): P
       before: (await blockingTurn(servers.before.client, TURN_PROMPT)).contextId,
       after: (await blockingTurn(servers.after.client, TURN_PROMPT)).contextId,
     };
-    const timed = async (side: Side, what: string, turn: () => Promise<Turn>, measure: boolean) => {
-      const before = await cpuTimeMs(servers[side].server.pid);
-      const t = await turn();
-      if (!measure) return;
+    const cpu = (side: Side) => cpuTimeMs(servers[side].server.pid);
+    const final = (side: Side, what: string, t: Turn) => {
       if (t.error) log(`compare: a ${what} turn (${side}) ended in error`);
       note(`${what} final|${side}`, t.finalMs);
-      note(`${what} server CPU|${side}`, (await cpuTimeMs(servers[side].server.pid)) - before);
     };
-    const rounds = plan.warmRounds * 2;
-    for (let round = -plan.warmUp; round < rounds; round++) {
+    // /proc counts CPU in 10 ms ticks: the server's CPU is read over a block of turns.
+    const BLOCK = 6;
+    for (let round = -plan.warmUp; round < plan.warmRounds * 2; round++) {
       const order: Side[] = round % 2 === 0 ? ["before", "after"] : ["after", "before"];
       for (const side of order) {
         const { client } = servers[side];
-        await timed(
-          side,
-          "warm blocking",
-          () => blockingTurn(client, TURN_PROMPT, contexts[side]),
-          round >= 0,
-        );
-        await timed(
-          side,
-          "warm streaming",
-          () => streamingTurn(client, TURN_PROMPT, contexts[side]),
-          round >= 0,
-        );
+        const began = await cpu(side);
+        for (let i = 0; i < BLOCK; i++) {
+          const streaming = i % 2 === 1;
+          const t = await (streaming ? streamingTurn : blockingTurn)(
+            client,
+            TURN_PROMPT,
+            contexts[side],
+          );
+          if (round >= 0) final(side, streaming ? "warm streaming" : "warm blocking", t);
+        }
+        if (round >= 0)
+          note(`warm turn, server CPU per turn|${side}`, ((await cpu(side)) - began) / BLOCK);
       }
     }
+    const timed = async (side: Side, what: string, turn: () => Promise<Turn>) => {
+      const before = await cpu(side);
+      const t = await turn();
+      final(side, what, t);
+      note(`${what} server CPU|${side}`, (await cpu(side)) - before);
+    };
     const n = 5_000;
     for (let round = 0; round < Math.max(3, plan.longRounds * 2); round++) {
       const order: Side[] = round % 2 === 0 ? ["before", "after"] : ["after", "before"];
       for (const side of order) {
         const { client } = servers[side];
         const prompt = longPrompt(n, `compare-${side}-${round}`);
-        await timed(
-          side,
-          `long N=${n.toLocaleString("en-US")}`,
-          () => streamingTurn(client, prompt, contexts[side]),
-          true,
+        await timed(side, `long N=${n.toLocaleString("en-US")}`, () =>
+          streamingTurn(client, prompt, contexts[side]),
         );
       }
     }
