@@ -66,8 +66,13 @@ export default tseslint.config(
   ),
   layer(
     ["src/store/**/*.ts", "src/sessions/**/*.ts"],
-    "store/ and sessions/ know of the A2A side only its contract (src/a2a/contract/).",
-    ["**/a2a/*", "!**/a2a/contract", "!**/a2a/contract/*", "**/http/*", "**/grpc/*"],
+    "store/ and sessions/ know of the A2A side only its contract (src/a2a/contract/), and nothing of the fleet.",
+    ["**/a2a/*", "!**/a2a/contract", "!**/a2a/contract/*", "**/http/*", "**/grpc/*", "**/fleet/*"],
+  ),
+  layer(
+    ["src/fleet/**/*.ts"],
+    "src/fleet/ sits between the A2A side and the wiring: it imports no binding (http, grpc) and none of the app's wiring.",
+    ["**/http/*", "**/grpc/*", "**/server.js", "**/main.js", "**/agent.js", "**/cli.js"],
   ),
   layer(
     ["src/auth/**/*.ts"],
@@ -86,8 +91,16 @@ export default tseslint.config(
   ),
   layer(
     ["src/a2a/**/*.ts"],
-    "the A2A side knows nothing of the bindings that carry it (http, grpc) or of the app's wiring.",
-    ["**/http/*", "**/grpc/*", "**/server.js", "**/main.js", "**/agent.js", "**/cli.js"],
+    "the A2A side knows nothing of the bindings that carry it (http, grpc), of the fleet above it, or of the app's wiring.",
+    [
+      "**/http/*",
+      "**/grpc/*",
+      "**/fleet/*",
+      "**/server.js",
+      "**/main.js",
+      "**/agent.js",
+      "**/cli.js",
+    ],
   ),
   {
     files: ["**/*.js"],

@@ -44,6 +44,9 @@ import { realClock, type Clock, type Timers } from "./timers.js";
 import { loadTracing, type Tracing } from "./tracing/tracing.js";
 import { packageVersion } from "./version.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
+import { openFleetOf, type Fleet } from "./fleet/open.js";
+import { FleetRequestHandler } from "./fleet/fleet-request-handler.js";
+import { RelayingBusManager } from "./fleet/relaying-bus-manager.js";
 
 export interface AgentOptions {
   readonly config: Config;
@@ -83,6 +86,8 @@ export interface Agent {
   readonly metrics: ServerMetrics;
   /** Spans of requests, tasks, runs and tool calls (`NO_TRACING` when off). */
   readonly tracing: Tracing;
+  /** This server as a fleet instance (PostgreSQL store only; README "Several servers"). */
+  readonly fleet?: Fleet | undefined;
   health(): Promise<HealthReport>;
   /** Ends every Claude session (running tasks end) and flushes the session map. */
   closeSessions(): Promise<void>;
@@ -116,6 +121,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         cwd,
         logger: logger.child({ component: "store" }),
         operators: config.server.operators.length > 0,
+        // On PostgreSQL the fleet recovers instead: only this instance's tasks and dead ones'.
+        failUnfinished: config.store.type !== "postgres",
       });
   // Before any session resumes: stop what a killed predecessor left running in this workspace.
   const orphans = new OrphanGuard({ cwd, logger: logger.child({ component: "orphans" }) });
@@ -206,12 +213,22 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       logins: config.server.allowedLogins ?? [],
     }),
   });
+  const fleet = o.taskStore
+    ? undefined
+    : await openFleetOf(config, logger, metrics.registry).catch(async (err: unknown) => {
+        await stores.close();
+        throw err;
+      });
   await pool.dropStaleSessions();
-  const terminal = new TerminalTaskStore(stores.taskStore, logger.child({ component: "store" }));
+  const terminal = new TerminalTaskStore(
+    fleet ? fleet.ownedStore(stores.taskStore) : stores.taskStore,
+    logger.child({ component: "store" }),
+  );
   const taskStore = new ExchangedHistoryStore(terminal);
   // Built before the bus manager and the executor, which both read it: nothing is set later.
   const ownership = new RunOwnership<ServerTask>();
-  const busManager = new TaskBusManager((taskId) => ownership.isActive(taskId));
+  const isLive = (taskId: string) => ownership.isActive(taskId);
+  const busManager = fleet ? new RelayingBusManager(isLive, fleet) : new TaskBusManager(isLive);
   const tracing = o.tracing ?? (await loadTracing(config.tracing));
   // Counted only when some limit is configured: otherwise nothing per caller is kept at all.
   const limits = anyLimit(config.limits)
@@ -277,7 +294,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     cancelingOperator: (taskId: string, name: string | undefined) =>
       executor.cancelingOperator(taskId, name),
   };
-  const requestHandler = new OperatorRequestHandler(
+  const requestHandler = new (fleet ? FleetRequestHandler.on(fleet) : OperatorRequestHandler)(
     operators,
     card,
     taskStore,
@@ -304,19 +321,23 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     stores,
     metrics,
     tracing,
-    health: () =>
-      checkHealth({
+    fleet,
+    health: async () => {
+      const report = await checkHealth({
         storeType: stores.type,
         pingStore: () => stores.ping(),
         liveSessions: () => pool.liveCount,
         maxLive: config.sessions.maxLive,
-      }),
+      });
+      return fleet ? { ...report, instance: fleet.health() } : report;
+    },
     closeSessions,
     close: async () => {
       await closeSessions();
       await worktrees?.close();
       await terminal.drain();
       await limits?.drain();
+      await fleet?.close();
       await stores.close();
       await tracing.shutdown();
     },

@@ -20,6 +20,7 @@ import { limitsSchema } from "./limits-schema.js";
 import { tracingSchema } from "./tracing-schema.js";
 import { grpcSchema } from "./grpc-schema.js";
 import { workspacesSchema, type WorkspaceSpec } from "./workspace-schema.js";
+import { fleetSchema } from "./fleet-schema.js";
 
 export { PERMISSION_MODES, SETTING_SOURCES } from "./claude-schema.js";
 
@@ -30,6 +31,12 @@ export const CONFIG_FILE = ".claude/claude-a2a.config.json";
 export const DEFAULT_TRUSTED_PROXIES = ["127.0.0.1", "::1"] as const;
 
 const serverSchema = z.strictObject({
+  instanceId: name()
+    .optional()
+    .describe(
+      "This server's instance id in a fleet on one PostgreSQL store: the owner recorded on its " +
+        "tasks, stable across its restarts. Default: derived from the host name and claude.cwd.",
+    ),
   host: name()
     .default("127.0.0.1")
     .describe(
@@ -215,6 +222,7 @@ export const configSchema = z
     limits: limitsSchema,
     tracing: tracingSchema,
     workspaces: workspacesSchema,
+    fleet: fleetSchema.prefault({}),
   })
   .meta({
     title: "claude-a2a configuration",

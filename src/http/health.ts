@@ -1,3 +1,5 @@
+import type { FleetHealth } from "../fleet/fleet.js";
+
 /** What `GET /healthz` reports. */
 export interface HealthReport {
   /** `ok`, or `unavailable` when the task store does not answer or gRPC stopped (HTTP 503). */
@@ -6,6 +8,8 @@ export interface HealthReport {
   readonly sessions: { readonly live: number; readonly maxLive: number };
   /** The gRPC binding, when it is on. */
   readonly grpc?: GrpcBindingHealth;
+  /** This server as a fleet instance (PostgreSQL store): its id, the database, its lease. */
+  readonly instance?: FleetHealth;
 }
 
 export interface GrpcBindingHealth {

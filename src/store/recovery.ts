@@ -6,19 +6,31 @@ import type { Logger } from "pino";
 import { KIND } from "../a2a/contract/kinds.js";
 import { agentMessage, textPart } from "../a2a/contract/messages.js";
 import { TEXT } from "../a2a/contract/texts.js";
-import { TaskTable } from "./task-table.js";
+import { TaskTable, type ScopedTask } from "./task-table.js";
+
+/** Why an unfinished task was failed, as its status text words it: running, or parked. */
+export interface RecoveryTexts {
+  readonly running: string;
+  readonly parked: string;
+}
+
+/** A server restarted (its own tasks, or those of a single server). */
+export const RESTART_TEXTS: RecoveryTexts = {
+  running: TEXT.restartedWhileRunning,
+  parked: TEXT.restartedWhileParked,
+};
 
 /**
  * What a task a previous server left unfinished becomes: FAILED, with a status message (also
  * appended to its history, as the SDK does for every status message) saying why. Pure.
  */
-export function failedByRestart(task: Task, at: Date): Task {
+export function failedByRestart(task: Task, at: Date, texts: RecoveryTexts = RESTART_TEXTS): Task {
   const parked =
     task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ||
     task.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED;
   const message = agentMessage(
     { taskId: task.id, contextId: task.contextId },
-    [textPart(parked ? TEXT.restartedWhileParked : TEXT.restartedWhileRunning)],
+    [textPart(parked ? texts.parked : texts.running)],
     { kind: KIND.serverRestarted },
   );
   return {
@@ -29,6 +41,19 @@ export function failedByRestart(task: Task, at: Date): Task {
 }
 
 const OWNER_KEY = "claude-a2a.recovery.owner";
+
+/** Saves `task` in place of `scoped` with the SDK's own store, in the caller scope it belongs to. */
+export async function writeBack(
+  db: Kysely<unknown>,
+  scoped: ScopedTask,
+  task: Task,
+): Promise<void> {
+  const store: TaskStore = new DatabaseTaskStore(db, {
+    ownerResolver: (context) => context.state.get(OWNER_KEY) as string,
+  });
+  const { tenant, owner } = scoped;
+  await store.save(task, new ServerCallContext({ tenant, state: new Map([[OWNER_KEY, owner]]) }));
+}
 
 /**
  * Ends FAILED every task a previous process left SUBMITTED, WORKING or INPUT_REQUIRED: no
@@ -41,15 +66,10 @@ export async function failUnfinishedTasks(
   now: () => Date = () => new Date(),
 ): Promise<string[]> {
   const table = new TaskTable(db);
-  // The SDK's own store writes them back, for the caller each belongs to.
-  const store: TaskStore = new DatabaseTaskStore(db, {
-    ownerResolver: (context) => context.state.get(OWNER_KEY) as string,
-  });
   const failed: string[] = [];
-  for (const { tenant, owner, task } of await table.unfinished()) {
-    const context = new ServerCallContext({ tenant, state: new Map([[OWNER_KEY, owner]]) });
-    await store.save(failedByRestart(task, now()), context);
-    failed.push(task.id);
+  for (const scoped of await table.unfinished()) {
+    await writeBack(db, scoped, failedByRestart(scoped.task, now()));
+    failed.push(scoped.task.id);
   }
   if (failed.length > 0) {
     logger.warn(

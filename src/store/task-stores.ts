@@ -57,6 +57,11 @@ export interface OpenStoresOptions {
   readonly logger: Logger;
   /** `server.operators` is set: index the task table for their every-owner reads. */
   readonly operators?: boolean | undefined;
+  /**
+   * Whether opening fails every unfinished task (the single-server restart recovery; the
+   * default). A fleet on PostgreSQL runs its own recovery instead (`src/fleet/recovery.ts`).
+   */
+  readonly failUnfinished?: boolean;
 }
 
 /** Stores in memory (lost at restart): the `memory` type, or a task store a caller supplies. */
@@ -113,7 +118,7 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
     await upgradeOwners(db, o.logger);
     await migrateCallerUsage(db);
     if (o.operators === true) await indexEveryOwner(db);
-    const recovered = await failUnfinishedTasks(db, o.logger);
+    const recovered = o.failUnfinished === false ? [] : await failUnfinishedTasks(db, o.logger);
     const retention = scheduleRetention({
       db,
       cwd: o.cwd,

@@ -1,0 +1,284 @@
+import { randomUUID } from "node:crypto";
+import { StreamResponse, TaskState } from "@a2a-js/sdk";
+import type { AgentExecutionEvent } from "@a2a-js/sdk/server";
+import type pg from "pg";
+import type { Logger } from "pino";
+import { isTerminalState } from "../a2a/contract/task-states.js";
+import { pruneCutoffs, type PrunePolicy } from "./decisions.js";
+import type { FleetMetrics } from "./fleet-metrics.js";
+import type { FleetListener } from "./listener.js";
+import { CHANNEL } from "./tables.js";
+
+/** NOTIFY payloads stay far below PostgreSQL's 8,000 bytes: a longer list just wakes everyone. */
+const MAX_NOTIFY_PAYLOAD = 4_000;
+/** A subscriber looks at the table this often even without a notification. */
+const POLL_MS = 1_000;
+/** Rows one read takes at most. */
+const READ_BATCH = 500;
+
+/** One task event as it travels: the A2A stream payload the owner's subscribers would get. */
+export type RelayedEvent = StreamResponse;
+
+/** The wire payload of an event the SDK's subscribers see (messages are not part of a task's stream). */
+export function relayedPayload(event: AgentExecutionEvent): RelayedEvent | undefined {
+  switch (event.kind) {
+    case "task":
+      return { payload: { $case: "task", value: event.data } };
+    case "statusUpdate":
+      return { payload: { $case: "statusUpdate", value: event.data } };
+    case "artifactUpdate":
+      return { payload: { $case: "artifactUpdate", value: event.data } };
+    case "message":
+      return undefined;
+  }
+}
+
+/** Whether a subscriber's stream ends after this event: terminal or input-required, as the SDK's. */
+export function endsSubscription(event: RelayedEvent): boolean {
+  const payload = event.payload;
+  if (payload?.$case !== "statusUpdate") return false;
+  const state = payload.value.status?.state;
+  return isTerminalState(state) || state === TaskState.TASK_STATE_INPUT_REQUIRED;
+}
+
+interface Pending {
+  readonly taskId: string;
+  readonly json: string;
+}
+
+/**
+ * The events table of the fleet: the owner appends every event its tasks publish (in order, one
+ * writer, a batch per round trip, one NOTIFY per batch naming the tasks); subscribers on other
+ * instances read a task's events after their cursor, woken by the NOTIFY or their own poll.
+ */
+export class EventLog {
+  private queue: Pending[] = [];
+  private writing: Promise<void> | undefined;
+  private readonly subscribers = new Map<string, Set<Subscription>>();
+  private readonly unlisten: () => void;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly instanceId: string,
+    listener: FleetListener,
+    private readonly metrics: FleetMetrics,
+    private readonly logger: Logger,
+  ) {
+    this.unlisten = listener.on(CHANNEL.events, (payload) => this.wake(payload));
+  }
+
+  /** Owner side: appends an event of a task this instance runs (written soon, in order). */
+  append(taskId: string, event: AgentExecutionEvent): void {
+    const relayed = relayedPayload(event);
+    if (relayed === undefined) return;
+    this.queue.push({ taskId, json: JSON.stringify(StreamResponse.toJSON(relayed)) });
+    this.writing ??= this.writeLoop();
+  }
+
+  /** Resolves once everything appended so far is written (or given up). */
+  async flushed(): Promise<void> {
+    while (this.writing !== undefined) await this.writing;
+  }
+
+  private async writeLoop(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        await this.write(batch).catch((err: unknown) => {
+          this.logger.error({ err, events: batch.length }, "could not relay task events");
+        });
+      }
+    } finally {
+      this.writing = undefined;
+    }
+  }
+
+  private async write(batch: readonly Pending[]): Promise<void> {
+    const tasks = [...new Set(batch.map((p) => p.taskId))].join(",");
+    // One statement: the rows and the wake-up commit together (NOTIFY is sent on commit).
+    await this.pool.query(
+      `WITH rows AS (
+         INSERT INTO claude_a2a_task_events (task_id, event)
+         SELECT * FROM unnest($1::text[], $2::jsonb[]) RETURNING 1
+       )
+       SELECT pg_notify($3, $4) FROM (SELECT count(*) FROM rows) c`,
+      [
+        batch.map((p) => p.taskId),
+        batch.map((p) => p.json),
+        CHANNEL.events,
+        tasks.length > MAX_NOTIFY_PAYLOAD ? "" : tasks,
+      ],
+    );
+  }
+
+  /**
+   * Subscriber side: the events of `taskId` stored after this call, in order, until one ends the
+   * subscription or `stop()` says to stop (checked at every wake-up and poll). The subscriber is
+   * registered (with its cursor at the newest event) before this returns, so nothing published
+   * after the caller loads its snapshot is missed.
+   */
+  async subscribe(taskId: string): Promise<Subscription> {
+    const id = randomUUID();
+    const { rows } = await this.pool.query<{ cursor: string }>(
+      `INSERT INTO claude_a2a_event_subscribers (id, task_id, instance_id, cursor)
+       SELECT $1, $2, $3, coalesce(max(seq), 0) FROM claude_a2a_task_events WHERE task_id = $2
+       RETURNING cursor`,
+      [id, taskId, this.instanceId],
+    );
+    const subscription = new Subscription(this, id, taskId, Number(rows[0]?.cursor ?? 0));
+    this.track(subscription, true);
+    return subscription;
+  }
+
+  /** @internal Reads the events after `cursor` and moves the subscriber's cursor past them. */
+  async read(
+    subscriber: string,
+    taskId: string,
+    cursor: number,
+  ): Promise<{ seq: number; event: RelayedEvent }[]> {
+    const { rows } = await this.pool.query<{ seq: string; event: unknown; lag: number }>(
+      `SELECT seq, event, extract(epoch from clock_timestamp() - created_at)::float8 AS lag
+         FROM claude_a2a_task_events WHERE task_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      [taskId, cursor, READ_BATCH],
+    );
+    const last = rows.at(-1);
+    if (last !== undefined) {
+      await this.pool.query(
+        `UPDATE claude_a2a_event_subscribers SET cursor = $2, seen_at = now() WHERE id = $1`,
+        [subscriber, last.seq],
+      );
+    }
+    return rows.map((row) => {
+      this.metrics.eventsRelayed.inc();
+      this.metrics.relayLag.observe(Math.max(0, row.lag));
+      return { seq: Number(row.seq), event: StreamResponse.fromJSON(row.event) };
+    });
+  }
+
+  /** @internal A subscription is woken by every notification naming its task. */
+  track(subscription: Subscription, on: boolean): void {
+    const { taskId } = subscription;
+    let set = this.subscribers.get(taskId);
+    if (on) {
+      if (set === undefined) this.subscribers.set(taskId, (set = new Set()));
+      set.add(subscription);
+    } else if (set !== undefined) {
+      set.delete(subscription);
+      if (set.size === 0) this.subscribers.delete(taskId);
+    }
+  }
+
+  /** @internal */
+  async unsubscribe(subscription: Subscription, subscriber: string): Promise<void> {
+    this.track(subscription, false);
+    await this.pool
+      .query(`DELETE FROM claude_a2a_event_subscribers WHERE id = $1`, [subscriber])
+      .catch(() => undefined);
+  }
+
+  /**
+   * Deletes what no one needs (`eventPrunable` in bulk): events every subscriber of their task
+   * has read, past the grace; every event past the retention; subscribers not seen for as long,
+   * or of an instance whose lease has expired. Returns how many events it deleted.
+   */
+  async prune(policy: PrunePolicy): Promise<number> {
+    const { rows } = await this.pool.query<{ now: number }>(
+      `SELECT (extract(epoch from now()) * 1000)::float8 AS now`,
+    );
+    const cutoffs = pruneCutoffs(rows[0]?.now ?? Date.now(), policy);
+    const at = (ms: number) => new Date(ms).toISOString();
+    await this.pool.query(
+      `DELETE FROM claude_a2a_event_subscribers s
+        WHERE s.seen_at < $1 OR NOT EXISTS (SELECT 1 FROM claude_a2a_instances i
+              WHERE i.id = s.instance_id AND i.lease_until > now())`,
+      [at(cutoffs.any)],
+    );
+    const deleted = await this.pool.query(
+      `DELETE FROM claude_a2a_task_events e
+        WHERE e.created_at < $2
+           OR (e.created_at < $1 AND NOT EXISTS (SELECT 1 FROM claude_a2a_event_subscribers s
+                 WHERE s.task_id = e.task_id AND s.cursor < e.seq))`,
+      [at(cutoffs.read), at(cutoffs.any)],
+    );
+    return deleted.rowCount ?? 0;
+  }
+
+  close(): void {
+    this.unlisten();
+    for (const set of this.subscribers.values()) for (const s of set) s.wake();
+  }
+
+  private wake(payload: string): void {
+    const ids = payload === "" ? [...this.subscribers.keys()] : payload.split(",");
+    for (const id of ids) for (const s of this.subscribers.get(id) ?? []) s.wake();
+  }
+}
+
+/** One subscriber's reading of one task's relayed events. */
+export class Subscription {
+  /** A notification came since the last read began: read again before waiting. */
+  private woken = false;
+  private resolveWait: (() => void) | undefined;
+
+  constructor(
+    private readonly log: EventLog,
+    private readonly id: string,
+    readonly taskId: string,
+    private cursor: number,
+  ) {}
+
+  /** @internal */
+  wake(): void {
+    this.woken = true;
+    this.resolveWait?.();
+  }
+
+  /**
+   * The events, in order, until one ends the subscription (terminal, input-required) or
+   * `stop()` answers true (asked after a poll that found nothing new, never on the hot path).
+   */
+  async *events(stop: () => Promise<boolean>): AsyncGenerator<RelayedEvent, void, undefined> {
+    let idle = false;
+    for (;;) {
+      this.woken = false;
+      const rows = await this.log.read(this.id, this.taskId, this.cursor);
+      for (const { seq, event } of rows) {
+        this.cursor = seq;
+        yield event;
+        if (endsSubscription(event)) return;
+      }
+      if (rows.length > 0) continue;
+      if (idle && (await stop())) return;
+      idle = !(await this.nextWake());
+    }
+  }
+
+  /** Resolves true at the next notification for the task, false after a poll interval. */
+  private nextWake(): Promise<boolean> {
+    if (this.woken) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.resolveWait = undefined;
+        resolve(false);
+      }, POLL_MS);
+      this.resolveWait = () => {
+        this.resolveWait = undefined;
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+  }
+
+  /** What is stored after the cursor now (one read, nothing waited for). */
+  async drain(): Promise<RelayedEvent[]> {
+    const rows = await this.log.read(this.id, this.taskId, this.cursor);
+    const last = rows.at(-1);
+    if (last !== undefined) this.cursor = last.seq;
+    return rows.map((r) => r.event);
+  }
+
+  close(): Promise<void> {
+    return this.log.unsubscribe(this, this.id);
+  }
+}

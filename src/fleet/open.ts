@@ -1,0 +1,37 @@
+import { hostname } from "node:os";
+import type { Logger } from "pino";
+import type { Registry } from "prom-client";
+import type { Config } from "../config/schema.js";
+import { Fleet } from "./fleet.js";
+import { instanceIdOf } from "./instance-id.js";
+
+export type { Fleet };
+
+/**
+ * The fleet instance of this server when its store is PostgreSQL (undefined otherwise: with
+ * SQLite or memory there is one server, and nothing of the fleet runs). Opened after the task
+ * store (its recovery reads the SDK's tables), it recovers at once and starts its heartbeat.
+ */
+export async function openFleetOf(
+  config: Config,
+  logger: Logger,
+  registry: Registry,
+): Promise<Fleet | undefined> {
+  if (config.store.type !== "postgres") return undefined;
+  const instanceId = instanceIdOf(config.server.instanceId, hostname(), config.claude.cwd);
+  const fleet = await Fleet.open({
+    url: config.store.url,
+    instanceId,
+    config: config.fleet,
+    logger: logger.child({ component: "fleet", instanceId }),
+    registry,
+  });
+  try {
+    await fleet.recoverAtStartup();
+  } catch (err) {
+    await fleet.close();
+    throw err;
+  }
+  fleet.start();
+  return fleet;
+}
