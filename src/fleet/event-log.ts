@@ -187,19 +187,18 @@ export class EventLog {
       `SELECT (extract(epoch from now()) * 1000)::float8 AS now`,
     );
     const cutoffs = pruneCutoffs(rows[0]?.now ?? Date.now(), policy);
-    const at = (ms: number) => new Date(ms).toISOString();
     await this.pool.query(
       `DELETE FROM claude_a2a_event_subscribers s
-        WHERE s.seen_at < $1 OR NOT EXISTS (SELECT 1 FROM claude_a2a_instances i
+        WHERE s.seen_at < to_timestamp($1::float8 / 1000) OR NOT EXISTS (SELECT 1 FROM claude_a2a_instances i
               WHERE i.id = s.instance_id AND i.lease_until > now())`,
-      [at(cutoffs.any)],
+      [cutoffs.any],
     );
     const deleted = await this.pool.query(
       `DELETE FROM claude_a2a_task_events e
-        WHERE e.created_at < $2
-           OR (e.created_at < $1 AND NOT EXISTS (SELECT 1 FROM claude_a2a_event_subscribers s
+        WHERE e.created_at < to_timestamp($2::float8 / 1000)
+           OR (e.created_at < to_timestamp($1::float8 / 1000) AND NOT EXISTS (SELECT 1 FROM claude_a2a_event_subscribers s
                  WHERE s.task_id = e.task_id AND s.cursor < e.seq))`,
-      [at(cutoffs.read), at(cutoffs.any)],
+      [cutoffs.read, cutoffs.any],
     );
     return deleted.rowCount ?? 0;
   }
