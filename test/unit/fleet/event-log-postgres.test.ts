@@ -62,8 +62,12 @@ function publishTask(f: Fleet, taskId: string): void {
   f.events.append(taskId, status(taskId, TaskState.TASK_STATE_COMPLETED));
 }
 
-const count = async () =>
-  Number((await db!.query("SELECT count(*) AS n FROM claude_a2a_task_events")).rows[0].n);
+const count = async () => {
+  const { rows } = await db!.query<{ n: string }>(
+    "SELECT count(*) AS n FROM claude_a2a_task_events",
+  );
+  return Number(rows[0]?.n);
+};
 
 const READ_NOW: PrunePolicy = { graceMs: 0, retentionMs: 600_000 };
 
