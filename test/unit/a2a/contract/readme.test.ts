@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { KIND } from "../../../../src/a2a/contract/kinds.js";
 import { status } from "../../../../src/a2a/contract/statuses.js";
 import { DENIAL, TEXT } from "../../../../src/a2a/contract/texts.js";
+import { FLEET_TEXT } from "../../../../src/a2a/contract/fleet-texts.js";
 import {
   EVENTS_EXTENSION_URI,
   EVENTS_EXTENSION_VERSION,
@@ -140,6 +141,10 @@ const ARGS: Record<string, unknown[]> = {
   byClient: ["not now"],
   resumedByOperator: ["ops"],
   canceledByOperator: ["ops"],
+  ownerLostWhileRunning: ["build-1/api-3f2a9c1e"],
+  ownerLostWhileParked: ["build-1/api-3f2a9c1e"],
+  ownerGone: ["task-1", "build-1/api-3f2a9c1e"],
+  ownerNotAnswering: ["task-1", "build-1/api-3f2a9c1e", 10000],
 };
 
 /** Every text the contract defines, each rendered once with sample arguments. */
@@ -182,12 +187,13 @@ describe("the README's event contract and src/a2a/contract/", () => {
     },
   );
 
-  it.each([...rendered(TEXT), ...rendered(DENIAL).map(([n, t]) => [`denial ${n}`, t])])(
-    "%s is quoted in the README",
-    (_name, text) => {
-      expect(snippets.filter((s) => pattern(s).test(text))).not.toEqual([]);
-    },
-  );
+  it.each([
+    ...rendered(TEXT),
+    ...rendered(DENIAL).map(([n, t]) => [`denial ${n}`, t]),
+    ...rendered(FLEET_TEXT).map(([n, t]) => [`fleet ${n}`, t]),
+  ])("%s is quoted in the README", (_name, text) => {
+    expect(snippets.filter((s) => pattern(s).test(text))).not.toEqual([]);
+  });
 });
 
 describe("the README's protocol versions and extension and src/a2a/contract/", () => {
