@@ -4,7 +4,7 @@
  * median, p95 and the ratio against the baseline measured in the same run.
  *
  *   BENCH_QUICK=1              the reduced run (under two minutes)
- *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare)
+ *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare, fleet)
  *   BENCH_BEFORE=<checkout>    `compare`: the same turns on that build's dist/cli.js, interleaved
  *   BENCH_STORE_BULK=<n>       the store scenario's second server's task count (0: none)
  *   BENCH_LOG_LEVEL=debug      the server's log level (default info, as in production)
@@ -17,6 +17,7 @@ import { planFrom, type ScenarioName, type Plan } from "./plan.js";
 import { startRig, type Rig } from "./rig.js";
 import { compare } from "./scenarios/compare.js";
 import { concurrency } from "./scenarios/concurrency.js";
+import { fleet } from "./scenarios/fleet.js";
 import { longAnswer } from "./scenarios/long.js";
 import { pool } from "./scenarios/pool.js";
 import { store } from "./scenarios/store.js";
@@ -43,6 +44,8 @@ function run(name: ScenarioName, rig: Rig, plan: Plan, log: Log): Promise<Row[]>
       return workspace(rig, plan, log);
     case "compare":
       return compare(rig, plan, log);
+    case "fleet":
+      return fleet(rig, plan, log);
   }
 }
 

@@ -12,6 +12,10 @@ const TURN_REPLY = "A reply streamed in a few chunks for the benchmark.";
 /** `bench-long <N>` is answered with N one-character text deltas. */
 export const longPrompt = (n: number, tag: string) => `bench-long ${n} ${tag}`;
 
+/** `bench-paced <N> <ms>`: N one-character deltas, one every <ms> ms (a steady stream). */
+export const pacedPrompt = (n: number, everyMs: number, tag: string) =>
+  `bench-paced ${n} ${everyMs} ${tag}`;
+
 const longTexts = new Map<number, string>();
 /** The N-character answer to `longPrompt(n)`: what a consumer must assemble exactly. */
 export function longText(n: number): string {
@@ -30,6 +34,14 @@ const rules: Rule[] = [
     reply: (req) => {
       const n = Number(/bench-long (\d+)/.exec(req.lastUserText)?.[1]);
       return reply(text(longText(n)), { chunkSize: 1 });
+    },
+  },
+  {
+    name: "paced",
+    match: { lastUserText: /bench-paced \d+ \d+/ },
+    reply: (req) => {
+      const [, n, ms] = /bench-paced (\d+) (\d+)/.exec(req.lastUserText) ?? [];
+      return reply(text(longText(Number(n))), { chunkSize: 1, chunkDelayMs: Number(ms) });
     },
   },
   {

@@ -8,6 +8,7 @@ export const SCENARIOS = [
   "pool",
   "workspace",
   "compare",
+  "fleet",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -35,6 +36,8 @@ export interface Plan {
   readonly poolOneShots: number;
   readonly poolRounds: number;
   readonly poolTurnsAtOnce: number;
+  /** Fleet: rounds of 1,000 measured events (owner's and other instance's subscriber). */
+  readonly fleetRounds: number;
 }
 
 export function planFrom(env: Record<string, string | undefined>): Plan {
@@ -69,5 +72,6 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     poolOneShots: quick ? 8 : 20,
     poolRounds: quick ? 2 : 3,
     poolTurnsAtOnce: quick ? 2 : 3,
+    fleetRounds: quick ? 1 : 3,
   };
 }

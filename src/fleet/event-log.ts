@@ -137,18 +137,18 @@ export class EventLog {
     taskId: string,
     cursor: number,
   ): Promise<{ seq: number; event: RelayedEvent }[]> {
+    // One round trip: the rows, and the subscriber's cursor moved past them (for pruning).
     const { rows } = await this.pool.query<{ seq: string; event: unknown; lag: number }>(
-      `SELECT seq, event, extract(epoch from clock_timestamp() - created_at)::float8 AS lag
-         FROM claude_a2a_task_events WHERE task_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-      [taskId, cursor, READ_BATCH],
+      `WITH ev AS (
+         SELECT seq, event, extract(epoch from clock_timestamp() - created_at)::float8 AS lag
+           FROM claude_a2a_task_events WHERE task_id = $1 AND seq > $2 ORDER BY seq LIMIT $3
+       ), moved AS (
+         UPDATE claude_a2a_event_subscribers SET cursor = (SELECT max(seq) FROM ev), seen_at = now()
+          WHERE id = $4 AND EXISTS (SELECT 1 FROM ev)
+       )
+       SELECT seq, event, lag FROM ev ORDER BY seq`,
+      [taskId, cursor, READ_BATCH, subscriber],
     );
-    const last = rows.at(-1);
-    if (last !== undefined) {
-      await this.pool.query(
-        `UPDATE claude_a2a_event_subscribers SET cursor = $2, seen_at = now() WHERE id = $1`,
-        [subscriber, last.seq],
-      );
-    }
     return rows.map((row) => {
       this.metrics.eventsRelayed.inc();
       this.metrics.relayLag.observe(Math.max(0, row.lag));

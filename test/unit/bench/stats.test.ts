@@ -53,7 +53,15 @@ describe("bench plan", () => {
     const quick = planFrom({ BENCH_QUICK: "1", BENCH_ONLY: "store, long" });
     expect(quick.warmRounds).toBeLessThan(full.warmRounds);
     expect(quick.scenarios).toEqual(["store", "long"]);
-    expect(full.scenarios).toEqual(["warm", "long", "concurrency", "store", "pool", "workspace"]);
+    expect(full.scenarios).toEqual([
+      "warm",
+      "long",
+      "concurrency",
+      "store",
+      "pool",
+      "workspace",
+      "fleet",
+    ]);
     expect(() => planFrom({ BENCH_ONLY: "warm,nope" })).toThrow(/nope/);
   });
 });
