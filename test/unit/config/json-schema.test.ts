@@ -32,8 +32,17 @@ describe("config.schema.json", () => {
       "limits",
       "tracing",
       "workspaces",
+      "fleet",
     ]);
-    for (const block of ["server", "agentCard", "claude", "sessions", "limits", "tracing"]) {
+    for (const block of [
+      "server",
+      "agentCard",
+      "claude",
+      "sessions",
+      "limits",
+      "tracing",
+      "fleet",
+    ]) {
       expect(schema.properties[block]?.required ?? []).toEqual([]);
     }
     expect(schema.properties.server?.properties?.bodyLimit).toMatchObject({ default: "10mb" });
