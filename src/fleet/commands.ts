@@ -14,6 +14,10 @@ export interface CallerSnapshot {
   readonly isAuthenticated: boolean;
   /** `state.caller`: the login, token name or subject, for logs. */
   readonly name: unknown;
+  /** The A2A version the client asked for: the SDK's answers depend on it (v0.3's defaults). */
+  readonly requestedVersion?: string;
+  readonly requestedExtensions?: readonly string[];
+  readonly activatedExtensions?: readonly string[];
 }
 
 /** The owner's answer: what its handler returned (as JSON), or the error it threw. */

@@ -24,6 +24,9 @@ export function snapshotCaller(context: ServerCallContext): CallerSnapshot & { c
     userName: user?.userName ?? "",
     isAuthenticated: user?.isAuthenticated ?? false,
     name: context.state.get(CALLER_STATE_KEY),
+    requestedVersion: context.requestedVersion,
+    ...(context.requestedExtensions && { requestedExtensions: [...context.requestedExtensions] }),
+    ...(context.activatedExtensions && { activatedExtensions: [...context.activatedExtensions] }),
     ...(user instanceof CallerUser && { caller: user.caller }),
   };
 }
@@ -34,11 +37,15 @@ export function contextOf(snapshot: CallerSnapshot & { caller?: Caller }): Serve
     snapshot.caller !== undefined
       ? new CallerUser(snapshot.caller)
       : { isAuthenticated: snapshot.isAuthenticated, userName: snapshot.userName };
-  return new ServerCallContext({
+  const context = new ServerCallContext({
     user,
     ...(snapshot.tenant !== undefined && { tenant: snapshot.tenant }),
+    ...(snapshot.requestedVersion !== undefined && { requestedVersion: snapshot.requestedVersion }),
+    ...(snapshot.requestedExtensions && { requestedExtensions: [...snapshot.requestedExtensions] }),
     state: new Map<string, unknown>([[CALLER_STATE_KEY, snapshot.name]]),
   });
+  for (const uri of snapshot.activatedExtensions ?? []) context.addActivatedExtension(uri);
+  return context;
 }
 
 /** A send's result as a reply carries it. */

@@ -26,6 +26,7 @@ import {
 import { startJobRules } from "../support/a2a/background.js";
 import { COLOUR_QUESTION } from "../support/a2a/stream-view.js";
 import { watch } from "../support/a2a/watch.js";
+import { Gate } from "../support/gated-inbox.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import {
   endProcessTest,
@@ -49,10 +50,29 @@ afterEach(async () => {
   bench = undefined;
 });
 
-const SLOW = { chunkSize: 4, chunkDelayMs: 100 } as const;
+const SLOW = { chunkSize: 4, chunkDelayMs: 20 } as const;
 const LONG_TEXT =
-  "This answer streams slowly, one small piece after another, for a long while, long enough " +
-  "for the other server to restart and for a client of it to subscribe in the middle of it.";
+  "This answer streams in small pieces, one after another, so that a subscriber on the other " +
+  "server sees many events of it, in the order the owner published them.";
+
+/**
+ * A model answer held until the test opens its gate: the task stays working (its model request
+ * pending) for as long as the test needs, whatever the machine's load.
+ */
+function heldAnswer(prompt: string) {
+  const gate = new Gate();
+  let asked!: () => void;
+  const requested = new Promise<void>((resolve) => (asked = resolve));
+  const rule: Rule = {
+    match: { lastUserText: prompt },
+    reply: async () => {
+      asked();
+      await gate.opened;
+      return reply(text(LONG_TEXT), SLOW);
+    },
+  };
+  return { gate, requested, rule };
+}
 /**
  * Short enough for the test to wait on (an expired lease is seen within a few seconds), long
  * enough that a loaded machine's slow step never lets a live server's lease lapse.
@@ -114,9 +134,8 @@ const isState = (state: TaskState) => (e: StreamResponse) =>
 
 describe("a fleet of two servers on one PostgreSQL", () => {
   it("B restarts while A runs a task: A's task is untouched and completes; a client subscribed through B gets every event A publishes, in order, to the terminal one", async () => {
-    const f = await startFleet([
-      { match: { lastUserText: "Tell me about kiwis" }, reply: reply(text(LONG_TEXT), SLOW) },
-    ]);
+    const held = heldAnswer("Tell me about kiwis");
+    const f = await startFleet([held.rule]);
     const health = (await (await fetch(`${f.b.url}/healthz`)).json()) as Record<string, unknown>;
     expect(health.instance).toMatchObject({
       instanceId: "b",
@@ -126,7 +145,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
 
     const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
     const taskId = headId(await onA.first(() => true));
-    await onA.first((e) => e.payload?.$case === "artifactUpdate");
+    await held.requested;
 
     await f.restartB();
     const seen = await f.clientB.getTask({ tenant: "", id: taskId, historyLength: 0 });
@@ -135,6 +154,8 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     const throughB = watch(f.clientB.resubscribeTask({ tenant: "", id: taskId }));
     const snapshot = await throughB.first(() => true);
     expect(headId(snapshot)).toBe(taskId);
+    // B's subscriber is registered (its snapshot came after): now the answer streams.
+    held.gate.open();
     const fromA = await onA.done;
     const relayed = await throughB.done;
     expect(describeStream(fromA).at(-1)).toBe("status:completed");
@@ -149,8 +170,10 @@ describe("a fleet of two servers on one PostgreSQL", () => {
   }, 180_000);
 
   it("A is killed with SIGKILL: once its lease expires, B fails A's unfinished task with the documented text, and none of its own", async () => {
+    // Never opened: A dies while its task waits for the model.
+    const held = heldAnswer("Tell me about kiwis");
     const f = await startFleet([
-      { match: { lastUserText: "Tell me about kiwis" }, reply: reply(text(LONG_TEXT), SLOW) },
+      held.rule,
       {
         match: { lastUserText: "Paint the fence", toolResult: false },
         reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
@@ -161,7 +184,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     await onB.first(isState(TaskState.TASK_STATE_INPUT_REQUIRED));
     const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
     const aTask = headId(await onA.first(() => true));
-    await onA.first((e) => e.payload?.$case === "artifactUpdate");
+    await held.requested;
 
     f.a.kill("SIGKILL");
     await f.a.exited;
@@ -183,7 +206,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     const f = await startFleet([
       {
         name: "ask",
-        match: { lastUserText: "Paint the fence", toolResult: false },
+        match: { lastUserText: /Paint the (fence|shed)/, toolResult: false },
         reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
       },
       {
@@ -208,6 +231,18 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     const done = await f.clientA.getTask({ tenant: "", id: taskId, historyLength: 0 });
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(bench?.model.requests.some((r) => r.rule === "after-answer")).toBe(true);
+
+    // A blocking answer through B gets the owner's answer: the task as it ended.
+    const shed = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Paint the shed"))));
+    const shedHead = await shed.first(() => true);
+    await shed.done;
+    const shedTask = headId(shedHead);
+    const shedContext = shedHead.payload?.$case === "task" ? shedHead.payload.value.contextId : "";
+    const blocking = await f.clientB.sendMessage(
+      sendRequest(userMessage("blue", { taskId: shedTask, contextId: shedContext })),
+    );
+    expect("status" in blocking && blocking.id).toBe(shedTask);
+    expect("status" in blocking && blocking.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
     const running = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Start the job"))));
     const jobTask = headId(await running.first(() => true));
