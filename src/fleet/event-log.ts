@@ -56,6 +56,8 @@ export class EventLog {
   private writing: Promise<void> | undefined;
   private readonly subscribers = new Map<string, Set<Subscription>>();
   private readonly unlisten: () => void;
+  /** Closed (the server stops): subscriptions end at their next wake-up instead of querying. */
+  closed = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -204,6 +206,7 @@ export class EventLog {
   }
 
   close(): void {
+    this.closed = true;
     this.unlisten();
     for (const set of this.subscribers.values()) for (const s of set) s.wake();
   }
@@ -240,6 +243,7 @@ export class Subscription {
   async *events(stop: () => Promise<boolean>): AsyncGenerator<RelayedEvent, void, undefined> {
     let idle = false;
     for (;;) {
+      if (this.log.closed) return;
       this.woken = false;
       const rows = await this.log.read(this.id, this.taskId, this.cursor);
       for (const { seq, event } of rows) {
@@ -278,6 +282,7 @@ export class Subscription {
   }
 
   close(): Promise<void> {
+    if (this.log.closed) return Promise.resolve();
     return this.log.unsubscribe(this, this.id);
   }
 }

@@ -84,6 +84,8 @@ export class Fleet {
       await listener.start();
       const fleet = new Fleet(o, pool, listener);
       await fleet.lease.take();
+      // Whatever an earlier process of this instance left (killed before it could drop them).
+      await fleet.dropOwnSubscribers();
       o.logger.info({ instanceId: o.instanceId }, "fleet instance lease taken");
       return fleet;
     } catch (err) {
@@ -161,13 +163,21 @@ export class Fleet {
     clearInterval(this.heartbeat);
     await this.beating;
     await this.events.flushed();
+    // Relayed streams end now, and their cursors no longer hold events back from pruning.
+    this.events.close();
+    await this.dropOwnSubscribers();
     await this.commands.idle();
     // The lease is kept: a restart within it fails this instance's leftovers as its own; if it
     // does not come back, the others fail them once it expires.
-    this.events.close();
     this.commands.close();
     await this.listener.close();
     await this.pool.end();
+  }
+
+  private async dropOwnSubscribers(): Promise<void> {
+    await this.pool
+      .query(`DELETE FROM claude_a2a_event_subscribers WHERE instance_id = $1`, [this.o.instanceId])
+      .catch(() => undefined);
   }
 
   private async beat(): Promise<void> {
