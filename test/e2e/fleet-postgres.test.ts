@@ -12,6 +12,7 @@ import { StreamResponse, TaskState } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { FLEET_TEXT } from "../../src/a2a/contract/fleet-texts.js";
 import { KIND } from "../../src/a2a/contract/kinds.js";
+import { TEXT } from "../../src/a2a/contract/texts.js";
 import type { ConfigInput } from "../../src/config/schema.js";
 import { deriveInstanceId } from "../../src/fleet/instance-id.js";
 import { startTestBench, type TestBench } from "../support/bench.js";
@@ -87,10 +88,15 @@ interface Fleet {
   /** A's default instance id (derived from the host and its workspace). */
   idA: string;
   restartB(): Promise<void>;
+  /** A again on its workspace (after it was killed). */
+  restartA(): Promise<void>;
 }
 
 /** A (in the sandbox's workspace, default instance id) and B (another workspace, id "b"). */
-async function startFleet(rules: readonly Rule[]): Promise<Fleet> {
+async function startFleet(
+  rules: readonly Rule[],
+  fleetConfig: ConfigInput["fleet"] = FLEET,
+): Promise<Fleet> {
   if (!postgres) throw new Error("no PostgreSQL");
   bench = await startTestBench(rules);
   const url = await postgres.createDatabase();
@@ -99,7 +105,7 @@ async function startFleet(rules: readonly Rule[]): Promise<Fleet> {
   await mkdir(cwdB, { recursive: true });
   const config = (extra: ConfigInput = {}): ConfigInput => ({
     store: { type: "postgres", url },
-    fleet: FLEET,
+    fleet: fleetConfig,
     ...extra,
   });
   await writeTestConfig(cwd, config());
@@ -122,6 +128,11 @@ async function startFleet(rules: readonly Rule[]): Promise<Fleet> {
       servers.push(b);
       fleet.b = b;
       fleet.clientB = await new ClientFactory().createFromUrl(b.url);
+    },
+    async restartA() {
+      fleet.a = await spawnServer({ cwd, port: portA, env });
+      servers.push(fleet.a);
+      fleet.clientA = await new ClientFactory().createFromUrl(fleet.a.url);
     },
   };
   return fleet;
@@ -199,6 +210,40 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     expect(messageText(failed.status?.message)).toBe(FLEET_TEXT.ownerLostWhileRunning(f.idA));
     // B's own parked task is B's: untouched.
     expect((await getB(bTask)).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+  }, 180_000);
+
+  it("A is killed with SIGKILL and restarts within its lease: A itself fails its own unfinished task with the restart text, and none of B's", async () => {
+    const held = heldAnswer("Tell me about kiwis");
+    // A lease far longer than the test: B never takes A for dead here.
+    const f = await startFleet(
+      [
+        held.rule,
+        {
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+      ],
+      { leaseMs: 600_000, heartbeatMs: 500 },
+    );
+    const onB = watch(f.clientB.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const bTask = headId(await onB.first(() => true));
+    await onB.first(isState(TaskState.TASK_STATE_INPUT_REQUIRED));
+    const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
+    const aTask = headId(await onA.first(() => true));
+    await held.requested;
+
+    f.a.kill("SIGKILL");
+    await f.a.exited;
+    await onA.done.catch(() => undefined);
+    await f.restartA();
+
+    // Recovery ran before A served anything: the task is failed already.
+    const failed = await f.clientA.getTask({ tenant: "", id: aTask, historyLength: 0 });
+    expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(failed.status?.message?.metadata).toEqual({ kind: KIND.serverRestarted });
+    expect(messageText(failed.status?.message)).toBe(TEXT.restartedWhileRunning);
+    const own = await f.clientB.getTask({ tenant: "", id: bTask, historyLength: 0 });
+    expect(own.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
   }, 180_000);
 
   it("through B: an answer to A's parked task resumes it (streamed), and a cancel stops A's running command", async () => {
