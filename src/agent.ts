@@ -44,9 +44,7 @@ import { realClock, type Clock, type Timers } from "./timers.js";
 import { loadTracing, type Tracing } from "./tracing/tracing.js";
 import { packageVersion } from "./version.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
-import { openFleetOf, type Fleet } from "./fleet/open.js";
-import { FleetRequestHandler } from "./fleet/fleet-request-handler.js";
-import { RelayingBusManager } from "./fleet/relaying-bus-manager.js";
+import { FleetRequestHandler, openFleetOf, RelayingBusManager, type Fleet } from "./fleet/open.js";
 
 export interface AgentOptions {
   readonly config: Config;

@@ -6,6 +6,9 @@ import { Fleet } from "./fleet.js";
 import { instanceIdOf } from "./instance-id.js";
 
 export type { Fleet };
+// What the wiring builds in place of the single server's handler and bus manager.
+export { FleetRequestHandler } from "./fleet-request-handler.js";
+export { RelayingBusManager } from "./relaying-bus-manager.js";
 
 /**
  * The fleet instance of this server when its store is PostgreSQL (undefined otherwise: with
