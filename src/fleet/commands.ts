@@ -22,7 +22,8 @@ export interface CallerSnapshot {
 
 /** The owner's answer: what its handler returned (as JSON), or the error it threw. */
 export type CommandReply =
-  | { readonly ok: true; readonly value: unknown }
+  /** `after`: for a send, the owner's newest relayed event of the task before it ran it. */
+  | { readonly ok: true; readonly value: unknown; readonly after?: number }
   | { readonly ok: false; readonly name: string; readonly message: string };
 
 export interface Command {

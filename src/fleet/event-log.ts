@@ -158,6 +158,19 @@ export class EventLog {
     });
   }
 
+  /**
+   * The newest stored event of a task, once everything appended so far is written: what a
+   * forwarded answer's events come after.
+   */
+  async lastSeq(taskId: string): Promise<number> {
+    await this.flushed();
+    const { rows } = await this.pool.query<{ seq: string }>(
+      `SELECT coalesce(max(seq), 0) AS seq FROM claude_a2a_task_events WHERE task_id = $1`,
+      [taskId],
+    );
+    return Number(rows[0]?.seq ?? 0);
+  }
+
   /** @internal A subscription is woken by every notification naming its task. */
   track(subscription: Subscription, on: boolean): void {
     const { taskId } = subscription;
@@ -271,6 +284,11 @@ export class Subscription {
         resolve(true);
       };
     });
+  }
+
+  /** Skips what is stored up to `seq` (events the caller knows are not its own). */
+  skipTo(seq: number): void {
+    this.cursor = Math.max(this.cursor, seq);
   }
 
   /** What is stored after the cursor now (one read, nothing waited for). */

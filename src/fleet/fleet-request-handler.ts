@@ -88,7 +88,7 @@ export class FleetRequestHandler extends OperatorRequestHandler {
       SendMessageRequest.toJSON(params),
       context,
     );
-    return sendResultOf(reply);
+    return sendResultOf(reply.value);
   }
 
   override async *sendMessageStream(
@@ -112,13 +112,15 @@ export class FleetRequestHandler extends OperatorRequestHandler {
           returnImmediately: true,
         },
       };
-      await this.forward(
+      const reply = await this.forward(
         remote.owner,
         taskId,
         "send",
         SendMessageRequest.toJSON(immediate),
         context,
       );
+      // What the owner had relayed before it ran the answer is the previous turn's.
+      if (reply.after !== undefined) subscription.skipTo(reply.after);
       yield* this.relayed(subscription, taskId, context);
     } finally {
       await subscription.close();
@@ -163,7 +165,7 @@ export class FleetRequestHandler extends OperatorRequestHandler {
       CancelTaskRequest.toJSON(params),
       context,
     );
-    return Task.fromJSON(reply);
+    return Task.fromJSON(reply.value);
   }
 
   /** Owner side: a command another instance forwarded, run as if its caller had sent it here. */
@@ -175,11 +177,14 @@ export class FleetRequestHandler extends OperatorRequestHandler {
         return { ok: true, value: Task.toJSON(task) };
       }
       case "send": {
+        // Every event of the task before this answer is written (and named) first: the
+        // forwarder's relayed stream starts after them, with this answer's own events.
+        const after = await this.fleet.events.lastSeq(command.taskId);
         const result = await this.sendMessage(
           SendMessageRequest.fromJSON(command.request),
           context,
         );
-        return { ok: true, value: sendResultJson(result) };
+        return { ok: true, value: sendResultJson(result), after };
       }
     }
   }
@@ -214,7 +219,7 @@ export class FleetRequestHandler extends OperatorRequestHandler {
     kind: CommandKind,
     request: unknown,
     context: ServerCallContext,
-  ): Promise<unknown> {
+  ): Promise<CommandReply & { ok: true }> {
     if (!owner.alive) throw goneError(kind, FLEET_TEXT.ownerGone(taskId, owner.instance));
     let reply: CommandReply;
     try {
@@ -236,7 +241,7 @@ export class FleetRequestHandler extends OperatorRequestHandler {
       }
     }
     if (!reply.ok) throw replyError(reply);
-    return reply.value;
+    return reply;
   }
 
   /**
