@@ -1,3 +1,4 @@
+// Longer than ~300 lines on purpose: the one place that wires every part together, in order.
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { TaskStore } from "@a2a-js/sdk/server";
@@ -44,7 +45,7 @@ import { realClock, type Clock, type Timers } from "./timers.js";
 import { loadTracing, type Tracing } from "./tracing/tracing.js";
 import { packageVersion } from "./version.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
-import { FleetRequestHandler, openFleetOf, RelayingBusManager, type Fleet } from "./fleet/open.js";
+import * as fleets from "./fleet/open.js";
 
 export interface AgentOptions {
   readonly config: Config;
@@ -84,8 +85,6 @@ export interface Agent {
   readonly metrics: ServerMetrics;
   /** Spans of requests, tasks, runs and tool calls (`NO_TRACING` when off). */
   readonly tracing: Tracing;
-  /** This server as a fleet instance (PostgreSQL store only; README "Several servers"). */
-  readonly fleet?: Fleet | undefined;
   health(): Promise<HealthReport>;
   /** Ends every Claude session (running tasks end) and flushes the session map. */
   closeSessions(): Promise<void>;
@@ -119,8 +118,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         cwd,
         logger: logger.child({ component: "store" }),
         operators: config.server.operators.length > 0,
-        // On PostgreSQL the fleet recovers instead: only this instance's tasks and dead ones'.
-        failUnfinished: config.store.type !== "postgres",
+        failUnfinished: config.store.type !== "postgres", // the fleet recovers (src/fleet/)
       });
   // Before any session resumes: stop what a killed predecessor left running in this workspace.
   const orphans = new OrphanGuard({ cwd, logger: logger.child({ component: "orphans" }) });
@@ -211,22 +209,17 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       logins: config.server.allowedLogins ?? [],
     }),
   });
-  const fleet = o.taskStore
-    ? undefined
-    : await openFleetOf(config, logger, metrics.registry).catch(async (err: unknown) => {
-        await stores.close();
-        throw err;
-      });
+  const fleet = o.taskStore ? undefined : await fleets.openFleetOf(config, logger, metrics, stores);
   await pool.dropStaleSessions();
-  const terminal = new TerminalTaskStore(
-    fleet ? fleet.ownedStore(stores.taskStore) : stores.taskStore,
-    logger.child({ component: "store" }),
-  );
+  const owned = fleet?.ownedStore(stores.taskStore) ?? stores.taskStore;
+  const terminal = new TerminalTaskStore(owned, logger.child({ component: "store" }));
   const taskStore = new ExchangedHistoryStore(terminal);
   // Built before the bus manager and the executor, which both read it: nothing is set later.
   const ownership = new RunOwnership<ServerTask>();
   const isLive = (taskId: string) => ownership.isActive(taskId);
-  const busManager = fleet ? new RelayingBusManager(isLive, fleet) : new TaskBusManager(isLive);
+  const busManager = fleet
+    ? new fleets.RelayingBusManager(isLive, fleet)
+    : new TaskBusManager(isLive);
   const tracing = o.tracing ?? (await loadTracing(config.tracing));
   // Counted only when some limit is configured: otherwise nothing per caller is kept at all.
   const limits = anyLimit(config.limits)
@@ -292,7 +285,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     cancelingOperator: (taskId: string, name: string | undefined) =>
       executor.cancelingOperator(taskId, name),
   };
-  const requestHandler = new (fleet ? FleetRequestHandler.on(fleet) : OperatorRequestHandler)(
+  const requestHandler = new (
+    fleet ? fleets.FleetRequestHandler.on(fleet) : OperatorRequestHandler
+  )(
     operators,
     card,
     taskStore,
@@ -319,16 +314,14 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     stores,
     metrics,
     tracing,
-    fleet,
-    health: async () => {
-      const report = await checkHealth({
+    health: () =>
+      checkHealth({
         storeType: stores.type,
         pingStore: () => stores.ping(),
         liveSessions: () => pool.liveCount,
         maxLive: config.sessions.maxLive,
-      });
-      return fleet ? { ...report, instance: fleet.health() } : report;
-    },
+        ...(fleet && { instance: () => fleet.health() }),
+      }),
     closeSessions,
     close: async () => {
       await closeSessions();

@@ -18,6 +18,21 @@ export { RelayingBusManager } from "./relaying-bus-manager.js";
 export async function openFleetOf(
   config: Config,
   logger: Logger,
+  metrics: { readonly registry: Registry },
+  stores: { close(): Promise<void> },
+): Promise<Fleet | undefined> {
+  try {
+    return await openFleet(config, logger, metrics.registry);
+  } catch (err) {
+    // The store opened first: a fleet that cannot start closes it too.
+    await stores.close();
+    throw err;
+  }
+}
+
+async function openFleet(
+  config: Config,
+  logger: Logger,
   registry: Registry,
 ): Promise<Fleet | undefined> {
   if (config.store.type !== "postgres") return undefined;

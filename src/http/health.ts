@@ -33,6 +33,8 @@ export interface HealthSources {
   readonly maxLive: number;
   /** Longest wait for the store's answer. */
   readonly timeoutMs?: number;
+  /** This server as a fleet instance (PostgreSQL store), reported as `instance`. */
+  readonly instance?: () => FleetHealth;
 }
 
 /** Process up (it answers), store reachable, live sessions. */
@@ -47,6 +49,7 @@ export async function checkHealth(s: HealthSources): Promise<HealthReport> {
     status: error === undefined ? "ok" : "unavailable",
     store: { type: s.storeType, reachable: error === undefined, ...(error && { error }) },
     sessions: { live: s.liveSessions(), maxLive: s.maxLive },
+    ...(s.instance && { instance: s.instance() }),
   };
 }
 
