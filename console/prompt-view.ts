@@ -5,13 +5,13 @@
  * answer of README "Answering".
  */
 import type { Part } from "@a2a-js/sdk";
-import type { Question } from "../src/a2a/contract/data-parts.js";
 import {
   answersPart,
   permissionPart,
   textPart,
   type Choices,
   type InputRequest,
+  type Question,
 } from "./answers.js";
 import { h } from "./dom.js";
 

@@ -2,7 +2,7 @@
 import { checkbox, input, select } from "@inquirer/prompts";
 import type { Part } from "@a2a-js/sdk";
 import { answersPart, permissionPart, type InputRequest, type Question } from "./interaction.js";
-import { textPart } from "./parts.js";
+import { textPart } from "./message-parts.js";
 
 /** Streams and abort signal for a prompt (inquirer's context). */
 export type PromptContext = NonNullable<Parameters<typeof input>[1]>;

@@ -12,7 +12,7 @@ import {
 import { usageOf, type TaskUsage } from "../a2a/contract/usage.js";
 import type { Colors } from "./colors.js";
 import { describeInput, inputRequestOf, type InputRequest } from "./interaction.js";
-import { partsText } from "./parts.js";
+import { partsText } from "./message-parts.js";
 import { isParkedState, isTerminalState } from "../a2a/contract/task-states.js";
 import { KIND } from "../a2a/contract/kinds.js";
 import { TEXT } from "../a2a/contract/texts.js";

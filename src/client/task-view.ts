@@ -1,7 +1,7 @@
 /** How `tasks` and `task` print tasks. Pure. */
 import { Role, type Task } from "@a2a-js/sdk";
 import type { Colors } from "./colors.js";
-import { partsText } from "./parts.js";
+import { partsText } from "./message-parts.js";
 import { stateName } from "./render.js";
 import { summary, table } from "./table.js";
 import { KIND } from "../a2a/contract/kinds.js";

@@ -3,7 +3,7 @@ import type { Part, Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { errorMessage } from "../connect.js";
 import { session, write, type ClientEnv, type CommonOptions, type Session } from "../env.js";
-import { textPart, userMessage } from "../parts.js";
+import { textPart, userMessage } from "../message-parts.js";
 import { answerInteractively, isPromptExit, type PromptContext } from "../prompts.js";
 import {
   describeRequest,

@@ -1,7 +1,8 @@
 import type { Part } from "@a2a-js/sdk";
 import { errorMessage } from "../connect.js";
 import { session, write, type ClientEnv, type CommonOptions } from "../env.js";
-import { dataPart, filePart, textPart, userMessage } from "../parts.js";
+import { dataPart, textPart, userMessage } from "../message-parts.js";
+import { filePart } from "../parts.js";
 import { EXIT, exitCode, renderEnd } from "../render.js";
 import { streamTurn } from "../turn.js";
 

@@ -7,13 +7,7 @@ import { colorEnabled } from "../../../src/client/colors.js";
 import { errorMessage, grpcTarget } from "../../../src/client/connect.js";
 import { contextMemory } from "../../../src/client/context-memory.js";
 import { configDir, DEFAULT_URL, resolveUrl } from "../../../src/client/defaults.js";
-import {
-  answersPart,
-  describeInput,
-  inputRequestOf,
-  permissionPart,
-} from "../../../src/client/interaction.js";
-import { dataPart, mediaTypeOf, textPart } from "../../../src/client/parts.js";
+import { mediaTypeOf } from "../../../src/client/parts.js";
 import { summary, table } from "../../../src/client/table.js";
 
 describe("the agent URL", () => {
@@ -64,102 +58,6 @@ describe("colours", () => {
     expect(colorEnabled(undefined, {})).toBe(false);
     expect(colorEnabled(true, { NO_COLOR: "1" })).toBe(false);
     expect(colorEnabled(true, { NO_COLOR: "" })).toBe(true); // no-color.org: set and not empty
-  });
-});
-
-describe("input requests and answers", () => {
-  const message = (parts: ReturnType<typeof textPart>[], kind?: string) => ({
-    messageId: "m",
-    contextId: "",
-    taskId: "",
-    role: Role.ROLE_AGENT,
-    parts,
-    metadata: kind ? { kind } : undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  });
-
-  it("reads a question, a permission request, and plain text from any other agent", () => {
-    const q = {
-      question: "Which?",
-      header: "H",
-      options: [{ label: "a", description: "A" }, { label: "b" }, { nolabel: 1 }],
-      multiSelect: true,
-    };
-    expect(
-      inputRequestOf(
-        message(
-          [textPart("Which?"), dataPart({ kind: "ask_user_question", questions: [q] })],
-          "ask_user_question",
-        ),
-      ),
-    ).toEqual({
-      kind: "question",
-      text: "Which?",
-      questions: [
-        {
-          question: "Which?",
-          header: "H",
-          options: [{ label: "a", description: "A" }, { label: "b" }],
-          multiSelect: true,
-        },
-      ],
-    });
-    expect(
-      inputRequestOf(
-        message(
-          [
-            textPart("Claude wants to use Write."),
-            dataPart({ kind: "permission_request", toolName: "Write", input: { file_path: "/x" } }),
-          ],
-          "permission_request",
-        ),
-      ),
-    ).toEqual({
-      kind: "permission",
-      text: "Claude wants to use Write.",
-      toolName: "Write",
-      input: { file_path: "/x" },
-    });
-    expect(inputRequestOf(message([textPart("Your name?")]))).toEqual({
-      kind: "text",
-      text: "Your name?",
-    });
-    // A question kind with nothing usable falls back to text.
-    expect(
-      inputRequestOf(
-        message(
-          [textPart("?"), dataPart({ kind: "ask_user_question", questions: [] })],
-          "ask_user_question",
-        ),
-      ).kind,
-    ).toBe("text");
-  });
-
-  it("builds the structured answers the server takes", () => {
-    expect(answersPart({ "Which?": "a", "Many?": ["x", "y"] }).content).toEqual({
-      $case: "data",
-      value: { answers: { "Which?": "a", "Many?": ["x", "y"] } },
-    });
-    expect(permissionPart("allow", "ignored").content).toEqual({
-      $case: "data",
-      value: { kind: "permission_response", decision: "allow" },
-    });
-    expect(permissionPart("deny", "  not there ").content).toEqual({
-      $case: "data",
-      value: { kind: "permission_response", decision: "deny", reason: "not there" },
-    });
-    expect(permissionPart("deny", " ").content).toEqual({
-      $case: "data",
-      value: { kind: "permission_response", decision: "deny" },
-    });
-  });
-
-  it("describes a tool input in one line", () => {
-    expect(describeInput({ command: "ls -la" })).toBe("$ ls -la");
-    expect(describeInput({ file_path: "/a/b", content: "x" })).toBe("/a/b (content)");
-    expect(describeInput({ url: "u" })).toBe('{"url":"u"}');
-    expect(describeInput({ command: "x".repeat(500) }, 10)).toBe("$ xxxxxxx…");
   });
 });
 
