@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Role } from "@a2a-js/sdk";
 import { colorEnabled } from "../../../src/client/colors.js";
 import { errorMessage, grpcTarget } from "../../../src/client/connect.js";
 import { contextMemory } from "../../../src/client/context-memory.js";
