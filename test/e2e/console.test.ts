@@ -340,7 +340,9 @@ describe("the web console of a workspace", () => {
     try {
       open = await openConsole(browser as Browser, `${server.url}/agents/api/console/`);
       const { page } = open;
-      expect(await page.locator("#agent-name").textContent({ timeout: 30_000 })).toBe("API agent");
+      // The name comes with the card, after the page has loaded: wait for it, then compare.
+      await page.locator("#agent-name", { hasText: "API agent" }).waitFor({ timeout: 30_000 });
+      expect(await page.locator("#agent-name").textContent()).toBe("API agent");
       await page.locator("#composer-text").fill("Write the api note");
       await page.locator("#composer button[type=submit]").click();
       await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
@@ -413,7 +415,7 @@ describe("the web console's authentication", () => {
       "Tailscale-User-Login": "you@example.com",
     });
     await open.page.locator('#connection[data-state="ok"]').waitFor({ timeout: 30_000 });
-    expect(await open.page.locator("#task-list").textContent()).toContain("No tasks yet");
+    await open.page.locator("#task-list", { hasText: "No tasks yet" }).waitFor({ timeout: 30_000 });
   });
 
   it("says so when the server cannot be reached", async () => {
