@@ -51,7 +51,7 @@ export async function openWorktreeIsolation(
     cwdOf: (key) => manager.cwdOf(refOf(key)),
     close: async () => {
       stop();
-      await manager.drain();
+      await manager.close();
     },
   };
 }

@@ -2,9 +2,13 @@ import { access, mkdir, readdir, readFile, stat, utimes, writeFile } from "node:
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Logger } from "pino";
 import { commitTask, type TaskCommit } from "./commit.js";
-import { GitError, runGit } from "./git.js";
+import { runGit } from "./git.js";
 import { anchoredPattern, branchName, withExcludes, worktreeName } from "./names.js";
 import { SerialQueues } from "./serial-queue.js";
+import { inspect } from "./repository.js";
+import { SpareWorktree, spareName } from "./spare.js";
+
+export { inspect, WORKTREE_SETUP, WorktreeSetupError } from "./repository.js";
 
 const DAY_MS = 86_400_000;
 
@@ -13,19 +17,6 @@ const DAY_MS = 86_400_000;
  * folders) share their repository's queue.
  */
 const PROCESS_QUEUES = new SerialQueues();
-
-/** Why `claude.isolation: "worktree"` cannot work in this workspace: startup stops with it. */
-export class WorktreeSetupError extends Error {}
-
-/** The startup errors, worded once (the README quotes them). */
-export const WORKTREE_SETUP = {
-  gitMissing: (cwd: string) =>
-    `claude.isolation is "worktree", but git was not found on PATH (workspace ${cwd}): install git or set claude.isolation to "shared"`,
-  notARepository: (cwd: string) =>
-    `claude.isolation is "worktree", but the workspace ${cwd} is not in a git repository: run git init there (and commit) or set claude.isolation to "shared"`,
-  noCommit: (cwd: string) =>
-    `claude.isolation is "worktree", but the git repository of the workspace ${cwd} has no commit yet: commit once, so worktrees have a commit to start from`,
-} as const;
 
 export interface WorktreeOptions {
   /** The workspace (`claude.cwd`), absolute. */
@@ -37,6 +28,8 @@ export interface WorktreeOptions {
   readonly logger: Logger;
   /** The repositories' queues (default: the process's one set, shared by every workspace). */
   readonly queues?: SerialQueues;
+  /** Keep a spare worktree ready in the background (default true; false: tests, the bench). */
+  readonly spare?: boolean;
 }
 
 /** A conversation as the worktrees know it: its key (the hash) and its context id (readable). */
@@ -57,6 +50,8 @@ export class WorktreeManager {
   private readonly pending = new Map<string, Promise<unknown>>();
   /** Tasks between `prepare` and `finish`, by worktree name: retention leaves those alone. */
   private readonly inUse = new Map<string, number>();
+  /** A worktree at HEAD kept ready, so a first task need not wait for `git worktree add`. */
+  readonly spare: SpareWorktree;
 
   private constructor(
     private readonly options: WorktreeOptions,
@@ -66,7 +61,9 @@ export class WorktreeManager {
     private readonly prefix: string,
     readonly dir: string,
     private readonly queues: SerialQueues,
-  ) {}
+  ) {
+    this.spare = new SpareWorktree(options.cwd, join(dir, spareName(options.cwd)), options.logger);
+  }
 
   /**
    * Checks that the workspace is in a git repository with a commit, and excludes the worktrees
@@ -79,6 +76,7 @@ export class WorktreeManager {
     const queues = o.queues ?? PROCESS_QUEUES;
     const manager = new WorktreeManager(o, repo, prefix, dir, queues);
     await queues.run(repo, () => manager.exclude(top));
+    if (o.spare !== false) manager.spare.replenish();
     return manager;
   }
 
@@ -157,7 +155,8 @@ export class WorktreeManager {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     const removed: string[] = [];
     for (const name of names) {
-      if (this.inUse.has(name)) continue;
+      // The spare is no conversation's: it is never retention's.
+      if (this.inUse.has(name) || name.startsWith(".")) continue;
       const path = join(this.dir, name);
       const info = await stat(path).catch(() => undefined);
       if (info === undefined || !info.isDirectory() || info.mtimeMs >= before) continue;
@@ -178,6 +177,12 @@ export class WorktreeManager {
   /** Resolves when every end-of-task commit started so far has settled (shutdown). */
   async drain(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending.values()]);
+  }
+
+  /** Shutdown: the commits under way are made, and the spare is removed. */
+  async close(): Promise<void> {
+    await this.drain();
+    await this.spare.close();
   }
 
   /**
@@ -228,13 +233,18 @@ export class WorktreeManager {
       ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`],
       { okCodes: [1] },
     );
-    const args =
-      known.code === 0
+    const resumed = known.code === 0;
+    const spare = !resumed && (await this.spare.claim(path, branch));
+    if (!spare) {
+      const args = resumed
         ? ["worktree", "add", "--quiet", path, branch]
         : ["worktree", "add", "--quiet", "-b", branch, path, "HEAD"];
-    await mkdir(this.dir, { recursive: true });
-    await runGit(this.options.cwd, args);
-    this.options.logger.info({ branch, path, resumed: known.code === 0 }, "worktree created");
+      await mkdir(this.dir, { recursive: true });
+      await runGit(this.options.cwd, args);
+    }
+    // The next conversation's spare, built outside the queue (see spare.ts).
+    if (this.options.spare !== false) this.spare.replenish();
+    this.options.logger.info({ branch, path, resumed, spare }, "worktree created");
   }
 
   /** Adds the worktrees folder and the server's files to the repository's exclude file. */
@@ -256,38 +266,6 @@ export class WorktreeManager {
     await mkdir(join(this.repo, "info"), { recursive: true });
     await writeFile(file, next);
   }
-}
-
-/**
- * The workspace's repository: its top, the workspace's path in it, its common git dir; throws
- * `WorktreeSetupError` when it is not in a repository with a commit, or git is missing.
- * Read-only (`claude-a2a --check` asks it too).
- */
-export async function inspect(
-  cwd: string,
-): Promise<{ top: string; prefix: string; common: string }> {
-  let out: string;
-  try {
-    out = (await runGit(cwd, ["rev-parse", "--show-toplevel", "--show-prefix", "--git-common-dir"]))
-      .stdout;
-  } catch (err) {
-    if (err instanceof GitError) throw new WorktreeSetupError(WORKTREE_SETUP.notARepository(cwd));
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") {
-      // execFile says ENOENT for a missing program and for a missing cwd alike.
-      const cwdExists = await access(cwd).then(
-        () => true,
-        () => false,
-      );
-      if (cwdExists) throw new WorktreeSetupError(WORKTREE_SETUP.gitMissing(cwd));
-    }
-    throw err;
-  }
-  const [top = "", prefix = "", common = ""] = out.split("\n");
-  const head = await runGit(cwd, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], {
-    okCodes: [1],
-  });
-  if (head.code !== 0) throw new WorktreeSetupError(WORKTREE_SETUP.noCommit(cwd));
-  return { top, prefix, common };
 }
 
 /** Marks a worktree used now (retention reads the folder's mtime). */

@@ -30,17 +30,24 @@ beforeEach(async () => {
   git(repo, "commit", "-q", "-m", "init");
 });
 
+const opened: WorktreeManager[] = [];
+
 afterEach(async () => {
+  // Each manager's spare is built in the background: close them before their folders go.
+  await Promise.all(opened.splice(0).map((m) => m.close()));
   await rm(root, { recursive: true, force: true });
 });
 
-const open = (cwd = repo) =>
-  WorktreeManager.open({
+const open = async (cwd = repo) => {
+  const m = await WorktreeManager.open({
     cwd,
     dir: ".claude/worktrees",
     serverPaths: [".claude/a2a-inbox/", ".claude/claude-a2a.db"],
     logger,
   });
+  opened.push(m);
+  return m;
+};
 const conv = { key: "token:ci|ctx-1", contextId: "ctx-1" };
 
 describe("WorktreeManager", () => {
