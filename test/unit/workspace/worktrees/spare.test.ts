@@ -1,0 +1,173 @@
+import { execFileSync } from "node:child_process";
+import { access, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { pino } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WorktreeManager } from "../../../../src/workspace/worktrees/manager.js";
+import { worktreeName } from "../../../../src/workspace/worktrees/names.js";
+import { SpareWorktree, spareName } from "../../../../src/workspace/worktrees/spare.js";
+
+const logger = pino({ level: "silent" });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+let root: string;
+let repo: string;
+const opened: WorktreeManager[] = [];
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "claude-a2a-spare-"));
+  repo = join(root, "repo");
+  await mkdir(repo);
+  git(repo, "init", "-q", "-b", "main");
+  await writeFile(join(repo, "a.txt"), "one\n");
+  git(repo, "add", "a.txt");
+  git(repo, "commit", "-q", "-m", "init");
+});
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((m) => m.close()));
+  await rm(root, { recursive: true, force: true });
+});
+
+const open = async () => {
+  const m = await WorktreeManager.open({
+    cwd: repo,
+    dir: ".claude/worktrees",
+    serverPaths: [],
+    logger,
+  });
+  opened.push(m);
+  return m;
+};
+const conv = (id: string) => ({ key: `token:ci|${id}`, contextId: id });
+/**
+ * The worktree's admin folder keeps the name it was added with: the spare's, once taken (git
+ * turns its leading `.` into `-`, and numbers a second one).
+ */
+const SPARE_ID = /^-claude-a2a-spare-[0-9a-f]{10}\d*$/;
+const addedAs = (cwd: string) => basename(git(cwd, "rev-parse", "--git-dir").trim());
+const status = () => git(repo, "status", "--porcelain", "--untracked-files=all");
+
+describe("the spare worktree", () => {
+  it("is taken by a first task while it is at HEAD, and a new one is made", async () => {
+    const before = status();
+    const m = await open();
+    await m.spare.settled();
+    expect(m.spare.ready).toBe(true);
+    expect(git(repo, "worktree", "list")).toContain(`${spareName(repo)}`);
+    const c = conv("ctx-1");
+    const cwd = await m.prepare(c);
+    expect(addedAs(cwd)).toMatch(SPARE_ID);
+    expect(basename(cwd)).toBe(worktreeName(c.key, c.contextId));
+    expect(git(cwd, "symbolic-ref", "HEAD").trim()).toBe(`refs/heads/${m.branchOf(c)}`);
+    expect(git(cwd, "rev-parse", "HEAD")).toBe(git(repo, "rev-parse", "main"));
+    expect(git(cwd, "status", "--porcelain")).toBe("");
+    // It works like any other: a task's change is committed on the conversation's branch.
+    await writeFile(join(cwd, "a.txt"), "two\n");
+    const commit = await m.finish(c, "t1", "completed");
+    expect(commit?.files).toEqual([{ path: "a.txt", change: "modified" }]);
+    expect(git(repo, "show", `${m.branchOf(c)}:a.txt`)).toBe("two\n");
+    await m.spare.settled();
+    expect(m.spare.ready).toBe(true);
+    // The next conversation takes the new spare, and sees none of the first one's change.
+    const d = await m.prepare(conv("ctx-2"));
+    expect(addedAs(d)).toMatch(SPARE_ID);
+    expect(await readFile(join(d, "a.txt"), "utf8")).toBe("one\n");
+    expect(status()).toBe(before);
+    expect(await readFile(join(repo, "a.txt"), "utf8")).toBe("one\n");
+  });
+
+  it("is not taken once HEAD moved: git worktree add from the new HEAD, and the spare is rebuilt there", async () => {
+    const m = await open();
+    await m.spare.settled();
+    await writeFile(join(repo, "a.txt"), "moved\n");
+    git(repo, "commit", "-q", "-am", "move");
+    const head = git(repo, "rev-parse", "HEAD").trim();
+    const c = conv("ctx-1");
+    const cwd = await m.prepare(c);
+    expect(addedAs(cwd)).toBe(worktreeName(c.key, c.contextId));
+    expect(git(cwd, "rev-parse", "HEAD").trim()).toBe(head);
+    expect(await readFile(join(cwd, "a.txt"), "utf8")).toBe("moved\n");
+    await m.spare.settled();
+    expect(m.spare.ready).toBe(true);
+    expect(git(m.spare.path, "rev-parse", "HEAD").trim()).toBe(head);
+  });
+
+  it("is not taken while it is still being made (the caller runs git worktree add)", async () => {
+    const spare = new SpareWorktree(repo, join(repo, ".claude/worktrees", spareName(repo)), logger);
+    spare.replenish();
+    expect(spare.ready).toBe(false);
+    const target = join(repo, ".claude/worktrees/early");
+    expect(await spare.claim(target, "claude-a2a/early")).toBe(false);
+    expect(await exists(target)).toBe(false);
+    await spare.settled();
+    expect(spare.ready).toBe(true);
+    expect(await spare.claim(target, "claude-a2a/early")).toBe(true);
+    expect(git(target, "symbolic-ref", "HEAD").trim()).toBe("refs/heads/claude-a2a/early");
+    expect(spare.ready).toBe(false);
+    await spare.close();
+  });
+
+  it("is not used for a conversation whose branch exists, and stays ready", async () => {
+    const m = await open();
+    const c = conv("back");
+    const first = await m.prepare(c);
+    await writeFile(join(first, "b.txt"), "kept\n");
+    await m.finish(c, "t1", "completed");
+    await m.spare.settled();
+    const old = new Date(Date.now() - 3 * 86_400_000);
+    await utimes(first, old, old);
+    await utimes(m.spare.path, old, old);
+    // Retention removes the conversation's worktree, never the spare.
+    expect(await m.prune(Date.now() - 86_400_000)).toEqual([basename(first)]);
+    expect(m.spare.ready).toBe(true);
+    expect(await exists(join(m.spare.path, ".git"))).toBe(true);
+    const again = await m.prepare(c);
+    expect(addedAs(again)).toBe(basename(first));
+    expect(await readFile(join(again, "b.txt"), "utf8")).toBe("kept\n");
+    expect(m.spare.ready).toBe(true);
+  });
+
+  it("never shares a name with a conversation", () => {
+    const spare = spareName(repo);
+    expect(spare.startsWith(".")).toBe(true);
+    for (const id of [spare, `.${spare}`, "..", ".", "-.x"]) {
+      expect(worktreeName(`token:ci|${id}`, id).startsWith(".")).toBe(false);
+    }
+    expect(spareName("/other/workspace")).not.toBe(spare);
+  });
+
+  it("is removed at shutdown; a leftover of a crash is replaced at startup", async () => {
+    const before = status();
+    const m = await open();
+    await m.spare.settled();
+    const path = m.spare.path;
+    await m.close();
+    opened.splice(0);
+    expect(await exists(path)).toBe(false);
+    expect(git(repo, "worktree", "list")).not.toContain(spareName(repo));
+    // A crash: the spare is registered and locked, its folder half gone.
+    git(repo, "worktree", "add", "-q", "--lock", "--detach", path, "HEAD");
+    await rm(join(path, ".git"));
+    const n = await open();
+    await n.spare.settled();
+    expect(n.spare.ready).toBe(true);
+    expect(git(path, "status", "--porcelain")).toBe("");
+    expect(
+      git(repo, "worktree", "list")
+        .split("\n")
+        .filter((l) => l.includes(path)),
+    ).toHaveLength(1);
+    expect(status()).toBe(before);
+  });
+});
