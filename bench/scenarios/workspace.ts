@@ -125,6 +125,8 @@ async function direct(rig: Rig, files: number, rounds: number) {
     const unchanged: number[] = [];
     for (let i = 0; i < rounds; i++) {
       const conversation = { key: `bench|c${i}`, contextId: `c${i}` };
+      // No spare being made meanwhile: it would share the disk with this add.
+      await spared.spare.settled();
       let t = performance.now();
       const cwd = await manager.prepare(conversation);
       add.push(performance.now() - t);
