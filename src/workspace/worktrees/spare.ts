@@ -30,6 +30,8 @@ export class SpareWorktree {
   /** The commit the ready spare is checked out at (undefined: none ready). */
   private commit: string | undefined;
   private building: Promise<void> | undefined;
+  /** The commit the spare under way is being made at (known once the build read HEAD). */
+  private buildingAt: string | undefined;
   private closed = false;
 
   constructor(
@@ -49,7 +51,9 @@ export class SpareWorktree {
         this.logger.warn({ err }, "the spare worktree could not be made");
       })
       .finally(() => {
-        if (this.building === job) this.building = undefined;
+        if (this.building !== job) return;
+        this.building = undefined;
+        this.buildingAt = undefined;
       });
     this.building = job;
   }
@@ -65,14 +69,22 @@ export class SpareWorktree {
   }
 
   /**
-   * Makes the spare the worktree `target` on the new branch `branch`, when one is ready and
-   * still at the workspace's HEAD; false otherwise (the caller does `git worktree add`). A spare
-   * left behind by HEAD is rebuilt in the background. Run it in the repository's queue.
+   * Makes the spare the worktree `target` on the new branch `branch`, when one is ready (or
+   * under way) at the workspace's HEAD; false otherwise (the caller does `git worktree add`). A
+   * spare left behind by HEAD is rebuilt in the background. Run it in the repository's queue.
+   *
+   * A spare under way at HEAD is waited for rather than added beside: what is left of its build
+   * is at most a whole `git worktree add`, and two checkouts written at once share the disk
+   * (measured: a fallback beside a build took about twice today's time at 20,000 files).
    */
   async claim(target: string, branch: string): Promise<boolean> {
+    const head = (await runGit(this.cwd, ["rev-parse", "--verify", "HEAD^{commit}"])).stdout.trim();
+    if (this.building !== undefined) {
+      if (this.buildingAt !== undefined && this.buildingAt !== head) return false;
+      await this.settled();
+    }
     const commit = this.commit;
     if (commit === undefined || this.building !== undefined) return false;
-    const head = (await runGit(this.cwd, ["rev-parse", "--verify", "HEAD^{commit}"])).stdout.trim();
     this.commit = undefined;
     if (head !== commit) {
       this.logger.info({ spare: commit, head }, "the spare worktree is behind HEAD: rebuilding it");
@@ -109,6 +121,7 @@ export class SpareWorktree {
     await this.discard();
     if (this.closed) return;
     const head = (await runGit(this.cwd, ["rev-parse", "--verify", "HEAD^{commit}"])).stdout.trim();
+    this.buildingAt = head;
     await mkdir(join(this.path, ".."), { recursive: true });
     // `--force` twice: a registered but missing and locked spare (a crash) is replaced.
     await runGit(this.cwd, [

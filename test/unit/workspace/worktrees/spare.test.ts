@@ -103,18 +103,18 @@ describe("the spare worktree", () => {
     expect(git(m.spare.path, "rev-parse", "HEAD").trim()).toBe(head);
   });
 
-  it("is not taken while it is still being made (the caller runs git worktree add)", async () => {
+  it("is waited for while it is being made at HEAD, then taken", async () => {
     const spare = new SpareWorktree(repo, join(repo, ".claude/worktrees", spareName(repo)), logger);
     spare.replenish();
     expect(spare.ready).toBe(false);
     const target = join(repo, ".claude/worktrees/early");
-    expect(await spare.claim(target, "claude-a2a/early")).toBe(false);
-    expect(await exists(target)).toBe(false);
-    await spare.settled();
-    expect(spare.ready).toBe(true);
     expect(await spare.claim(target, "claude-a2a/early")).toBe(true);
     expect(git(target, "symbolic-ref", "HEAD").trim()).toBe("refs/heads/claude-a2a/early");
+    expect(addedAs(target)).toMatch(SPARE_ID);
     expect(spare.ready).toBe(false);
+    // None ready, none under way: the caller adds the worktree itself.
+    expect(await spare.claim(join(repo, ".claude/worktrees/late"), "claude-a2a/late")).toBe(false);
+    expect(await exists(join(repo, ".claude/worktrees/late"))).toBe(false);
     await spare.close();
   });
 
