@@ -134,6 +134,8 @@ export class WorktreeManager {
       await touch(path);
       return commit;
     });
+    // The next spare, if the last one was taken (a no-op when one is ready or on its way).
+    void done.finally(() => this.replenish()).catch(() => undefined);
     const settled = done.then(
       () => undefined,
       () => undefined,
@@ -218,6 +220,11 @@ export class WorktreeManager {
     return join(this.dir, this.nameOf(conversation));
   }
 
+  /** Builds the next spare in the background (outside the queue: see spare.ts). */
+  private replenish(): void {
+    if (this.options.spare !== false) this.spare.replenish();
+  }
+
   private release(name: string): void {
     const n = (this.inUse.get(name) ?? 1) - 1;
     if (n > 0) this.inUse.set(name, n);
@@ -242,8 +249,10 @@ export class WorktreeManager {
       await mkdir(this.dir, { recursive: true });
       await runGit(this.options.cwd, args);
     }
-    // The next conversation's spare, built outside the queue (see spare.ts).
-    if (this.options.spare !== false) this.spare.replenish();
+    // A spare left behind by HEAD (or none): the next one now. A spare just taken: the next
+    // one after this task's commit (`finish`), so its checkout does not compete with this
+    // conversation's first turn and commit for the disk and the cores.
+    if (!spare) this.replenish();
     this.options.logger.info({ branch, path, resumed, spare }, "worktree created");
   }
 
