@@ -1,18 +1,17 @@
 import {
-  Task,
   TaskState,
   taskStateToJSON,
   type ListTasksRequest,
   type ListTasksResponse,
+  type Task,
 } from "@a2a-js/sdk";
-import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import { TASK_TABLE } from "@a2a-js/sdk/server/database";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { withOwner } from "../a2a/contract/operator.js";
 import { EVERY_OWNER_STATE_KEY } from "../identity/operators.js";
-import { encodePageToken } from "./sqlite-task-list.js";
+import { DEFAULT_PAGE_SIZE, decodePageToken, taskPage, type PageRow } from "./sqlite-task-list.js";
 
 /**
  * What the operator role needs of a store beyond the SDK's `TaskStore`, which only ever sees one
@@ -88,31 +87,10 @@ export async function indexEveryOwner(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
-/** The SDK's page size when a request names none. */
-const DEFAULT_PAGE_SIZE = 50;
-
 type Tables = Record<string, Record<string, unknown>>;
 
-interface Row {
+interface Row extends PageRow {
   owner: string;
-  id: string;
-  context_id: string;
-  status_last_updated: number | string | bigint;
-  status: string | null;
-  metadata: string | null;
-  history?: string | null;
-  artifacts?: string | null;
-}
-
-const decode = (value: string | null | undefined): unknown =>
-  value ? (JSON.parse(value) as unknown) : undefined;
-
-/** The SDK's page token: base64 of `<ISO timestamp or empty>|<task id>`. */
-function decodePageToken(token: string): { updated: number; id: string } {
-  const [timestamp = "", ...id] = Buffer.from(token, "base64").toString("utf-8").split("|");
-  if (id.length === 0) throw new RequestMalformedError("Invalid page token format.");
-  const parsed = timestamp ? Date.parse(timestamp) : 0;
-  return { updated: Number.isNaN(parsed) ? 0 : parsed, id: id.join("|") };
 }
 
 /**
@@ -174,32 +152,12 @@ export class SqlEveryOwner implements EveryOwnerTasks {
       );
     }
     const rows = (await page.execute()) as unknown as Row[];
-    const hasMore = rows.length > pageSize;
-    const shown = hasMore ? rows.slice(0, pageSize) : rows;
-    const tasks: Task[] = [];
-    for (const row of shown) {
-      try {
-        const task = Task.fromJSON({
-          id: row.id,
-          contextId: row.context_id,
-          status: decode(row.status),
-          artifacts: decode(row.artifacts),
-          history: decode(row.history),
-          metadata: decode(row.metadata),
-        });
-        tasks.push(withOwner(task, row.owner));
-      } catch (err) {
-        // As the SDK does: one unreadable row does not hide the others.
-        this.logger.error({ err, taskId: row.id }, "ListTasks: a stored task is not readable");
-      }
-    }
-    const last = shown.at(-1);
-    return {
-      tasks,
-      nextPageToken:
-        hasMore && last ? encodePageToken(Number(last.status_last_updated), last.id) : "",
+    return taskPage({
+      rows,
       pageSize,
-      totalSize: Number(counted?.total ?? 0),
-    };
+      total: counted?.total,
+      logger: this.logger,
+      toTask: (task, row) => withOwner(task, row.owner),
+    });
   }
 }

@@ -12,7 +12,7 @@ import { CompiledQuery, type Kysely } from "kysely";
 import type { Logger } from "pino";
 
 /** The SDK's page size when a request names none. */
-const DEFAULT_PAGE_SIZE = 50;
+export const DEFAULT_PAGE_SIZE = 50;
 
 /** The SDK's default owner of a caller's tasks (`resolveUserScope`, not exported by the SDK). */
 export const ownerOf = (context: ServerCallContext): string => context.user?.userName || "unknown";
@@ -50,7 +50,7 @@ export function listQueries(
   const pageFilter = [...filter];
   if (params.pageToken) {
     const cursor = decodePageToken(params.pageToken);
-    const updated = millis(cursor.timestamp);
+    const updated = cursor.updated;
     pageWhere.push("(status_last_updated < ? or (status_last_updated = ? and id < ?))");
     pageFilter.push(updated, updated, cursor.id);
   }
@@ -80,22 +80,23 @@ export function encodePageToken(statusLastUpdated: number, id: string): string {
   return Buffer.from(`${timestamp}|${id}`).toString("base64");
 }
 
-function decodePageToken(token: string): { timestamp: string; id: string } {
+/**
+ * The cursor of a page token: the last row's update time in milliseconds (0 when the token has
+ * none or an unreadable one, as the SDK reads it) and its id. Throws the SDK's
+ * RequestMalformedError for a token that is not one of its cursors.
+ */
+export function decodePageToken(token: string): { updated: number; id: string } {
   const [timestamp = "", ...id] = Buffer.from(token, "base64").toString("utf-8").split("|");
   if (id.length === 0) throw new RequestMalformedError("Invalid page token format.");
-  return { timestamp, id: id.join("|") };
+  const parsed = timestamp ? Date.parse(timestamp) : 0;
+  return { updated: Number.isNaN(parsed) ? 0 : parsed, id: id.join("|") };
 }
 
-function millis(timestamp: string): number {
-  if (!timestamp) return 0;
-  const parsed = Date.parse(timestamp);
-  return Number.isNaN(parsed) ? 0 : parsed;
-}
-
-interface PageRow {
+/** The columns of a ListTasks page row (history and artifacts only when asked for). */
+export interface PageRow {
   id: string;
   context_id: string;
-  status_last_updated: number | bigint;
+  status_last_updated: number | string | bigint;
   status: string | null;
   metadata: string | null;
   history?: string | null;
@@ -133,33 +134,48 @@ export class SqliteTaskStore extends DatabaseTaskStore {
     const rows = (
       await this.database.executeQuery<PageRow>(CompiledQuery.raw(page.sql, [...page.parameters]))
     ).rows;
-    const hasMore = rows.length > pageSize;
-    const shown = hasMore ? rows.slice(0, pageSize) : rows;
-    const tasks: Task[] = [];
-    for (const row of shown) {
-      try {
-        tasks.push(
-          Task.fromJSON({
-            id: row.id,
-            contextId: row.context_id,
-            status: decode(row.status),
-            artifacts: decode(row.artifacts),
-            history: decode(row.history),
-            metadata: decode(row.metadata),
-          }),
-        );
-      } catch (err) {
-        // As the SDK does: one unreadable row does not hide the others.
-        this.logger.error({ err, taskId: row.id }, "ListTasks: a stored task is not readable");
-      }
-    }
-    const last = shown.at(-1);
-    return {
-      tasks,
-      nextPageToken:
-        hasMore && last ? encodePageToken(Number(last.status_last_updated), last.id) : "",
-      pageSize,
-      totalSize: Number(counted.rows[0]?.total ?? 0),
-    };
+    return taskPage({ rows, pageSize, total: counted.rows[0]?.total, logger: this.logger });
   }
+}
+
+/**
+ * One ListTasks answer from its page rows (the page plus one row telling whether more follow), as
+ * the SDK's store builds it: each row read into a task (`toTask` may add to it), an unreadable row
+ * logged and left out, the next page's token from the last row shown.
+ */
+export function taskPage<R extends PageRow>(page: {
+  readonly rows: readonly R[];
+  readonly pageSize: number;
+  readonly total: number | string | bigint | undefined;
+  readonly logger: Logger;
+  readonly toTask?: (task: Task, row: R) => Task;
+}): ListTasksResponse {
+  const { rows, pageSize, logger } = page;
+  const hasMore = rows.length > pageSize;
+  const shown = hasMore ? rows.slice(0, pageSize) : rows;
+  const tasks: Task[] = [];
+  for (const row of shown) {
+    try {
+      const task = Task.fromJSON({
+        id: row.id,
+        contextId: row.context_id,
+        status: decode(row.status),
+        artifacts: decode(row.artifacts),
+        history: decode(row.history),
+        metadata: decode(row.metadata),
+      });
+      tasks.push(page.toTask ? page.toTask(task, row) : task);
+    } catch (err) {
+      // As the SDK does: one unreadable row does not hide the others.
+      logger.error({ err, taskId: row.id }, "ListTasks: a stored task is not readable");
+    }
+  }
+  const last = shown.at(-1);
+  return {
+    tasks,
+    nextPageToken:
+      hasMore && last ? encodePageToken(Number(last.status_last_updated), last.id) : "",
+    pageSize,
+    totalSize: Number(page.total ?? 0),
+  };
 }
