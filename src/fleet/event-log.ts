@@ -4,6 +4,7 @@ import type { AgentExecutionEvent } from "@a2a-js/sdk/server";
 import type pg from "pg";
 import type { Logger } from "pino";
 import { isTerminalState } from "../a2a/contract/task-states.js";
+import { streamResponseOf } from "../a2a/handler/task-channel.js";
 import { pruneCutoffs, type PrunePolicy } from "./decisions.js";
 import type { FleetMetrics } from "./fleet-metrics.js";
 import type { FleetListener } from "./listener.js";
@@ -21,16 +22,7 @@ export type RelayedEvent = StreamResponse;
 
 /** The wire payload of an event the SDK's subscribers see (messages are not part of a task's stream). */
 export function relayedPayload(event: AgentExecutionEvent): RelayedEvent | undefined {
-  switch (event.kind) {
-    case "task":
-      return { payload: { $case: "task", value: event.data } };
-    case "statusUpdate":
-      return { payload: { $case: "statusUpdate", value: event.data } };
-    case "artifactUpdate":
-      return { payload: { $case: "artifactUpdate", value: event.data } };
-    case "message":
-      return undefined;
-  }
+  return event.kind === "message" ? undefined : streamResponseOf(event);
 }
 
 /** Whether a subscriber's stream ends after this event: terminal or input-required, as the SDK's. */

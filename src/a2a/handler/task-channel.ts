@@ -171,7 +171,7 @@ export class TaskChannel {
 }
 
 /** The stream item a client (or a webhook) receives for an event. */
-function streamResponseOf(event: AgentExecutionEvent): StreamResponse {
+export function streamResponseOf(event: AgentExecutionEvent): StreamResponse {
   switch (event.kind) {
     case "task":
       return { payload: { $case: "task", value: event.data } };
