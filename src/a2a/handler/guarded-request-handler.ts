@@ -35,6 +35,7 @@ import { requestedSettings } from "../task/task-settings.js";
 import type { ModelPolicy } from "../contract/task-options.js";
 import { isTerminalState } from "../contract/task-states.js";
 import { REFUSAL_STATE_KEY } from "../contract/limits.js";
+import { FreshTasks } from "./fresh-tasks.js";
 import { CallerLimitError } from "./limit-error.js";
 
 /** What the guard needs to know of the executor. */
@@ -110,7 +111,17 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     /** GetExtendedAgentCard's answer (unset: the SDK's refusal, as the card has none). */
     extendedCard?: ExtendedAgentCardProvider,
   ) {
-    super(card, tasks, executor, busManager, pushStore, pushSender, extendedCard);
+    // A new task's first load is answered without the store (`fresh-tasks.ts`).
+    const fresh = new FreshTasks();
+    super(
+      card,
+      fresh.store(tasks),
+      fresh.marking(executor),
+      busManager,
+      pushStore,
+      pushSender,
+      extendedCard,
+    );
     this.activeTasks = executor;
     this.contentModes = contentModesOf(card);
     this.pushEnabled = card.capabilities?.pushNotifications === true;

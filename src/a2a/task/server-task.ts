@@ -354,13 +354,17 @@ export class ServerTask {
       this.channel.status(status.queued(this.ref, "process"));
     }
     const abort = new AbortController();
-    void this.endedGate.then(() => abort.abort());
+    let waiting = true;
+    // Only a wait under way is left: aborting later would cost an AbortError for nothing.
+    void this.endedGate.then(() => waiting && abort.abort());
     try {
       await this.env.whenFree(this.conversation, abort.signal);
     } catch (err) {
       // Ended while waiting (it left the queue), or no process will come: the server is stopping.
       if (!this.ended) this.fail(TEXT.didNotStart((err as Error).message));
       return false;
+    } finally {
+      waiting = false;
     }
     if (this.ended) {
       this.env.forgo();
