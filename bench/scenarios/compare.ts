@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { blockingTurn, streamingTurn } from "../a2a.js";
 import type { Plan } from "../plan.js";
-import { cpuTimeMs } from "../proc.js";
+import { cpuTimePreciseMs } from "../proc.js";
 import { longPrompt, TURN_PROMPT, type ExtraServer, type Rig } from "../rig.js";
 import type { Row, Unit } from "../stats.js";
 
@@ -34,12 +34,12 @@ export async function compare(rig: Rig, plan: Plan, log: (s: string) => void): P
       before: (await blockingTurn(servers.before.client, TURN_PROMPT)).contextId,
       after: (await blockingTurn(servers.after.client, TURN_PROMPT)).contextId,
     };
-    const cpu = (side: Side) => cpuTimeMs(servers[side].server.pid);
+    const cpu = (side: Side) => cpuTimePreciseMs(servers[side].server.pid);
     const final = (side: Side, what: string, t: Turn) => {
       if (t.error) log(`compare: a ${what} turn (${side}) ended in error`);
       note(`${what} final|${side}`, t.finalMs);
     };
-    // /proc counts CPU in 10 ms ticks: the server's CPU is read over a block of turns.
+    // The server's CPU over a block of turns in a row: nothing else runs on it meanwhile.
     const BLOCK = 6;
     for (let round = -plan.warmUp; round < plan.warmRounds * 2; round++) {
       const order: Side[] = round % 2 === 0 ? ["before", "after"] : ["after", "before"];

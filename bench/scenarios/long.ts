@@ -8,7 +8,7 @@ import { blockingTurn, streamingTurn } from "../a2a.js";
 import { DirectSession } from "../direct.js";
 import type { Plan } from "../plan.js";
 import { idleHealth, probeHealth } from "../probe.js";
-import { cpuTimeMs } from "../proc.js";
+import { cpuTimePreciseMs } from "../proc.js";
 import { longPrompt, longText, TURN_PROMPT, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
 
@@ -56,7 +56,7 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
           for (let i = 0; i < 3; i++)
             otherIdle.push((await blockingTurn(rig.client, TURN_PROMPT, other)).finalMs);
         }
-        const cpuBefore = await cpuTimeMs(rig.server.pid);
+        const cpuBefore = await cpuTimePreciseMs(rig.server.pid);
         const probe = probeHealth(rig.server.url);
         let streaming = true;
         // At the largest N, another context keeps taking turns while this one streams.
@@ -71,7 +71,7 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
             : Promise.resolve();
         const a = await streamingTurn(rig.client, longPrompt(n, tag), context);
         streaming = false;
-        const cpu = (await cpuTimeMs(rig.server.pid)) - cpuBefore;
+        const cpu = (await cpuTimePreciseMs(rig.server.pid)) - cpuBefore;
         healthDuring.push(...(await probe.stop()));
         await others;
         if (a.error || a.text !== longText(n))
