@@ -13,13 +13,12 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { ServerCallContext, type PushNotificationStore, type TaskStore } from "@a2a-js/sdk/server";
-import { DatabasePushNotificationStore } from "@a2a-js/sdk/server/database";
+import { DatabasePushNotificationStore, DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import { pino } from "pino";
 import { agentMessage, artifact, textPart } from "../../src/a2a/contract/messages.js";
 import { CallerUser } from "../../src/identity/caller.js";
 import { openDatabase } from "../../src/store/database.js";
 import { sqliteStores } from "../../src/store/sqlite-stores.js";
-import { SqliteTaskStore } from "../../src/store/sqlite-task-list.js";
 import { median } from "../stats.js";
 
 const [rounds = 15, turns = 200] = process.argv.slice(2).map(Number);
@@ -61,12 +60,12 @@ async function turn(tasks: TaskStore, push: PushNotificationStore): Promise<void
 
 const dir = mkdtempSync(join(tmpdir(), "bench-store-turn-"));
 try {
-  const { db } = await openDatabase({ type: "sqlite", file: join(dir, "tasks.db") });
+  const { db, statements } = await openDatabase({ type: "sqlite", file: join(dir, "tasks.db") });
   const before = {
-    tasks: new SqliteTaskStore(db, logger),
+    tasks: new DatabaseTaskStore(db),
     push: new DatabasePushNotificationStore(db),
   };
-  const now = sqliteStores(db, logger);
+  const now = sqliteStores(db, statements, logger);
   const after = { tasks: now.taskStore, push: now.pushStore };
   const times = { before: [] as number[], after: [] as number[] };
   const cpuTimes = { before: [] as number[], after: [] as number[] };

@@ -4,19 +4,25 @@ import BetterSqlite3 from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import { migrateToLatest } from "./sdk-migrations.js";
-import { cachingConnection } from "./statement-cache.js";
+import { cachingConnection, type Statements } from "./statement-cache.js";
 
 export type DatabaseSpec =
   | { readonly type: "sqlite"; readonly file: string }
   | { readonly type: "postgres"; readonly url: string };
 
 /** A migrated database the SDK's stores can use. */
-export interface Database {
+export type Database = {
   readonly db: Kysely<unknown>;
-  readonly type: DatabaseSpec["type"];
   /** Where it is, for logs and errors: the file, or the URL without its password. */
   readonly location: string;
-}
+} & (
+  | {
+      readonly type: "sqlite";
+      /** The same connection's statements, for the store's hot reads past Kysely. */
+      readonly statements: Statements;
+    }
+  | { readonly type: "postgres" }
+);
 
 /** Writers wait this long for a lock (another process on the same SQLite file). */
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
@@ -25,6 +31,10 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
  * Opens the database, after bringing it to the SDK's latest schema. SQLite runs in WAL mode
  * (readers never block the writer) with a busy timeout; PostgreSQL through a small `pg` pool.
  */
+export function openDatabase(
+  spec: Extract<DatabaseSpec, { type: "sqlite" }>,
+): Promise<Extract<Database, { type: "sqlite" }>>;
+export function openDatabase(spec: DatabaseSpec): Promise<Database>;
 export async function openDatabase(spec: DatabaseSpec): Promise<Database> {
   if (spec.type === "sqlite") {
     mkdirSync(dirname(spec.file), { recursive: true });
@@ -33,10 +43,9 @@ export async function openDatabase(spec: DatabaseSpec): Promise<Database> {
     connection.pragma("journal_mode = WAL");
     connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     connection.pragma("synchronous = NORMAL");
-    const db = new Kysely<unknown>({
-      dialect: new SqliteDialect({ database: cachingConnection(connection) }),
-    });
-    return { db, type: "sqlite", location: spec.file };
+    const statements = cachingConnection(connection);
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: statements }) });
+    return { db, type: "sqlite", location: spec.file, statements };
   }
   const location = redactUrl(spec.url);
   try {

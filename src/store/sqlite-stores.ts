@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { CachedPushConfigStore } from "./push-config-cache.js";
 import { ownerOf, SqliteTaskStore } from "./sqlite-task-list.js";
+import type { Statements } from "./statement-cache.js";
 import { WriteBehindTaskStore } from "./write-behind-task-store.js";
 
 /**
@@ -13,9 +14,10 @@ import { WriteBehindTaskStore } from "./write-behind-task-store.js";
  */
 export function sqliteStores(
   db: Kysely<unknown>,
+  statements: Statements,
   logger: Logger,
 ): { taskStore: TaskStore; pushStore: PushNotificationStore; flush: () => Promise<void> } {
-  const inner = new SqliteTaskStore(db, logger);
+  const inner = new SqliteTaskStore(db, statements, logger);
   const taskStore = new WriteBehindTaskStore({
     inner,
     ownerOf,

@@ -8,8 +8,9 @@ import {
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import type { ServerCallContext } from "@a2a-js/sdk/server";
 import { DatabaseTaskStore, TASK_TABLE } from "@a2a-js/sdk/server/database";
-import { CompiledQuery, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { Logger } from "pino";
+import type { Statements } from "./statement-cache.js";
 
 /** The SDK's page size when a request names none. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -106,35 +107,79 @@ export interface PageRow {
 const decode = (value: string | null | undefined): unknown =>
   value ? (JSON.parse(value) as unknown) : undefined;
 
+/** `run()`'s value, or its throw, as a promise. */
+function settled<T>(run: () => T): Promise<T> {
+  try {
+    return Promise.resolve(run());
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
+}
+
+/** GetTask's row: the caller's task by id, the columns a task is read from. */
+const LOAD_SQL =
+  `select id, context_id, status, artifacts, history, metadata from "${TASK_TABLE}" ` +
+  "where tenant = ? and owner = ? and id = ?";
+
+/** A stored row as a task, as the SDK's store reads one (`fromTaskRow`). Throws if unreadable. */
+export function taskOfRow(row: Omit<PageRow, "status_last_updated">): Task {
+  try {
+    return Task.fromJSON({
+      id: row.id,
+      contextId: row.context_id,
+      status: decode(row.status),
+      artifacts: decode(row.artifacts),
+      history: decode(row.history),
+      metadata: decode(row.metadata),
+    });
+  } catch (cause) {
+    throw new Error(`task "${row.id}" is not readable`, { cause });
+  }
+}
+
 /**
- * The SDK's database task store, with ListTasks on SQLite read through two plain statements
- * instead of its query builder: building and compiling the queries cost more than running them
- * (a page of 50 by context went from about 1 ms to 0.35 ms in-process). Everything else, and the
- * meaning of every ListTasks parameter, is the SDK's; the store contract runs on both.
+ * The SDK's database task store, with its two reads on SQLite (GetTask's load, and ListTasks)
+ * run as prepared statements on the connection itself instead of through its query builder:
+ * building and compiling each query cost more than running it (a page of 50 by context went
+ * from about 1 ms to 0.35 ms in-process, bench/micro/store-reads.ts for both). Same scope
+ * (tenant and owner as the SDK resolves them), columns, order and page tokens; saves, and the
+ * meaning of every ListTasks parameter, are the SDK's; the store contract runs on both.
+ *
+ * better-sqlite3 runs a statement synchronously, and these reads do not wait for Kysely's
+ * connection lock: one that comes while a write-behind batch's transaction is open reads
+ * inside it, which holds only this server's own newer saves (the ones the write-behind store
+ * answers from memory anyway).
  */
 export class SqliteTaskStore extends DatabaseTaskStore {
   constructor(
-    private readonly database: Kysely<unknown>,
+    database: Kysely<unknown>,
+    private readonly statements: Statements,
     private readonly logger: Logger,
   ) {
     super(database);
   }
 
-  override async list(
-    params: ListTasksRequest,
-    context: ServerCallContext,
-  ): Promise<ListTasksResponse> {
-    const { count, page, pageSize } = listQueries(
-      { tenant: context.tenant ?? "", owner: ownerOf(context) },
-      params,
-    );
-    const counted = await this.database.executeQuery<{ total: number | bigint }>(
-      CompiledQuery.raw(count.sql, [...count.parameters]),
-    );
-    const rows = (
-      await this.database.executeQuery<PageRow>(CompiledQuery.raw(page.sql, [...page.parameters]))
-    ).rows;
-    return taskPage({ rows, pageSize, total: counted.rows[0]?.total, logger: this.logger });
+  // A throw (a malformed page token, an unreadable row) is a rejection, as from the SDK.
+  override load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    return settled(() => {
+      const row = this.statements
+        .prepare(LOAD_SQL)
+        .get(context.tenant ?? "", ownerOf(context), taskId) as PageRow | undefined;
+      return row && taskOfRow(row);
+    });
+  }
+
+  override list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return settled(() => {
+      const { count, page, pageSize } = listQueries(
+        { tenant: context.tenant ?? "", owner: ownerOf(context) },
+        params,
+      );
+      const counted = this.statements.prepare(count.sql).get(...count.parameters) as
+        { total: number | bigint } | undefined;
+      const rows = this.statements.prepare(page.sql).all(...page.parameters) as PageRow[];
+      return taskPage({ rows, pageSize, total: counted?.total, logger: this.logger });
+    });
   }
 }
 
@@ -156,14 +201,7 @@ export function taskPage<R extends PageRow>(page: {
   const tasks: Task[] = [];
   for (const row of shown) {
     try {
-      const task = Task.fromJSON({
-        id: row.id,
-        contextId: row.context_id,
-        status: decode(row.status),
-        artifacts: decode(row.artifacts),
-        history: decode(row.history),
-        metadata: decode(row.metadata),
-      });
+      const task = taskOfRow(row);
       tasks.push(page.toTask ? page.toTask(task, row) : task);
     } catch (err) {
       // As the SDK does: one unreadable row does not hide the others.

@@ -128,8 +128,8 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
     await retention.first;
     o.logger.info({ store: spec.type, location: database.location }, "task store open");
     const stores =
-      spec.type === "sqlite"
-        ? sqliteStores(db, o.logger)
+      database.type === "sqlite"
+        ? sqliteStores(db, database.statements, o.logger)
         : {
             taskStore: new DatabaseTaskStore(db),
             pushStore: new DatabasePushNotificationStore(db),

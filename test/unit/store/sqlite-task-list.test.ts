@@ -1,6 +1,6 @@
 /**
- * ListTasks on SQLite through plain statements answers exactly what the SDK's own
- * DatabaseTaskStore.list answers, for every parameter, on the same database.
+ * GetTask's load and ListTasks on SQLite through prepared statements answer exactly what the
+ * SDK's own DatabaseTaskStore answers, for every parameter and caller scope, on the same database.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -24,6 +24,7 @@ class Caller implements User {
 const alice = new ServerCallContext({ user: new Caller("alice") });
 const bob = new ServerCallContext({ user: new Caller("bob") });
 const anonymous = new ServerCallContext();
+const aliceElsewhere = new ServerCallContext({ user: new Caller("alice"), tenant: "other" });
 
 const base: ListTasksRequest = {
   tenant: "",
@@ -37,7 +38,7 @@ const base: ListTasksRequest = {
 };
 
 let dir: string;
-let database: Database;
+let database: Extract<Database, { type: "sqlite" }>;
 let sdk: DatabaseTaskStore;
 let ours: SqliteTaskStore;
 
@@ -45,7 +46,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "claude-a2a-list-"));
   database = await openDatabase({ type: "sqlite", file: join(dir, "tasks.db") });
   sdk = new DatabaseTaskStore(database.db);
-  ours = new SqliteTaskStore(database.db, pino({ level: "silent" }));
+  ours = new SqliteTaskStore(database.db, database.statements, pino({ level: "silent" }));
   const t0 = Date.parse("2026-01-01T00:00:00Z");
   const states = [
     TaskState.TASK_STATE_COMPLETED,
@@ -68,6 +69,7 @@ beforeAll(async () => {
   }
   await sdk.save(task("bob-1", TaskState.TASK_STATE_COMPLETED, { contextId: "ctx-0" }), bob);
   await sdk.save(task("anon-1", TaskState.TASK_STATE_COMPLETED, { contextId: "ctx-0" }), anonymous);
+  await sdk.save(task("elsewhere-1", TaskState.TASK_STATE_WORKING), aliceElsewhere);
 });
 
 afterAll(async () => {
@@ -129,5 +131,46 @@ describe("SqliteTaskStore.list", () => {
     expect(q.count.parameters).toEqual(["", "alice", "c"]);
     expect(q.page.parameters).toEqual(["", "alice", "c", 51]);
     expect(q.page.sql).not.toContain("artifacts");
+  });
+});
+
+describe("SqliteTaskStore.load", () => {
+  const cases: [string, string, ServerCallContext][] = [
+    ["the caller's own task", "t-07", alice],
+    ["a task with two messages and an artifact", "t-29", alice],
+    ["another caller's task is not found", "t-07", bob],
+    ["the other caller's own", "bob-1", bob],
+    ["anonymous's own", "anon-1", anonymous],
+    ["not anonymous's", "bob-1", anonymous],
+    ["another tenant's task of the same caller is not found", "elsewhere-1", alice],
+    ["that tenant's own", "elsewhere-1", aliceElsewhere],
+    ["an unknown id", "nope", alice],
+  ];
+  it.each(cases)("%s: what the SDK's store loads", async (_name, id, context) => {
+    const expected = await sdk.load(id, context);
+    expect(await ours.load(id, context)).toEqual(expected);
+  });
+
+  it("finds what the scopes say, and nothing across them", async () => {
+    expect((await ours.load("t-07", alice))?.id).toBe("t-07");
+    expect(await ours.load("t-07", bob)).toBeUndefined();
+    expect(await ours.load("elsewhere-1", alice)).toBeUndefined();
+  });
+
+  it("sees a save at once, as the SDK's does", async () => {
+    const changed = task("t-03", TaskState.TASK_STATE_CANCELED, { history: 3, artifacts: 2 });
+    await sdk.save({ ...changed, contextId: "ctx-0" }, alice);
+    expect(await ours.load("t-03", alice)).toEqual(await sdk.load("t-03", alice));
+    expect((await ours.load("t-03", alice))?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it("refuses an unreadable row with the task's id, as the SDK does", async () => {
+    database.statements
+      .prepare(
+        "insert into tasks (tenant, owner, id, context_id, status_last_updated, status) values (?, ?, ?, ?, ?, ?)",
+      )
+      .run("", "alice", "broken-1", "ctx-9", 0, "{not json");
+    await expect(sdk.load("broken-1", alice)).rejects.toThrow('task "broken-1" is not readable');
+    await expect(ours.load("broken-1", alice)).rejects.toThrow('task "broken-1" is not readable');
   });
 });
