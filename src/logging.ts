@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from "pino";
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from "pino";
 import pretty from "pino-pretty";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -82,6 +82,65 @@ export function escapeControlChars(s: string): string {
 const messageText = (msg: unknown): string =>
   typeof msg === "string" ? msg : msg === undefined ? "" : JSON.stringify(msg);
 
+/** The longest a JSON line waits in the buffer before it is written (ms). */
+export const LOG_FLUSH_MS = 50;
+/** Buffered lines are written at once when they reach this many bytes. */
+const LOG_BUFFER_BYTES = 4096;
+
+/** A destination whose buffered lines are written synchronously, now. */
+export interface BatchedDestination extends DestinationStream {
+  /** Writes what is buffered (the next timer would have). */
+  flush(): void;
+}
+
+/** Every batched destination open, written out when the process exits. */
+const open = new Set<{ flushSync(): void }>();
+let exitHooked = false;
+
+function flushAtExit(boom: { flushSync(): void }): void {
+  open.add(boom);
+  if (exitHooked) return;
+  exitHooked = true;
+  // `exit` runs on a normal end, on process.exit() (the shutdown guard's), and after an uncaught
+  // exception or an unhandled rejection: their lines, the crash's own included, are written.
+  process.on("exit", () => {
+    for (const b of open) {
+      try {
+        b.flushSync();
+      } catch {
+        // Nowhere left to say it.
+      }
+    }
+  });
+}
+
+/**
+ * JSON lines to file descriptor `fd`, written in batches: one synchronous write for every line
+ * of the last `flushMs` (or 4 KB), instead of one per line. Under load the request log line's
+ * own write was most of its cost (a syscall per request, 8 % of a read's server CPU in the
+ * store phases' profile). A line is on its way within `flushMs`; every buffered line is written
+ * when the process exits (normally, by process.exit(), or after an uncaught exception). Only a
+ * process killed outright (`kill -9`, the OOM killer) loses its last `flushMs` of lines.
+ */
+export function batchedDestination(fd: number, flushMs = LOG_FLUSH_MS): BatchedDestination {
+  const boom = pino.destination({ dest: fd, sync: true, minLength: LOG_BUFFER_BYTES });
+  flushAtExit(boom);
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    boom.flush();
+  };
+  return {
+    write(line: string) {
+      boom.write(line);
+      // Unref'd: a line waiting must not keep a finished process alive (exit writes it).
+      timer ??= setTimeout(flush, flushMs).unref();
+    },
+    flush,
+  };
+}
+
 export function createLogger(o: {
   level: LogLevel;
   format: "json" | "pretty";
@@ -93,7 +152,7 @@ export function createLogger(o: {
     redact: { paths: REDACT_PATHS, censor: "[redacted]" },
   };
   // JSON lines escape every control character already.
-  if (o.format === "json") return o.destination ? pino(options, o.destination) : pino(options);
+  if (o.format === "json") return pino(options, o.destination ?? batchedDestination(1));
   return pino(
     options,
     pretty({
