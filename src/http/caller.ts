@@ -33,6 +33,12 @@ export function peerAddress(address: string | undefined): string | undefined {
 /** `server.trustedProxies`: the peers whose identity headers are believed. */
 export class TrustedProxies {
   private readonly list = new BlockList();
+  /**
+   * Each connection's answer, asked once: a socket's peer does not change, and the check (a
+   * parse, a normalization and a BlockList lookup, a few µs) was paid by every request of a
+   * keep-alive connection.
+   */
+  private readonly bySocket = new WeakMap<object, boolean>();
 
   constructor(addresses: readonly string[]) {
     for (const address of addresses) {
@@ -47,6 +53,17 @@ export class TrustedProxies {
     if (peer === undefined) return false;
     return this.list.check(peer, isIP(peer) === 4 ? "ipv4" : "ipv6");
   }
+
+  /** `has` of a connection's peer, remembered for the connection's life. */
+  hasPeerOf(socket: { readonly remoteAddress?: string | undefined }): boolean {
+    const known = this.bySocket.get(socket);
+    if (known !== undefined) return known;
+    const address = socket.remoteAddress;
+    const trusted = this.has(address);
+    // No address (not connected yet, or closed): not trusted, and not remembered.
+    if (address !== undefined) this.bySocket.set(socket, trusted);
+    return trusted;
+  }
 }
 
 /**
@@ -57,7 +74,7 @@ export function proxiedLogin(
   req: Pick<Request, "header" | "socket">,
   trusted: TrustedProxies,
 ): string | undefined {
-  if (!trusted.has(req.socket.remoteAddress)) return undefined;
+  if (!trusted.hasPeerOf(req.socket)) return undefined;
   const login = req.header(TAILSCALE_LOGIN_HEADER)?.trim();
   return login ? login : undefined;
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { refusalMessage } from "../../../src/a2a/contract/auth-messages.js";
 import { challenge } from "../../../src/http/auth.js";
 import { peerAddress, proxiedLogin, TrustedProxies } from "../../../src/http/caller.js";
@@ -25,6 +25,22 @@ describe("trusted proxies", () => {
     expect(proxiedLogin(fake(req("127.0.0.1", " ada@x ")), trusted)).toBe("ada@x");
     expect(proxiedLogin(fake(req("127.0.0.2", "ada@x")), trusted)).toBeUndefined();
     expect(proxiedLogin(fake(req("127.0.0.1", "  ")), trusted)).toBeUndefined();
+  });
+
+  it("asks once per connection, and never remembers a connection without an address", () => {
+    const proxies = new TrustedProxies(["127.0.0.1"]);
+    const check = vi.spyOn(proxies, "has");
+    const proxy = { remoteAddress: "127.0.0.1" };
+    const other = { remoteAddress: "10.0.0.1" };
+    for (let i = 0; i < 3; i++) {
+      expect(proxies.hasPeerOf(proxy)).toBe(true);
+      expect(proxies.hasPeerOf(other)).toBe(false);
+    }
+    expect(check).toHaveBeenCalledTimes(2);
+    const closed: { remoteAddress?: string } = {};
+    expect(proxies.hasPeerOf(closed)).toBe(false);
+    closed.remoteAddress = "127.0.0.1";
+    expect(proxies.hasPeerOf(closed)).toBe(true);
   });
 });
 
