@@ -28,6 +28,14 @@ export type Database = {
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 /**
+ * SQLite's page cache for the one connection, in KiB (negative: a size, not a page count), up
+ * to which it grows as pages are read. The default 2 MB held a small part of a store of 10,000
+ * typical tasks (44 MB), so a ListTasks page of 50 cost some fifty reads from the file: 175 µs
+ * of CPU against 117 µs with this cache (in-process, pages by random context).
+ */
+export const SQLITE_CACHE_KIB = 32 * 1024;
+
+/**
  * Opens the database, after bringing it to the SDK's latest schema. SQLite runs in WAL mode
  * (readers never block the writer) with a busy timeout; PostgreSQL through a small `pg` pool.
  */
@@ -43,6 +51,7 @@ export async function openDatabase(spec: DatabaseSpec): Promise<Database> {
     connection.pragma("journal_mode = WAL");
     connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     connection.pragma("synchronous = NORMAL");
+    connection.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
     const statements = cachingConnection(connection);
     const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: statements }) });
     return { db, type: "sqlite", location: spec.file, statements };

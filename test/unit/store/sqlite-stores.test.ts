@@ -10,7 +10,7 @@ import { ServerCallContext, type User } from "@a2a-js/sdk/server";
 import { DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import { pino } from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../../src/store/database.js";
+import { openDatabase, SQLITE_CACHE_KIB, type Database } from "../../../src/store/database.js";
 import { sqliteStores } from "../../../src/store/sqlite-stores.js";
 import { task } from "./store-contract.js";
 
@@ -62,4 +62,9 @@ it("a pending progress save wins over the row on disk, for its caller only", asy
   expect(listed.tasks.map((t) => t.status?.state)).toEqual([TaskState.TASK_STATE_WORKING]);
   expect((await disk.load("t-1", alice))?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
   await stores.flush();
+});
+
+it("opens the connection with a page cache that holds a typical store's pages", () => {
+  const row = database.statements.prepare("pragma cache_size").get() as { cache_size: number };
+  expect(row.cache_size).toBe(-SQLITE_CACHE_KIB);
 });
