@@ -89,8 +89,8 @@ const LOG_BUFFER_BYTES = 4096;
 
 /** A destination whose buffered lines are written synchronously, now. */
 export interface BatchedDestination extends DestinationStream {
-  /** Writes what is buffered (the next timer would have). */
-  flush(): void;
+  /** Writes what is buffered (the next timer would have), then calls `done` (pino's flush). */
+  flush(done?: (err?: Error) => void): void;
 }
 
 /** Every batched destination open, written out when the process exits. */
@@ -126,16 +126,22 @@ export function batchedDestination(fd: number, flushMs = LOG_FLUSH_MS): BatchedD
   const boom = pino.destination({ dest: fd, sync: true, minLength: LOG_BUFFER_BYTES });
   flushAtExit(boom);
   let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
+  const flush = (done?: (err?: Error) => void) => {
     clearTimeout(timer);
     timer = undefined;
-    boom.flush();
+    try {
+      boom.flush();
+    } catch (err) {
+      done?.(err as Error);
+      return;
+    }
+    done?.();
   };
   return {
     write(line: string) {
       boom.write(line);
       // Unref'd: a line waiting must not keep a finished process alive (exit writes it).
-      timer ??= setTimeout(flush, flushMs).unref();
+      timer ??= setTimeout(() => flush(), flushMs).unref();
     },
     flush,
   };

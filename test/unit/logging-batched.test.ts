@@ -86,3 +86,14 @@ describe("batched log lines", () => {
     expect(messages(lines)).toEqual(["while running"]);
   }, 30_000);
 });
+
+describe("the logger's flush", () => {
+  it("writes what is buffered and then calls back, as pino's flush promises", async () => {
+    const { code, lines } = await run(
+      "flushes",
+      `log.info("flushed");\nlog.flush(() => { process.stdout.write('{"msg":"called back"}\\n'); process.exit(0); });\nsetInterval(() => {}, 1000);`,
+    );
+    expect(code).toBe(0);
+    expect(messages(lines)).toEqual(["flushed", "called back"]);
+  }, 30_000);
+});
