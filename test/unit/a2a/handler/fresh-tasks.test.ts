@@ -114,9 +114,9 @@ describe("FreshTasks", () => {
       execute: () => Promise.reject(new Error("boom")),
       cancelTask: () => Promise.resolve(),
     };
-    await expect(
-      fresh.marking(failing).execute(requestContext("t-gone"), bus()),
-    ).rejects.toThrow("boom");
+    await expect(fresh.marking(failing).execute(requestContext("t-gone"), bus())).rejects.toThrow(
+      "boom",
+    );
     expect(fresh.has("t-gone")).toBe(false);
   });
 });
