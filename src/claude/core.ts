@@ -175,17 +175,26 @@ export class SessionCore {
     return deriveStatus(this.runs.all(), this.permissionsPending, this.failed);
   }
 
+  /** A live view, made once: the pump asks for it per message. */
   routeContext(): RouteContext {
-    return {
-      turnState: this.turn.state,
-      foreground: this.foreground,
-      turnOwner: this.turnOwner,
-      runForSend: (uuid) => this.owners.runForSend(uuid),
-      runForTask: (taskId) => this.tasks.runForTask(taskId),
-      runForToolUse: (id) => this.owners.runForToolUse(id),
-      runForMessage: (id) => this.owners.runForMessage(id),
-    };
+    return this.routeView;
   }
+
+  private readonly routeView: RouteContext = ((core: SessionCore): RouteContext => ({
+    get turnState() {
+      return core.turn.state;
+    },
+    get foreground() {
+      return core.foreground;
+    },
+    get turnOwner() {
+      return core.turnOwner;
+    },
+    runForSend: (uuid) => core.owners.runForSend(uuid),
+    runForTask: (taskId) => core.tasks.runForTask(taskId),
+    runForToolUse: (id) => core.owners.runForToolUse(id),
+    runForMessage: (id) => core.owners.runForMessage(id),
+  }))(this);
 
   /** Announces the status if it changed since the last announcement. */
   refreshStatus(): void {

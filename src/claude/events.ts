@@ -68,32 +68,42 @@ export type SessionListener = (event: SessionEvent) => void;
  * see one order: the order things happened.
  */
 export class SessionEmitter {
-  private readonly listeners = new Set<SessionListener>();
+  /**
+   * Replaced, never changed, on (un)subscribe: a delivery walks the array it started with, so a
+   * listener added or removed meanwhile takes effect from the next event, without a copy per event.
+   */
+  private listeners: readonly SessionListener[] = [];
   private readonly queue: SessionEvent[] = [];
   private delivering = false;
 
   constructor(private readonly logger: Logger) {}
 
   subscribe(listener: SessionListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (!this.listeners.includes(listener)) this.listeners = [...this.listeners, listener];
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
   }
 
   emit(event: SessionEvent): void {
-    this.queue.push(event);
-    if (this.delivering) return;
+    if (this.delivering) {
+      this.queue.push(event);
+      return;
+    }
     this.delivering = true;
     try {
-      for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
-        this.deliver(next);
-      }
+      this.deliver(event);
+      // Events emitted by listeners meanwhile, in order (read by index: no shift per event).
+      for (let i = 0; i < this.queue.length; i++) this.deliver(this.queue[i] as SessionEvent);
     } finally {
+      this.queue.length = 0;
       this.delivering = false;
     }
   }
 
   private deliver(event: SessionEvent): void {
-    for (const listener of [...this.listeners]) {
+    const listeners = this.listeners;
+    for (const listener of listeners) {
       try {
         listener(event);
       } catch (error) {

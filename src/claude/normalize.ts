@@ -7,6 +7,7 @@ import type {
   MetadataEvent,
   NormalizedEvent,
   ResultEvent,
+  StreamEvent,
   TaskNotificationEvent,
   TaskProgressEvent,
   TaskStartedEvent,
@@ -81,15 +82,20 @@ export class Normalizer {
     if (part.type === "message_start") this.currentMessage.set(streamKey, part.messageId);
     const messageId = this.currentMessage.get(streamKey);
     if (part.type === "message_stop") this.currentMessage.delete(streamKey);
-    return {
+    // No spread of base(): this runs once per delta.
+    const ev: StreamEvent = {
       kind: "stream",
-      ...base(m),
       streamKey,
       messageId,
       parentToolUseId,
       userMessageUuids: stamps(m),
       part,
     };
+    const uuid = str(m.uuid);
+    const sessionId = str(m.session_id);
+    if (uuid !== undefined) ev.uuid = uuid;
+    if (sessionId !== undefined) ev.sessionId = sessionId;
+    return ev;
   }
 }
 
@@ -116,12 +122,16 @@ function metadata(m: Rec): MetadataEvent {
 
 /** The runtime names the sends a frame answers in two fields; older producers only in the first. */
 function stamps(m: Rec): string[] {
-  const out = new Set<string>();
   const one = str(m.user_message_uuid);
-  if (one !== undefined) out.add(one);
-  if (Array.isArray(m.user_message_uuids)) {
-    for (const u of m.user_message_uuids) if (typeof u === "string") out.add(u);
+  const many = m.user_message_uuids;
+  if (!Array.isArray(many)) return one === undefined ? [] : [one];
+  // The usual frame names one send in both fields: no Set for that.
+  if (many.length === 1 && (many[0] === one || one === undefined) && typeof many[0] === "string") {
+    return [many[0]];
   }
+  const out = new Set<string>();
+  if (one !== undefined) out.add(one);
+  for (const u of many) if (typeof u === "string") out.add(u);
   return [...out];
 }
 

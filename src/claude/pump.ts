@@ -65,10 +65,14 @@ export class QueryPump {
     let runId: string | undefined;
     try {
       const event = this.normalizer.normalize(message);
-      const decision = route(event, this.core.routeContext());
+      const ids = identifiersOf(event);
+      const decision = route(event, this.core.routeContext(), ids);
       runId = this.target(decision);
-      this.logger.debug({ event: describe(event), decision, runId }, "route: event -> run");
-      if (event.kind === "result") this.logger.debug({ runId, usage: event.usage }, "run: usage");
+      // Guarded: the arguments alone cost more than the rest of a delta's routing.
+      if (this.logger.isLevelEnabled("debug")) {
+        this.logger.debug({ event: describe(event), decision, runId }, "route: event -> run");
+        if (event.kind === "result") this.logger.debug({ runId, usage: event.usage }, "run: usage");
+      }
       this.observe(event);
       // Always, before any lifecycle change: the timeline must not depend on routing.
       this.core.timeline.apply(event, runId);
@@ -82,7 +86,7 @@ export class QueryPump {
           runId === undefined ? { type: "metadata", event } : { type: "metadata", event, runId },
         );
       } else if (runId !== undefined) {
-        this.deliver(runId, event, identifiersOf(event));
+        this.deliver(runId, event, ids);
       }
     } catch (error) {
       this.logger.error({ err: error, runId }, "pump: handling a message failed");

@@ -72,64 +72,52 @@ export function isMetadataEvent(event: NormalizedEvent): boolean {
   }
 }
 
+/** Built field by field, without spreads: the pump asks for it once per runtime message. */
 export function identifiersOf(event: NormalizedEvent): EventIdentifiers {
-  const ids: EventIdentifiers = { sends: [], toolUseIds: [], topLevel: false };
   switch (event.kind) {
-    case "assistant":
-      return withOptional(
-        { ...ids, sends: event.userMessageUuids, topLevel: event.parentToolUseId === null },
-        {
-          taskId: event.agentId,
-          parentToolUseId: event.parentToolUseId,
-          messageId: event.messageId,
-        },
-      );
-    case "stream":
-      return withOptional(
-        { ...ids, sends: event.userMessageUuids, topLevel: event.parentToolUseId === null },
-        { parentToolUseId: event.parentToolUseId, messageId: event.messageId },
-      );
-    case "user":
-      return withOptional(
-        {
-          ...ids,
-          sends: event.uuid === undefined ? [] : [event.uuid],
-          toolUseIds: event.toolResults.map((r) => r.toolUseId),
-          topLevel: event.parentToolUseId === null,
-        },
-        { taskId: event.agentId, parentToolUseId: event.parentToolUseId },
-      );
+    case "assistant": {
+      const ids = content(event.userMessageUuids, [], event.parentToolUseId);
+      if (event.agentId !== undefined) ids.taskId = event.agentId;
+      ids.messageId = event.messageId;
+      return ids;
+    }
+    case "stream": {
+      const ids = content(event.userMessageUuids, [], event.parentToolUseId);
+      if (event.messageId !== undefined) ids.messageId = event.messageId;
+      return ids;
+    }
+    case "user": {
+      const sends = event.uuid === undefined ? [] : [event.uuid];
+      const toolUseIds = event.toolResults.map((r) => r.toolUseId);
+      const ids = content(sends, toolUseIds, event.parentToolUseId);
+      if (event.agentId !== undefined) ids.taskId = event.agentId;
+      return ids;
+    }
     case "result":
-      return { ...ids, sends: event.userMessageUuids, topLevel: true };
+      return { sends: event.userMessageUuids, toolUseIds: [], topLevel: true };
     case "task_started":
     case "task_updated":
     case "task_progress":
     case "task_notification":
-      return { ...ids, taskId: event.taskId };
+      return { sends: [], toolUseIds: [], topLevel: false, taskId: event.taskId };
     case "init":
     case "background_tasks_changed":
     case "session_state_changed":
     case "api_retry":
     case "metadata":
-      return ids;
+      return { sends: [], toolUseIds: [], topLevel: false };
   }
 }
 
-function withOptional(
-  ids: EventIdentifiers,
-  extra: {
-    taskId?: string | undefined;
-    parentToolUseId?: string | null;
-    messageId?: string | undefined;
-  },
+/** A content frame's identifiers: main-thread content has no parent tool use. */
+function content(
+  sends: readonly string[],
+  toolUseIds: readonly string[],
+  parentToolUseId: string | null,
 ): EventIdentifiers {
-  const out = { ...ids };
-  if (extra.taskId !== undefined) out.taskId = extra.taskId;
-  if (extra.parentToolUseId !== undefined && extra.parentToolUseId !== null) {
-    out.parentToolUseId = extra.parentToolUseId;
-  }
-  if (extra.messageId !== undefined) out.messageId = extra.messageId;
-  return out;
+  const ids: EventIdentifiers = { sends, toolUseIds, topLevel: parentToolUseId === null };
+  if (parentToolUseId !== null) ids.parentToolUseId = parentToolUseId;
+  return ids;
 }
 
 /**
@@ -144,8 +132,11 @@ function withOptional(
  * No time windows. Before the foreground turn is bound, main-thread content without our stamp
  * belongs to a turn the runtime started before our send (its first frame would carry our stamp).
  */
-export function route(event: NormalizedEvent, ctx: RouteContext): RouteDecision {
-  const ids = identifiersOf(event);
+export function route(
+  event: NormalizedEvent,
+  ctx: RouteContext,
+  ids: EventIdentifiers = identifiersOf(event),
+): RouteDecision {
   if (isMetadataEvent(event)) {
     const attributedRunId = attribution(ids, event, ctx);
     return attributedRunId === undefined

@@ -228,6 +228,7 @@ export class TimelineAssembler {
     const part = ev.part;
     if (part.type === "ping" || part.type === "other") return;
     const key = ev.messageId ?? pendingKey(ev.streamKey);
+    const created = !this.entries.has(key);
     const entry = this.assistantEntry(key, ev.messageId, ev.parentToolUseId, runId, "live");
     entry.streamed = true;
     switch (part.type) {
@@ -237,7 +238,9 @@ export class TimelineAssembler {
         break;
       case "content_block_start": {
         const slot = entry.slots[part.index];
-        if (slot?.final !== true) entry.slots[part.index] = { block: part.block, final: false };
+        // A copy: deltas grow it in place, and the event's own block is the consumers'.
+        if (slot?.final !== true)
+          entry.slots[part.index] = { block: { ...part.block }, final: false };
         break;
       }
       case "content_block_delta":
@@ -261,7 +264,10 @@ export class TimelineAssembler {
         this.logger.debug({ messageId: ev.messageId, runId }, "timeline: message finalized");
         break;
     }
-    this.onUpdate(toPublic(entry));
+    // A delta only grows a block: its update goes out with the next frame of the message (its
+    // block's stop at the latest), not per delta, which would copy the whole entry thousands of
+    // times per answer. A delta that opens an entry (before its message_start) still announces it.
+    if (created || part.type !== "content_block_delta") this.onUpdate(toPublic(entry));
   }
 
   /** Frames that arrived before their message_start were held under the stream's key. */
@@ -299,13 +305,14 @@ function appendDelta(slots: (Slot | undefined)[], index: number, delta: BlockDel
   const slot = slots[index] ?? { block: emptyBlockFor(delta), final: false };
   slots[index] = slot;
   if (slot.final) return;
+  // In place: the blocks are the assembler's own (`toPublic` hands out copies).
   const b = slot.block;
   switch (delta.type) {
     case "text":
-      if (b.type === "text") slot.block = { ...b, text: b.text + delta.text };
+      if (b.type === "text") b.text += delta.text;
       break;
     case "thinking":
-      if (b.type === "thinking") slot.block = { ...b, thinking: b.thinking + delta.thinking };
+      if (b.type === "thinking") b.thinking += delta.thinking;
       break;
     case "input_json":
       slot.json = (slot.json ?? "") + delta.partialJson;
@@ -344,7 +351,8 @@ function toPublic(e: EntryState): TimelineEntry {
     if (e.runId !== undefined) out.runId = e.runId;
     return out;
   }
-  const content = e.slots.flatMap((s) => (s === undefined ? [] : [s.block]));
+  // Copies: the assembler grows its blocks in place as deltas arrive.
+  const content = e.slots.flatMap((s) => (s === undefined ? [] : [{ ...s.block }]));
   const out: AssistantTimelineEntry = {
     kind: "assistant",
     messageId: e.messageId,

@@ -44,6 +44,11 @@ export class ServerMetrics {
   private readonly tokens: Counter<"caller" | "model" | "type">;
   private readonly cost: Counter<"caller" | "model">;
   private readonly timings = new Map<string, RunTiming>();
+  /**
+   * The timings whose run has had no event yet: while it is empty (a long answer's thousands of
+   * deltas after its first) a run event costs no key to build and look up.
+   */
+  private readonly awaitingFirst = new Map<string, RunTiming>();
 
   constructor(
     private readonly sources: MetricsSources,
@@ -131,17 +136,21 @@ export class ServerMetrics {
   /** Feeds one session event (of any context). */
   onSessionEvent(contextId: string, event: SessionEvent): void {
     switch (event.type) {
-      case "run_started":
-        this.timings.set(`${contextId}:${event.runId}`, {
-          startedAt: this.now(),
-          firstEventSeen: false,
-        });
+      case "run_started": {
+        const key = `${contextId}:${event.runId}`;
+        const timing = { startedAt: this.now(), firstEventSeen: false };
+        this.timings.set(key, timing);
+        this.awaitingFirst.set(key, timing);
         return;
+      }
       case "run_event": {
         if (event.event.kind === "api_retry") this.retries.inc();
         this.countUsage(contextId, event.event);
-        const timing = this.timings.get(`${contextId}:${event.runId}`);
-        if (timing && !timing.firstEventSeen && !event.late) {
+        if (this.awaitingFirst.size === 0 || event.late) return;
+        const key = `${contextId}:${event.runId}`;
+        const timing = this.awaitingFirst.get(key);
+        if (timing && !timing.firstEventSeen) {
+          this.awaitingFirst.delete(key);
           timing.firstEventSeen = true;
           this.firstEvent.observe({ origin: event.origin }, (this.now() - timing.startedAt) / 1000);
         }
@@ -156,6 +165,9 @@ export class ServerMetrics {
         for (const key of this.timings.keys()) {
           if (key.startsWith(`${contextId}:`)) this.timings.delete(key);
         }
+        for (const key of this.awaitingFirst.keys()) {
+          if (key.startsWith(`${contextId}:`)) this.awaitingFirst.delete(key);
+        }
         return;
       case "run_ended": {
         const outcome = event.outcome.state;
@@ -163,6 +175,7 @@ export class ServerMetrics {
         const key = `${contextId}:${event.runId}`;
         const timing = this.timings.get(key);
         this.timings.delete(key);
+        this.awaitingFirst.delete(key);
         if (timing) {
           this.turnDuration.observe(
             { origin: event.origin, outcome },

@@ -168,14 +168,54 @@ describe("TimelineAssembler", () => {
     ]);
   });
 
-  it("publishes every update", () => {
+  it("publishes every update but a delta's: the next frame carries the text the deltas added", () => {
     const { feed, updates } = assembler();
-    feed("r", sdk.messageStart("m1"), sdk.textDelta(0, "a"), sdk.messageStop());
-    expect(updates.map((u) => (u.kind === "assistant" ? u.status : u.kind))).toEqual([
-      "streaming",
-      "streaming",
-      "complete",
+    feed(
+      "r",
+      sdk.messageStart("m1"),
+      sdk.blockStart(0, { type: "text", text: "" }),
+      sdk.textDelta(0, "a"),
+      sdk.textDelta(0, "b"),
+      sdk.blockStop(0),
+      sdk.messageStop(),
+    );
+    const seen = updates.map((u) => (u.kind === "assistant" ? [u.status, u.text] : [u.kind]));
+    expect(seen).toEqual([
+      ["streaming", ""], // message_start
+      ["streaming", ""], // content_block_start
+      ["streaming", "ab"], // content_block_stop: the deltas' text
+      ["complete", "ab"], // message_stop
     ]);
+  });
+
+  it("announces an entry a delta opens, before its message_start", () => {
+    const { feed, updates } = assembler();
+    feed("r", sdk.textDelta(0, "early"), sdk.textDelta(0, " more"));
+    expect(updates).toEqual([expect.objectContaining({ status: "placeholder", text: "early" })]);
+  });
+
+  it("hands out copies: an update published earlier does not grow with later deltas", () => {
+    const { t, feed, updates } = assembler();
+    feed("r", sdk.messageStart("m1"), sdk.blockStart(0, { type: "text", text: "" }));
+    feed("r", sdk.textDelta(0, "a"), sdk.blockStop(0));
+    const before = t.get("m1");
+    feed("r", sdk.textDelta(0, "b"));
+    expect(updates.at(-1)?.kind === "assistant" && updates.at(-1)).toMatchObject({
+      content: [{ type: "text", text: "a" }],
+    });
+    expect(before).toMatchObject({ text: "a", content: [{ type: "text", text: "a" }] });
+    expect(t.get("m1")?.text).toBe("ab");
+  });
+
+  it("leaves the normalized event's own block alone while deltas grow the entry's", () => {
+    const n = new Normalizer();
+    const t = new TimelineAssembler(silentLogger);
+    const start = n.normalize(sdk.blockStart(0, { type: "text", text: "" }));
+    t.apply(n.normalize(sdk.messageStart("m1")), "r");
+    t.apply(start, "r");
+    t.apply(n.normalize(sdk.textDelta(0, "grown")), "r");
+    expect(start).toMatchObject({ part: { block: { type: "text", text: "" } } });
+    expect(t.get("m1")?.text).toBe("grown");
   });
 });
 
