@@ -13,7 +13,7 @@ export type PumpEnd = { kind: "ended" } | { kind: "threw"; error: unknown };
  * buffered resolve `next()` as microtasks: a long answer's thousands of deltas would otherwise be
  * handled in one go while `/healthz`, other contexts and the flush timers wait.
  */
-const SLICE_MS = 5;
+const SLICE_MS = 2;
 
 /**
  * The only caller of `query.next()`. For each SDK message: normalize, route (one decision

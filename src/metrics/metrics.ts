@@ -43,12 +43,11 @@ export class ServerMetrics {
   private readonly turnDuration: Histogram<"origin" | "outcome">;
   private readonly tokens: Counter<"caller" | "model" | "type">;
   private readonly cost: Counter<"caller" | "model">;
-  private readonly timings = new Map<string, RunTiming>();
   /**
-   * The timings whose run has had no event yet: while it is empty (a long answer's thousands of
-   * deltas after its first) a run event costs no key to build and look up.
+   * By context, then run: a run event looks its run up without building a key (a long answer's
+   * every delta is one).
    */
-  private readonly awaitingFirst = new Map<string, RunTiming>();
+  private readonly timings = new Map<string, Map<string, RunTiming>>();
 
   constructor(
     private readonly sources: MetricsSources,
@@ -137,20 +136,16 @@ export class ServerMetrics {
   onSessionEvent(contextId: string, event: SessionEvent): void {
     switch (event.type) {
       case "run_started": {
-        const key = `${contextId}:${event.runId}`;
-        const timing = { startedAt: this.now(), firstEventSeen: false };
-        this.timings.set(key, timing);
-        this.awaitingFirst.set(key, timing);
+        let runs = this.timings.get(contextId);
+        if (runs === undefined) this.timings.set(contextId, (runs = new Map<string, RunTiming>()));
+        runs.set(event.runId, { startedAt: this.now(), firstEventSeen: false });
         return;
       }
       case "run_event": {
         if (event.event.kind === "api_retry") this.retries.inc();
         this.countUsage(contextId, event.event);
-        if (this.awaitingFirst.size === 0 || event.late) return;
-        const key = `${contextId}:${event.runId}`;
-        const timing = this.awaitingFirst.get(key);
-        if (timing && !timing.firstEventSeen) {
-          this.awaitingFirst.delete(key);
+        const timing = this.timings.get(contextId)?.get(event.runId);
+        if (timing && !timing.firstEventSeen && !event.late) {
           timing.firstEventSeen = true;
           this.firstEvent.observe({ origin: event.origin }, (this.now() - timing.startedAt) / 1000);
         }
@@ -162,20 +157,15 @@ export class ServerMetrics {
         this.countUsage(contextId, event.event);
         return;
       case "closed":
-        for (const key of this.timings.keys()) {
-          if (key.startsWith(`${contextId}:`)) this.timings.delete(key);
-        }
-        for (const key of this.awaitingFirst.keys()) {
-          if (key.startsWith(`${contextId}:`)) this.awaitingFirst.delete(key);
-        }
+        this.timings.delete(contextId);
         return;
       case "run_ended": {
         const outcome = event.outcome.state;
         this.runs.inc({ origin: event.origin, outcome });
-        const key = `${contextId}:${event.runId}`;
-        const timing = this.timings.get(key);
-        this.timings.delete(key);
-        this.awaitingFirst.delete(key);
+        const runs = this.timings.get(contextId);
+        const timing = runs?.get(event.runId);
+        runs?.delete(event.runId);
+        if (runs?.size === 0) this.timings.delete(contextId);
         if (timing) {
           this.turnDuration.observe(
             { origin: event.origin, outcome },
