@@ -7,7 +7,7 @@
  * default coalescing). Two builds side by side, each from its `dist/`: the "before" one (a path,
  * default `/tmp/b22/old`) and this worktree's. Prints the median CPU per delta of each.
  *
- *   npm run build && npx tsx bench/micro/delta-path.ts [rounds=7] [deltas=20000] [before=/tmp/b22/old]
+ *   npm run build && npx tsx bench/micro/delta-path.ts [rounds=7] [deltas=20000] [before=/tmp/b22/old] [after=.]
  */
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -20,11 +20,11 @@ import type { AssistantTextArtifact } from "../../src/a2a/task/assistant-text.js
 import { realTimers } from "../../src/timers.js";
 import { median } from "../stats.js";
 
-const [roundsArg, deltasArg, beforeArg] = process.argv.slice(2);
+const [roundsArg, deltasArg, beforeArg, afterArg] = process.argv.slice(2);
 const rounds = Number(roundsArg ?? 7);
 const deltas = Number(deltasArg ?? 20_000);
 const beforeRoot = resolve(beforeArg ?? "/tmp/b22/old");
-const afterRoot = resolve(import.meta.dirname, "../..");
+const afterRoot = resolve(afterArg ?? resolve(import.meta.dirname, "../.."));
 const SESSION = "11111111-1111-4111-8111-111111111111";
 
 interface Build {

@@ -99,21 +99,15 @@ export class AssistantTextArtifact {
   private closed = false;
 
   private lastMessage: string | undefined;
-  /**
-   * Whether the text so far ends with a newline, kept as it grows: `text.endsWith` on the growing
-   * string would flatten it at every delta (quadratic in the answer's length).
-   */
-  private endsWithNewline = false;
 
   private add(text: string, messageId: string | undefined): void {
     if (this.closed) return;
     // Separate the texts of successive API messages (e.g. before and after a tool call).
     const separator =
-      this.text !== "" && messageId !== this.lastMessage && !this.endsWithNewline ? "\n\n" : "";
+      this.text !== "" && messageId !== this.lastMessage && !this.text.endsWith("\n") ? "\n\n" : "";
     this.lastMessage = messageId;
     const chunk = separator + text;
     this.text += chunk;
-    this.endsWithNewline = chunk.endsWith("\n");
     this.pending += chunk;
     const c = this.coalescing;
     if (c === undefined || !this.opened || this.pending.length >= c.maxChunkChars) {
