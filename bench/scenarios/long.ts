@@ -2,7 +2,9 @@
  * Long answer: one reply of N one-character deltas, through our server to an A2A streaming client
  * against a direct SDK consumer of the same reply (A B per round). Also the server's CPU time
  * (from /proc) per delta, `/healthz` latency while the answer streams, and, at the largest N,
- * the warm turns of another context run meanwhile: the event loop must stay free.
+ * the warm turns of another context run meanwhile: the event loop must stay free. Both probes also
+ * run during the direct consumer's answer at that N, which the server takes no part in: the
+ * machine's floor (Claude Code streaming, the bench consuming), shown beside the A2A figures.
  */
 import { blockingTurn, streamingTurn } from "../a2a.js";
 import { DirectSession } from "../direct.js";
@@ -31,6 +33,8 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
   ];
   const otherIdle: number[] = [];
   const otherDuring: number[] = [];
+  const otherDuringDirect: number[] = [];
+  const healthDuringDirect: number[] = [];
   const cpuRows: Row[] = [];
 
   const direct = new DirectSession(rig.directOptions());
@@ -80,7 +84,23 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
         a2aEvents.push(a.messages);
         cpuPerDelta.push((cpu * 1000) / n);
 
+        // At the largest N, the same probes during the direct answer, which the server takes no
+        // part in: what the machine alone (Claude Code streaming, the bench consuming) costs them.
+        const floorProbe = n === largest ? probeHealth(rig.server.url) : undefined;
+        let directStreaming = true;
+        const floorOthers =
+          n === largest
+            ? (async () => {
+                while (directStreaming) {
+                  const t = await blockingTurn(rig.client, TURN_PROMPT, other);
+                  if (directStreaming) otherDuringDirect.push(t.finalMs);
+                }
+              })()
+            : Promise.resolve();
         const d = await direct.turn(longPrompt(n, tag));
+        directStreaming = false;
+        if (floorProbe !== undefined) healthDuringDirect.push(...(await floorProbe.stop()));
+        await floorOthers;
         if (d.error || d.text !== longText(n))
           log(`long answer N=${fmt(n)}: the direct consumer's text is not exact`);
         directWall.push(d.finalMs / 1000);
@@ -142,6 +162,13 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
     direct.close();
   }
   const N = `N=${fmt(largest)}`;
+  healthRows.push({
+    scenario,
+    group: "/healthz",
+    variant: `during direct ${N} (the machine's floor)`,
+    unit: "ms",
+    samples: healthDuringDirect,
+  });
   return [
     ...rows,
     ...cpuRows,
@@ -161,6 +188,13 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
       unit: "ms",
       samples: otherDuring,
       target: "≤ 1.5×",
+    },
+    {
+      scenario,
+      group: "other context's turn",
+      variant: `during direct ${N} (the machine's floor)`,
+      unit: "ms",
+      samples: otherDuringDirect,
     },
   ];
 }
