@@ -152,9 +152,14 @@ export async function startRig(): Promise<Rig> {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
     },
     // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
-    ...(profileDir !== undefined && {
-      nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-interval=200"],
-    }),
+    // BENCH_SERVER_NODE_ARGS: more (e.g. `--perf-basic-prof`, for `perf record -p <pid>`, which
+    // samples CPU time where V8's profiler samples the wall clock; bench/perf-to-cpuprofile.ts).
+    nodeArgs: [
+      ...(profileDir === undefined
+        ? []
+        : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-interval=200"]),
+      ...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
+    ],
   });
   const client = await new ClientFactory().createFromUrl(server.url);
   return {

@@ -19,6 +19,7 @@ import {
 } from "./request-guards.js";
 import { traceRequests } from "./request-spans.js";
 import { restContentTypeStatus } from "./rest-errors.js";
+import { sseHeadWithFirstEvent } from "./sse-head.js";
 import { jsonRpcVersionGate, restVersionGate } from "./version-gate.js";
 import { withoutEtag } from "./without-etag.js";
 
@@ -85,6 +86,8 @@ export function mountA2a(
       d.gate,
       ...access,
       jsonBody(d.bodyLimit, "jsonrpc"),
+      // Before jsonRpcNotifications, whose silencing of a notification's answer wins.
+      sseHeadWithFirstEvent,
       jsonRpcNotifications,
       jsonRpcAnswers(d.logger),
       jsonRpcLimitAnswers,
@@ -104,6 +107,7 @@ export function mountA2a(
     jsonBody(d.bodyLimit, "rest"),
     restVersionGate(compat),
     restShapeGuard(compat),
+    sseHeadWithFirstEvent,
     restHandler(common),
   );
 }
