@@ -6,7 +6,8 @@
  * `SendMessage` and `SendStreamingMessage` (SSE), in blocks interleaved between the builds.
  * The server's CPU is read from `/proc/<pid>/task/<tid>/schedstat` (ns, every thread; and its main
  * thread alone) around each block, so the client's own work is not counted. Prints the medians
- * per turn. With `HTTP_TURN_PROFILE=<file>`, one server (`HTTP_TURN_PROFILE_SIDE`, default
+ * per turn. Each round starts a new pair of servers (`HTTP_TURN_FRESH=0`: one pair for the whole
+ * run) and warms them up with an unmeasured block. With `HTTP_TURN_PROFILE=<file>`, one server (`HTTP_TURN_PROFILE_SIDE`, default
  * "after") runs V8's CPU profiler over the measured rounds (not the warm-up) and writes it there
  * (its CPU figures then include the profiler's: read that run for the profile only).
  * `HTTP_TURN_NODE_FLAGS` are given to both servers' node. `HTTP_TURN_AFTER_APP=<file>`: the
@@ -108,33 +109,56 @@ const turn = {
 };
 type Kind = keyof typeof turn;
 
-const sides = {
-  before: await start(resolve(before), profileFile !== undefined && profiled === "before"),
-  after: await start(
-    resolve(import.meta.dirname, "..", ".."),
-    profileFile !== undefined && profiled === "after",
-    process.env.HTTP_TURN_AFTER_APP,
-  ),
-};
-type Name = keyof typeof sides;
-console.log(`servers: before pid ${sides.before.pid}, after pid ${sides.after.pid}`);
+const afterRoot = resolve(import.meta.dirname, "..", "..");
+type Name = "before" | "after";
+/** Both servers, started afresh (a process's own JIT and heap luck differs by ±15 %). */
+async function startBoth(): Promise<Record<Name, Side>> {
+  const sides = {
+    before: await start(resolve(before), profileFile !== undefined && profiled === "before"),
+    after: await start(
+      afterRoot,
+      profileFile !== undefined && profiled === "after",
+      process.env.HTTP_TURN_AFTER_APP,
+    ),
+  };
+  console.log(`servers: before pid ${sides.before.pid}, after pid ${sides.after.pid}`);
+  return sides;
+}
+async function stopBoth(sides: Record<Name, Side>): Promise<void> {
+  for (const side of Object.values(sides)) {
+    side.child.send("exit");
+    await once(side.child, "exit");
+  }
+}
+// A new pair of servers every round, unless profiling (one profile of one process).
+const fresh = profileFile === undefined && process.env.HTTP_TURN_FRESH !== "0";
+let sides = await startBoth();
 const samples = new Map<string, number[]>();
 const add = (key: string, v: number) => samples.set(key, [...(samples.get(key) ?? []), v]);
 for (let round = -1; round < rounds; round++) {
   if (round === 0 && profileFile !== undefined) sides[profiled as Name].child.send("profile");
+  if (fresh && round > 0) {
+    await stopBoth(sides);
+    sides = await startBoth();
+  }
   const order: Name[] = round % 2 === 0 ? ["before", "after"] : ["after", "before"];
-  for (const name of order) {
-    for (const kind of Object.keys(turn) as Kind[]) {
-      const side = sides[name];
-      const start = cpuNs(side.pid);
-      for (let i = 0; i < turns; i++) await turn[kind](side);
-      const end = cpuNs(side.pid);
-      if (round < 0) continue; // warm-up
-      add(`${kind} ${name} all`, (end.all - start.all) / turns / 1000);
-      add(`${kind} ${name} main`, (end.main - start.main) / turns / 1000);
+  // A fresh server's first block warms it up, unmeasured.
+  const blocks = fresh && round >= 0 ? [true, false] : [round < 0];
+  for (const warmUp of blocks) {
+    for (const name of order) {
+      for (const kind of Object.keys(turn) as Kind[]) {
+        const side = sides[name];
+        const begin = cpuNs(side.pid);
+        for (let i = 0; i < turns; i++) await turn[kind](side);
+        const end = cpuNs(side.pid);
+        if (warmUp) continue;
+        add(`${kind} ${name} all`, (end.all - begin.all) / turns / 1000);
+        add(`${kind} ${name} main`, (end.main - begin.main) / turns / 1000);
+      }
     }
   }
 }
+await stopBoth(sides);
 for (const kind of Object.keys(turn)) {
   for (const thread of ["all", "main"]) {
     const b = median(samples.get(`${kind} before ${thread}`) ?? []);
@@ -144,9 +168,5 @@ for (const kind of Object.keys(turn)) {
         `before ${b.toFixed(0)} µs server CPU/turn, after ${a.toFixed(0)} µs (${(a / b).toFixed(2)}×)`,
     );
   }
-}
-for (const side of Object.values(sides)) {
-  side.child.send("exit");
-  await once(side.child, "exit");
 }
 rmSync(scratch, { recursive: true, force: true });
