@@ -36,6 +36,8 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
   const otherDuringDirect: number[] = [];
   const healthDuringDirect: number[] = [];
   const cpuRows: Row[] = [];
+  /** Per N: the bench process's CPU while it consumes the direct answer, against the server's. */
+  const consumerRows: Row[] = [];
 
   const direct = new DirectSession(rig.directOptions());
   try {
@@ -53,6 +55,7 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
       const directWall: number[] = [];
       const directEvents: number[] = [];
       const cpuPerDelta: number[] = [];
+      const directCpuPerDelta: number[] = [];
       const healthDuring: number[] = [];
       for (let round = 0; round < plan.longRounds; round++) {
         const tag = `r${round}`;
@@ -97,7 +100,10 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
                 }
               })()
             : Promise.resolve();
+        const directCpu = process.cpuUsage();
         const d = await direct.turn(longPrompt(n, tag));
+        const { user, system } = process.cpuUsage(directCpu);
+        directCpuPerDelta.push((user + system) / n);
         directStreaming = false;
         if (floorProbe !== undefined) healthDuringDirect.push(...(await floorProbe.stop()));
         await floorOthers;
@@ -141,6 +147,23 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
           samples: a2aEvents,
         },
       );
+      consumerRows.push(
+        {
+          scenario,
+          group: `CPU per delta ${N}`,
+          variant: "direct SDK consumer (the SDK's own cost)",
+          unit: "µs",
+          samples: directCpuPerDelta,
+          baseline: true,
+        },
+        {
+          scenario,
+          group: `CPU per delta ${N}`,
+          variant: "A2A server",
+          unit: "µs",
+          samples: cpuPerDelta,
+        },
+      );
       cpuRows.push({
         scenario,
         group: "server CPU per delta",
@@ -172,6 +195,7 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
   return [
     ...rows,
     ...cpuRows,
+    ...consumerRows,
     ...healthRows,
     {
       scenario,
