@@ -16,6 +16,23 @@ import type { Row } from "../stats.js";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
+/** Warm turns of `context`, one after another, until `stop()` is called (its call, not its end, ends the count). */
+function otherTurns(rig: Rig, context: string, into: number[]): { stop(): Promise<void> } {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const t = await blockingTurn(rig.client, TURN_PROMPT, context);
+      if (running) into.push(t.finalMs);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
 export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
   const scenario = "long answer";
   const rows: Row[] = [];
@@ -65,22 +82,15 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
         }
         const cpuBefore = await cpuTimePreciseMs(rig.server.pid);
         const probe = probeHealth(rig.server.url);
-        let streaming = true;
         // At the largest N, another context keeps taking turns while this one streams.
-        const others =
-          n === largest
-            ? (async () => {
-                while (streaming) {
-                  const t = await blockingTurn(rig.client, TURN_PROMPT, other);
-                  if (streaming) otherDuring.push(t.finalMs);
-                }
-              })()
-            : Promise.resolve();
+        const others = n === largest ? otherTurns(rig, other, otherDuring) : undefined;
         const a = await streamingTurn(rig.client, longPrompt(n, tag), context);
-        streaming = false;
+        // Stopped at once: nothing that ends from here on counts as during the answer.
+        const othersDone = others?.stop();
+        const healthDone = probe.stop();
         const cpu = (await cpuTimePreciseMs(rig.server.pid)) - cpuBefore;
-        healthDuring.push(...(await probe.stop()));
-        await others;
+        healthDuring.push(...(await healthDone));
+        await othersDone;
         if (a.error || a.text !== longText(n))
           log(`long answer N=${fmt(n)}: the A2A client's text is not exact`);
         a2aWall.push(a.finalMs / 1000);
@@ -90,23 +100,15 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
         // At the largest N, the same probes during the direct answer, which the server takes no
         // part in: what the machine alone (Claude Code streaming, the bench consuming) costs them.
         const floorProbe = n === largest ? probeHealth(rig.server.url) : undefined;
-        let directStreaming = true;
-        const floorOthers =
-          n === largest
-            ? (async () => {
-                while (directStreaming) {
-                  const t = await blockingTurn(rig.client, TURN_PROMPT, other);
-                  if (directStreaming) otherDuringDirect.push(t.finalMs);
-                }
-              })()
-            : Promise.resolve();
+        const floorOthers = n === largest ? otherTurns(rig, other, otherDuringDirect) : undefined;
         const directCpu = process.cpuUsage();
         const d = await direct.turn(longPrompt(n, tag));
         const { user, system } = process.cpuUsage(directCpu);
+        const floorDone = floorOthers?.stop();
+        const floorHealth = floorProbe?.stop();
         directCpuPerDelta.push((user + system) / n);
-        directStreaming = false;
-        if (floorProbe !== undefined) healthDuringDirect.push(...(await floorProbe.stop()));
-        await floorOthers;
+        healthDuringDirect.push(...((await floorHealth) ?? []));
+        await floorDone;
         if (d.error || d.text !== longText(n))
           log(`long answer N=${fmt(n)}: the direct consumer's text is not exact`);
         directWall.push(d.finalMs / 1000);

@@ -1,9 +1,9 @@
 import {
-  Task,
   TaskState,
   taskStateToJSON,
   type ListTasksRequest,
   type ListTasksResponse,
+  type Task,
 } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import type { ServerCallContext } from "@a2a-js/sdk/server";
@@ -11,6 +11,7 @@ import { DatabaseTaskStore, TASK_TABLE } from "@a2a-js/sdk/server/database";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Statements } from "./statement-cache.js";
+import { taskOfRow } from "./task-table.js";
 
 /** The SDK's page size when a request names none. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -104,9 +105,6 @@ export interface PageRow {
   artifacts?: string | null;
 }
 
-const decode = (value: string | null | undefined): unknown =>
-  value ? (JSON.parse(value) as unknown) : undefined;
-
 /** `run()`'s value, or its throw, as a promise. */
 function settled<T>(run: () => T): Promise<T> {
   try {
@@ -120,22 +118,6 @@ function settled<T>(run: () => T): Promise<T> {
 const LOAD_SQL =
   `select id, context_id, status, artifacts, history, metadata from "${TASK_TABLE}" ` +
   "where tenant = ? and owner = ? and id = ?";
-
-/** A stored row as a task, as the SDK's store reads one (`fromTaskRow`). Throws if unreadable. */
-export function taskOfRow(row: Omit<PageRow, "status_last_updated">): Task {
-  try {
-    return Task.fromJSON({
-      id: row.id,
-      contextId: row.context_id,
-      status: decode(row.status),
-      artifacts: decode(row.artifacts),
-      history: decode(row.history),
-      metadata: decode(row.metadata),
-    });
-  } catch (cause) {
-    throw new Error(`task "${row.id}" is not readable`, { cause });
-  }
-}
 
 /**
  * The SDK's database task store, with its two reads on SQLite (GetTask's load, and ListTasks)

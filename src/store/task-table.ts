@@ -38,7 +38,34 @@ type Tables = Record<string, Record<string, unknown>>;
 export const stateLabel = (column: string | null): string =>
   column ? column.replace(/^TASK_STATE_/, "").toLowerCase() : "unknown";
 
-const decode = (value: string | null): unknown => (value ? JSON.parse(value) : undefined);
+/** The columns a task is stored in (the SDK's task table). */
+export interface TaskColumns {
+  id: string;
+  context_id: string;
+  status: string | null;
+  metadata: string | null;
+  history?: string | null;
+  artifacts?: string | null;
+}
+
+const decode = (value: string | null | undefined): unknown =>
+  value ? (JSON.parse(value) as unknown) : undefined;
+
+/** A stored row as a task, as the SDK's store reads one (`fromTaskRow`). Throws if unreadable. */
+export function taskOfRow(row: TaskColumns): Task {
+  try {
+    return Task.fromJSON({
+      id: row.id,
+      contextId: row.context_id,
+      status: decode(row.status),
+      artifacts: decode(row.artifacts),
+      history: decode(row.history),
+      metadata: decode(row.metadata),
+    });
+  } catch (cause) {
+    throw new Error(`task "${row.id}" is not readable`, { cause });
+  }
+}
 
 /**
  * Maintenance queries over the SDK's task and push-config tables, across every caller's scope
@@ -61,14 +88,7 @@ export class TaskTable {
     return rows.map((row) => ({
       tenant: row.tenant,
       owner: row.owner,
-      task: Task.fromJSON({
-        id: row.id,
-        contextId: row.context_id,
-        status: decode(row.status),
-        artifacts: decode(row.artifacts),
-        history: decode(row.history),
-        metadata: decode(row.metadata),
-      }),
+      task: taskOfRow(row),
     }));
   }
 
