@@ -91,16 +91,16 @@ export class Normalizer {
       userMessageUuids: stamps(m),
       part,
     };
-    const uuid = str(m.uuid);
-    const sessionId = str(m.session_id);
-    if (uuid !== undefined) ev.uuid = uuid;
-    if (sessionId !== undefined) ev.sessionId = sessionId;
-    return ev;
+    return withBase(ev, m);
   }
 }
 
 function base(m: Rec): EventBase {
-  const out: EventBase = {};
+  return withBase({}, m);
+}
+
+/** `out` with the frame's uuid and session id set, where it has them. */
+function withBase<T extends EventBase>(out: T, m: Rec): T {
   const uuid = str(m.uuid);
   const sessionId = str(m.session_id);
   if (uuid !== undefined) out.uuid = uuid;

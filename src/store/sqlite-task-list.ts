@@ -11,7 +11,7 @@ import { DatabaseTaskStore, TASK_TABLE } from "@a2a-js/sdk/server/database";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Statements } from "./statement-cache.js";
-import { taskOfRow } from "./task-table.js";
+import { taskOfRow, type TaskColumns } from "./task-table.js";
 
 /** The SDK's page size when a request names none. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -95,14 +95,8 @@ export function decodePageToken(token: string): { updated: number; id: string } 
 }
 
 /** The columns of a ListTasks page row (history and artifacts only when asked for). */
-export interface PageRow {
-  id: string;
-  context_id: string;
+export interface PageRow extends TaskColumns {
   status_last_updated: number | string | bigint;
-  status: string | null;
-  metadata: string | null;
-  history?: string | null;
-  artifacts?: string | null;
 }
 
 /** `run()`'s value, or its throw, as a promise. */

@@ -20,15 +20,12 @@ export interface TaskKey {
 /** The SDK's wire name of a state, as its store writes `status_state`. */
 export const stateColumn = (state: TaskState): string => TaskState[state];
 
-interface Row {
+/** A row of `unfinished()`: every column a task is read from, with its scope. */
+interface Row extends TaskColumns {
   tenant: string;
   owner: string;
-  id: string;
-  context_id: string;
-  status: string | null;
   artifacts: string | null;
   history: string | null;
-  metadata: string | null;
 }
 
 // The SDK's stores type their tables at runtime; these queries read the same columns.
