@@ -5,7 +5,7 @@
 import type { Message, Part } from "@a2a-js/sdk";
 import { dataPart, firstData, partsText } from "./message-parts.js";
 import { asString, isRecord } from "../common/json.js";
-import { KIND } from "../a2a/contract/kinds.js";
+import { KIND } from "../contract/kinds.js";
 
 export interface QuestionOption {
   readonly label: string;

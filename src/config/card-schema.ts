@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES } from "../media-types.js";
+import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES } from "../common/media-types.js";
 import { httpUrl, mediaTypes, name, names, text } from "./schema-parts.js";
 import { signingSchema } from "./security-schema.js";
 

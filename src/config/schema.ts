@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { LOG_LEVELS } from "../logging.js";
+import { LOG_LEVELS } from "../common/logging.js";
 import {
   byteSize,
   httpUrl,

@@ -6,7 +6,7 @@ import { access, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type Part } from "@a2a-js/sdk";
-import { TEXT } from "../../src/a2a/contract/texts.js";
+import { TEXT } from "../../src/contract/texts.js";
 import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
   collect,

@@ -21,9 +21,9 @@ import {
   type A2AHarness,
 } from "../support/a2a/harness.js";
 import { resolveConfig } from "../../src/config/load.js";
-import { startServer, StartupError } from "../../src/server.js";
+import { startServer, StartupError } from "../../src/app/server.js";
 import { WORKTREE_SETUP } from "../../src/workspace/worktrees/manager.js";
-import type { WorktreeMetadata } from "../../src/a2a/contract/worktree.js";
+import type { WorktreeMetadata } from "../../src/contract/worktree.js";
 
 let h: A2AHarness | undefined;
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
-import { DENIAL, TEXT } from "../contract/texts.js";
+import { DENIAL, TEXT } from "../../contract/texts.js";
 import { denialKey, denialMessage, questionsOf, type InputRequest } from "./answers.js";
 
 /** What a denial hands back to Claude, and, when it is the last straw, why the task stops. */

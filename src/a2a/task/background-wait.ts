@@ -1,5 +1,5 @@
 import type { BackgroundTask } from "../../claude/index.js";
-import { OneShot, type Timers } from "../../timers.js";
+import { OneShot, type Timers } from "../../common/timers.js";
 import { BackgroundWork } from "./background-work.js";
 import type { TurnPolicy } from "./environment.js";
 import type { TaskPhase } from "./lifecycle.js";

@@ -1,6 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
-import { OneShot, type Timers } from "../../timers.js";
+import { OneShot, type Timers } from "../../common/timers.js";
 import type { Answer, InputRequest } from "../interaction/answers.js";
 import {
   DenialLedger,

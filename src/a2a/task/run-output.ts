@@ -1,8 +1,8 @@
 import type { TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { RunStreamEvent } from "../../claude/index.js";
 import { AssistantTextArtifact, type Coalescing } from "./assistant-text.js";
-import type { TaskRef } from "../contract/messages.js";
-import { status } from "../contract/statuses.js";
+import type { TaskRef } from "../../contract/messages.js";
+import { status } from "../../contract/statuses.js";
 import type { TaskChannel } from "../handler/task-channel.js";
 
 /**

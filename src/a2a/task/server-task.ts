@@ -27,16 +27,16 @@ import {
   type LifecycleEvent,
   type TaskPhase,
 } from "./lifecycle.js";
-import { restamped, type TaskRef } from "../contract/messages.js";
-import { status } from "../contract/statuses.js";
-import { TEXT } from "../contract/texts.js";
+import { restamped, type TaskRef } from "../../contract/messages.js";
+import { status } from "../../contract/statuses.js";
+import { TEXT } from "../../contract/texts.js";
 import type { InputRequestEntry } from "../interaction/input-request-queue.js";
 import { RunOutput } from "./run-output.js";
 import { RunTrace } from "./run-trace.js";
 import { TaskInputRequests } from "./input-requests.js";
 import { TaskWorktree } from "./task-worktree.js";
 import { BackgroundWait, settleFate } from "./background-wait.js";
-import { EMPTY_USAGE, usageMetadata, type TaskUsage } from "../contract/usage.js";
+import { EMPTY_USAGE, usageMetadata, type TaskUsage } from "../../contract/usage.js";
 import { addRunUsage, budgetStop, configuredBudget, type TaskBudget } from "./task-usage.js";
 import type { TaskChannel } from "../handler/task-channel.js";
 import {

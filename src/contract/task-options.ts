@@ -1,5 +1,4 @@
 import type { AgentCard, AgentExtension } from "@a2a-js/sdk";
-import type { Config } from "../../config/schema.js";
 
 /**
  * A task's model and effort, as a client asks for them: the `metadata` keys of the message that
@@ -24,10 +23,16 @@ export interface ModelPolicy {
   readonly allowedEfforts: readonly string[];
 }
 
+/** A workspace's `claude` config, as far as a message's choice goes (plain values: this is a leaf). */
+export interface ModelSettings {
+  readonly model?: string | undefined;
+  readonly allowedModels: readonly string[];
+  readonly effort?: string | undefined;
+  readonly allowedEfforts: readonly string[];
+}
+
 /** What a message may choose, from a workspace's `claude` config. */
-export const modelPolicyOf = (
-  claude: Pick<Config["claude"], "model" | "allowedModels" | "effort" | "allowedEfforts">,
-): ModelPolicy => ({
+export const modelPolicyOf = (claude: ModelSettings): ModelPolicy => ({
   defaultModel: claude.model,
   allowedModels: claude.allowedModels,
   defaultEffort: claude.effort,

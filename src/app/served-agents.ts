@@ -1,14 +1,14 @@
 import { createAgent, type Agent, type AgentOptions } from "./agent.js";
-import { legacyAgentCardJson } from "./a2a/contract/legacy-card.js";
-import { CardSigningError } from "./a2a/card/signing.js";
-import { WorktreeSetupError } from "./workspace/worktrees/manager.js";
-import type { Config } from "./config/schema.js";
-import { workspaceAllows, workspaceConfig, type WorkspaceSpec } from "./config/workspaces.js";
-import type { Caller } from "./identity/caller.js";
-import { MachineSlots } from "./sessions/machine-slots.js";
-import { StartupError } from "./startup-error.js";
-import { ensureDatabase, scopedUrl } from "./store/postgres-scope.js";
-import { loadTracing, type Tracing } from "./tracing/tracing.js";
+import { legacyAgentCardJson } from "../a2a/card/legacy-card.js";
+import { CardSigningError } from "../a2a/card/signing.js";
+import { WorktreeSetupError } from "../workspace/worktrees/manager.js";
+import type { Config } from "../config/schema.js";
+import { workspaceAllows, workspaceConfig, type WorkspaceSpec } from "../config/workspaces.js";
+import type { Caller } from "../identity/caller.js";
+import { MachineSlots } from "../sessions/machine-slots.js";
+import { StartupError } from "../common/startup-error.js";
+import { ensureDatabase, scopedUrl } from "../store/postgres-scope.js";
+import { loadTracing, type Tracing } from "../tracing/tracing.js";
 
 /**
  * The agents one server serves: the one of `claude.cwd` at the root, or one per workspace

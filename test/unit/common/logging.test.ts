@@ -1,14 +1,14 @@
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { resolveConfig } from "../../src/config/load.js";
+import { resolveConfig } from "../../../src/config/load.js";
 import {
   createLogger,
   escapeControlChars,
   logFormat,
   logLevel,
   REDACT_PATHS,
-} from "../../src/logging.js";
+} from "../../../src/common/logging.js";
 
 /** A stream that keeps what is written to it. */
 function sink() {

@@ -1,25 +1,26 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Agent, AgentOptions } from "./agent.js";
-import type { Config } from "./config/schema.js";
-import { workspaceUrl } from "./config/workspaces.js";
-import type { A2aSurface } from "./http/a2a-routes.js";
-import { createHttpApp } from "./http/app.js";
-import { answerClientErrorsAsJson } from "./http/client-errors.js";
-import type { HealthReport } from "./http/health.js";
-import { workspacesHealth } from "./http/workspace-health.js";
-import { workspaceForbidden, type WorkspaceSurface } from "./http/workspace-routes.js";
-import type { GrpcAuthOptions } from "./grpc/auth.js";
-import type { Caller } from "./identity/caller.js";
-import { mergeExpositions } from "./metrics/merge.js";
+import type { Config } from "../config/schema.js";
+import { workspaceUrl } from "../config/workspaces.js";
+import type { A2aSurface } from "../http/a2a-routes.js";
+import { createHttpApp } from "../http/app.js";
+import { answerClientErrorsAsJson } from "../http/client-errors.js";
+import type { HealthReport } from "../http/health.js";
+import { workspacesHealth } from "../http/workspace-health.js";
+import { workspaceForbidden, type WorkspaceSurface } from "../http/workspace-routes.js";
+import type { GrpcAuthOptions } from "../grpc/auth.js";
+import type { Caller } from "../identity/caller.js";
+import { mergeExpositions } from "../metrics/merge.js";
 import { createServedAgents, type ServedAgent } from "./served-agents.js";
-import type { Authenticator } from "./auth/decide.js";
-import { authenticatorFrom } from "./auth/from-config.js";
-import { AuthConfigError } from "./auth/verifier.js";
-import { withGrpc } from "./http/health.js";
-import { GrpcListenError, startGrpcServer, type RunningGrpcServer } from "./grpc/server.js";
-import { loadTls, TlsConfigError, type TlsMaterial } from "./grpc/tls.js";
-import type { SessionPool } from "./sessions/pool.js";
+import type { Authenticator } from "../auth/decide.js";
+import { authenticatorFrom } from "../auth/from-config.js";
+import { AuthConfigError } from "../auth/verifier.js";
+import { withGrpc } from "../http/health.js";
+import { GrpcListenError, startGrpcServer, type RunningGrpcServer } from "../grpc/server.js";
+import { loadTls, TlsConfigError, type TlsMaterial } from "../grpc/tls.js";
+import type { SessionPool } from "../sessions/pool.js";
+import { checkBindSafety } from "../config/bind-safety.js";
 
 export type ServerOptions = AgentOptions;
 
@@ -46,42 +47,9 @@ const STREAM_FLUSH_MS = 2_000;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
-
-import { StartupError } from "./startup-error.js";
+import { StartupError } from "../common/startup-error.js";
 
 export { StartupError };
-
-/**
- * Refuses to expose an unauthenticated agent beyond loopback unless the operator says so. Only
- * bearer tokens (static or OpenID Connect) authenticate here: `allowedLogins` trusts headers that
- * only the local proxy may set, which proves nothing about a peer on another machine.
- */
-export function checkBindSafety(server: Config["server"]): void {
-  const unsafe = unsafeBind(server);
-  if (unsafe === undefined) return;
-  throw new StartupError(
-    `Refusing to listen on ${unsafe.host} (${unsafe.key}) without authentication: anyone who ` +
-      `can reach that address could drive Claude Code in your workspace. Either keep ` +
-      `${unsafe.key} on 127.0.0.1 (and reach it through "tailscale serve", optionally with ` +
-      `server.allowedLogins), or set server.auth.tokens (bearer tokens) or server.auth.oidc ` +
-      `(OpenID Connect), or set ` +
-      `server.allowUnauthenticatedRemote to true if a proxy in front authenticates every request.`,
-  );
-}
-
-/** The first bind address (HTTP, then gRPC when on) that is unsafe for the auth configured. Pure. */
-export function unsafeBind(server: Config["server"]): { key: string; host: string } | undefined {
-  const bearer = server.auth.tokens.length > 0 || server.auth.oidc !== undefined;
-  if (bearer || server.allowUnauthenticatedRemote) return undefined;
-  const binds = [
-    { key: "server.host", host: server.host },
-    ...(server.grpc.port === undefined
-      ? []
-      : [{ key: "server.grpc.host", host: server.grpc.host }]),
-  ];
-  return binds.find((b) => !LOOPBACK.test(b.host));
-}
 
 /** `server.grpc.tls`, read and checked; undefined when gRPC is off or plaintext. */
 async function readGrpcTls(config: Config): Promise<TlsMaterial | undefined> {

@@ -1,11 +1,11 @@
 import { parseArgs } from "node:util";
 import type { Logger } from "pino";
-import { ConfigError, loadConfig } from "./config/load.js";
-import type { Config } from "./config/schema.js";
-import { checkCredentials, formatReport, runChecks } from "./doctor/checks.js";
-import { createLogger, LOG_LEVELS, logFormat, logLevel } from "./logging.js";
+import { ConfigError, loadConfig } from "../config/load.js";
+import type { Config } from "../config/schema.js";
+import { checkCredentials, formatReport, runChecks } from "../doctor/checks.js";
+import { createLogger, LOG_LEVELS, logFormat, logLevel } from "../common/logging.js";
 import { StartupError, startServer, type RunningServer } from "./server.js";
-import { packageVersion } from "./version.js";
+import { packageVersion } from "../common/version.js";
 
 export const USAGE = `Usage: claude-a2a [options]
 

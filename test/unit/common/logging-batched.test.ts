@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const LOGGING = resolve("src/logging.ts");
+const LOGGING = resolve("src/common/logging.ts");
 let dir = "";
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "claude-a2a-logging-"));

@@ -4,10 +4,10 @@ import {
   refusalMessage,
   type AuthRefusal,
   type TokenProblem,
-} from "../../../../src/a2a/contract/auth-messages.js";
+} from "../../../src/contract/auth-messages.js";
 
 /** The README's Refusals table quotes every refusal text; this holds the two to each other. */
-const README = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
+const README = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
 const table = README.slice(
   README.indexOf("### Refusals"),
   README.indexOf("### What each caller sees"),

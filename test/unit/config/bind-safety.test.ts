@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { configSchema } from "../../src/config/schema.js";
-import { checkBindSafety, StartupError, unsafeBind } from "../../src/server.js";
+import { configSchema } from "../../../src/config/schema.js";
+import { StartupError } from "../../../src/common/startup-error.js";
+import { checkBindSafety, unsafeBind } from "../../../src/config/bind-safety.js";
 
 const server = (s: Record<string, unknown>) => ({
   ...configSchema.parse({ server: s }).server,

@@ -2,7 +2,7 @@ import type { AgentCard } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import { ServerCallContext } from "@a2a-js/sdk/server";
-import { agentCardJson } from "./card.js";
+import { agentCardJson } from "./agent-card.js";
 
 type Json = Record<string, unknown>;
 

@@ -1,15 +1,15 @@
 /**
  * The wire contract of this server, beyond A2A itself: the `metadata.kind` of every event, every
- * text a client reads, the data parts it may parse, the status each moment publishes, and the
- * agent card. Everything here is documented in the README and held to it by a test
- * (test/unit/a2a/contract/readme.test.ts).
+ * text a client reads, the data parts it may parse, the status each moment publishes, the
+ * extensions the card declares. Everything here is documented in the README and held to it by a test
+ * (test/unit/contract/readme.test.ts).
  *
- * Who imports it: every other part of src/a2a/, the stores and the session pool (for the texts
- * they write), and the terminal client (src/client/), which parses what the server sends. It
- * imports nothing of ours but src/common/.
+ * Who imports it: any layer (the A2A side, the stores, the session pool and the limits for the
+ * texts they write, auth for its refusals), the terminal client (src/client/) and the web console,
+ * which parse what the server sends. It is the bottom leaf: it imports nothing of ours (only the
+ * A2A SDK's types and values), so that every layer may read it.
  */
 export * from "./auth-messages.js";
-export * from "./card.js";
 export * from "./data-parts.js";
 export * from "./extended-card.js";
 export * from "./extension.js";

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { agentCardJson, buildAgentCard } from "../../../../src/a2a/contract/card.js";
-import {
-  buildExtendedCard,
-  WORKSPACE_EXTENSION_URI,
-} from "../../../../src/a2a/contract/extended-card.js";
-import { resolveConfig } from "../../../../src/config/load.js";
+import { agentCardJson, buildAgentCard } from "../../../src/a2a/card/agent-card.js";
+import { buildExtendedCard, WORKSPACE_EXTENSION_URI } from "../../../src/contract/extended-card.js";
+import { resolveConfig } from "../../../src/config/load.js";
 
 const config = resolveConfig(
   { server: { auth: { tokens: [{ name: "ci", sha256: "a".repeat(64) }] } } },

@@ -3,49 +3,53 @@ import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { TaskBusManager } from "./a2a/handler/bus-manager.js";
-import { buildCards, extendedCardProvider } from "./a2a/card/cards.js";
-import { parseConversationKey, upgradeSessionKey } from "./identity/conversation.js";
-import { metricsCallerLabel } from "./identity/metrics-caller.js";
-import { operatorScopes } from "./identity/operators.js";
-import { ClaudeAgentExecutor } from "./a2a/routing/executor.js";
-import { AutonomousTasks } from "./a2a/routing/autonomous-tasks.js";
-import { RunOwnership } from "./a2a/routing/run-ownership.js";
-import { changedFilePath, FILE_TOOL_MATCHER, fileOperation } from "./a2a/content/file-artifacts.js";
-import type { GuardedRequestHandler } from "./a2a/handler/guarded-request-handler.js";
-import { OperatorRequestHandler } from "./a2a/handler/operator-request-handler.js";
-import { RetryingPushSender } from "./a2a/push/sender.js";
-import { pushTargetPolicy } from "./a2a/push/target.js";
-import type { Inbox } from "./a2a/task/environment.js";
-import type { ServerTask } from "./a2a/task/server-task.js";
+import { TaskBusManager } from "../a2a/handler/bus-manager.js";
+import { buildCards, extendedCardProvider } from "../a2a/card/cards.js";
+import { parseConversationKey, upgradeSessionKey } from "../identity/conversation.js";
+import { metricsCallerLabel } from "../identity/metrics-caller.js";
+import { operatorScopes } from "../identity/operators.js";
+import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
+import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
+import { RunOwnership } from "../a2a/routing/run-ownership.js";
+import {
+  changedFilePath,
+  FILE_TOOL_MATCHER,
+  fileOperation,
+} from "../a2a/content/file-artifacts.js";
+import type { GuardedRequestHandler } from "../a2a/handler/guarded-request-handler.js";
+import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
+import { RetryingPushSender } from "../a2a/push/sender.js";
+import { pushTargetPolicy } from "../a2a/push/target.js";
+import type { Inbox } from "../a2a/task/environment.js";
+import type { ServerTask } from "../a2a/task/server-task.js";
 import {
   ClaudeSession,
   readTranscriptSync,
   rewindPoint,
   transcriptCheck,
   type QueryFactory,
-} from "./claude/index.js";
-import type { Config } from "./config/schema.js";
-import { secretVariables, withoutVariables } from "./config/security-schema.js";
-import { checkHealth, type HealthReport } from "./http/health.js";
-import { ServerMetrics } from "./metrics/metrics.js";
-import { OrphanGuard } from "./sessions/orphans.js";
-import type { SlotsFactory } from "./sessions/machine-slots.js";
-import { SessionPool, type SessionFactoryArgs } from "./sessions/pool.js";
-import { describePassthrough, passthroughOptions } from "./sessions/session-options.js";
-import { modelPolicyOf } from "./a2a/contract/task-options.js";
-import { SessionMap } from "./store/session-map.js";
-import { memoryStores, openTaskStores, type TaskStores } from "./store/task-stores.js";
-import { ExchangedHistoryStore } from "./store/exchanged-history-store.js";
-import { TerminalTaskStore } from "./store/terminal-task-store.js";
-import { callerAccounting } from "./a2a/routing/caller-accounting.js";
-import { CallerLimits } from "./limits/caller-limits.js";
-import { anyLimit } from "./limits/decisions.js";
-import { realClock, type Clock, type Timers } from "./timers.js";
-import { loadTracing, type Tracing } from "./tracing/tracing.js";
-import { packageVersion } from "./version.js";
+} from "../claude/index.js";
+import type { Config } from "../config/schema.js";
+import { secretVariables, withoutVariables } from "../config/security-schema.js";
+import { checkHealth, type HealthReport } from "../http/health.js";
+import { ServerMetrics } from "../metrics/metrics.js";
+import { OrphanGuard } from "../sessions/orphans.js";
+import type { SlotsFactory } from "../sessions/machine-slots.js";
+import { SessionPool, type SessionFactoryArgs } from "../sessions/pool.js";
+import { describePassthrough, passthroughOptions } from "../sessions/session-options.js";
+import { modelPolicyOf } from "../contract/task-options.js";
+import { SessionMap } from "../store/session-map.js";
+import { memoryStores, openTaskStores, type TaskStores } from "../store/task-stores.js";
+import { ExchangedHistoryStore } from "../store/exchanged-history-store.js";
+import { TerminalTaskStore } from "../store/terminal-task-store.js";
+import { callerAccounting } from "../a2a/routing/caller-accounting.js";
+import { CallerLimits } from "../limits/caller-limits.js";
+import { anyLimit } from "../limits/decisions.js";
+import { realClock, type Clock, type Timers } from "../common/timers.js";
+import { loadTracing, type Tracing } from "../tracing/tracing.js";
+import { packageVersion } from "../common/version.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
-import * as fleets from "./fleet/open.js";
+import * as fleets from "../fleet/open.js";
 
 export interface AgentOptions {
   readonly config: Config;

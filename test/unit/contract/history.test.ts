@@ -1,8 +1,8 @@
 import { Role, type Message } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { inHistory, keepExchanged } from "../../../../src/a2a/contract/history.js";
-import { KIND, type StatusKind } from "../../../../src/a2a/contract/kinds.js";
-import { agentMessage, textPart } from "../../../../src/a2a/contract/messages.js";
+import { inHistory, keepExchanged } from "../../../src/contract/history.js";
+import { KIND, type StatusKind } from "../../../src/contract/kinds.js";
+import { agentMessage, textPart } from "../../../src/contract/messages.js";
 
 const ref = { taskId: "t-1", contextId: "c-1" };
 const agent = (kind?: string): Message =>

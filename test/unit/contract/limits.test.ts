@@ -6,7 +6,7 @@ import {
   duration,
   limitErrorInfo,
   limitMessage,
-} from "../../../../src/a2a/contract/limits.js";
+} from "../../../src/contract/limits.js";
 
 const caller = (scope: string) => ({ scope, anonymous: scope === "unknown" });
 

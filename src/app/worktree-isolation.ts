@@ -1,11 +1,11 @@
 import type { Logger } from "pino";
-import type { TaskEnvironment } from "./a2a/task/environment.js";
-import type { Config } from "./config/schema.js";
-import { parseConversationKey } from "./identity/conversation.js";
-import { PIDS_FILE } from "./sessions/orphans.js";
-import { SESSIONS_FILE } from "./store/session-map.js";
-import { INBOX_DIR } from "./workspace/inbox.js";
-import { WorktreeManager, type ConversationRef } from "./workspace/worktrees/index.js";
+import type { TaskEnvironment } from "../a2a/task/environment.js";
+import type { Config } from "../config/schema.js";
+import { parseConversationKey } from "../identity/conversation.js";
+import { PIDS_FILE } from "../sessions/orphans.js";
+import { SESSIONS_FILE } from "../store/session-map.js";
+import { INBOX_DIR } from "../workspace/inbox.js";
+import { WorktreeManager, type ConversationRef } from "../workspace/worktrees/index.js";
 
 /**
  * The wiring of `claude.isolation: "worktree"` (`src/workspace/worktrees/`): the manager opened

@@ -5,12 +5,12 @@ import {
   buildAgentCard,
   cardDocument,
   grpcAddress,
-} from "../../../../src/a2a/contract/card.js";
-import { EVENTS_EXTENSION_URI } from "../../../../src/a2a/contract/extension.js";
-import { legacyAgentCardJson } from "../../../../src/a2a/contract/legacy-card.js";
+} from "../../../../src/a2a/card/agent-card.js";
+import { EVENTS_EXTENSION_URI } from "../../../../src/contract/extension.js";
+import { legacyAgentCardJson } from "../../../../src/a2a/card/legacy-card.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
-import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES } from "../../../../src/media-types.js";
+import { DEFAULT_INPUT_MODES, DEFAULT_OUTPUT_MODES } from "../../../../src/common/media-types.js";
 
 function config(input: ConfigInput = {}) {
   return resolveConfig(input, { file: "test.json", startDir: "/work" });

@@ -1,22 +1,19 @@
 import { readFileSync } from "node:fs";
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { KIND } from "../../../../src/a2a/contract/kinds.js";
-import { status } from "../../../../src/a2a/contract/statuses.js";
-import { DENIAL, TEXT } from "../../../../src/a2a/contract/texts.js";
-import { FLEET_TEXT } from "../../../../src/a2a/contract/fleet-texts.js";
-import {
-  EVENTS_EXTENSION_URI,
-  EVENTS_EXTENSION_VERSION,
-} from "../../../../src/a2a/contract/extension.js";
-import { versionRefusedMessage } from "../../../../src/a2a/contract/versions.js";
-import { sessionResetText } from "../../../../src/sessions/recovery.js";
+import { KIND } from "../../../src/contract/kinds.js";
+import { status } from "../../../src/contract/statuses.js";
+import { DENIAL, TEXT } from "../../../src/contract/texts.js";
+import { FLEET_TEXT } from "../../../src/contract/fleet-texts.js";
+import { EVENTS_EXTENSION_URI, EVENTS_EXTENSION_VERSION } from "../../../src/contract/extension.js";
+import { versionRefusedMessage } from "../../../src/contract/versions.js";
+import { sessionResetText } from "../../../src/sessions/recovery.js";
 
 /**
- * The README is the contract a client codes against; src/a2a/contract/ is what the server says.
+ * The README is the contract a client codes against; src/contract/ is what the server says.
  * These tests hold the two to each other: every kind and text in one is in the other.
  */
-const README = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
+const README = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
 
 /** The rows of the first markdown table after `heading`, as trimmed cells. */
 function tableAfter(heading: string): string[][] {
@@ -168,7 +165,7 @@ const snippets = [...prose.matchAll(/``\s?([\s\S]+?)\s?``|`([^`]+)`/g)]
   .map((m) => flat(m[1] ?? m[2] ?? ""))
   .filter((s) => literal(s).trim().length >= 12);
 
-describe("the README's event contract and src/a2a/contract/", () => {
+describe("the README's event contract and src/contract/", () => {
   it("document the same kinds", () => {
     expect(new Set(documented)).toEqual(new Set(Object.values(KIND)));
     expect(documented).toHaveLength(Object.values(KIND).length);
@@ -196,7 +193,7 @@ describe("the README's event contract and src/a2a/contract/", () => {
   });
 });
 
-describe("the README's protocol versions and extension and src/a2a/contract/", () => {
+describe("the README's protocol versions and extension and src/contract/", () => {
   it("quotes the -32009 answer to a header-less request as the server words it", () => {
     expect(README).toContain(JSON.stringify(versionRefusedMessage(undefined, false)).slice(1, -1));
   });

@@ -7,7 +7,7 @@ import {
 } from "@a2a-js/sdk";
 import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import type { Config } from "../../config/schema.js";
-import { eventsExtension } from "./extension.js";
+import { eventsExtension } from "../../contract/extension.js";
 
 /** Where the bindings are mounted, relative to `server.publicUrl`. */
 export const JSONRPC_PATH = "/a2a/jsonrpc";

@@ -5,8 +5,8 @@ import {
   EVENTS_EXTENSION_VERSION,
   eventsExtension,
   eventsExtensionParams,
-} from "../../../../src/a2a/contract/extension.js";
-import { KIND } from "../../../../src/a2a/contract/kinds.js";
+} from "../../../src/contract/extension.js";
+import { KIND } from "../../../src/contract/kinds.js";
 
 describe("the event extension", () => {
   it("has one versioned URI under the project's name", () => {
