@@ -1,7 +1,7 @@
 /**
  * The wire contract of this server, beyond A2A itself: the `metadata.kind` of every event, every
  * text a client reads, the data parts it may parse, the status each moment publishes, and the
- * agent card. Everything here is documented in the README and held to it by a test
+ * agent card. Everything here is documented in docs/ (protocol.md first) and held to it by a test
  * (test/unit/a2a/contract/readme.test.ts).
  *
  * Who imports it: every other part of src/a2a/, the stores and the session pool (for the texts
