@@ -300,7 +300,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     stores.pushStore,
     pushSender,
     pushTargets,
-    { maxBudgetUsd: config.claude.maxBudgetUsd, callerLimits: limits, models },
+    {
+      maxBudgetUsd: config.claude.maxBudgetUsd,
+      callerLimits: limits,
+      models,
+      control: { steer: config.server.control.steer },
+    },
     cards.extended && extendedCardProvider(cards.extended),
   );
   const closeSessions = async () => {

@@ -9,6 +9,7 @@ import { AsyncQueue } from "./async-queue.js";
 import type { BackgroundTask } from "./background-tasks.js";
 import { SessionCore } from "./core.js";
 import type { RunStreamEvent, RunTerminalEvent, SessionListener } from "./events.js";
+import type { SteerOutcome, SteerPriority } from "./steering.js";
 import { defaultHistoryLoader } from "./history.js";
 import { contentBlocks, textOf } from "./normalize.js";
 import { buildQueryOptions, type ClaudeSessionOptions } from "./options.js";
@@ -96,6 +97,8 @@ export class ClaudeSession {
         if (event.to === "awaiting_response") {
           this.channels.get(event.runId)?.push({ kind: "prompt_sent", runId: event.runId });
         }
+      } else if (event.type === "run_steered") {
+        this.channels.get(event.runId)?.push({ kind: "steered", ...event });
       } else if (event.type === "run_ended") {
         const channel = this.channels.get(event.runId);
         if (channel === undefined) return;
@@ -157,6 +160,39 @@ export class ClaudeSession {
       this.schedule();
     }
     return { runId: run.id, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+  }
+
+  /**
+   * Delivers a message to a foreground run under way (steering, `steering.ts`): pushed with the
+   * runtime's `priority` while its prompt is with the runtime, merged into its prompt while that
+   * is still queued here. Its run's stream says `steered` once the runtime took it.
+   */
+  steer(runId: string, prompt: UserPrompt, priority: SteerPriority): SteerOutcome {
+    const run = this.core.runs.get(runId);
+    const usable = this.closing === undefined && !this.core.processEnded;
+    if (run?.origin !== "foreground" || !isActiveLifecycle(run.state) || !usable) {
+      return { kind: "not_running" };
+    }
+    const uuid = this.newId();
+    const queued = this.pending.find((p) => p.run.id === runId);
+    if (queued !== undefined) {
+      queued.prompt = [...promptBlocks(queued.prompt), ...promptBlocks(prompt)];
+      this.core.emitter.emit({ type: "run_steered", runId, uuids: [uuid] });
+      return { kind: "merged", uuid };
+    }
+    if (this.core.foreground?.runId !== runId) return { kind: "not_running" };
+    this.core.owners.recordSend(uuid, runId);
+    this.core.steers.add(runId, uuid);
+    this.core.timeline.addUserPrompt(uuid, textOf(contentBlocks(prompt)), runId);
+    this.logger.debug({ runId, uuid, priority }, "session: steering message sent");
+    this.input.push({
+      type: "user",
+      message: { role: "user", content: prompt },
+      parent_tool_use_id: null,
+      uuid: uuid as UUID,
+      priority,
+    });
+    return { kind: "sent", uuid };
   }
 
   /** The assembled timeline, all runs in order; a resumed session's earlier messages first. */
@@ -496,6 +532,11 @@ export class ClaudeSession {
       this.logger.warn({ err: error, sessionId }, "session: resumed history could not be read");
     }
   }
+}
+
+/** A prompt as content blocks (a string is one text block), so two can be joined. */
+function promptBlocks(prompt: UserPrompt): Exclude<UserPrompt, string> {
+  return typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
 }
 
 async function* afterReady<T>(ready: Promise<void>, items: AsyncIterable<T>): AsyncIterable<T> {

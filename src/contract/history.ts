@@ -24,6 +24,8 @@ const KEPT: Readonly<Record<StatusKind, boolean>> = {
   [KIND.backgroundTimeout]: false,
   [KIND.wakeInterrupted]: false,
   [KIND.budgetReached]: true,
+  // The client's own steering message (its role is the client's: kept whatever this says).
+  [KIND.steered]: true,
 };
 
 const isStatusKind = (kind: unknown): kind is StatusKind =>

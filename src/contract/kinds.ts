@@ -20,6 +20,7 @@ export const KIND = {
   backgroundTimeout: "background_timeout",
   wakeInterrupted: "wake_interrupted",
   budgetReached: "budget_reached",
+  steered: "steered",
   diff: "diff",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];

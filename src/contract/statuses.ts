@@ -1,4 +1,4 @@
-import { TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import { TaskState, type Message, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { InputRequestContent } from "./data-parts.js";
 import { KIND, type StatusKind } from "./kinds.js";
 import {
@@ -66,6 +66,22 @@ export const status = {
       KIND.queued,
       behind === "context" ? TEXT.queued : TEXT.queuedForProcess,
     ),
+  /**
+   * Claude took the client's steering message (the control extension): the status message is
+   * that message itself, marked, so the task's history holds it where Claude read it.
+   * `operator`: an operator steered another caller's task.
+   */
+  steered: (ref: TaskRef, message: Message, operator?: string): TaskStatusUpdateEvent =>
+    statusUpdate(ref, WORKING, {
+      ...message,
+      taskId: ref.taskId,
+      contextId: ref.contextId,
+      metadata: {
+        ...message.metadata,
+        kind: KIND.steered,
+        ...(operator !== undefined && { [ANSWERED_BY_KEY]: operator }),
+      },
+    }),
   sessionReset: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
     kindStatus(ref, SUBMITTED, KIND.sessionReset, text),
   backgroundWait: (ref: TaskRef, running: readonly WorkRef[]): TaskStatusUpdateEvent =>

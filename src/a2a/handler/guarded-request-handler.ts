@@ -26,7 +26,9 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
+import type { SteerPriority } from "../../claude/index.js";
 import { ownerOf } from "../../identity/conversation.js";
+import { actingOperator } from "../../identity/operators.js";
 import type { AdmissionResult } from "../../limits/caller-limits.js";
 import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
@@ -35,6 +37,8 @@ import { requestedSettings } from "../task/task-settings.js";
 import type { ModelPolicy } from "../../contract/task-options.js";
 import { isTerminalState } from "../../contract/task-states.js";
 import { REFUSAL_STATE_KEY } from "../../contract/limits.js";
+import { CONTROL_EXTENSION_URI, controlRequested } from "../../contract/control.js";
+import { steerDecision } from "../control/steer-decision.js";
 import { FreshTasks } from "./fresh-tasks.js";
 import { CallerLimitError } from "./limit-error.js";
 
@@ -49,6 +53,13 @@ export interface ActiveTasks {
   releaseClaim(taskId: string, messageId: string): void;
   /** Why an admitted answer was not delivered (its task moved on meanwhile), once. */
   takeRefusal(messageId: string): string | undefined;
+  /** Delivers a steering message to a working task; returns why it cannot (unset: no steering). */
+  steer?(
+    taskId: string,
+    message: Message,
+    priority: SteerPriority,
+    operator: string | undefined,
+  ): string | undefined;
 }
 
 const stateName = (state: TaskState | undefined): string =>
@@ -70,6 +81,8 @@ export interface GuardOptions {
   readonly callerLimits?: NewTaskLimits | undefined;
   /** The models and efforts a message may ask for (unset: the keys are not checked). */
   readonly models?: ModelPolicy | undefined;
+  /** The controls of the control extension that are on (`server.control`; unset: none). */
+  readonly control?: { readonly steer: boolean } | undefined;
 }
 
 /** Per-caller limits, as the guard asks them before a new task exists. */
@@ -81,6 +94,12 @@ export interface NewTaskLimits {
 interface Claim {
   readonly taskId: string;
   readonly messageId: string;
+}
+
+/** A message for a working task that the control extension lets through as steering. */
+interface Steer {
+  readonly taskId: string;
+  readonly priority: SteerPriority;
 }
 
 /**
@@ -131,6 +150,14 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
+    const steer = await this.steerOf(params, context);
+    if (steer !== undefined) {
+      this.deliverSteer(steer, params, context);
+      const task = await this.tasks.load(steer.taskId, context);
+      if (task === undefined)
+        throw new UnsupportedOperationError(stillWorkingMessage(steer.taskId));
+      return task;
+    }
     const { claimed, admitted } = await this.guardSend(params, context);
     try {
       const result = await super.sendMessage(params, context);
@@ -151,6 +178,16 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
+    const steer = await this.steerOf(params, context);
+    if (steer !== undefined) {
+      // The answer is the task's stream from here on: subscribed first, so nothing is missed.
+      const stream = super.resubscribe({ tenant: params.tenant, id: steer.taskId }, context);
+      const head = await stream.next();
+      this.deliverSteer(steer, params, context);
+      if (head.done !== true) yield head.value;
+      yield* stream;
+      return;
+    }
     const { claimed, admitted } = await this.guardSend(params, context);
     try {
       for await (const event of super.sendMessageStream(params, context)) {
@@ -165,6 +202,61 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
       admitted?.release();
       if (claimed) this.activeTasks.releaseClaim(claimed.taskId, claimed.messageId);
     }
+  }
+
+  /**
+   * A message for a task that is working, from a client that activated the control extension
+   * with steering on: the steering it asks for (`steer-decision.ts`). Undefined for every other
+   * message, which takes the path it always took (a working task's refusal included).
+   */
+  private async steerOf(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Steer | undefined> {
+    const message = params.message;
+    const taskId = message?.taskId;
+    if (!message || !taskId || !controlRequested(context.requestedExtensions)) return undefined;
+    const task = await this.tasks.load(taskId, context);
+    if (task === undefined || isTerminalState(task.status?.state)) return undefined;
+    if (!this.isWorking(taskId, task.status?.state)) return undefined;
+    const decision = steerDecision({
+      extensionActive: true,
+      enabled: this.limits.control?.steer === true,
+      steer: message.metadata?.steer,
+    });
+    switch (decision.kind) {
+      case "refuse_working":
+        return undefined;
+      case "bad_request":
+        throw new RequestMalformedError(decision.reason);
+      case "steer":
+        if (message.contextId && message.contextId !== task.contextId) {
+          throw new RequestMalformedError(
+            `contextId ${message.contextId} is not the context of task ${taskId}`,
+          );
+        }
+        checkContentModes(params, this.contentModes);
+        return { taskId, priority: decision.priority };
+    }
+  }
+
+  private deliverSteer(steer: Steer, params: SendMessageRequest, context: ServerCallContext): void {
+    const message = params.message as Message;
+    const operator = actingOperator(context.state);
+    const why =
+      this.activeTasks.steer?.(steer.taskId, message, steer.priority, operator) ??
+      (this.activeTasks.steer === undefined ? "steering is not served here" : undefined);
+    if (why !== undefined)
+      throw new UnsupportedOperationError(cannotTakeMessage(steer.taskId, why));
+    context.addActivatedExtension(CONTROL_EXTENSION_URI);
+  }
+
+  /** Working here (the live task is the truth; the store may lag behind it by a write). */
+  private isWorking(taskId: string, state: TaskState | undefined): boolean {
+    const live = this.activeTasks.liveState(taskId);
+    const storedWorking =
+      state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED;
+    return live === "working" || (live === undefined && storedWorking);
   }
 
   override async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -299,11 +391,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     const state = task?.status?.state;
     // Unknown or finished: the SDK's own refusals (TaskNotFound, UnsupportedOperation) apply.
     if (task === undefined || isTerminalState(state)) return undefined;
-    // The live task is the truth; the store may lag behind it by a write.
-    const live = this.activeTasks.liveState(taskId);
-    const storedWorking =
-      state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED;
-    if (live === "working" || (live === undefined && storedWorking)) {
+    if (this.isWorking(taskId, state)) {
       throw new UnsupportedOperationError(stillWorkingMessage(taskId));
     }
     if (message.contextId && message.contextId !== task.contextId) return undefined; // SDK: -32602

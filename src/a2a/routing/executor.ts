@@ -2,7 +2,12 @@ import { TaskState, type Message } from "@a2a-js/sdk";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
-import type { ClaudeSession, NormalizedEvent, SessionEvent } from "../../claude/index.js";
+import type {
+  ClaudeSession,
+  NormalizedEvent,
+  SessionEvent,
+  SteerPriority,
+} from "../../claude/index.js";
 import type { SessionPool } from "../../sessions/pool.js";
 import { realTimers, type Timers } from "../../common/timers.js";
 import { NO_TRACING, requestSpanOf, type Tracing } from "../../tracing/tracing.js";
@@ -127,6 +132,26 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const task = this.ownership.task(taskId);
     if (task === undefined) return "it is not waiting for an answer on this server";
     return task.claim(message);
+  }
+
+  /** A steering message for a working task (the control extension); returns why it cannot. */
+  steer(
+    taskId: string,
+    message: Message,
+    priority: SteerPriority,
+    operator: string | undefined,
+  ): string | undefined {
+    const task = this.ownership.task(taskId);
+    if (task === undefined) return "it is not running on this server";
+    const why = task.steer(message, priority, operator);
+    if (why === undefined && operator !== undefined) {
+      const owner = parseConversationKey(task.conversation)?.owner;
+      this.options.logger.info(
+        { taskId, owner, operator },
+        "operator steered a task of another caller",
+      );
+    }
+    return why;
   }
 
   /** Undoes `claimAnswer` when the request ended without answering (no-op once answered). */

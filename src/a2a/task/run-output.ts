@@ -39,6 +39,7 @@ export class RunOutput {
     }
     switch (event.kind) {
       case "prompt_sent":
+      case "steered":
       case "run_completed":
       case "run_failed":
       case "run_interrupted":

@@ -28,6 +28,7 @@ const KEPT: Record<StatusKind, boolean> = {
   background_timeout: false,
   wake_interrupted: false,
   budget_reached: true,
+  steered: true,
 };
 
 describe("what a task's history keeps", () => {
