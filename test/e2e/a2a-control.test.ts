@@ -57,9 +57,11 @@ function slowBashRules(): NonNullable<HarnessOptions["rules"]> {
 }
 
 const isToolUse = (e: StreamResponse) =>
-  e.payload?.$case === "statusUpdate" && e.payload.value.status?.message?.metadata?.kind === "tool_use";
+  e.payload?.$case === "statusUpdate" &&
+  e.payload.value.status?.message?.metadata?.kind === "tool_use";
 const isSteered = (e: StreamResponse) =>
-  e.payload?.$case === "statusUpdate" && e.payload.value.status?.message?.metadata?.kind === "steered";
+  e.payload?.$case === "statusUpdate" &&
+  e.payload.value.status?.message?.metadata?.kind === "steered";
 
 describe("control extension: steering (real runtime)", () => {
   it("a steering message during a slow Bash is folded into the same turn of the same task", async () => {
@@ -72,13 +74,11 @@ describe("control extension: steering (real runtime)", () => {
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
 
-    const steering = watch(
-      h.client.sendMessageStream(sendRequest(userMessage(STEER, ids))),
-    );
+    const steering = watch(h.client.sendMessageStream(sendRequest(userMessage(STEER, ids))));
     const head = await steering.first(() => true);
     expect(head.payload?.$case === "task" && head.payload.value.id).toBe(ids.taskId);
-    // The runtime has the message once it reads it; the command then ends.
-    await waitFor(() => h?.frames.some((f) => JSON.stringify(f).includes(STEER)) === true);
+    // The runtime has the message once it says it queued it; the command then ends.
+    await waitFor(() => h?.frames.some(isQueuedCommand) === true);
     await writeFile(join(h.bench.sandbox.cwd, "release"), "");
 
     const shape = describeStream(await stream.done);
@@ -130,7 +130,10 @@ describe("control extension: steering (real runtime)", () => {
   });
 
   it("without the extension header the message is refused exactly as before", async () => {
-    h = await startA2AHarness({ config: { claude: { allowedTools: ["Bash"] } }, rules: slowBashRules() });
+    h = await startA2AHarness({
+      config: { claude: { allowedTools: ["Bash"] } },
+      rules: slowBashRules(),
+    });
     const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Build the release"))));
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
@@ -176,6 +179,12 @@ describe("control extension: steering (real runtime)", () => {
     expect(stream.items.some(isSteered)).toBe(true);
   });
 });
+
+/** The runtime's frame saying it read a user message and queued it for the running turn. */
+const isQueuedCommand = (frame: unknown) => {
+  const f = frame as { type?: string; state?: string };
+  return f.type === "command_lifecycle" && f.state === "queued";
+};
 
 /** Polls a condition the runtime makes true (bounded: the test's own timeout). */
 async function waitFor(condition: () => boolean): Promise<void> {

@@ -26,9 +26,7 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
-import type { SteerPriority } from "../../claude/index.js";
 import { ownerOf } from "../../identity/conversation.js";
-import { actingOperator } from "../../identity/operators.js";
 import type { AdmissionResult } from "../../limits/caller-limits.js";
 import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
@@ -37,13 +35,13 @@ import { requestedSettings } from "../task/task-settings.js";
 import type { ModelPolicy } from "../../contract/task-options.js";
 import { isTerminalState } from "../../contract/task-states.js";
 import { REFUSAL_STATE_KEY } from "../../contract/limits.js";
-import { CONTROL_EXTENSION_URI, controlRequested } from "../../contract/control.js";
-import { steerDecision } from "../control/steer-decision.js";
+import { cannotTakeMessage, isWorking, SteerGate, type SteerableTasks } from "../control/index.js";
 import { FreshTasks } from "./fresh-tasks.js";
+import { checkHistoryLength } from "./history-length.js";
 import { CallerLimitError } from "./limit-error.js";
 
-/** What the guard needs to know of the executor. */
-export interface ActiveTasks {
+/** What the guard needs to know of the executor (`steer`: the control extension's steering). */
+export interface ActiveTasks extends SteerableTasks {
   isActive(taskId: string): boolean;
   /** Whether a task live here is working or waiting for an answer; undefined if not live. */
   liveState(taskId: string): "working" | "parked" | undefined;
@@ -53,13 +51,6 @@ export interface ActiveTasks {
   releaseClaim(taskId: string, messageId: string): void;
   /** Why an admitted answer was not delivered (its task moved on meanwhile), once. */
   takeRefusal(messageId: string): string | undefined;
-  /** Delivers a steering message to a working task; returns why it cannot (unset: no steering). */
-  steer?(
-    taskId: string,
-    message: Message,
-    priority: SteerPriority,
-    operator: string | undefined,
-  ): string | undefined;
 }
 
 const stateName = (state: TaskState | undefined): string =>
@@ -67,8 +58,8 @@ const stateName = (state: TaskState | undefined): string =>
     .replace(/^TASK_STATE_/, "")
     .toLowerCase();
 
-export const cannotTakeMessage = (taskId: string, why: string) =>
-  `Task ${taskId} cannot take this message: ${why}.`;
+export { cannotTakeMessage };
+export { historyLengthProblem } from "./history-length.js";
 
 export const stillWorkingMessage = (taskId: string) =>
   `Task ${taskId} is still working; wait for input-required or send a new message without taskId.`;
@@ -96,12 +87,6 @@ interface Claim {
   readonly messageId: string;
 }
 
-/** A message for a working task that the control extension lets through as steering. */
-interface Steer {
-  readonly taskId: string;
-  readonly priority: SteerPriority;
-}
-
 /**
  * Refuses requests that must touch nothing, BEFORE the SDK opens the task's event bus.
  *
@@ -116,6 +101,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   private readonly activeTasks: ActiveTasks;
   private readonly contentModes: ContentModes;
   private readonly pushEnabled: boolean;
+  private readonly steering: SteerGate;
 
   constructor(
     card: AgentCard,
@@ -144,20 +130,16 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     this.activeTasks = executor;
     this.contentModes = contentModesOf(card);
     this.pushEnabled = card.capabilities?.pushNotifications === true;
+    const steers = limits.control?.steer === true;
+    this.steering = new SteerGate(tasks, executor, steers, this.contentModes);
   }
 
   override async sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
-    const steer = await this.steerOf(params, context);
-    if (steer !== undefined) {
-      this.deliverSteer(steer, params, context);
-      const task = await this.tasks.load(steer.taskId, context);
-      if (task === undefined)
-        throw new UnsupportedOperationError(stillWorkingMessage(steer.taskId));
-      return task;
-    }
+    const steer = await this.steering.steerOf(params, context);
+    if (steer !== undefined) return this.steering.answer(steer, params, context);
     const { claimed, admitted } = await this.guardSend(params, context);
     try {
       const result = await super.sendMessage(params, context);
@@ -178,14 +160,12 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const steer = await this.steerOf(params, context);
+    const steer = await this.steering.steerOf(params, context);
     if (steer !== undefined) {
-      // The answer is the task's stream from here on: subscribed first, so nothing is missed.
-      const stream = super.resubscribe({ tenant: params.tenant, id: steer.taskId }, context);
-      const head = await stream.next();
-      this.deliverSteer(steer, params, context);
-      if (head.done !== true) yield head.value;
-      yield* stream;
+      const id = steer.taskId;
+      yield* this.steering.stream(steer, params, context, () =>
+        super.resubscribe({ tenant: params.tenant, id }, context),
+      );
       return;
     }
     const { claimed, admitted } = await this.guardSend(params, context);
@@ -202,61 +182,6 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
       admitted?.release();
       if (claimed) this.activeTasks.releaseClaim(claimed.taskId, claimed.messageId);
     }
-  }
-
-  /**
-   * A message for a task that is working, from a client that activated the control extension
-   * with steering on: the steering it asks for (`steer-decision.ts`). Undefined for every other
-   * message, which takes the path it always took (a working task's refusal included).
-   */
-  private async steerOf(
-    params: SendMessageRequest,
-    context: ServerCallContext,
-  ): Promise<Steer | undefined> {
-    const message = params.message;
-    const taskId = message?.taskId;
-    if (!message || !taskId || !controlRequested(context.requestedExtensions)) return undefined;
-    const task = await this.tasks.load(taskId, context);
-    if (task === undefined || isTerminalState(task.status?.state)) return undefined;
-    if (!this.isWorking(taskId, task.status?.state)) return undefined;
-    const decision = steerDecision({
-      extensionActive: true,
-      enabled: this.limits.control?.steer === true,
-      steer: message.metadata?.steer,
-    });
-    switch (decision.kind) {
-      case "refuse_working":
-        return undefined;
-      case "bad_request":
-        throw new RequestMalformedError(decision.reason);
-      case "steer":
-        if (message.contextId && message.contextId !== task.contextId) {
-          throw new RequestMalformedError(
-            `contextId ${message.contextId} is not the context of task ${taskId}`,
-          );
-        }
-        checkContentModes(params, this.contentModes);
-        return { taskId, priority: decision.priority };
-    }
-  }
-
-  private deliverSteer(steer: Steer, params: SendMessageRequest, context: ServerCallContext): void {
-    const message = params.message as Message;
-    const operator = actingOperator(context.state);
-    const why =
-      this.activeTasks.steer?.(steer.taskId, message, steer.priority, operator) ??
-      (this.activeTasks.steer === undefined ? "steering is not served here" : undefined);
-    if (why !== undefined)
-      throw new UnsupportedOperationError(cannotTakeMessage(steer.taskId, why));
-    context.addActivatedExtension(CONTROL_EXTENSION_URI);
-  }
-
-  /** Working here (the live task is the truth; the store may lag behind it by a write). */
-  private isWorking(taskId: string, state: TaskState | undefined): boolean {
-    const live = this.activeTasks.liveState(taskId);
-    const storedWorking =
-      state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED;
-    return live === "working" || (live === undefined && storedWorking);
   }
 
   override async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -327,11 +252,6 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   }
 
   /**
-   * A message that will create a task (it names none) is counted against its caller's limits, or
-   * refused by one of them. The admission holds its place under `concurrentTasks` until the task
-   * exists (the executor takes it over) or the request ends without one.
-   */
-  /**
    * Everything a send must pass before the SDK sees it, in order: its shape, content modes and
    * budget, its webhook, then the answer's claim on its input request or the new task's
    * admission under its caller's limits. The caller releases what it returns.
@@ -350,6 +270,10 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     return { claimed, admitted };
   }
 
+  /**
+   * A message that will create a task (it names none) is counted against its caller's limits, or
+   * refused by one of them. The admission holds its place until the task exists or the request ends.
+   */
   private admitNewTask(
     params: SendMessageRequest,
     context: ServerCallContext,
@@ -391,7 +315,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     const state = task?.status?.state;
     // Unknown or finished: the SDK's own refusals (TaskNotFound, UnsupportedOperation) apply.
     if (task === undefined || isTerminalState(state)) return undefined;
-    if (this.isWorking(taskId, state)) {
+    if (isWorking(this.activeTasks.liveState(taskId), task)) {
       throw new UnsupportedOperationError(stillWorkingMessage(taskId));
     }
     if (message.contextId && message.contextId !== task.contextId) return undefined; // SDK: -32602
@@ -399,19 +323,4 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     if (why !== undefined) throw new UnsupportedOperationError(cannotTakeMessage(taskId, why));
     return { taskId, messageId: message.messageId };
   }
-}
-
-/**
- * What is wrong with a request's `historyLength`: A2A reads it as "at most this many messages",
- * so a negative one is invalid, not "all" (the SDK's REST layer refuses it; its JSON-RPC and gRPC
- * paths did not). Undefined when it is fine.
- */
-export function historyLengthProblem(historyLength: number | undefined): string | undefined {
-  if (historyLength === undefined || historyLength >= 0) return undefined;
-  return `historyLength must be 0 or more (got ${historyLength})`;
-}
-
-function checkHistoryLength(historyLength: number | undefined): void {
-  const problem = historyLengthProblem(historyLength);
-  if (problem !== undefined) throw new RequestMalformedError(problem);
 }

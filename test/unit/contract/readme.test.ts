@@ -1,13 +1,12 @@
-import { TaskState } from "@a2a-js/sdk";
+import { Role, TaskState } from "@a2a-js/sdk";
+import { textPart } from "../../../src/contract/messages.js";
 import { describe, expect, it } from "vitest";
 import { KIND } from "../../../src/contract/kinds.js";
 import { status } from "../../../src/contract/statuses.js";
 import { DENIAL, TEXT } from "../../../src/contract/texts.js";
 import { FLEET_TEXT } from "../../../src/contract/fleet-texts.js";
-import {
-  EVENTS_EXTENSION_URI,
-  EVENTS_EXTENSION_VERSION,
-} from "../../../src/contract/extension.js";
+import { EVENTS_EXTENSION_URI, EVENTS_EXTENSION_VERSION } from "../../../src/contract/extension.js";
+import { CONTROL_EXTENSION_URI, CONTROL_EXTENSION_VERSION } from "../../../src/contract/control.js";
 import { versionRefusedMessage } from "../../../src/contract/versions.js";
 import { sessionResetText } from "../../../src/sessions/recovery.js";
 import { docPage, manual } from "../../support/docs/pages.js";
@@ -81,6 +80,16 @@ for (const event of [
   status.backgroundFinished(ref, { ...work, stopReason: "the server is stopping" }),
   status.backgroundTimeout(ref, 5, [work]),
   status.wakeInterrupted(ref),
+  status.steered(ref, {
+    messageId: "m1",
+    role: Role.ROLE_USER,
+    parts: [textPart("Also update the changelog.")],
+    contextId: "c",
+    taskId: "t",
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  }),
   status.budgetReached(
     ref,
     TEXT.budgetStop("token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", false),
@@ -207,5 +216,11 @@ describe("the docs' protocol versions and extension and src/contract/", () => {
 
   it("names the event extension's URI and version", () => {
     expect(PROTOCOL).toContain(`| \`${EVENTS_EXTENSION_URI}\` | \`${EVENTS_EXTENSION_VERSION}\``);
+  });
+
+  it("names the control extension's URI and version, on its page and beside the events one", () => {
+    const row = `| \`${CONTROL_EXTENSION_URI}\` | \`${CONTROL_EXTENSION_VERSION}\``;
+    expect(PROTOCOL).toContain(row);
+    expect(docPage("control.md")).toContain(row);
   });
 });
