@@ -5,7 +5,15 @@
 import { access, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  type Client,
+} from "@a2a-js/sdk/client";
 import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
@@ -180,11 +188,73 @@ describe("control extension: steering (real runtime)", () => {
   });
 });
 
+describe("control extension: who may steer (real runtime)", () => {
+  it("only the task's owner steers it; another caller cannot see it; an operator may", async () => {
+    const TOKEN = {
+      alice: "alice-token-0123456789",
+      bob: "bob-token-0123456789",
+      ops: "ops-token-0123456789",
+    };
+    const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
+    h = await startA2AHarness({
+      config: {
+        server: {
+          auth: { tokens: Object.entries(TOKEN).map(([name, t]) => ({ name, sha256: sha256(t) })) },
+          operators: ["ops"],
+        },
+        claude: { allowedTools: ["Bash"] },
+      },
+      rules: slowBashRules(),
+    });
+    const url = h.server.url;
+    const [alice, bob, ops] = await Promise.all(
+      [TOKEN.alice, TOKEN.bob, TOKEN.ops].map((t) => clientAs(url, t, true)),
+    );
+    if (!alice || !bob || !ops) throw new Error("no client");
+    const stream = watch(alice.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    await stream.first(isToolUse);
+    const ids = idsOf(stream.items);
+
+    await expect(bob.sendMessage(sendRequest(userMessage("Stop building.", ids)))).rejects.toThrow(
+      /not found/i,
+    );
+    await ops.sendMessage(sendRequest(userMessage(STEER, ids)));
+    await waitFor(() => h?.frames.some(isQueuedCommand) === true);
+    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+
+    await stream.done;
+    const steered = stream.items.find(isSteered);
+    const message =
+      steered?.payload?.$case === "statusUpdate"
+        ? steered.payload.value.status?.message
+        : undefined;
+    expect(messageText(message)).toBe(STEER);
+    expect(message?.metadata?.answeredBy).toBe("ops");
+    expect(resultText(stream.items)).toBe("Built it, and updated the changelog as you asked.");
+    expect(h.bench.model.requests.some((r) => bodyHas("Stop building.")(r.request))).toBe(false);
+  });
+});
+
 /** The runtime's frame saying it read a user message and queued it for the running turn. */
 const isQueuedCommand = (frame: unknown) => {
   const f = frame as { type?: string; state?: string };
   return f.type === "command_lifecycle" && f.state === "queued";
 };
+
+/** A client of `url` sending `token` and, with `control`, the control extension's header. */
+function clientAs(url: string, token: string, control: boolean): Promise<Client> {
+  const fetchImpl: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set("Authorization", `Bearer ${token}`);
+    if (control) headers.set("A2A-Extensions", CONTROL_EXTENSION_URI);
+    return fetch(input, { ...init, headers });
+  };
+  const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+    transports: [new JsonRpcTransportFactory({ fetchImpl })],
+    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+  });
+  return new ClientFactory(options).createFromUrl(url);
+}
 
 /** Polls a condition the runtime makes true (bounded: the test's own timeout). */
 async function waitFor(condition: () => boolean): Promise<void> {
