@@ -25,7 +25,7 @@ import {
   type A2AHarness,
   type HarnessOptions,
 } from "../support/a2a/harness.js";
-import { idsOf, resultText } from "../support/a2a/stream-view.js";
+import { COLOUR_QUESTION, idsOf, lastStatus, resultText } from "../support/a2a/stream-view.js";
 import { watch } from "../support/a2a/watch.js";
 
 let h: A2AHarness | undefined;
@@ -185,6 +185,35 @@ describe("control extension: steering (real runtime)", () => {
     expect(resultText(stream.items)).toBe("Changelog updated too.");
     expect(h.bench.model.requests.map((r) => r.rule)).toEqual(["essay", "steered"]);
     expect(stream.items.some(isSteered)).toBe(true);
+  });
+});
+
+describe("control extension: the other states (real runtime)", () => {
+  it("with the header, a parked task takes the message as its answer and a finished one refuses it", async () => {
+    h = await startA2AHarness({
+      fetchImpl: withControl,
+      rules: [
+        {
+          name: "ask",
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+        { name: "blue", match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
+      ],
+    });
+    const first = watch(h.client.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const parked = await first.done;
+    expect(lastStatus(parked).kind).toBe("ask_user_question");
+    const ids = idsOf(parked);
+    const answer = watch(h.client.sendMessageStream(sendRequest(userMessage("blue", ids))));
+    const shape = describeStream(await answer.done);
+    expect(shape).toContain("status:working:resumed");
+    expect(shape).not.toContain("status:working:steered");
+    expect(resultText(answer.items)).toBe("Painting it blue.");
+    expect(shape.at(-1)).toBe("status:completed");
+    await expect(h.client.sendMessage(sendRequest(userMessage(STEER, ids)))).rejects.toThrow(
+      /terminal state/,
+    );
   });
 });
 
