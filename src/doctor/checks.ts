@@ -16,6 +16,7 @@ import { checkBindSafety, unsafeBind } from "../config/bind-safety.js";
 import { redactUrl } from "../store/database.js";
 import { databaseSpec } from "../store/task-stores.js";
 import type { CheckResult } from "./check-result.js";
+import { checkControl } from "./control-check.js";
 import { checkIsolation } from "./isolation-check.js";
 import { checkOidc, checkSigning } from "./security-checks.js";
 
@@ -260,6 +261,7 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
     ...(await checkOidc(config.server)),
     ...(await checkSigning(config)),
     await checkGrpc(config),
+    checkControl(config.server),
     checkRuntime(),
     ...(await directoryChecks(config)),
     await checkCredentials(),
