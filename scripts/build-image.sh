@@ -59,8 +59,9 @@ image_log "building $IMAGE with $ENGINE on $base ($why)"
 
 build_args=(build --build-arg "BASE_IMAGE=$base" -t "$IMAGE")
 # Podman's build containers reach apt and npm through the host's network, as the host does
-# (its default bridge network needs DNS and routes a CI runner may not give it).
-[ "$ENGINE" = podman ] && build_args+=(--network host --layers)
+# (its default bridge network needs DNS and routes a CI runner may not give it). The docker
+# format: the OCI image format has no HEALTHCHECK (Podman would drop it with a warning).
+[ "$ENGINE" = podman ] && build_args+=(--network host --layers --format docker)
 old_id=$(engine image inspect --format '{{.Id}}' "$IMAGE" 2>/dev/null || true)
 engine "${build_args[@]}" .
 new_id=$(engine image inspect --format '{{.Id}}' "$IMAGE")
