@@ -60,8 +60,10 @@ image_log "building $IMAGE with $ENGINE on $base ($why)"
 build_args=(build --build-arg "BASE_IMAGE=$base" -t "$IMAGE")
 # Podman's build containers reach apt and npm through the host's network, as the host does
 # (its default bridge network needs DNS and routes a CI runner may not give it). The docker
-# format: the OCI image format has no HEALTHCHECK (Podman would drop it with a warning).
-[ "$ENGINE" = podman ] && build_args+=(--network host --layers --format docker)
+# format: the OCI image format has no HEALTHCHECK (Podman would drop it with a warning). Two jobs:
+# the final stage's apt step runs while the build stage installs and compiles (BuildKit does so
+# by itself).
+[ "$ENGINE" = podman ] && build_args+=(--network host --layers --format docker --jobs 2)
 old_id=$(engine image inspect --format '{{.Id}}' "$IMAGE" 2>/dev/null || true)
 engine "${build_args[@]}" .
 new_id=$(engine image inspect --format '{{.Id}}' "$IMAGE")
@@ -70,8 +72,8 @@ if [ -n "$old_id" ] && [ "$old_id" != "$new_id" ]; then
   engine rmi "$old_id" >/dev/null 2>&1 || true
 fi
 
-engine run --rm --entrypoint node "$IMAGE" /app/dist/cli.js --version
-engine run --rm --entrypoint claude "$IMAGE" --version
+engine run --rm --no-healthcheck --entrypoint node "$IMAGE" /app/dist/cli.js --version
+engine run --rm --no-healthcheck --entrypoint claude "$IMAGE" --version
 done_at=$(date +%s)
 image_log "built $IMAGE in $((done_at - started)) s (base $((base_done - started)) s," \
   "image $((done_at - base_done)) s)"
