@@ -166,6 +166,16 @@ describe("the image scripts", () => {
     expect(read("scripts/build-image.sh")).not.toMatch(/SKIPPED|exit 0/);
   });
 
+  it("CI installs what the image and the sandbox need when it is missing", () => {
+    const installed = [...ci.matchAll(/missing\+=\((\S+)\)/g)].map((m) => m[1]);
+    expect(installed.sort()).toEqual(
+      ["bubblewrap", "chromium", "debootstrap", "podman", "runc", "socat"].sort(),
+    );
+    expect(ci).toContain('apt-get install -y -qq "${missing[@]}"');
+    // Podman only where no Docker engine answers.
+    expect(ci).toMatch(/if ! \{ command -v docker .* docker info .*\n\s+command -v podman/);
+  });
+
   it("the image test's task writes inside the image's workspace volume and outside it", () => {
     const rules = loadScript(JSON.parse(read("test/image/rules.json")) as unknown);
     const first = rules[0]?.reply;
