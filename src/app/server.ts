@@ -85,7 +85,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     await Promise.all(agents.map((a) => a.close()));
     await served.closeShared();
   };
-  // gRPC serves the first agent: the root one, or the first workspace (README "Workspaces").
+  // gRPC serves the first agent: the root one, or the first workspace (docs/workspaces.md "Workspaces").
   const first = served.agents[0] as ServedAgent;
   const grpc = await startGrpc(o, {
     requestHandler: first.agent.requestHandler,

@@ -13,7 +13,7 @@ import { ANSWERED_BY_KEY, CANCELED_BY_KEY } from "./operator.js";
 import { TEXT, type WorkRef } from "./texts.js";
 
 /**
- * One factory per status the README documents, so a call site names what it says and never
+ * One factory per status docs/protocol.md documents, so a call site names what it says and never
  * pairs a kind with the wrong state or text. The kind is on the message only: the SDK merges a
  * status event's own metadata into the stored task's, where an intermediate kind would outlive
  * its turn.

