@@ -4,10 +4,7 @@ import { KIND } from "../../../src/contract/kinds.js";
 import { status } from "../../../src/contract/statuses.js";
 import { DENIAL, TEXT } from "../../../src/contract/texts.js";
 import { FLEET_TEXT } from "../../../src/contract/fleet-texts.js";
-import {
-  EVENTS_EXTENSION_URI,
-  EVENTS_EXTENSION_VERSION,
-} from "../../../src/contract/extension.js";
+import { EVENTS_EXTENSION_URI, EVENTS_EXTENSION_VERSION } from "../../../src/contract/extension.js";
 import { versionRefusedMessage } from "../../../src/contract/versions.js";
 import { sessionResetText } from "../../../src/sessions/recovery.js";
 import { docPage, manual } from "../../support/docs/pages.js";
