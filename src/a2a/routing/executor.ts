@@ -97,23 +97,9 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   }
 
   /** A steering message for a working task (the control extension); returns why it cannot. */
-  steer(
-    taskId: string,
-    message: Message,
-    priority: SteerPriority,
-    operator: string | undefined,
-  ): string | undefined {
+  steer(taskId: string, message: Message, priority: SteerPriority, operator?: string) {
     const task = this.ownership.task(taskId);
-    if (task === undefined) return "it is not running on this server";
-    const why = task.steer(message, priority, operator);
-    if (why === undefined && operator !== undefined) {
-      const owner = parseConversationKey(task.conversation)?.owner;
-      this.options.logger.info(
-        { taskId, owner, operator },
-        "operator steered a task of another caller",
-      );
-    }
-    return why;
+    return task ? task.steer(message, priority, operator) : "it is not running on this server";
   }
 
   /** Undoes `claimAnswer` when the request ended without answering (no-op once answered). */

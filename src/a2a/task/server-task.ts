@@ -14,7 +14,7 @@ import { DENY_TASK_OVER, type TaskEnvironment, type TaskOrigin } from "./environ
 import type { TaskPhase } from "./lifecycle.js";
 import { TaskCore } from "./task-core.js";
 import { TaskFinish } from "./task-finish.js";
-import { TaskInput, type AnsweredPrompt } from "./task-input.js";
+import { TaskInput, type AnsweredPrompt, type ToolCallOptions } from "./task-input.js";
 import { TaskRuns } from "./task-runs.js";
 import { TaskStart } from "./task-start.js";
 import { TaskSteer } from "./task-steer.js";
@@ -167,18 +167,18 @@ export class ServerTask {
 
   /** A steering message for its run under way (`TaskSteer`); returns why it cannot take it. */
   steer(message: Message, priority: SteerPriority, operator?: string): string | undefined {
-    return this.steering.steer(message, priority, operator);
+    const why = this.steering.steer(message, priority, operator);
+    if (why === undefined && operator !== undefined) {
+      this.logger.info({ operator }, "operator steered a task of another caller");
+    }
+    return why;
   }
 
   /** The runtime's `canUseTool` for a tool call of one of its runs. */
   canUseTool(
     toolName: string,
     input: Record<string, unknown>,
-    options: {
-      signal: AbortSignal;
-      title?: string | undefined;
-      decisionReason?: string | undefined;
-    },
+    options: ToolCallOptions,
   ): Promise<PermissionResult> {
     return this.input.canUseTool(toolName, input, options);
   }
