@@ -85,6 +85,11 @@ export default tseslint.config(
     ["**/a2a/*", "!**/a2a/contract", "!**/a2a/contract/*", "**/http/*", "**/grpc/*"],
   ),
   layer(
+    ["src/demo/fake-model/**/*.ts"],
+    "src/demo/fake-model/ is the scripted model (the tests' and the demo's): it imports nothing of ours outside it.",
+    ["../*", "../../*"],
+  ),
+  layer(
     ["src/tracing/**/*.ts"],
     "src/tracing/ is a seam: it imports nothing of ours but config/.",
     ["../*", "!../config", "!../config/*"],
