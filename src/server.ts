@@ -174,6 +174,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   logger.info(
     {
       url,
+      // With workspaces, the root's console lists them (http/workspaces-page.ts).
+      console: `${url}/console/`,
       publicUrl: config.server.publicUrl,
       ...(workspaces.length === 0 ? { cwd } : { workspaces }),
       ...(grpc && { grpc: grpc.address }),
