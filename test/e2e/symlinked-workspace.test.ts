@@ -98,7 +98,7 @@ describe("a workspace served through a symlink", () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const files = task.artifacts
       .filter((a) => a.metadata?.kind === "file")
-      .map((a) => [a.artifactId, a.metadata?.path]);
+      .map((a) => [a.artifactId, String(a.metadata?.path)]);
     expect(files).toEqual([
       ["file:load_10.txt", "load_10.txt"],
       ["file:sub/load_11.txt", "sub/load_11.txt"],
