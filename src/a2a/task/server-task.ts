@@ -37,7 +37,13 @@ import { TaskInputRequests } from "./input-requests.js";
 import { TaskWorktree } from "./task-worktree.js";
 import { BackgroundWait, settleFate } from "./background-wait.js";
 import { EMPTY_USAGE, usageMetadata, type TaskUsage } from "../contract/usage.js";
-import { addRunUsage, budgetStop, configuredBudget, type TaskBudget } from "./task-usage.js";
+import {
+  addRunUsage,
+  budgetStop,
+  configuredBudget,
+  withStoredUsage,
+  type TaskBudget,
+} from "./task-usage.js";
 import type { TaskChannel } from "../handler/task-channel.js";
 import {
   DENY_FOR_STOP,
@@ -420,7 +426,11 @@ export class ServerTask {
         return;
       }
       default:
-        if (event.kind === "result") this.usage = addRunUsage(this.usage, event.usage);
+        if (event.kind === "result") {
+          this.usage = addRunUsage(this.usage, event.usage);
+          // A run that outlived its task (canceled, stopped by loop protection) costs too.
+          if (this.ended) this.channel.amendStored(withStoredUsage(this.usage));
+        }
         if (!this.ended) output?.onEvent(event);
         return;
     }
