@@ -5,10 +5,10 @@
  * recorded sessions of docs/demo.md reproduce with it (test/e2e/demo-sessions.test.ts).
  */
 import { parseArgs } from "node:util";
-import { createLogger, logFormat, logLevel } from "../logging.js";
+import { createLogger, logFormat, logLevel } from "../common/logging.js";
 import { resolveConfig } from "../config/load.js";
 import { ConfigError } from "../config/errors.js";
-import { StartupError, startServer, type RunningServer } from "../server.js";
+import { StartupError, startServer, type RunningServer } from "../app/server.js";
 import { currentInvocation, type Invocation } from "../common/invocation.js";
 import { FakeModel } from "./fake-model/server.js";
 import { DEMO_PROMPTS, DEMO_RULES } from "./rules.js";

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { usageOf } from "../../src/a2a/contract/usage.js";
+import { usageOf } from "../../src/contract/usage.js";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
   collect,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import type { RunningServer } from "../../src/server.js";
+import type { RunningServer } from "../../src/app/server.js";
 import { startTestBench, type TestBench } from "../support/bench.js";
 import { buildConsole, launchBrowser, openConsole } from "../support/browser.js";
 import { runCli } from "../support/client/run.js";

@@ -1,14 +1,14 @@
 import { addModels, addTokens, roundUsd, type RunUsage } from "../../claude/index.js";
-import { TEXT } from "../contract/texts.js";
 import type { Task } from "@a2a-js/sdk";
+import { TEXT } from "../../contract/texts.js";
 import {
   MAX_BUDGET_KEY,
   usageMetadata,
   type BudgetSource,
   type TaskUsage,
-} from "../contract/usage.js";
+} from "../../contract/usage.js";
 
-/** A task's usage with one more run's added (README "Cost and limits"). Pure. */
+/** A task's usage with one more run's added (docs/limits.md "Cost and limits"). Pure. */
 export function addRunUsage(total: TaskUsage, run: RunUsage): TaskUsage {
   return {
     ...addTokens(total, run),

@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../../../src/main.js";
+import { main } from "../../../src/app/main.js";
 
 let dir: string;
 let taken: Server | undefined;

@@ -1,0 +1,83 @@
+import type { Logger } from "pino";
+import type { TaskEnvironment } from "../a2a/task/environment.js";
+import type { Config } from "../config/schema.js";
+import { parseConversationKey } from "../identity/conversation.js";
+import { PIDS_FILE } from "../sessions/orphans.js";
+import { SESSIONS_FILE } from "../store/session-map.js";
+import { INBOX_DIR } from "../workspace/inbox.js";
+import {
+  excludeServerFiles,
+  WorktreeManager,
+  type ConversationRef,
+} from "../workspace/worktrees/index.js";
+
+/**
+ * The wiring of `claude.isolation: "worktree"` (`src/workspace/worktrees/`): the manager opened
+ * from the config, what the tasks get (`TaskEnvironment.isolation`), where each conversation's
+ * process runs, and the retention of worktrees. Kept out of `agent.ts`, which only calls it.
+ */
+export interface WorktreeIsolation {
+  readonly task: NonNullable<TaskEnvironment["isolation"]>;
+  /** The folder a conversation's Claude Code process runs in (its transcripts lie under it). */
+  cwdOf(key: string): string;
+  /** Stops the retention timer; resolves when the commits under way are made. */
+  close(): Promise<void>;
+}
+
+/**
+ * What the server itself writes in a workspace, relative to it (a trailing `*`: the file and
+ * its siblings, its temporary and `-wal` files; a trailing `/`: a folder). Kept in the workspace
+ * (a restarted server finds its store and sessions there, and the pid file names the processes
+ * of THIS workspace) and excluded through `.git/info/exclude`, local to the clone, rather than
+ * moved out of the tree: a `.gitignore` would be a change of the repository itself.
+ */
+export function serverPaths(config: Config): string[] {
+  const store = config.store;
+  return [
+    `${INBOX_DIR}/`,
+    `${SESSIONS_FILE}*`,
+    `${PIDS_FILE}*`,
+    ...(store.type === "sqlite" ? [`${store.path}*`] : []),
+  ];
+}
+
+/**
+ * With `claude.isolation: "shared"`, adds the server's files to the repository's exclude file
+ * (when the workspace is a git checkout) and returns undefined. With "worktree", checks the
+ * workspace (a `WorktreeSetupError` names it when it is not a git repository with a commit, or
+ * git is missing) and starts the worktrees' retention (`store.retainDays`).
+ */
+export async function openWorktreeIsolation(
+  config: Config,
+  logger: Logger,
+): Promise<WorktreeIsolation | undefined> {
+  if (config.claude.isolation !== "worktree") {
+    // Shared: the checkout's `git status` must not show the server's files either.
+    await excludeServerFiles(config.claude.cwd, serverPaths(config)).catch((err: unknown) => {
+      logger.warn({ err }, "could not add the server's files to the repository's exclude file");
+    });
+    return undefined;
+  }
+  const store = config.store;
+  const manager = await WorktreeManager.open({
+    cwd: config.claude.cwd,
+    dir: config.claude.worktreeDir,
+    // What the server itself writes in the workspace: neither the checkout's `git status` nor
+    // a task's commit (the inbox is written in the worktree) may show it.
+    serverPaths: serverPaths(config),
+    logger: logger.child({ component: "worktrees" }),
+  });
+  const stop = manager.scheduleRetention(store.type === "memory" ? 0 : store.retainDays);
+  const refOf = (key: string): ConversationRef => ({
+    key,
+    contextId: parseConversationKey(key)?.contextId ?? key,
+  });
+  return {
+    task: { worktrees: manager, maxDiffBytes: config.artifacts.maxFileBytes },
+    cwdOf: (key) => manager.cwdOf(refOf(key)),
+    close: async () => {
+      stop();
+      await manager.close();
+    },
+  };
+}
