@@ -5,7 +5,7 @@
  * scripted model), and what each command prints must be the recording, ids, hashes, ports and
  * times aside (test/support/demo/transcripts.ts).
  */
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,21 +38,22 @@ function clientWords(command: string): string[] | undefined {
   return words[0] === "claude-a2a" ? words.slice(1) : undefined;
 }
 
-/** Files outside the workspace a session writes (the permission's report): removed after it. */
+/**
+ * Files outside the workspace a session writes (the permission's report): the demo's own
+ * content left by an earlier run is removed first (Claude's Write refuses to overwrite a file
+ * it has not read), anything else stops the test; all are removed after the session.
+ */
 async function outsideFiles(session: RecordedSession): Promise<string[]> {
   const paths = session.steps.flatMap((s) =>
-    s.command.includes("Save the report in") ? [reportPath(s.command)] : [],
+    s.command.includes("Save the report in") ? [reportPath(shellWords(s.command).join(" "))] : [],
   );
-  const fresh: string[] = [];
-  for (const p of paths)
-    if (
-      !(await stat(p).then(
-        () => true,
-        () => false,
-      ))
-    )
-      fresh.push(p);
-  return fresh;
+  for (const p of paths) {
+    const content = await readFile(p, "utf8").catch(() => undefined);
+    if (content === undefined) continue;
+    if (content !== "report\n") throw new Error(`${p} exists and is not the demo's: move it away`);
+    await rm(p);
+  }
+  return paths;
 }
 
 async function replay(session: RecordedSession): Promise<void> {
