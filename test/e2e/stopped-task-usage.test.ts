@@ -2,7 +2,7 @@
  * Usage is recorded for every run that reached the model, also when the task ends before its
  * run does: a task stopped by loop protection and a canceled task carry, once their run has
  * ended, the non-zero usage of the scripted model's replies (the run's result comes after the
- * task's terminal status; the stored task is amended with it).
+ * task's terminal status; the stored task is amended with it); so does a failed run.
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -91,5 +91,23 @@ describe("usage of a task that ended before its run", () => {
     expect(usage?.costUsd).toBeGreaterThan(0);
     const stored = await client.getTask({ tenant: "", id: taskId, historyLength: 0 });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+  it("failed after a model call: that call is counted", async () => {
+    h = await startA2AHarness();
+    h.bench.model.setRules([
+      {
+        name: "read",
+        match: { lastUserText: "Read the notes", toolResult: false },
+        reply: reply(toolUse("Read", { file_path: join(h.bench.sandbox.cwd, "missing.txt") })),
+      },
+      // The next call is rejected (HTTP 400): the run fails.
+      { name: "reject", match: { toolResult: true }, reply: { kind: "bad_request" } },
+    ]);
+    const events = await collect(
+      h.client.sendMessageStream(sendRequest(userMessage("Read the notes"))),
+    );
+    expect(lastStatus(events).state).toBe(TaskState.TASK_STATE_FAILED);
+    const usage = await storedUsage(h, idsOf(events).taskId);
+    expect(usage?.costUsd).toBeGreaterThan(0);
   });
 });
