@@ -206,7 +206,10 @@ export class OrphanGuard {
     if (
       other !== undefined &&
       other.pid !== this.selfPid &&
-      isSameProcess(other, all?.find((p) => p.pid === other.pid))
+      isSameProcess(
+        other,
+        all?.find((p) => p.pid === other.pid),
+      )
     ) {
       return;
     }
