@@ -272,6 +272,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     closeSessions,
     close: async () => {
       await closeSessions();
+      await orphans.release();
       await worktrees?.close();
       await terminal.drain();
       await limits?.drain();

@@ -11,6 +11,7 @@ import {
 } from "@a2a-js/sdk/client";
 import type { AgentCard } from "@a2a-js/sdk";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
+import { workspacesError } from "./workspaces-hint.js";
 
 /** A fetch that adds `Authorization: Bearer <token>` to every request. */
 export function bearerFetch(token: string, base: typeof fetch = fetch): typeof fetch {
@@ -121,11 +122,16 @@ export async function connect(
 ): Promise<Client> {
   const authenticated = token !== undefined && token !== "";
   const fetchImpl = authenticated ? bearerFetch(token) : fetch;
-  return new ClientFactory({
-    transports: transportFactories(fetchImpl, o),
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    ...(authenticated && { clientConfig: { interceptors: [bearerMetadata(token)] } }),
-  }).createFromUrl(agentBaseUrl(url));
+  try {
+    return await new ClientFactory({
+      transports: transportFactories(fetchImpl, o),
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+      ...(authenticated && { clientConfig: { interceptors: [bearerMetadata(token)] } }),
+    }).createFromUrl(agentBaseUrl(url));
+  } catch (err) {
+    // The root of a server with workspaces has no card: say which workspaces it has.
+    throw (await workspacesError(err, url, fetchImpl)) ?? err;
+  }
 }
 
 const TOKEN_HINT =

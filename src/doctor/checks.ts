@@ -17,6 +17,7 @@ import { redactUrl } from "../store/database.js";
 import { databaseSpec } from "../store/task-stores.js";
 import type { CheckResult } from "./check-result.js";
 import { checkIsolation } from "./isolation-check.js";
+import { checkPort } from "./port-check.js";
 import { checkOidc, checkSigning } from "./security-checks.js";
 
 export type { CheckResult } from "./check-result.js";
@@ -165,7 +166,7 @@ export async function checkCredentials(
     name: "credentials",
     ok: false,
     detail: "no API key, token or claude login found",
-    fix: "run `claude` once and log in, or set ANTHROPIC_API_KEY",
+    fix: "run `claude` once and log in, or set ANTHROPIC_API_KEY; to try it offline on a scripted model: npm run demo (or claude-a2a demo when installed)",
   };
 }
 
@@ -257,6 +258,17 @@ export async function checkGrpc(config: Config): Promise<CheckResult> {
 export async function runChecks(config: Config): Promise<CheckResult[]> {
   return [
     checkAccess(config.server),
+    await checkPort("port", "server.port", config.server.host, config.server.port),
+    ...(config.server.grpc.port === undefined
+      ? []
+      : [
+          await checkPort(
+            "grpc port",
+            "server.grpc.port",
+            config.server.grpc.host,
+            config.server.grpc.port,
+          ),
+        ]),
     ...(await checkOidc(config.server)),
     ...(await checkSigning(config)),
     await checkGrpc(config),

@@ -39,6 +39,14 @@ export interface ChannelOptions {
  * - exactly one terminal status, then nothing: later events are dropped here (the SDK's result
  *   manager would still accept artifacts on a terminal task).
  */
+/** A task store that may change a task already terminal (`TerminalTaskStore` drops such saves). */
+export interface AmendingTaskStore extends TaskStore {
+  amend(taskId: string, context: ServerCallContext, change: (task: Task) => Task): Promise<void>;
+}
+
+const isAmending = (store: TaskStore): store is AmendingTaskStore =>
+  typeof (store as Partial<AmendingTaskStore>).amend === "function";
+
 export class TaskChannel {
   readonly ref: TaskRef;
   private bus: ExecutionEventBus | undefined;
@@ -137,6 +145,21 @@ export class TaskChannel {
   /** Also publishes a status on another bus (the one a cancel request waits on), if it differs. */
   alsoOn(bus: ExecutionEventBus, event: TaskStatusUpdateEvent): void {
     if (bus !== this.bus) bus.publish(AgentEvent.statusUpdate(event));
+  }
+
+  /**
+   * Changes the stored task after its terminal status (what a run that outlived it cost): past
+   * every write of this channel, through a store that can amend a terminal task (else nothing).
+   */
+  amendStored(change: (task: Task) => Task): void {
+    const context = this.context;
+    const store = this.options.store;
+    if (context === undefined || !isAmending(store)) return;
+    this.writes = this.writes
+      .then(() => store.amend(this.ref.taskId, context, change))
+      .catch((err: unknown) =>
+        this.options.logger.error({ err, taskId: this.ref.taskId }, "store amend failed"),
+      );
   }
 
   private emit(event: AgentExecutionEvent): void {
