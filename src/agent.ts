@@ -46,6 +46,7 @@ import { loadTracing, type Tracing } from "./tracing/tracing.js";
 import { packageVersion } from "./version.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
 import * as fleets from "./fleet/open.js";
+import { openSandbox } from "./sandbox/workspace-sandbox.js";
 
 export interface AgentOptions {
   readonly config: Config;
@@ -69,6 +70,8 @@ export interface AgentOptions {
   readonly workspace?: string;
   /** The process slots of its pool (the machine-wide cap of several workspaces). */
   readonly slots?: SlotsFactory;
+  /** The config file `--config` named (the "strict" sandbox keeps commands from reading it). */
+  readonly configFile?: string | null;
 }
 
 /** Everything behind the HTTP surface: the A2A request handler down to the Claude sessions. */
@@ -97,6 +100,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const cwd = config.claude.cwd;
   // First: a signing key that does not work stops startup before anything is opened.
   const cards = await buildCards(config, { version: packageVersion() });
+  // `server.sandbox.required`: a workspace whose sandbox is off or cannot run stops startup here.
+  const sandbox = await openSandbox(config, {
+    workspace: o.workspace,
+    configFile: o.configFile,
+    logger,
+  });
   // `claude.isolation: "worktree"`: a workspace that is not a git repository stops startup here.
   const worktrees = await openWorktreeIsolation(config, logger);
   const cwdOf = (key?: string) => (key && worktrees?.cwdOf(key)) ?? cwd;
@@ -144,6 +153,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       ...(resume !== undefined && { resume }),
       ...(claudeEnv && { env: claudeEnv }),
       ...passthrough,
+      // Every process of the workspace: new, resumed, and whatever wakes in it later.
+      ...(sandbox.settings && { sandbox: sandbox.settings }),
       ...(sdkOptions && { sdkOptions }),
       ...(o.queryFactory && { queryFactory: o.queryFactory }),
       logger: logger.child(
@@ -259,6 +270,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       backgroundWaitTimeoutMs: config.claude.backgroundWaitTimeoutMs,
       maxBudgetUsd: config.claude.maxBudgetUsd,
       models,
+      sandbox: sandbox.policy,
     },
     taskStore,
     busManager,
@@ -296,7 +308,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     stores.pushStore,
     pushSender,
     pushTargets,
-    { maxBudgetUsd: config.claude.maxBudgetUsd, callerLimits: limits, models },
+    {
+      maxBudgetUsd: config.claude.maxBudgetUsd,
+      callerLimits: limits,
+      models,
+      sandbox: sandbox.policy,
+    },
     cards.extended && extendedCardProvider(cards.extended),
   );
   const closeSessions = async () => {

@@ -300,7 +300,12 @@ export class ClaudeSession {
     if (this.closing !== undefined || this.core.processEnded) return false;
     const canUseTool =
       this.options.canUseTool && trackPermissions(this.core, this.options.canUseTool, this.newId);
-    this.current = settings ?? { model: this.options.model, effort: this.options.effort };
+    // A sandbox overlay is not a spawn option: the first prompt's switch applies it.
+    const { model, effort } = settings ?? {
+      model: this.options.model,
+      effort: this.options.effort,
+    };
+    this.current = { model, effort };
     const options = buildQueryOptions(this.options, canUseTool, this.logger, this.current);
     try {
       const factory = this.options.queryFactory ?? defaultQueryFactory;
@@ -416,6 +421,10 @@ export class ClaudeSession {
       if (change.effort !== undefined) {
         await handle.applyFlagSettings({ effortLevel: change.effort.to });
         this.current = { ...this.current, effort: change.effort.to ?? undefined };
+      }
+      if (change.sandbox !== undefined) {
+        await handle.applyFlagSettings({ sandbox: change.sandbox.to });
+        this.current = { ...this.current, sandbox: change.sandbox.to ?? undefined };
       }
       this.logger.debug({ runId: item.run.id, to: describeSwitch(change) }, "session: switched");
     } catch (error) {

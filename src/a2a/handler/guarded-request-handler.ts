@@ -31,7 +31,8 @@ import type { AdmissionResult } from "../../limits/caller-limits.js";
 import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
 import { requestedBudget } from "../task/task-usage.js";
-import { requestedSettings } from "../task/task-settings.js";
+import { taskSettings } from "../task/task-settings.js";
+import type { SandboxPolicy } from "../../sandbox/narrowing.js";
 import type { ModelPolicy } from "../contract/task-options.js";
 import { isTerminalState } from "../contract/task-states.js";
 import { REFUSAL_STATE_KEY } from "../contract/limits.js";
@@ -70,6 +71,8 @@ export interface GuardOptions {
   readonly callerLimits?: NewTaskLimits | undefined;
   /** The models and efforts a message may ask for (unset: the keys are not checked). */
   readonly models?: ModelPolicy | undefined;
+  /** What a message's `metadata.sandbox` may narrow (unset: the key is not checked). */
+  readonly sandbox?: SandboxPolicy | undefined;
 }
 
 /** Per-caller limits, as the guard asks them before a new task exists. */
@@ -217,13 +220,14 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   }
 
   /**
-   * Refuses a new task's `metadata.model` or `metadata.effort` the policy does not allow
-   * (InvalidParams, naming what is). Like the budget, only the creating message chooses.
+   * Refuses a new task's `metadata.model` or `metadata.effort` the policy does not allow, or a
+   * `metadata.sandbox` that would widen the workspace's sandbox (InvalidParams, naming what is). Like the budget, only the creating message chooses.
    */
   private checkSettings(message: Message | undefined): void {
-    const policy = this.limits.models;
-    if (message === undefined || message.taskId || policy === undefined) return;
-    const settings = requestedSettings(message.metadata, policy);
+    const { models, sandbox } = this.limits;
+    if (message === undefined || message.taskId) return;
+    if (models === undefined && sandbox === undefined) return;
+    const settings = taskSettings(message.metadata, { models, sandbox });
     if (!settings.ok) throw new RequestMalformedError(settings.reason);
   }
 

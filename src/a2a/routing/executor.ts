@@ -29,7 +29,7 @@ import { status } from "../contract/statuses.js";
 import { DENIAL } from "../contract/texts.js";
 import { EMPTY_USAGE, usageMetadata } from "../contract/usage.js";
 import { requestedBudget } from "../task/task-usage.js";
-import { requestedSettings } from "../task/task-settings.js";
+import { taskSettings } from "../task/task-settings.js";
 
 export interface ExecutorOptions extends TaskOutlets {
   readonly pool: SessionPool;
@@ -408,8 +408,9 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       refuse(budget.reason);
       return;
     }
-    const models = this.options.policy.models;
-    const chosen = models && requestedSettings(ctx.userMessage.metadata, models);
+    const { models, sandbox } = this.options.policy;
+    const chosen =
+      (models || sandbox) && taskSettings(ctx.userMessage.metadata, { models, sandbox });
     if (chosen !== undefined && !chosen.ok) {
       refuse(chosen.reason);
       return;
