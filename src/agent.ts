@@ -47,6 +47,7 @@ import { packageVersion } from "./version.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
 import * as fleets from "./fleet/open.js";
 import { openSandbox } from "./sandbox/workspace-sandbox.js";
+import { logSandboxDenials } from "./sandbox/denial-log.js";
 
 export interface AgentOptions {
   readonly config: Config;
@@ -134,6 +135,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   await orphans.stopPredecessor();
   const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
 
+  const sandboxLogger = logger.child({ component: "sandbox" });
   // Sessions report to the executor, which needs the pool that creates them: the closures below
   // read `executor` only when a session calls them, and sessions exist only through the executor.
   // The pool is keyed by conversation: a caller's contextId (`conversation.ts`).
@@ -207,6 +209,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(o.slots && { slots: o.slots }),
     onSessionEvent: (key, event) => {
       metrics.onSessionEvent(key, event);
+      logSandboxDenials(sandboxLogger, key, event);
       if (event.type === "session_id" || event.type === "closed") void orphans.record();
     },
   });
