@@ -1,5 +1,5 @@
 /**
- * Turns A2A stream events into terminal output, per the README's event contract
+ * Turns A2A stream events into terminal output, per docs/protocol.md's event contract
  * (`metadata.kind`), and degrades to plain text for any other agent. Pure: the caller writes.
  */
 import {
@@ -9,13 +9,13 @@ import {
   type StreamResponse,
   type Task,
 } from "@a2a-js/sdk";
-import { usageOf, type TaskUsage } from "../a2a/contract/usage.js";
+import { usageOf, type TaskUsage } from "../contract/usage.js";
 import type { Colors } from "./colors.js";
 import { describeInput, inputRequestOf, type InputRequest } from "./interaction.js";
 import { partsText } from "./message-parts.js";
-import { isParkedState, isTerminalState } from "../a2a/contract/task-states.js";
-import { KIND } from "../a2a/contract/kinds.js";
-import { TEXT } from "../a2a/contract/texts.js";
+import { isParkedState, isTerminalState } from "../contract/task-states.js";
+import { KIND } from "../contract/kinds.js";
+import { TEXT } from "../contract/texts.js";
 import { costText } from "./usage-view.js";
 
 export interface Output {

@@ -1,6 +1,5 @@
 import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
-import { strictConflict } from "../sandbox/preset.js";
 import { intBetween, name, names } from "./schema-parts.js";
 
 /**
@@ -12,6 +11,38 @@ import { intBetween, name, names } from "./schema-parts.js";
 
 export const SANDBOX_PRESETS = ["strict"] as const;
 export type SandboxPreset = (typeof SANDBOX_PRESETS)[number];
+
+/** What "strict" fixes: a key set otherwise in `{ "preset": "strict", ... }` is a config error. */
+export const STRICT_FIXED = {
+  enabled: true,
+  failIfUnavailable: true,
+  autoAllowBashIfSandboxed: true,
+  allowUnsandboxedCommands: false,
+} as const;
+
+/**
+ * What a `"strict"` sandbox cannot also have, one sentence, or undefined: each of these would let
+ * a command write outside its tree, leave the sandbox, bypass the network allowlist or read a
+ * secret again. Pure (the config schema and the per-task decision both ask it).
+ */
+export function strictConflict(s: SandboxSettings): string | undefined {
+  for (const [key, value] of Object.entries(STRICT_FIXED)) {
+    const set = (s as Record<string, unknown>)[key];
+    if (set !== undefined && set !== value) return `"strict" sets ${key} to ${String(value)}`;
+  }
+  if (s.network?.strictAllowlist === false) return '"strict" sets network.strictAllowlist to true';
+  const refused: [boolean, string][] = [
+    [s.excludedCommands !== undefined, "excludedCommands (they run outside the sandbox)"],
+    [s.filesystem?.allowWrite !== undefined, "filesystem.allowWrite (writes stay in the tree)"],
+    [s.filesystem?.allowRead !== undefined, "filesystem.allowRead (it re-opens denied paths)"],
+    [s.filesystem?.disabled === true, "filesystem.disabled"],
+    [s.network?.httpProxyPort !== undefined, "network.httpProxyPort (it bypasses the allowlist)"],
+    [s.network?.socksProxyPort !== undefined, "network.socksProxyPort (it bypasses the allowlist)"],
+    [s.network?.allowAllUnixSockets === true, "network.allowAllUnixSockets"],
+  ];
+  const hit = refused.find(([bad]) => bad);
+  return hit && `"strict" cannot have ${hit[1]}`;
+}
 
 const bool = () => z.boolean({ error: "expected true or false" });
 const port = () => intBetween(1, 65535);

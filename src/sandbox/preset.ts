@@ -1,4 +1,7 @@
 import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
+import { STRICT_FIXED } from "../config/sandbox-schema.js";
+
+export { strictConflict } from "../config/sandbox-schema.js";
 
 /**
  * `claude.sandbox` as the runtime gets it: the `"strict"` preset expanded, `"off"` as nothing.
@@ -17,38 +20,6 @@ export interface SandboxContext {
    * config file, its key files, its database and session map.
    */
   readonly serverFiles: readonly string[];
-}
-
-/** What "strict" fixes: a key set otherwise in `{ "preset": "strict", ... }` is a config error. */
-const STRICT_FIXED = {
-  enabled: true,
-  failIfUnavailable: true,
-  autoAllowBashIfSandboxed: true,
-  allowUnsandboxedCommands: false,
-} as const;
-
-/**
- * What a `"strict"` sandbox cannot also have, one sentence, or undefined: each of these would let
- * a command write outside its tree, leave the sandbox, bypass the network allowlist or read a
- * secret again. Pure (the config schema and the per-task decision both ask it).
- */
-export function strictConflict(s: SandboxSettings): string | undefined {
-  for (const [key, value] of Object.entries(STRICT_FIXED)) {
-    const set = (s as Record<string, unknown>)[key];
-    if (set !== undefined && set !== value) return `"strict" sets ${key} to ${String(value)}`;
-  }
-  if (s.network?.strictAllowlist === false) return '"strict" sets network.strictAllowlist to true';
-  const refused: [boolean, string][] = [
-    [s.excludedCommands !== undefined, "excludedCommands (they run outside the sandbox)"],
-    [s.filesystem?.allowWrite !== undefined, "filesystem.allowWrite (writes stay in the tree)"],
-    [s.filesystem?.allowRead !== undefined, "filesystem.allowRead (it re-opens denied paths)"],
-    [s.filesystem?.disabled === true, "filesystem.disabled"],
-    [s.network?.httpProxyPort !== undefined, "network.httpProxyPort (it bypasses the allowlist)"],
-    [s.network?.socksProxyPort !== undefined, "network.socksProxyPort (it bypasses the allowlist)"],
-    [s.network?.allowAllUnixSockets === true, "network.allowAllUnixSockets"],
-  ];
-  const hit = refused.find(([bad]) => bad);
-  return hit && `"strict" cannot have ${hit[1]}`;
 }
 
 /** The preset over `extra` (the other keys of `{ "preset": "strict", ... }`). Pure. */

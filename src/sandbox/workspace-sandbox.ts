@@ -1,7 +1,7 @@
 import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
 import type { Config } from "../config/schema.js";
-import { StartupError } from "../startup-error.js";
+import { StartupError } from "../common/startup-error.js";
 import {
   describeMechanism,
   findMechanism,

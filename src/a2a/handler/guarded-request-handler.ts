@@ -32,8 +32,8 @@ import { checkContentModes, contentModesOf, type ContentModes } from "../content
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
 import { requestedBudget } from "../task/task-usage.js";
 import { taskSettings, type TaskPolicies } from "../task/task-settings.js";
-import { isTerminalState } from "../contract/task-states.js";
-import { REFUSAL_STATE_KEY } from "../contract/limits.js";
+import { isTerminalState } from "../../contract/task-states.js";
+import { REFUSAL_STATE_KEY } from "../../contract/limits.js";
 import { FreshTasks } from "./fresh-tasks.js";
 import { CallerLimitError } from "./limit-error.js";
 

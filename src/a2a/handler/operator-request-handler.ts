@@ -19,7 +19,7 @@ import {
   type Access,
   type TaskAction,
 } from "../../identity/operators.js";
-import { stampAnswer, withOwner } from "../contract/operator.js";
+import { stampAnswer, withOwner } from "../../contract/operator.js";
 import { GuardedRequestHandler } from "./guarded-request-handler.js";
 
 /** What the operator role needs besides the request handler. */

@@ -4,7 +4,7 @@
  * (run id and background task id to task) and the autonomous tasks created for wakes no task
  * owns.
  *
- * Imported by the app's wiring (src/agent.ts) only, which builds run ownership and the autonomous
+ * Imported by the app's wiring (src/app/agent.ts) only, which builds run ownership and the autonomous
  * tasks first and hands them in (the bus manager reads run ownership too). It imports task/,
  * content/, handler/ and the contract; what it tells per-caller limits goes through
  * `CallerAccounting` (src/limits/).

@@ -14,9 +14,9 @@ import {
   type EndOptions,
   type TurnView,
 } from "../render.js";
-import { usageOf } from "../../a2a/contract/usage.js";
+import { usageOf } from "../../contract/usage.js";
 import { streamTurn } from "../turn.js";
-import { isParkedState, isTerminalState } from "../../a2a/contract/task-states.js";
+import { isParkedState, isTerminalState } from "../../contract/task-states.js";
 
 export interface ChatOptions extends CommonOptions {
   context?: string;
