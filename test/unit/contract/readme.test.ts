@@ -4,10 +4,7 @@ import { KIND } from "../../../src/contract/kinds.js";
 import { status } from "../../../src/contract/statuses.js";
 import { DENIAL, TEXT } from "../../../src/contract/texts.js";
 import { FLEET_TEXT } from "../../../src/contract/fleet-texts.js";
-import {
-  EVENTS_EXTENSION_URI,
-  EVENTS_EXTENSION_VERSION,
-} from "../../../src/contract/extension.js";
+import { EVENTS_EXTENSION_URI, EVENTS_EXTENSION_VERSION } from "../../../src/contract/extension.js";
 import { versionRefusedMessage } from "../../../src/contract/versions.js";
 import { sessionResetText } from "../../../src/sessions/recovery.js";
 import { docPage, manual } from "../../support/docs/pages.js";
@@ -142,6 +139,10 @@ const ARGS: Record<string, unknown[]> = {
   budgetStop: ["token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", true],
   byClient: ["not now"],
   resumedByOperator: ["ops"],
+  sandboxRefused: [
+    "Bash",
+    ["deny network-outbound example.com:80 (host is not on the allow list)"],
+  ],
   canceledByOperator: ["ops"],
   ownerLostWhileRunning: ["build-1/api-3f2a9c1e"],
   ownerLostWhileParked: ["build-1/api-3f2a9c1e"],
