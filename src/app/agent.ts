@@ -1,21 +1,15 @@
-// Longer than ~300 lines on purpose: the one place that wires every part together, in order.
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { TaskBusManager } from "../a2a/handler/bus-manager.js";
 import { buildCards, extendedCardProvider } from "../a2a/card/cards.js";
-import { parseConversationKey, upgradeSessionKey } from "../identity/conversation.js";
+import { upgradeSessionKey } from "../identity/conversation.js";
 import { metricsCallerLabel } from "../identity/metrics-caller.js";
 import { operatorScopes } from "../identity/operators.js";
 import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
-import {
-  changedFilePath,
-  FILE_TOOL_MATCHER,
-  fileOperation,
-} from "../a2a/content/file-artifacts.js";
 import type { GuardedRequestHandler } from "../a2a/handler/guarded-request-handler.js";
 import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
 import { RetryingPushSender } from "../a2a/push/sender.js";
@@ -23,19 +17,17 @@ import { pushTargetPolicy } from "../a2a/push/target.js";
 import type { Inbox } from "../a2a/task/environment.js";
 import type { ServerTask } from "../a2a/task/server-task.js";
 import {
-  ClaudeSession,
   readTranscriptSync,
   rewindPoint,
   transcriptCheck,
   type QueryFactory,
 } from "../claude/index.js";
 import type { Config } from "../config/schema.js";
-import { secretVariables, withoutVariables } from "../config/security-schema.js";
 import { checkHealth, type HealthReport } from "../http/health.js";
 import { ServerMetrics } from "../metrics/metrics.js";
 import { OrphanGuard } from "../sessions/orphans.js";
 import type { SlotsFactory } from "../sessions/machine-slots.js";
-import { SessionPool, type SessionFactoryArgs } from "../sessions/pool.js";
+import { SessionPool } from "../sessions/pool.js";
 import { describePassthrough, passthroughOptions } from "../sessions/session-options.js";
 import { modelPolicyOf } from "../contract/task-options.js";
 import { SessionMap } from "../store/session-map.js";
@@ -48,6 +40,7 @@ import { anyLimit } from "../limits/decisions.js";
 import { realClock, type Clock, type Timers } from "../common/timers.js";
 import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { packageVersion } from "../common/version.js";
+import { claudeEnvironment, sessionFactory } from "./session-factory.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
 import * as fleets from "../fleet/open.js";
 import { openSandbox } from "../sandbox/workspace-sandbox.js";
@@ -114,13 +107,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   // `claude.isolation: "worktree"`: a workspace that is not a git repository stops startup here.
   const worktrees = await openWorktreeIsolation(config, logger);
   const cwdOf = (key?: string) => (key && worktrees?.cwdOf(key)) ?? cwd;
-  // The server's own secrets stay out of Claude's environment (a caller could ask it to print
-  // them); with none configured, the children inherit exactly as before.
-  const secrets = secretVariables(config);
-  const claudeEnv =
-    secrets.length === 0
-      ? o.claudeEnv
-      : withoutVariables<Record<string, string | undefined>>(o.claudeEnv ?? process.env, secrets);
+  const claudeEnv = claudeEnvironment(config, o.claudeEnv);
   // The Claude Code options the config passes through, the same for every session (env: names).
   const passthrough = passthroughOptions(config.claude, claudeEnv);
   const models = modelPolicyOf(config.claude);
@@ -140,64 +127,19 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
 
   const sandboxLogger = logger.child({ component: "sandbox" });
-  // Sessions report to the executor, which needs the pool that creates them: the closures below
-  // read `executor` only when a session calls them, and sessions exist only through the executor.
-  // The pool is keyed by conversation: a caller's contextId (`conversation.ts`).
-  const createSession = ({ key, resume, resumeAt }: SessionFactoryArgs): ClaudeSession => {
-    const conversation = parseConversationKey(key);
-    const sdkOptions =
-      resumeAt === undefined ? o.sdkOptions : { ...o.sdkOptions, resumeSessionAt: resumeAt };
-    const sessionCwd = cwdOf(key);
-    const session: ClaudeSession = new ClaudeSession({
-      cwd: sessionCwd,
-      ...(config.claude.model !== undefined && { model: config.claude.model }),
-      permissionMode: config.claude.permissionMode,
-      ...(config.claude.allowedTools && { allowedTools: config.claude.allowedTools }),
-      ...(config.claude.disallowedTools && { disallowedTools: config.claude.disallowedTools }),
-      settingSources: config.claude.settingSources,
-      ...(config.claude.maxTurns !== undefined && { maxTurns: config.claude.maxTurns }),
-      ...(resume !== undefined && { resume }),
-      ...(claudeEnv && { env: claudeEnv }),
-      ...passthrough,
-      // Every process of the workspace: new, resumed, and whatever wakes in it later.
-      ...(sandbox.settings && { sandbox: sandbox.settings }),
-      ...(sdkOptions && { sdkOptions }),
-      ...(o.queryFactory && { queryFactory: o.queryFactory }),
-      logger: logger.child(
-        conversation
-          ? { contextId: conversation.contextId, owner: conversation.owner }
-          : { conversation: key },
-      ),
-      canUseTool: (toolName, input, options) => executor.canUseTool(key, toolName, input, options),
-      hooks: {
-        PostToolUse: [
-          {
-            matcher: FILE_TOOL_MATCHER,
-            hooks: [
-              async (input, _toolUseId, { signal }) => {
-                if (input.hook_event_name !== "PostToolUse") return {};
-                const path = changedFilePath(input.tool_name, input.tool_input);
-                if (path === undefined) return {};
-                // The change belongs to the run that made the tool call, whoever holds the context.
-                const runId = await session.runOfToolUse(input.tool_use_id, signal);
-                await executor.onFileChanged(key, runId, {
-                  cwd: sessionCwd,
-                  path,
-                  toolName: input.tool_name,
-                  operation: fileOperation(input.tool_name, input.tool_response),
-                  maxBytes: config.artifacts.maxFileBytes,
-                });
-                return {};
-              },
-            ],
-          },
-        ],
-      },
-    });
-    // Background work and wakes: the executor gives them to the task that owns them.
-    session.subscribe((event) => executor.onSessionEvent(key, session, event));
-    return session;
-  };
+  // Sessions report to the executor, which needs the pool that creates them: the factory reads
+  // `executor` only when a session calls it, and sessions exist only through the executor.
+  const createSession = sessionFactory({
+    config,
+    logger,
+    cwdOf,
+    passthrough,
+    ...(sandbox.settings && { sandbox: sandbox.settings }),
+    ...(claudeEnv && { claudeEnv }),
+    ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
+    ...(o.queryFactory && { queryFactory: o.queryFactory }),
+    executor: () => executor,
+  });
   const pool = new SessionPool({
     sessionMap,
     createSession,
