@@ -71,7 +71,10 @@ export class SessionProcess {
     const canUseTool =
       this.options.canUseTool && trackPermissions(this.core, this.options.canUseTool, this.newId);
     // A sandbox overlay is not a spawn option: the first prompt's switch applies it.
-    const { model, effort } = settings ?? { model: this.options.model, effort: this.options.effort };
+    const { model, effort } = settings ?? {
+      model: this.options.model,
+      effort: this.options.effort,
+    };
     this.settings = { model, effort };
     const options = buildQueryOptions(this.options, canUseTool, this.logger, this.settings);
     try {
