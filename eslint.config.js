@@ -16,7 +16,7 @@ export const LAYERS = [
   ["config"],
   ["tracing", "auth", "metrics"],
   ["store"],
-  ["sessions", "limits"],
+  ["sessions", "limits", "sandbox"],
   ["a2a"],
   ["fleet"],
   ["http"],

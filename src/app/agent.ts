@@ -43,6 +43,8 @@ import { packageVersion } from "../common/version.js";
 import { claudeEnvironment, sessionFactory } from "./session-factory.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
 import * as fleets from "../fleet/open.js";
+import { openSandbox } from "../sandbox/workspace-sandbox.js";
+import { logSandboxDenials } from "../sandbox/denial-log.js";
 
 export interface AgentOptions {
   readonly config: Config;
@@ -66,6 +68,8 @@ export interface AgentOptions {
   readonly workspace?: string;
   /** The process slots of its pool (the machine-wide cap of several workspaces). */
   readonly slots?: SlotsFactory;
+  /** The config file `--config` named (the "strict" sandbox keeps commands from reading it). */
+  readonly configFile?: string | null;
 }
 
 /** Everything behind the HTTP surface: the A2A request handler down to the Claude sessions. */
@@ -94,6 +98,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const cwd = config.claude.cwd;
   // First: a signing key that does not work stops startup before anything is opened.
   const cards = await buildCards(config, { version: packageVersion() });
+  // `server.sandbox.required`: a workspace whose sandbox is off or cannot run stops startup here.
+  const sandbox = await openSandbox(config, {
+    workspace: o.workspace,
+    configFile: o.configFile,
+    logger,
+  });
   // `claude.isolation: "worktree"`: a workspace that is not a git repository stops startup here.
   const worktrees = await openWorktreeIsolation(config, logger);
   const cwdOf = (key?: string) => (key && worktrees?.cwdOf(key)) ?? cwd;
@@ -116,6 +126,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   await orphans.stopPredecessor();
   const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
 
+  const sandboxLogger = logger.child({ component: "sandbox" });
   // Sessions report to the executor, which needs the pool that creates them: the factory reads
   // `executor` only when a session calls it, and sessions exist only through the executor.
   const createSession = sessionFactory({
@@ -123,6 +134,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     logger,
     cwdOf,
     passthrough,
+    ...(sandbox.settings && { sandbox: sandbox.settings }),
     ...(claudeEnv && { claudeEnv }),
     ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
     ...(o.queryFactory && { queryFactory: o.queryFactory }),
@@ -143,6 +155,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(o.slots && { slots: o.slots }),
     onSessionEvent: (key, event) => {
       metrics.onSessionEvent(key, event);
+      logSandboxDenials(sandboxLogger, key, event);
       if (event.type === "session_id" || event.type === "closed") void orphans.record();
     },
   });
@@ -206,6 +219,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       backgroundWaitTimeoutMs: config.claude.backgroundWaitTimeoutMs,
       maxBudgetUsd: config.claude.maxBudgetUsd,
       models,
+      sandbox: sandbox.policy,
     },
     taskStore,
     busManager,
@@ -243,7 +257,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     stores.pushStore,
     pushSender,
     pushTargets,
-    { maxBudgetUsd: config.claude.maxBudgetUsd, callerLimits: limits, models },
+    {
+      maxBudgetUsd: config.claude.maxBudgetUsd,
+      callerLimits: limits,
+      models,
+      sandbox: sandbox.policy,
+    },
     cards.extended && extendedCardProvider(cards.extended),
   );
   const closeSessions = async () => {

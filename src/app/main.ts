@@ -167,7 +167,7 @@ async function doctor(flags: Flags, io: Io, deps: MainDeps): Promise<number> {
   }
   const report = formatReport([
     { name: "config", ok: true, detail: file ?? "no config file (defaults)" },
-    ...(await runChecks(config)),
+    ...(await runChecks(config, file)),
   ]);
   io.out(report.text);
   return report.code;
@@ -215,7 +215,7 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
       });
     logger.info({ configFile: file ?? "(none: defaults)" }, "configuration loaded");
     await warnIfNoCredentials(logger);
-    server = await startServer({ config, logger });
+    server = await startServer({ config, logger, configFile: file });
     if (io.errIsTTY) {
       const bin = deps.invocation ?? currentInvocation();
       if (server.workspaces.length === 0) io.err(servingLine(server.url, config.claude.cwd, bin));

@@ -21,6 +21,7 @@ import { tracingSchema } from "./tracing-schema.js";
 import { grpcSchema } from "./grpc-schema.js";
 import { workspacesSchema, type WorkspaceSpec } from "./workspace-schema.js";
 import { fleetSchema } from "./fleet-schema.js";
+import { serverSandboxSchema } from "./sandbox-schema.js";
 
 export { PERMISSION_MODES, SETTING_SOURCES } from "./claude-schema.js";
 
@@ -106,6 +107,7 @@ const serverSchema = z.strictObject({
     })
     .prefault({})
     .describe("Older versions of the A2A protocol served besides v1.0."),
+  sandbox: serverSandboxSchema.prefault({}),
   grpc: grpcSchema
     .prefault({})
     .describe(

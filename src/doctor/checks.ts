@@ -18,6 +18,7 @@ import { databaseSpec } from "../store/task-stores.js";
 import type { CheckResult } from "./check-result.js";
 import { checkIsolation } from "./isolation-check.js";
 import { checkPort } from "./port-check.js";
+import { checkSandbox } from "./sandbox-check.js";
 import { checkOidc, checkSigning } from "./security-checks.js";
 
 export type { CheckResult } from "./check-result.js";
@@ -26,7 +27,7 @@ export type { CheckResult } from "./check-result.js";
 export function formatReport(results: readonly CheckResult[]): { text: string; code: number } {
   const lines = results.flatMap((r) =>
     r.ok
-      ? [`ok    ${r.name}: ${r.detail}`]
+      ? [`ok    ${r.name}: ${r.detail}`, ...(r.warning ? [`warn  ${r.name}: ${r.warning}`] : [])]
       : [`FAIL  ${r.name}: ${r.detail}`, ...(r.fix ? [`      fix: ${r.fix}`] : [])],
   );
   const failed = results.filter((r) => !r.ok).length;
@@ -255,7 +256,10 @@ export async function checkGrpc(config: Config): Promise<CheckResult> {
 }
 
 /** Every check but the config's own (which `main` does first). */
-export async function runChecks(config: Config): Promise<CheckResult[]> {
+export async function runChecks(
+  config: Config,
+  configFile?: string | null,
+): Promise<CheckResult[]> {
   return [
     checkAccess(config.server),
     await checkPort("port", "server.port", config.server.host, config.server.port),
@@ -273,19 +277,23 @@ export async function runChecks(config: Config): Promise<CheckResult[]> {
     ...(await checkSigning(config)),
     await checkGrpc(config),
     checkRuntime(),
-    ...(await directoryChecks(config)),
+    ...(await directoryChecks(config, configFile)),
     await checkCredentials(),
   ];
 }
 
 /** The served directory and its store; with `workspaces`, each workspace's, named after it. */
-async function directoryChecks(config: Config): Promise<CheckResult[]> {
+async function directoryChecks(
+  config: Config,
+  configFile: string | null | undefined,
+): Promise<CheckResult[]> {
   if (config.workspaces.length === 0) {
     const isolation = await checkIsolation(config);
     return [
       await checkWorkspace(config.claude.cwd),
       await checkStore(config),
       ...(isolation ? [isolation] : []),
+      await checkSandbox(config, { configFile }),
     ];
   }
   const results: CheckResult[] = [];
@@ -293,7 +301,8 @@ async function directoryChecks(config: Config): Promise<CheckResult[]> {
     const wsConfig = workspaceConfig(config, spec, i === 0);
     const isolation = await checkIsolation(wsConfig);
     const checks = [await checkWorkspace(spec.cwd), await checkStore(wsConfig)];
-    for (const r of isolation ? [...checks, isolation] : checks) {
+    const sandbox = await checkSandbox(wsConfig, { workspace: spec.name, configFile });
+    for (const r of [...checks, ...(isolation ? [isolation] : []), sandbox]) {
       results.push({ ...r, name: `${r.name} ${spec.name}` });
     }
   }

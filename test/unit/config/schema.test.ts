@@ -14,6 +14,7 @@ describe("config schema", () => {
       bodyLimit: 10 * 1024 * 1024,
       pushAllowPrivateNetworks: false,
       compat: { v03: false },
+      sandbox: { required: false },
       grpc: { host: "127.0.0.1" },
     });
     expect(c.agentCard.name).toBe("Claude Code");
