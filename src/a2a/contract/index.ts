@@ -25,3 +25,4 @@ export * from "./texts.js";
 export * from "./usage.js";
 export * from "./versions.js";
 export * from "./worktree.js";
+export * from "./replay.js";
