@@ -296,9 +296,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     cancelingOperator: (taskId: string, name: string | undefined) =>
       executor.cancelingOperator(taskId, name),
   };
-  const guarded = new (
-    fleet ? fleets.FleetRequestHandler.on(fleet) : OperatorRequestHandler
-  )(
+  const guarded = new (fleet ? fleets.FleetRequestHandler.on(fleet) : OperatorRequestHandler)(
     operators,
     card,
     taskStore,

@@ -84,7 +84,8 @@ export class KeptEvents implements ReplayLog {
 
   append(taskId: string, n: number, event: StreamResponse, ends: boolean): void {
     let kept = this.tasks.get(taskId);
-    if (kept === undefined) this.tasks.set(taskId, (kept = { events: [], endedAt: undefined, unwritten: 0 }));
+    if (kept === undefined)
+      this.tasks.set(taskId, (kept = { events: [], endedAt: undefined, unwritten: 0 }));
     kept.events.push({ n, event });
     if (ends) kept.endedAt = this.now();
     if (this.o.backend === undefined) return;

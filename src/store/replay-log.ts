@@ -70,7 +70,8 @@ export function replayDecision(
 
 /** A cursor as a client sends it ("17"), or undefined when it is not a whole number ≥ 0. Pure. */
 export function parseCursor(value: unknown): number | undefined {
-  if (typeof value === "number") return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  if (typeof value === "number")
+    return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
   if (typeof value !== "string" || !/^\d{1,15}$/.test(value.trim())) return undefined;
   return Number(value.trim());
 }

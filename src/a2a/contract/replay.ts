@@ -20,7 +20,7 @@ export const SSE_EVENT_NUMBER_STATE_KEY = "claude-a2a.eventNumber";
 
 export const REPLAY_TEXT = {
   badCursor: (value: string) =>
-    `The cursor ${JSON.stringify(value.slice(0, 40))} is not an event number: send the last ` +
+    `The cursor ${value.slice(0, 40)} is not an event number: send the last ` +
     `eventNumber you received (a whole number, 0 for the start).`,
   tooOld: (taskId: string, cursor: number, oldest: number | undefined) =>
     oldest === undefined

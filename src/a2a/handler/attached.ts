@@ -7,8 +7,34 @@ export const ATTACHED_STATE_KEY = "claude-a2a.onAttached";
 
 export type OnAttached = (taskId: string, lastNumber: number) => void;
 
-/** The callback a request's state holds, if any. */
-export function onAttachedOf(state: ReadonlyMap<string, unknown> | undefined): OnAttached | undefined {
-  const value = state?.get(ATTACHED_STATE_KEY);
-  return typeof value === "function" ? (value as OnAttached) : undefined;
+/** The callbacks a request's state holds, by the messageId of the send each waits for. */
+export type AttachedCallbacks = Map<string, OnAttached>;
+
+/** Leaves `callback` for the send of `messageId` (a context may carry several sends). */
+export function awaitAttach(
+  state: Map<string, unknown>,
+  messageId: string,
+  callback: OnAttached,
+): () => void {
+  let callbacks = state.get(ATTACHED_STATE_KEY) as AttachedCallbacks | undefined;
+  if (callbacks === undefined) state.set(ATTACHED_STATE_KEY, (callbacks = new Map()));
+  callbacks.set(messageId, callback);
+  return () => {
+    if (callbacks.get(messageId) === callback) callbacks.delete(messageId);
+  };
+}
+
+/** Tells the send of `messageId` which task it reached, once. */
+export function tellAttached(
+  state: ReadonlyMap<string, unknown> | undefined,
+  messageId: string | undefined,
+  taskId: string,
+  lastNumber: number,
+): void {
+  if (messageId === undefined) return;
+  const callbacks = state?.get(ATTACHED_STATE_KEY) as AttachedCallbacks | undefined;
+  const callback = callbacks?.get(messageId);
+  if (callback === undefined) return;
+  callbacks?.delete(messageId);
+  callback(taskId, lastNumber);
 }

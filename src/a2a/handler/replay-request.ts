@@ -32,11 +32,12 @@ export function cursorOf(
   context: ServerCallContext,
   metadata: Record<string, unknown> | undefined,
 ): number | undefined {
-  const raw: unknown = headerOf(context, LAST_EVENT_ID_HEADER) ?? metadata?.[LAST_EVENT_ID_METADATA_KEY];
+  const raw: unknown =
+    headerOf(context, LAST_EVENT_ID_HEADER) ?? metadata?.[LAST_EVENT_ID_METADATA_KEY];
   if (raw === undefined || raw === "") return undefined;
   const cursor = parseCursor(raw);
   if (cursor === undefined) {
-    throw new RequestMalformedError(REPLAY_TEXT.badCursor(String(raw as string | number)));
+    throw new RequestMalformedError(REPLAY_TEXT.badCursor(JSON.stringify(raw) ?? ""));
   }
   return cursor;
 }
@@ -57,7 +58,9 @@ export function idempotencyKeyOf(
 }
 
 /** The `eventNumber` of a metadata map (a stored task's: the last event it reflects). */
-export function numberInMetadata(metadata: Record<string, unknown> | undefined): number | undefined {
+export function numberInMetadata(
+  metadata: Record<string, unknown> | undefined,
+): number | undefined {
   const n = metadata?.[EVENT_NUMBER_KEY];
   return typeof n === "number" && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }

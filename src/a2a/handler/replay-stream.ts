@@ -32,7 +32,9 @@ const RECENT_END_MS = 5_000;
  * and a hole before one (events still being written elsewhere) is filled from the log. Ends
  * where a live stream ends: at input-required or a terminal status.
  */
-export async function* replayEvents(s: ReplaySource): AsyncGenerator<StreamResponse, void, undefined> {
+export async function* replayEvents(
+  s: ReplaySource,
+): AsyncGenerator<StreamResponse, void, undefined> {
   const lag = s.lag ?? DEFAULT_LAG;
   if (s.cursor === undefined) {
     const live = s.live()[Symbol.asyncIterator]();
@@ -40,7 +42,10 @@ export async function* replayEvents(s: ReplaySource): AsyncGenerator<StreamRespo
       const first = await live.next();
       if (first.done === true) return;
       yield first.value;
-      const n = first.value.payload?.$case === "task" ? numberInMetadata(first.value.payload.value.metadata) : undefined;
+      const n =
+        first.value.payload?.$case === "task"
+          ? numberInMetadata(first.value.payload.value.metadata)
+          : undefined;
       yield* follow(s, live, n ?? 0, lag);
     } finally {
       await live.return?.();
@@ -52,7 +57,8 @@ export async function* replayEvents(s: ReplaySource): AsyncGenerator<StreamRespo
   const terminal = isTerminalState(task.status?.state);
   const live = terminal ? undefined : await openLive(s.live);
   try {
-    const recent = !terminal || Date.now() - Date.parse(task.status?.timestamp ?? "") < RECENT_END_MS;
+    const recent =
+      !terminal || Date.now() - Date.parse(task.status?.timestamp ?? "") < RECENT_END_MS;
     const kept = await readKept(s, s.cursor, known, recent ? lag : { attempts: 0, waitMs: 0 });
     let last = s.cursor;
     for (const e of kept) {
@@ -151,7 +157,9 @@ async function readKept(
 ): Promise<readonly KeptEvent[]> {
   for (let attempt = 0; ; attempt++) {
     const read = await s.log.read(s.taskId, cursor, known);
-    const short = read.kind !== "events" || (read.events.at(-1)?.n ?? cursor) < known;
+    // Past the last event is the client's mistake: no wait helps it.
+    const short =
+      read.kind === "gone" || (read.kind === "events" && (read.events.at(-1)?.n ?? cursor) < known);
     if (!short || attempt >= lag.attempts) {
       switch (read.kind) {
         case "events":

@@ -25,7 +25,7 @@ import type { ReplayLog, SentMessage } from "../../store/replay-log.js";
 import { isTerminalState } from "../contract/task-states.js";
 import { REPLAY_TEXT, SSE_EVENT_NUMBER_STATE_KEY } from "../contract/replay.js";
 import { eventNumberOf, endsStream } from "./event-numbers.js";
-import { ATTACHED_STATE_KEY, type OnAttached } from "./attached.js";
+import { awaitAttach } from "./attached.js";
 import { cursorOf, idempotencyKeyOf, numberInMetadata } from "./replay-request.js";
 import { replayEvents } from "./replay-stream.js";
 
@@ -59,7 +59,10 @@ export class ReplayingRequestHandler implements A2ARequestHandler {
     private readonly o: ReplayHandlerOptions,
   ) {}
 
-  async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+  async sendMessage(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
     const earlier = await this.earlierSend(params, context);
     if (earlier.kind === "repeat") return this.answerAgain(earlier.sent, params, context);
     try {
@@ -86,11 +89,11 @@ export class ReplayingRequestHandler implements A2ARequestHandler {
     }
   }
 
-  resubscribe(
+  async *resubscribe(
     params: SubscribeToTaskRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.fromCursor(params, cursorOf(context, undefined), context);
+    yield* this.fromCursor(params, cursorOf(context, undefined), context);
   }
 
   /**
@@ -154,8 +157,8 @@ export class ReplayingRequestHandler implements A2ARequestHandler {
     const sent =
       pending === undefined
         ? await this.o.log.findSend(scope, key)
-        : (pending.owner === owner ? await withTimeout(pending.sent) : undefined) ??
-          (pending.owner === owner ? undefined : { owner: pending.owner, taskId: "", after: 0 });
+        : ((pending.owner === owner ? await withTimeout(pending.sent) : undefined) ??
+          (pending.owner === owner ? undefined : { owner: pending.owner, taskId: "", after: 0 }));
     if (sent !== undefined) {
       if (sent.owner !== owner) throw new UnsupportedOperationError(REPLAY_TEXT.conflict(key));
       return { kind: "repeat", sent };
@@ -164,15 +167,15 @@ export class ReplayingRequestHandler implements A2ARequestHandler {
     let resolve!: (sent: SentMessage | undefined) => void;
     const reached = new Promise<SentMessage | undefined>((r) => (resolve = r));
     this.inFlight.set(id, { owner, sent: reached });
-    const onAttached: OnAttached = (taskId, after) => {
+    const forget = awaitAttach(context.state, params.message?.messageId ?? "", (taskId, after) => {
       const record = { owner, taskId, after };
       this.o.log.recordSend(scope, key, record);
       resolve(record);
-    };
-    context.state.set(ATTACHED_STATE_KEY, onAttached);
+    });
     return {
       kind: "new",
       done: () => {
+        forget();
         resolve(undefined);
         if (this.inFlight.get(id)?.sent === reached) this.inFlight.delete(id);
       },
@@ -202,7 +205,11 @@ export class ReplayingRequestHandler implements A2ARequestHandler {
     const task = await get();
     if (params.configuration?.returnImmediately === true || stopped(task, sent)) return task;
     const cursor = numberInMetadata(task.metadata) ?? sent.after;
-    for await (const item of this.fromCursor({ tenant: params.tenant, id: sent.taskId }, cursor, context)) {
+    for await (const item of this.fromCursor(
+      { tenant: params.tenant, id: sent.taskId },
+      cursor,
+      context,
+    )) {
       if (endsStream(item)) break;
     }
     return get();
@@ -282,4 +289,3 @@ function withTimeout<T>(promise: Promise<T | undefined>): Promise<T | undefined>
     );
   });
 }
-

@@ -19,7 +19,7 @@ import type { Logger } from "pino";
 import type { TaskRef } from "../contract/messages.js";
 import { isTerminalState } from "../contract/task-states.js";
 import type { ReplayLog } from "../../store/replay-log.js";
-import { onAttachedOf } from "./attached.js";
+import { tellAttached } from "./attached.js";
 import { isTerminalEvent, withEventNumber } from "./event-numbers.js";
 
 export interface ChannelOptions {
@@ -68,14 +68,17 @@ export class TaskChannel {
     return this.terminalState !== undefined;
   }
 
-  /** A request's `execute()` is attached: its bus carries the task's events from now on. */
-  attach(bus: ExecutionEventBus, context: ServerCallContext): void {
+  /**
+   * A request's `execute()` is attached: its bus carries the task's events from now on.
+   * `messageId`: the request's message, whose send learns the task it reached.
+   */
+  attach(bus: ExecutionEventBus, context: ServerCallContext, messageId?: string): void {
     this.bus = bus;
     this.context = context;
     this.attached = true;
     this.results = undefined;
     // The send that attached learns its task (its idempotency key now answers with it).
-    onAttachedOf(context.state)?.(this.ref.taskId, this.lastNumber);
+    tellAttached(context.state, messageId, this.ref.taskId, this.lastNumber);
   }
 
   /** No request is attached (a task the server created): events go to the bus and the store. */
