@@ -25,6 +25,7 @@ import { OwnerIndexedStore } from "./memory-every-owner.js";
 import { upgradeOwners } from "./owner-upgrade.js";
 import { failUnfinishedTasks } from "./recovery.js";
 import { scheduleRetention } from "./retention.js";
+import { FaultTellingStore } from "./fault-telling-store.js";
 import type { ReplayBackend } from "./kept-events.js";
 import { migrateReplay, SqlReplayBackend } from "./sql-replay-backend.js";
 import { sqliteStores } from "./sqlite-stores.js";
@@ -144,7 +145,10 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
     const everyOwner = flushedFirst(new SqlEveryOwner(db, o.logger), stores.flush);
     return {
       type: spec.type,
-      taskStore: new EveryOwnerListing(stores.taskStore, everyOwner),
+      taskStore: new EveryOwnerListing(
+        new FaultTellingStore(stores.taskStore, o.logger),
+        everyOwner,
+      ),
       everyOwner,
       pushStore: stores.pushStore,
       usage: new SqlCallerUsage(db),

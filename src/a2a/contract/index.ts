@@ -26,3 +26,4 @@ export * from "./usage.js";
 export * from "./versions.js";
 export * from "./worktree.js";
 export * from "./replay.js";
+export * from "./store-faults.js";
