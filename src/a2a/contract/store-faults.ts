@@ -14,8 +14,9 @@ export const STORE_FAULT_TEXT = {
 export type StoreFault = keyof typeof STORE_FAULT_TEXT;
 
 /** Whether an internal error's message is one of these texts (shown to the caller as is). */
+const TEXTS: readonly string[] = Object.values(STORE_FAULT_TEXT);
 export const isStoreFaultText = (message: unknown): boolean =>
-  typeof message === "string" && (Object.values(STORE_FAULT_TEXT) as string[]).includes(message);
+  typeof message === "string" && TEXTS.includes(message);
 
 /** Which fault a store's error is, from its code (SQLite, PostgreSQL, the network). Pure. */
 export function storeFaultOf(err: unknown): StoreFault {
