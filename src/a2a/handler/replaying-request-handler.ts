@@ -150,7 +150,8 @@ export class ReplayingRequestHandler implements A2ARequestHandler {
     const none = { kind: "new" as const, done: () => undefined };
     const key = idempotencyKeyOf(context, params.message);
     if (key === undefined) return none;
-    const scope = `${this.o.workspace}\u0000${context.tenant ?? ""}`;
+    // No NUL: PostgreSQL text cannot hold it.
+    const scope = `${this.o.workspace}\u001f${context.tenant ?? ""}`;
     const id = `${scope}\u0000${key}`;
     const owner = ownerOf(context);
     const pending = this.inFlight.get(id);

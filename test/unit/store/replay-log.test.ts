@@ -81,14 +81,14 @@ describe("KeptEvents over SQLite", () => {
     writer.append("t1", 1, status("t1", TaskState.TASK_STATE_WORKING, 1), false);
     writer.append("t1", 2, status("t1", TaskState.TASK_STATE_WORKING, 2), false);
     writer.append("t1", 3, status("t1", TaskState.TASK_STATE_COMPLETED, 3), true);
-    writer.recordSend("ws\u0000", "m-1", { owner: "alice", taskId: "t1", after: 0 });
+    writer.recordSend("ws\u001f", "m-1", { owner: "alice", taskId: "t1", after: 0 });
     await writer.flush();
 
     const reader = log();
     const read = await reader.read("t1", 1);
     expect(read.kind === "events" && read.events.map((e) => e.n)).toEqual([2, 3]);
     expect(await reader.last("t1")).toBe(3);
-    expect(await reader.findSend("ws\u0000", "m-1")).toEqual({
+    expect(await reader.findSend("ws\u001f", "m-1")).toEqual({
       owner: "alice",
       taskId: "t1",
       after: 0,
@@ -97,7 +97,7 @@ describe("KeptEvents over SQLite", () => {
     now += 1_001;
     await reader.prune();
     expect(await reader.read("t1", 1, 3)).toEqual({ kind: "gone", oldest: undefined });
-    expect(await reader.findSend("ws\u0000", "m-1")).toBeUndefined();
+    expect(await reader.findSend("ws\u001f", "m-1")).toBeUndefined();
     await writer.close();
     await reader.close();
     await db.destroy();
