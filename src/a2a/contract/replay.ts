@@ -27,7 +27,7 @@ export const REPLAY_TEXT = {
       ? `The events of task ${taskId} after ${cursor} are no longer kept (replay.retainMs after ` +
         `the task ended); no event is available: read its final state with GetTask.`
       : `The events of task ${taskId} after ${cursor} are no longer kept; the oldest available ` +
-        `is ${oldest}: resume from ${oldest - 1} or later, or read the task with GetTask.`,
+        `is ${oldest}: resume from just before it or later, or read the task with GetTask.`,
   ahead: (taskId: string, cursor: number, last: number) =>
     `Task ${taskId} has no event ${cursor} yet (its last is ${last}): send the last eventNumber you received.`,
   conflict: (key: string) =>
