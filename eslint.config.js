@@ -5,16 +5,74 @@ import importX from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 
 /**
- * The direction of dependencies in src/ (docs/ARCHITECTURE.md): leaves (common, identity,
- * workspace, timers) import nothing of ours above them; the Claude provider imports nothing of
- * ours outside it; the stores, the session pool and the per-caller limits know of the A2A side
- * only its contract; tracing imports only the config; the A2A side knows nothing of the bindings
- * (http, grpc) that carry it.
+ * The layers of src/, bottom first (docs/ARCHITECTURE.md "Which way the imports go"): a module
+ * (a folder of src/, or src/cli.ts) imports only modules of a lower layer, never one of its own
+ * layer or above. test/unit/architecture.test.ts holds the tree to this same table, type-only
+ * imports included, and fails on a folder the table does not place.
  */
+export const LAYERS = [
+  ["contract", "common"],
+  ["identity", "workspace", "claude"],
+  ["config"],
+  ["tracing", "auth", "metrics"],
+  ["store"],
+  ["sessions", "limits"],
+  ["a2a"],
+  ["fleet"],
+  ["http"],
+  ["grpc"],
+  ["doctor"],
+  ["app", "client"],
+  ["cli"],
+];
+
+const rank = (module) => LAYERS.findIndex((layer) => layer.includes(module));
+/** The import patterns of every module at `module`'s layer or above (itself excepted). */
+const upward = (module) =>
+  LAYERS.flat()
+    .filter((other) => other !== module && rank(other) >= rank(module))
+    .map((other) => (other === "cli" ? "**/cli.js" : `**/${other}/*`));
+const filesOf = (module) => (module === "cli" ? ["src/cli.ts"] : [`src/${module}/**/*.ts`]);
+
+/** One `no-restricted-imports` setting for `files` (a later one for the same file replaces it). */
 const layer = (files, message, group) => ({
   files,
   rules: { "no-restricted-imports": ["error", { patterns: [{ group, message }] }] },
 });
+
+/** Stricter than its layer, for these modules: what each may import instead. */
+const STRICTER = {
+  contract: [
+    "src/contract/ is the wire contract, the bottom leaf: it imports nothing of ours.",
+    ["../*"],
+  ],
+  common: [
+    "src/common/ holds leaves: a module there imports nothing of ours outside it.",
+    ["../*"],
+  ],
+  claude: [
+    "src/claude/ is the provider: it imports nothing of ours outside src/claude/.",
+    ["../*", "../../*"],
+  ],
+  tracing: [
+    "src/tracing/ is a seam: it imports nothing of ours but config/.",
+    ["../*", "!../config", "!../config/*"],
+  ],
+  auth: [
+    "src/auth/ is shared by every binding: it imports no binding (http, grpc), no Express and none of the app's wiring.",
+    ["express", ...upward("auth")],
+  ],
+};
+
+const layerRules = LAYERS.flat()
+  .filter((module) => module in STRICTER || upward(module).length > 0)
+  .map((module) => {
+    const [message, group] = STRICTER[module] ?? [
+      `src/${module === "cli" ? "cli.ts" : module + "/"} imports only the layers below its own (eslint.config.js LAYERS: ${LAYERS.map((l) => l.join("/")).join(" < ")}).`,
+      upward(module),
+    ];
+    return layer(filesOf(module), message, group);
+  });
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/"] },
@@ -48,76 +106,22 @@ export default tseslint.config(
     },
     rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
-  layer(
-    ["src/claude/**/*.ts"],
-    "src/claude/ is the provider: it imports nothing of ours outside src/claude/.",
-    ["../*", "../../*"],
-  ),
-  layer(["src/common/**/*.ts", "src/timers.ts"], "a leaf module imports nothing of ours.", [
-    "./*",
-    "../*",
-    "!./json.js",
-    "!./errors.js",
-  ]),
-  layer(
-    ["src/identity/**/*.ts", "src/workspace/**/*.ts"],
-    "a leaf module imports only src/common/ and its own folder.",
-    ["../*", "!../common/*"],
-  ),
-  layer(
-    ["src/store/**/*.ts", "src/sessions/**/*.ts"],
-    "store/ and sessions/ know of the A2A side only its contract (src/a2a/contract/), and nothing of the fleet.",
-    ["**/a2a/*", "!**/a2a/contract", "!**/a2a/contract/*", "**/http/*", "**/grpc/*", "**/fleet/*"],
-  ),
-  layer(
-    ["src/fleet/**/*.ts"],
-    "src/fleet/ sits between the A2A side and the wiring: it imports no binding (http, grpc) and none of the app's wiring.",
-    ["**/http/*", "**/grpc/*", "**/server.js", "**/main.js", "**/agent.js", "**/cli.js"],
-  ),
-  layer(
-    ["src/auth/**/*.ts"],
-    "src/auth/ is shared by every binding: it imports no binding (http, grpc), no Express and none of the app's wiring.",
-    ["express", "**/http/*", "**/grpc/*", "**/server.js", "**/main.js", "**/agent.js", "**/cli.js"],
-  ),
-  layer(
-    ["src/limits/**/*.ts"],
-    "src/limits/ decides and counts per caller: of the A2A side it knows only the contract, and no binding.",
-    ["**/a2a/*", "!**/a2a/contract", "!**/a2a/contract/*", "**/http/*", "**/grpc/*"],
-  ),
-  layer(
-    ["src/tracing/**/*.ts"],
-    "src/tracing/ is a seam: it imports nothing of ours but config/.",
-    ["../*", "!../config", "!../config/*"],
-  ),
-  layer(
-    ["src/a2a/**/*.ts"],
-    "the A2A side knows nothing of the bindings that carry it (http, grpc), of the fleet above it, or of the app's wiring.",
-    [
-      "**/http/*",
-      "**/grpc/*",
-      "**/fleet/*",
-      "**/server.js",
-      "**/main.js",
-      "**/agent.js",
-      "**/cli.js",
-    ],
-  ),
+  ...layerRules,
   layer(
     ["src/client/interaction.ts", "src/client/message-parts.ts"],
-    "shared with the browser console (console/): Node-free, it imports only src/common/ and the contract's kinds and data parts.",
+    "shared with the browser console (console/): Node-free, it imports only src/common/json.ts and the contract's kinds and data parts.",
     [
       "node:*",
       "./*",
       "!./message-parts.js",
       "../*",
       "!../common",
-      "!../common/*",
-      "!../a2a",
-      "../a2a/*",
-      "!../a2a/contract",
-      "../a2a/contract/*",
-      "!../a2a/contract/kinds.js",
-      "!../a2a/contract/data-parts.js",
+      "../common/*",
+      "!../common/json.js",
+      "!../contract",
+      "../contract/*",
+      "!../contract/kinds.js",
+      "!../contract/data-parts.js",
     ],
   ),
   {

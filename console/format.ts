@@ -2,8 +2,8 @@
  * How the console names things: task states, origins, ages, costs, short ids. Pure: no DOM.
  */
 import { TaskState, type Task } from "@a2a-js/sdk";
-import { AUTONOMOUS_ORIGIN } from "../src/a2a/contract/kinds.js";
-import { formatUsd, usageOf } from "../src/a2a/contract/usage.js";
+import { AUTONOMOUS_ORIGIN } from "../src/contract/kinds.js";
+import { formatUsd, usageOf } from "../src/contract/usage.js";
 
 /** `working`, `input-required`, …: the state's name as the README and the terminal client say it. */
 export function stateName(state: TaskState | undefined): string {

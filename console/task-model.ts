@@ -4,7 +4,7 @@
  * streams, files written). Pure: events in, state out; no DOM, no network.
  */
 import { Role, type Artifact, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
-import { KIND } from "../src/a2a/contract/kinds.js";
+import { KIND } from "../src/contract/kinds.js";
 import { messageText } from "./answers.js";
 import { stateName } from "./format.js";
 

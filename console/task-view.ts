@@ -5,7 +5,7 @@
  * while the timeline re-renders, so a half-typed reason survives a new event.
  */
 import { TaskState } from "@a2a-js/sdk";
-import { KIND } from "../src/a2a/contract/kinds.js";
+import { KIND } from "../src/contract/kinds.js";
 import { h } from "./dom.js";
 import { filesSection } from "./files-view.js";
 import {

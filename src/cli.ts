@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from "./main.js";
+import { main } from "./app/main.js";
 
 /** The exit code of a client left with a second Ctrl-C (`EXIT.interrupted`, 128 + SIGINT). */
 const INTERRUPTED = 130;

@@ -17,7 +17,7 @@ import type { ClaudeSession } from "../../src/claude/session.js";
 import type { ClaudeSessionOptions } from "../../src/claude/options.js";
 import type { QueryHandle, QueryParams } from "../../src/claude/sdk.js";
 import type { AssistantTextArtifact } from "../../src/a2a/task/assistant-text.js";
-import { realTimers } from "../../src/timers.js";
+import { realTimers } from "../../src/common/timers.js";
 import { median } from "../stats.js";
 
 const [roundsArg, deltasArg, beforeArg, afterArg] = process.argv.slice(2);

@@ -21,12 +21,13 @@ import type * as Stores from "../../src/store/task-stores.js";
 import type * as Terminal from "../../src/store/terminal-task-store.js";
 import type * as Exchanged from "../../src/store/exchanged-history-store.js";
 import type * as Push from "../../src/a2a/push/sender.js";
-import type * as Card from "../../src/a2a/contract/card.js";
+import type * as Card from "../../src/a2a/card/agent-card.js";
 import type * as Config from "../../src/config/load.js";
-import type * as Messages from "../../src/a2a/contract/messages.js";
-import type * as Statuses from "../../src/a2a/contract/statuses.js";
-import type * as Usage from "../../src/a2a/contract/usage.js";
+import type * as Messages from "../../src/contract/messages.js";
+import type * as Statuses from "../../src/contract/statuses.js";
+import type * as Usage from "../../src/contract/usage.js";
 import { median } from "../stats.js";
+import { builtPath } from "./built-path.js";
 
 const [before = "", ...rest] = process.argv.slice(2);
 const [rounds = 9, turns = 150] = rest.map(Number);
@@ -36,7 +37,7 @@ const dirs: string[] = [];
 
 /** A module of a build, typed as this checkout's source declares it. */
 const load = <T>(root: string, path: string): Promise<T> =>
-  import(resolve(root, "dist", path)) as Promise<T>;
+  import(builtPath(root, path)) as Promise<T>;
 
 async function build(root: string) {
   const [handler, bus, stores, terminal, exchanged, push, card, config, messages, statuses, usage] =
@@ -47,11 +48,11 @@ async function build(root: string) {
       load<typeof Terminal>(root, "store/terminal-task-store.js"),
       load<typeof Exchanged>(root, "store/exchanged-history-store.js"),
       load<typeof Push>(root, "a2a/push/sender.js"),
-      load<typeof Card>(root, "a2a/contract/card.js"),
+      load<typeof Card>(root, "a2a/card/agent-card.js"),
       load<typeof Config>(root, "config/load.js"),
-      load<typeof Messages>(root, "a2a/contract/messages.js"),
-      load<typeof Statuses>(root, "a2a/contract/statuses.js"),
-      load<typeof Usage>(root, "a2a/contract/usage.js"),
+      load<typeof Messages>(root, "contract/messages.js"),
+      load<typeof Statuses>(root, "contract/statuses.js"),
+      load<typeof Usage>(root, "contract/usage.js"),
     ]);
   const cwd = mkdtempSync(join(tmpdir(), "handler-turn-"));
   dirs.push(cwd);

@@ -23,28 +23,29 @@ import type * as SdkServer from "@a2a-js/sdk/server";
 import type { ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type * as App from "../../src/http/app.js";
 import type * as ClientErrors from "../../src/http/client-errors.js";
-import type * as Logging from "../../src/logging.js";
+import type * as Logging from "../../src/common/logging.js";
 import type * as Handler from "../../src/a2a/handler/guarded-request-handler.js";
 import type * as Bus from "../../src/a2a/handler/bus-manager.js";
 import type * as Stores from "../../src/store/task-stores.js";
 import type * as Terminal from "../../src/store/terminal-task-store.js";
 import type * as Exchanged from "../../src/store/exchanged-history-store.js";
 import type * as Push from "../../src/a2a/push/sender.js";
-import type * as Card from "../../src/a2a/contract/card.js";
+import type * as Card from "../../src/a2a/card/agent-card.js";
 import type * as Config from "../../src/config/load.js";
-import type * as Messages from "../../src/a2a/contract/messages.js";
-import type * as Statuses from "../../src/a2a/contract/statuses.js";
-import type * as Usage from "../../src/a2a/contract/usage.js";
+import type * as Messages from "../../src/contract/messages.js";
+import type * as Statuses from "../../src/contract/statuses.js";
+import type * as Usage from "../../src/contract/usage.js";
+import { builtPath } from "./built-path.js";
 
 const root = resolve(process.argv[2] ?? "");
 /** A module of the build, typed as this checkout's source declares it. */
-const load = <T>(path: string): Promise<T> => import(resolve(root, "dist", path)) as Promise<T>;
+const load = <T>(path: string): Promise<T> => import(builtPath(root, path)) as Promise<T>;
 
 const [app, clientErrors, logging, handler, bus, stores, terminal, exchanged, push] =
   await Promise.all([
     load<typeof App>("http/app.js"),
     load<typeof ClientErrors>("http/client-errors.js"),
-    load<typeof Logging>("logging.js"),
+    load<typeof Logging>("common/logging.js"),
     load<typeof Handler>("a2a/handler/guarded-request-handler.js"),
     load<typeof Bus>("a2a/handler/bus-manager.js"),
     load<typeof Stores>("store/task-stores.js"),
@@ -55,11 +56,11 @@ const [app, clientErrors, logging, handler, bus, stores, terminal, exchanged, pu
 const [sdkServer, card, config, messages, statuses, usage] = await Promise.all([
   // From the build's own packages (this file runs from a scratch directory).
   load<typeof SdkServer>("../node_modules/@a2a-js/sdk/dist/server/index.js"),
-  load<typeof Card>("a2a/contract/card.js"),
+  load<typeof Card>("a2a/card/agent-card.js"),
   load<typeof Config>("config/load.js"),
-  load<typeof Messages>("a2a/contract/messages.js"),
-  load<typeof Statuses>("a2a/contract/statuses.js"),
-  load<typeof Usage>("a2a/contract/usage.js"),
+  load<typeof Messages>("contract/messages.js"),
+  load<typeof Statuses>("contract/statuses.js"),
+  load<typeof Usage>("contract/usage.js"),
 ]);
 
 const logger = logging.createLogger({ level: "info", format: "json" });

@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { pino, type DestinationStream } from "pino";
-import { batchedDestination } from "../../src/logging.js";
+import { batchedDestination } from "../../src/common/logging.js";
 import { median } from "../stats.js";
 
 const [rounds = 7, lines = 20_000] = process.argv.slice(2).map(Number);

@@ -16,7 +16,7 @@ import { ServerCallContext } from "@a2a-js/sdk/server";
 import { DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import { CompiledQuery } from "kysely";
 import { pino } from "pino";
-import { agentMessage, artifact, textPart } from "../../src/a2a/contract/messages.js";
+import { agentMessage, artifact, textPart } from "../../src/contract/messages.js";
 import { CallerUser } from "../../src/identity/caller.js";
 import { openDatabase } from "../../src/store/database.js";
 import {

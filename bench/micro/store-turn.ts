@@ -15,7 +15,7 @@ import { TaskState, type Task } from "@a2a-js/sdk";
 import { ServerCallContext, type PushNotificationStore, type TaskStore } from "@a2a-js/sdk/server";
 import { DatabasePushNotificationStore, DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import { pino } from "pino";
-import { agentMessage, artifact, textPart } from "../../src/a2a/contract/messages.js";
+import { agentMessage, artifact, textPart } from "../../src/contract/messages.js";
 import { CallerUser } from "../../src/identity/caller.js";
 import { openDatabase } from "../../src/store/database.js";
 import { sqliteStores } from "../../src/store/sqlite-stores.js";

@@ -6,7 +6,7 @@
  */
 import { Task, TaskState } from "@a2a-js/sdk";
 import type BetterSqlite3 from "better-sqlite3";
-import { agentMessage, textPart } from "../../src/a2a/contract/messages.js";
+import { agentMessage, textPart } from "../../src/contract/messages.js";
 import { userMessage } from "../../test/support/a2a/harness.js";
 
 const DAYS_30_MS = 30 * 86_400_000;

@@ -1,5 +1,5 @@
 /** The store scenario's operations (raw JSON-RPC) and its table rows. */
-import { JSONRPC_PATH } from "../../src/a2a/contract/card.js";
+import { JSONRPC_PATH } from "../../src/a2a/card/agent-card.js";
 import type { Plan } from "../plan.js";
 import type { Row } from "../stats.js";
 

@@ -3,7 +3,7 @@
  * events. One folder per sub-domain, each with an index.ts saying what it holds and who may import
  * it (docs/ARCHITECTURE.md has the map):
  *
- *   contract/     the wire contract: kinds, texts, data parts, status factories, the card
+ *   card/         the cards as served (public, extended, signed, the v0.3 form)
  *   handler/      the guarded request handler, the bus manager, the task channel
  *   routing/      the executor, conversation queues, run ownership, autonomous tasks
  *   task/         one task: lifecycle, the task object, its prompts, run output, background wait
@@ -11,8 +11,7 @@
  *   content/      input parts, content modes, file artifacts
  *   push/         webhook targets, delivery, the retrying sender
  *
- * Imported by the app's wiring (src/agent.ts) and the bindings; it imports no binding.
+ * Imported by the app's wiring (src/app/agent.ts) and the bindings; it imports no binding.
  */
-export * as contract from "./contract/index.js";
 export { ClaudeAgentExecutor } from "./routing/index.js";
 export { GuardedRequestHandler, TaskBusManager } from "./handler/index.js";

@@ -4,7 +4,7 @@
  * `Authenticator` the server makes from the config (`authenticatorFrom`) with the request's
  * `Authorization` (HTTP header, gRPC metadata) and, where a trusted proxy asserts one, its login;
  * it maps a refusal to its own status (`refusalStatus` for HTTP) and answers with
- * `refusalMessage` (a2a/contract/auth-messages.ts).
+ * `refusalMessage` (contract/auth-messages.ts).
  *
  * Verifiers: static tokens (`static-tokens.ts`), OpenID Connect (`oidc.ts`, jose), one combined
  * verifier (`verifier.ts`); `decideAuth` (`decide.ts`) is the pure decision over their verdict.

@@ -1,11 +1,11 @@
-import type { AuthRefusal } from "../a2a/contract/auth-messages.js";
+import type { AuthRefusal } from "../contract/auth-messages.js";
 
 /**
- * Why a request is not let in: the kinds are the contract's (`a2a/contract/auth-messages.ts`, with
+ * Why a request is not let in: the kinds are the contract's (`contract/auth-messages.ts`, with
  * their texts); the HTTP gate and the gRPC binding each turn one into their own status, and
  * `refusalStatus` says which HTTP one.
  */
-export type { AuthRefusal, TokenProblem, TokenRefusal } from "../a2a/contract/auth-messages.js";
+export type { AuthRefusal, TokenProblem, TokenRefusal } from "../contract/auth-messages.js";
 
 /** The HTTP status of a refusal (RFC 6750 §3.1 for the token ones). Pure. */
 export function refusalStatus(refusal: AuthRefusal): 401 | 403 | 503 {

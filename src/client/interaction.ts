@@ -1,11 +1,11 @@
 /**
- * What an input-required status asks for (README "Interactive tasks"), and the structured answers
+ * What an input-required status asks for (docs/protocol.md "Interactive tasks"), and the structured answers
  * the server takes back. Pure: no I/O, and Node-free: the browser console (console/) imports it too.
  */
 import type { Message, Part } from "@a2a-js/sdk";
 import { dataPart, firstData, partsText } from "./message-parts.js";
 import { asString, isRecord } from "../common/json.js";
-import { KIND } from "../a2a/contract/kinds.js";
+import { KIND } from "../contract/kinds.js";
 
 export interface QuestionOption {
   readonly label: string;

@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Part } from "@a2a-js/sdk";
-import { mediaTypeOfName, OCTET_STREAM } from "../media-types.js";
+import { mediaTypeOfName, OCTET_STREAM } from "../common/media-types.js";
 
 /** The media type a file is sent with, by extension (`application/octet-stream` when unknown). */
 export const mediaTypeOf = (path: string): string => mediaTypeOfName(path) ?? OCTET_STREAM;

@@ -1,13 +1,13 @@
 /** The client's command line: `claude-a2a send|chat|tasks|task|cancel`, parsed by commander. */
 import { Command, CommanderError, Option } from "commander";
-import { packageVersion } from "../version.js";
+import { packageVersion } from "../common/version.js";
 import { chatCommand, type ChatOptions } from "./commands/chat.js";
 import { sendCommand, type SendOptions } from "./commands/send.js";
 import { cancelCommand, taskCommand, tasksCommand, type TasksOptions } from "./commands/tasks.js";
 import { TRANSPORTS } from "./connect.js";
 import { DEFAULT_URL } from "./defaults.js";
 import type { ClientEnv, CommonOptions } from "./env.js";
-import { EXIT } from "./render.js";
+import { EXIT } from "./render-end.js";
 
 export const CLIENT_COMMANDS = ["send", "chat", "tasks", "task", "cancel"] as const;
 

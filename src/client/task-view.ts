@@ -4,9 +4,9 @@ import type { Colors } from "./colors.js";
 import { partsText } from "./message-parts.js";
 import { stateName } from "./render.js";
 import { summary, table } from "./table.js";
-import { KIND } from "../a2a/contract/kinds.js";
-import { OWNER_KEY } from "../a2a/contract/operator.js";
-import { formatUsd, usageOf } from "../a2a/contract/usage.js";
+import { KIND } from "../contract/kinds.js";
+import { OWNER_KEY } from "../contract/operator.js";
+import { formatUsd, usageOf } from "../contract/usage.js";
 import { usageLines } from "./usage-view.js";
 
 const firstUserText = (task: Task): string =>

@@ -1,5 +1,5 @@
-/** How the client shows what a task cost (`metadata.usage`, README "Cost and limits"). Pure. */
-import { formatUsd, type TaskUsage, type UsageFigures } from "../a2a/contract/usage.js";
+/** How the client shows what a task cost (`metadata.usage`, docs/limits.md "Cost and limits"). Pure. */
+import { formatUsd, type TaskUsage, type UsageFigures } from "../contract/usage.js";
 import type { Colors } from "./colors.js";
 
 const n = (count: number) => count.toLocaleString("en-US");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MEDIA_RANGE } from "../media-types.js";
+import { MEDIA_RANGE } from "../common/media-types.js";
 
 /** The building blocks of the config schema: each fails with one message saying what is expected. */
 

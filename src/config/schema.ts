@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { LOG_LEVELS } from "../logging.js";
+import { LOG_LEVELS } from "../common/logging.js";
 import {
   byteSize,
   httpUrl,
@@ -34,8 +34,10 @@ const serverSchema = z.strictObject({
   instanceId: name()
     .optional()
     .describe(
-      "This server's instance id in a fleet on one PostgreSQL store: the owner recorded on its " +
-        "tasks, stable across its restarts. Default: derived from the host name and claude.cwd.",
+      'With store.type "postgres": this server\'s instance id in a fleet on one PostgreSQL ' +
+        "store, the owner recorded on its tasks; unique per server, stable across its restarts. " +
+        "Default: `<host>/<folder>-<hash>`, from the host name, the workspace folder and a hash " +
+        "of its path.",
     ),
   host: name()
     .default("127.0.0.1")
@@ -46,13 +48,14 @@ const serverSchema = z.strictObject({
   publicUrl: httpUrl()
     .optional()
     .describe(
-      "URL advertised in the agent card's supportedInterfaces. Default: http://localhost:<port>.",
+      "URL advertised in the agent card's supportedInterfaces; clients follow it for every " +
+        "call. Default: `http://localhost:<port>`.",
     ),
   allowedLogins: names()
     .optional()
     .describe(
-      "Tailscale logins allowed to call the agent (Tailscale-User-Login header, honoured only " +
-        "from trustedProxies). Unset: no gating.",
+      "Tailscale logins allowed to call the agent (the Tailscale-User-Login header, believed " +
+        "only from trustedProxies). Unset: no gating.",
     ),
   trustedProxies: z
     .array(
@@ -74,18 +77,21 @@ const serverSchema = z.strictObject({
     .boolean({ error: "expected true or false" })
     .default(false)
     .describe(
-      "Allow binding a non-loopback host without auth.tokens or auth.oidc. Only set this behind a proxy " +
-        "that authenticates every request.",
+      "Allow a non-loopback host (or grpc.host) without auth.tokens or auth.oidc. Only set " +
+        "this behind a proxy that authenticates every request.",
     ),
   bodyLimit: byteSize
     .prefault("10mb")
-    .describe('Largest accepted request body: bytes, or a size such as "10mb" or "512kb".'),
+    .describe(
+      'Largest accepted request body: bytes, or a size such as "10mb" or "512kb". A larger ' +
+        "body gets a JSON 413; a larger gRPC request message, RESOURCE_EXHAUSTED.",
+    ),
   pushAllowPrivateNetworks: z
     .boolean({ error: "expected true or false" })
     .default(false)
     .describe(
       "Allow push-notification webhooks on loopback, private, link-local and unique-local " +
-        "addresses. Default: only public addresses are called.",
+        "addresses. Off: only public addresses are called.",
     ),
   compat: z
     .strictObject({
@@ -95,7 +101,7 @@ const serverSchema = z.strictObject({
         .describe(
           "Also serve A2A v0.3 clients, and requests without an A2A-Version header (which the " +
             "spec reads as v0.3), on the same URLs, through the SDK's compatibility layer. " +
-            "Default: v1.0 only; such requests get -32009.",
+            "Off: v1.0 only; such requests get -32009.",
         ),
     })
     .prefault({})
@@ -112,7 +118,12 @@ const sessionsSchema = z.strictObject({
   idleTimeoutMs: positiveInt()
     .default(minutes(30))
     .describe("Close a live Claude session idle this long (ms); it resumes on the next message."),
-  maxLive: positiveInt().default(8).describe("Most Claude sessions kept live at once."),
+  maxLive: positiveInt()
+    .default(8)
+    .describe(
+      "Most Claude Code processes at once, counting those still shutting down; when a " +
+        "conversation needs one and all are taken, the least recently used idle one is closed.",
+    ),
   minIdleBeforeEvictMs: z
     .int({ error: "expected a whole number of milliseconds" })
     .min(0, { error: "expected a whole number of milliseconds" })
@@ -142,7 +153,9 @@ const streamingSchema = z.strictObject({
     .default(50)
     .describe(
       "Claude's text is streamed as one artifact append per this many ms at most (0: one per " +
-        "model delta); the first chunk and the text before any other event go out at once.",
+        "model delta); the first chunk and the text before any other event go out at once. A " +
+        "long answer then costs linear time, not the square of its length, and webhooks get " +
+        "one POST per flush, not per delta.",
     ),
   maxChunkChars: positiveInt()
     .default(8192)
@@ -181,7 +194,10 @@ const logSchema = z.strictObject({
   level: z
     .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` })
     .default("info")
-    .describe("Log level. The LOG_LEVEL environment variable, when set, overrides it."),
+    .describe(
+      `Log level: ${LOG_LEVELS.join(", ")}. The LOG_LEVEL environment variable, when set, ` +
+        "overrides it.",
+    ),
 });
 
 /** Where the SQLite store lives by default, relative to the workspace (`claude.cwd`). */
@@ -193,8 +209,8 @@ const retainDays = () =>
     .min(0, { error: "expected a whole number of days (0 keeps everything)" })
     .default(30)
     .describe(
-      "Terminal tasks (and their inbox folders) older than this many days are deleted at " +
-        "startup and daily. 0 keeps everything.",
+      "Terminal tasks whose last status is older than this many days are deleted, with their " +
+        "inbox folder, at startup and daily. 0 keeps everything.",
     );
 
 const storeSchema = z
@@ -205,7 +221,7 @@ const storeSchema = z
         type: z.literal("sqlite"),
         path: name()
           .default(DEFAULT_SQLITE_PATH)
-          .describe("SQLite file; a relative path resolves against claude.cwd."),
+          .describe("The SQLite database file; a relative path resolves against claude.cwd."),
         retainDays: retainDays(),
       }),
       z.strictObject({

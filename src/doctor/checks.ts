@@ -9,9 +9,10 @@ import type { Config } from "../config/schema.js";
 import { workspaceConfig } from "../config/workspaces.js";
 import { StaticTokenVerifier } from "../auth/static-tokens.js";
 import { AuthConfigError } from "../auth/verifier.js";
-import { grpcAddress } from "../a2a/contract/card.js";
+import { grpcAddress } from "../a2a/card/agent-card.js";
 import { loadTls, TlsConfigError } from "../grpc/tls.js";
-import { checkBindSafety, StartupError, unsafeBind } from "../server.js";
+import { StartupError } from "../common/startup-error.js";
+import { checkBindSafety, unsafeBind } from "../config/bind-safety.js";
 import { redactUrl } from "../store/database.js";
 import { databaseSpec } from "../store/task-stores.js";
 import type { CheckResult } from "./check-result.js";
@@ -202,7 +203,7 @@ export function checkAccess(
         name: "access",
         ok: false,
         detail: `${key} ${host} is not loopback and no authentication is configured`,
-        fix: `keep ${key} on 127.0.0.1, or set server.auth.tokens or server.auth.oidc (see README: Security)`,
+        fix: `keep ${key} on 127.0.0.1, or set server.auth.tokens or server.auth.oidc (see docs/security.md)`,
       };
     }
     throw err;

@@ -3,7 +3,7 @@ import { StreamResponse, TaskState } from "@a2a-js/sdk";
 import type { AgentExecutionEvent } from "@a2a-js/sdk/server";
 import type pg from "pg";
 import type { Logger } from "pino";
-import { isTerminalState } from "../a2a/contract/task-states.js";
+import { isTerminalState } from "../contract/task-states.js";
 import { streamResponseOf } from "../a2a/handler/task-channel.js";
 import { pruneCutoffs, type PrunePolicy } from "./decisions.js";
 import type { FleetMetrics } from "./fleet-metrics.js";

@@ -19,8 +19,8 @@ import type {
   ServerCallContext,
   TaskStore,
 } from "@a2a-js/sdk/server";
-import { FLEET_TEXT } from "../a2a/contract/fleet-texts.js";
-import { isTerminalState } from "../a2a/contract/task-states.js";
+import { FLEET_TEXT } from "../contract/fleet-texts.js";
+import { isTerminalState } from "../contract/task-states.js";
 import type { ActiveTasks } from "../a2a/handler/guarded-request-handler.js";
 import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
 import {

@@ -38,7 +38,7 @@ const READ_GRACE_MS = 30_000;
 const PRUNE_EVERY = 6;
 
 /**
- * This server as one instance of a fleet on one PostgreSQL store (README "Several servers"): its
+ * This server as one instance of a fleet on one PostgreSQL store (docs/storage.md "Several servers"): its
  * lease, the owner rows of its tasks, restart recovery that fails only what is this instance's or
  * a dead one's, the events table its tasks' events are relayed through, and the commands other
  * instances forward to it. Only opened for `store.type: "postgres"`.

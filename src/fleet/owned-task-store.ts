@@ -2,7 +2,7 @@ import type { Task } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type pg from "pg";
 import type { Logger } from "pino";
-import { isTerminalState } from "../a2a/contract/task-states.js";
+import { isTerminalState } from "../contract/task-states.js";
 
 type ListParams = Parameters<TaskStore["list"]>[0];
 type ListResult = Awaited<ReturnType<TaskStore["list"]>>;

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type pg from "pg";
 import type { Logger } from "pino";
-import { FLEET_TEXT } from "../a2a/contract/fleet-texts.js";
+import { FLEET_TEXT } from "../contract/fleet-texts.js";
 import {
   failedByRestart,
   RESTART_TEXTS,

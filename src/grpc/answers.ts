@@ -16,8 +16,8 @@ import {
   type ServerInterceptor,
 } from "@grpc/grpc-js";
 import type { Logger } from "pino";
-import { GRPC_INTERNAL_ERROR } from "../a2a/contract/grpc.js";
-import { REFUSAL_STATE_KEY, type LimitErrorInfo } from "../a2a/contract/limits.js";
+import { GRPC_INTERNAL_ERROR } from "../contract/grpc.js";
+import { REFUSAL_STATE_KEY, type LimitErrorInfo } from "../contract/limits.js";
 import { callState } from "./call-state.js";
 import type { CallStatus } from "./service.js";
 

@@ -15,8 +15,8 @@ import {
 } from "@grpc/grpc-js";
 import type { User } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { refusalMessage } from "../a2a/contract/auth-messages.js";
-import { GRPC_INTERNAL_ERROR } from "../a2a/contract/grpc.js";
+import { refusalMessage } from "../contract/auth-messages.js";
+import { GRPC_INTERNAL_ERROR } from "../contract/grpc.js";
 import type { Authenticator, AuthInput } from "../auth/decide.js";
 import type { AuthRefusal } from "../auth/refusal.js";
 import { TAILSCALE_LOGIN_HEADER, TrustedProxies } from "../http/caller.js";

@@ -8,7 +8,7 @@
 import { RequestMalformedError, VersionNotSupportedError, type A2AError } from "@a2a-js/sdk/errors";
 import { buildGrpcErrorMetadata, grpcStatusFor } from "@a2a-js/sdk/errors/grpc";
 import { Metadata, ServerInterceptingCall, type ServerInterceptor } from "@grpc/grpc-js";
-import { grpcVersionRefused, notDecodable } from "../a2a/contract/grpc.js";
+import { grpcVersionRefused, notDecodable } from "../contract/grpc.js";
 import { MAX_JSON_DEPTH, messageProblem, nestedDeeperThan } from "../http/request-shape.js";
 import { MalformedRequest, REQUEST_CODECS, rpcName, type CallStatus } from "./service.js";
 

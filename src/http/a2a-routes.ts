@@ -4,7 +4,7 @@ import type { A2ARequestHandler, ServerCallContextBuilder } from "@a2a-js/sdk/se
 import { jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import type { IRouter, RequestHandler } from "express";
 import type { Logger } from "pino";
-import { cardDocument, jsonCardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/contract/card.js";
+import { cardDocument, jsonCardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/card/agent-card.js";
 import type { Tracing } from "../tracing/tracing.js";
 import { jsonBody } from "./body.js";
 import { userFor } from "./caller.js";

@@ -6,11 +6,11 @@ import {
   type ServerCallContextBuilderOptions,
 } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { JSONRPC_PATH, REST_PATH } from "../a2a/contract/card.js";
+import { JSONRPC_PATH, REST_PATH } from "../a2a/card/agent-card.js";
 import { WORKSPACES_PATH } from "../config/workspaces.js";
 import { mountA2a, type A2aSurface } from "./a2a-routes.js";
 import { mountWorkspaces, type WorkspaceSurface } from "./workspace-routes.js";
-import { activatedExtensions } from "../a2a/contract/extension.js";
+import { activatedExtensions } from "../contract/extension.js";
 import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
 import { Authenticator } from "../auth/decide.js";
 import { callerName, CallerUser } from "../identity/caller.js";

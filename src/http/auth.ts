@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import type { Logger } from "pino";
-import { refusalMessage } from "../a2a/contract/auth-messages.js";
+import { refusalMessage } from "../contract/auth-messages.js";
 import type { Authenticator } from "../auth/decide.js";
 import { refusalStatus, type AuthRefusal } from "../auth/refusal.js";
 import { proxiedLogin, setCaller, TrustedProxies } from "./caller.js";

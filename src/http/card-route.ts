@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import { A2A_VERSION_HEADER } from "@a2a-js/sdk";
-import type { CardDocument } from "../a2a/contract/card.js";
+import type { CardDocument } from "../a2a/card/agent-card.js";
 
 /** The cache policy of @a2a-js/sdk's `agentCardHandler`, kept. */
 export const CARD_CACHE_CONTROL = "public, max-age=3600";

@@ -6,7 +6,7 @@ import {
   LIMIT_REST_STATUS,
   REFUSAL_STATE_KEY,
   type LimitErrorInfo,
-} from "../a2a/contract/limits.js";
+} from "../contract/limits.js";
 
 type Json = Record<string, unknown>;
 

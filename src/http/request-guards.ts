@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { toLegacyHTTPError } from "@a2a-js/sdk/compat/v0_3/server";
 import { RequestMalformedError, toJsonRpcError, toRestErrorBody } from "@a2a-js/sdk/errors";
-import { isStoreFaultText } from "../a2a/contract/store-faults.js";
+import { isStoreFaultText } from "../contract/store-faults.js";
 import { isRecord, type JsonObject } from "../common/json.js";
 import { jsonRpcId } from "./error-handler.js";
 import {

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { isIdempotencyConflict } from "../a2a/contract/replay.js";
+import { isIdempotencyConflict } from "../contract/replay.js";
 
 /** `reason` of the ErrorInfo the SDK puts in a ContentTypeNotSupported error body. */
 const CONTENT_TYPE_NOT_SUPPORTED = "CONTENT_TYPE_NOT_SUPPORTED";

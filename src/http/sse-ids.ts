@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { SSE_EVENT_NUMBER_STATE_KEY } from "../a2a/contract/replay.js";
+import { SSE_EVENT_NUMBER_STATE_KEY } from "../contract/replay.js";
 import { requestStateOf } from "./limit-answers.js";
 
 /**

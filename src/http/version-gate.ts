@@ -12,12 +12,7 @@ import {
   toRestErrorBody,
   VersionNotSupportedError,
 } from "@a2a-js/sdk/errors";
-import {
-  otherVersionMethodMessage,
-  V03,
-  V1,
-  versionRefusedMessage,
-} from "../a2a/contract/versions.js";
+import { otherVersionMethodMessage, V03, V1, versionRefusedMessage } from "../contract/versions.js";
 import { jsonRpcId } from "./error-handler.js";
 
 /** The protocol version a request is served in. */

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { LimitsConfig } from "../config/limits-schema.js";
 import type { CallerUsageStore } from "../store/caller-usage.js";
-import type { Clock } from "../timers.js";
+import type { Clock } from "../common/timers.js";
 import {
   admission,
   budgetReached,

@@ -1,7 +1,7 @@
-import type { BudgetReached, LimitName, Refusal } from "../a2a/contract/limits.js";
+import type { BudgetReached, LimitName, Refusal } from "../contract/limits.js";
 import type { LimitsConfig } from "../config/limits-schema.js";
 
-export type { BudgetReached, LimitName, Refusal } from "../a2a/contract/limits.js";
+export type { BudgetReached, LimitName, Refusal } from "../contract/limits.js";
 
 /**
  * The decisions of per-caller limits, pure: which limits apply to a caller, whether a new task is

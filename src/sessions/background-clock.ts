@@ -6,7 +6,7 @@
 import type { Logger } from "pino";
 import type { BackgroundTask } from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
-import type { Timers } from "../timers.js";
+import type { Timers } from "../common/timers.js";
 import { backgroundClock, backgroundLimitReason } from "./background-limit.js";
 
 /** What the clock reads of a session, and the one thing it does to it. */

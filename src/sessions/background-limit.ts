@@ -1,4 +1,4 @@
-import { TEXT } from "../a2a/contract/texts.js";
+import { TEXT } from "../contract/texts.js";
 
 /**
  * `sessions.maxBackgroundMs`: a session kept busy only by background work (a dev server, a

@@ -5,7 +5,7 @@
  */
 import type { ClaudeSession } from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
-import type { Timers } from "../timers.js";
+import type { Timers } from "../common/timers.js";
 import type { BackgroundClock } from "./background-clock.js";
 import type { Occupant } from "./process-slots.js";
 import type { SessionReset } from "./recovery.js";

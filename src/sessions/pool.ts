@@ -2,16 +2,16 @@ import type { Logger } from "pino";
 import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { SessionMap } from "../store/session-map.js";
-import { realTimers, type Timers } from "../timers.js";
+import { realTimers, type Timers } from "../common/timers.js";
 import { BackgroundClock } from "./background-clock.js";
 import { LiveSession } from "./live-session.js";
 import type { PoolSlots, SlotsFactory } from "./machine-slots.js";
 import { ProcessSlots } from "./process-slots.js";
 import { rejectsEveryPrompt, SessionRecovery, type SessionReset } from "./recovery.js";
 import type { TranscriptCheck } from "../claude/index.js";
-import { TEXT } from "../a2a/contract/texts.js";
+import { TEXT } from "../contract/texts.js";
 
-export type { Timers } from "../timers.js";
+export type { Timers } from "../common/timers.js";
 
 export interface SessionFactoryArgs {
   /** The conversation (caller + context) the session serves. */

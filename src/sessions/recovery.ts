@@ -9,7 +9,7 @@ import type { RunOutcome } from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { SessionMap } from "../store/session-map.js";
 import { SESSION_NOT_FOUND, type TranscriptCheck } from "../claude/index.js";
-import { TEXT } from "../a2a/contract/texts.js";
+import { TEXT } from "../contract/texts.js";
 
 /** A conversation's mapped Claude session could not be resumed: its next session starts fresh. */
 export interface SessionReset {

@@ -9,7 +9,7 @@ import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import { TASK_TABLE } from "@a2a-js/sdk/server/database";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import { withOwner } from "../a2a/contract/operator.js";
+import { withOwner } from "../contract/operator.js";
 import { EVERY_OWNER_STATE_KEY } from "../identity/operators.js";
 import { DEFAULT_PAGE_SIZE, decodePageToken, taskPage, type PageRow } from "./sqlite-task-list.js";
 

@@ -1,12 +1,12 @@
 import type { Task } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
-import { keepExchanged } from "../a2a/contract/history.js";
+import { keepExchanged } from "../contract/history.js";
 
 type ListParams = Parameters<TaskStore["list"]>[0];
 type ListResult = Awaited<ReturnType<TaskStore["list"]>>;
 
 /**
- * A task store whose tasks' history holds the exchanged messages only (`a2a/contract/history.ts`),
+ * A task store whose tasks' history holds the exchanged messages only (`contract/history.ts`),
  * whoever writes them: the SDK's result managers append every status message, progress
  * included, and no seam of theirs says otherwise. Every result manager loads the task before
  * it applies an event, so what it answers a request with reads the same as the store. Tasks

@@ -1,7 +1,7 @@
 import type { Task } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { STORE_FAULT_TEXT, storeFaultOf } from "../a2a/contract/store-faults.js";
+import { STORE_FAULT_TEXT, storeFaultOf } from "../contract/store-faults.js";
 
 /**
  * The task store as the request handler sees it: a write that fails (a full disk, a database

@@ -5,7 +5,7 @@ import {
   ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
-import { withOwner } from "../a2a/contract/operator.js";
+import { withOwner } from "../contract/operator.js";
 import { callContextOf } from "../identity/conversation.js";
 import type { EveryOwnerTasks } from "./every-owner.js";
 

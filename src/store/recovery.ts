@@ -3,9 +3,9 @@ import { ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import { KIND } from "../a2a/contract/kinds.js";
-import { agentMessage, textPart } from "../a2a/contract/messages.js";
-import { TEXT } from "../a2a/contract/texts.js";
+import { KIND } from "../contract/kinds.js";
+import { agentMessage, textPart } from "../contract/messages.js";
+import { TEXT } from "../contract/texts.js";
 import { TaskTable, type ScopedTask } from "./task-table.js";
 
 /** Why an unfinished task was failed, as its status text words it: running, or parked. */

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { removeInbox } from "../workspace/inbox.js";
-import { realTimers, type Timers } from "../timers.js";
+import { realTimers, type Timers } from "../common/timers.js";
 import { TaskTable } from "./task-table.js";
 
 export const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import { Task, TaskState } from "@a2a-js/sdk";
 import { PUSH_NOTIFICATION_TABLE, TASK_TABLE } from "@a2a-js/sdk/server/database";
 import type { Kysely } from "kysely";
-import { TERMINAL_STATES, UNFINISHED_STATES } from "../a2a/contract/task-states.js";
+import { TERMINAL_STATES, UNFINISHED_STATES } from "../contract/task-states.js";
 
 /** A task as stored, with the scope it belongs to. */
 export interface ScopedTask {

@@ -1,5 +1,5 @@
 /**
- * The README's contract through the official A2A client, over real HTTP, against our server
+ * The docs' contract through the official A2A client, over real HTTP, against our server
  * running the REAL Claude Code runtime with a scripted model.
  */
 import { readFile } from "node:fs/promises";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Task } from "v03";
 import { ClientFactory } from "v03/client";
-import { versionRefusedMessage } from "../../src/a2a/contract/versions.js";
+import { versionRefusedMessage } from "../../src/contract/versions.js";
 import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
   sendRequest,

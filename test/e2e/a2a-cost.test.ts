@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TaskState, type Message } from "@a2a-js/sdk";
-import { usageOf, type TaskUsage } from "../../src/a2a/contract/usage.js";
+import { usageOf, type TaskUsage } from "../../src/contract/usage.js";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
 import { startJobRules } from "../support/a2a/background.js";
 import {

@@ -4,7 +4,7 @@
  * whether a client activates it or not.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { EVENTS_EXTENSION_URI } from "../../src/a2a/contract/extension.js";
+import { EVENTS_EXTENSION_URI } from "../../src/contract/extension.js";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
   sendForTask,

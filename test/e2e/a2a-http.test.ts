@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { versionRefusedMessage } from "../../src/a2a/contract/versions.js";
+import { versionRefusedMessage } from "../../src/contract/versions.js";
 import { startTestBench } from "../support/bench.js";
 import { reply, text } from "../support/fake-model/index.js";
 import {

@@ -1,12 +1,12 @@
 /**
  * Interactive tasks: AskUserQuestion and permission prompts bridged to input-required, answered by
- * the client, with loop protection. The README's smoke:input and smoke:permission, and more.
+ * the client, with loop protection. docs/testing.md's smoke:input and smoke:permission, and more.
  */
 import { access, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type Part } from "@a2a-js/sdk";
-import { TEXT } from "../../src/a2a/contract/texts.js";
+import { TEXT } from "../../src/contract/texts.js";
 import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
   collect,

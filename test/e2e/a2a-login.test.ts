@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { TEXT } from "../../src/a2a/contract/texts.js";
+import { TEXT } from "../../src/contract/texts.js";
 import { startTestBench, type TestBench } from "../support/bench.js";
 import { freePort, messageText, sendForTask, userMessage } from "../support/a2a/harness.js";
 import {

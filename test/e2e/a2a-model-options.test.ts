@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type Message, type Task } from "@a2a-js/sdk";
 import type { SDKSystemMessage } from "@anthropic-ai/claude-agent-sdk";
-import { TASK_OPTIONS_EXTENSION_URI } from "../../src/a2a/contract/task-options.js";
+import { TASK_OPTIONS_EXTENSION_URI } from "../../src/contract/task-options.js";
 import { reply, text, toolUse } from "../support/fake-model/index.js";
 import type { ParsedRequest } from "../support/fake-model/index.js";
 import {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentCard, TaskState } from "@a2a-js/sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { WORKSPACE_EXTENSION_URI } from "../../src/a2a/contract/extended-card.js";
+import { WORKSPACE_EXTENSION_URI } from "../../src/contract/extended-card.js";
 import { connect } from "../../src/client/connect.js";
 import type { ConfigInput } from "../../src/config/schema.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Role, TaskState, type StreamResponse } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { connect } from "../../src/client/connect.js";
-import { TEXT } from "../../src/a2a/contract/texts.js";
+import { TEXT } from "../../src/contract/texts.js";
 import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
   collect,

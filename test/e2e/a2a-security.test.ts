@@ -351,9 +351,9 @@ describe("isolation down to the conversation", () => {
   );
 });
 
-describe("the README's permission example", () => {
+describe("the docs' permission example", () => {
   it(
-    "git push prompts under the default settings, as the README shows; rm -rf build does not",
+    "git push prompts under the default settings, as docs/security.md shows; rm -rf build does not",
     async () => {
       h = await startA2AHarness({
         rules: [
@@ -370,7 +370,7 @@ describe("the README's permission example", () => {
           { match: { toolResult: /[\s\S]*/ }, reply: reply(text("Done.")) },
         ],
       });
-      // The harness runs the README defaults: permissionMode "acceptEdits".
+      // The harness runs the documented defaults: permissionMode "acceptEdits".
       expect(h.config.claude.permissionMode).toBe("acceptEdits");
       const clean = await collect(
         h.client.sendMessageStream(sendRequest(userMessage("Clean the build"))),

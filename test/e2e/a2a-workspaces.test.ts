@@ -14,7 +14,7 @@ import { TaskState, type Task } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { connect } from "../../src/client/connect.js";
 import { workspaceForbidden } from "../../src/http/workspace-routes.js";
-import type { RunningServer } from "../../src/server.js";
+import type { RunningServer } from "../../src/app/server.js";
 import { startTestBench, type TestBench } from "../support/bench.js";
 import { reply, text } from "../support/fake-model/index.js";
 import { sendForTask, userMessage } from "../support/a2a/harness.js";

@@ -1,5 +1,5 @@
 /**
- * `claude.isolation: "worktree"` (README "Isolation") through the official A2A client, against
+ * `claude.isolation: "worktree"` (docs/workspaces.md "Isolation") through the official A2A client, against
  * the REAL Claude Code runtime with a scripted model, on a temporary git repository: each
  * conversation works in its own worktree on its own branch, each task's change is committed
  * there, the workspace's own checkout is never touched.
@@ -21,9 +21,9 @@ import {
   type A2AHarness,
 } from "../support/a2a/harness.js";
 import { resolveConfig } from "../../src/config/load.js";
-import { startServer, StartupError } from "../../src/server.js";
+import { startServer, StartupError } from "../../src/app/server.js";
 import { WORKTREE_SETUP } from "../../src/workspace/worktrees/manager.js";
-import type { WorktreeMetadata } from "../../src/a2a/contract/worktree.js";
+import type { WorktreeMetadata } from "../../src/contract/worktree.js";
 
 let h: A2AHarness | undefined;
 afterEach(async () => {

@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { KIND } from "../../src/a2a/contract/kinds.js";
-import { TEXT } from "../../src/a2a/contract/texts.js";
+import { KIND } from "../../src/contract/kinds.js";
+import { TEXT } from "../../src/contract/texts.js";
 import { startTestBench, type TestBench } from "../support/bench.js";
 import { reply, text } from "../support/fake-model/index.js";
 import {

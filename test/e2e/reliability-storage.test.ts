@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { STORE_FAULT_TEXT } from "../../src/a2a/contract/store-faults.js";
+import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
 import { reply, text } from "../support/fake-model/index.js";
 import {
   collect,

@@ -13,7 +13,29 @@ function files(dir: string): string[] {
   });
 }
 
+/** The layer table, bottom first: one table for the lint and this test (eslint.config.js). */
+const ESLINT_CONFIG: string = new URL("../../eslint.config.js", import.meta.url).href;
+const { LAYERS } = (await import(ESLINT_CONFIG)) as { LAYERS: readonly (readonly string[])[] };
+
 const sources = files(SRC).filter((f) => f.endsWith(".ts"));
+
+/** The relative imports of `file` (type-only ones too) that name an existing source file. */
+function importsOf(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
+  return importedFiles
+    .map((i) => i.fileName)
+    .filter((spec) => spec.startsWith("."))
+    .map((spec) => resolve(dirname(file), spec.replace(/\.js$/, ".ts")))
+    .filter((target) => existsSync(target));
+}
+
+/** The module a source file belongs to: its top folder under src/, or `cli` for src/cli.ts. */
+const moduleOf = (file: string): string => {
+  const [top = ""] = relative(SRC, file).split("/");
+  return top.replace(/\.ts$/, "");
+};
+
+const rank = (module: string): number => LAYERS.findIndex((layer) => layer.includes(module));
 
 describe("the src/ tree", () => {
   it("has no file over ~300 lines without a written reason at its top", () => {
@@ -30,6 +52,37 @@ describe("the src/ tree", () => {
     expect(long).toEqual([]);
   });
 
+  it("holds only folders and the one entry file, src/cli.ts", () => {
+    const loose = readdirSync(SRC).filter((n) => !statSync(join(SRC, n)).isDirectory());
+    expect(loose).toEqual(["cli.ts"]);
+  });
+
+  it("places every module in one layer of the table (eslint.config.js LAYERS)", () => {
+    const modules = [...new Set(sources.map(moduleOf))].sort();
+    expect(modules.filter((m) => rank(m) < 0)).toEqual([]);
+    expect(LAYERS.flat().sort()).toEqual(modules);
+  });
+
+  it("has no import that runs back up the layers (or across one), type-only imports included", () => {
+    const upward = sources.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => moduleOf(target) !== moduleOf(file))
+        .filter((target) => rank(moduleOf(target)) >= rank(moduleOf(file)))
+        .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it("keeps the wire contract (src/contract/) a leaf that imports nothing of ours", () => {
+    const outside = sources
+      .filter((file) => moduleOf(file) === "contract")
+      .flatMap((file) => importsOf(file).map((target) => [file, target] as const))
+      .filter(([, target]) => moduleOf(target) !== "contract")
+      .map(([file, target]) => `${relative(SRC, file)} -> ${relative(SRC, target)}`);
+    expect(outside).toEqual([]);
+    expect(sources.filter((file) => moduleOf(file) === "contract").length).toBeGreaterThan(10);
+  });
+
   it("keeps src/a2a/ in sub-domain folders, each with an index.ts", () => {
     const a2a = join(SRC, "a2a");
     const top = readdirSync(a2a).filter((n) => !statSync(join(a2a, n)).isDirectory());
@@ -41,15 +94,7 @@ describe("the src/ tree", () => {
 
   it("has no import cycle, type-only imports included (the lint's no-cycle skips those)", () => {
     const edges = new Map<string, string[]>();
-    for (const file of sources) {
-      const { importedFiles } = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
-      const targets = importedFiles
-        .map((i) => i.fileName)
-        .filter((spec) => spec.startsWith("."))
-        .map((spec) => resolve(dirname(file), spec.replace(/\.js$/, ".ts")))
-        .filter((target) => existsSync(target));
-      edges.set(file, targets);
-    }
+    for (const file of sources) edges.set(file, importsOf(file));
     // Tarjan's strongly connected components: any with two or more files is a cycle.
     let index = 0;
     const order = new Map<string, number>();

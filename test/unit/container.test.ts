@@ -1,7 +1,7 @@
 /**
  * The Dockerfile checked against the code, without a Docker engine (CI machines may have none):
  * the port, health route, user, volumes and install steps it relies on are the ones the server
- * and the README have. `scripts/build-image.sh` builds and runs the image where an engine answers.
+ * and docs/operations.md have. `scripts/build-image.sh` builds and runs the image where an engine answers.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { resolveConfig } from "../../src/config/load.js";
-import { startServer, StartupError } from "../../src/server.js";
+import { startServer, StartupError } from "../../src/app/server.js";
 
 let dir = "";
 beforeEach(async () => {

@@ -2,13 +2,13 @@ import type { AgentCard } from "@a2a-js/sdk";
 import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import type { ExtendedAgentCardProvider } from "@a2a-js/sdk/server";
 import type { Config } from "../../config/schema.js";
-import { buildAgentCard } from "../contract/card.js";
-import { modelPolicyOf, withTaskOptions } from "../contract/task-options.js";
+import { buildAgentCard } from "./agent-card.js";
+import { modelPolicyOf, withTaskOptions } from "../../contract/task-options.js";
 import {
   buildExtendedCard,
   EXTENDED_CARD_NEEDS_CALLER,
   type WorkspaceFacts,
-} from "../contract/extended-card.js";
+} from "../../contract/extended-card.js";
 import { readProjectEntries } from "./project-skills.js";
 import { CardSigningError, loadSigningKey, signCard, type SigningKey } from "./signing.js";
 

@@ -1,6 +1,6 @@
 import { open, readdir, realpath, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
-import type { ProjectEntry } from "../contract/extended-card.js";
+import type { ProjectEntry } from "../../contract/extended-card.js";
 import { frontmatter } from "./frontmatter.js";
 
 /** Only the head of a file is read: the frontmatter is at its top. */

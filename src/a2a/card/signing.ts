@@ -4,7 +4,7 @@ import { sep } from "node:path";
 import { generateAgentCardSignature, type AgentCard } from "@a2a-js/sdk";
 import type { Config } from "../../config/schema.js";
 import type { JwsAlgorithm } from "../../config/security-schema.js";
-import { agentCardJson } from "../contract/card.js";
+import { agentCardJson } from "./agent-card.js";
 
 type Signing = NonNullable<Config["agentCard"]["signing"]>;
 

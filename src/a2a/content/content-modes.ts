@@ -6,7 +6,7 @@ import {
   mediaTypeMatches,
   mediaTypeOfName,
   OCTET_STREAM,
-} from "../../media-types.js";
+} from "../../common/media-types.js";
 
 /**
  * Input and output modes (A2A v1.0: the card's `defaultInputModes`/`defaultOutputModes`, a

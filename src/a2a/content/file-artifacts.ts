@@ -2,10 +2,10 @@ import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { TextDecoder } from "node:util";
 import type { Artifact } from "@a2a-js/sdk";
-import { mediaTypeOfName, OCTET_STREAM } from "../../media-types.js";
-import { KIND } from "../contract/kinds.js";
-import { artifact, rawPart, textPart } from "../contract/messages.js";
-import { TEXT } from "../contract/texts.js";
+import { mediaTypeOfName, OCTET_STREAM } from "../../common/media-types.js";
+import { KIND } from "../../contract/kinds.js";
+import { artifact, rawPart, textPart } from "../../contract/messages.js";
+import { TEXT } from "../../contract/texts.js";
 
 /** Tools whose success means a file was created or modified. */
 export const FILE_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit"] as const;

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import type { Message, Part } from "@a2a-js/sdk";
 import type { UserPrompt } from "../../claude/index.js";
-import { essence, IMAGE_MEDIA_TYPES } from "../../media-types.js";
+import { essence, IMAGE_MEDIA_TYPES } from "../../common/media-types.js";
 import { INBOX_DIR, safeSegment, type InboxFile } from "../../workspace/inbox.js";
 import { partMediaType } from "./content-modes.js";
 

@@ -1,7 +1,7 @@
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import type { AgentExecutionEvent } from "@a2a-js/sdk/server";
-import { EVENT_NUMBER_KEY } from "../contract/replay.js";
-import { isTerminalState } from "../contract/task-states.js";
+import { EVENT_NUMBER_KEY } from "../../contract/replay.js";
+import { isTerminalState } from "../../contract/task-states.js";
 
 /**
  * The event numbers of a task (docs/reliability.md): each event of a task carries the next one in

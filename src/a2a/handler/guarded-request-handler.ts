@@ -32,9 +32,9 @@ import { checkContentModes, contentModesOf, type ContentModes } from "../content
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
 import { requestedBudget } from "../task/task-usage.js";
 import { requestedSettings } from "../task/task-settings.js";
-import type { ModelPolicy } from "../contract/task-options.js";
-import { isTerminalState } from "../contract/task-states.js";
-import { REFUSAL_STATE_KEY } from "../contract/limits.js";
+import type { ModelPolicy } from "../../contract/task-options.js";
+import { isTerminalState } from "../../contract/task-states.js";
+import { REFUSAL_STATE_KEY } from "../../contract/limits.js";
 import { FreshTasks } from "./fresh-tasks.js";
 import { CallerLimitError } from "./limit-error.js";
 
@@ -177,7 +177,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): Promise<ListTasksResponse> {
     checkHistoryLength(params.historyLength);
-    return super.listTasks(atOrAfter(params), context);
+    return super.listTasks(params, context);
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -321,26 +321,6 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
 export function historyLengthProblem(historyLength: number | undefined): string | undefined {
   if (historyLength === undefined || historyLength >= 0) return undefined;
   return `historyLength must be 0 or more (got ${historyLength})`;
-}
-
-/** An RFC 3339 timestamp, as the proto's `google.protobuf.Timestamp` is written in JSON. */
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
-
-/**
- * ListTasks' `statusTimestampAfter` as the proto means it: tasks whose status changed at or after
- * it. The stores (ours and the SDK's) compare strictly, in milliseconds: the bound moves back by
- * one. A value that is not an RFC 3339 timestamp is InvalidParams (the SDK took "-1", a year).
- */
-export function atOrAfter(params: ListTasksRequest): ListTasksRequest {
-  const after = params.statusTimestampAfter;
-  if (after === undefined || after === "") return params;
-  const ms = RFC3339.test(after) ? Date.parse(after) : Number.NaN;
-  if (Number.isNaN(ms)) {
-    throw new RequestMalformedError(
-      `statusTimestampAfter must be an RFC 3339 timestamp such as 2026-01-31T12:00:00Z (got ${JSON.stringify(after.slice(0, 40))})`,
-    );
-  }
-  return { ...params, statusTimestampAfter: new Date(ms - 1).toISOString() };
 }
 
 function checkHistoryLength(historyLength: number | undefined): void {

@@ -4,7 +4,7 @@
  * (an operator's request on another caller's task is served in that owner's scope), the bus
  * manager, and the task channel through which a task publishes events and writes the store.
  *
- * Imported by the bindings' wiring (src/agent.ts, src/server.ts) and by task/ and routing/ (the
+ * Imported by the bindings' wiring (src/app/agent.ts, src/app/server.ts) and by task/ and routing/ (the
  * channel). It imports the contract, content/ and push/, and src/limits/ (the admission of a new
  * task against its caller's limits).
  */

@@ -5,7 +5,7 @@ import {
   limitMessage,
   type LimitErrorInfo,
   type Refusal,
-} from "../contract/limits.js";
+} from "../../contract/limits.js";
 
 /**
  * A new task refused by a per-caller limit, before any task exists. The SDK maps an A2A error it

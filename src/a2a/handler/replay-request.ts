@@ -9,7 +9,7 @@ import {
   LAST_EVENT_ID_HEADER,
   LAST_EVENT_ID_METADATA_KEY,
   REPLAY_TEXT,
-} from "../contract/replay.js";
+} from "../../contract/replay.js";
 
 /** The longest idempotency key taken (a messageId or an `Idempotency-Key`). */
 const MAX_KEY_CHARS = 256;

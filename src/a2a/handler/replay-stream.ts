@@ -1,8 +1,8 @@
 import type { StreamResponse, Task } from "@a2a-js/sdk";
 import { RequestMalformedError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import type { KeptEvent, ReplayLog } from "../../store/replay-log.js";
-import { REPLAY_TEXT } from "../contract/replay.js";
-import { isTerminalState } from "../contract/task-states.js";
+import { REPLAY_TEXT } from "../../contract/replay.js";
+import { isTerminalState } from "../../contract/task-states.js";
 import { endsStream, eventNumberOf } from "./event-numbers.js";
 import { numberInMetadata } from "./replay-request.js";
 

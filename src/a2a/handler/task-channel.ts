@@ -16,8 +16,8 @@ import {
   type TaskStatusUpdateEvent,
 } from "@a2a-js/sdk";
 import type { Logger } from "pino";
-import type { TaskRef } from "../contract/messages.js";
-import { isTerminalState } from "../contract/task-states.js";
+import type { TaskRef } from "../../contract/messages.js";
+import { isTerminalState } from "../../contract/task-states.js";
 import type { ReplayLog } from "../../store/replay-log.js";
 import { tellAttached } from "./attached.js";
 import { isTerminalEvent, withEventNumber } from "./event-numbers.js";

@@ -4,8 +4,8 @@ import {
   permissionRequestData,
   type InputRequestContent,
   type Question,
-} from "../contract/data-parts.js";
-import { DENIAL, TEXT } from "../contract/texts.js";
+} from "../../contract/data-parts.js";
+import { DENIAL, TEXT } from "../../contract/texts.js";
 import { decideFreeText, type Decision } from "./permission-reply.js";
 import { isRecord } from "../../common/json.js";
 
@@ -20,7 +20,7 @@ export type InputRequest =
       decisionReason: string | undefined;
     };
 
-export type { Question } from "../contract/data-parts.js";
+export type { Question } from "../../contract/data-parts.js";
 
 /** The input-required status message: the bare prompt as text, everything else as data. */
 export function inputRequestContent(p: InputRequest): InputRequestContent {

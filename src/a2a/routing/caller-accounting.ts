@@ -1,7 +1,7 @@
 import type { ResultEvent } from "../../claude/index.js";
 import type { CallerLimits } from "../../limits/caller-limits.js";
 import { ANONYMOUS_OWNER } from "../../identity/caller.js";
-import { budgetStopText } from "../contract/limits.js";
+import { budgetStopText } from "../../contract/limits.js";
 
 /**
  * What the executor tells per-caller limits (`CallerLimits`) and asks them: a task of a caller

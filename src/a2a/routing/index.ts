@@ -4,8 +4,10 @@
  * (run id and background task id to task) and the autonomous tasks created for wakes no task
  * owns.
  *
- * Imported by the app's wiring (src/agent.ts) only, which builds run ownership and the autonomous
- * tasks first and hands them in (the bus manager reads run ownership too). It imports task/,
+ * Imported by the app's wiring (src/app/agent.ts) only, which builds run ownership and the autonomous
+ * tasks first and hands them in (the bus manager reads run ownership too). Beside the executor:
+ * what a new task's message asks (task-admission.ts, pure), what the sessions report
+ * (session-events.ts), what every task works with (executor-options.ts). It imports task/,
  * content/, handler/ and the contract; what it tells per-caller limits goes through
  * `CallerAccounting` (src/limits/).
  */

@@ -1,6 +1,6 @@
 import type { BackgroundTask } from "../../claude/index.js";
 import type { ConversationKey } from "../../identity/conversation.js";
-import type { TaskRef } from "../contract/messages.js";
+import type { TaskRef } from "../../contract/messages.js";
 import type { TaskPhase } from "../task/lifecycle.js";
 
 /** What ownership needs to know of a task (a `ServerTask`; tests use plain objects). */

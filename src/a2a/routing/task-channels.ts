@@ -5,7 +5,7 @@ import type {
   TaskStore,
 } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import type { TaskRef } from "../contract/messages.js";
+import type { TaskRef } from "../../contract/messages.js";
 import type { ReplayLog } from "../../store/replay-log.js";
 import { TaskChannel } from "../handler/task-channel.js";
 

@@ -1,4 +1,4 @@
-import type { TaskRef } from "../contract/messages.js";
+import type { TaskRef } from "../../contract/messages.js";
 import type { TaskPhase } from "../task/lifecycle.js";
 import type { TraceSpan, Tracing } from "../../tracing/tracing.js";
 

@@ -1,8 +1,8 @@
 import type { TaskArtifactUpdateEvent } from "@a2a-js/sdk";
 import type { NormalizedEvent } from "../../claude/index.js";
-import { OneShot, type Timers } from "../../timers.js";
-import { KIND } from "../contract/kinds.js";
-import { artifact, artifactUpdate, textPart, type TaskRef } from "../contract/messages.js";
+import { OneShot, type Timers } from "../../common/timers.js";
+import { KIND } from "../../contract/kinds.js";
+import { artifact, artifactUpdate, textPart, type TaskRef } from "../../contract/messages.js";
 
 /** How streamed text is gathered before it is published (`streaming.*` in the config). */
 export interface Coalescing {

@@ -1,5 +1,5 @@
 import type { BackgroundTask } from "../../claude/index.js";
-import { OneShot, type Timers } from "../../timers.js";
+import { OneShot, type Timers } from "../../common/timers.js";
 import { BackgroundWork } from "./background-work.js";
 import type { TurnPolicy } from "./environment.js";
 import type { TaskPhase } from "./lifecycle.js";
@@ -18,7 +18,7 @@ export function settleFate(phase: TaskPhase, runActive: boolean, workPending: bo
 }
 
 /**
- * How one task waits for its background work (README "Background work"): the work it waits for
+ * How one task waits for its background work (docs/tasks.md "Background work"): the work it waits for
  * (`background-work.ts`), none under `backgroundTasks: "detach"`, and the timeout of the wait
  * (`claude.backgroundWaitTimeoutMs`). Like the task's prompts, it never moves the task's phase.
  */

@@ -1,15 +1,15 @@
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { ConversationKey } from "../../identity/conversation.js";
 import type { SessionLease } from "../../sessions/pool.js";
-import type { Timers } from "../../timers.js";
+import type { Timers } from "../../common/timers.js";
 import type { Ticket } from "../routing/context-queue.js";
 import type { InboxFile } from "../../workspace/inbox.js";
 import type { TaskCommit } from "../../workspace/worktrees/commit.js";
 import type { PromptPlan } from "../content/input.js";
-import { DENIAL } from "../contract/texts.js";
+import { DENIAL } from "../../contract/texts.js";
 import type { TaskBudget } from "./task-usage.js";
 import type { TurnSettings } from "../../claude/index.js";
-import type { ModelPolicy } from "../contract/task-options.js";
+import type { ModelPolicy } from "../../contract/task-options.js";
 
 /** What the server around a task provides it, and the fixed texts it says. */
 

@@ -1,6 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
-import { OneShot, type Timers } from "../../timers.js";
+import { OneShot, type Timers } from "../../common/timers.js";
 import type { Answer, InputRequest } from "../interaction/answers.js";
 import {
   DenialLedger,
@@ -53,7 +53,7 @@ export interface ClaimedPrompt {
 export type Withdrawal = "settled_already" | "unseen" | "shown";
 
 /**
- * The input requests of one task (README "Interactive tasks"): the queue of those its runs wait on,
+ * The input requests of one task (docs/protocol.md "Interactive tasks"): the queue of those its runs wait on,
  * loop protection's ledger of denials, and the input timeout of the input request shown. It never moves
  * the task's phase: each method says what happened, and the task (`server-task.ts`) takes the
  * lifecycle step and publishes the status.

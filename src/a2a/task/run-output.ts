@@ -1,12 +1,12 @@
 import type { TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { RunStreamEvent } from "../../claude/index.js";
 import { AssistantTextArtifact, type Coalescing } from "./assistant-text.js";
-import type { TaskRef } from "../contract/messages.js";
-import { status } from "../contract/statuses.js";
+import type { TaskRef } from "../../contract/messages.js";
+import { status } from "../../contract/statuses.js";
 import type { TaskChannel } from "../handler/task-channel.js";
 
 /**
- * What one run of a task shows the client, per the README's event contract: its text as the
+ * What one run of a task shows the client, per docs/protocol.md's event contract: its text as the
  * `response-<runId>` artifact, streamed, and a `tool_use` status per main-thread tool call
  * (handed to `progress`: its task decides when it goes out, not while the task is parked).
  */

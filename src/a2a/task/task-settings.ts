@@ -6,8 +6,8 @@ import {
   MODEL_KEY,
   modelsAllowed,
   type ModelPolicy,
-} from "../contract/task-options.js";
-import { TEXT } from "../contract/texts.js";
+} from "../../contract/task-options.js";
+import { TEXT } from "../../contract/texts.js";
 
 export type SettingsRequest =
   | { readonly ok: true; readonly settings: TurnSettings }

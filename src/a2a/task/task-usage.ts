@@ -1,8 +1,8 @@
 import { addModels, addTokens, roundUsd, type RunUsage } from "../../claude/index.js";
-import { TEXT } from "../contract/texts.js";
-import { MAX_BUDGET_KEY, type BudgetSource, type TaskUsage } from "../contract/usage.js";
+import { TEXT } from "../../contract/texts.js";
+import { MAX_BUDGET_KEY, type BudgetSource, type TaskUsage } from "../../contract/usage.js";
 
-/** A task's usage with one more run's added (README "Cost and limits"). Pure. */
+/** A task's usage with one more run's added (docs/limits.md "Cost and limits"). Pure. */
 export function addRunUsage(total: TaskUsage, run: RunUsage): TaskUsage {
   return {
     ...addTokens(total, run),

@@ -2,7 +2,7 @@ import type { Artifact } from "@a2a-js/sdk";
 import type { Logger } from "pino";
 import type { ConversationKey } from "../../identity/conversation.js";
 import type { TaskCommit } from "../../workspace/worktrees/commit.js";
-import { diffArtifact, worktreeMetadata } from "../contract/worktree.js";
+import { diffArtifact, worktreeMetadata } from "../../contract/worktree.js";
 import type { TaskIsolation } from "./environment.js";
 
 /**

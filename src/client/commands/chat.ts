@@ -5,18 +5,11 @@ import { errorMessage } from "../connect.js";
 import { session, write, type ClientEnv, type CommonOptions, type Session } from "../env.js";
 import { textPart, userMessage } from "../message-parts.js";
 import { answerInteractively, isPromptExit, type PromptContext } from "../prompts.js";
-import {
-  describeRequest,
-  EXIT,
-  newView,
-  renderEnd,
-  renderEvent,
-  type EndOptions,
-  type TurnView,
-} from "../render.js";
-import { usageOf } from "../../a2a/contract/usage.js";
+import { newView, renderEvent, type TurnView } from "../render.js";
+import { describeRequest, EXIT, renderEnd, type EndOptions } from "../render-end.js";
+import { usageOf } from "../../contract/usage.js";
 import { streamTurn } from "../turn.js";
-import { isParkedState, isTerminalState } from "../../a2a/contract/task-states.js";
+import { isParkedState, isTerminalState } from "../../contract/task-states.js";
 
 export interface ChatOptions extends CommonOptions {
   context?: string;

@@ -1,19 +1,15 @@
+import type { WorktreeFileChange, WorktreeMetadata } from "../../contract/worktree.js";
 import { runGit } from "./git.js";
 import { commitMessage } from "./names.js";
 
 /** A file a task's commit changed, as `git diff --name-status --no-renames` lists it. */
-export interface ChangedFile {
-  /** Relative to the repository's top, `/` separators. */
-  readonly path: string;
-  readonly change: "added" | "modified" | "deleted" | "type_changed";
-}
+export type ChangedFile = WorktreeFileChange;
 
-/** What the end-of-task commit made: the branch's commit before and after, and the change. */
-export interface TaskCommit {
-  readonly branch: string;
-  readonly baseCommit: string;
-  readonly commit: string;
-  readonly files: readonly ChangedFile[];
+/**
+ * What the end-of-task commit made: the branch's commit before and after, and the change (the
+ * contract's `metadata.worktree` shape), with the diff itself.
+ */
+export interface TaskCommit extends WorktreeMetadata {
   /** `git diff <baseCommit> <commit>`: a unified diff (binary files named, not included). */
   readonly diff: string;
 }

@@ -18,7 +18,7 @@ import {
   type Client,
 } from "@a2a-js/sdk/client";
 import { removeInbox, writeInbox } from "../../../src/workspace/inbox.js";
-import { textPart } from "../../../src/a2a/contract/messages.js";
+import { textPart } from "../../../src/contract/messages.js";
 import type { Inbox } from "../../../src/a2a/task/environment.js";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import {
@@ -28,8 +28,8 @@ import {
 } from "../../../src/claude/index.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { Config, ConfigInput } from "../../../src/config/schema.js";
-import { startServer, type RunningServer } from "../../../src/server.js";
-import type { Clock } from "../../../src/timers.js";
+import { startServer, type RunningServer } from "../../../src/app/server.js";
+import type { Clock } from "../../../src/common/timers.js";
 import type { Tracing } from "../../../src/tracing/tracing.js";
 import { startTestBench, TEST_MODEL, type TestBench } from "../bench.js";
 import type { Rule } from "../fake-model/index.js";

@@ -4,7 +4,7 @@ import { pino } from "pino";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { Config, ConfigInput } from "../../../src/config/schema.js";
 import type { WorkspaceInput } from "../../../src/config/workspace-schema.js";
-import { startServer } from "../../../src/server.js";
+import { startServer } from "../../../src/app/server.js";
 import { TEST_MODEL, type TestBench } from "../bench.js";
 import { reply, text, toolUse, type Rule } from "../fake-model/index.js";
 import { freePort } from "./harness.js";

@@ -4,7 +4,7 @@
  */
 import { generateSecret, SignJWT, UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { refusalMessage } from "../../../src/a2a/contract/auth-messages.js";
+import { refusalMessage } from "../../../src/contract/auth-messages.js";
 import { KeysUnavailable, refusalOf } from "../../../src/auth/jose-problems.js";
 import { grantedScopes, OidcVerifier, type OidcSettings } from "../../../src/auth/oidc.js";
 import type { TokenProblem } from "../../../src/auth/refusal.js";

@@ -4,10 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { Role, type Message } from "@a2a-js/sdk";
-import {
-  askUserQuestionData,
-  permissionRequestData,
-} from "../../../src/a2a/contract/data-parts.js";
+import { askUserQuestionData, permissionRequestData } from "../../../src/contract/data-parts.js";
 import {
   answersPart,
   describeInput,

@@ -1,9 +1,10 @@
 /** What the client shows of a task's `metadata.usage`: after the final state, in `tasks` and `task`. */
 import { describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse, type Task } from "@a2a-js/sdk";
-import { formatUsd, type TaskUsage } from "../../../src/a2a/contract/usage.js";
+import { formatUsd, type TaskUsage } from "../../../src/contract/usage.js";
 import { makeColors } from "../../../src/client/colors.js";
-import { newView, renderEnd, renderEvent } from "../../../src/client/render.js";
+import { newView, renderEvent } from "../../../src/client/render.js";
+import { renderEnd } from "../../../src/client/render-end.js";
 import { taskDetail, taskTable } from "../../../src/client/task-view.js";
 
 const c = makeColors(false);

@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { Role, TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { applyEvent, applySnapshot, modelOf } from "../../../console/task-model.js";
 import { branchOf, commitOf, costOf, originOf } from "../../../console/format.js";
-import { status } from "../../../src/a2a/contract/statuses.js";
+import { status } from "../../../src/contract/statuses.js";
 import {
   artifact,
   artifactUpdate,
   newTask,
   rawPart,
   textPart,
-} from "../../../src/a2a/contract/messages.js";
+} from "../../../src/contract/messages.js";
 
 const ref = { taskId: "t1", contextId: "c1" };
 const first = {

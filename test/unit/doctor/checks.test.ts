@@ -13,7 +13,7 @@ import {
   checkWorkspace,
   formatReport,
 } from "../../../src/doctor/checks.js";
-import { main } from "../../../src/main.js";
+import { main } from "../../../src/app/main.js";
 import { makeTestCert } from "../../support/tls.js";
 
 let dir = "";

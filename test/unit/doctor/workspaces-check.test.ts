@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../../../src/main.js";
+import { main } from "../../../src/app/main.js";
 
 let dir = "";
 beforeEach(async () => {

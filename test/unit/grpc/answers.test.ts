@@ -1,7 +1,7 @@
 import { Metadata, status as Status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { decodeErrorInfo, decodeStatus, GRPC_STATUS_DETAILS_BIN } from "@a2a-js/sdk/errors/grpc";
-import type { LimitErrorInfo } from "../../../src/a2a/contract/limits.js";
+import type { LimitErrorInfo } from "../../../src/contract/limits.js";
 import { limitStatus, publicStatus } from "../../../src/grpc/answers.js";
 
 describe("what a gRPC answer may say", () => {

@@ -6,7 +6,7 @@
 import { status as Status } from "@grpc/grpc-js";
 import { decodeErrorInfo, decodeStatus, GRPC_STATUS_DETAILS_BIN } from "@a2a-js/sdk/errors/grpc";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EVENTS_EXTENSION_URI } from "../../../src/a2a/contract/extension.js";
+import { EVENTS_EXTENSION_URI } from "../../../src/contract/extension.js";
 import { CallerLimitError } from "../../../src/a2a/handler/limit-error.js";
 import {
   NOOP_SPAN,

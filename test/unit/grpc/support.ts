@@ -11,8 +11,8 @@ import {
 } from "@a2a-js/sdk";
 import { TaskNotFoundError } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
-import { buildAgentCard } from "../../../src/a2a/contract/card.js";
-import { REFUSAL_STATE_KEY } from "../../../src/a2a/contract/limits.js";
+import { buildAgentCard } from "../../../src/a2a/card/agent-card.js";
+import { REFUSAL_STATE_KEY } from "../../../src/contract/limits.js";
 import type { CallerLimitError } from "../../../src/a2a/handler/limit-error.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { JWK } from "jose";

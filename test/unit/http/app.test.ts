@@ -6,7 +6,7 @@ import {
   UnsupportedOperationError,
 } from "@a2a-js/sdk/errors";
 import { afterEach, describe, expect, it } from "vitest";
-import { versionRefusedMessage } from "../../../src/a2a/contract/versions.js";
+import { versionRefusedMessage } from "../../../src/contract/versions.js";
 import { CALLER_STATE_KEY } from "../../../src/http/app.js";
 import {
   BODY_LIMIT,

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { refusalMessage } from "../../../src/a2a/contract/auth-messages.js";
+import { refusalMessage } from "../../../src/contract/auth-messages.js";
 import { challenge } from "../../../src/http/auth.js";
 import { peerAddress, proxiedLogin, TrustedProxies } from "../../../src/http/caller.js";
 

@@ -5,10 +5,10 @@
  */
 import { Role, type SendMessageRequest } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildAgentCard } from "../../../src/a2a/contract/card.js";
-import { EVENTS_EXTENSION_URI } from "../../../src/a2a/contract/extension.js";
-import { legacyAgentCardJson } from "../../../src/a2a/contract/legacy-card.js";
-import { versionRefusedMessage } from "../../../src/a2a/contract/versions.js";
+import { buildAgentCard } from "../../../src/a2a/card/agent-card.js";
+import { EVENTS_EXTENSION_URI } from "../../../src/contract/extension.js";
+import { legacyAgentCardJson } from "../../../src/a2a/card/legacy-card.js";
+import { versionRefusedMessage } from "../../../src/contract/versions.js";
 import { CALLER_STATE_KEY } from "../../../src/http/app.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import { post, rpc, sendParams, start, stopApp, type Running } from "./support/stub-app.js";

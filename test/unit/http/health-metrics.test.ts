@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildAgentCard } from "../../../src/a2a/contract/card.js";
+import { buildAgentCard } from "../../../src/a2a/card/agent-card.js";
 import type { SessionEvent } from "../../../src/claude/index.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import { createHttpApp } from "../../../src/http/app.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { versionRefusedMessage } from "../../../src/a2a/contract/versions.js";
+import { versionRefusedMessage } from "../../../src/contract/versions.js";
 import { methodVersionProblem, versionDecision } from "../../../src/http/version-gate.js";
 
 describe("versionDecision", () => {

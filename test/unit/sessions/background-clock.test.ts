@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { conversationKey } from "../../../src/identity/conversation.js";
 import { BackgroundClock } from "../../../src/sessions/background-clock.js";
 import { backgroundLimitReason } from "../../../src/sessions/background-limit.js";
-import type { Timers } from "../../../src/timers.js";
+import type { Timers } from "../../../src/common/timers.js";
 
 const LIMIT = 1_000;
 

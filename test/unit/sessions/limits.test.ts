@@ -9,7 +9,7 @@ import type {
   SessionEvent,
   SessionListener,
 } from "../../../src/claude/index.js";
-import { describeMs } from "../../../src/a2a/contract/texts.js";
+import { describeMs } from "../../../src/contract/texts.js";
 import { backgroundClock, backgroundLimitReason } from "../../../src/sessions/background-limit.js";
 import {
   SERVER_STOPPING,

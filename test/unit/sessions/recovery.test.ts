@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunOutcome } from "../../../src/claude/index.js";
-import { TEXT } from "../../../src/a2a/contract/texts.js";
+import { TEXT } from "../../../src/contract/texts.js";
 import { conversationKey } from "../../../src/identity/conversation.js";
 import {
   afterCloseFollowUp,

@@ -1,8 +1,8 @@
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { InMemoryTaskStore, ServerCallContext } from "@a2a-js/sdk/server";
 import { describe, expect, it } from "vitest";
-import { KIND } from "../../../src/a2a/contract/kinds.js";
-import { agentMessage, textPart } from "../../../src/a2a/contract/messages.js";
+import { KIND } from "../../../src/contract/kinds.js";
+import { agentMessage, textPart } from "../../../src/contract/messages.js";
 import { ExchangedHistoryStore } from "../../../src/store/exchanged-history-store.js";
 
 const context = new ServerCallContext();

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { INBOX_DIR } from "../../../src/workspace/inbox.js";
 import { openDatabase, type Database } from "../../../src/store/database.js";
 import { DAY_MS, scheduleRetention } from "../../../src/store/retention.js";
-import type { Timers } from "../../../src/timers.js";
+import type { Timers } from "../../../src/common/timers.js";
 import { as, task } from "./store-contract.js";
 
 /** Timers that fire only when the test says, with the delay each was armed for. */

@@ -12,10 +12,10 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { INBOX_DIR } from "../../../src/workspace/inbox.js";
 import { CallerUser } from "../../../src/identity/caller.js";
-import { KIND } from "../../../src/a2a/contract/kinds.js";
-import { agentMessage, textPart } from "../../../src/a2a/contract/messages.js";
-import { TEXT } from "../../../src/a2a/contract/texts.js";
-import { OWNER_KEY } from "../../../src/a2a/contract/operator.js";
+import { KIND } from "../../../src/contract/kinds.js";
+import { agentMessage, textPart } from "../../../src/contract/messages.js";
+import { TEXT } from "../../../src/contract/texts.js";
+import { OWNER_KEY } from "../../../src/contract/operator.js";
 import { EVERY_OWNER_STATE_KEY } from "../../../src/identity/operators.js";
 import { DAY_MS } from "../../../src/store/retention.js";
 import {
@@ -260,7 +260,7 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
 
 /**
  * ListTasks on a store: pagination, filters, caller scoping, historyLength and includeArtifacts.
- * Every store runs it, the memory one too (README: they work on every store).
+ * Every store runs it, the memory one too (docs/storage.md: they work on every store).
  */
 export function describeListTasks(openStores: () => Promise<TaskStores>): void {
   it("ListTasks: newest first, pages by token, filters by context, status and time, scoped to the caller", async () => {

@@ -7,7 +7,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CallerUser } from "../../../src/identity/caller.js";
-import { agentMessage, artifact, textPart } from "../../../src/a2a/contract/messages.js";
+import { agentMessage, artifact, textPart } from "../../../src/contract/messages.js";
 import { openTaskStores, type TaskStores } from "../../../src/store/task-stores.js";
 
 const alice = new ServerCallContext({ user: new CallerUser({ kind: "login", login: "alice" }) });

@@ -6,7 +6,7 @@ import { ServerCallContext } from "@a2a-js/sdk/server";
 import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildCards, extendedCardProvider } from "../../../../src/a2a/card/cards.js";
-import { EXTENDED_CARD_NEEDS_CALLER } from "../../../../src/a2a/contract/extended-card.js";
+import { EXTENDED_CARD_NEEDS_CALLER } from "../../../../src/contract/extended-card.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import { CallerUser } from "../../../../src/identity/caller.js";
 

@@ -7,7 +7,7 @@ import { verifyAgentCardSignature, type AgentCard } from "@a2a-js/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildCards } from "../../../../src/a2a/card/cards.js";
 import { CardSigningError, loadSigningKey, signCard } from "../../../../src/a2a/card/signing.js";
-import { buildAgentCard, cardDocument } from "../../../../src/a2a/contract/card.js";
+import { buildAgentCard, cardDocument } from "../../../../src/a2a/card/agent-card.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
 import { verifyCardSignature } from "../../../support/card-signature.js";

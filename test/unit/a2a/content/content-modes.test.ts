@@ -1,7 +1,7 @@
 import type { Part, SendMessageRequest } from "@a2a-js/sdk";
 import { ContentTypeNotSupportedError } from "@a2a-js/sdk/errors";
 import { describe, expect, it } from "vitest";
-import { buildAgentCard } from "../../../../src/a2a/contract/card.js";
+import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import {
   acceptsFileArtifact,
   checkContentModes,
@@ -12,10 +12,10 @@ import {
   partMediaType,
   unsentFilesNote,
 } from "../../../../src/a2a/content/content-modes.js";
-import { artifact, rawPart, textPart } from "../../../../src/a2a/contract/messages.js";
+import { artifact, rawPart, textPart } from "../../../../src/contract/messages.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
-import { DEFAULT_INPUT_MODES, mediaTypeMatches } from "../../../../src/media-types.js";
+import { DEFAULT_INPUT_MODES, mediaTypeMatches } from "../../../../src/common/media-types.js";
 
 const part = (content: Part["content"], mediaType = "", filename = ""): Part => ({
   content,

@@ -11,7 +11,7 @@ import {
   type TaskStore,
 } from "@a2a-js/sdk/server";
 import { describe, expect, it } from "vitest";
-import { buildAgentCard } from "../../../../src/a2a/contract/card.js";
+import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import { FreshTasks } from "../../../../src/a2a/handler/fresh-tasks.js";
 import { GuardedRequestHandler } from "../../../../src/a2a/handler/guarded-request-handler.js";
 import { resolveConfig } from "../../../../src/config/load.js";

@@ -16,7 +16,7 @@ import {
   type RequestContext,
 } from "@a2a-js/sdk/server";
 import { beforeEach, describe, expect, it } from "vitest";
-import { buildAgentCard } from "../../../../src/a2a/contract/card.js";
+import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import {
   GuardedRequestHandler,
   historyLengthProblem,
@@ -146,7 +146,7 @@ const cancel = (id: string) => handler.cancelTask({ tenant: "", id, metadata: un
 
 describe("GuardedRequestHandler: one turn at a time", () => {
   it.each([TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED])(
-    "refuses a message for a task in %s with the README's message, touching nothing",
+    "refuses a message for a task in %s with the docs' message, touching nothing",
     async (state) => {
       const before = await storeTask("busy-1", state);
       const refusal = handler.sendMessage(send("busy-1"), context);
@@ -168,7 +168,7 @@ describe("GuardedRequestHandler: one turn at a time", () => {
     expect(executor.executed).toEqual([]);
   });
 
-  it("spells the refusal exactly as the README does", () => {
+  it("spells the refusal exactly as the docs do", () => {
     expect(stillWorkingMessage("abc")).toBe(
       "Task abc is still working; wait for input-required or send a new message without taskId.",
     );

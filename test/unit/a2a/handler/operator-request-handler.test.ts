@@ -9,7 +9,7 @@ import {
   type RequestContext,
 } from "@a2a-js/sdk/server";
 import { beforeEach, describe, expect, it } from "vitest";
-import { buildAgentCard } from "../../../../src/a2a/contract/card.js";
+import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import { OperatorRequestHandler } from "../../../../src/a2a/handler/operator-request-handler.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import { CallerUser } from "../../../../src/identity/caller.js";

@@ -8,8 +8,8 @@ import {
 } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { AUTONOMOUS_ORIGIN } from "../../../../src/a2a/contract/kinds.js";
-import { TEXT } from "../../../../src/a2a/contract/texts.js";
+import { AUTONOMOUS_ORIGIN } from "../../../../src/contract/kinds.js";
+import { TEXT } from "../../../../src/contract/texts.js";
 import {
   autonomousRecord,
   AutonomousTasks,

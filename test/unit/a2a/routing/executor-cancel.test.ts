@@ -8,7 +8,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { buildAgentCard } from "../../../../src/a2a/contract/card.js";
+import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import { ClaudeAgentExecutor } from "../../../../src/a2a/routing/executor.js";
 import { AutonomousTasks } from "../../../../src/a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../../../../src/a2a/routing/run-ownership.js";

@@ -6,7 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DENIAL, TEXT } from "../../../../src/a2a/contract/texts.js";
+import { DENIAL, TEXT } from "../../../../src/contract/texts.js";
 import { reply, sdk } from "../../claude/support/sdk-messages.js";
 import {
   askPermission,

@@ -1,7 +1,7 @@
 import type { Message } from "@a2a-js/sdk";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
-import { DENIAL, TEXT } from "../../../../src/a2a/contract/texts.js";
+import { DENIAL, TEXT } from "../../../../src/contract/texts.js";
 import type { Answer, InputRequest } from "../../../../src/a2a/interaction/answers.js";
 import { DenialLedger } from "../../../../src/a2a/interaction/loop-protection.js";
 import type { TurnPolicy } from "../../../../src/a2a/task/environment.js";

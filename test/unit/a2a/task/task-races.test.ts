@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { rawPart, textPart } from "../../../../src/a2a/contract/messages.js";
+import { rawPart, textPart } from "../../../../src/contract/messages.js";
 import { sdk, reply } from "../../claude/support/sdk-messages.js";
 import {
   askPermission,

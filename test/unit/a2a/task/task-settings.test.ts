@@ -5,8 +5,8 @@ import {
   taskOptionsExtension,
   withTaskOptions,
   type ModelPolicy,
-} from "../../../../src/a2a/contract/task-options.js";
-import { buildAgentCard } from "../../../../src/a2a/contract/card.js";
+} from "../../../../src/contract/task-options.js";
+import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import { requestedSettings } from "../../../../src/a2a/task/task-settings.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 

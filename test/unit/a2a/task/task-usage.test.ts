@@ -5,7 +5,7 @@
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import { afterEach, describe, expect, it } from "vitest";
-import { EMPTY_USAGE, usageOf, type TaskUsage } from "../../../../src/a2a/contract/usage.js";
+import { EMPTY_USAGE, usageOf, type TaskUsage } from "../../../../src/contract/usage.js";
 import {
   addRunUsage,
   budgetStop,

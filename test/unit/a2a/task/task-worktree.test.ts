@@ -4,7 +4,7 @@ import type { ConversationKey } from "../../../../src/identity/conversation.js";
 import { TaskWorktree } from "../../../../src/a2a/task/task-worktree.js";
 import type { TaskIsolation } from "../../../../src/a2a/task/environment.js";
 import type { TaskCommit } from "../../../../src/workspace/worktrees/commit.js";
-import { DIFF_MEDIA_TYPE } from "../../../../src/a2a/contract/worktree.js";
+import { DIFF_MEDIA_TYPE } from "../../../../src/contract/worktree.js";
 
 const logger = pino({ level: "silent" });
 const conversation = { key: "token:ci|ctx" as ConversationKey, contextId: "ctx" };

@@ -6,7 +6,7 @@ import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
-import { legacyAgentCardJson } from "../../../../src/a2a/contract/legacy-card.js";
+import { legacyAgentCardJson } from "../../../../src/a2a/card/legacy-card.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
 import { Authenticator } from "../../../../src/auth/decide.js";
 import { StaticTokenVerifier } from "../../../../src/auth/static-tokens.js";

@@ -1,7 +1,7 @@
 /** What the HTTP tests' stub request handlers share: the card they serve and a working task. */
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
-import { buildAgentCard } from "../../../../src/a2a/contract/card.js";
+import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 
 export const card = buildAgentCard(resolveConfig({}, { file: "test.json", startDir: "/work" }), {

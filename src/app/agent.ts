@@ -1,0 +1,300 @@
+import type { AgentCard } from "@a2a-js/sdk";
+import type { Options } from "@anthropic-ai/claude-agent-sdk";
+import type { A2ARequestHandler, TaskStore } from "@a2a-js/sdk/server";
+import type { Logger } from "pino";
+import { TaskBusManager } from "../a2a/handler/bus-manager.js";
+import { buildCards, extendedCardProvider } from "../a2a/card/cards.js";
+import { upgradeSessionKey } from "../identity/conversation.js";
+import { metricsCallerLabel } from "../identity/metrics-caller.js";
+import { operatorScopes } from "../identity/operators.js";
+import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
+import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
+import { RunOwnership } from "../a2a/routing/run-ownership.js";
+import { ReplayingRequestHandler } from "../a2a/handler/replaying-request-handler.js";
+import { KeptEvents } from "../store/kept-events.js";
+import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
+import { RetryingPushSender } from "../a2a/push/sender.js";
+import { pushTargetPolicy } from "../a2a/push/target.js";
+import type { Inbox } from "../a2a/task/environment.js";
+import type { ServerTask } from "../a2a/task/server-task.js";
+import {
+  readTranscriptSync,
+  rewindPoint,
+  transcriptCheck,
+  type QueryFactory,
+} from "../claude/index.js";
+import type { Config } from "../config/schema.js";
+import { checkHealth, type HealthReport } from "../http/health.js";
+import { ServerMetrics } from "../metrics/metrics.js";
+import { OrphanGuard } from "../sessions/orphans.js";
+import type { SlotsFactory } from "../sessions/machine-slots.js";
+import { SessionPool } from "../sessions/pool.js";
+import { describePassthrough, passthroughOptions } from "../sessions/session-options.js";
+import { modelPolicyOf } from "../contract/task-options.js";
+import { SessionMap } from "../store/session-map.js";
+import { memoryStores, openTaskStores, type TaskStores } from "../store/task-stores.js";
+import { ExchangedHistoryStore } from "../store/exchanged-history-store.js";
+import { TerminalTaskStore } from "../store/terminal-task-store.js";
+import { callerAccounting } from "../a2a/routing/caller-accounting.js";
+import { CallerLimits } from "../limits/caller-limits.js";
+import { anyLimit } from "../limits/decisions.js";
+import { realClock, type Clock, type Timers } from "../common/timers.js";
+import { loadTracing, type Tracing } from "../tracing/tracing.js";
+import { packageVersion } from "../common/version.js";
+import { claudeEnvironment, sessionFactory } from "./session-factory.js";
+import { openWorktreeIsolation } from "./worktree-isolation.js";
+import * as fleets from "../fleet/open.js";
+
+export interface AgentOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  /** The Claude Code child's whole environment (the SDK replaces, never merges). Default: inherit. */
+  readonly claudeEnv?: Record<string, string>;
+  /** Extra Agent SDK options (e.g. `pathToClaudeCodeExecutable`, `stderr`). */
+  readonly sdkOptions?: Partial<Options>;
+  /** The SDK seam: how a Claude Code query is started. */
+  readonly queryFactory?: QueryFactory;
+  readonly taskStore?: TaskStore;
+  /** The clock seam of input timeouts. */
+  readonly timers?: Timers;
+  /** The wall clock of per-caller limits (minute windows, UTC days). */
+  readonly clock?: Clock;
+  /** Tracing to use instead of what `tracing` in the config says (tests: an in-memory exporter). */
+  readonly tracing?: Tracing;
+  /** Where attachments are written (a seam, so a test can hold a write). */
+  readonly inbox?: Inbox;
+  /** The workspace's name when the server serves several (`workspaces`); unset at the root. */
+  readonly workspace?: string;
+  /** The process slots of its pool (the machine-wide cap of several workspaces). */
+  readonly slots?: SlotsFactory;
+}
+
+/** Everything behind the HTTP surface: the A2A request handler down to the Claude sessions. */
+export interface Agent {
+  /** The workspace it serves, by name (`workspaces`); undefined for the one at the root. */
+  readonly workspace: string | undefined;
+  readonly card: AgentCard;
+  readonly requestHandler: A2ARequestHandler;
+  readonly executor: ClaudeAgentExecutor;
+  readonly pool: SessionPool;
+  readonly taskStore: TaskStore;
+  /** The configured task and push-config stores (health checks, shutdown). */
+  readonly stores: TaskStores;
+  readonly metrics: ServerMetrics;
+  /** Spans of requests, tasks, runs and tool calls (`NO_TRACING` when off). */
+  readonly tracing: Tracing;
+  health(): Promise<HealthReport>;
+  /** Ends every Claude session (running tasks end) and flushes the session map. */
+  closeSessions(): Promise<void>;
+  /** `closeSessions()`, then waits for pending task writes and closes the store. */
+  close(): Promise<void>;
+}
+
+export async function createAgent(o: AgentOptions): Promise<Agent> {
+  const { config, logger } = o;
+  const cwd = config.claude.cwd;
+  // First: a signing key that does not work stops startup before anything is opened.
+  const cards = await buildCards(config, { version: packageVersion() });
+  // `claude.isolation: "worktree"`: a workspace that is not a git repository stops startup here.
+  const worktrees = await openWorktreeIsolation(config, logger);
+  const cwdOf = (key?: string) => (key && worktrees?.cwdOf(key)) ?? cwd;
+  const claudeEnv = claudeEnvironment(config, o.claudeEnv);
+  // The Claude Code options the config passes through, the same for every session (env: names).
+  const passthrough = passthroughOptions(config.claude, claudeEnv);
+  const models = modelPolicyOf(config.claude);
+  logger.debug({ claude: describePassthrough(config.claude) }, "claude options");
+  const stores: TaskStores = o.taskStore
+    ? memoryStores(o.taskStore)
+    : await openTaskStores({
+        store: config.store,
+        cwd,
+        logger: logger.child({ component: "store" }),
+        operators: config.server.operators.length > 0,
+        failUnfinished: config.store.type !== "postgres", // the fleet recovers (src/fleet/)
+      });
+  // Before any session resumes: stop what a killed predecessor left running in this workspace.
+  const orphans = new OrphanGuard({ cwd, logger: logger.child({ component: "orphans" }) });
+  await orphans.stopPredecessor();
+  const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
+
+  // Sessions report to the executor, which needs the pool that creates them: the factory reads
+  // `executor` only when a session calls it, and sessions exist only through the executor.
+  const createSession = sessionFactory({
+    config,
+    logger,
+    cwdOf,
+    passthrough,
+    ...(claudeEnv && { claudeEnv }),
+    ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
+    ...(o.queryFactory && { queryFactory: o.queryFactory }),
+    executor: () => executor,
+  });
+  const pool = new SessionPool({
+    sessionMap,
+    createSession,
+    idleTimeoutMs: config.sessions.idleTimeoutMs,
+    maxLive: config.sessions.maxLive,
+    minIdleBeforeEvictMs: config.sessions.minIdleBeforeEvictMs,
+    maxBackgroundMs: config.sessions.maxBackgroundMs,
+    logger: logger.child({ component: "sessions" }),
+    checkTranscript: (sessionId, key) =>
+      transcriptCheck({ cwd: cwdOf(key), env: o.claudeEnv })(sessionId),
+    rewindPoint: (sessionId, key) =>
+      rewindPoint(readTranscriptSync({ cwd: cwdOf(key), env: o.claudeEnv }, sessionId)),
+    ...(o.slots && { slots: o.slots }),
+    onSessionEvent: (key, event) => {
+      metrics.onSessionEvent(key, event);
+      if (event.type === "session_id" || event.type === "closed") void orphans.record();
+    },
+  });
+  const metrics = new ServerMetrics({
+    tasksByState: () => stores.countByState(),
+    liveSessions: () => pool.liveCount,
+    backgroundTasks: () => pool.backgroundTaskCount(),
+    queuedTasks: () => pool.waiting,
+    callerLabel: metricsCallerLabel({
+      tokens: config.server.auth.tokens.map((t) => t.name),
+      logins: config.server.allowedLogins ?? [],
+    }),
+  });
+  const fleet = o.taskStore ? undefined : await fleets.openFleetOf(config, logger, metrics, stores);
+  await pool.dropStaleSessions();
+  const owned = fleet?.ownedStore(stores.taskStore) ?? stores.taskStore;
+  const terminal = new TerminalTaskStore(owned, logger.child({ component: "store" }));
+  const taskStore = new ExchangedHistoryStore(terminal);
+  // Built before the bus manager and the executor, which both read it: nothing is set later.
+  const ownership = new RunOwnership<ServerTask>();
+  const isLive = (taskId: string) => ownership.isActive(taskId);
+  const busManager = fleet
+    ? new fleets.RelayingBusManager(isLive, fleet)
+    : new TaskBusManager(isLive);
+  const tracing = o.tracing ?? (await loadTracing(config.tracing));
+  // Counted only when some limit is configured: otherwise nothing per caller is kept at all.
+  const limits = anyLimit(config.limits)
+    ? await CallerLimits.open({
+        config: config.limits,
+        store: stores.usage,
+        clock: o.clock ?? realClock,
+        logger: logger.child({ component: "limits" }),
+      })
+    : undefined;
+  const pushTargets = pushTargetPolicy(config.server.pushAllowPrivateNetworks);
+  const pushSender = config.agentCard.capabilities.pushNotifications
+    ? new RetryingPushSender(stores.pushStore, logger.child({ component: "push" }), {
+        targets: pushTargets,
+        compatV03: config.server.compat.v03,
+        ...(tracing.enabled && {
+          traceHeaders: (taskId: string): Record<string, string> => executor.traceHeaders(taskId),
+        }),
+      })
+    : undefined;
+  const push = pushSender && { store: stores.pushStore, sender: pushSender };
+  const a2aLogger = logger.child({ component: "a2a" });
+  // Numbered events kept for replay, and the sends already seen (docs/reliability.md).
+  const replay = config.replay.enabled
+    ? new KeptEvents({
+        ...(stores.replayBackend && { backend: stores.replayBackend }),
+        retainMs: config.replay.retainMs,
+        logger: logger.child({ component: "replay" }),
+      })
+    : undefined;
+  const autonomous = new AutonomousTasks({
+    taskStore,
+    busManager,
+    logger: a2aLogger,
+    ...(push && { push }),
+    ...(replay && { replay }),
+  });
+  const executor = new ClaudeAgentExecutor({
+    pool,
+    cwd,
+    policy: {
+      permissionPrompts: config.claude.permissionPrompts,
+      maxPermissionDenials: config.claude.maxPermissionDenials,
+      inputTimeoutMs: config.claude.inputTimeoutMs,
+      backgroundTasks: config.claude.backgroundTasks,
+      backgroundWaitTimeoutMs: config.claude.backgroundWaitTimeoutMs,
+      maxBudgetUsd: config.claude.maxBudgetUsd,
+      models,
+    },
+    taskStore,
+    busManager,
+    logger: a2aLogger,
+    ownership,
+    autonomous,
+    ...(o.timers && { timers: o.timers }),
+    ...(o.inbox && { inbox: o.inbox }),
+    ...(push && { push }),
+    ...(replay && { replay }),
+    ...(config.streaming.flushMs > 0 && { streaming: config.streaming }),
+    ...(limits && { accounting: callerAccounting(limits) }),
+    tracing,
+    ...(worktrees && { isolation: worktrees.task }),
+  });
+
+  const { card } = cards;
+  const operators = {
+    operators: operatorScopes({
+      operators: config.server.operators,
+      tokens: config.server.auth.tokens.map((t) => t.name),
+      logins: config.server.allowedLogins ?? [],
+    }),
+    ownerOf: (taskId: string, tenant: string) => stores.everyOwner.ownerOf(taskId, tenant),
+    cancelingOperator: (taskId: string, name: string | undefined) =>
+      executor.cancelingOperator(taskId, name),
+  };
+  const guarded = new (fleet ? fleets.FleetRequestHandler.on(fleet) : OperatorRequestHandler)(
+    operators,
+    card,
+    taskStore,
+    executor,
+    busManager,
+    stores.pushStore,
+    pushSender,
+    pushTargets,
+    { maxBudgetUsd: config.claude.maxBudgetUsd, callerLimits: limits, models },
+    cards.extended && extendedCardProvider(cards.extended),
+  );
+  const requestHandler = replay
+    ? new ReplayingRequestHandler(guarded, {
+        log: replay,
+        workspace: o.workspace ?? "",
+        logger: a2aLogger,
+      })
+    : guarded;
+  const closeSessions = async () => {
+    await pool.closeAll();
+    await sessionMap.flush();
+    await orphans.record();
+  };
+  return {
+    workspace: o.workspace,
+    card,
+    requestHandler,
+    executor,
+    pool,
+    taskStore,
+    stores,
+    metrics,
+    tracing,
+    health: () =>
+      checkHealth({
+        storeType: stores.type,
+        pingStore: () => stores.ping(),
+        liveSessions: () => pool.liveCount,
+        maxLive: config.sessions.maxLive,
+        ...(fleet && { instance: () => fleet.health() }),
+      }),
+    closeSessions,
+    close: async () => {
+      await closeSessions();
+      await worktrees?.close();
+      await terminal.drain();
+      await limits?.drain();
+      await fleet?.close();
+      await replay?.close();
+      await stores.close();
+      await tracing.shutdown();
+    },
+  };
+}

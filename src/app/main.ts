@@ -1,0 +1,223 @@
+import { parseArgs } from "node:util";
+import type { Logger } from "pino";
+import { ConfigError, loadConfig } from "../config/load.js";
+import type { Config } from "../config/schema.js";
+import { checkCredentials, formatReport, runChecks } from "../doctor/checks.js";
+import { createLogger, LOG_LEVELS, logFormat, logLevel } from "../common/logging.js";
+import { StartupError, startServer, type RunningServer } from "./server.js";
+import { packageVersion } from "../common/version.js";
+
+export const USAGE = `Usage: claude-a2a [options]
+
+Serves a Claude Code agent, working in the current directory, over the A2A protocol v1.0.
+Settings are read from .claude/claude-a2a.config.json in the working directory.
+
+Options:
+  -p, --port <port>    port to listen on (default 3008, or server.port)
+      --host <host>    address to bind (default 127.0.0.1, or server.host)
+  -c, --config <file>  config file (default .claude/claude-a2a.config.json)
+      --cwd <dir>      Claude's working directory (default: the current directory)
+      --workspace <name>=<dir>
+                       serve <dir> as the workspace <name> under /agents/<name>/
+                       (repeatable; adds to, or overrides, the config's workspaces)
+      --check          check the config and the environment, print what is wrong, and exit
+  -h, --help           show this help and exit
+  -v, --version        print the version and exit
+
+Environment:
+  LOG_LEVEL            log level: fatal, error, warn, info, debug, trace, silent
+                       (overrides log.level in the config file; default info)
+  LOG_FORMAT           json or pretty (default: pretty on a terminal, else JSON lines)
+
+Client commands (talk to this or any A2A agent; add --help to each):
+  claude-a2a chat      an interactive conversation
+  claude-a2a send      send one message and stream the answer
+  claude-a2a tasks     list tasks; claude-a2a task <id> shows one; claude-a2a cancel <id>
+`;
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** Standard error is a terminal: then the one human line about what is served goes there. */
+  readonly errIsTTY?: boolean;
+}
+
+/** The one human line printed at startup (beside the JSON log) so nobody serves the wrong tree. */
+export const servingLine = (url: string, cwd: string): string =>
+  `claude-a2a: serving ${cwd} at ${url} (Ctrl-C stops; talk to it with: claude-a2a chat --url ${url})\n`;
+
+export interface MainDeps {
+  /** Where the server was started; default process.cwd(). */
+  readonly cwd?: string;
+  readonly logger?: Logger;
+  /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
+  readonly stopSignal?: (server: RunningServer) => Promise<void>;
+}
+
+interface Flags {
+  help?: boolean;
+  version?: boolean;
+  port?: string;
+  host?: string;
+  config?: string;
+  cwd?: string;
+  workspace?: string[];
+  check?: boolean;
+}
+
+export function parseFlags(argv: readonly string[]): Flags {
+  return parseArgs({
+    args: [...argv],
+    options: {
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+      port: { type: "string", short: "p" },
+      host: { type: "string" },
+      config: { type: "string", short: "c" },
+      cwd: { type: "string" },
+      workspace: { type: "string", multiple: true },
+      check: { type: "boolean" },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+}
+
+const overridesOf = (flags: Flags) => ({
+  port: flags.port,
+  host: flags.host,
+  cwd: flags.cwd,
+  workspaces: flags.workspace,
+});
+
+const untilSignal = () =>
+  new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+
+/** Longest a graceful shutdown may take before the process exits anyway. */
+export const SHUTDOWN_TIMEOUT_MS = 15_000;
+
+function guardShutdown(logger: Logger): { dispose(): void } {
+  const now = (signal: NodeJS.Signals) => {
+    logger.warn({ signal }, "second signal: exiting now");
+    process.exit(130);
+  };
+  process.once("SIGINT", now);
+  process.once("SIGTERM", now);
+  const timer = setTimeout(() => {
+    logger.error({ timeoutMs: SHUTDOWN_TIMEOUT_MS }, "shutdown took too long: exiting now");
+    process.exit(1);
+  }, SHUTDOWN_TIMEOUT_MS);
+  timer.unref();
+  return {
+    dispose: () => {
+      clearTimeout(timer);
+      process.off("SIGINT", now);
+      process.off("SIGTERM", now);
+    },
+  };
+}
+
+/**
+ * Without credentials every task fails, but the server starts anyway: a login made on this
+ * machine meanwhile needs no restart. The Claude Code children inherit this environment.
+ */
+async function warnIfNoCredentials(logger: Logger): Promise<void> {
+  const check = await checkCredentials(process.env);
+  if (check.ok) return;
+  logger.warn(
+    { check: check.name, detail: check.detail, fix: check.fix },
+    "Claude Code is not logged in on this machine: every task will fail until it is (run `claude` once and log in, or set ANTHROPIC_API_KEY; `claude-a2a --check` tells what is missing)",
+  );
+}
+
+/** `--check`: validates the config and the environment; exit code 1 if anything is wrong. */
+async function doctor(flags: Flags, io: Io, deps: MainDeps): Promise<number> {
+  let config: Config;
+  let file: string | null | undefined;
+  try {
+    ({ config, file } = await loadConfig({
+      cwd: deps.cwd ?? process.cwd(),
+      configPath: flags.config,
+      overrides: overridesOf(flags),
+    }));
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    const report = formatReport([
+      { name: "config", ok: false, detail: err.message, fix: "correct the keys listed above" },
+    ]);
+    io.out(report.text);
+    return report.code;
+  }
+  const report = formatReport([
+    { name: "config", ok: true, detail: file ?? "no config file (defaults)" },
+    ...(await runChecks(config)),
+  ]);
+  io.out(report.text);
+  return report.code;
+}
+
+/** Runs the command line; resolves with the process exit code once the server has stopped. */
+export async function main(argv: readonly string[], io: Io, deps: MainDeps = {}): Promise<number> {
+  let flags: Flags;
+  try {
+    flags = parseFlags(argv);
+  } catch (err) {
+    io.err(`claude-a2a: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (flags.version) {
+    io.out(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (flags.help) {
+    io.out(USAGE);
+    return 0;
+  }
+
+  if (flags.check) return doctor(flags, io, deps);
+
+  if (deps.logger === undefined && logLevel(process.env, "info") === undefined) {
+    const level = process.env.LOG_LEVEL ?? "";
+    io.err(`claude-a2a: LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}; got "${level}".\n`);
+    return 2;
+  }
+  let logger: Logger;
+  let server: RunningServer;
+  try {
+    const { config, file } = await loadConfig({
+      cwd: deps.cwd ?? process.cwd(),
+      configPath: flags.config,
+      overrides: overridesOf(flags),
+    });
+    // The config file's log.level, unless LOG_LEVEL (checked above) says otherwise.
+    logger =
+      deps.logger ??
+      createLogger({
+        level: logLevel(process.env, config.log.level) ?? config.log.level,
+        format: logFormat(process.env, process.stdout.isTTY === true),
+      });
+    logger.info({ configFile: file ?? "(none: defaults)" }, "configuration loaded");
+    await warnIfNoCredentials(logger);
+    server = await startServer({ config, logger });
+    if (io.errIsTTY) {
+      if (server.workspaces.length === 0) io.err(servingLine(server.url, config.claude.cwd));
+      for (const w of server.workspaces) io.err(servingLine(w.url, w.cwd));
+    }
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof StartupError) {
+      io.err(`claude-a2a: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  await (deps.stopSignal ?? untilSignal)(server);
+  logger.info("stopping");
+  // Real signals only: a second one, or a shutdown that hangs, ends the process at once.
+  const guard = deps.stopSignal === undefined ? guardShutdown(logger) : undefined;
+  await server.close();
+  guard?.dispose();
+  return 0;
+}

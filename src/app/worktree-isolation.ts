@@ -1,0 +1,57 @@
+import type { Logger } from "pino";
+import type { TaskEnvironment } from "../a2a/task/environment.js";
+import type { Config } from "../config/schema.js";
+import { parseConversationKey } from "../identity/conversation.js";
+import { PIDS_FILE } from "../sessions/orphans.js";
+import { SESSIONS_FILE } from "../store/session-map.js";
+import { INBOX_DIR } from "../workspace/inbox.js";
+import { WorktreeManager, type ConversationRef } from "../workspace/worktrees/index.js";
+
+/**
+ * The wiring of `claude.isolation: "worktree"` (`src/workspace/worktrees/`): the manager opened
+ * from the config, what the tasks get (`TaskEnvironment.isolation`), where each conversation's
+ * process runs, and the retention of worktrees. Kept out of `agent.ts`, which only calls it.
+ */
+export interface WorktreeIsolation {
+  readonly task: NonNullable<TaskEnvironment["isolation"]>;
+  /** The folder a conversation's Claude Code process runs in (its transcripts lie under it). */
+  cwdOf(key: string): string;
+  /** Stops the retention timer; resolves when the commits under way are made. */
+  close(): Promise<void>;
+}
+
+/**
+ * Undefined with `claude.isolation: "shared"`. With "worktree", checks the workspace (a
+ * `WorktreeSetupError` names it when it is not a git repository with a commit, or git is
+ * missing) and starts the worktrees' retention (`store.retainDays`).
+ */
+export async function openWorktreeIsolation(
+  config: Config,
+  logger: Logger,
+): Promise<WorktreeIsolation | undefined> {
+  if (config.claude.isolation !== "worktree") return undefined;
+  const store = config.store;
+  const sqlite =
+    store.type === "sqlite" ? [store.path, `${store.path}-wal`, `${store.path}-shm`] : [];
+  const manager = await WorktreeManager.open({
+    cwd: config.claude.cwd,
+    dir: config.claude.worktreeDir,
+    // What the server itself writes in the workspace: neither the checkout's `git status` nor
+    // a task's commit (the inbox is written in the worktree) may show it.
+    serverPaths: [`${INBOX_DIR}/`, SESSIONS_FILE, PIDS_FILE, ...sqlite],
+    logger: logger.child({ component: "worktrees" }),
+  });
+  const stop = manager.scheduleRetention(store.type === "memory" ? 0 : store.retainDays);
+  const refOf = (key: string): ConversationRef => ({
+    key,
+    contextId: parseConversationKey(key)?.contextId ?? key,
+  });
+  return {
+    task: { worktrees: manager, maxDiffBytes: config.artifacts.maxFileBytes },
+    cwdOf: (key) => manager.cwdOf(refOf(key)),
+    close: async () => {
+      stop();
+      await manager.close();
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import type { InputRequestContent } from "./data-parts.js";
+import { KIND, type StatusKind } from "./kinds.js";
+import {
+  agentMessage,
+  dataPart,
+  statusUpdate,
+  textPart,
+  type Metadata,
+  type TaskRef,
+} from "./messages.js";
+import { ANSWERED_BY_KEY, CANCELED_BY_KEY } from "./operator.js";
+import { TEXT, type WorkRef } from "./texts.js";
+
+/**
+ * One factory per status docs/protocol.md documents, so a call site names what it says and never
+ * pairs a kind with the wrong state or text. The kind is on the message only: the SDK merges a
+ * status event's own metadata into the stored task's, where an intermediate kind would outlive
+ * its turn.
+ */
+function kindStatus(
+  ref: TaskRef,
+  state: TaskState,
+  kind: StatusKind,
+  text: string,
+  extra: Metadata = {},
+): TaskStatusUpdateEvent {
+  return statusUpdate(ref, state, agentMessage(ref, [textPart(text)], { kind, ...extra }));
+}
+
+/** An unmarked status message (failed, canceled): clients treat it as plain text. */
+function plainStatus(ref: TaskRef, state: TaskState, text: string): TaskStatusUpdateEvent {
+  return statusUpdate(ref, state, agentMessage(ref, [textPart(text)]));
+}
+
+const WORKING = TaskState.TASK_STATE_WORKING;
+const SUBMITTED = TaskState.TASK_STATE_SUBMITTED;
+
+/** A piece of background work that ended, as the runtime reported it. */
+export interface FinishedWork extends WorkRef {
+  readonly status: string;
+  readonly summary?: string | undefined;
+  /** Set when the server stopped it: why (`sessions.maxBackgroundMs`, shutdown). */
+  readonly stopReason?: string | undefined;
+}
+
+export const status = {
+  /** Claude took the prompt (no message). */
+  working: (ref: TaskRef): TaskStatusUpdateEvent => statusUpdate(ref, WORKING),
+  toolUse: (ref: TaskRef, toolName: string, toolUseId: string): TaskStatusUpdateEvent =>
+    kindStatus(ref, WORKING, KIND.toolUse, TEXT.toolUse(toolName), { toolName, toolUseId }),
+  result: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
+    kindStatus(ref, WORKING, KIND.result, text),
+  /** Back to work with an answer; `operator`: an operator's, whose name the owner is told. */
+  resumed: (ref: TaskRef, operator?: string): TaskStatusUpdateEvent =>
+    operator === undefined
+      ? kindStatus(ref, WORKING, KIND.resumed, TEXT.resumed)
+      : kindStatus(ref, WORKING, KIND.resumed, TEXT.resumedByOperator(operator), {
+          [ANSWERED_BY_KEY]: operator,
+        }),
+  /** Behind another task of its conversation, or (`process`) for a Claude Code process. */
+  queued: (ref: TaskRef, behind: "context" | "process"): TaskStatusUpdateEvent =>
+    kindStatus(
+      ref,
+      SUBMITTED,
+      KIND.queued,
+      behind === "context" ? TEXT.queued : TEXT.queuedForProcess,
+    ),
+  sessionReset: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
+    kindStatus(ref, SUBMITTED, KIND.sessionReset, text),
+  backgroundWait: (ref: TaskRef, running: readonly WorkRef[]): TaskStatusUpdateEvent =>
+    kindStatus(ref, WORKING, KIND.backgroundWait, TEXT.backgroundWait(running), {
+      tasks: running,
+    }),
+  /** `background_task`, or `background_stopped` when the server stopped the work. */
+  backgroundFinished: (ref: TaskRef, work: FinishedWork): TaskStatusUpdateEvent => {
+    const metadata = { taskId: work.taskId, status: work.status, summary: work.summary ?? "" };
+    return work.stopReason === undefined
+      ? kindStatus(ref, WORKING, KIND.backgroundTask, TEXT.backgroundFinished(work), metadata)
+      : kindStatus(
+          ref,
+          WORKING,
+          KIND.backgroundStopped,
+          TEXT.backgroundStopped(work, work.stopReason),
+          { ...metadata, reason: work.stopReason },
+        );
+  },
+  backgroundTimeout: (
+    ref: TaskRef,
+    ms: number,
+    running: readonly WorkRef[],
+  ): TaskStatusUpdateEvent =>
+    kindStatus(ref, WORKING, KIND.backgroundTimeout, TEXT.backgroundTimeout(ms, running)),
+  wakeInterrupted: (ref: TaskRef): TaskStatusUpdateEvent =>
+    kindStatus(ref, WORKING, KIND.wakeInterrupted, TEXT.wakeInterrupted),
+  /** The prompt a parked task shows: its text, and its data part (which carries the kind). */
+  inputRequired: (ref: TaskRef, prompt: InputRequestContent): TaskStatusUpdateEvent =>
+    statusUpdate(
+      ref,
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+      agentMessage(ref, [textPart(prompt.text), dataPart(prompt.data)], { kind: prompt.data.kind }),
+    ),
+  /** Completed after its turn: its caller's spend reached the daily budget (`text` says so). */
+  budgetReached: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
+    kindStatus(ref, TaskState.TASK_STATE_COMPLETED, KIND.budgetReached, text),
+  completed: (ref: TaskRef, note?: string): TaskStatusUpdateEvent =>
+    note === undefined
+      ? statusUpdate(ref, TaskState.TASK_STATE_COMPLETED)
+      : plainStatus(ref, TaskState.TASK_STATE_COMPLETED, note),
+  failed: (ref: TaskRef, reason: string): TaskStatusUpdateEvent =>
+    plainStatus(ref, TaskState.TASK_STATE_FAILED, reason),
+  /** `operator`: an operator canceled another caller's task; its name is on the message. */
+  canceled: (ref: TaskRef, operator?: string): TaskStatusUpdateEvent =>
+    operator === undefined
+      ? plainStatus(ref, TaskState.TASK_STATE_CANCELED, TEXT.canceled)
+      : statusUpdate(
+          ref,
+          TaskState.TASK_STATE_CANCELED,
+          agentMessage(ref, [textPart(TEXT.canceledByOperator(operator))], {
+            [CANCELED_BY_KEY]: operator,
+          }),
+        ),
+} as const;
