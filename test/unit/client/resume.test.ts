@@ -55,6 +55,7 @@ describe("streamTurn through a dropped connection", () => {
     const client = {
       async *sendMessageStream(params: { message: Message | undefined }, options?: RequestOptions) {
         calls.push({ message: params.message, options });
+        await Promise.resolve();
         if (calls.length === 1) {
           yield status(TaskState.TASK_STATE_WORKING, 1);
           yield status(TaskState.TASK_STATE_WORKING, 2);
@@ -70,6 +71,7 @@ describe("streamTurn through a dropped connection", () => {
       env: {},
       stdoutIsTTY: false,
       readStdin: () => Promise.resolve(""),
+      onInterrupt: () => () => undefined,
     };
     const seen: number[] = [];
     const view = await streamTurn(client, message, e, {
