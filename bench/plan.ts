@@ -9,6 +9,7 @@ export const SCENARIOS = [
   "workspace",
   "compare",
   "fleet",
+  "resume",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
