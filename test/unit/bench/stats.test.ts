@@ -61,6 +61,7 @@ describe("bench plan", () => {
       "pool",
       "workspace",
       "fleet",
+      "resume",
     ]);
     expect(() => planFrom({ BENCH_ONLY: "warm,nope" })).toThrow(/nope/);
   });
