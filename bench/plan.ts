@@ -10,6 +10,7 @@ export const SCENARIOS = [
   "compare",
   "fleet",
   "sandbox",
+  "resume",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

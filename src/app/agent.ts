@@ -1,6 +1,6 @@
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
-import type { TaskStore } from "@a2a-js/sdk/server";
+import type { A2ARequestHandler, TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { TaskBusManager } from "../a2a/handler/bus-manager.js";
 import { buildCards, extendedCardProvider } from "../a2a/card/cards.js";
@@ -10,7 +10,8 @@ import { operatorScopes } from "../identity/operators.js";
 import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
-import type { GuardedRequestHandler } from "../a2a/handler/guarded-request-handler.js";
+import { ReplayingRequestHandler } from "../a2a/handler/replaying-request-handler.js";
+import { KeptEvents } from "../store/kept-events.js";
 import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
 import { RetryingPushSender } from "../a2a/push/sender.js";
 import { pushTargetPolicy } from "../a2a/push/target.js";
@@ -77,7 +78,7 @@ export interface Agent {
   /** The workspace it serves, by name (`workspaces`); undefined for the one at the root. */
   readonly workspace: string | undefined;
   readonly card: AgentCard;
-  readonly requestHandler: GuardedRequestHandler;
+  readonly requestHandler: A2ARequestHandler;
   readonly executor: ClaudeAgentExecutor;
   readonly pool: SessionPool;
   readonly taskStore: TaskStore;
@@ -202,11 +203,20 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     : undefined;
   const push = pushSender && { store: stores.pushStore, sender: pushSender };
   const a2aLogger = logger.child({ component: "a2a" });
+  // Numbered events kept for replay, and the sends already seen (docs/reliability.md).
+  const replay = config.replay.enabled
+    ? new KeptEvents({
+        ...(stores.replayBackend && { backend: stores.replayBackend }),
+        retainMs: config.replay.retainMs,
+        logger: logger.child({ component: "replay" }),
+      })
+    : undefined;
   const autonomous = new AutonomousTasks({
     taskStore,
     busManager,
     logger: a2aLogger,
     ...(push && { push }),
+    ...(replay && { replay }),
   });
   const executor = new ClaudeAgentExecutor({
     pool,
@@ -229,6 +239,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(o.timers && { timers: o.timers }),
     ...(o.inbox && { inbox: o.inbox }),
     ...(push && { push }),
+    ...(replay && { replay }),
     ...(config.streaming.flushMs > 0 && { streaming: config.streaming }),
     ...(limits && { accounting: callerAccounting(limits) }),
     tracing,
@@ -246,9 +257,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     cancelingOperator: (taskId: string, name: string | undefined) =>
       executor.cancelingOperator(taskId, name),
   };
-  const requestHandler = new (
-    fleet ? fleets.FleetRequestHandler.on(fleet) : OperatorRequestHandler
-  )(
+  const guarded = new (fleet ? fleets.FleetRequestHandler.on(fleet) : OperatorRequestHandler)(
     operators,
     card,
     taskStore,
@@ -265,6 +274,13 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     },
     cards.extended && extendedCardProvider(cards.extended),
   );
+  const requestHandler = replay
+    ? new ReplayingRequestHandler(guarded, {
+        log: replay,
+        workspace: o.workspace ?? "",
+        logger: a2aLogger,
+      })
+    : guarded;
   const closeSessions = async () => {
     await pool.closeAll();
     await sessionMap.flush();
@@ -296,6 +312,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       await terminal.drain();
       await limits?.drain();
       await fleet?.close();
+      await replay?.close();
       await stores.close();
       await tracing.shutdown();
     },

@@ -164,6 +164,25 @@ const streamingSchema = z.strictObject({
     .describe("Text gathered up to this many characters is published at once."),
 });
 
+const replaySchema = z.strictObject({
+  enabled: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Number every task event (metadata.eventNumber, the SSE id), keep it for replay from a " +
+        "cursor (Last-Event-ID), and answer a repeated messageId with its task instead of " +
+        "running it again. Off: no numbers, no replay, no idempotency (docs/reliability.md).",
+    ),
+  retainMs: z
+    .int({ error: "expected a whole number of milliseconds" })
+    .min(0, { error: "expected 0 or more" })
+    .default(3_600_000)
+    .describe(
+      "How long a finished task's events and its sends' idempotency keys are kept after it " +
+        "ends (ms; live tasks keep theirs while they live). A cursor older than that is refused.",
+    ),
+});
+
 const artifactsSchema = z.strictObject({
   maxFileBytes: byteSize
     .prefault("1mb")
@@ -235,6 +254,7 @@ export const configSchema = z
     sessions: sessionsSchema.prefault({}),
     artifacts: artifactsSchema.prefault({}),
     streaming: streamingSchema.prefault({}),
+    replay: replaySchema.prefault({}),
     log: logSchema.prefault({}),
     store: storeSchema,
     limits: limitsSchema,

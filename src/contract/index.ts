@@ -25,3 +25,5 @@ export * from "./texts.js";
 export * from "./usage.js";
 export * from "./versions.js";
 export * from "./worktree.js";
+export * from "./replay.js";
+export * from "./store-faults.js";

@@ -62,6 +62,7 @@ describe("bench plan", () => {
       "workspace",
       "fleet",
       "sandbox",
+      "resume",
     ]);
     expect(() => planFrom({ BENCH_ONLY: "warm,nope" })).toThrow(/nope/);
   });
