@@ -10,7 +10,7 @@ import {
   type QueryParams,
 } from "../../src/claude/index.js";
 import { TEST_MODEL, type TestBench } from "./bench.js";
-import type { ParsedRequest } from "./fake-model/index.js";
+import type { ParsedRequest } from "./harness/model.js";
 import { SessionEventLog } from "./session-events.js";
 
 /**
