@@ -6,21 +6,26 @@
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
-import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
   collect,
   describeStream,
+  idsOf,
+  lastStatus,
   listRequest,
   messageText,
+  processesWithCommandLine,
+  reply,
+  resultText,
   sendForTask,
   sendRequest,
   startA2AHarness,
+  text,
+  toolUse,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { idsOf, lastStatus, resultText } from "../support/a2a/stream-view.js";
+  type Rule,
+} from "../support/harness/index.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
-import { processesWithCommandLine } from "../support/server-process.js";
 import {
   backgroundBash,
   conversationKeyOf,

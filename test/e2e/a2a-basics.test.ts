@@ -4,26 +4,21 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
+  a2a,
   collect,
   describeStream,
   messageText,
   partsText,
+  reply,
   sendForTask,
   sendRequest,
-  startA2AHarness,
+  text,
+  toolUse,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 /** [filename, mediaType, content] of each raw (file) part; a text part would show as text. */
 const fileParts = (parts: readonly Part[]) =>
@@ -48,7 +43,7 @@ const artifactTexts = (events: StreamResponse[]) =>
 
 describe("A2A server: single turns", () => {
   it("a plain single-turn task completes with Claude's answer", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [{ name: "answer", match: { lastUserText: "What is 2+2?" }, reply: reply(text("4")) }],
     });
     const task = await sendForTask(h.client, userMessage("What is 2+2?"));
@@ -64,7 +59,7 @@ describe("A2A server: single turns", () => {
 
   it("streams Claude's text as several artifact chunks before the task completes", async () => {
     const answer = "The quick brown fox jumps over the lazy dog.";
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Tell me about the fox" },
@@ -94,7 +89,7 @@ describe("A2A server: single turns", () => {
   });
 
   it("publishes a tool_use status and a file artifact for a Write and an Edit", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const file = join(h.bench.sandbox.cwd, "notes", "todo.md");
     h.bench.model.setRules([
       {

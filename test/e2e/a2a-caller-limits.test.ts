@@ -5,21 +5,15 @@
  * (SQLite store), and admitted again at the next UTC day (the clock seam).
  */
 import { TaskState } from "@a2a-js/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { reply, text } from "../support/fake-model/index.js";
+import { describe, expect, it } from "vitest";
 import {
+  a2a,
   messageText,
+  reply,
   sendForTask,
-  startA2AHarness,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 const NOW = Date.UTC(2025, 5, 1, 18, 30);
 const NEXT_DAY = Date.UTC(2025, 5, 2);
@@ -43,7 +37,7 @@ async function refusal(send: Promise<unknown>): Promise<TransportError> {
 describe("per-caller daily budget (real runtime)", () => {
   it("reached by one task: it completes saying so; the next is refused, also after a restart, until the next UTC day", async () => {
     const clock = { ms: NOW };
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { limits: { default: { dailyBudgetUsd: 0.0003 } } },
       clock: { now: () => clock.ms },
       rules: [{ name: "answer", match: { lastUserText: "Say hi" }, reply: reply(text("Hi!")) }],
@@ -57,7 +51,7 @@ describe("per-caller daily budget (real runtime)", () => {
     );
 
     const expectRefused = async () => {
-      const err = await refusal(sendForTask(h!.client, userMessage("Say hi again")));
+      const err = await refusal(sendForTask(h.client, userMessage("Say hi again")));
       expect(err.envelopeCode).toBe(-32029);
       expect(err.message).toContain("Caller limit reached (dailyBudgetUsd)");
       const info = err.data?.find((d) => d.domain === "claude-a2a");

@@ -10,20 +10,22 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TaskState, type Message } from "@a2a-js/sdk";
 import { usageOf, type TaskUsage } from "../../src/contract/usage.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-import { startJobRules } from "../support/a2a/background.js";
 import {
   collect,
+  lastStatus,
   listRequest,
+  reply,
   sendForTask,
   sendRequest,
   startA2AHarness,
+  TEST_MODEL,
+  text,
+  toolUse,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { lastStatus } from "../support/a2a/stream-view.js";
+} from "../support/harness/index.js";
+import { startJobRules } from "../support/a2a/background.js";
 import { runCli } from "../support/client/run.js";
-import { TEST_MODEL } from "../support/bench.js";
 
 /** The runtime's price of one scripted reply (10 input, 20 output tokens) for TEST_MODEL. */
 const REPLY_USD = 0.00033;

@@ -5,26 +5,20 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { versionRefusedMessage } from "../../src/contract/versions.js";
-import { startTestBench } from "../support/bench.js";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  a2a,
   freePort,
+  reply,
   sendForTask,
-  startA2AHarness,
+  spawnServer,
+  startTestBench,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import { spawnServer } from "../support/server-process.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 const rpc = (method: string, params: unknown, id: number | string = 1) =>
   JSON.stringify({ jsonrpc: "2.0", id, method, params });
@@ -35,7 +29,7 @@ const sendParams = (t: string) => ({
 
 describe("A2A server: HTTP surface", () => {
   it("answers a missing A2A-Version header with VersionNotSupported (-32009)", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -48,7 +42,7 @@ describe("A2A server: HTTP surface", () => {
   });
 
   it("answers a body over the limit with a JSON 413, and creates no task", async () => {
-    h = await startA2AHarness({ config: { server: { bodyLimit: "64kb" } } });
+    const h = await a2a({ config: { server: { bodyLimit: "64kb" } } });
     const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: v1,
@@ -79,7 +73,7 @@ describe("A2A server: HTTP surface", () => {
   });
 
   it("accepts a body between the SDK's 100 kB default and the configured limit", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [{ match: { lastUserText: "BIG:" }, reply: reply(text("received")) }],
     });
     const task = await sendForTask(h.client, userMessage(`BIG: ${"y".repeat(300 * 1024)}`));
@@ -87,7 +81,7 @@ describe("A2A server: HTTP surface", () => {
   });
 
   it("answers malformed JSON and an unknown method with JSON-RPC errors", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const bad = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: v1,
@@ -103,7 +97,7 @@ describe("A2A server: HTTP surface", () => {
   });
 
   it("rejects CancelTask of a finished task with TaskNotCancelable", async () => {
-    h = await startA2AHarness({ rules: [{ match: {}, reply: reply(text("ok")) }] });
+    const h = await a2a({ rules: [{ match: {}, reply: reply(text("ok")) }] });
     const task = await sendForTask(h.client, userMessage("quick"));
     await expect(
       h.client.cancelTask({ tenant: "", id: task.id, metadata: undefined }),
@@ -117,7 +111,7 @@ describe("A2A server: HTTP surface", () => {
   });
 
   it("gates the bindings on allowedLogins with 403 {error: forbidden}, but not the card", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { server: { allowedLogins: ["ada@example.com", "bob@example.com"] } },
       rules: [{ match: {}, reply: reply(text("hello Ada")) }],
     });

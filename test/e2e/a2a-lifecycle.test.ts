@@ -5,32 +5,30 @@
  */
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { TEXT } from "../../src/contract/texts.js";
 import { rawPart } from "../../src/contract/messages.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-import { Gate, GatedInbox } from "../support/gated-inbox.js";
-import { isWakeRequest, startJobRules } from "../support/a2a/background.js";
 import {
+  a2a,
   collect,
+  dataPart,
   describeStream,
+  idsOf,
+  lastStatus,
   listRequest,
   messageText,
+  reply,
+  resultText,
   sendForTask,
   sendRequest,
-  startA2AHarness,
+  text,
   textPart,
+  toolUse,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import { dataPart, idsOf, lastStatus, resultText } from "../support/a2a/stream-view.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
+import { Gate, GatedInbox } from "../support/gated-inbox.js";
+import { isWakeRequest, startJobRules } from "../support/a2a/background.js";
 
 /** Reads a stream in the background, so the test can act while it runs. */
 function follow(stream: AsyncIterable<StreamResponse>) {
@@ -46,7 +44,7 @@ describe("A2A task lifecycle (real runtime)", () => {
   it("a wake's permission prompt while a new task starts never reaches the new task", async () => {
     const wakeReply = new Gate();
     let inbox: GatedInbox | undefined;
-    h = await startA2AHarness({
+    const h = await a2a({
       inbox: (real) => (inbox = new GatedInbox(real)),
       // The first task completes at its turn's result: the wake is a task of its own.
       config: { claude: { backgroundTasks: "detach" } },
@@ -123,7 +121,7 @@ describe("A2A task lifecycle (real runtime)", () => {
   });
 
   it("asks two concurrent prompts of one task in turn; both answers take effect", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const outA = join(h.bench.sandbox.root, "outside-a.txt");
     const outB = join(h.bench.sandbox.root, "outside-b.txt");
     const agent = (prompt: string) =>
@@ -193,7 +191,7 @@ describe("A2A task lifecycle (real runtime)", () => {
 
   it("a cancel during a slow inbox write leaves the task canceled; the model never gets the prompt", async () => {
     let inbox: GatedInbox | undefined;
-    h = await startA2AHarness({ inbox: (real) => (inbox = new GatedInbox(real)) });
+    const h = await a2a({ inbox: (real) => (inbox = new GatedInbox(real)) });
     // Large enough to take a while to write, small enough for one SSE event (the client caps those at 4 MB).
     const big = Buffer.alloc(2 * 1024 * 1024, "a");
     const stream = follow(

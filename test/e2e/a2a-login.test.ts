@@ -8,14 +8,18 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { TEXT } from "../../src/contract/texts.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { freePort, messageText, sendForTask, userMessage } from "../support/a2a/harness.js";
 import {
   endProcessTest,
+  freePort,
+  messageText,
+  sendForTask,
   spawnServer,
+  startTestBench,
+  userMessage,
   writeTestConfig,
   type ServerProcess,
-} from "../support/server-process.js";
+  type TestBench,
+} from "../support/harness/index.js";
 
 let bench: TestBench | undefined;
 const servers: ServerProcess[] = [];

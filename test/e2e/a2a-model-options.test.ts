@@ -12,22 +12,24 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type Message, type Task } from "@a2a-js/sdk";
 import type { SDKSystemMessage } from "@anthropic-ai/claude-agent-sdk";
 import { TASK_OPTIONS_EXTENSION_URI } from "../../src/contract/task-options.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-import type { ParsedRequest } from "../support/fake-model/index.js";
 import {
   freePort,
   listRequest,
   messageText,
   partsText,
+  reply,
   sendForTask,
   sendRequest,
   startA2AHarness,
+  TEST_MODEL,
+  text,
+  toolUse,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
+  type ParsedRequest,
+} from "../support/harness/index.js";
 import { sdkGrpcClient } from "../support/grpc.js";
 import { mcpEchoServer } from "../support/mcp-echo-server.js";
-import { TEST_MODEL } from "../support/bench.js";
 
 const OPUS = "claude-opus-4-5";
 

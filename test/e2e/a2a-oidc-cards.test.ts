@@ -14,14 +14,15 @@ import { connect } from "../../src/client/connect.js";
 import type { ConfigInput } from "../../src/config/schema.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import { verifyCardSignature } from "../support/card-signature.js";
-import { reply, text } from "../support/fake-model/index.js";
 import {
   messageText,
+  reply,
   sendForTask,
   startA2AHarness,
+  text,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
+} from "../support/harness/index.js";
 import {
   AUDIENCE,
   ISSUER,

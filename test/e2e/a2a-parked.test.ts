@@ -5,27 +5,25 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Role, TaskState, type Message, type Part, type StreamResponse } from "@a2a-js/sdk";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
+  a2a,
   collect,
+  COLOUR_QUESTION,
   describeStream,
+  idsOf,
+  lastStatus,
   messageText,
+  reply,
   sendForTask,
   sendRequest,
-  startA2AHarness,
+  text,
+  toolUse,
   userMessage,
+  watch,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { COLOUR_QUESTION, idsOf, lastStatus } from "../support/a2a/stream-view.js";
-import { watch } from "../support/a2a/watch.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {
   return collect(harness.client.sendMessageStream(sendRequest(userMessage(parts, ids))));
@@ -53,7 +51,7 @@ const workingStatuses = (events: readonly StreamResponse[]) =>
 
 describe("a parked task", () => {
   it("shows one concurrent permission prompt at a time and never turns working while one is pending", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const outside = join(h.bench.sandbox.root, "outside");
     await mkdir(outside);
     const notes = [join(outside, "a.txt"), join(outside, "b.txt")];
@@ -143,7 +141,7 @@ describe("a parked task", () => {
 
 describe("a task's history", () => {
   it("holds the exchanged messages, not the progress statuses", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Paint the fence", toolResult: false },

@@ -8,15 +8,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type SendMessageRequest, type TaskPushNotificationConfig } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
-import { reply, text } from "../support/fake-model/index.js";
 import {
   listRequest,
+  reply,
   sendForTask,
   sendRequest,
   startA2AHarness,
+  text,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
+} from "../support/harness/index.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
 
 let h: A2AHarness | undefined;

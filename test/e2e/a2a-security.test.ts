@@ -12,18 +12,21 @@ import { TaskState } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { connect, errorMessage } from "../../src/client/connect.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
   collect,
+  COLOUR_QUESTION,
+  lastStatus,
   listRequest,
   messageText,
+  reply,
   sendForTask,
   sendRequest,
   startA2AHarness,
+  text,
+  toolUse,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { COLOUR_QUESTION, lastStatus } from "../support/a2a/stream-view.js";
+} from "../support/harness/index.js";
 
 const TIMEOUT = 120_000;
 

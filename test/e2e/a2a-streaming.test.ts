@@ -2,29 +2,23 @@
  * A long answer streams in linear time: the model's 20,000 deltas reach an A2A client as a few
  * coalesced appends (a count, not a time), and the text the client assembles is exact.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  a2a,
   collect,
   describeStream,
+  reply,
   sendRequest,
-  startA2AHarness,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 describe("A2A streaming of a long answer (real runtime)", () => {
   it("20,000 model deltas arrive as far fewer events, and the assembled text is exact", async () => {
     const words = Array.from({ length: 20_000 }, (_, i) => String.fromCharCode(97 + (i % 26)));
     const answer = words.join("");
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           name: "long",

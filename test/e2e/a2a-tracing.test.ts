@@ -6,24 +6,12 @@
 import { join } from "node:path";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { TaskState } from "@a2a-js/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTracing } from "../../src/tracing/otel.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-import {
-  sendForTask,
-  startA2AHarness,
-  userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
+import { a2a, reply, sendForTask, text, toolUse, userMessage } from "../support/harness/index.js";
 
 const TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
 const CLIENT_SPAN = "b7ad6b7169203331";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 /** The client's fetch, as an instrumented agent's would be: every request carries its span. */
 const tracedFetch: typeof fetch = (input, init) => {
@@ -40,7 +28,7 @@ const byName = (spans: readonly ReadableSpan[], name: string) =>
 describe("tracing (real runtime)", () => {
   it("a task that writes a file: request → task → run → Write, in the client's trace, with the ids", async () => {
     const exporter = new InMemorySpanExporter();
-    h = await startA2AHarness({
+    const h = await a2a({
       tracing: () => createTracing({ serviceName: "claude-a2a-e2e", exporter, immediate: true }),
       fetchImpl: tracedFetch,
     });

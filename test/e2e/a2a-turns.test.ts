@@ -1,23 +1,17 @@
 /** Turns, contexts, cancellation and sessions through the official A2A client. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  a2a,
   describeStream,
   messageText,
+  reply,
   sendForTask,
   sendRequest,
-  startA2AHarness,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import { watch } from "../support/a2a/watch.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+  watch,
+} from "../support/harness/index.js";
 
 const SLOW = { chunkSize: 4, chunkDelayMs: 40 } as const;
 const LONG_TEXT = "This answer streams slowly, one small piece after another, for a long while.";
@@ -28,7 +22,7 @@ const isArtifact = (e: StreamResponse) => e.payload?.$case === "artifactUpdate";
 
 describe("A2A server: turns and contexts", () => {
   it("CancelTask stops a running task with one CANCELED status; the context goes on", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
         { match: { lastUserText: "Are you still there?" }, reply: reply(text("Yes.")) },
@@ -61,7 +55,7 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("a message for a working task is refused; the running turn completes untouched", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [{ match: { lastUserText: "Count slowly" }, reply: reply(text(LONG_TEXT), SLOW) }],
     });
     const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Count slowly"))));
@@ -90,7 +84,7 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("runs two tasks of one context in one Claude process, the second seeing the first", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         { match: { lastUserText: "My name is Ada" }, reply: reply(text("Nice to meet you, Ada.")) },
         { match: { lastUserText: "What is my name?" }, reply: reply(text("Your name is Ada.")) },
@@ -110,7 +104,7 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("resumes a context's Claude session after a server restart (session file)", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Remember the word kiwi" },
@@ -133,7 +127,7 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("queues a second task on a busy context (SUBMITTED, kind queued) and runs it after the first", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         { match: { lastUserText: "First job" }, reply: reply(text(LONG_TEXT), SLOW) },
         { match: { lastUserText: "Second job" }, reply: reply(text("Second done.")) },
@@ -166,7 +160,7 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("cancels a queued task without touching the running one", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         { match: { lastUserText: "Long job" }, reply: reply(text(LONG_TEXT), SLOW) },
         { match: { lastUserText: "Third job" }, reply: reply(text("Third done.")) },
@@ -201,7 +195,7 @@ describe("A2A server: turns and contexts", () => {
   it("runs two contexts in parallel", async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: /Parallel (A|B)/ },
@@ -238,7 +232,7 @@ async function until(cond: () => boolean, what: string, timeoutMs = 20_000): Pro
 
 describe("A2A server: idle sessions", () => {
   it("closes an idle Claude session after sessions.idleTimeoutMs and resumes it on the next task", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { sessions: { idleTimeoutMs: 300 } },
       rules: [
         { match: { lastUserText: "The code is 7421" }, reply: reply(text("Noted: 7421.")) },

@@ -9,27 +9,23 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { pino } from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
-import { reply, text, toolUse, type ParsedRequest } from "../support/fake-model/index.js";
 import {
+  a2a,
   freePort,
   messageText,
+  reply,
   sendForTask,
-  startA2AHarness,
+  text,
+  toolUse,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
+  type ParsedRequest,
+} from "../support/harness/index.js";
 import { resolveConfig } from "../../src/config/load.js";
 import { startServer, StartupError } from "../../src/app/server.js";
 import { WORKTREE_SETUP } from "../../src/workspace/worktrees/manager.js";
 import type { WorktreeMetadata } from "../../src/contract/worktree.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
@@ -106,7 +102,7 @@ const diffOf = (task: Task) => {
 
 describe('claude.isolation: "worktree"', () => {
   it("three conversations edit one file at once, each on its own branch; the checkout stays as it was; follow-ups and a restart stay in the worktree", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules,
       config: { claude: { isolation: "worktree" } },
       beforeStart: initRepository,

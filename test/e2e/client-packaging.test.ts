@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../support/a2a/harness.js";
+import { freePort } from "../support/harness/index.js";
 import { startEchoAgent } from "../support/client/echo-agent.js";
 import { runInTerminal, KEY } from "../support/client/pty.js";
 

@@ -10,18 +10,22 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { TaskState } from "@a2a-js/sdk";
-import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
   collect,
+  COLOUR_QUESTION,
+  idsOf,
   listRequest,
+  reply,
   sendRequest,
   startA2AHarness,
+  startTestBench,
+  text,
+  toolUse,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { COLOUR_QUESTION, idsOf } from "../support/a2a/stream-view.js";
+  type Rule,
+} from "../support/harness/index.js";
 import { bearerFetch } from "../../src/client/connect.js";
-import { startTestBench } from "../support/bench.js";
 import {
   exists,
   start as startWorkspaces,

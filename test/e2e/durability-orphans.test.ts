@@ -5,24 +5,25 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-import {
-  freePort,
-  messageText,
-  sendForTask,
-  sendRequest,
-  userMessage,
-} from "../support/a2a/harness.js";
-import { headTask } from "../support/a2a/stream-view.js";
-import { watch } from "../support/a2a/watch.js";
 import {
   endProcessTest,
+  freePort,
+  headTask,
+  messageText,
   processesWithConfigDir,
+  reply,
+  sendForTask,
+  sendRequest,
   spawnServer,
+  startTestBench,
+  text,
+  toolUse,
+  userMessage,
+  watch,
   writeTestConfig,
   type ServerProcess,
-} from "../support/server-process.js";
+  type TestBench,
+} from "../support/harness/index.js";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";

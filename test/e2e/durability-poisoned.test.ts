@@ -1,24 +1,18 @@
 /** A prompt the model API rejects (HTTP 400) must not poison the context's later messages. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  a2a,
   messageText,
+  reply,
   sendForTask,
-  startA2AHarness,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 describe("durability: poisoned conversations", () => {
   it("a prompt rejected with HTTP 400 fails its task, and the next message works without it", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         { match: { lastUserText: "Remember the word kiwi" }, reply: reply(text("Remembered.")) },
         { match: { lastUserText: "POISON" }, reply: { kind: "bad_request" } },

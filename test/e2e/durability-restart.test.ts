@@ -8,23 +8,23 @@ import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { KIND } from "../../src/contract/kinds.js";
 import { TEXT } from "../../src/contract/texts.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text } from "../support/fake-model/index.js";
-import {
-  freePort,
-  messageText,
-  sendForTask,
-  sendRequest,
-  userMessage,
-} from "../support/a2a/harness.js";
-import { watch } from "../support/a2a/watch.js";
 import {
   endProcessTest,
+  freePort,
   killSandboxProcesses,
+  messageText,
+  reply,
+  sendForTask,
+  sendRequest,
   spawnServer,
+  startTestBench,
+  text,
+  userMessage,
+  watch,
   writeTestConfig,
   type ServerProcess,
-} from "../support/server-process.js";
+  type TestBench,
+} from "../support/harness/index.js";
 
 let bench: TestBench | undefined;
 const servers: ServerProcess[] = [];

@@ -2,29 +2,23 @@
 import { randomUUID } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { parseConversationKey } from "../../src/identity/conversation.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
-import { reply, text } from "../support/fake-model/index.js";
-import { resultText } from "../support/a2a/stream-view.js";
 import {
+  a2a,
   collect,
   describeStream,
   listRequest,
   messageText,
+  reply,
+  resultText,
   sendForTask,
   sendRequest,
-  startA2AHarness,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 interface MapFile {
   version: 1;
@@ -43,7 +37,7 @@ const keyOf = (map: MapFile, contextId: string): string => {
 
 describe("durability: sessions and stored tasks", () => {
   it("a mapped session that no longer exists: the next message completes on a fresh session, and the map holds its id", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         { match: { lastUserText: "Hello there" }, reply: reply(text("Hi, nice to meet you.")) },
         { match: { lastUserText: "Second message" }, reply: reply(text("Fresh answer.")) },
@@ -89,7 +83,7 @@ describe("durability: sessions and stored tasks", () => {
   });
 
   it("tasks survive a restart in the SQLite store; ListTasks finds them by context", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [{ match: { lastUserText: "Keep this task" }, reply: reply(text("Kept.")) }],
     });
     const first = await sendForTask(h.client, userMessage("Keep this task"));

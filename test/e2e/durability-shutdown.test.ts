@@ -9,26 +9,26 @@ import { afterEach, describe, expect, it } from "vitest";
 import { JSONRPC_PATH } from "../../src/a2a/card/agent-card.js";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text } from "../support/fake-model/index.js";
-import { conversationKeyOf, startJobRules } from "../support/a2a/background.js";
-import { headTask } from "../support/a2a/stream-view.js";
 import {
   describeStream,
-  freePort,
-  messageText,
-  sendRequest,
-  userMessage,
-} from "../support/a2a/harness.js";
-import { watch } from "../support/a2a/watch.js";
-import {
   endProcessTest,
+  freePort,
+  headTask,
+  messageText,
   processesWithCommandLine,
   processesWithConfigDir,
+  reply,
+  sendRequest,
   spawnServer,
+  startTestBench,
+  text,
+  userMessage,
+  watch,
   writeTestConfig,
   type ServerProcess,
-} from "../support/server-process.js";
+  type TestBench,
+} from "../support/harness/index.js";
+import { conversationKeyOf, startJobRules } from "../support/a2a/background.js";
 
 let bench: TestBench | undefined;
 const servers: ServerProcess[] = [];

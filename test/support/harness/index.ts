@@ -47,12 +47,5 @@ export * from "./temp.js";
 export * from "./terminal.js";
 export * from "../a2a/stream-view.js";
 export { watch } from "../a2a/watch.js";
-export { startTestBench, TEST_MODEL, type TestBench } from "../bench.js";
-export {
-  killSandboxProcesses,
-  processesWithCommandLine,
-  processesWithConfigDir,
-  spawnServer,
-  writeTestConfig,
-  type ServerProcess,
-} from "../server-process.js";
+export * from "../bench.js";
+export * from "../server-process.js";
