@@ -11,7 +11,6 @@ import {
   describeStream,
   reply,
   resultText,
-  sendForTask,
   sendRequest,
   text,
   userMessage,
@@ -39,7 +38,7 @@ describe("A2A server: autonomous wake", () => {
         },
       ],
     });
-    const first = await sendForTask(h.client, userMessage("Start the job"));
+    const first = await h.send("Start the job");
     expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
     // The moment the wake's model request arrives, a client sends a new task to the context.

@@ -8,16 +8,12 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
 import {
   a2a,
-  collect,
   describeStream,
   messageText,
   partsText,
   reply,
-  sendForTask,
-  sendRequest,
   text,
   toolUse,
-  userMessage,
 } from "../support/harness/index.js";
 
 /** [filename, mediaType, content] of each raw (file) part; a text part would show as text. */
@@ -46,7 +42,7 @@ describe("A2A server: single turns", () => {
     const h = await a2a({
       rules: [{ name: "answer", match: { lastUserText: "What is 2+2?" }, reply: reply(text("4")) }],
     });
-    const task = await sendForTask(h.client, userMessage("What is 2+2?"));
+    const task = await h.send("What is 2+2?");
 
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(task.status?.message).toBeUndefined();
@@ -67,9 +63,7 @@ describe("A2A server: single turns", () => {
         },
       ],
     });
-    const events = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Tell me about the fox"))),
-    );
+    const events = await h.stream("Tell me about the fox");
     const shape = describeStream(events);
     expect(shape[0]).toBe("task:submitted");
     expect(shape.at(-1)).toBe("status:completed");
@@ -104,9 +98,7 @@ describe("A2A server: single turns", () => {
       },
       { name: "done", match: { toolResult: true }, reply: reply(text("Todo list written.")) },
     ]);
-    const events = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Write the todo list"))),
-    );
+    const events = await h.stream("Write the todo list");
     const shape = describeStream(events);
     expect(shape.filter((s) => s === "status:working:tool_use")).toHaveLength(2);
     const toolCalls = events.flatMap((e) => {

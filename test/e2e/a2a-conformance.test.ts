@@ -110,9 +110,7 @@ describe("A2A conformance: file artifacts", () => {
         { name: "done", match: { toolResult: true }, reply: reply(text("Notes written.")) },
       ],
     });
-    const events = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Write the notes"))),
-    );
+    const events = await h.stream("Write the notes");
     const files = events.flatMap((e) =>
       e.payload?.$case === "artifactUpdate" && e.payload.value.artifact?.metadata?.kind === "file"
         ? [e.payload.value.artifact]

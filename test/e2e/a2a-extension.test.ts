@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { EVENTS_EXTENSION_URI } from "../../src/contract/extension.js";
-import { a2a, reply, sendForTask, text, toolUse, userMessage } from "../support/harness/index.js";
+import { a2a, reply, text, toolUse } from "../support/harness/index.js";
 
 type Json = Record<string, unknown>;
 
@@ -48,7 +48,7 @@ describe("the event extension", () => {
     const withIt = ((await activated.json()) as { result: { task: Json } }).result.task;
 
     // The official client activates nothing: the same task shape, the same kinds.
-    const without = await sendForTask(h.client, userMessage("Look around"));
+    const without = await h.send("Look around");
     const withoutJson = (await (
       await fetch(`${h.server.url}/a2a/jsonrpc`, {
         method: "POST",

@@ -76,7 +76,7 @@ describe("A2A server: HTTP surface", () => {
     const h = await a2a({
       rules: [{ match: { lastUserText: "BIG:" }, reply: reply(text("received")) }],
     });
-    const task = await sendForTask(h.client, userMessage(`BIG: ${"y".repeat(300 * 1024)}`));
+    const task = await h.send(`BIG: ${"y".repeat(300 * 1024)}`);
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
@@ -98,7 +98,7 @@ describe("A2A server: HTTP surface", () => {
 
   it("rejects CancelTask of a finished task with TaskNotCancelable", async () => {
     const h = await a2a({ rules: [{ match: {}, reply: reply(text("ok")) }] });
-    const task = await sendForTask(h.client, userMessage("quick"));
+    const task = await h.send("quick");
     await expect(
       h.client.cancelTask({ tenant: "", id: task.id, metadata: undefined }),
     ).rejects.toThrow(/not cancelable/i);

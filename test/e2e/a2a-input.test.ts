@@ -7,6 +7,7 @@ import {
   a2a,
   messageText,
   reply,
+  resultOf,
   sendForTask,
   text,
   textPart,
@@ -42,7 +43,7 @@ describe("A2A server: message parts", () => {
       ]),
     );
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(task.history.find((m) => m.metadata?.kind === "result"))).toBe("Reviewed.");
+    expect(resultOf(task)).toBe("Reviewed.");
 
     const inbox = `.claude/a2a-inbox/${task.id}`;
     const cwd = h.bench.sandbox.cwd;
@@ -68,7 +69,7 @@ describe("A2A server: message parts", () => {
 
   it("fails a message with no usable content clearly, without calling Claude", async () => {
     const h = await a2a();
-    const task = await sendForTask(h.client, userMessage([textPart("")]));
+    const task = await h.send([textPart("")]);
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(messageText(task.status?.message)).toBe("The message has no content to give to Claude.");
     expect(h.bench.model.requests).toEqual([]);

@@ -9,7 +9,6 @@ import { TaskState, type Part } from "@a2a-js/sdk";
 import { TEXT } from "../../src/contract/texts.js";
 import {
   a2a,
-  collect,
   COLOUR_QUESTION,
   dataPart,
   describeStream,
@@ -29,7 +28,7 @@ import {
 } from "../support/harness/index.js";
 
 async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {
-  return collect(harness.client.sendMessageStream(sendRequest(userMessage(parts, ids))));
+  return harness.stream(parts, ids);
 }
 
 /** Claude writes a file OUTSIDE the server's cwd: acceptEdits does not allow that by itself. */

@@ -11,7 +11,6 @@ import { TEXT } from "../../src/contract/texts.js";
 import { rawPart } from "../../src/contract/messages.js";
 import {
   a2a,
-  collect,
   dataPart,
   describeStream,
   idsOf,
@@ -20,7 +19,6 @@ import {
   messageText,
   reply,
   resultText,
-  sendForTask,
   sendRequest,
   text,
   textPart,
@@ -66,7 +64,7 @@ describe("A2A task lifecycle (real runtime)", () => {
         },
       ],
     });
-    const first = await sendForTask(h.client, userMessage("Start the job"));
+    const first = await h.send("Start the job");
     expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     // The job ends, the runtime wakes by itself and asks the model (held).
     await h.bench.model.waitForRequest(isWakeRequest);
@@ -151,9 +149,7 @@ describe("A2A task lifecycle (real runtime)", () => {
       { name: "done", match: { toolResult: true }, reply: reply(text("Both helpers reported.")) },
     ]);
 
-    const first = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Two helpers"))),
-    );
+    const first = await h.stream("Two helpers");
     const prompt1 = lastStatus(first);
     expect(prompt1).toMatchObject({ state: TaskState.TASK_STATE_INPUT_REQUIRED });
     const path1 = (prompt1.data?.input as { file_path?: string } | undefined)?.file_path;
@@ -165,7 +161,7 @@ describe("A2A task lifecycle (real runtime)", () => {
     // answer finds it pending. Allowing the first then shows the second at once in the same
     // answer's stream, with no WORKING (resumed) in between: the task stays parked.
     await expect.poll(() => h?.permissionRequests.length, { timeout: 30_000 }).toBe(2);
-    const second = await collect(h.client.sendMessageStream(sendRequest(userMessage("yes", ids))));
+    const second = await h.stream("yes", ids);
     expect(describeStream(second)).toEqual([
       "task:input-required",
       "status:input-required:permission_request",
@@ -175,9 +171,7 @@ describe("A2A task lifecycle (real runtime)", () => {
 
     // Deny the second, structured.
     const deny = { kind: "permission_response", decision: "deny", reason: "not that one" };
-    const third = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage([dataPart(deny)], ids))),
-    );
+    const third = await h.stream([dataPart(deny)], ids);
     expect(describeStream(third).at(-1)).toBe("status:completed");
     expect(resultText(third)).toBe("Both helpers reported.");
     expect(await readFile(path1 ?? "", "utf8")).toBe(path1 === outA ? "A\n" : "B\n");

@@ -8,7 +8,6 @@ import { describe, expect, it } from "vitest";
 import { Gate } from "../support/gated-inbox.js";
 import {
   a2a,
-  collect,
   describeStream,
   idsOf,
   reply,
@@ -86,8 +85,7 @@ describe("A2A limits (real runtime)", () => {
       })),
     });
     const harness = h;
-    const turn = (word: string) =>
-      collect(harness.client.sendMessageStream(sendRequest(userMessage(`${word} conversation`))));
+    const turn = (word: string) => harness.stream(`${word} conversation`);
     const a = await turn("First");
     const b = await turn("Second");
     expect([resultText(a), resultText(b)]).toEqual(["FIRST", "SECOND"]);

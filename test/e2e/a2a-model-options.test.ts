@@ -120,7 +120,7 @@ describe("per-task model and effort (real runtime)", () => {
         { name: "any", match: {}, reply: reply(text("Done.")) },
       ],
     });
-    const first = await sendForTask(h.client, userMessage("First task"));
+    const first = await h.send("First task");
     const refused = await sendForTask(
       h.client,
       withMetadata(userMessage("Bogus task", { contextId: first.contextId }), { model: BOGUS }),
@@ -230,7 +230,7 @@ describe("Claude options passed through (real runtime)", () => {
         { name: "greeted", match: { toolResult: /ahoy-from-config/ }, reply: reply(text("Arr.")) },
       ],
     });
-    const task = await sendForTask(h.client, userMessage("Print the greeting"));
+    const task = await h.send("Print the greeting");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(answerText(task)).toBe("Arr.");
     expect(h.bench.model.unmatched).toEqual([]);
@@ -269,7 +269,7 @@ describe("Claude options passed through (real runtime)", () => {
         { name: "fallback", match: {}, reply: reply(text("The fallback answered.")) },
       ],
     });
-    const task = await sendForTask(h.client, userMessage("Hello"));
+    const task = await h.send("Hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(answerText(task)).toBe("The fallback answered.");
     const models = h.bench.model.requests.map((r) => r.request.model);

@@ -9,24 +9,20 @@ import { describe, expect, it } from "vitest";
 import { Role, TaskState, type Message, type Part, type StreamResponse } from "@a2a-js/sdk";
 import {
   a2a,
-  collect,
   COLOUR_QUESTION,
   describeStream,
   idsOf,
   lastStatus,
   messageText,
   reply,
-  sendForTask,
-  sendRequest,
   text,
   toolUse,
-  userMessage,
   watch,
   type A2AHarness,
 } from "../support/harness/index.js";
 
 async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {
-  return collect(harness.client.sendMessageStream(sendRequest(userMessage(parts, ids))));
+  return harness.stream(parts, ids);
 }
 
 const getTask = (harness: A2AHarness, id: string, historyLength?: number) =>
@@ -154,7 +150,7 @@ describe("a task's history", () => {
     expect(lastStatus(first).kind).toBe("ask_user_question");
     // Progress happened: the tool call was streamed.
     expect(describeStream(first)).toContain("status:working:tool_use");
-    const answered = await sendForTask(h.client, userMessage("blue", idsOf(first)));
+    const answered = await h.send("blue", idsOf(first));
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
     const view = (messages: readonly Message[]) =>

@@ -6,8 +6,8 @@ import {
   a2a,
   collect,
   describeStream,
-  messageText,
   reply,
+  resultOf,
   sendForTask,
   sendRequest,
   text,
@@ -30,9 +30,7 @@ describe("A2A server: REST binding", () => {
 
     const task = await sendForTask(client, userMessage("Over REST"));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(task.history.find((m) => m.metadata?.kind === "result"))).toBe(
-      "Answered over REST.",
-    );
+    expect(resultOf(task)).toBe("Answered over REST.");
     const events = await collect(
       client.sendMessageStream(
         sendRequest(userMessage("Stream over REST", { contextId: task.contextId })),

@@ -4,15 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import {
-  a2a,
-  collect,
-  describeStream,
-  reply,
-  sendRequest,
-  text,
-  userMessage,
-} from "../support/harness/index.js";
+import { a2a, describeStream, reply, text } from "../support/harness/index.js";
 
 describe("A2A streaming of a long answer (real runtime)", () => {
   it("20,000 model deltas arrive as far fewer events, and the assembled text is exact", async () => {
@@ -27,9 +19,7 @@ describe("A2A streaming of a long answer (real runtime)", () => {
         },
       ],
     });
-    const events = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Write a long answer"))),
-    );
+    const events = await h.stream("Write a long answer");
     expect(describeStream(events).at(-1)).toBe("status:completed");
     // What a client assembles from the appends (before the closing chunk) is the whole text...
     let assembled = "";

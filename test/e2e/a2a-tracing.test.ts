@@ -8,7 +8,7 @@ import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trac
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { createTracing } from "../../src/tracing/otel.js";
-import { a2a, reply, sendForTask, text, toolUse, userMessage } from "../support/harness/index.js";
+import { a2a, reply, text, toolUse } from "../support/harness/index.js";
 
 const TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
 const CLIENT_SPAN = "b7ad6b7169203331";
@@ -42,7 +42,7 @@ describe("tracing (real runtime)", () => {
       { name: "done", match: { toolResult: /notes\.txt/ }, reply: reply(text("Written.")) },
     ]);
 
-    const task = await sendForTask(h.client, userMessage("Write the notes"));
+    const task = await h.send("Write the notes");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     await expect.poll(() => byName(exporter.getFinishedSpans(), "a2a.task").length).toBe(1);
 

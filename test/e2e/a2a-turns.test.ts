@@ -6,6 +6,7 @@ import {
   describeStream,
   messageText,
   reply,
+  resultOf,
   sendForTask,
   sendRequest,
   text,
@@ -47,9 +48,9 @@ describe("A2A server: turns and contexts", () => {
 
     // Canceling again returns the canceled task; the context is still usable.
     const contextId = stored.contextId;
-    const next = await sendForTask(h.client, userMessage("Are you still there?", { contextId }));
+    const next = await h.send("Are you still there?", { contextId });
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(next.history.find((m) => m.metadata?.kind === "result"))).toBe("Yes.");
+    expect(resultOf(next)).toBe("Yes.");
     expect(h.spawns()).toBe(1);
     expect(h.bench.model.unmatched).toEqual([]);
   });
@@ -90,7 +91,7 @@ describe("A2A server: turns and contexts", () => {
         { match: { lastUserText: "What is my name?" }, reply: reply(text("Your name is Ada.")) },
       ],
     });
-    const first = await sendForTask(h.client, userMessage("My name is Ada"));
+    const first = await h.send("My name is Ada");
     const second = await sendForTask(
       h.client,
       userMessage("What is my name?", { contextId: first.contextId }),
@@ -113,7 +114,7 @@ describe("A2A server: turns and contexts", () => {
         { match: { lastUserText: "Which word?" }, reply: reply(text("The word was kiwi.")) },
       ],
     });
-    const first = await sendForTask(h.client, userMessage("Remember the word kiwi"));
+    const first = await h.send("Remember the word kiwi");
     await h.restart();
     const second = await sendForTask(
       h.client,
@@ -184,7 +185,7 @@ describe("A2A server: turns and contexts", () => {
     ]);
     expect(describeStream(await one.done).at(-1)).toBe("status:completed");
     // The context goes on with the next task; the canceled prompt never reached Claude.
-    const third = await sendForTask(h.client, userMessage("Third job", { contextId }));
+    const third = await h.send("Third job", { contextId });
     expect(third.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(h.bench.model.messageRequests.some((r) => r.lastUserText.includes("Queued job"))).toBe(
       false,
@@ -206,16 +207,16 @@ describe("A2A server: turns and contexts", () => {
         },
       ],
     });
-    const a = sendForTask(h.client, userMessage("Parallel A"));
-    const b = sendForTask(h.client, userMessage("Parallel B"));
+    const a = h.send("Parallel A");
+    const b = h.send("Parallel B");
     // Both model requests are in flight at once (each held by the gate): no context waits.
     await h.bench.model.waitForRequest((r) => r.lastUserText.includes("Parallel A"));
     await h.bench.model.waitForRequest((r) => r.lastUserText.includes("Parallel B"));
     release();
     const [ta, tb] = await Promise.all([a, b]);
     expect(ta.contextId).not.toBe(tb.contextId);
-    expect(messageText(ta.history.find((m) => m.metadata?.kind === "result"))).toBe("Done A");
-    expect(messageText(tb.history.find((m) => m.metadata?.kind === "result"))).toBe("Done B");
+    expect(resultOf(ta)).toBe("Done A");
+    expect(resultOf(tb)).toBe("Done B");
     expect(h.spawns()).toBe(2);
     expect(h.bench.model.unmatched).toEqual([]);
   });
@@ -239,7 +240,7 @@ describe("A2A server: idle sessions", () => {
         { match: { lastUserText: "What was the code?" }, reply: reply(text("It was 7421.")) },
       ],
     });
-    const first = await sendForTask(h.client, userMessage("The code is 7421"));
+    const first = await h.send("The code is 7421");
     const harness = h;
     await until(() => harness.server.pool.liveCount === 0, "the idle session to close");
     const second = await sendForTask(

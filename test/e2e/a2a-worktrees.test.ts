@@ -16,6 +16,7 @@ import {
   freePort,
   messageText,
   reply,
+  resultOf,
   sendForTask,
   text,
   toolUse,
@@ -152,7 +153,7 @@ describe('claude.isolation: "worktree"', () => {
 
     // A follow-up sees its own earlier change, not the others', and changes nothing.
     const followUp = await sendForTask(client, userMessage("Show the file", { contextId: "wt1" }));
-    const seen = messageText(followUp.history.find((m) => m.metadata?.kind === "result"));
+    const seen = resultOf(followUp);
     expect(seen).toContain("edited in wt1");
     expect(seen).not.toMatch(/edited in wt[23]|base/);
     expect(worktreeOf(followUp)).toBeUndefined();
@@ -167,7 +168,7 @@ describe('claude.isolation: "worktree"', () => {
       userMessage("Show the file", { contextId: "wt2" }),
     );
     expect(h.spawns()).toBe(spawnsBefore + 1);
-    const text2 = messageText(afterRestart.history.find((m) => m.metadata?.kind === "result"));
+    const text2 = resultOf(afterRestart);
     expect(text2).toContain("edited in wt2");
     expect(text2).toContain(join(repo, ".claude/worktrees", branch2.split("/")[1] ?? ""));
     const resumed = h.bench.model.requests.at(-1)?.request.body.messages;

@@ -9,9 +9,9 @@ import {
   endProcessTest,
   freePort,
   headTask,
-  messageText,
   processesWithConfigDir,
   reply,
+  resultOf,
   sendForTask,
   sendRequest,
   spawnServer,
@@ -95,9 +95,7 @@ describe("durability: no orphans after kill -9", () => {
     const again = await new ClientFactory().createFromUrl(second.url);
     const next = await sendForTask(again, userMessage("What did you start?", { contextId }));
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(next.history.find((m) => m.metadata?.kind === "result"))).toBe(
-      "A dev server.",
-    );
+    expect(resultOf(next)).toBe("A dev server.");
     const asked = bench.model.messageRequests.find((r) => r.lastUserText.includes("What did"));
     expect(JSON.stringify(asked?.body.messages)).toContain("Start the dev server");
     const chain = await transcriptEntries(configDir);

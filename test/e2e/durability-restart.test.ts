@@ -14,6 +14,7 @@ import {
   killSandboxProcesses,
   messageText,
   reply,
+  resultOf,
   sendForTask,
   sendRequest,
   spawnServer,
@@ -73,9 +74,7 @@ describe("durability: restart recovery", () => {
 
     const next = await sendForTask(client2, userMessage("Go on", { contextId: task.contextId }));
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(next.history.find((m) => m.metadata?.kind === "result"))).toBe(
-      "Continuing about kiwis.",
-    );
+    expect(resultOf(next)).toBe("Continuing about kiwis.");
     // The model sees the earlier exchange: the session was resumed.
     const request = bench.model.messageRequests.at(-1);
     expect(JSON.stringify(request?.body.messages)).toContain("Tell me about kiwis");

@@ -8,16 +8,13 @@ import { parseConversationKey } from "../../src/identity/conversation.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import {
   a2a,
-  collect,
   describeStream,
   listRequest,
   messageText,
   reply,
+  resultOf,
   resultText,
-  sendForTask,
-  sendRequest,
   text,
-  userMessage,
 } from "../support/harness/index.js";
 
 interface MapFile {
@@ -44,7 +41,7 @@ describe("durability: sessions and stored tasks", () => {
       ],
     });
     const cwd = h.bench.sandbox.cwd;
-    const first = await sendForTask(h.client, userMessage("Hello there"));
+    const first = await h.send("Hello there");
     expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const contextId = first.contextId;
 
@@ -58,9 +55,7 @@ describe("durability: sessions and stored tasks", () => {
     await writeFile(join(cwd, SESSIONS_FILE), JSON.stringify(map));
     await h.restart();
 
-    const second = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Second message", { contextId }))),
-    );
+    const second = await h.stream("Second message", { contextId });
     expect(describeStream(second).at(-1)).toBe("status:completed");
     expect(resultText(second)).toBe("Fresh answer.");
     // The task's first status says the conversation started over, and why.
@@ -86,11 +81,11 @@ describe("durability: sessions and stored tasks", () => {
     const h = await a2a({
       rules: [{ match: { lastUserText: "Keep this task" }, reply: reply(text("Kept.")) }],
     });
-    const first = await sendForTask(h.client, userMessage("Keep this task"));
+    const first = await h.send("Keep this task");
     await h.restart();
     const stored = await h.client.getTask({ tenant: "", id: first.id, historyLength: undefined });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(stored.history.find((m) => m.metadata?.kind === "result"))).toBe("Kept.");
+    expect(resultOf(stored)).toBe("Kept.");
     const listed = await h.client.listTasks(listRequest(first.contextId));
     expect(listed.tasks.map((t) => t.id)).toEqual([first.id]);
   });
