@@ -12,6 +12,7 @@ import { ClientFactory, ClientFactoryOptions, type Client } from "@a2a-js/sdk/cl
 import {
   a2a,
   collect,
+  EVERY_TASK,
   freePort,
   reply,
   sendRequest,
@@ -49,16 +50,7 @@ const withOutputModes = (request: SendMessageRequest, modes: string[]): SendMess
 });
 
 async function listAll(client: Client) {
-  const list = await client.listTasks({
-    tenant: "",
-    contextId: "",
-    status: TaskState.TASK_STATE_UNSPECIFIED,
-    pageSize: undefined,
-    pageToken: "",
-    historyLength: undefined,
-    statusTimestampAfter: undefined,
-    includeArtifacts: undefined,
-  });
+  const list = await client.listTasks(EVERY_TASK);
   return list.tasks;
 }
 

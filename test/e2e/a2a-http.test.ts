@@ -11,6 +11,7 @@ import { ClientFactory } from "@a2a-js/sdk/client";
 import { versionRefusedMessage } from "../../src/contract/versions.js";
 import {
   a2a,
+  EVERY_TASK,
   freePort,
   reply,
   sendForTask,
@@ -58,16 +59,7 @@ describe("A2A server: HTTP surface", () => {
         message: "Request body too large: the limit is 65536 bytes (server.bodyLimit).",
       },
     });
-    const list = await h.client.listTasks({
-      tenant: "",
-      contextId: "",
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageSize: undefined,
-      pageToken: "",
-      historyLength: undefined,
-      statusTimestampAfter: undefined,
-      includeArtifacts: undefined,
-    });
+    const list = await h.client.listTasks(EVERY_TASK);
     expect(list.tasks).toEqual([]);
     expect(h.bench.model.requests).toEqual([]);
   });
