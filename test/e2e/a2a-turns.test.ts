@@ -9,6 +9,7 @@ import {
   resultOf,
   sendForTask,
   sendRequest,
+  sharedA2A,
   text,
   userMessage,
   watch,
@@ -22,13 +23,14 @@ const taskIdOf = (e: StreamResponse | undefined) =>
 const isArtifact = (e: StreamResponse) => e.payload?.$case === "artifactUpdate";
 
 describe("A2A server: turns and contexts", () => {
+  // One server for the tests that need no config of their own: each gets fresh contexts and rules.
+  const server = sharedA2A();
+
   it("CancelTask stops a running task with one CANCELED status; the context goes on", async () => {
-    const h = await a2a({
-      rules: [
-        { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
-        { match: { lastUserText: "Are you still there?" }, reply: reply(text("Yes.")) },
-      ],
-    });
+    const h = server([
+      { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
+      { match: { lastUserText: "Are you still there?" }, reply: reply(text("Yes.")) },
+    ]);
     const stream = watch(
       h.client.sendMessageStream(sendRequest(userMessage("Write a long essay"))),
     );
@@ -56,9 +58,9 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("a message for a working task is refused; the running turn completes untouched", async () => {
-    const h = await a2a({
-      rules: [{ match: { lastUserText: "Count slowly" }, reply: reply(text(LONG_TEXT), SLOW) }],
-    });
+    const h = server([
+      { match: { lastUserText: "Count slowly" }, reply: reply(text(LONG_TEXT), SLOW) },
+    ]);
     const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Count slowly"))));
     const head = await stream.first(() => true);
     await stream.first(isArtifact);
@@ -85,12 +87,10 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("runs two tasks of one context in one Claude process, the second seeing the first", async () => {
-    const h = await a2a({
-      rules: [
-        { match: { lastUserText: "My name is Ada" }, reply: reply(text("Nice to meet you, Ada.")) },
-        { match: { lastUserText: "What is my name?" }, reply: reply(text("Your name is Ada.")) },
-      ],
-    });
+    const h = server([
+      { match: { lastUserText: "My name is Ada" }, reply: reply(text("Nice to meet you, Ada.")) },
+      { match: { lastUserText: "What is my name?" }, reply: reply(text("Your name is Ada.")) },
+    ]);
     const first = await h.send("My name is Ada");
     const second = await sendForTask(
       h.client,
@@ -128,12 +128,10 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("queues a second task on a busy context (SUBMITTED, kind queued) and runs it after the first", async () => {
-    const h = await a2a({
-      rules: [
-        { match: { lastUserText: "First job" }, reply: reply(text(LONG_TEXT), SLOW) },
-        { match: { lastUserText: "Second job" }, reply: reply(text("Second done.")) },
-      ],
-    });
+    const h = server([
+      { match: { lastUserText: "First job" }, reply: reply(text(LONG_TEXT), SLOW) },
+      { match: { lastUserText: "Second job" }, reply: reply(text("Second done.")) },
+    ]);
     const one = watch(h.client.sendMessageStream(sendRequest(userMessage("First job"))));
     const head = await one.first(() => true);
     await one.first(isArtifact);
@@ -161,12 +159,10 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("cancels a queued task without touching the running one", async () => {
-    const h = await a2a({
-      rules: [
-        { match: { lastUserText: "Long job" }, reply: reply(text(LONG_TEXT), SLOW) },
-        { match: { lastUserText: "Third job" }, reply: reply(text("Third done.")) },
-      ],
-    });
+    const h = server([
+      { match: { lastUserText: "Long job" }, reply: reply(text(LONG_TEXT), SLOW) },
+      { match: { lastUserText: "Third job" }, reply: reply(text("Third done.")) },
+    ]);
     const one = watch(h.client.sendMessageStream(sendRequest(userMessage("Long job"))));
     const head = await one.first(() => true);
     await one.first(isArtifact);
@@ -196,17 +192,15 @@ describe("A2A server: turns and contexts", () => {
   it("runs two contexts in parallel", async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const h = await a2a({
-      rules: [
-        {
-          match: { lastUserText: /Parallel (A|B)/ },
-          reply: async (req) => {
-            await gate;
-            return reply(text(`Done ${/Parallel (A|B)/.exec(req.lastUserText)?.[1]}`));
-          },
+    const h = server([
+      {
+        match: { lastUserText: /Parallel (A|B)/ },
+        reply: async (req) => {
+          await gate;
+          return reply(text(`Done ${/Parallel (A|B)/.exec(req.lastUserText)?.[1]}`));
         },
-      ],
-    });
+      },
+    ]);
     const a = h.send("Parallel A");
     const b = h.send("Parallel B");
     // Both model requests are in flight at once (each held by the gate): no context waits.

@@ -49,6 +49,11 @@ export interface A2AHarness {
   stream(parts: Part[] | string, ids?: Ids): Promise<StreamResponse[]>;
   /** Another official client of this server (a binding, a token, a fetch). */
   connect(options?: ClientOptions): Promise<Client>;
+  /**
+   * For a server shared by the tests of a file: the model's script replaced, and what was recorded
+   * so far (model requests, frames, permission requests, the spawn count) cleared.
+   */
+  reset(rules?: readonly Rule[]): void;
   /** Stops the server and starts a new one on the same workspace, port and session file. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -156,6 +161,14 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
       ),
     stream: (parts, ids) => streamMessage(harness.client, parts, ids),
     connect: (o = {}) => a2aClient(harness.server.url, o),
+    reset(rules = []) {
+      bench.model.setRules(rules);
+      bench.model.requests.length = 0;
+      bench.model.unmatched.length = 0;
+      seen.frames.length = 0;
+      seen.permissionRequests.length = 0;
+      seen.spawns = 0;
+    },
     async restart() {
       await harness.server.close();
       const next = await start();

@@ -12,6 +12,7 @@
  */
 import { startA2AHarness, type A2AHarness, type HarnessOptions } from "./in-process.js";
 import { startProcessHarness, type ProcessHarness, type ProcessHarnessOptions } from "./process.js";
+import type { Rule } from "./model.js";
 import { perTest, shared } from "./scope.js";
 import { startChromium, startPostgres, type Chromium, type Postgres } from "./services.js";
 import { tempDir, type TempDir } from "./temp.js";
@@ -20,8 +21,17 @@ import { startTerminalClient, type TerminalClient } from "./terminal.js";
 export const a2a = async (options?: HarnessOptions): Promise<A2AHarness> =>
   perTest(await startA2AHarness(options));
 
-export const sharedA2A = (options?: HarnessOptions): (() => A2AHarness) =>
-  shared(() => startA2AHarness(options));
+/** Call at collection; inside a test, `server(rules)` is the shared harness, reset for it. */
+export function sharedA2A(
+  options?: HarnessOptions,
+): (rules?: readonly Rule[]) => A2AHarness {
+  const get = shared(() => startA2AHarness(options));
+  return (rules) => {
+    const h = get();
+    h.reset(rules);
+    return h;
+  };
+}
 
 export const serverProcess = async (options?: ProcessHarnessOptions): Promise<ProcessHarness> =>
   perTest(await startProcessHarness(options));
