@@ -9,11 +9,7 @@ import type { Client } from "@a2a-js/sdk/client";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { removeInbox, writeInbox } from "../../../src/workspace/inbox.js";
 import type { Inbox } from "../../../src/a2a/task/environment.js";
-import {
-  defaultQueryFactory,
-  type QueryFactory,
-  type QueryHandle,
-} from "../../../src/claude/index.js";
+import { defaultQueryFactory, type QueryFactory } from "../../../src/claude/index.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { Config, ConfigInput } from "../../../src/config/schema.js";
 import { startServer, type RunningServer } from "../../../src/app/server.js";
@@ -24,6 +20,7 @@ import { a2aClient, type ClientOptions } from "./clients.js";
 import { sendForTask, streamMessage, userMessage } from "./messages.js";
 import type { Rule } from "./model.js";
 import { freePort } from "./ports.js";
+import { recording } from "./recording.js";
 
 type Ids = { taskId?: string; contextId?: string };
 
@@ -210,20 +207,4 @@ function observedQueries() {
     }) as QueryFactory,
   };
   return seen;
-}
-
-/** `handle`, recording each message it yields into `frames`. */
-function recording(handle: QueryHandle, frames: SDKMessage[]): QueryHandle {
-  return {
-    next: async () => {
-      const step = await handle.next();
-      if (step.done !== true) frames.push(step.value);
-      return step;
-    },
-    interrupt: () => handle.interrupt(),
-    stopTask: (taskId) => handle.stopTask(taskId),
-    setModel: (model) => handle.setModel(model),
-    applyFlagSettings: (settings) => handle.applyFlagSettings(settings),
-    close: () => handle.close(),
-  };
 }

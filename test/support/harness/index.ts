@@ -22,9 +22,7 @@ export const a2a = async (options?: HarnessOptions): Promise<A2AHarness> =>
   perTest(await startA2AHarness(options));
 
 /** Call at collection; inside a test, `server(rules)` is the shared harness, reset for it. */
-export function sharedA2A(
-  options?: HarnessOptions,
-): (rules?: readonly Rule[]) => A2AHarness {
+export function sharedA2A(options?: HarnessOptions): (rules?: readonly Rule[]) => A2AHarness {
   const get = shared(() => startA2AHarness(options));
   return (rules) => {
     const h = get();
