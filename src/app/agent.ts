@@ -1,6 +1,6 @@
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
-import type { TaskStore } from "@a2a-js/sdk/server";
+import type { A2ARequestHandler, TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { TaskBusManager } from "../a2a/handler/bus-manager.js";
 import { buildCards, extendedCardProvider } from "../a2a/card/cards.js";
@@ -10,7 +10,8 @@ import { operatorScopes } from "../identity/operators.js";
 import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
-import type { GuardedRequestHandler } from "../a2a/handler/guarded-request-handler.js";
+import { ReplayingRequestHandler } from "../a2a/handler/replaying-request-handler.js";
+import { KeptEvents } from "../store/kept-events.js";
 import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
 import { RetryingPushSender } from "../a2a/push/sender.js";
 import { pushTargetPolicy } from "../a2a/push/target.js";
@@ -43,6 +44,8 @@ import { packageVersion } from "../common/version.js";
 import { claudeEnvironment, sessionFactory } from "./session-factory.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
 import * as fleets from "../fleet/open.js";
+import { openSandbox } from "../sandbox/workspace-sandbox.js";
+import { logSandboxDenials } from "../sandbox/denial-log.js";
 
 export interface AgentOptions {
   readonly config: Config;
@@ -66,6 +69,8 @@ export interface AgentOptions {
   readonly workspace?: string;
   /** The process slots of its pool (the machine-wide cap of several workspaces). */
   readonly slots?: SlotsFactory;
+  /** The config file `--config` named (the "strict" sandbox keeps commands from reading it). */
+  readonly configFile?: string | null;
 }
 
 /** Everything behind the HTTP surface: the A2A request handler down to the Claude sessions. */
@@ -73,7 +78,7 @@ export interface Agent {
   /** The workspace it serves, by name (`workspaces`); undefined for the one at the root. */
   readonly workspace: string | undefined;
   readonly card: AgentCard;
-  readonly requestHandler: GuardedRequestHandler;
+  readonly requestHandler: A2ARequestHandler;
   readonly executor: ClaudeAgentExecutor;
   readonly pool: SessionPool;
   readonly taskStore: TaskStore;
@@ -94,6 +99,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const cwd = config.claude.cwd;
   // First: a signing key that does not work stops startup before anything is opened.
   const cards = await buildCards(config, { version: packageVersion() });
+  // `server.sandbox.required`: a workspace whose sandbox is off or cannot run stops startup here.
+  const sandbox = await openSandbox(config, {
+    workspace: o.workspace,
+    configFile: o.configFile,
+    logger,
+  });
   // `claude.isolation: "worktree"`: a workspace that is not a git repository stops startup here.
   const worktrees = await openWorktreeIsolation(config, logger);
   const cwdOf = (key?: string) => (key && worktrees?.cwdOf(key)) ?? cwd;
@@ -116,6 +127,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   await orphans.stopPredecessor();
   const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
 
+  const sandboxLogger = logger.child({ component: "sandbox" });
   // Sessions report to the executor, which needs the pool that creates them: the factory reads
   // `executor` only when a session calls it, and sessions exist only through the executor.
   const createSession = sessionFactory({
@@ -123,6 +135,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     logger,
     cwdOf,
     passthrough,
+    ...(sandbox.settings && { sandbox: sandbox.settings }),
     ...(claudeEnv && { claudeEnv }),
     ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
     ...(o.queryFactory && { queryFactory: o.queryFactory }),
@@ -143,6 +156,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(o.slots && { slots: o.slots }),
     onSessionEvent: (key, event) => {
       metrics.onSessionEvent(key, event);
+      logSandboxDenials(sandboxLogger, key, event);
       if (event.type === "session_id" || event.type === "closed") void orphans.record();
     },
   });
@@ -189,11 +203,20 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     : undefined;
   const push = pushSender && { store: stores.pushStore, sender: pushSender };
   const a2aLogger = logger.child({ component: "a2a" });
+  // Numbered events kept for replay, and the sends already seen (docs/reliability.md).
+  const replay = config.replay.enabled
+    ? new KeptEvents({
+        ...(stores.replayBackend && { backend: stores.replayBackend }),
+        retainMs: config.replay.retainMs,
+        logger: logger.child({ component: "replay" }),
+      })
+    : undefined;
   const autonomous = new AutonomousTasks({
     taskStore,
     busManager,
     logger: a2aLogger,
     ...(push && { push }),
+    ...(replay && { replay }),
   });
   const executor = new ClaudeAgentExecutor({
     pool,
@@ -206,6 +229,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       backgroundWaitTimeoutMs: config.claude.backgroundWaitTimeoutMs,
       maxBudgetUsd: config.claude.maxBudgetUsd,
       models,
+      sandbox: sandbox.policy,
     },
     taskStore,
     busManager,
@@ -215,6 +239,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(o.timers && { timers: o.timers }),
     ...(o.inbox && { inbox: o.inbox }),
     ...(push && { push }),
+    ...(replay && { replay }),
     ...(config.streaming.flushMs > 0 && { streaming: config.streaming }),
     ...(limits && { accounting: callerAccounting(limits) }),
     tracing,
@@ -232,9 +257,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     cancelingOperator: (taskId: string, name: string | undefined) =>
       executor.cancelingOperator(taskId, name),
   };
-  const requestHandler = new (
-    fleet ? fleets.FleetRequestHandler.on(fleet) : OperatorRequestHandler
-  )(
+  const guarded = new (fleet ? fleets.FleetRequestHandler.on(fleet) : OperatorRequestHandler)(
     operators,
     card,
     taskStore,
@@ -248,9 +271,17 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       callerLimits: limits,
       models,
       control: { steer: config.server.control.steer },
+      sandbox: sandbox.policy,
     },
     cards.extended && extendedCardProvider(cards.extended),
   );
+  const requestHandler = replay
+    ? new ReplayingRequestHandler(guarded, {
+        log: replay,
+        workspace: o.workspace ?? "",
+        logger: a2aLogger,
+      })
+    : guarded;
   const closeSessions = async () => {
     await pool.closeAll();
     await sessionMap.flush();
@@ -277,10 +308,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     closeSessions,
     close: async () => {
       await closeSessions();
+      await orphans.release();
       await worktrees?.close();
       await terminal.drain();
       await limits?.drain();
       await fleet?.close();
+      await replay?.close();
       await stores.close();
       await tracing.shutdown();
     },

@@ -35,6 +35,8 @@ export interface SessionWiring {
   readonly cwdOf: (key?: string) => string;
   /** The Claude Code options the config passes through, the same for every session. */
   readonly passthrough: ReturnType<typeof passthroughOptions>;
+  /** The SDK's `sandbox` option of every process (`claude.sandbox`, its preset expanded). */
+  readonly sandbox?: Options["sandbox"];
   readonly claudeEnv?: ChildEnv;
   readonly sdkOptions?: Partial<Options>;
   readonly queryFactory?: QueryFactory;
@@ -66,6 +68,8 @@ export function sessionFactory(w: SessionWiring): (args: SessionFactoryArgs) => 
       ...(resume !== undefined && { resume }),
       ...(w.claudeEnv && { env: w.claudeEnv }),
       ...w.passthrough,
+      // Every process of the workspace: new, resumed, and whatever wakes in it later.
+      ...(w.sandbox && { sandbox: w.sandbox }),
       ...(sdkOptions && { sdkOptions }),
       ...(w.queryFactory && { queryFactory: w.queryFactory }),
       logger: w.logger.child(

@@ -28,3 +28,4 @@ export type { UsageBaselineLoader } from "./usage-baseline.js";
 export { SESSION_NOT_FOUND, transcriptCheck } from "./transcripts.js";
 export type { TranscriptCheck, TranscriptLocation } from "./transcripts.js";
 export { readTranscriptSync, rewindPoint } from "./rewind.js";
+export type { SandboxViolation } from "./sandbox-violations.js";

@@ -2,6 +2,7 @@ import type { PermissionMode, SettingSource } from "@anthropic-ai/claude-agent-s
 import { z } from "zod";
 import { minutes, name, names, positiveInt } from "./schema-parts.js";
 import { claudeOptionsShape } from "./claude-options-schema.js";
+import { sandboxSchema } from "./sandbox-schema.js";
 
 /** The `claude` section of the config: how Claude Code runs each task. */
 export const PERMISSION_MODES = [
@@ -105,5 +106,6 @@ export const claudeSchema = z.strictObject({
       'With "wait": longest a task waits for its background work (ms); then it completes, ' +
         "saying so, and what the work produces later arrives as a new task.",
     ),
+  sandbox: sandboxSchema.optional(),
   ...claudeOptionsShape,
 });

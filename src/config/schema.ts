@@ -21,6 +21,7 @@ import { tracingSchema } from "./tracing-schema.js";
 import { grpcSchema } from "./grpc-schema.js";
 import { workspacesSchema, type WorkspaceSpec } from "./workspace-schema.js";
 import { fleetSchema } from "./fleet-schema.js";
+import { serverSandboxSchema } from "./sandbox-schema.js";
 
 export { PERMISSION_MODES, SETTING_SOURCES } from "./claude-schema.js";
 
@@ -122,6 +123,7 @@ const serverSchema = z.strictObject({
       "The control extension: what a client may do to a task it delegated besides answering " +
         "and canceling it. The card's extension lists the controls that are on.",
     ),
+  sandbox: serverSandboxSchema.prefault({}),
   grpc: grpcSchema
     .prefault({})
     .describe(
@@ -176,6 +178,25 @@ const streamingSchema = z.strictObject({
   maxChunkChars: positiveInt()
     .default(8192)
     .describe("Text gathered up to this many characters is published at once."),
+});
+
+const replaySchema = z.strictObject({
+  enabled: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Number every task event (metadata.eventNumber, the SSE id), keep it for replay from a " +
+        "cursor (Last-Event-ID), and answer a repeated messageId with its task instead of " +
+        "running it again. Off: no numbers, no replay, no idempotency (docs/reliability.md).",
+    ),
+  retainMs: z
+    .int({ error: "expected a whole number of milliseconds" })
+    .min(0, { error: "expected 0 or more" })
+    .default(3_600_000)
+    .describe(
+      "How long a finished task's events and its sends' idempotency keys are kept after it " +
+        "ends (ms; live tasks keep theirs while they live). A cursor older than that is refused.",
+    ),
 });
 
 const artifactsSchema = z.strictObject({
@@ -249,6 +270,7 @@ export const configSchema = z
     sessions: sessionsSchema.prefault({}),
     artifacts: artifactsSchema.prefault({}),
     streaming: streamingSchema.prefault({}),
+    replay: replaySchema.prefault({}),
     log: logSchema.prefault({}),
     store: storeSchema,
     limits: limitsSchema,

@@ -49,6 +49,23 @@ export const status = {
   working: (ref: TaskRef): TaskStatusUpdateEvent => statusUpdate(ref, WORKING),
   toolUse: (ref: TaskRef, toolName: string, toolUseId: string): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.toolUse, TEXT.toolUse(toolName), { toolName, toolUseId }),
+  /** The tool call's result: the sandbox refused it (`sandbox: "refused"`, the operations). */
+  sandboxRefused: (
+    ref: TaskRef,
+    toolName: string,
+    toolUseId: string,
+    violations: readonly { readonly operation: string; readonly line: string }[],
+  ): TaskStatusUpdateEvent =>
+    kindStatus(
+      ref,
+      WORKING,
+      KIND.toolUse,
+      TEXT.sandboxRefused(
+        toolName,
+        violations.map((v) => v.line),
+      ),
+      { toolName, toolUseId, sandbox: "refused", operations: violations.map((v) => v.operation) },
+    ),
   result: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.result, text),
   /** Back to work with an answer; `operator`: an operator's, whose name the owner is told. */

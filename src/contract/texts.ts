@@ -37,6 +37,9 @@ export function describeWork(work: readonly WorkRef[]): string {
 export const TEXT = {
   // ---- statuses with a kind (docs/protocol.md "Event stream contract") ------------------------------
   toolUse: (toolName: string) => `Calling tool ${toolName}`,
+  /** A command the OS sandbox refused (`docs/sandbox.md`): the runtime's violation lines. */
+  sandboxRefused: (toolName: string, lines: readonly string[]) =>
+    `Refused by the sandbox: ${toolName} (${lines.join("; ")})`,
   resumed: "Resumed with the client's answer.",
   /** An operator (`server.operators`) answered another caller's task. */
   resumedByOperator: (operator: string) => `Resumed with the answer of operator ${operator}.`,

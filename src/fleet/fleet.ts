@@ -78,6 +78,9 @@ export class Fleet {
   /** Opens the fleet's connections and tables and takes this instance's lease. */
   static async open(o: FleetOptions): Promise<Fleet> {
     const pool = new pg.Pool({ connectionString: o.url, max: 4, connectionTimeoutMillis: 10_000 });
+    // An idle connection dropped by the database (a restart) must not end the process: the pool
+    // discards it; the heartbeat's next query reconnects (docs/reliability.md "Faults").
+    pool.on("error", (err) => o.logger.warn({ err }, "fleet: an idle database connection dropped"));
     const listener = new FleetListener(o.url, o.logger);
     try {
       await migrateFleet(pool);

@@ -3,7 +3,7 @@
  * started here, the real Claude Code runtime and the scripted model answering the smoke prompts.
  */
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { startA2AHarness, type A2AHarness } from "../support/a2a/harness.js";
+import { startA2AHarness, type A2AHarness } from "../support/harness/index.js";
 import smokeRules from "../smoke/rules.js";
 import { defineSmokeTests, type SmokeContext } from "../smoke/scenarios.js";
 

@@ -31,8 +31,7 @@ import type { AdmissionResult } from "../../limits/caller-limits.js";
 import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
 import { requestedBudget } from "../task/task-usage.js";
-import { requestedSettings } from "../task/task-settings.js";
-import type { ModelPolicy } from "../../contract/task-options.js";
+import { taskSettings, type TaskPolicies } from "../task/task-settings.js";
 import { isTerminalState } from "../../contract/task-states.js";
 import { REFUSAL_STATE_KEY } from "../../contract/limits.js";
 import { cannotTakeMessage, isWorking, SteerGate, type SteerableTasks } from "../control/index.js";
@@ -64,14 +63,15 @@ export { historyLengthProblem } from "./history-length.js";
 export const stillWorkingMessage = (taskId: string) =>
   `Task ${taskId} is still working; wait for input-required or send a new message without taskId.`;
 
-/** What the guard checks besides tasks: the server's limits. */
-export interface GuardOptions {
+/**
+ * What the guard checks besides tasks: the server's limits, and what a message may choose
+ * (`models`, `sandbox`: unset, those keys are not checked).
+ */
+export interface GuardOptions extends TaskPolicies {
   /** `claude.maxBudgetUsd`: a message's `metadata.maxBudgetUsd` may lower it, never raise it. */
   readonly maxBudgetUsd?: number | undefined;
   /** Per-caller limits on new tasks (unset: none configured). */
   readonly callerLimits?: NewTaskLimits | undefined;
-  /** The models and efforts a message may ask for (unset: the keys are not checked). */
-  readonly models?: ModelPolicy | undefined;
   /** The controls of the control extension that are on (`server.control`; unset: none). */
   readonly control?: { readonly steer: boolean } | undefined;
 }
@@ -240,13 +240,13 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   }
 
   /**
-   * Refuses a new task's `metadata.model` or `metadata.effort` the policy does not allow
-   * (InvalidParams, naming what is). Like the budget, only the creating message chooses.
+   * Refuses a new task's `metadata.model`, `effort` or `sandbox` the policy does not allow (a
+   * sandbox wider than the workspace's), with InvalidParams. Only the creating message chooses.
    */
   private checkSettings(message: Message | undefined): void {
-    const policy = this.limits.models;
-    if (message === undefined || message.taskId || policy === undefined) return;
-    const settings = requestedSettings(message.metadata, policy);
+    const { models, sandbox } = this.limits;
+    if (message === undefined || message.taskId || (!models && !sandbox)) return;
+    const settings = taskSettings(message.metadata, { models, sandbox });
     if (!settings.ok) throw new RequestMalformedError(settings.reason);
   }
 

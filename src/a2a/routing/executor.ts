@@ -222,7 +222,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const span = taskSpan(this.options.tracing ?? NO_TRACING, request, ref, owner, "client");
     this.autonomous.noteCaller(conversation, ctx.context);
     const channel = openChannel(this.options, ref, logger);
-    channel.attach(bus, ctx.context);
+    channel.attach(bus, ctx.context, ctx.userMessage.messageId);
     channel.task(newTask(ref, ctx.userMessage));
     // Ended before it runs: it no longer counts as its caller's, and its span ends.
     const notRun = (why: string) => {
@@ -277,7 +277,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       this.refusals.set(message.messageId, why);
       return;
     }
-    task.channel.attach(bus, ctx.context);
+    task.channel.attach(bus, ctx.context, message.messageId);
     // The stored task verbatim (a pure snapshot: still input-required), then `resumed`.
     task.channel.task(ctx.task ?? newTask(task.ref, message));
     const operator = actingOperator(ctx.context?.state);

@@ -15,6 +15,7 @@ describe("config schema", () => {
       pushAllowPrivateNetworks: false,
       compat: { v03: false },
       control: { steer: true },
+      sandbox: { required: false },
       grpc: { host: "127.0.0.1" },
     });
     expect(c.agentCard.name).toBe("Claude Code");

@@ -21,7 +21,7 @@ const KEPT: Record<StatusKind, boolean> = {
   resumed: false,
   queued: false,
   server_restarted: true,
-  session_reset: false,
+  session_reset: true,
   background_wait: false,
   background_task: false,
   background_stopped: false,

@@ -151,6 +151,10 @@ const ARGS: Record<string, unknown[]> = {
   budgetStop: ["token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", true],
   byClient: ["not now"],
   resumedByOperator: ["ops"],
+  sandboxRefused: [
+    "Bash",
+    ["deny network-outbound example.com:80 (host is not on the allow list)"],
+  ],
   canceledByOperator: ["ops"],
   ownerLostWhileRunning: ["build-1/api-3f2a9c1e"],
   ownerLostWhileParked: ["build-1/api-3f2a9c1e"],

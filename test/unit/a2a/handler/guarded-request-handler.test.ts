@@ -16,6 +16,7 @@ import {
   type RequestContext,
 } from "@a2a-js/sdk/server";
 import { beforeEach, describe, expect, it } from "vitest";
+import { EVERY_TASK } from "../../../support/harness/messages.js";
 import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import {
   GuardedRequestHandler,
@@ -353,19 +354,7 @@ describe("GuardedRequestHandler: content modes", () => {
     const stream = handler.sendMessageStream(audio(""), context);
     await expect(stream.next()).rejects.toThrow(ContentTypeNotSupportedError);
     expect(executor.executed).toEqual([]);
-    const listed = await handler.listTasks(
-      {
-        tenant: "",
-        contextId: "",
-        status: TaskState.TASK_STATE_UNSPECIFIED,
-        pageSize: undefined,
-        pageToken: "",
-        historyLength: undefined,
-        statusTimestampAfter: undefined,
-        includeArtifacts: undefined,
-      },
-      context,
-    );
+    const listed = await handler.listTasks(EVERY_TASK, context);
     expect(listed.tasks).toEqual([]);
   });
 
