@@ -1,3 +1,7 @@
+/**
+ * Why it is over 300 lines: the one place that wires a served directory's parts together (stores,
+ * pool, executor, handler chain, card); each part is built elsewhere, only their order lives here.
+ */
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { A2ARequestHandler, TaskStore } from "@a2a-js/sdk/server";

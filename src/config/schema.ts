@@ -1,3 +1,4 @@
+import { controlSchema } from "./control-schema.js";
 import { isIP } from "node:net";
 import { z } from "zod";
 import { LOG_LEVELS } from "../common/logging.js";
@@ -107,22 +108,7 @@ const serverSchema = z.strictObject({
     })
     .prefault({})
     .describe("Older versions of the A2A protocol served besides v1.0."),
-  control: z
-    .strictObject({
-      steer: z
-        .boolean({ error: "expected true or false" })
-        .default(true)
-        .describe(
-          "Let a client that activates the control extension (A2A-Extensions header) send a " +
-            "message to a task that is still working: it is delivered to the running turn " +
-            "(docs/control.md). Off, or without the header: such a message is refused.",
-        ),
-    })
-    .prefault({})
-    .describe(
-      "The control extension: what a client may do to a task it delegated besides answering " +
-        "and canceling it. The card's extension lists the controls that are on.",
-    ),
+  control: controlSchema,
   sandbox: serverSandboxSchema.prefault({}),
   grpc: grpcSchema
     .prefault({})

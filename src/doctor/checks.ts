@@ -18,7 +18,7 @@ import { databaseSpec } from "../store/task-stores.js";
 import type { CheckResult } from "./check-result.js";
 import { checkControl } from "./control-check.js";
 import { checkIsolation } from "./isolation-check.js";
-import { checkPort } from "./port-check.js";
+import { checkPorts } from "./port-check.js";
 import { checkSandbox } from "./sandbox-check.js";
 import { checkOidc, checkSigning } from "./security-checks.js";
 
@@ -257,29 +257,16 @@ export async function checkGrpc(config: Config): Promise<CheckResult> {
 }
 
 /** Every check but the config's own (which `main` does first). */
-export async function runChecks(
-  config: Config,
-  configFile?: string | null,
-): Promise<CheckResult[]> {
+export async function runChecks(config: Config, file?: string | null): Promise<CheckResult[]> {
   return [
     checkAccess(config.server),
-    await checkPort("port", "server.port", config.server.host, config.server.port),
-    ...(config.server.grpc.port === undefined
-      ? []
-      : [
-          await checkPort(
-            "grpc port",
-            "server.grpc.port",
-            config.server.grpc.host,
-            config.server.grpc.port,
-          ),
-        ]),
+    ...(await checkPorts(config.server)),
     ...(await checkOidc(config.server)),
     ...(await checkSigning(config)),
     await checkGrpc(config),
     checkControl(config.server),
     checkRuntime(),
-    ...(await directoryChecks(config, configFile)),
+    ...(await directoryChecks(config, file)),
     await checkCredentials(),
   ];
 }

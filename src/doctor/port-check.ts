@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import type { Config } from "../config/schema.js";
 import type { CheckResult } from "./check-result.js";
 
 /** Why a listen failed, by its error code: the `fix:` to print. Pure. */
@@ -40,4 +41,14 @@ export async function checkPort(
     detail: inUse ? `${where} is already in use` : `cannot listen on ${where}: ${failure.message}`,
     fix: portFix(failure.code, key, port),
   };
+}
+
+/** The HTTP port, and the gRPC one when it is on. */
+export async function checkPorts(server: Config["server"]): Promise<CheckResult[]> {
+  const http = await checkPort("port", "server.port", server.host, server.port);
+  if (server.grpc.port === undefined) return [http];
+  return [
+    http,
+    await checkPort("grpc port", "server.grpc.port", server.grpc.host, server.grpc.port),
+  ];
 }
