@@ -52,22 +52,14 @@ workspace="$tmp/workspace"
 home="$tmp/claude-home"
 mkdir -p "$workspace/.claude" "$home"
 # ── SANDBOX ──────────────────────────────────────────────────────────────────────────────────────
-# Claude Code's sandbox is on through its own user settings (CLAUDE_CONFIG_DIR/settings.json, read
-# with settingSources ["user"]): what the server's `claude.sandbox` (issue 32) passes to the SDK.
-# That key is not on main yet; when it lands, replace the settings file and "settingSources" below
-# with `"sandbox": "strict"` (plus whatever it takes to set enableWeakerNestedSandbox, which a
-# container needs: see docs/container.md) in the workspace config.
+# The workspace runs under the server's `claude.sandbox: "strict"` preset (docs/sandbox.md), plus
+# enableWeakerNestedSandbox, which a container that cannot mount /proc needs (docs/container.md).
 cat >"$workspace/.claude/claude-a2a.config.json" <<'EOF'
-{ "claude": { "model": "claude-sonnet-4-5", "permissionMode": "acceptEdits", "settingSources": ["user"] } }
-EOF
-cat >"$home/settings.json" <<'EOF'
 {
-  "sandbox": {
-    "enabled": true,
-    "failIfUnavailable": true,
-    "autoAllowBashIfSandboxed": true,
-    "allowUnsandboxedCommands": false,
-    "enableWeakerNestedSandbox": true
+  "claude": {
+    "model": "claude-sonnet-4-5",
+    "permissionMode": "acceptEdits",
+    "sandbox": { "preset": "strict", "enableWeakerNestedSandbox": true }
   }
 }
 EOF
