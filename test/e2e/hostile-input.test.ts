@@ -342,7 +342,8 @@ describe("hostile input", () => {
         headers: { "A2A-Version": "1.0", "content-type": "application/json" },
         body: "{}",
       });
-      expect(rest.status).toBe(400);
+      // A2A v1.0 §5.4: TaskNotCancelable is HTTP 409 on HTTP+JSON.
+      expect(rest.status).toBe(409);
       expect(await rest.json()).toMatchObject({ error: { message: /not cancelable/ } });
       const after = await client.getTask({ tenant: "", id: task.id, historyLength: undefined });
       expect(after.status?.state).toBe(task.status?.state);
