@@ -4,6 +4,7 @@
  * whether a client activates it or not.
  */
 import { describe, expect, it } from "vitest";
+import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import { EVENTS_EXTENSION_URI } from "../../src/contract/extension.js";
 import { a2a, reply, text, toolUse } from "../support/harness/index.js";
 
@@ -26,7 +27,11 @@ describe("the event extension", () => {
     });
     const card = (await h.client.getAgentCard()).capabilities?.extensions ?? [];
     // ProtoJSON leaves `required: false` out.
-    expect(card.map((e) => [e.uri, Boolean(e.required)])).toEqual([[EVENTS_EXTENSION_URI, false]]);
+    // Beside it, the control extension (server.control.steer is on by default); neither required.
+    expect(card.map((e) => [e.uri, Boolean(e.required)])).toEqual([
+      [EVENTS_EXTENSION_URI, false],
+      [CONTROL_EXTENSION_URI, false],
+    ]);
 
     const activated = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
