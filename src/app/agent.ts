@@ -45,6 +45,7 @@ import { anyLimit } from "../limits/decisions.js";
 import { realClock, type Clock, type Timers } from "../common/timers.js";
 import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { packageVersion } from "../common/version.js";
+import { transcriptRecoveredUsage } from "./recovered-usage.js";
 import { claudeEnvironment, sessionFactory } from "./session-factory.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
 import * as fleets from "../fleet/open.js";
@@ -117,6 +118,11 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const passthrough = passthroughOptions(config.claude, claudeEnv);
   const models = modelPolicyOf(config.claude);
   logger.debug({ claude: describePassthrough(config.claude) }, "claude options");
+  // Before any session resumes (and before recovery reads their transcripts): stop what a
+  // killed predecessor left running in this workspace.
+  const orphans = new OrphanGuard({ cwd, logger: logger.child({ component: "orphans" }) });
+  await orphans.stopPredecessor();
+  const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
   const stores: TaskStores = o.taskStore
     ? memoryStores(o.taskStore)
     : await openTaskStores({
@@ -125,11 +131,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         logger: logger.child({ component: "store" }),
         operators: config.server.operators.length > 0,
         failUnfinished: config.store.type !== "postgres", // the fleet recovers (src/fleet/)
+        recoveredUsage: transcriptRecoveredUsage(sessionMap, claudeEnv),
       });
-  // Before any session resumes: stop what a killed predecessor left running in this workspace.
-  const orphans = new OrphanGuard({ cwd, logger: logger.child({ component: "orphans" }) });
-  await orphans.stopPredecessor();
-  const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
 
   const sandboxLogger = logger.child({ component: "sandbox" });
   // Sessions report to the executor, which needs the pool that creates them: the factory reads

@@ -25,6 +25,8 @@ export { defaultHistoryLoader } from "./history.js";
 export type { ModelUsage, RunUsage, TokenCounts, UsageTotals } from "./usage.js";
 export { addModels, addTokens, roundUsd, ZERO_TOKENS } from "./usage.js";
 export type { UsageBaselineLoader } from "./usage-baseline.js";
+export { readTranscriptUsage, transcriptUsageSince } from "./transcript-usage.js";
+export type { TranscriptUsage } from "./transcript-usage.js";
 export { SESSION_NOT_FOUND, transcriptCheck } from "./transcripts.js";
 export type { TranscriptCheck, TranscriptLocation } from "./transcripts.js";
 export { readTranscriptSync, rewindPoint } from "./rewind.js";

@@ -1,11 +1,12 @@
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { DatabaseTaskStore } from "@a2a-js/sdk/server/database";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Logger } from "pino";
 import { KIND } from "../contract/kinds.js";
 import { agentMessage, textPart } from "../contract/messages.js";
 import { TEXT } from "../contract/texts.js";
+import { usageMetadata, type TaskUsage } from "../contract/usage.js";
 import { TaskTable, type ScopedTask } from "./task-table.js";
 
 /** Why an unfinished task was failed, as its status text words it: running, or parked. */
@@ -24,7 +25,12 @@ export const RESTART_TEXTS: RecoveryTexts = {
  * What a task a previous server left unfinished becomes: FAILED, with a status message (also
  * appended to its history, as the SDK does for every status message) saying why. Pure.
  */
-export function failedByRestart(task: Task, at: Date, texts: RecoveryTexts = RESTART_TEXTS): Task {
+export function failedByRestart(
+  task: Task,
+  at: Date,
+  texts: RecoveryTexts = RESTART_TEXTS,
+  usage?: TaskUsage,
+): Task {
   const parked =
     task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ||
     task.status?.state === TaskState.TASK_STATE_AUTH_REQUIRED;
@@ -37,7 +43,45 @@ export function failedByRestart(task: Task, at: Date, texts: RecoveryTexts = RES
     ...task,
     status: { state: TaskState.TASK_STATE_FAILED, message, timestamp: at.toISOString() },
     history: [...task.history, message],
+    ...(usage && { metadata: { ...task.metadata, ...usageMetadata(usage) } }),
   };
+}
+
+/**
+ * What the runs of a task the previous process left unfinished used, from what outlived it (its
+ * session's transcript, `src/app/recovered-usage.ts`); `startedAt`: its first kept event (ms).
+ */
+export type RecoveredUsage = (
+  scoped: ScopedTask,
+  startedAt: number,
+) => Promise<TaskUsage | undefined>;
+
+/** When the task's first event was kept for replay (epoch ms); undefined when none is. */
+export async function taskStartedAt(
+  db: Kysely<unknown>,
+  taskId: string,
+): Promise<number | undefined> {
+  const { rows } = await sql<{ at: unknown }>`
+    SELECT min(at) AS at FROM claude_a2a_replay_events WHERE task_id = ${taskId}`.execute(db);
+  const value = rows[0]?.at;
+  return value === null || value === undefined ? undefined : Number(value);
+}
+
+/** The task's usage as `usageOf` recovers it; undefined (logged) when it cannot be. */
+export async function recoverUsage(
+  db: Kysely<unknown>,
+  scoped: ScopedTask,
+  usageOf: RecoveredUsage | undefined,
+  logger: Logger,
+): Promise<TaskUsage | undefined> {
+  if (usageOf === undefined) return undefined;
+  try {
+    const startedAt = await taskStartedAt(db, scoped.task.id);
+    return startedAt === undefined ? undefined : await usageOf(scoped, startedAt);
+  } catch (err) {
+    logger.warn({ err, taskId: scoped.task.id }, "could not recover a failed task's usage");
+    return undefined;
+  }
 }
 
 const OWNER_KEY = "claude-a2a.recovery.owner";
@@ -64,11 +108,13 @@ export async function failUnfinishedTasks(
   db: Kysely<unknown>,
   logger: Logger,
   now: () => Date = () => new Date(),
+  usageOf?: RecoveredUsage,
 ): Promise<string[]> {
   const table = new TaskTable(db);
   const failed: string[] = [];
   for (const scoped of await table.unfinished()) {
-    await writeBack(db, scoped, failedByRestart(scoped.task, now()));
+    const usage = await recoverUsage(db, scoped, usageOf, logger);
+    await writeBack(db, scoped, failedByRestart(scoped.task, now(), RESTART_TEXTS, usage));
     failed.push(scoped.task.id);
   }
   if (failed.length > 0) {

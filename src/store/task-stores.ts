@@ -23,7 +23,7 @@ import {
 } from "./every-owner.js";
 import { OwnerIndexedStore } from "./memory-every-owner.js";
 import { upgradeOwners } from "./owner-upgrade.js";
-import { failUnfinishedTasks } from "./recovery.js";
+import { failUnfinishedTasks, type RecoveredUsage } from "./recovery.js";
 import { scheduleRetention } from "./retention.js";
 import { FaultTellingStore } from "./fault-telling-store.js";
 import type { ReplayBackend } from "./kept-events.js";
@@ -67,6 +67,8 @@ export interface OpenStoresOptions {
    * default). A fleet on PostgreSQL runs its own recovery instead (`src/fleet/recovery.ts`).
    */
   readonly failUnfinished?: boolean;
+  /** What the runs of a task failed that way used (else it is failed without `usage`). */
+  readonly recoveredUsage?: RecoveredUsage;
 }
 
 /** Stores in memory (lost at restart): the `memory` type, or a task store a caller supplies. */
@@ -124,7 +126,10 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
     await migrateCallerUsage(db);
     await migrateReplay(db);
     if (o.operators === true) await indexEveryOwner(db);
-    const recovered = o.failUnfinished === false ? [] : await failUnfinishedTasks(db, o.logger);
+    const recovered =
+      o.failUnfinished === false
+        ? []
+        : await failUnfinishedTasks(db, o.logger, undefined, o.recoveredUsage);
     const retention = scheduleRetention({
       db,
       cwd: o.cwd,

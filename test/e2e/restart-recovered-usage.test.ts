@@ -1,0 +1,62 @@
+/**
+ * Usage survives restart recovery: a task whose server was SIGKILLed while Claude waited on its
+ * permission prompt is FAILED at the next start (`server_restarted`) with the tokens of the
+ * model call that asked, read from its conversation's transcript (issue 31). The cost estimate
+ * died with the process (docs/limits.md): it is 0.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TaskState } from "@a2a-js/sdk";
+import { KIND } from "../../src/contract/kinds.js";
+import { usageOf } from "../../src/contract/usage.js";
+import {
+  a2aClient,
+  collect,
+  idsOf,
+  killSandboxProcesses,
+  lastStatus,
+  reply,
+  sendRequest,
+  serverProcess,
+  text,
+  toolUse,
+  userMessage,
+} from "../support/harness/index.js";
+
+describe("restart recovery: the failed task's usage", () => {
+  it("SIGKILL while a permission is asked: after a restart the FAILED task carries the asking call's tokens", async () => {
+    const p = await serverProcess({ deferStart: true });
+    const outside = join(p.bench.sandbox.root, "outside.txt");
+    p.bench.model.setRules([
+      {
+        name: "write-outside",
+        match: { lastUserText: "Save the report", toolResult: false },
+        reply: reply(toolUse("Write", { file_path: outside, content: "x" })),
+      },
+      { name: "after", match: { toolResult: true }, reply: reply(text("Not saved.")) },
+    ]);
+    const first = await p.spawn();
+    const client = await a2aClient(first.url);
+    const events = await collect(
+      client.sendMessageStream(sendRequest(userMessage("Save the report"))),
+    );
+    expect(lastStatus(events).kind).toBe("permission_request");
+    const { taskId } = idsOf(events);
+
+    first.kill("SIGKILL");
+    expect((await first.exited).signal).toBe("SIGKILL");
+    await killSandboxProcesses(p.bench.sandbox.configDir);
+
+    const second = await p.spawn();
+    const failed = await (
+      await a2aClient(second.url)
+    ).getTask({ tenant: "", id: taskId, historyLength: 0 });
+    expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(failed.status?.message?.metadata).toEqual({ kind: KIND.serverRestarted });
+    const usage = usageOf(failed.metadata);
+    expect(usage).toMatchObject({ runs: 1, modelTurns: 1, costUsd: 0 });
+    expect(usage?.inputTokens).toBeGreaterThan(0);
+    expect(usage?.outputTokens).toBeGreaterThan(0);
+    expect(Object.keys(usage?.models ?? {})).toHaveLength(1);
+  }, 180_000);
+});
