@@ -2,7 +2,7 @@
 # CI's container test (after scripts/build-image.sh): the image, run on a scratch workspace,
 #   1. turns healthy by its own HEALTHCHECK;
 #   2. answers a task sent from the host with our terminal client (`claude-a2a send`), on the
-#      scripted model (test/support/fake-model/, on the host's loopback; the container shares the
+#      scripted model (src/demo/fake-model/, on the host's loopback; the container shares the
 #      host's network), running a Bash command in Claude Code's sandbox: its write inside the
 #      workspace lands in the mounted directory, its write outside is refused;
 #   3. stops on SIGTERM (`stop`) with exit code 0.
