@@ -308,6 +308,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       checkHealth({
         storeType: stores.type,
         pingStore: () => stores.ping(),
+        writeFaults: () => stores.writeFaults(),
         liveSessions: () => pool.liveCount,
         maxLive: config.sessions.maxLive,
         ...(fleet && { instance: () => fleet.health() }),

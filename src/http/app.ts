@@ -17,7 +17,7 @@ import { Authenticator } from "../auth/decide.js";
 import { callerName, CallerUser } from "../identity/caller.js";
 import { authGate } from "./auth.js";
 import { callerOf } from "./caller.js";
-import type { HealthReport } from "./health.js";
+import { healthHttpStatus, type HealthReport } from "./health.js";
 import { errorAnswer, finalErrorHandler, type Binding } from "./error-handler.js";
 import { rememberState } from "./limit-answers.js";
 import { requestIds } from "./request-ids.js";
@@ -126,7 +126,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
   app.get("/healthz", (_req, res, next) => {
     if (health === undefined) return void res.json({ status: "ok" });
     health().then((report) => {
-      res.status(report.status === "ok" ? 200 : 503).json(report);
+      res.status(healthHttpStatus(report.status)).json(report);
     }, next);
   });
 

@@ -1,10 +1,22 @@
 import type { FleetHealth } from "../fleet/fleet.js";
+import type { WriteFault } from "../store/write-watch.js";
+
+/**
+ * `ok`; `degraded` (HTTP 200: the process serves what it can, docs/reliability.md) when the task
+ * store does not answer or its last write failed; `unavailable` (HTTP 503) once gRPC stopped.
+ */
+export type HealthStatus = "ok" | "degraded" | "unavailable";
 
 /** What `GET /healthz` reports. */
 export interface HealthReport {
-  /** `ok`, or `unavailable` when the task store does not answer or gRPC stopped (HTTP 503). */
-  readonly status: "ok" | "unavailable";
-  readonly store: { readonly type: string; readonly reachable: boolean; readonly error?: string };
+  readonly status: HealthStatus;
+  readonly store: {
+    readonly type: string;
+    readonly reachable: boolean;
+    readonly error?: string;
+    /** Parts of the store whose last write failed, while they are shown. */
+    readonly faults?: readonly WriteFault[];
+  };
   readonly sessions: { readonly live: number; readonly maxLive: number };
   /** The gRPC binding, when it is on. */
   readonly grpc?: GrpcBindingHealth;
@@ -26,6 +38,20 @@ export function withGrpc(report: HealthReport, grpc: GrpcBindingHealth | undefin
   return { ...report, status: grpc.serving ? report.status : "unavailable", grpc };
 }
 
+/** The store's part of the status. Pure. */
+export const storeStatus = (reachable: boolean, faults: readonly WriteFault[]): HealthStatus =>
+  reachable && faults.length === 0 ? "ok" : "degraded";
+
+/** The worst of several statuses (`ok` for none). Pure. */
+export function worstStatus(statuses: readonly HealthStatus[]): HealthStatus {
+  if (statuses.includes("unavailable")) return "unavailable";
+  return statuses.includes("degraded") ? "degraded" : "ok";
+}
+
+/** `/healthz`'s HTTP status: 503 only when it no longer serves. Pure. */
+export const healthHttpStatus = (status: HealthStatus): number =>
+  status === "unavailable" ? 503 : 200;
+
 export interface HealthSources {
   readonly storeType: string;
   pingStore(): Promise<void>;
@@ -35,6 +61,8 @@ export interface HealthSources {
   readonly timeoutMs?: number;
   /** This server as a fleet instance (PostgreSQL store), reported as `instance`. */
   readonly instance?: () => FleetHealth;
+  /** Parts of the store whose last write failed. */
+  readonly writeFaults?: () => readonly WriteFault[];
 }
 
 /** Process up (it answers), store reachable, live sessions. */
@@ -45,9 +73,16 @@ export async function checkHealth(s: HealthSources): Promise<HealthReport> {
   } catch (err) {
     error = (err as Error).message;
   }
+  const faults = s.writeFaults?.() ?? [];
+  const reachable = error === undefined;
   return {
-    status: error === undefined ? "ok" : "unavailable",
-    store: { type: s.storeType, reachable: error === undefined, ...(error && { error }) },
+    status: storeStatus(reachable, faults),
+    store: {
+      type: s.storeType,
+      reachable,
+      ...(error && { error }),
+      ...(faults.length > 0 && { faults }),
+    },
     sessions: { live: s.liveSessions(), maxLive: s.maxLive },
     ...(s.instance && { instance: s.instance() }),
   };

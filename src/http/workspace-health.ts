@@ -1,4 +1,4 @@
-import type { HealthReport } from "./health.js";
+import { worstStatus, type HealthReport } from "./health.js";
 
 /** `GET /healthz` of several workspaces: each one's report, and the whole. */
 export interface WorkspacesHealthReport extends HealthReport {
@@ -16,7 +16,7 @@ export function workspacesHealth(
   const failing = reports.find((r) => !r.report.store.reachable);
   const error = failing?.report.store.error;
   return {
-    status: reports.every((r) => r.report.status === "ok") ? "ok" : "unavailable",
+    status: worstStatus(reports.map((r) => r.report.status)),
     store: {
       type: reports[0]?.report.store.type ?? "memory",
       reachable: failing === undefined,

@@ -6,6 +6,7 @@ import { CachedPushConfigStore } from "./push-config-cache.js";
 import { ownerOf, SqliteTaskStore } from "./sqlite-task-list.js";
 import type { Statements } from "./statement-cache.js";
 import { WriteBehindTaskStore } from "./write-behind-task-store.js";
+import { WriteWatch } from "./write-watch.js";
 
 /**
  * The stores of a SQLite database, which this server alone writes: tasks through the write-behind
@@ -16,6 +17,7 @@ export function sqliteStores(
   db: Kysely<unknown>,
   statements: Statements,
   logger: Logger,
+  watch: WriteWatch = new WriteWatch(),
 ): { taskStore: TaskStore; pushStore: PushNotificationStore; flush: () => Promise<void> } {
   const inner = new SqliteTaskStore(db, statements, logger);
   const taskStore = new WriteBehindTaskStore({
@@ -23,14 +25,16 @@ export function sqliteStores(
     ownerOf,
     logger: logger.child({ component: "store" }),
     // One transaction, one commit, for every task pending at that moment.
-    writeBatch: async (writes) => {
-      const [only] = writes;
-      if (writes.length === 1 && only !== undefined) return inner.save(only.task, only.context);
-      await db.transaction().execute(async (trx) => {
-        const store = new DatabaseTaskStore(trx);
-        for (const w of writes) await store.save(w.task, w.context);
-      });
-    },
+    // Watched here, where rows are written (a save of progress returns before).
+    writeBatch: (writes) =>
+      watch.watch("tasks", async () => {
+        const [only] = writes;
+        if (writes.length === 1 && only !== undefined) return inner.save(only.task, only.context);
+        await db.transaction().execute(async (trx) => {
+          const store = new DatabaseTaskStore(trx);
+          for (const w of writes) await store.save(w.task, w.context);
+        });
+      }),
   });
   return {
     taskStore,

@@ -31,6 +31,7 @@ import { migrateReplay, SqlReplayBackend } from "./sql-replay-backend.js";
 import { sqliteStores } from "./sqlite-stores.js";
 import { ensureTaskIndexes } from "./task-indexes.js";
 import { TaskTable } from "./task-table.js";
+import { watchedReplay, watchedSaves, WriteWatch, type WriteFault } from "./write-watch.js";
 
 export type StoreConfig = Config["store"];
 
@@ -51,6 +52,8 @@ export interface TaskStores {
   countByState(): Promise<Record<string, number> | undefined>;
   /** Throws when the store does not answer. */
   ping(): Promise<void>;
+  /** Parts of the store whose last write failed (`/healthz` says `degraded`). */
+  writeFaults(): readonly WriteFault[];
   /** Stops the daily pruning and closes the connection. */
   close(): Promise<void>;
 }
@@ -83,6 +86,7 @@ export function memoryStores(taskStore: TaskStore = new InMemoryTaskStore()): Ta
     recovered: [],
     countByState: () => Promise.resolve(undefined),
     ping: () => Promise.resolve(),
+    writeFaults: () => [],
     close: () => Promise.resolve(),
   };
 }
@@ -138,11 +142,12 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
     });
     await retention.first;
     o.logger.info({ store: spec.type, location: database.location }, "task store open");
+    const watch = new WriteWatch();
     const stores =
       database.type === "sqlite"
-        ? sqliteStores(db, database.statements, o.logger)
+        ? sqliteStores(db, database.statements, o.logger, watch)
         : {
-            taskStore: new DatabaseTaskStore(db),
+            taskStore: watchedSaves(new DatabaseTaskStore(db), watch),
             pushStore: new DatabasePushNotificationStore(db),
             flush: () => Promise.resolve(),
           };
@@ -157,10 +162,11 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
       everyOwner,
       pushStore: stores.pushStore,
       usage: new SqlCallerUsage(db),
-      replayBackend: new SqlReplayBackend(db),
+      replayBackend: watchedReplay(new SqlReplayBackend(db), watch),
       recovered,
       countByState: () => new TaskTable(db).countByState(),
       ping: () => pingDatabase(db),
+      writeFaults: () => watch.faults(),
       close: async () => {
         retention.stop();
         // Progress saved but not yet written goes to the database before it closes.

@@ -29,9 +29,9 @@ describe("workspacesHealth (pure)", () => {
     });
   });
 
-  it("is unavailable when one store does not answer, naming the workspace", () => {
+  it("is degraded when one store does not answer, naming the workspace", () => {
     const down: HealthReport = {
-      status: "unavailable",
+      status: "degraded",
       store: { type: "sqlite", reachable: false, error: "no answer within 2000 ms" },
       sessions: { live: 0, maxLive: 8 },
     };
@@ -42,7 +42,7 @@ describe("workspacesHealth (pure)", () => {
       ],
       8,
     );
-    expect(report.status).toBe("unavailable");
+    expect(report.status).toBe("degraded");
     expect(report.store).toEqual({
       type: "sqlite",
       reachable: false,

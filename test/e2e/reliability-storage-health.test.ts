@@ -1,0 +1,122 @@
+/**
+ * `/healthz` under a storage fault (docs/reliability.md "Health under storage faults"), with the
+ * real runtime and the official client: the SQLite store on a filesystem that runs out of room.
+ * Once a write has failed, `/healthz` answers 200 `degraded` naming the part and the fault, the
+ * tasks stored before are still served; room again, the next write succeeds and it is `ok`.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtemp, open, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TaskState } from "@a2a-js/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
+import {
+  collect,
+  describeStream,
+  reply,
+  sendForTask,
+  sendRequest,
+  startA2AHarness,
+  text,
+  userMessage,
+  type A2AHarness,
+} from "../support/harness/index.js";
+
+/** A 4 MB tmpfs in a temp dir (root only); undefined where mounting fails. */
+async function smallFilesystem(): Promise<string | undefined> {
+  const dir = await mkdtemp(join(tmpdir(), "claude-a2a-degraded-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", dir], { stdio: "ignore" });
+    return dir;
+  } catch {
+    await rm(dir, { recursive: true, force: true });
+    return undefined;
+  }
+}
+
+/** Fills the filesystem at `dir` through `file` until it has no byte left. */
+async function fill(file: string): Promise<void> {
+  const handle = await open(file, "w");
+  try {
+    for (let size = 64 * 1024; size >= 1; size = Math.floor(size / 2)) {
+      try {
+        for (;;) await handle.write(Buffer.alloc(size, 1));
+      } catch {
+        // ENOSPC at this size: the next size down takes what is left.
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+interface Health {
+  status: string;
+  store: { reachable: boolean; faults?: { part: string; fault: string; error: string }[] };
+}
+const health = async (url: string) => {
+  const res = await fetch(`${url}/healthz`);
+  return { code: res.status, body: (await res.json()) as Health };
+};
+
+const mounted = await smallFilesystem();
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close().catch(() => undefined);
+  h = undefined;
+  if (mounted !== undefined) {
+    execFileSync("umount", [mounted]);
+    await rm(mounted, { recursive: true, force: true });
+  }
+});
+
+describe("/healthz under a storage fault", () => {
+  it.skipIf(mounted === undefined)(
+    "SQLite without room: 200 degraded naming the tasks' write fault, earlier tasks still served; room again: ok (skipped where tmpfs cannot be mounted: not root)",
+    async () => {
+      const dir = mounted ?? "";
+      h = await startA2AHarness({
+        config: { store: { type: "sqlite", path: join(dir, "tasks.db"), retainDays: 30 } },
+        rules: [{ name: "hi", match: { lastUserText: /^Hello/ }, reply: reply(text("Hi there.")) }],
+      });
+      const url = h.server.url;
+      const earlier = await sendForTask(h.client, userMessage("Hello"));
+      expect(earlier.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(await health(url)).toMatchObject({ code: 200, body: { status: "ok" } });
+
+      const filler = join(dir, "filler");
+      await fill(filler);
+      const refused = await collect(
+        h.client.sendMessageStream(sendRequest(userMessage("Hello again"))),
+      ).then(
+        (events) => describeStream(events).join(" "),
+        (error: unknown) => String(error),
+      );
+      expect(refused).toContain(STORE_FAULT_TEXT.full);
+
+      const degraded = await health(url);
+      expect(degraded.code).toBe(200);
+      expect(degraded.body.status).toBe("degraded");
+      // The database still answers: what failed is a write of the tasks (and, as the same disk
+      // holds them, maybe of the replay events written behind), for want of room.
+      expect(degraded.body.store.reachable).toBe(true);
+      const faults = degraded.body.store.faults ?? [];
+      expect(faults).toEqual(
+        expect.arrayContaining([expect.objectContaining({ part: "tasks", fault: "full" })]),
+      );
+      expect(faults.every((f) => f.fault === "full")).toBe(true);
+      // What was stored before is still served.
+      const again = await h.client.getTask({ tenant: "", id: earlier.id, historyLength: 0 });
+      expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+      await rm(filler);
+      const after = await sendForTask(h.client, userMessage("Hello once more"));
+      expect(after.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(await health(url)).toMatchObject({ code: 200, body: { status: "ok" } });
+      expect((await health(url)).body.store.faults).toBeUndefined();
+    },
+    120_000,
+  );
+});
