@@ -96,6 +96,7 @@ async function startExtraServer(
       port: await freePort(),
       env: { ...sandbox.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info" },
       ...(cli !== undefined && { cli }),
+      nodeArgs: profileArgs(),
     });
     const startMs = performance.now() - spawned;
     const client = await new ClientFactory().createFromUrl(server.url);
@@ -132,8 +133,23 @@ function buildServer(): boolean {
   return false;
 }
 
-export async function startRig(): Promise<Rig> {
+/**
+ * The node flags of every server the bench starts. BENCH_PROFILE=<dir>: it writes a V8 CPU
+ * profile there when it stops (an extra server too: `CPU.<date>.<pid>.…`, its pid in the name).
+ * BENCH_SERVER_NODE_ARGS: more (e.g. `--perf-basic-prof`, for `perf record -p <pid>`, which
+ * samples CPU time where V8's profiler samples the wall clock; bench/perf-to-cpuprofile.ts).
+ */
+function profileArgs(): string[] {
   const profileDir = process.env.BENCH_PROFILE;
+  return [
+    ...(profileDir === undefined
+      ? []
+      : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-interval=200"]),
+    ...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
+  ];
+}
+
+export async function startRig(): Promise<Rig> {
   const model = await startModelProcess();
   const serverSandbox = await createRuntimeSandbox({ modelUrl: model.url });
   const directSandbox = await createRuntimeSandbox({ modelUrl: model.url });
@@ -151,15 +167,7 @@ export async function startRig(): Promise<Rig> {
       ...serverSandbox.env,
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
     },
-    // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
-    // BENCH_SERVER_NODE_ARGS: more (e.g. `--perf-basic-prof`, for `perf record -p <pid>`, which
-    // samples CPU time where V8's profiler samples the wall clock; bench/perf-to-cpuprofile.ts).
-    nodeArgs: [
-      ...(profileDir === undefined
-        ? []
-        : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-interval=200"]),
-      ...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter((a) => a !== ""),
-    ],
+    nodeArgs: profileArgs(),
   });
   const client = await new ClientFactory().createFromUrl(server.url);
   return {

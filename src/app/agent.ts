@@ -211,9 +211,15 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const push = pushSender && { store: stores.pushStore, sender: pushSender };
   const a2aLogger = logger.child({ component: "a2a" });
   // Numbered events kept for replay, and the sends already seen (docs/reliability.md).
-  const replay = config.replay.enabled
+  // On a fleet, the replay table is also what the events are relayed from (one write each).
+  const replayLog = { flush: (): Promise<void> => replay?.flush() ?? Promise.resolve() };
+  const replayBackend =
+    config.replay.enabled && stores.replayBackend && fleet
+      ? fleet.relayReplay(stores.replayBackend, replayLog)
+      : stores.replayBackend;
+  const replay: KeptEvents | undefined = config.replay.enabled
     ? new KeptEvents({
-        ...(stores.replayBackend && { backend: stores.replayBackend }),
+        ...(replayBackend && { backend: replayBackend }),
         retainMs: config.replay.retainMs,
         logger: logger.child({ component: "replay" }),
       })

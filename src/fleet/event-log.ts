@@ -1,17 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { StreamResponse, TaskState } from "@a2a-js/sdk";
+import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import type { AgentExecutionEvent } from "@a2a-js/sdk/server";
 import type pg from "pg";
 import type { Logger } from "pino";
 import { isTerminalState } from "../contract/task-states.js";
-import { streamResponseOf } from "../a2a/handler/task-channel.js";
 import { pruneCutoffs, type PrunePolicy } from "./decisions.js";
 import type { FleetMetrics } from "./fleet-metrics.js";
 import type { FleetListener } from "./listener.js";
+import { OwnTableSource, type RelaySource } from "./relay-source.js";
 import { CHANNEL } from "./tables.js";
 
-/** NOTIFY payloads stay far below PostgreSQL's 8,000 bytes: a longer list just wakes everyone. */
-const MAX_NOTIFY_PAYLOAD = 4_000;
 /** A subscriber looks at the table this often even without a notification. */
 const POLL_MS = 1_000;
 /** Rows one read takes at most. */
@@ -19,11 +17,6 @@ const READ_BATCH = 500;
 
 /** One task event as it travels: the A2A stream payload the owner's subscribers would get. */
 export type RelayedEvent = StreamResponse;
-
-/** The wire payload of an event the SDK's subscribers see (messages are not part of a task's stream). */
-export function relayedPayload(event: AgentExecutionEvent): RelayedEvent | undefined {
-  return event.kind === "message" ? undefined : streamResponseOf(event);
-}
 
 /** Whether a subscriber's stream ends after this event: terminal or input-required, as the SDK's. */
 export function endsSubscription(event: RelayedEvent): boolean {
@@ -33,21 +26,16 @@ export function endsSubscription(event: RelayedEvent): boolean {
   return isTerminalState(state) || state === TaskState.TASK_STATE_INPUT_REQUIRED;
 }
 
-interface Pending {
-  readonly taskId: string;
-  readonly json: string;
-}
-
 /**
- * The events table of the fleet: the owner appends every event its tasks publish (in order, one
- * writer, a batch per round trip, one NOTIFY per batch naming the tasks); subscribers on other
- * instances read a task's events after their cursor, woken by the NOTIFY or their own poll.
+ * The events the fleet relays: the owner appends every event its tasks publish; subscribers on
+ * other instances read a task's events after their cursor, woken by a NOTIFY naming the task or
+ * their own poll. Where the events are stored is the source's (`relay-source.ts`): the replay
+ * table when events are kept for replay, else the fleet's own table.
  */
 export class EventLog {
-  private queue: Pending[] = [];
-  private writing: Promise<void> | undefined;
   private readonly subscribers = new Map<string, Set<Subscription>>();
   private readonly unlisten: () => void;
+  private source: RelaySource;
   /** Closed (the server stops): subscriptions end at their next wake-up instead of querying. */
   closed = false;
 
@@ -56,54 +44,25 @@ export class EventLog {
     private readonly instanceId: string,
     listener: FleetListener,
     private readonly metrics: FleetMetrics,
-    private readonly logger: Logger,
+    logger: Logger,
   ) {
+    this.source = new OwnTableSource(pool, logger);
     this.unlisten = listener.on(CHANNEL.events, (payload) => this.wake(payload));
+  }
+
+  /** Relays from `source` from now on (set once at startup, before any task runs). */
+  relayFrom(source: RelaySource): void {
+    this.source = source;
   }
 
   /** Owner side: appends an event of a task this instance runs (written soon, in order). */
   append(taskId: string, event: AgentExecutionEvent): void {
-    const relayed = relayedPayload(event);
-    if (relayed === undefined) return;
-    this.queue.push({ taskId, json: JSON.stringify(StreamResponse.toJSON(relayed)) });
-    this.writing ??= this.writeLoop();
+    this.source.append(taskId, event);
   }
 
   /** Resolves once everything appended so far is written (or given up). */
-  async flushed(): Promise<void> {
-    while (this.writing !== undefined) await this.writing;
-  }
-
-  private async writeLoop(): Promise<void> {
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue;
-        this.queue = [];
-        await this.write(batch).catch((err: unknown) => {
-          this.logger.error({ err, events: batch.length }, "could not relay task events");
-        });
-      }
-    } finally {
-      this.writing = undefined;
-    }
-  }
-
-  private async write(batch: readonly Pending[]): Promise<void> {
-    const tasks = [...new Set(batch.map((p) => p.taskId))].join(",");
-    // One statement: the rows and the wake-up commit together (NOTIFY is sent on commit).
-    await this.pool.query(
-      `WITH rows AS (
-         INSERT INTO claude_a2a_task_events (task_id, event)
-         SELECT * FROM unnest($1::text[], $2::jsonb[]) RETURNING 1
-       )
-       SELECT pg_notify($3, $4) FROM (SELECT count(*) FROM rows) c`,
-      [
-        batch.map((p) => p.taskId),
-        batch.map((p) => p.json),
-        CHANNEL.events,
-        tasks.length > MAX_NOTIFY_PAYLOAD ? "" : tasks,
-      ],
-    );
+  flushed(): Promise<void> {
+    return this.source.flushed();
   }
 
   /**
@@ -114,13 +73,8 @@ export class EventLog {
    */
   async subscribe(taskId: string): Promise<Subscription> {
     const id = randomUUID();
-    const { rows } = await this.pool.query<{ cursor: string }>(
-      `INSERT INTO claude_a2a_event_subscribers (id, task_id, instance_id, cursor)
-       SELECT $1, $2, $3, coalesce(max(seq), 0) FROM claude_a2a_task_events WHERE task_id = $2
-       RETURNING cursor`,
-      [id, taskId, this.instanceId],
-    );
-    const subscription = new Subscription(this, id, taskId, Number(rows[0]?.cursor ?? 0));
+    const cursor = await this.source.subscribe(id, taskId, this.instanceId);
+    const subscription = new Subscription(this, id, taskId, cursor);
     this.track(subscription, true);
     return subscription;
   }
@@ -131,36 +85,20 @@ export class EventLog {
     taskId: string,
     cursor: number,
   ): Promise<{ seq: number; event: RelayedEvent }[]> {
-    // One round trip: the rows, and the subscriber's cursor moved past them (for pruning).
-    const { rows } = await this.pool.query<{ seq: string; event: unknown; lag: number }>(
-      `WITH ev AS (
-         SELECT seq, event, extract(epoch from clock_timestamp() - created_at)::float8 AS lag
-           FROM claude_a2a_task_events WHERE task_id = $1 AND seq > $2 ORDER BY seq LIMIT $3
-       ), moved AS (
-         UPDATE claude_a2a_event_subscribers SET cursor = (SELECT max(seq) FROM ev), seen_at = now()
-          WHERE id = $4 AND EXISTS (SELECT 1 FROM ev)
-       )
-       SELECT seq, event, lag FROM ev ORDER BY seq`,
-      [taskId, cursor, READ_BATCH, subscriber],
-    );
-    return rows.map((row) => {
+    const rows = await this.source.read(subscriber, taskId, cursor, READ_BATCH);
+    for (const row of rows) {
       this.metrics.eventsRelayed.inc();
       this.metrics.relayLag.observe(Math.max(0, row.lag));
-      return { seq: Number(row.seq), event: StreamResponse.fromJSON(row.event) };
-    });
+    }
+    return rows;
   }
 
   /**
    * The newest stored event of a task, once everything appended so far is written: what a
    * forwarded answer's events come after.
    */
-  async lastSeq(taskId: string): Promise<number> {
-    await this.flushed();
-    const { rows } = await this.pool.query<{ seq: string }>(
-      `SELECT coalesce(max(seq), 0) AS seq FROM claude_a2a_task_events WHERE task_id = $1`,
-      [taskId],
-    );
-    return Number(rows[0]?.seq ?? 0);
+  lastSeq(taskId: string): Promise<number> {
+    return this.source.lastSeq(taskId);
   }
 
   /** @internal A subscription is woken by every notification naming its task. */
@@ -200,14 +138,7 @@ export class EventLog {
               WHERE i.id = s.instance_id AND i.lease_until > now())`,
       [cutoffs.any],
     );
-    const deleted = await this.pool.query(
-      `DELETE FROM claude_a2a_task_events e
-        WHERE e.created_at < to_timestamp($2::float8 / 1000)
-           OR (e.created_at < to_timestamp($1::float8 / 1000) AND NOT EXISTS (SELECT 1 FROM claude_a2a_event_subscribers s
-                 WHERE s.task_id = e.task_id AND s.cursor < e.seq))`,
-      [cutoffs.read, cutoffs.any],
-    );
-    return deleted.rowCount ?? 0;
+    return this.source.pruneEvents(cutoffs);
   }
 
   close(): void {

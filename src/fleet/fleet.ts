@@ -11,6 +11,8 @@ import { LeaseKeeper, type LeaseHealth } from "./leases.js";
 import { FleetListener } from "./listener.js";
 import { OwnedTaskStore, ownerOfTask } from "./owned-task-store.js";
 import { recoverTasks } from "./recovery.js";
+import { notifying, ReplayTableSource, type KeptLog } from "./replay-relay-source.js";
+import type { ReplayBackend } from "../store/kept-events.js";
 import { migrateFleet } from "./tables.js";
 
 export type FleetConfig = Config["fleet"];
@@ -123,6 +125,16 @@ export class Fleet {
   /** The task store through which this instance records the tasks it owns. */
   ownedStore(inner: TaskStore): TaskStore {
     return new OwnedTaskStore(inner, this.pool, this.o.instanceId, this.o.logger);
+  }
+
+  /**
+   * Events are kept for replay (`replay.enabled`) in `backend`'s table, which the fleet then
+   * relays from instead of writing each event a second time into its own: `log` is the replay
+   * log over it. Returns the backend to keep them through (its writes wake the subscribers).
+   */
+  relayReplay(backend: ReplayBackend, log: KeptLog): ReplayBackend {
+    this.events.relayFrom(new ReplayTableSource(this.pool, log));
+    return notifying(backend, this.pool, this.o.logger);
   }
 
   /** Relays every event published on this task's bus (once per bus). */
