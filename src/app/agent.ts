@@ -15,7 +15,7 @@ import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
 import { ReplayingRequestHandler } from "../a2a/handler/replaying-request-handler.js";
-import { KeptEvents } from "../store/kept-events.js";
+import { FLEET_EVENTS_DELAY_MS, KeptEvents, LIVE_EVENTS_DELAY_MS } from "../store/kept-events.js";
 import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
 import { RetryingPushSender } from "../a2a/push/sender.js";
 import { pushTargetPolicy } from "../a2a/push/target.js";
@@ -220,6 +220,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const replay: KeptEvents | undefined = config.replay.enabled
     ? new KeptEvents({
         ...(replayBackend && { backend: replayBackend }),
+        // A single server reads its live tasks' events from memory: fewer, larger writes.
+        delayMs: fleet ? FLEET_EVENTS_DELAY_MS : LIVE_EVENTS_DELAY_MS,
         retainMs: config.replay.retainMs,
         logger: logger.child({ component: "replay" }),
       })

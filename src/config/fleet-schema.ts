@@ -21,8 +21,9 @@ export const fleetSchema = z
     eventRetentionMs: intBetween(1_000, 86_400_000)
       .default(600_000)
       .describe(
-        "Relayed task events are deleted once every subscriber has read them, and at the latest " +
-          "after this long.",
+        "With replay.enabled false (the fleet's own events table): relayed task events are " +
+          "deleted once every subscriber has read them, and at the latest after this long. " +
+          "With replay on they are the replay table's rows, kept for replay.retainMs.",
       ),
     commandTimeoutMs: intBetween(100, 600_000)
       .default(10_000)

@@ -54,6 +54,16 @@ interface TaskEvents {
   unwritten: number;
 }
 
+/**
+ * How long a live task's event may wait to be written with others (ms). On a single server its
+ * live events are read from memory only, so the database copy serves after the task ends or a
+ * crash: a second's batch is one insert where 50 ms made several per turn (the task's end and a
+ * send are written at once either way). A fleet's other instances read them from the table:
+ * there they go out as soon as the task store's progress does.
+ */
+export const LIVE_EVENTS_DELAY_MS = 1_000;
+export const FLEET_EVENTS_DELAY_MS = 50;
+
 /** Sends remembered in memory at most (older ones are read from the database). */
 const MAX_CACHED_SENDS = 10_000;
 
@@ -186,7 +196,7 @@ export class KeptEvents implements ReplayLog {
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.flush();
-    }, this.o.delayMs ?? 50);
+    }, this.o.delayMs ?? FLEET_EVENTS_DELAY_MS);
   }
 
   private async writePending(): Promise<void> {
