@@ -54,7 +54,10 @@ describe("restart recovery: the failed task's usage", () => {
     expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(failed.status?.message?.metadata).toEqual({ kind: KIND.serverRestarted });
     const usage = usageOf(failed.metadata);
-    expect(usage).toMatchObject({ runs: 1, modelTurns: 1, costUsd: 0 });
+    expect(usage).toMatchObject({ runs: 1, costUsd: 0 });
+    // The asking call at least; the runtime the dead server left may have gone on (its
+    // permission answered by the broken pipe) and called again before it was stopped: counted too.
+    expect(usage?.modelTurns).toBeGreaterThanOrEqual(1);
     expect(usage?.inputTokens).toBeGreaterThan(0);
     expect(usage?.outputTokens).toBeGreaterThan(0);
     expect(Object.keys(usage?.models ?? {})).toHaveLength(1);
