@@ -92,7 +92,7 @@ export class KeptEvents implements ReplayLog {
     this.pruner.unref();
   }
 
-  append(taskId: string, n: number, event: StreamResponse, ends: boolean): void {
+  append(taskId: string, n: number, event: StreamResponse, ends: boolean, now = ends): void {
     let kept = this.tasks.get(taskId);
     if (kept === undefined)
       this.tasks.set(taskId, (kept = { events: [], endedAt: undefined, unwritten: 0 }));
@@ -110,7 +110,7 @@ export class KeptEvents implements ReplayLog {
         return JSON.stringify(StreamResponse.toJSON(event));
       },
     });
-    this.schedule(ends);
+    this.schedule(now);
   }
 
   async read(taskId: string, cursor: number, knownLast?: number): Promise<ReplayRead> {

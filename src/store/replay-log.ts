@@ -5,8 +5,11 @@ import type { StreamResponse } from "@a2a-js/sdk";
  * already seen (idempotency keys). One per served agent, over its task store's database.
  */
 export interface ReplayLog {
-  /** Keeps a task's next event (`n` = the previous one's + 1); `ends`: its terminal status. */
-  append(taskId: string, n: number, event: StreamResponse, ends: boolean): void;
+  /**
+   * Keeps a task's next event (`n` = the previous one's + 1); `ends`: its terminal status;
+   * `now`: written at once rather than with the next batch (default: `ends`).
+   */
+  append(taskId: string, n: number, event: StreamResponse, ends: boolean, now?: boolean): void;
   /**
    * The events of `taskId` after `cursor`, or why they cannot be replayed; `knownLast`: the
    * newest number the task is known to have reached (its stored `metadata.eventNumber`).

@@ -53,6 +53,15 @@ export function endsStream(item: StreamResponse): boolean {
   return isTerminalState(state) || state === TaskState.TASK_STATE_INPUT_REQUIRED;
 }
 
+/** Whether an event is a status that waits on the caller (input or auth required). */
+export function isPauseEvent(event: AgentExecutionEvent): boolean {
+  if (event.kind !== "statusUpdate") return false;
+  const state = event.data.status?.state;
+  return (
+    state === TaskState.TASK_STATE_INPUT_REQUIRED || state === TaskState.TASK_STATE_AUTH_REQUIRED
+  );
+}
+
 /** Whether an event is a task's terminal status. */
 export function isTerminalEvent(event: AgentExecutionEvent): boolean {
   return event.kind === "statusUpdate" && isTerminalState(event.data.status?.state);

@@ -20,7 +20,7 @@ import type { TaskRef } from "../../contract/messages.js";
 import { isTerminalState } from "../../contract/task-states.js";
 import type { ReplayLog } from "../../store/replay-log.js";
 import { tellAttached } from "./attached.js";
-import { isTerminalEvent, withEventNumber } from "./event-numbers.js";
+import { isTerminalEvent, isPauseEvent, withEventNumber } from "./event-numbers.js";
 
 export interface ChannelOptions {
   readonly ref: TaskRef;
@@ -188,7 +188,16 @@ export class TaskChannel {
     if (replay === undefined || event.kind === "message") return event;
     const n = ++this.lastNumber;
     const numbered = withEventNumber(event, n);
-    replay.append(this.ref.taskId, n, streamResponseOf(numbered), isTerminalEvent(numbered));
+    // A task that waits on its caller is written at once: a crash while it waits (for minutes,
+    // maybe) keeps what led there, and restart recovery dates the task's usage from it.
+    const ends = isTerminalEvent(numbered);
+    replay.append(
+      this.ref.taskId,
+      n,
+      streamResponseOf(numbered),
+      ends,
+      ends || isPauseEvent(numbered),
+    );
     this.numbered.set(event.data, numbered);
     return numbered;
   }

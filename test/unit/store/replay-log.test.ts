@@ -63,14 +63,14 @@ describe("KeptEvents over SQLite", () => {
     dir = undefined;
   });
 
-  async function open(now: () => number) {
+  async function open(now: () => number, delayMs?: number) {
     dir ??= await mkdtemp(join(tmpdir(), "claude-a2a-replay-"));
     const database = await openDatabase({ type: "sqlite", file: join(dir, "db.sqlite") });
     await migrateReplay(database.db);
     const backend = new SqlReplayBackend(database.db);
     return {
       db: database.db,
-      log: () => new KeptEvents({ backend, retainMs: 1_000, logger, now }),
+      log: () => new KeptEvents({ backend, retainMs: 1_000, logger, now, delayMs }),
     };
   }
 
@@ -98,6 +98,21 @@ describe("KeptEvents over SQLite", () => {
     await reader.prune();
     expect(await reader.read("t1", 1, 3)).toEqual({ kind: "gone", oldest: undefined });
     expect(await reader.findSend("ws\u001f", "m-1")).toBeUndefined();
+    await writer.close();
+    await reader.close();
+    await db.destroy();
+  });
+
+  it("an event appended with `now` is written without waiting for the batch (a task that waits on its caller)", async () => {
+    // A batch an hour away: only the immediate write can land within the wait.
+    const { db, log } = await open(() => 1, 3_600_000);
+    const writer = log();
+    writer.append("t3", 1, status("t3", TaskState.TASK_STATE_WORKING, 1), false);
+    writer.append("t3", 2, status("t3", TaskState.TASK_STATE_INPUT_REQUIRED, 2), false, true);
+    const reader = log();
+    await expect
+      .poll(async () => (await reader.last("t3")) ?? 0, { timeout: 20_000, interval: 20 })
+      .toBe(2);
     await writer.close();
     await reader.close();
     await db.destroy();
