@@ -34,7 +34,11 @@ export function verdictFor(
     }
     // The runtime leaves plan mode for this one (its own mechanism, as its terminal's "yes").
     const setMode = { type: "setMode", mode: request.modeAfter, destination: "session" } as const;
-    const result = { behavior: "allow", updatedInput: request.input, updatedPermissions: [setMode] };
+    const result = {
+      behavior: "allow",
+      updatedInput: request.input,
+      updatedPermissions: [setMode],
+    };
     return { result: result as PermissionResult, stop: undefined };
   }
   if (decision.decision === "allow") {

@@ -9,10 +9,7 @@ import {
 } from "../../contract/task-options.js";
 import { TEXT } from "../../contract/texts.js";
 import { requestedSandbox, SANDBOX_KEY, type SandboxPolicy } from "../../sandbox/narrowing.js";
-import {
-  requestedPermissionMode,
-  type PermissionModePolicy,
-} from "../control/permission-mode.js";
+import { requestedPermissionMode, type PermissionModePolicy } from "../control/permission-mode.js";
 
 export type SettingsRequest =
   | { readonly ok: true; readonly settings: TurnSettings }
