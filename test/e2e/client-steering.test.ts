@@ -58,6 +58,8 @@ describe("claude-a2a chat: typing during a turn steers it (real runtime)", () =>
 
     at = await t.waitFor("Built it, and updated the changelog as you asked.", { from: at });
     await t.waitFor("[completed]", { from: at });
+    // The stream's `steered`: Claude took the typed line.
+    expect(t.text()).toContain(`↳ Claude took: ${STEER}`);
     const afterTool = h.bench.model.requests.find((r) => r.request.toolResults.length > 0);
     expect(bodyHas(STEER)(afterTool?.request ?? { body: "" })).toBe(true);
     // One task: the typed line steered it, it started no other.
