@@ -263,7 +263,8 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
         }
         if (!view.atLineStart) e.out("\n");
         const req = view.input ?? { kind: "text" as const, text: "" };
-        if (req.kind === "permission") for (const l of describeRequest(req, c)) e.out(`${l}\n`);
+        // A question shows in its own prompt; a permission or a text (a plan to approve) here.
+        if (req.kind !== "question") for (const l of describeRequest(req, c)) e.out(`${l}\n`);
         taskId = view.taskId;
         try {
           parts = await answerInteractively(req, ctx);
