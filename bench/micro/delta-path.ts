@@ -126,6 +126,7 @@ class BurstQuery implements QueryHandle {
   stopTask = () => Promise.resolve();
   setModel = () => Promise.resolve();
   applyFlagSettings = () => Promise.resolve();
+  setPermissionMode = () => Promise.resolve();
   close(): void {
     this.ended = true;
     this.wake();

@@ -8,6 +8,7 @@ import type { A2ARequestHandler, TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { TaskBusManager } from "../a2a/handler/bus-manager.js";
 import { buildCards, extendedCardProvider } from "../a2a/card/cards.js";
+import { allowedModes } from "../a2a/card/agent-card.js";
 import { upgradeSessionKey } from "../identity/conversation.js";
 import { metricsCallerLabel } from "../identity/metrics-caller.js";
 import { operatorScopes } from "../identity/operators.js";
@@ -117,6 +118,10 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   // The Claude Code options the config passes through, the same for every session (env: names).
   const passthrough = passthroughOptions(config.claude, claudeEnv);
   const models = modelPolicyOf(config.claude);
+  const permissionModes = {
+    workspace: config.claude.permissionMode,
+    allowed: allowedModes(config.server, config.claude),
+  };
   logger.debug({ claude: describePassthrough(config.claude) }, "claude options");
   // Before any session resumes (and before recovery reads their transcripts): stop what a
   // killed predecessor left running in this workspace.
@@ -245,6 +250,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       maxBudgetUsd: config.claude.maxBudgetUsd,
       models,
       sandbox: sandbox.policy,
+      permissionModes,
     },
     taskStore,
     busManager,
@@ -287,6 +293,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       models,
       control: { steer: config.server.control.steer },
       sandbox: sandbox.policy,
+      permissionModes,
     },
     cards.extended && extendedCardProvider(cards.extended),
   );

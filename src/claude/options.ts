@@ -67,7 +67,7 @@ export function buildQueryOptions(
     stderr: (data) => logger.debug({ stderr: data.trimEnd() }, "claude code stderr"),
     ...o.sdkOptions,
     cwd: o.cwd,
-    permissionMode: o.permissionMode ?? "default",
+    permissionMode: settings.permissionMode ?? o.permissionMode ?? "default",
     settingSources: o.settingSources ?? DEFAULT_SETTING_SOURCES,
     // Partial frames give live text and the API message id the timeline is keyed by.
     includePartialMessages: true,

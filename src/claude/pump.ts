@@ -1,10 +1,12 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import type { PermissionMode } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
 import type { SessionCore } from "./core.js";
 import { Normalizer, textOf, type NormalizedEvent } from "./normalize.js";
 import { identifiersOf, route, type EventIdentifiers, type RouteDecision } from "./router.js";
 import { isActiveLifecycle, outcomeFromResult, type Run } from "./run-tracker.js";
 import type { QueryHandle } from "./sdk.js";
+import { reportedPermissionMode } from "./turn-settings.js";
 
 export type PumpEnd = { kind: "ended" } | { kind: "threw"; error: unknown };
 
@@ -29,6 +31,8 @@ export class QueryPump {
   constructor(
     private readonly handle: QueryHandle,
     private readonly core: SessionCore,
+    /** The runtime reported the permission mode it now runs in (`reportedPermissionMode`). */
+    private readonly onPermissionMode: (mode: PermissionMode) => void = () => undefined,
   ) {
     this.logger = core.logger.child({ module: "pump" });
     this.normalizer = new Normalizer(core.usage);
@@ -112,6 +116,8 @@ export class QueryPump {
   }
 
   private observe(event: NormalizedEvent): void {
+    const mode = reportedPermissionMode(event);
+    if (mode !== undefined) this.onPermissionMode(mode);
     const id = event.kind === "init" || event.kind === "result" ? event.sessionId : undefined;
     if (id !== undefined && this.core.adoptSessionId(id)) {
       this.core.emitter.emit({ type: "session_id", sessionId: id });

@@ -2,6 +2,7 @@ import {
   query,
   type EffortLevel,
   type Options,
+  type PermissionMode,
   type SandboxSettings,
   type SDKMessage,
   type SDKUserMessage,
@@ -26,6 +27,8 @@ export interface QueryHandle {
     effortLevel?: EffortLevel | null;
     sandbox?: SandboxSettings | null;
   }): Promise<void>;
+  /** The live process's permission mode from now on (streaming input only). */
+  setPermissionMode(mode: PermissionMode): Promise<unknown>;
   close(): void;
 }
 

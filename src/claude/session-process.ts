@@ -71,11 +71,12 @@ export class SessionProcess {
     const canUseTool =
       this.options.canUseTool && trackPermissions(this.core, this.options.canUseTool, this.newId);
     // A sandbox overlay is not a spawn option: the first prompt's switch applies it.
-    const { model, effort } = settings ?? {
+    const { model, effort, permissionMode } = settings ?? {
       model: this.options.model,
       effort: this.options.effort,
+      permissionMode: this.options.permissionMode,
     };
-    this.settings = { model, effort };
+    this.settings = { model, effort, permissionMode: permissionMode ?? "default" };
     const options = buildQueryOptions(this.options, canUseTool, this.logger, this.settings);
     try {
       const factory = this.options.queryFactory ?? defaultQueryFactory;
@@ -91,7 +92,10 @@ export class SessionProcess {
       this.core.refreshStatus();
       return false;
     }
-    this.pump = new QueryPump(this.handle, this.core);
+    // The runtime changes its mode by itself too (an approved ExitPlanMode): what it reports wins.
+    this.pump = new QueryPump(this.handle, this.core, (mode) => {
+      this.settings = { ...this.settings, permissionMode: mode };
+    });
     this.pumpDone = this.pump.run();
     this.logger.debug({ resume: this.options.resume }, "session: query started");
     return true;
@@ -110,8 +114,8 @@ export class SessionProcess {
   }
 
   /**
-   * Switches the live process to another model or effort through the runtime's own controls
-   * (`setModel`, `applyFlagSettings`); the runtime applies both from its next turn on,
+   * Switches the live process to another model, effort, sandbox overlay or permission mode
+   * through the runtime's own controls (`setModel`, `applyFlagSettings`, `setPermissionMode`); the runtime applies both from its next turn on,
    * conversation and transcript kept. Throws what the runtime refused; the process keeps what it
    * had of the part not switched.
    */
@@ -129,6 +133,10 @@ export class SessionProcess {
     if (change.sandbox !== undefined) {
       await handle.applyFlagSettings({ sandbox: change.sandbox.to });
       this.settings = { ...this.settings, sandbox: change.sandbox.to ?? undefined };
+    }
+    if (change.permissionMode !== undefined) {
+      await handle.setPermissionMode(change.permissionMode.to);
+      this.settings = { ...this.settings, permissionMode: change.permissionMode.to };
     }
     this.logger.debug({ runId, to: describeSwitch(change) }, "session: switched");
   }

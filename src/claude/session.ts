@@ -71,7 +71,11 @@ export class ClaudeSession {
       }
     });
     this.process = new SessionProcess(options, this.core, this.logger, this.newId);
-    const defaults = { model: options.model, effort: options.effort };
+    const defaults = {
+      model: options.model,
+      effort: options.effort,
+      permissionMode: options.permissionMode ?? "default",
+    };
     this.queue = new PromptQueue(this.core, this.process, this.logger, defaults);
   }
 

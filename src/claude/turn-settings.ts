@@ -1,4 +1,5 @@
-import type { EffortLevel, SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
+import type { EffortLevel, PermissionMode, SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
+import type { NormalizedEvent } from "./normalized-event.js";
 
 /**
  * The model and effort one prompt runs with. A field left out means the session's own default
@@ -14,6 +15,12 @@ export interface TurnSettings {
    * so an overlay can only add to them). Undefined: the session's own sandbox, no overlay.
    */
   readonly sandbox?: SandboxSettings | undefined;
+  /**
+   * The permission mode this prompt runs in (e.g. `plan`); undefined: the session's own. The
+   * runtime may leave it by itself (an approved `ExitPlanMode`): the process then records the
+   * mode the runtime reports, so the next prompt switches from what really runs.
+   */
+  readonly permissionMode?: PermissionMode | undefined;
 }
 
 /** What the live process must change before a prompt goes; empty when nothing does. */
@@ -24,6 +31,8 @@ export interface SettingsSwitch {
   readonly effort?: { readonly to: EffortLevel | null };
   /** Present: `applyFlagSettings({ sandbox })` (null: drop the overlay). */
   readonly sandbox?: { readonly to: SandboxSettings | null };
+  /** Present: `setPermissionMode` with this. */
+  readonly permissionMode?: { readonly to: PermissionMode };
 }
 
 /** `wanted`, its gaps filled from the session's defaults. Pure. */
@@ -33,6 +42,7 @@ export function resolveSettings(wanted: TurnSettings, defaults: TurnSettings): T
     effort: wanted.effort ?? defaults.effort,
     // No default: a prompt that asks for no overlay runs with none.
     sandbox: wanted.sandbox,
+    permissionMode: wanted.permissionMode ?? defaults.permissionMode,
   };
 }
 
@@ -44,11 +54,18 @@ export function settingsSwitch(current: TurnSettings, next: TurnSettings): Setti
     ...(JSON.stringify(next.sandbox) !== JSON.stringify(current.sandbox) && {
       sandbox: { to: next.sandbox ?? null },
     }),
+    ...(next.permissionMode !== undefined &&
+      next.permissionMode !== current.permissionMode && {
+        permissionMode: { to: next.permissionMode },
+      }),
   };
 }
 
 export const isNoSwitch = (s: SettingsSwitch): boolean =>
-  s.model === undefined && s.effort === undefined && s.sandbox === undefined;
+  s.model === undefined &&
+  s.effort === undefined &&
+  s.sandbox === undefined &&
+  s.permissionMode === undefined;
 
 /** A readable name of what a switch changes, for logs and errors. */
 export function describeSwitch(s: SettingsSwitch): string {
@@ -58,6 +75,31 @@ export function describeSwitch(s: SettingsSwitch): string {
     ...(s.sandbox === undefined
       ? []
       : [s.sandbox.to === null ? "the session's sandbox" : "a narrower sandbox"]),
+    ...(s.permissionMode === undefined ? [] : [`permission mode ${s.permissionMode.to}`]),
   ];
   return parts.join(", ");
+}
+
+const PERMISSION_MODES: readonly string[] = [
+  "default",
+  "acceptEdits",
+  "bypassPermissions",
+  "plan",
+  "dontAsk",
+  "auto",
+] satisfies PermissionMode[];
+
+/**
+ * The permission mode a frame says the runtime now runs in: its `system/status` frames carry it
+ * (after `setPermissionMode`, and when the runtime leaves plan mode on an approved
+ * `ExitPlanMode`). Undefined for every other frame. Pure.
+ */
+export function reportedPermissionMode(event: NormalizedEvent): PermissionMode | undefined {
+  if (event.kind !== "metadata" || event.type !== "system" || event.subtype !== "status") {
+    return undefined;
+  }
+  const mode = (event.raw as { permissionMode?: unknown } | null)?.permissionMode;
+  return typeof mode === "string" && PERMISSION_MODES.includes(mode)
+    ? (mode as PermissionMode)
+    : undefined;
 }

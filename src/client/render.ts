@@ -177,6 +177,9 @@ function renderStatus(
       return line(view, c.dim(text));
     case KIND.resumed:
       return [];
+    case KIND.steered:
+      // The client's own message, once Claude has taken it.
+      return line(view, c.dim(`↳ Claude took: ${text}`));
     case KIND.result:
     default:
       // The final answer, or any other agent's status text: shown unless it was streamed already.

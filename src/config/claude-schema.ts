@@ -31,6 +31,15 @@ export const claudeSchema = z.strictObject({
     .enum(PERMISSION_MODES)
     .default("acceptEdits")
     .describe(`Agent SDK permission mode: ${PERMISSION_MODES.join(", ")}.`),
+  allowedPermissionModes: z
+    .array(z.enum(PERMISSION_MODES), { error: "expected an array of permission modes" })
+    .default([])
+    .describe(
+      "Permission modes a message may ask for its task (metadata.permissionMode, with the " +
+        'control extension): "plan" lets a client have Claude plan first and approve the plan ' +
+        "(docs/control.md). A mode wider than claude.permissionMode is refused even when listed " +
+        "(plan < dontAsk < default < acceptEdits < auto < bypassPermissions). Default: none.",
+    ),
   model: name()
     .optional()
     .describe(

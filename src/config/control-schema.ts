@@ -11,6 +11,15 @@ export const controlSchema = z
           "message to a task that is still working: it is delivered to the running turn " +
           "(docs/control.md). Off, or without the header: such a message is refused.",
       ),
+    plan: z
+      .boolean({ error: "expected true or false" })
+      .default(true)
+      .describe(
+        'Let a client that activates the control extension create a task in plan mode (metadata.permissionMode "plan") ' +
+          "where claude.allowedPermissionModes lists it: Claude plans, the plan is an input " +
+          "request (plan_approval), an approval carries it out (docs/control.md). Off: " +
+          '"plan" is refused.',
+      ),
   })
   .prefault({})
   .describe(

@@ -12,33 +12,49 @@ export const CONTROL_EXTENSION_URI =
 export const CONTROL_EXTENSION_VERSION = "1";
 
 /** The controls, as `server.control` names them and the card's params list the ones on. */
-export const CONTROLS = ["steer"] as const;
+export const CONTROLS = ["steer", "plan"] as const;
 export type Control = (typeof CONTROLS)[number];
 
 /** The message metadata keys of the extension. */
 export const CONTROL_KEYS = {
   /** On a message for a working task: `"next"` (default) or `"now"`. */
   steer: "steer",
+  /** On a message that creates a task: its permission mode, e.g. `"plan"` (`plan.ts`). */
+  permissionMode: "permissionMode",
 } as const;
 
 const DESCRIPTION =
   "Control of a running task. Steer: a message with the taskId of a WORKING task is delivered " +
   "to the running turn (metadata.steer 'next', the default: at the next tool boundary; 'now': " +
   "the step under way is interrupted); the stream shows a 'steered' status when Claude took it. " +
-  "Activate with the A2A-Extensions request header; without it such a message is refused.";
+  "Activate with the A2A-Extensions request header; without it such a message is refused. " +
+  "Plan: a message creating a task with metadata.permissionMode 'plan' (one of " +
+  "params.permissionModes) has Claude plan first; its plan is an input-required of kind " +
+  "'plan_approval' (the plan as Markdown text and as a data part); a clear yes carries it out, " +
+  "anything else is feedback Claude revises the plan with.";
 
 /** Whether the client's request activates the control extension. Pure. */
 export function controlRequested(requested: readonly string[] | undefined): boolean {
   return (requested ?? []).includes(CONTROL_EXTENSION_URI);
 }
 
-/** The card's entry, listing the controls that are on; undefined when none is. */
-export function controlExtension(on: readonly Control[]): AgentExtension | undefined {
+/**
+ * The card's entry, listing the controls that are on and the permission modes a message may
+ * ask for (when any); undefined when no control is on.
+ */
+export function controlExtension(
+  on: readonly Control[],
+  permissionModes: readonly string[] = [],
+): AgentExtension | undefined {
   if (on.length === 0) return undefined;
   return {
     uri: CONTROL_EXTENSION_URI,
     description: DESCRIPTION,
     required: false,
-    params: { version: CONTROL_EXTENSION_VERSION, controls: [...on] },
+    params: {
+      version: CONTROL_EXTENSION_VERSION,
+      controls: [...on],
+      ...(permissionModes.length > 0 && { permissionModes: [...permissionModes] }),
+    },
   };
 }

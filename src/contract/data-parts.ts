@@ -1,4 +1,5 @@
 import { KIND } from "./kinds.js";
+import type { PlanApprovalData } from "./plan.js";
 
 /**
  * The shapes of the data parts and metadata this server documents (docs/protocol.md "Interactive tasks",
@@ -46,7 +47,9 @@ export const permissionRequestData = (
 /** An input-required status message: the bare prompt as text, everything else as data. */
 export interface InputRequestContent {
   readonly text: string;
-  readonly data: AskUserQuestionData | PermissionRequestData;
+  /** The text part's media type (unset: text/plain); a plan is text/markdown. */
+  readonly mediaType?: string;
+  readonly data: AskUserQuestionData | PermissionRequestData | PlanApprovalData;
 }
 
 /** `artifact.metadata` of a `file` artifact. */

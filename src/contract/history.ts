@@ -27,6 +27,8 @@ const KEPT: Readonly<Record<StatusKind, boolean>> = {
   [KIND.budgetReached]: true,
   // The client's own steering message (its role is the client's: kept whatever this says).
   [KIND.steered]: true,
+  // Claude's plan, asked for approval: the agent's question, like a permission request.
+  [KIND.planApproval]: true,
 };
 
 const isStatusKind = (kind: unknown): kind is StatusKind =>

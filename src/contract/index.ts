@@ -26,5 +26,6 @@ export * from "./usage.js";
 export * from "./versions.js";
 export * from "./worktree.js";
 export * from "./control.js";
+export * from "./plan.js";
 export * from "./replay.js";
 export * from "./store-faults.js";

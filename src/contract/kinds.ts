@@ -21,6 +21,7 @@ export const KIND = {
   wakeInterrupted: "wake_interrupted",
   budgetReached: "budget_reached",
   steered: "steered",
+  planApproval: "plan_approval",
   diff: "diff",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];

@@ -131,7 +131,14 @@ export const status = {
     statusUpdate(
       ref,
       TaskState.TASK_STATE_INPUT_REQUIRED,
-      agentMessage(ref, [textPart(prompt.text), dataPart(prompt.data)], { kind: prompt.data.kind }),
+      agentMessage(
+        ref,
+        [
+          { ...textPart(prompt.text), ...(prompt.mediaType && { mediaType: prompt.mediaType }) },
+          dataPart(prompt.data),
+        ],
+        { kind: prompt.data.kind },
+      ),
     ),
   /** Completed after its turn: its caller's spend reached the daily budget (`text` says so). */
   budgetReached: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>

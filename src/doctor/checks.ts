@@ -264,7 +264,6 @@ export async function runChecks(config: Config, file?: string | null): Promise<C
     ...(await checkOidc(config.server)),
     ...(await checkSigning(config)),
     await checkGrpc(config),
-    checkControl(config.server),
     checkRuntime(),
     ...(await directoryChecks(config, file)),
     await checkCredentials(),
@@ -283,6 +282,7 @@ async function directoryChecks(
       await checkStore(config),
       ...(isolation ? [isolation] : []),
       await checkSandbox(config, { configFile }),
+      checkControl(config),
     ];
   }
   const results: CheckResult[] = [];
@@ -291,7 +291,8 @@ async function directoryChecks(
     const isolation = await checkIsolation(wsConfig);
     const checks = [await checkWorkspace(spec.cwd), await checkStore(wsConfig)];
     const sandbox = await checkSandbox(wsConfig, { workspace: spec.name, configFile });
-    for (const r of [...checks, ...(isolation ? [isolation] : []), sandbox]) {
+    const control = checkControl(wsConfig);
+    for (const r of [...checks, ...(isolation ? [isolation] : []), sandbox, control]) {
       results.push({ ...r, name: `${r.name} ${spec.name}` });
     }
   }

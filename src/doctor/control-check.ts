@@ -2,9 +2,15 @@ import { controlsOn } from "../a2a/card/agent-card.js";
 import type { Config } from "../config/schema.js";
 import type { CheckResult } from "./check-result.js";
 
-/** Which controls of the control extension are on (`server.control`), as the card lists them. */
-export function checkControl(server: Pick<Config["server"], "control">): CheckResult {
-  const on = controlsOn(server);
+/**
+ * Which controls of the control extension are on for a workspace (`server.control`, and its
+ * `claude.allowedPermissionModes` for `plan`), as its card lists them.
+ */
+export function checkControl(config: {
+  readonly server: Pick<Config["server"], "control">;
+  readonly claude: Pick<Config["claude"], "allowedPermissionModes">;
+}): CheckResult {
+  const on = controlsOn(config.server, config.claude);
   return {
     name: "control",
     ok: true,

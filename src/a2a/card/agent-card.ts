@@ -21,7 +21,7 @@ export interface CardOptions {
 
 /** The agent card, in the SDK's in-memory form (serve `agentCardJson(card)`, not this). */
 export function buildAgentCard(
-  config: Pick<Config, "server" | "agentCard">,
+  config: Pick<Config, "server" | "agentCard"> & { readonly claude?: ModeAllowlist },
   options: CardOptions,
 ): AgentCard {
   const { agentCard: c, server } = config;
@@ -39,7 +39,10 @@ export function buildAgentCard(
     capabilities: {
       streaming: c.capabilities.streaming,
       pushNotifications: c.capabilities.pushNotifications,
-      extensions: [eventsExtension(), ...optional(controlExtension(controlsOn(server)))],
+      extensions: [
+        eventsExtension(),
+        ...optional(controlExtension(controlsOn(server, config.claude), modesOf(config))),
+      ],
       // The extended card is for identified callers: without authentication there is none.
       extendedAgentCard: authenticationConfigured(server),
     },
@@ -60,10 +63,34 @@ export function buildAgentCard(
   };
 }
 
-/** The controls of the control extension `server.control` turns on, in its order. */
-export function controlsOn(server: Pick<Config["server"], "control">): Control[] {
-  return server.control.steer ? ["steer"] : [];
+type ModeAllowlist = Pick<Config["claude"], "allowedPermissionModes">;
+
+/**
+ * The controls of the control extension that are on, in `CONTROLS` order: each as
+ * `server.control` says; `plan` also needs the workspace's `claude.allowedPermissionModes` to
+ * list it (unset `claude`: the server's switches alone, as `--check` reads them).
+ */
+export function controlsOn(
+  server: Pick<Config["server"], "control">,
+  claude?: ModeAllowlist,
+): Control[] {
+  const on: Control[] = server.control.steer ? ["steer"] : [];
+  if (server.control.plan && claude?.allowedPermissionModes.includes("plan") === true) {
+    on.push("plan");
+  }
+  return on;
 }
+
+/** The permission modes a message may ask for (`plan` only while its control is on). */
+export function allowedModes(
+  server: Pick<Config["server"], "control">,
+  claude: ModeAllowlist,
+): Config["claude"]["allowedPermissionModes"] {
+  return claude.allowedPermissionModes.filter((m) => m !== "plan" || server.control.plan);
+}
+
+const modesOf = (config: { server: Pick<Config["server"], "control">; claude?: ModeAllowlist }) =>
+  config.claude === undefined ? [] : allowedModes(config.server, config.claude);
 
 const optional = <T>(item: T | undefined): T[] => (item === undefined ? [] : [item]);
 

@@ -34,6 +34,7 @@ import { requestedBudget } from "../task/task-usage.js";
 import { taskSettings, type TaskPolicies } from "../task/task-settings.js";
 import { isTerminalState } from "../../contract/task-states.js";
 import { REFUSAL_STATE_KEY } from "../../contract/limits.js";
+import { CONTROL_EXTENSION_URI, controlRequested } from "../../contract/control.js";
 import { cannotTakeMessage, isWorking, SteerGate, type SteerableTasks } from "../control/index.js";
 import { FreshTasks } from "./fresh-tasks.js";
 import { checkHistoryLength } from "./history-length.js";
@@ -240,14 +241,20 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   }
 
   /**
-   * Refuses a new task's `metadata.model`, `effort` or `sandbox` the policy does not allow (a
-   * sandbox wider than the workspace's), with InvalidParams. Only the creating message chooses.
+   * Refuses a new task's `metadata.model`, `effort`, `sandbox` or `permissionMode` the policy does
+   * not allow (a sandbox or mode wider than the workspace's, a mode without the control
+   * extension), with InvalidParams. Only the creating message chooses.
    */
-  private checkSettings(message: Message | undefined): void {
-    const { models, sandbox } = this.limits;
-    if (message === undefined || message.taskId || (!models && !sandbox)) return;
-    const settings = taskSettings(message.metadata, { models, sandbox });
+  private checkSettings(message: Message | undefined, context: ServerCallContext): void {
+    const { models, sandbox, permissionModes } = this.limits;
+    if (message === undefined || message.taskId) return;
+    if (!models && !sandbox && !permissionModes) return;
+    const control = controlRequested(context.requestedExtensions);
+    const settings = taskSettings(message.metadata, { models, sandbox, permissionModes }, control);
     if (!settings.ok) throw new RequestMalformedError(settings.reason);
+    if (settings.settings.permissionMode !== undefined) {
+      context.addActivatedExtension(CONTROL_EXTENSION_URI);
+    }
   }
 
   /** Refuses a webhook the server must not call, before the SDK stores anything. */
@@ -269,7 +276,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     checkHistoryLength(params.configuration?.historyLength);
     checkContentModes(params, this.contentModes);
     this.checkBudget(params.message);
-    this.checkSettings(params.message);
+    this.checkSettings(params.message, context);
     await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
     const claimed = await this.admit(params, context);
     const admitted = claimed === undefined ? this.admitNewTask(params, context) : undefined;

@@ -1,4 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
+import type { PermissionMode } from "@anthropic-ai/claude-agent-sdk";
+import { PLAN_MEDIA_TYPE, PLAN_TEXT, planApprovalData } from "../../contract/plan.js";
 import {
   askUserQuestionData,
   permissionRequestData,
@@ -6,7 +8,7 @@ import {
   type Question,
 } from "../../contract/data-parts.js";
 import { DENIAL, TEXT } from "../../contract/texts.js";
-import { decideFreeText, type Decision } from "./permission-reply.js";
+import { decideFreeText, decidePlanReply, type Decision } from "./permission-reply.js";
 import { isRecord } from "../../common/json.js";
 
 /** What Claude is waiting for while a task is parked in input-required. */
@@ -18,6 +20,14 @@ export type InputRequest =
       input: Record<string, unknown>;
       title: string | undefined;
       decisionReason: string | undefined;
+    }
+  /** `ExitPlanMode` of a task in plan mode: approving carries the plan out in `modeAfter`. */
+  | {
+      kind: "plan";
+      toolName: string;
+      input: Record<string, unknown>;
+      plan: string;
+      modeAfter: PermissionMode;
     };
 
 export type { Question } from "../../contract/data-parts.js";
@@ -32,8 +42,18 @@ export function inputRequestContent(p: InputRequest): InputRequestContent {
       };
     case "permission":
       return { text: TEXT.permissionRequest(p.toolName, p.title), data: permissionRequestData(p) };
+    case "plan":
+      return {
+        text: p.plan.trim() === "" ? PLAN_TEXT.noPlan : p.plan,
+        mediaType: PLAN_MEDIA_TYPE,
+        data: planApprovalData(p.plan),
+      };
   }
 }
+
+/** The plan `ExitPlanMode` asks approval for: the runtime reads it from Claude's plan file. */
+export const planOf = (input: Record<string, unknown>): string =>
+  typeof input.plan === "string" ? input.plan : "";
 
 /** AskUserQuestion's questions, or undefined when the input is not shaped as documented. */
 export function questionsOf(input: Record<string, unknown>): Question[] | undefined {
@@ -78,8 +98,10 @@ export function parseAnswer(prompt: InputRequest, message: Pick<Message, "parts"
   const data = dataParts(message);
   const text = textOf(message);
   switch (prompt.kind) {
+    case "plan":
     case "permission": {
       const structured = data.find((d) => isRecord(d) && d.kind === "permission_response");
+      const decide = prompt.kind === "plan" ? decidePlanReply : decideFreeText;
       if (isRecord(structured)) {
         const { decision, reason } = structured;
         if (decision === "allow") return { kind: "permission", decision: { decision: "allow" } };
@@ -89,7 +111,7 @@ export function parseAnswer(prompt: InputRequest, message: Pick<Message, "parts"
         }
         throw new AnswerError('A permission_response needs "decision": "allow" or "deny".');
       }
-      return { kind: "permission", decision: decideFreeText(text) };
+      return { kind: "permission", decision: decide(text) };
     }
     case "question": {
       const structured = data.find((d) => isRecord(d) && isRecord(d.answers));

@@ -1,6 +1,18 @@
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { DENIAL, TEXT } from "../../contract/texts.js";
-import { denialKey, denialMessage, questionsOf, type InputRequest } from "./answers.js";
+import type { PermissionMode } from "@anthropic-ai/claude-agent-sdk";
+import { denialKey, denialMessage, planOf, questionsOf, type InputRequest } from "./answers.js";
+
+/** The runtime's tool that ends plan mode, asking approval of the plan. */
+export const EXIT_PLAN_MODE = "ExitPlanMode";
+
+/** What `canUseTool` says of a call, and whether its task awaits a plan approval. */
+export interface RequestOptions {
+  readonly title?: string | undefined;
+  readonly decisionReason?: string | undefined;
+  /** Set when the task runs in plan mode: `ExitPlanMode` is a `plan_approval`. */
+  readonly planApproval?: { readonly modeAfter: PermissionMode } | undefined;
+}
 
 /** What a denial hands back to Claude, and, when it is the last straw, why the task stops. */
 export interface DenialVerdict {
@@ -30,10 +42,14 @@ export class DenialLedger {
   }
 
   /** Records a denial; the one that reaches the limit also stops the run. */
-  deny(toolName: string, input: unknown, reason: string | undefined): DenialVerdict {
+  deny(
+    toolName: string,
+    input: unknown,
+    reason: string | undefined,
+    message = denialMessage(reason),
+  ): DenialVerdict {
     this.denied.add(denialKey(toolName, input));
     this.count++;
-    const message = denialMessage(reason);
     if (this.count < this.max) return { result: { behavior: "deny", message }, stop: undefined };
     return {
       result: { behavior: "deny", message, interrupt: true },
@@ -49,10 +65,20 @@ export class DenialLedger {
 export function inputRequestFor(
   toolName: string,
   input: Record<string, unknown>,
-  options: { title?: string | undefined; decisionReason?: string | undefined },
+  options: RequestOptions,
   ledger: DenialLedger,
   policy: { readonly permissionPrompts: "input-required" | "deny" },
 ): { kind: "request"; request: InputRequest } | { kind: "verdict"; verdict: DenialVerdict } {
+  // Asked for, so always bridged (like a question); the same plan again is a loop.
+  const plan = options.planApproval;
+  if (toolName === EXIT_PLAN_MODE && plan !== undefined) {
+    const repeated = ledger.repeated(toolName, input);
+    if (repeated !== undefined) return { kind: "verdict", verdict: repeated };
+    return {
+      kind: "request",
+      request: { kind: "plan", toolName, input, plan: planOf(input), modeAfter: plan.modeAfter },
+    };
+  }
   if (toolName === "AskUserQuestion") {
     const questions = questionsOf(input);
     if (questions === undefined) {

@@ -233,3 +233,14 @@ export function decideFreeText(reply: string): Decision {
       return { decision: "deny", reason: NOT_CLEAR_REASON };
   }
 }
+
+/**
+ * A free-text reply to a plan (`plan_approval`): a clear yes approves, as for a permission;
+ * anything else rejects it, and the whole reply is Claude's feedback, so "also add a README"
+ * makes Claude revise the plan with it (a bare "no" carries none). Pure.
+ */
+export function decidePlanReply(reply: string): Decision {
+  if (readReply(reply) === "allow") return { decision: "allow" };
+  const text = reply.trim();
+  return { decision: "deny", reason: words(text).length > 1 ? text : undefined };
+}

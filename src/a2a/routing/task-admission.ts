@@ -24,7 +24,7 @@ export type Admission =
 export function admitTask(
   message: Pick<Message, "parts" | "metadata">,
   taskId: string,
-  policy: Pick<TurnPolicy, "maxBudgetUsd" | "models" | "sandbox">,
+  policy: Pick<TurnPolicy, "maxBudgetUsd" | "models" | "sandbox" | "permissionModes">,
 ): Admission {
   let plan: PromptPlan;
   try {
@@ -35,8 +35,10 @@ export function admitTask(
   }
   const budget = requestedBudget(message.metadata, policy.maxBudgetUsd);
   if (!budget.ok) return { ok: false, reason: budget.reason };
-  const { models, sandbox } = policy;
-  const chosen = (models || sandbox) && taskSettings(message.metadata, { models, sandbox });
+  const { models, sandbox, permissionModes } = policy;
+  const chosen =
+    (models || sandbox || permissionModes) &&
+    taskSettings(message.metadata, { models, sandbox, permissionModes });
   if (chosen !== undefined && !chosen.ok) return { ok: false, reason: chosen.reason };
   return { ok: true, plan, budget: budget.budget, settings: chosen?.settings ?? {} };
 }

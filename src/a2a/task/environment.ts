@@ -11,6 +11,7 @@ import type { TaskBudget } from "./task-usage.js";
 import type { TurnSettings } from "../../claude/index.js";
 import type { ModelPolicy } from "../../contract/task-options.js";
 import type { SandboxPolicy } from "../../sandbox/narrowing.js";
+import type { PermissionModePolicy } from "../control/permission-mode.js";
 
 /** What the server around a task provides it, and the fixed texts it says. */
 
@@ -27,6 +28,8 @@ export interface TurnPolicy {
   readonly models?: ModelPolicy;
   /** What a message's `metadata.sandbox` may narrow (unset: a message narrows nothing). */
   readonly sandbox?: SandboxPolicy;
+  /** The permission modes a message may ask for, and the workspace's (unset: none asked). */
+  readonly permissionModes?: PermissionModePolicy;
 }
 
 /** Where attachments go: the workspace's inbox (a seam, so a test can hold a write). */

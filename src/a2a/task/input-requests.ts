@@ -6,7 +6,9 @@ import {
   DenialLedger,
   inputRequestFor,
   type DenialVerdict,
+  type RequestOptions,
 } from "../interaction/loop-protection.js";
+import { PLAN_TEXT } from "../../contract/plan.js";
 import { InputRequestQueue, type InputRequestEntry } from "../interaction/input-request-queue.js";
 import { DENY_WITHDRAWN, type TurnPolicy } from "./environment.js";
 
@@ -24,10 +26,25 @@ export function verdictFor(
     const updatedInput = { ...request.input, answers: answer.answers };
     return { result: { behavior: "allow", updatedInput }, stop: undefined };
   }
-  if (answer.decision.decision === "allow") {
+  const { decision } = answer;
+  if (request.kind === "plan") {
+    if (decision.decision === "deny") {
+      const message = PLAN_TEXT.rejected(decision.reason);
+      return ledger.deny(request.toolName, request.input, decision.reason, message);
+    }
+    // The runtime leaves plan mode for this one (its own mechanism, as its terminal's "yes").
+    const setMode = { type: "setMode", mode: request.modeAfter, destination: "session" } as const;
+    const result = {
+      behavior: "allow",
+      updatedInput: request.input,
+      updatedPermissions: [setMode],
+    };
+    return { result: result as PermissionResult, stop: undefined };
+  }
+  if (decision.decision === "allow") {
     return { result: { behavior: "allow", updatedInput: request.input }, stop: undefined };
   }
-  return ledger.deny(request.toolName, request.input, answer.decision.reason);
+  return ledger.deny(request.toolName, request.input, decision.reason);
 }
 
 /** What a tool call asking for permission becomes: a verdict at once, or a input request in the queue. */
@@ -87,7 +104,7 @@ export class TaskInputRequests {
   request(
     toolName: string,
     input: Record<string, unknown>,
-    options: { title?: string | undefined; decisionReason?: string | undefined },
+    options: RequestOptions,
   ): PromptRequest {
     const decided = inputRequestFor(toolName, input, options, this.ledger, this.policy);
     if (decided.kind === "verdict") return decided;

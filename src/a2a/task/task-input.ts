@@ -1,5 +1,6 @@
 import type { Message, TaskStatusUpdateEvent } from "@a2a-js/sdk";
-import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
+import type { PermissionMode, PermissionResult } from "@anthropic-ai/claude-agent-sdk";
+import { modeAfterPlan } from "../control/permission-mode.js";
 import type { TaskRef } from "../../contract/messages.js";
 import { status } from "../../contract/statuses.js";
 import { TEXT } from "../../contract/texts.js";
@@ -79,7 +80,10 @@ export class TaskInput {
     options: ToolCallOptions,
   ): Promise<PermissionResult> {
     if (this.core.ended) return Promise.resolve(DENY_FOR_STOP);
-    const request = this.core.prompts.request(toolName, input, options);
+    const request = this.core.prompts.request(toolName, input, {
+      ...options,
+      planApproval: this.planApproval(),
+    });
     if (request.kind === "verdict") {
       if (request.verdict.stop !== undefined) this.finish.fail(request.verdict.stop);
       return Promise.resolve(request.verdict.result);
@@ -105,6 +109,16 @@ export class TaskInput {
     core.channel.status(
       status.inputRequired(core.ref, inputRequestContent(core.prompts.show(head))),
     );
+  }
+
+  /** A task created in plan mode awaits its plan's approval; approved, it goes on in this mode. */
+  private planApproval(): { modeAfter: PermissionMode } | undefined {
+    const { origin, env } = this.core;
+    const modes = env.policy.permissionModes;
+    if (origin.kind !== "client" || origin.settings.permissionMode !== "plan" || !modes) {
+      return undefined;
+    }
+    return { modeAfter: modeAfterPlan(origin.settings.permissionMode, modes.workspace) };
   }
 
   /** The shown prompt's input timeout fired (or applies now: its answering request failed). */

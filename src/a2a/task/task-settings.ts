@@ -9,6 +9,7 @@ import {
 } from "../../contract/task-options.js";
 import { TEXT } from "../../contract/texts.js";
 import { requestedSandbox, SANDBOX_KEY, type SandboxPolicy } from "../../sandbox/narrowing.js";
+import { requestedPermissionMode, type PermissionModePolicy } from "../control/permission-mode.js";
 
 export type SettingsRequest =
   | { readonly ok: true; readonly settings: TurnSettings }
@@ -43,10 +44,14 @@ export function requestedSettings(
   };
 }
 
-/** What a message may choose: its model and effort, its sandbox; an unset policy checks nothing. */
+/**
+ * What a message may choose: its model and effort, its sandbox, its permission mode (the
+ * control extension's); an unset policy checks nothing.
+ */
 export interface TaskPolicies {
   readonly models?: ModelPolicy | undefined;
   readonly sandbox?: SandboxPolicy | undefined;
+  readonly permissionModes?: PermissionModePolicy | undefined;
 }
 
 /**
@@ -56,15 +61,29 @@ export interface TaskPolicies {
 export function taskSettings(
   metadata: Readonly<Record<string, unknown>> | undefined,
   policies: TaskPolicies,
+  /** The control extension is active on the request (the executor: the guard checked it). */
+  controlActive = true,
 ): SettingsRequest {
   const chosen: SettingsRequest = policies.models
     ? requestedSettings(metadata, policies.models)
     : { ok: true, settings: {} };
-  if (!chosen.ok || policies.sandbox === undefined) return chosen;
-  const sandbox = requestedSandbox(metadata?.[SANDBOX_KEY], policies.sandbox);
-  if (!sandbox.ok) return sandbox;
+  if (!chosen.ok) return chosen;
+  const sandbox =
+    policies.sandbox === undefined
+      ? undefined
+      : requestedSandbox(metadata?.[SANDBOX_KEY], policies.sandbox);
+  if (sandbox !== undefined && !sandbox.ok) return sandbox;
+  const mode =
+    policies.permissionModes === undefined
+      ? undefined
+      : requestedPermissionMode(metadata, policies.permissionModes, controlActive);
+  if (mode !== undefined && !mode.ok) return mode;
   return {
     ok: true,
-    settings: { ...chosen.settings, ...(sandbox.overlay && { sandbox: sandbox.overlay }) },
+    settings: {
+      ...chosen.settings,
+      ...(sandbox?.overlay && { sandbox: sandbox.overlay }),
+      ...(mode?.mode && { permissionMode: mode.mode }),
+    },
   };
 }

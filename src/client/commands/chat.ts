@@ -9,6 +9,7 @@ import { newView, renderEvent, type TurnView } from "../render.js";
 import { describeRequest, EXIT, renderEnd, type EndOptions } from "../render-end.js";
 import { usageOf } from "../../contract/usage.js";
 import { streamTurn } from "../turn.js";
+import { offersControl, steerWhileRunning } from "../steering.js";
 import { isParkedState, isTerminalState } from "../../contract/task-states.js";
 
 export interface ChatOptions extends CommonOptions {
@@ -23,15 +24,26 @@ const WATCH_INTERVAL_MS = 1500;
 
 class Interrupted extends Error {}
 
-/** One turn, with Ctrl-C = CancelTask and a second Ctrl-C = leave. */
+/**
+ * One turn, with Ctrl-C = CancelTask and a second Ctrl-C = leave; with `steer` (the card offers
+ * it), a line typed meanwhile steers the task.
+ */
 async function runTurn(
   client: Client,
   parts: Part[],
   ids: { taskId?: string; contextId?: string },
   s: Session,
   e: ClientEnv,
+  steer: boolean,
 ): Promise<TurnView> {
   const view = newView();
+  const steering = steer
+    ? steerWhileRunning(client, () => view, {
+        input: e.input ?? process.stdin,
+        colors: s.colors,
+        err: (t) => e.err(t),
+      })
+    : undefined;
   const abort = new AbortController();
   let interrupts = 0;
   let cancelWanted = false;
@@ -65,6 +77,7 @@ async function runTurn(
         signal: abort.signal,
         onEvent: () => {
           if (cancelWanted) cancel();
+          if (view.taskId !== undefined) steering?.taskKnown();
         },
       },
       view,
@@ -74,6 +87,7 @@ async function runTurn(
     throw err;
   } finally {
     off();
+    steering?.stop();
   }
   return view;
 }
@@ -196,9 +210,11 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
   let client: Client;
   let contextId = o.context ?? (o.continue ? await s.memory.get(s.url) : undefined);
   const seen = new Set<string>();
+  let steer = false;
   try {
     client = await s.client();
     const card = await client.getAgentCard();
+    steer = offersControl(card, "steer");
     e.out(
       `${c.bold(card.name || "A2A agent")} at ${s.url}${contextId ? c.dim(` (context ${contextId})`) : ""}\n`,
     );
@@ -207,6 +223,7 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
         "Type a message. Ctrl-C during a turn cancels it; Ctrl-C at the prompt or /exit quits; /new starts a new conversation.\n",
       ),
     );
+    if (steer) e.out(c.dim("Type while Claude works to steer it (Enter sends).\n"));
     if (contextId) for (const t of await newAutonomous(client, contextId, seen)) seen.add(t.id);
   } catch (err) {
     e.err(`claude-a2a: ${errorMessage(err, s.url)}\n`);
@@ -234,7 +251,7 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
     let taskId: string | undefined;
     try {
       for (;;) {
-        const view = await runTurn(client, parts, { taskId, contextId }, s, e);
+        const view = await runTurn(client, parts, { taskId, contextId }, s, e, steer);
         if (view.taskId) seen.add(view.taskId);
         if (view.contextId && view.contextId !== contextId) {
           contextId = view.contextId;
@@ -246,7 +263,8 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
         }
         if (!view.atLineStart) e.out("\n");
         const req = view.input ?? { kind: "text" as const, text: "" };
-        if (req.kind === "permission") for (const l of describeRequest(req, c)) e.out(`${l}\n`);
+        // A question shows in its own prompt; a permission or a text (a plan to approve) here.
+        if (req.kind !== "question") for (const l of describeRequest(req, c)) e.out(`${l}\n`);
         taskId = view.taskId;
         try {
           parts = await answerInteractively(req, ctx);

@@ -13,6 +13,7 @@ export function recording(handle: QueryHandle, frames: SDKMessage[]): QueryHandl
     stopTask: (taskId) => handle.stopTask(taskId),
     setModel: (model) => handle.setModel(model),
     applyFlagSettings: (settings) => handle.applyFlagSettings(settings),
+    setPermissionMode: (mode) => handle.setPermissionMode(mode),
     close: () => handle.close(),
   };
 }

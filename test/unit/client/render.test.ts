@@ -325,3 +325,19 @@ describe("parseState", () => {
     expect(parseState(name)).toBe(state);
   });
 });
+
+describe("rendering a steering message Claude took", () => {
+  it("prints the client's own message, marked, once the stream says steered", () => {
+    const steered: Message = {
+      ...msg([text("Also update the changelog.")], { kind: "steered" }),
+      role: Role.ROLE_USER,
+    };
+    const r = play([
+      task(TaskState.TASK_STATE_WORKING),
+      status(TaskState.TASK_STATE_WORKING, steered),
+      status(TaskState.TASK_STATE_WORKING, msg([text("Done.")], { kind: "result" })),
+      status(TaskState.TASK_STATE_COMPLETED),
+    ]);
+    expect(r.out).toBe("↳ Claude took: Also update the changelog.\nDone.\n[completed]\n");
+  });
+});

@@ -14,7 +14,7 @@ describe("config schema", () => {
       bodyLimit: 10 * 1024 * 1024,
       pushAllowPrivateNetworks: false,
       compat: { v03: false },
-      control: { steer: true },
+      control: { steer: true, plan: true },
       sandbox: { required: false },
       grpc: { host: "127.0.0.1" },
     });
@@ -23,6 +23,7 @@ describe("config schema", () => {
     expect(c.agentCard.skills.length).toBeGreaterThan(0);
     expect(c.claude).toEqual({
       permissionMode: "acceptEdits",
+      allowedPermissionModes: [],
       settingSources: ["user", "project", "local"],
       permissionPrompts: "input-required",
       maxPermissionDenials: 3,

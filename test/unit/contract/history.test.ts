@@ -29,6 +29,7 @@ const KEPT: Record<StatusKind, boolean> = {
   wake_interrupted: false,
   budget_reached: true,
   steered: true,
+  plan_approval: true,
 };
 
 describe("what a task's history keeps", () => {

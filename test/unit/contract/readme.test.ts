@@ -5,6 +5,7 @@ import { KIND } from "../../../src/contract/kinds.js";
 import { status } from "../../../src/contract/statuses.js";
 import { DENIAL, TEXT } from "../../../src/contract/texts.js";
 import { FLEET_TEXT } from "../../../src/contract/fleet-texts.js";
+import { PLAN_MEDIA_TYPE, PLAN_TEXT, planApprovalData } from "../../../src/contract/plan.js";
 import { EVENTS_EXTENSION_URI, EVENTS_EXTENSION_VERSION } from "../../../src/contract/extension.js";
 import { CONTROL_EXTENSION_URI, CONTROL_EXTENSION_VERSION } from "../../../src/contract/control.js";
 import { versionRefusedMessage } from "../../../src/contract/versions.js";
@@ -99,6 +100,11 @@ for (const event of [
     data: { kind: KIND.askUserQuestion, questions: [{ question: "Pick one" }] },
   }),
   status.inputRequired(ref, {
+    text: PLAN_TEXT.noPlan,
+    mediaType: PLAN_MEDIA_TYPE,
+    data: planApprovalData(""),
+  }),
+  status.inputRequired(ref, {
     text: TEXT.permissionRequest("Bash", undefined),
     data: {
       kind: KIND.permissionRequest,
@@ -160,6 +166,10 @@ const ARGS: Record<string, unknown[]> = {
   ownerLostWhileParked: ["build-1/api-3f2a9c1e"],
   ownerGone: ["task-1", "build-1/api-3f2a9c1e"],
   ownerNotAnswering: ["task-1", "build-1/api-3f2a9c1e", 10000],
+  rejected: ["Also add a README"],
+  notAllowed: ["acceptEdits", ["plan"]],
+  wider: ["auto", "default"],
+  needsExtension: [CONTROL_EXTENSION_URI],
 };
 
 /** Every text the contract defines, each rendered once with sample arguments. */
@@ -206,6 +216,7 @@ describe("the docs' event contract and src/contract/", () => {
     ...rendered(TEXT),
     ...rendered(DENIAL).map(([n, t]) => [`denial ${n}`, t]),
     ...rendered(FLEET_TEXT).map(([n, t]) => [`fleet ${n}`, t]),
+    ...rendered(PLAN_TEXT).map(([n, t]) => [`plan ${n}`, t]),
   ])("%s is quoted in the docs", (_name, text) => {
     expect(snippets.filter((s) => pattern(s).test(text))).not.toEqual([]);
   });

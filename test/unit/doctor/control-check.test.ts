@@ -1,11 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { checkControl } from "../../../src/doctor/control-check.js";
 
+const ON = "(a client activates it with its A2A-Extensions header)";
+
 describe("--check: the control extension", () => {
   it.each([
-    [true, "control extension on: steer (a client activates it with its A2A-Extensions header)"],
-    [false, "off: the card lists no control extension (server.control)"],
-  ])("server.control.steer %s", (steer, detail) => {
-    expect(checkControl({ control: { steer } })).toEqual({ name: "control", ok: true, detail });
-  });
+    [true, true, ["plan"], `control extension on: steer, plan ${ON}`],
+    [true, true, [], `control extension on: steer ${ON}`],
+    [true, false, ["plan"], `control extension on: steer ${ON}`],
+    [false, true, ["plan"], `control extension on: plan ${ON}`],
+    [false, true, ["default"], "off: the card lists no control extension (server.control)"],
+    [false, false, [], "off: the card lists no control extension (server.control)"],
+  ] as const)(
+    "server.control.steer %s, plan %s, claude.allowedPermissionModes %j",
+    (steer, plan, allowedPermissionModes, detail) => {
+      const config = {
+        server: { control: { steer, plan } },
+        claude: { allowedPermissionModes: [...allowedPermissionModes] },
+      };
+      expect(checkControl(config)).toEqual({ name: "control", ok: true, detail });
+    },
+  );
 });

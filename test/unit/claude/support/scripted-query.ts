@@ -1,6 +1,8 @@
 import type { Options, SDKMessage, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import type { QueryFactory, QueryHandle, QueryParams } from "../../../../src/claude/sdk.js";
 
+type Switch = { model: string | undefined } | { effortLevel: unknown } | { permissionMode: string };
+
 type Step =
   { kind: "message"; value: unknown } | { kind: "end" } | { kind: "throw"; error: unknown };
 
@@ -11,8 +13,8 @@ type Step =
 export class ScriptedQuery implements QueryHandle {
   readonly sent: SDKUserMessage[] = [];
   readonly stoppedTasks: string[] = [];
-  /** Every `setModel` / `applyFlagSettings` call, in order. */
-  readonly switches: ({ model: string | undefined } | { effortLevel: unknown })[] = [];
+  /** Every `setModel` / `applyFlagSettings` / `setPermissionMode` call, in order. */
+  readonly switches: Switch[] = [];
   /** Set: the next switch call rejects with it (once). */
   failNextSwitch: Error | undefined;
   interrupts = 0;
@@ -105,13 +107,17 @@ export class ScriptedQuery implements QueryHandle {
     return this.switched({ effortLevel: settings.effortLevel });
   }
 
+  setPermissionMode(mode: string): Promise<void> {
+    return this.switched({ permissionMode: mode });
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
     this.end();
   }
 
-  private switched(call: { model: string | undefined } | { effortLevel: unknown }): Promise<void> {
+  private switched(call: Switch): Promise<void> {
     const failure = this.failNextSwitch;
     this.failNextSwitch = undefined;
     if (failure !== undefined) return Promise.reject(failure);
