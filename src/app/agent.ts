@@ -46,6 +46,7 @@ import { realClock, type Clock, type Timers } from "../common/timers.js";
 import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { packageVersion } from "../common/version.js";
 import { claudeEnvironment, sessionFactory } from "./session-factory.js";
+import { controlEnvironment } from "./control-wiring.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
 import * as fleets from "../fleet/open.js";
 import { openSandbox } from "../sandbox/workspace-sandbox.js";
@@ -143,6 +144,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(claudeEnv && { claudeEnv }),
     ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
     ...(o.queryFactory && { queryFactory: o.queryFactory }),
+    checkpoints: config.server.control.rewind && config.claude.isolation !== "worktree",
     executor: () => executor,
   });
   const pool = new SessionPool({
@@ -248,6 +250,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(limits && { accounting: callerAccounting(limits) }),
     tracing,
     ...(worktrees && { isolation: worktrees.task }),
+    control: { rewind: config.server.control.rewind, fork: config.server.control.fork },
+    controlEnv: controlEnvironment(pool, cwdOf, o.claudeEnv),
   });
 
   const { card } = cards;

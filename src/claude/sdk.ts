@@ -1,6 +1,7 @@
 import {
   query,
   type EffortLevel,
+  type RewindFilesResult,
   type Options,
   type SandboxSettings,
   type SDKMessage,
@@ -26,6 +27,11 @@ export interface QueryHandle {
     effortLevel?: EffortLevel | null;
     sandbox?: SandboxSettings | null;
   }): Promise<void>;
+  /**
+   * Puts the files Claude Code's checkpoints track back as they were before the user message
+   * `userMessageId` (`enableFileCheckpointing`); optional so scripted handles may leave it out.
+   */
+  rewindFiles?(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>;
   close(): void;
 }
 

@@ -27,6 +27,9 @@ const KEPT: Readonly<Record<StatusKind, boolean>> = {
   [KIND.budgetReached]: true,
   // The client's own steering message (its role is the client's: kept whatever this says).
   [KIND.steered]: true,
+  // Where the conversation went back to, or came from: what Claude knows changed.
+  [KIND.rewound]: true,
+  [KIND.forked]: true,
 };
 
 const isStatusKind = (kind: unknown): kind is StatusKind =>

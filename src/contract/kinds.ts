@@ -21,6 +21,8 @@ export const KIND = {
   wakeInterrupted: "wake_interrupted",
   budgetReached: "budget_reached",
   steered: "steered",
+  rewound: "rewound",
+  forked: "forked",
   diff: "diff",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];

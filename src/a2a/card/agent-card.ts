@@ -7,7 +7,7 @@ import {
 } from "@a2a-js/sdk";
 import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import type { Config } from "../../config/schema.js";
-import { controlExtension, type Control } from "../../contract/control.js";
+import { CONTROLS, controlExtension, type Control } from "../../contract/control.js";
 import { eventsExtension } from "../../contract/extension.js";
 
 /** Where the bindings are mounted, relative to `server.publicUrl`. */
@@ -62,7 +62,7 @@ export function buildAgentCard(
 
 /** The controls of the control extension `server.control` turns on, in its order. */
 export function controlsOn(server: Pick<Config["server"], "control">): Control[] {
-  return server.control.steer ? ["steer"] : [];
+  return CONTROLS.filter((c) => server.control[c]);
 }
 
 const optional = <T>(item: T | undefined): T[] => (item === undefined ? [] : [item]);
