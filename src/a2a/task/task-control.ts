@@ -112,6 +112,8 @@ export class TaskControl {
       files = CONTROL_TEXT.rewoundWorktree(r.resetTo, r.keptRef);
       extra = { [WORKTREE_KEY]: { rewound: r } };
       core.rewound = r;
+      // It begins where the worktree now is: a rewind to it goes back there.
+      core.record.startCommit = core.record.endCommit = r.resetTo;
     } else {
       const lease = core.env.acquire(core.conversation);
       let result;
