@@ -32,7 +32,7 @@ function chain(transcript: string): Entry[] {
   const byUuid = new Map(all.map((e) => [e.uuid as string, e]));
   const out: Entry[] = [];
   const seen = new Set<string>();
-  for (let e = all.at(-1); e?.uuid !== undefined && !seen.has(e.uuid); ) {
+  for (let e = all.at(-1); e?.uuid !== undefined && !seen.has(e.uuid);) {
     seen.add(e.uuid);
     out.push(e);
     e = e.parentUuid ? byUuid.get(e.parentUuid) : undefined;

@@ -54,7 +54,10 @@ export const SESSION_NOT_FOUND = /No conversation found with session ID/i;
  * fork): the runtime finds a session only under its cwd's project folder, so the file is copied
  * there (under its own id) unless it is there already. False when no source file was found.
  */
-export async function shareTranscript(where: TranscriptLocation, sessionId: string): Promise<boolean> {
+export async function shareTranscript(
+  where: TranscriptLocation,
+  sessionId: string,
+): Promise<boolean> {
   const configDir = childConfigDir(where.env ?? process.env);
   if (configDir === undefined || /[\\/]/.test(sessionId)) return false;
   let key: string | undefined;
@@ -71,10 +74,22 @@ export async function shareTranscript(where: TranscriptLocation, sessionId: stri
   if (key === undefined) return false;
   const projects = join(configDir, "projects");
   const target = join(projects, key, `${sessionId}.jsonl`);
-  if (await access(target).then(() => true, () => false)) return true;
+  if (
+    await access(target).then(
+      () => true,
+      () => false,
+    )
+  )
+    return true;
   for (const dir of await readdir(projects).catch(() => [] as string[])) {
     const source = join(projects, dir, `${sessionId}.jsonl`);
-    if (!(await access(source).then(() => true, () => false))) continue;
+    if (
+      !(await access(source).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
     await mkdir(join(projects, key), { recursive: true });
     await copyFile(source, target);
     return true;

@@ -41,10 +41,14 @@ async function initRepository(cwd: string): Promise<void> {
   git(cwd, "commit", "-q", "-m", "the base");
 }
 
+/** The folder the runtime works in, as it last told the model (a fork's history names its source's). */
 function workingDir(req: ParsedRequest): string {
-  const found = /Primary working directory: (.+?)(?:\\n|")/.exec(JSON.stringify(req.body));
-  if (found?.[1] === undefined) throw new Error("no working directory in the system prompt");
-  return found[1].trim();
+  // A resumed process in another folder says "<new> (was <old>)".
+  const pattern = /Primary working directory: (.+?)(?: \(was |\\n|")/g;
+  const all = [...JSON.stringify(req.body).matchAll(pattern)];
+  const found = all.at(-1)?.[1];
+  if (found === undefined) throw new Error("no working directory in the system prompt");
+  return found.trim();
 }
 
 /** "Write fN" writes fN.txt in the folder the runtime works in; anything else is answered. */
@@ -155,7 +159,10 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
 
     // After a restart the conversation is the rewound one.
     await h.restart();
-    const after = await sendForTask(h.client, userMessage("What do you know", { contextId: "rw1" }));
+    const after = await sendForTask(
+      h.client,
+      userMessage("What do you know", { contextId: "rw1" }),
+    );
     completed(after);
     const known = requestOf(h, "What do you know");
     expect(known).toContain("Write f1");
@@ -191,13 +198,19 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
     expect(git(repo, "ls-tree", "--name-only", forkBranch)).not.toContain("f3.txt");
 
     // The original goes on, with task 3.
-    const original = await sendForTask(h.client, userMessage("Original next", { contextId: "fk1" }));
+    const original = await sendForTask(
+      h.client,
+      userMessage("Original next", { contextId: "fk1" }),
+    );
     completed(original);
     expect(requestOf(h, "Original next")).toContain("Write f3");
     expect(requestOf(h, "Original next")).not.toContain("Write f5");
 
     await h.restart();
-    const again = await sendForTask(h.client, userMessage("Fork after restart", { contextId: "fk2" }));
+    const again = await sendForTask(
+      h.client,
+      userMessage("Fork after restart", { contextId: "fk2" }),
+    );
     completed(again);
     const known = requestOf(h, "Fork after restart");
     expect(known).toContain("Write f2");

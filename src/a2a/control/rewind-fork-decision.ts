@@ -40,7 +40,9 @@ export function controlIntent(q: IntentQuestion): ControlIntent {
   if (forkOf !== undefined) {
     if (!q.enabled.fork) return refuse(CONTROL_TEXT.off("fork"));
     if (dryRun !== undefined) return refuse(CONTROL_TEXT.dryRunAlone);
-    return isId(forkOf) ? { kind: "fork", of: forkOf } : refuse(CONTROL_TEXT.notATaskId(key, forkOf));
+    return isId(forkOf)
+      ? { kind: "fork", of: forkOf }
+      : refuse(CONTROL_TEXT.notATaskId(key, forkOf));
   }
   if (!q.enabled.rewind) return refuse(CONTROL_TEXT.off("rewind"));
   if (!isId(rewindTo)) return refuse(CONTROL_TEXT.notATaskId(key, rewindTo));

@@ -87,6 +87,9 @@ export async function admitControl(
   if (intent.kind === "rewind") {
     return { ok: true, control: { kind: "rewind", taskId: id, record, dryRun: intent.dryRun } };
   }
-  const source = conversationKey({ owner: ownerOf(context as ServerCallContext), contextId: stored?.contextId ?? "" });
+  const source = conversationKey({
+    owner: ownerOf(context as ServerCallContext),
+    contextId: stored?.contextId ?? "",
+  });
   return { ok: true, control: { kind: "fork", taskId: id, record, source } };
 }

@@ -47,7 +47,10 @@ export interface TaskIsolation {
    * Creates the conversation's worktree if it has none (on a new branch from `from`, a fork's
    * commit, else the workspace's HEAD); resolves with the folder it runs in.
    */
-  prepare(conversation: { key: ConversationKey; contextId: string }, from?: string): Promise<string>;
+  prepare(
+    conversation: { key: ConversationKey; contextId: string },
+    from?: string,
+  ): Promise<string>;
   /** The commit its worktree has checked out (a task records where it began). */
   head?(conversation: { key: ConversationKey; contextId: string }): Promise<string>;
   /** A rewind: the worktree back at `commit`, the later commits kept on a branch. */
@@ -57,7 +60,10 @@ export interface TaskIsolation {
     taskId: string,
   ): Promise<WorktreeRewind>;
   /** The diff a rewind to `commit` would apply (a dry run). */
-  diffTo?(conversation: { key: ConversationKey; contextId: string }, commit: string): Promise<string>;
+  diffTo?(
+    conversation: { key: ConversationKey; contextId: string },
+    commit: string,
+  ): Promise<string>;
   /** Commits what changed in it, for the task that ended `state`; undefined: nothing did. */
   finish(
     conversation: { key: ConversationKey; contextId: string },

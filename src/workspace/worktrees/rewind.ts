@@ -30,8 +30,8 @@ export async function headOf(dir: string): Promise<string> {
  */
 export async function diffTo(dir: string, commit: string): Promise<string> {
   // Untracked files enter the diff as intent-to-add; the index is left as it was after.
-  const untracked = (await runGit(dir, ["ls-files", "--others", "--exclude-standard", "-z"]))
-    .stdout.split("\0")
+  const untracked = (await runGit(dir, ["ls-files", "--others", "--exclude-standard", "-z"])).stdout
+    .split("\0")
     .filter((p) => p !== "");
   if (untracked.length > 0) await runGit(dir, ["add", "--intent-to-add", "--", ...untracked]);
   try {

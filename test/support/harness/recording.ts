@@ -13,6 +13,9 @@ export function recording(handle: QueryHandle, frames: SDKMessage[]): QueryHandl
     stopTask: (taskId) => handle.stopTask(taskId),
     setModel: (model) => handle.setModel(model),
     applyFlagSettings: (settings) => handle.applyFlagSettings(settings),
+    ...(handle.rewindFiles && {
+      rewindFiles: (id: string, o?: { dryRun?: boolean }) => handle.rewindFiles!(id, o),
+    }),
     close: () => handle.close(),
   };
 }
