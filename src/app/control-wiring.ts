@@ -1,4 +1,4 @@
-import type { ControlEnvironment } from "../a2a/task/task-control.js";
+import type { ControlEnvironment } from "../a2a/task/control-start.js";
 import { readTranscriptSync, shareTranscript } from "../claude/index.js";
 import type { SessionPool } from "../sessions/pool.js";
 

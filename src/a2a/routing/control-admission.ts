@@ -9,7 +9,7 @@ import type { TaskRef } from "../../contract/messages.js";
 import { isTerminalState } from "../../contract/task-states.js";
 import { conversationKey, ownerOf } from "../../identity/conversation.js";
 import { checkTarget, controlIntent } from "../control/rewind-fork-decision.js";
-import type { ControlStart } from "../task/task-control.js";
+import type { ControlStart } from "../task/control-start.js";
 
 /** What the executor's options say: its store, `server.control`, whether under worktrees. */
 export interface ControlAdmissionDeps {

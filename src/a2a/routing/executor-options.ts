@@ -6,7 +6,7 @@ import type { Tracing } from "../../tracing/tracing.js";
 import { removeInbox, writeInbox } from "../../workspace/inbox.js";
 import type { Inbox, TaskEnvironment, TurnPolicy } from "../task/environment.js";
 import type { ServerTask } from "../task/server-task.js";
-import type { ControlEnvironment } from "../task/task-control.js";
+import type { ControlEnvironment } from "../task/control-start.js";
 import type { AutonomousTasks } from "./autonomous-tasks.js";
 import type { CallerAccounting } from "./caller-accounting.js";
 import type { RunOwnership } from "./run-ownership.js";

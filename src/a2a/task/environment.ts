@@ -6,7 +6,7 @@ import type { Ticket } from "../routing/context-queue.js";
 import type { InboxFile } from "../../workspace/inbox.js";
 import type { TaskCommit } from "../../workspace/worktrees/commit.js";
 import type { WorktreeRewind } from "../../workspace/worktrees/rewind.js";
-import type { ControlEnvironment, ControlStart } from "./task-control.js";
+import type { ControlEnvironment, ControlStart } from "./control-start.js";
 import type { PromptPlan } from "../content/input.js";
 import { DENIAL } from "../../contract/texts.js";
 import type { TaskBudget } from "./task-usage.js";

@@ -5,42 +5,9 @@ import { CONTROL_TEXT } from "../../contract/control-texts.js";
 import { artifact, dataPart, textPart } from "../../contract/messages.js";
 import { status } from "../../contract/statuses.js";
 import { diffArtifact, WORKTREE_KEY } from "../../contract/worktree.js";
-import type { ConversationKey } from "../../identity/conversation.js";
+import type { ControlStart, RestartPlan } from "./control-start.js";
 import type { TaskCore } from "./task-core.js";
 import type { TaskFinish } from "./task-finish.js";
-
-/** What a new task's message asked of the control extension, admitted (routing/control-admission). */
-export type ControlStart =
-  | {
-      readonly kind: "rewind";
-      readonly taskId: string;
-      readonly record: ControlRecord;
-      readonly dryRun: boolean;
-    }
-  | {
-      readonly kind: "fork";
-      readonly taskId: string;
-      readonly record: ControlRecord;
-      /** The conversation of the task forked from. */
-      readonly source: ConversationKey;
-    };
-
-/** Where a rewind or fork sets a conversation's next session to start. */
-export interface RestartPlan {
-  readonly resume: string | undefined;
-  readonly resumeAt?: string;
-  readonly fork?: boolean;
-}
-
-/** What the server lends rewind and fork (TaskEnvironment.control). */
-export interface ControlEnvironment {
-  /** The conversation's next session starts as `plan` says (its live one, idle, is closed). */
-  restartAt(conversation: ConversationKey, plan: RestartPlan): Promise<void>;
-  /** The transcript of a session, as the runtime wrote it under the conversation's folder. */
-  transcript(sessionId: string, conversation: ConversationKey): string;
-  /** Makes a session's transcript resumable from another conversation's folder (worktrees). */
-  shareTranscript(sessionId: string, from: ConversationKey, to: ConversationKey): Promise<void>;
-}
 
 const planAt = (sessionId: string, point: ResumePoint, fork: boolean): RestartPlan => {
   const f = fork ? { fork } : {};

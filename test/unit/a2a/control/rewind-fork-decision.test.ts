@@ -11,7 +11,7 @@ const ask = (metadata: Record<string, unknown> | undefined, over: object = {}) =
   controlIntent({ metadata, extensionActive: true, enabled: on, hasTaskId: false, ...over });
 const refused = (reason: string | RegExp) => ({
   kind: "refuse",
-  reason: expect.stringMatching(reason),
+  reason: expect.stringMatching(reason) as unknown,
 });
 
 describe("controlIntent: what metadata.rewindTo / dryRun / forkOf ask", () => {
