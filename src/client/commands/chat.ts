@@ -9,6 +9,7 @@ import { newView, renderEvent, type TurnView } from "../render.js";
 import { describeRequest, EXIT, renderEnd, type EndOptions } from "../render-end.js";
 import { usageOf } from "../../contract/usage.js";
 import { streamTurn } from "../turn.js";
+import { CONTROL_HEADERS, parseControlCommand, type ControlCommand } from "../control-commands.js";
 import { isParkedState, isTerminalState } from "../../contract/task-states.js";
 
 export interface ChatOptions extends CommonOptions {
@@ -30,6 +31,7 @@ async function runTurn(
   ids: { taskId?: string; contextId?: string },
   s: Session,
   e: ClientEnv,
+  control?: Extract<ControlCommand, { kind: "send" }>,
 ): Promise<TurnView> {
   const view = newView();
   const abort = new AbortController();
@@ -56,13 +58,16 @@ async function runTurn(
     cancel();
   });
   try {
+    const message = userMessage(parts, ids);
+    if (control) message.metadata = control.metadata;
     await streamTurn(
       client,
-      userMessage(parts, ids),
+      message,
       e,
       {
         colors: s.colors,
         signal: abort.signal,
+        ...(control && { headers: CONTROL_HEADERS }),
         onEvent: () => {
           if (cancelWanted) cancel();
         },
@@ -196,6 +201,8 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
   let client: Client;
   let contextId = o.context ?? (o.continue ? await s.memory.get(s.url) : undefined);
   const seen = new Set<string>();
+  /** The tasks this chat ran, in order (`/rewind #n` counts them). */
+  const chatTasks: string[] = [];
   try {
     client = await s.client();
     const card = await client.getAgentCard();
@@ -204,7 +211,7 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
     );
     e.out(
       c.dim(
-        "Type a message. Ctrl-C during a turn cancels it; Ctrl-C at the prompt or /exit quits; /new starts a new conversation.\n",
+        "Type a message. Ctrl-C during a turn cancels it; Ctrl-C at the prompt or /exit quits; /new starts a new conversation; /rewind and /fork go back or branch.\n",
       ),
     );
     if (contextId) for (const t of await newAutonomous(client, contextId, seen)) seen.add(t.id);
@@ -230,12 +237,20 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
       e.out(c.dim("New conversation.\n"));
       continue;
     }
-    let parts: Part[] = [textPart(text)];
+    const control = parseControlCommand(line, chatTasks);
+    if (control?.kind === "usage") {
+      e.out(c.dim(`${control.text}\n`));
+      continue;
+    }
+    if (control?.newContext) contextId = undefined;
+    let parts: Part[] = [textPart(control ? control.text : text)];
     let taskId: string | undefined;
     try {
       for (;;) {
-        const view = await runTurn(client, parts, { taskId, contextId }, s, e);
+        const first = taskId === undefined ? control : undefined;
+        const view = await runTurn(client, parts, { taskId, contextId }, s, e, first);
         if (view.taskId) seen.add(view.taskId);
+        if (view.taskId && !chatTasks.includes(view.taskId)) chatTasks.push(view.taskId);
         if (view.contextId && view.contextId !== contextId) {
           contextId = view.contextId;
           await s.memory.set(s.url, contextId);
