@@ -15,11 +15,13 @@ import {
   messageText,
   reply,
   sendForTask,
+  sendRequest,
   text,
   toolUse,
   userMessage,
   type A2AHarness,
   type ParsedRequest,
+  watch,
 } from "../support/harness/index.js";
 
 const withControl: typeof fetch = (input, init) => {
@@ -51,6 +53,9 @@ function workingDir(req: ParsedRequest): string {
   return found.trim();
 }
 
+/** A Bash command that runs until the test creates `release` (no timing). */
+const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";
+
 /** "Write fN" writes fN.txt in the folder the runtime works in; anything else is answered. */
 const rules = [
   {
@@ -62,6 +67,11 @@ const rules = [
         toolUse("Write", { file_path: join(workingDir(req), `${name}.txt`), content: `${name}\n` }),
       );
     },
+  },
+  {
+    name: "slow build",
+    match: { lastUserText: /Build the release/, toolResult: false },
+    reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
   },
   { name: "written", match: { toolResult: true }, reply: reply(text("Written.")) },
   { name: "anything else", match: {}, reply: reply(text("Noted.")) },
@@ -236,6 +246,38 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
     expect(messageText(other.status?.message)).toContain("is not in this context");
     const into = await sendForTask(client, control({ forkOf: t1.id }, "x", "rf1"));
     expect(messageText(into.status?.message)).toContain("new contextId");
+  });
+});
+
+describe("rewind while the conversation is busy (real runtime)", () => {
+  it("is refused with a clear error while another task of the conversation runs, and changes nothing", async () => {
+    const h = await a2a({
+      rules,
+      fetchImpl: withControl,
+      config: { claude: { allowedTools: ["Bash"] } },
+    });
+    const cwd = h.bench.sandbox.cwd;
+    const t1 = await sendForTask(h.client, userMessage("Write f1", { contextId: "busy" }));
+    completed(t1);
+    const building = watch(
+      h.client.sendMessageStream(
+        sendRequest(userMessage("Build the release", { contextId: "busy" })),
+      ),
+    );
+    await building.first(
+      (e) =>
+        e.payload?.$case === "statusUpdate" &&
+        e.payload.value.status?.message?.metadata?.kind === "tool_use",
+    );
+    const refused = await sendForTask(h.client, control({ rewindTo: t1.id }, "Write f2", "busy"));
+    expect(refused.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(messageText(refused.status?.message)).toContain(
+      "while another task of this conversation is running",
+    );
+    expect(await exists(join(cwd, "f1.txt"))).toBe(true);
+    await writeFile(join(cwd, "release"), "");
+    await building.done;
+    expect(await exists(join(cwd, "f2.txt"))).toBe(false);
   });
 });
 
