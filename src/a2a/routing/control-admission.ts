@@ -25,7 +25,7 @@ export type ControlAdmission =
 
 const recordOf = (task: Task): ControlRecord | undefined => {
   const r: unknown = task.metadata?.[CONTROL_RECORD_KEY];
-  return r !== null && typeof r === "object" ? (r) : undefined;
+  return r !== null && typeof r === "object" ? r : undefined;
 };
 
 /**
