@@ -48,6 +48,7 @@ import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { packageVersion } from "../common/version.js";
 import { transcriptRecoveredUsage } from "./recovered-usage.js";
 import { claudeEnvironment, sessionFactory } from "./session-factory.js";
+import { controlEnvironment } from "./control-wiring.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
 import * as fleets from "../fleet/open.js";
 import { openSandbox } from "../sandbox/workspace-sandbox.js";
@@ -151,6 +152,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(claudeEnv && { claudeEnv }),
     ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
     ...(o.queryFactory && { queryFactory: o.queryFactory }),
+    checkpoints: config.server.control.rewind && config.claude.isolation !== "worktree",
     executor: () => executor,
   });
   const pool = new SessionPool({
@@ -265,6 +267,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(limits && { accounting: callerAccounting(limits) }),
     tracing,
     ...(worktrees && { isolation: worktrees.task }),
+    control: { rewind: config.server.control.rewind, fork: config.server.control.fork },
+    controlEnv: controlEnvironment(pool, cwdOf, o.claudeEnv),
   });
 
   const { card } = cards;

@@ -40,6 +40,8 @@ export interface SessionWiring {
   readonly claudeEnv?: ChildEnv;
   readonly sdkOptions?: Partial<Options>;
   readonly queryFactory?: QueryFactory;
+  /** Claude Code's file checkpoints (`enableFileCheckpointing`): rewind without worktrees. */
+  readonly checkpoints?: boolean;
   /** The executor, read only when a session calls it (sessions exist only through it). */
   readonly executor: () => ClaudeAgentExecutor;
 }
@@ -52,10 +54,15 @@ export interface SessionWiring {
  */
 export function sessionFactory(w: SessionWiring): (args: SessionFactoryArgs) => ClaudeSession {
   const { claude } = w.config;
-  return ({ key, resume, resumeAt }: SessionFactoryArgs): ClaudeSession => {
+  return ({ key, resume, resumeAt, fork }: SessionFactoryArgs): ClaudeSession => {
     const conversation = parseConversationKey(key);
-    const sdkOptions =
-      resumeAt === undefined ? w.sdkOptions : { ...w.sdkOptions, resumeSessionAt: resumeAt };
+    const sdkOptions = {
+      ...w.sdkOptions,
+      ...(resumeAt !== undefined && { resumeSessionAt: resumeAt }),
+      // A rewind or fork on a shared workspace needs the runtime's own file checkpoints.
+      ...(w.checkpoints === true && { enableFileCheckpointing: true }),
+      ...(fork === true && { forkSession: true }),
+    };
     const sessionCwd = w.cwdOf(key);
     const session: ClaudeSession = new ClaudeSession({
       cwd: sessionCwd,
@@ -70,7 +77,7 @@ export function sessionFactory(w: SessionWiring): (args: SessionFactoryArgs) => 
       ...w.passthrough,
       // Every process of the workspace: new, resumed, and whatever wakes in it later.
       ...(w.sandbox && { sandbox: w.sandbox }),
-      ...(sdkOptions && { sdkOptions }),
+      ...(Object.keys(sdkOptions).length > 0 && { sdkOptions }),
       ...(w.queryFactory && { queryFactory: w.queryFactory }),
       logger: w.logger.child(
         conversation

@@ -5,11 +5,30 @@ import { parseConversationKey } from "../identity/conversation.js";
 import { PIDS_FILE } from "../sessions/orphans.js";
 import { SESSIONS_FILE } from "../store/session-map.js";
 import { INBOX_DIR } from "../workspace/inbox.js";
+import type { TaskIsolation } from "../a2a/task/environment.js";
 import {
+  diffTo,
   excludeServerFiles,
+  headOf,
+  keptBranch,
+  rewindWorktree,
   WorktreeManager,
   type ConversationRef,
 } from "../workspace/worktrees/index.js";
+
+/** What a task does with its conversation's worktree: the manager's steps, and a rewind's. */
+function taskIsolation(manager: WorktreeManager): TaskIsolation {
+  return {
+    prepare: (c, from) => manager.prepare(c, from),
+    finish: (c, taskId, state) => manager.finish(c, taskId, state),
+    head: (c) => headOf(manager.cwdOf(c)),
+    rewind: (c, commit, taskId) =>
+      manager.serial(() =>
+        rewindWorktree(manager.cwdOf(c), commit, keptBranch(manager.branchOf(c), taskId), taskId),
+      ),
+    diffTo: (c, commit) => manager.serial(() => diffTo(manager.cwdOf(c), commit)),
+  };
+}
 
 /**
  * The wiring of `claude.isolation: "worktree"` (`src/workspace/worktrees/`): the manager opened
@@ -73,7 +92,7 @@ export async function openWorktreeIsolation(
     contextId: parseConversationKey(key)?.contextId ?? key,
   });
   return {
-    task: { worktrees: manager, maxDiffBytes: config.artifacts.maxFileBytes },
+    task: { worktrees: taskIsolation(manager), maxDiffBytes: config.artifacts.maxFileBytes },
     cwdOf: (key) => manager.cwdOf(refOf(key)),
     close: async () => {
       stop();

@@ -1,6 +1,7 @@
 import {
   query,
   type EffortLevel,
+  type RewindFilesResult,
   type Options,
   type PermissionMode,
   type SandboxSettings,
@@ -29,6 +30,11 @@ export interface QueryHandle {
   }): Promise<void>;
   /** The live process's permission mode from now on (streaming input only). */
   setPermissionMode(mode: PermissionMode): Promise<unknown>;
+  /**
+   * Puts the files Claude Code's checkpoints track back as they were before the user message
+   * `userMessageId` (`enableFileCheckpointing`); optional so scripted handles may leave it out.
+   */
+  rewindFiles?(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>;
   close(): void;
 }
 

@@ -1,4 +1,4 @@
-import type { SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import type { RewindFilesResult, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
 import { AsyncQueue } from "./async-queue.js";
 import type { SessionCore } from "./core.js";
@@ -160,6 +160,14 @@ export class SessionProcess {
       // The result (or the end of the stream) still ends the runs.
       this.logger.warn({ err: error }, "session: interrupt request failed");
     }
+  }
+
+  /** The runtime's `rewindFiles`, on a started process (a resumed one reads its checkpoints). */
+  async rewindFiles(userMessageId: string, dryRun: boolean): Promise<RewindFilesResult> {
+    if (!this.ensureStarted() || this.handle?.rewindFiles === undefined) {
+      return { canRewind: false, error: "this Claude Code process cannot rewind files" };
+    }
+    return this.handle.rewindFiles(userMessageId, { dryRun });
   }
 
   async stopTask(taskId: string): Promise<void> {

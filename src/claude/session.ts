@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { RewindFilesResult } from "@anthropic-ai/claude-agent-sdk";
 import { pino, type Logger } from "pino";
 import { AsyncQueue } from "./async-queue.js";
 import type { BackgroundTask } from "./background-tasks.js";
@@ -20,6 +21,8 @@ export type FinishStatus = Exclude<SessionStatus, "running"> | "timeout";
 /** The events of one foreground run; `runId` ties it to the session events. */
 export interface RunStream extends AsyncIterable<RunStreamEvent> {
   readonly runId: string;
+  /** The uuid of the user message the run began at (the runtime's transcript keeps it). */
+  readonly promptUuid?: string;
 }
 
 export interface RunSnapshot {
@@ -123,7 +126,8 @@ export class ClaudeSession {
     } else {
       this.queue.enqueue(run, uuid, prompt, settings);
     }
-    return { runId: run.id, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+    const iterate = () => channel[Symbol.asyncIterator]();
+    return { runId: run.id, promptUuid: uuid, [Symbol.asyncIterator]: iterate };
   }
 
   /**
@@ -219,6 +223,11 @@ export class ClaudeSession {
     } else {
       void this.process.interruptRuns([run], reason);
     }
+  }
+
+  /** Files back as before the user message `uuid` (Claude Code's checkpoints: docs/control.md). */
+  rewindFiles(uuid: string, dryRun: boolean): Promise<RewindFilesResult> {
+    return this.process.rewindFiles(uuid, dryRun);
   }
 
   /** Live background tasks (a session with any should not be evicted). */

@@ -1,4 +1,4 @@
-import { access } from "node:fs/promises";
+import { access, copyFile, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { getSessionMessages, type SessionStore } from "@anthropic-ai/claude-agent-sdk";
 import { childConfigDir } from "./history.js";
@@ -48,3 +48,51 @@ export function transcriptCheck(where: TranscriptLocation): TranscriptCheck {
 
 /** The runtime's words when `resume` names a session it cannot find. */
 export const SESSION_NOT_FOUND = /No conversation found with session ID/i;
+
+/**
+ * Makes a session's transcript resumable from the folder `where.cwd` (another worktree of a
+ * fork): the runtime finds a session only under its cwd's project folder, so the file is copied
+ * there (under its own id) unless it is there already. False when no source file was found.
+ */
+export async function shareTranscript(
+  where: TranscriptLocation,
+  sessionId: string,
+): Promise<boolean> {
+  const configDir = childConfigDir(where.env ?? process.env);
+  if (configDir === undefined || /[\\/]/.test(sessionId)) return false;
+  let key: string | undefined;
+  const store: SessionStore = {
+    append: () => Promise.reject(new Error("read-only")),
+    load: ({ projectKey, subpath }) => {
+      if (subpath === undefined) key = projectKey;
+      return Promise.resolve(null);
+    },
+  };
+  await getSessionMessages(sessionId, { dir: where.cwd, sessionStore: store }).catch(
+    () => undefined,
+  );
+  if (key === undefined) return false;
+  const projects = join(configDir, "projects");
+  const target = join(projects, key, `${sessionId}.jsonl`);
+  if (
+    await access(target).then(
+      () => true,
+      () => false,
+    )
+  )
+    return true;
+  for (const dir of await readdir(projects).catch(() => [] as string[])) {
+    const source = join(projects, dir, `${sessionId}.jsonl`);
+    if (
+      !(await access(source).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
+    await mkdir(join(projects, key), { recursive: true });
+    await copyFile(source, target);
+    return true;
+  }
+  return false;
+}

@@ -13,6 +13,8 @@ export interface TurnOptions {
   readonly onEvent?: (view: TurnView) => void;
   /** Aborts the stream (not the task). */
   readonly signal?: AbortSignal;
+  /** Request headers of this message (the control extension's, for `/rewind` and `/fork`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -34,8 +36,11 @@ export async function streamTurn(
       { tenant: "", message, configuration: undefined, metadata: undefined },
       {
         ...(o.signal && { signal: o.signal }),
-        ...(cursor !== undefined && {
-          serviceParameters: { [LAST_EVENT_ID_HEADER]: String(cursor) },
+        ...((cursor !== undefined || o.headers) && {
+          serviceParameters: {
+            ...o.headers,
+            ...(cursor !== undefined && { [LAST_EVENT_ID_HEADER]: String(cursor) }),
+          },
         }),
       },
     );

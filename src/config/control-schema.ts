@@ -20,6 +20,24 @@ export const controlSchema = z
           "request (plan_approval), an approval carries it out (docs/control.md). Off: " +
           '"plan" is refused.',
       ),
+    rewind: z
+      .boolean({ error: "expected true or false" })
+      .default(true)
+      .describe(
+        "Let a client that activates the control extension send metadata.rewindTo: the " +
+          "conversation goes back to just before that task of its context, and so do its files " +
+          "(the worktree is reset, later commits kept on a branch; without worktrees, Claude " +
+          "Code's file checkpoints, which miss changes made by Bash). Off: such a message is " +
+          "refused.",
+      ),
+    fork: z
+      .boolean({ error: "expected true or false" })
+      .default(true)
+      .describe(
+        "Let a client that activates the control extension start a new context with " +
+          "metadata.forkOf: a new conversation that continues from the end of one of its own " +
+          "tasks (under worktrees, on a new branch from that task's commit). Off: refused.",
+      ),
   })
   .prefault({})
   .describe(

@@ -29,6 +29,9 @@ const KEPT: Readonly<Record<StatusKind, boolean>> = {
   [KIND.steered]: true,
   // Claude's plan, asked for approval: the agent's question, like a permission request.
   [KIND.planApproval]: true,
+  // Where the conversation went back to, or came from: what Claude knows changed.
+  [KIND.rewound]: true,
+  [KIND.forked]: true,
 };
 
 const isStatusKind = (kind: unknown): kind is StatusKind =>

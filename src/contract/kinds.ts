@@ -22,6 +22,8 @@ export const KIND = {
   budgetReached: "budget_reached",
   steered: "steered",
   planApproval: "plan_approval",
+  rewound: "rewound",
+  forked: "forked",
   diff: "diff",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];

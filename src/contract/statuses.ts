@@ -99,6 +99,15 @@ export const status = {
         ...(operator !== undefined && { [ANSWERED_BY_KEY]: operator }),
       },
     }),
+  /** A rewind (docs/control.md): `extra` says to which task, and what became of the files. */
+  rewound: (ref: TaskRef, text: string, extra: Metadata): TaskStatusUpdateEvent =>
+    kindStatus(ref, SUBMITTED, KIND.rewound, text, extra),
+  /** The first task of a fork: its message references the task it continues from. */
+  forked: (ref: TaskRef, text: string, forkOf: string): TaskStatusUpdateEvent => {
+    const event = kindStatus(ref, SUBMITTED, KIND.forked, text, { forkOf });
+    if (event.status?.message) event.status.message.referenceTaskIds = [forkOf];
+    return event;
+  },
   sessionReset: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
     kindStatus(ref, SUBMITTED, KIND.sessionReset, text),
   backgroundWait: (ref: TaskRef, running: readonly WorkRef[]): TaskStatusUpdateEvent =>

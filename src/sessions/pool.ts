@@ -7,7 +7,12 @@ import { BackgroundClock } from "./background-clock.js";
 import { LiveSession } from "./live-session.js";
 import type { PoolSlots, SlotsFactory } from "./machine-slots.js";
 import { ProcessSlots } from "./process-slots.js";
-import { rejectsEveryPrompt, SessionRecovery, type SessionReset } from "./recovery.js";
+import {
+  rejectsEveryPrompt,
+  SessionRecovery,
+  type ResumePlan,
+  type SessionReset,
+} from "./recovery.js";
 import type { TranscriptCheck } from "../claude/index.js";
 import { TEXT } from "../contract/texts.js";
 
@@ -20,6 +25,8 @@ export interface SessionFactoryArgs {
   readonly resume: string | undefined;
   /** Resume only up to this assistant message (a rejected prompt after it is dropped). */
   readonly resumeAt?: string;
+  /** Resume into a new session id (a fork), leaving the resumed one as it is. */
+  readonly fork?: boolean;
 }
 
 export interface SessionPoolOptions {
@@ -203,6 +210,18 @@ export class SessionPool {
     };
   }
 
+  /**
+   * A rewind or a fork: the conversation's next session resumes `resume` at `resumeAt` (a new
+   * session when `fork`; a fresh one without `resume`). Its live session, idle, is closed first.
+   */
+  async restartAt(key: ConversationKey, plan: Omit<ResumePlan, "dropMapping">): Promise<void> {
+    const live = this.entries.get(key);
+    if (live?.busy === true) throw new Error("the conversation's session is busy");
+    if (live !== undefined) await this.evict(live, "rewind");
+    if (plan.resume === undefined) await this.options.sessionMap.delete(key);
+    this.recovery.choose(key, { ...plan, dropMapping: false });
+  }
+
   /** Closes every live session (server shutdown). */
   async closeAll(): Promise<void> {
     this.closed = true;
@@ -219,12 +238,13 @@ export class SessionPool {
   }
 
   private create(key: ConversationKey): LiveSession {
-    const { resume, resumeAt, reset } = this.recovery.next(key);
+    const { resume, resumeAt, reset, fork } = this.recovery.next(key);
     this.slots.claim();
     const session = this.options.createSession({
       key,
       resume,
       ...(resumeAt !== undefined && { resumeAt }),
+      ...(fork === true && { fork }),
     });
     const clock = new BackgroundClock({
       key,

@@ -29,6 +29,8 @@ export interface ResumePlan {
   readonly resume: string | undefined;
   /** Resume only up to this assistant message (the rejected prompt after it is dropped). */
   readonly resumeAt?: string;
+  /** The resumed session is copied to a new one (a fork: `forkSession`); the source stays. */
+  readonly fork?: boolean;
   /** It starts fresh instead of resuming the mapped session: its first lease says why. */
   readonly reset?: SessionReset;
   /** The mapping names a conversation that cannot go on: it is deleted. */
@@ -96,12 +98,26 @@ export class SessionRecovery {
   private readonly poisoned = new Set<ConversationKey>();
   /** Conversations whose mapping was dropped as stale, until their next session is created. */
   private readonly resets = new Map<ConversationKey, SessionReset>();
+  /** Where a rewind or a fork set the conversation's next session to start (one use). */
+  private readonly chosen = new Map<ConversationKey, ResumePlan>();
   private stopped = false;
 
   constructor(private readonly options: SessionRecoveryOptions) {}
 
+  /** The conversation's next session starts as `plan` says (a rewind, a fork), whatever was. */
+  choose(key: ConversationKey, plan: ResumePlan): void {
+    this.poisoned.delete(key);
+    this.resets.delete(key);
+    this.chosen.set(key, plan);
+  }
+
   /** How the conversation's next session starts; the marks it used are spent. */
   next(key: ConversationKey): ResumePlan {
+    const chosen = this.chosen.get(key);
+    if (chosen !== undefined) {
+      this.chosen.delete(key);
+      return chosen;
+    }
     const reset = this.resets.get(key);
     this.resets.delete(key);
     const mapped = reset ? undefined : this.options.sessionMap.get(key)?.sessionId;

@@ -7,7 +7,7 @@ import {
 } from "@a2a-js/sdk";
 import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import type { Config } from "../../config/schema.js";
-import { controlExtension, type Control } from "../../contract/control.js";
+import { CONTROLS, controlExtension, type Control } from "../../contract/control.js";
 import { eventsExtension } from "../../contract/extension.js";
 
 /** Where the bindings are mounted, relative to `server.publicUrl`. */
@@ -74,11 +74,11 @@ export function controlsOn(
   server: Pick<Config["server"], "control">,
   claude?: ModeAllowlist,
 ): Control[] {
-  const on: Control[] = server.control.steer ? ["steer"] : [];
-  if (server.control.plan && claude?.allowedPermissionModes.includes("plan") === true) {
-    on.push("plan");
-  }
-  return on;
+  return CONTROLS.filter(
+    (c) =>
+      server.control[c] &&
+      (c !== "plan" || claude?.allowedPermissionModes.includes("plan") === true),
+  );
 }
 
 /** The permission modes a message may ask for (`plan` only while its control is on). */

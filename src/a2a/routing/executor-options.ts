@@ -6,6 +6,7 @@ import type { Tracing } from "../../tracing/tracing.js";
 import { removeInbox, writeInbox } from "../../workspace/inbox.js";
 import type { Inbox, TaskEnvironment, TurnPolicy } from "../task/environment.js";
 import type { ServerTask } from "../task/server-task.js";
+import type { ControlEnvironment } from "../task/control-start.js";
 import type { AutonomousTasks } from "./autonomous-tasks.js";
 import type { CallerAccounting } from "./caller-accounting.js";
 import type { RunOwnership } from "./run-ownership.js";
@@ -29,6 +30,9 @@ export interface ExecutorOptions extends TaskOutlets {
   readonly accounting?: CallerAccounting;
   /** Spans of tasks, runs and tool calls (default: off). */
   readonly tracing?: Tracing;
+  /** `server.control.rewind` / `.fork`, and what they need of the server (unset: both off). */
+  readonly control?: { readonly rewind: boolean; readonly fork: boolean };
+  readonly controlEnv?: ControlEnvironment;
   /** `claude.isolation: "worktree"`: each conversation's worktree (unset: the shared workspace). */
   readonly isolation?: TaskEnvironment["isolation"];
 }
@@ -45,6 +49,7 @@ export function taskEnvironment(options: ExecutorOptions): TaskEnvironment<Serve
     inbox: options.inbox ?? defaultInbox,
     streaming: options.streaming,
     ...(options.isolation && { isolation: options.isolation }),
+    ...(options.controlEnv && { control: options.controlEnv }),
     acquire: (contextId) => pool.acquire(contextId),
     mustWait: (contextId) => pool.wouldWait(contextId),
     whenFree: (contextId, signal) => pool.whenFree(contextId, signal),

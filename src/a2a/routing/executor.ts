@@ -22,6 +22,7 @@ import { ContextQueue } from "./context-queue.js";
 import { taskEnvironment, type ExecutorOptions } from "./executor-options.js";
 import type { LiveState, RunOwnership } from "./run-ownership.js";
 import { SessionEvents } from "./session-events.js";
+import { admitControl } from "./control-admission.js";
 import { admitTask } from "./task-admission.js";
 import { openChannel } from "./task-channels.js";
 import { endTaskSpan, taskSpan } from "./task-spans.js";
@@ -241,14 +242,15 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       notRun(err instanceof Error ? err.message : String(err));
       throw err;
     }
-    if (!admitted.ok) {
-      refuse(admitted.reason);
-      return;
-    }
+    if (!admitted.ok) return refuse(admitted.reason);
+    const depth = this.queue.depth(conversation);
+    const controlled = await admitControl(this.options, depth, ctx.userMessage, ref, ctx.context);
+    if (!controlled.ok) return refuse(controlled.reason);
     const { plan, budget, settings } = admitted;
     const ticket = this.queue.enter(conversation);
     const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
-    const origin = { kind: "client", plan, ticket, budget, settings } as const;
+    const control = controlled.control;
+    const origin = { kind: "client", plan, ticket, budget, settings, control } as const;
     const task = new ServerTask(channel, origin, this.env, logger, conversation, {
       acceptedOutputModes: accepted,
       span,

@@ -5,6 +5,8 @@ import type { Timers } from "../../common/timers.js";
 import type { Ticket } from "../routing/context-queue.js";
 import type { InboxFile } from "../../workspace/inbox.js";
 import type { TaskCommit } from "../../workspace/worktrees/commit.js";
+import type { WorktreeRewind } from "../../workspace/worktrees/rewind.js";
+import type { ControlEnvironment, ControlStart } from "./control-start.js";
 import type { PromptPlan } from "../content/input.js";
 import { DENIAL } from "../../contract/texts.js";
 import type { TaskBudget } from "./task-usage.js";
@@ -44,8 +46,27 @@ export interface Inbox {
  * (`src/workspace/worktrees/`), and each task's changes are committed there when it ends.
  */
 export interface TaskIsolation {
-  /** Creates the conversation's worktree if it has none; resolves with the folder it runs in. */
-  prepare(conversation: { key: ConversationKey; contextId: string }): Promise<string>;
+  /**
+   * Creates the conversation's worktree if it has none (on a new branch from `from`, a fork's
+   * commit, else the workspace's HEAD); resolves with the folder it runs in.
+   */
+  prepare(
+    conversation: { key: ConversationKey; contextId: string },
+    from?: string,
+  ): Promise<string>;
+  /** The commit its worktree has checked out (a task records where it began). */
+  head?(conversation: { key: ConversationKey; contextId: string }): Promise<string>;
+  /** A rewind: the worktree back at `commit`, the later commits kept on a branch. */
+  rewind?(
+    conversation: { key: ConversationKey; contextId: string },
+    commit: string,
+    taskId: string,
+  ): Promise<WorktreeRewind>;
+  /** The diff a rewind to `commit` would apply (a dry run). */
+  diffTo?(
+    conversation: { key: ConversationKey; contextId: string },
+    commit: string,
+  ): Promise<string>;
   /** Commits what changed in it, for the task that ended `state`; undefined: nothing did. */
   finish(
     conversation: { key: ConversationKey; contextId: string },
@@ -65,6 +86,8 @@ export interface TaskEnvironment<Task = unknown> {
   readonly inbox: Inbox;
   /** Unset: every conversation works in the workspace itself (`claude.isolation: "shared"`). */
   readonly isolation?: { readonly worktrees: TaskIsolation; readonly maxDiffBytes: number };
+  /** Rewind and fork (the control extension); unset: both off. */
+  readonly control?: ControlEnvironment;
   /** How streamed text is gathered; undefined: one event per model delta. */
   readonly streaming: { readonly flushMs: number; readonly maxChunkChars: number } | undefined;
   /** The Claude session of a conversation (a caller's context: `conversation.ts`). */
@@ -106,5 +129,7 @@ export type TaskOrigin =
       readonly budget: TaskBudget | undefined;
       /** Its message's model and effort (`metadata.model`, `metadata.effort`); {}: defaults. */
       readonly settings: TurnSettings;
+      /** Its message's rewind or fork (`metadata.rewindTo`, `metadata.forkOf`). */
+      readonly control?: ControlStart;
     }
   | { readonly kind: "autonomous" };

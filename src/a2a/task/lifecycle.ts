@@ -101,8 +101,12 @@ export function transition(phase: TaskPhase, event: LifecycleEvent): Transition 
     case "canceled":
       return { ok: true, phase: { name: "ended", outcome: { state: "canceled" } } };
     case "completed":
-      // A run may end while a prompt is shown (a subagent's request outlived its turn).
-      return phase.name === "running" || phase.name === "parked" || phase.name === "waiting"
+      // A run may end while a prompt is shown (a subagent's request outlived its turn); a
+      // rewind's dry run completes before any prompt (docs/control.md).
+      return phase.name === "running" ||
+        phase.name === "parked" ||
+        phase.name === "waiting" ||
+        phase.name === "starting"
         ? { ok: true, phase: { name: "ended", outcome: { state: "completed" } } }
         : refuse(phase, event);
     case "answered":

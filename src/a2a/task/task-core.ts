@@ -4,7 +4,9 @@ import type { BackgroundTask } from "../../claude/index.js";
 import { parseConversationKey, type ConversationKey } from "../../identity/conversation.js";
 import type { SessionLease } from "../../sessions/pool.js";
 import { NOOP_SPAN, type SpanAttributes, type TraceSpan } from "../../tracing/tracing.js";
+import type { ControlRecord } from "../../contract/control.js";
 import { restamped, type TaskRef } from "../../contract/messages.js";
+import type { WorktreeRewind } from "../../workspace/worktrees/rewind.js";
 import { FileDelivery } from "../content/content-modes.js";
 import type { TaskChannel } from "../handler/task-channel.js";
 import { BackgroundWait } from "./background-wait.js";
@@ -63,6 +65,10 @@ export class TaskCore {
   /** Its conversation's worktree (`claude.isolation: "worktree"`), else undefined. */
   readonly worktree: TaskWorktree | undefined;
   readonly own: (runId: string) => void;
+  /** Where it began and ended in its conversation: `metadata.control` of its final status. */
+  readonly record: { -readonly [K in keyof ControlRecord]: ControlRecord[K] } = {};
+  /** A rewind under worktrees: where the worktree went and what was kept. */
+  rewound: WorktreeRewind | undefined;
   /** The client's run under way (its prompt's, or its next turn's): steering goes to it. */
   foregroundRun: string | undefined;
 
@@ -89,7 +95,8 @@ export class TaskCore {
     this.endedGate = new Promise((resolve) => (this.openEndedGate = resolve));
     const conversationRef = { key: conversation, contextId: channel.ref.contextId };
     this.worktree =
-      env.isolation && new TaskWorktree(env.isolation, conversationRef, channel.ref.taskId, logger);
+      env.isolation &&
+      new TaskWorktree(env.isolation, conversationRef, channel.ref.taskId, logger, this.record);
   }
 
   get ref(): TaskRef {

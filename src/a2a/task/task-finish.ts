@@ -2,6 +2,8 @@ import type { TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { ExecutionEventBus } from "@a2a-js/sdk/server";
 import type { ClaudeSession, RunUsage } from "../../claude/index.js";
 import { status } from "../../contract/statuses.js";
+import { CONTROL_RECORD_KEY } from "../../contract/control.js";
+import { WORKTREE_KEY } from "../../contract/worktree.js";
 import { EMPTY_USAGE, usageMetadata, type TaskUsage } from "../../contract/usage.js";
 import { settleFate } from "./background-wait.js";
 import { DENY_FOR_STOP, DENY_TASK_OVER } from "./environment.js";
@@ -152,10 +154,19 @@ export class TaskFinish {
 
   /** A final status carries what the task cost (and so does the stored task: the SDK merges). */
   private withUsage(event: TaskStatusUpdateEvent): TaskStatusUpdateEvent {
+    const core = this.core;
+    const sessionId = core.lease?.session.sessionId;
+    if (sessionId !== undefined) core.record.sessionId = sessionId;
+    const worktree = core.worktree?.metadata()?.[WORKTREE_KEY];
     event.metadata = {
       ...event.metadata,
       ...usageMetadata(this.usage),
-      ...this.core.worktree?.metadata(),
+      ...(worktree !== undefined && { [WORKTREE_KEY]: worktree }),
+      // A rewind's worktree: where it went back to, and the branch keeping what came after.
+      ...(core.rewound && {
+        [WORKTREE_KEY]: { ...(worktree as object | undefined), rewound: core.rewound },
+      }),
+      ...(Object.keys(core.record).length > 0 && { [CONTROL_RECORD_KEY]: { ...core.record } }),
     };
     return event;
   }

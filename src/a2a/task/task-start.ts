@@ -3,6 +3,7 @@ import { status } from "../../contract/statuses.js";
 import { TEXT } from "../../contract/texts.js";
 import { toUserPrompt } from "../content/input.js";
 import type { TaskOrigin } from "./environment.js";
+import { TaskControl } from "./task-control.js";
 import type { TaskCore } from "./task-core.js";
 import type { TaskFinish } from "./task-finish.js";
 import type { TaskRuns } from "./task-runs.js";
@@ -23,15 +24,18 @@ export class TaskStart {
     private readonly finish: TaskFinish,
   ) {}
 
-  async start({ plan, ticket, settings }: ClientOrigin): Promise<void> {
+  async start({ plan, ticket, settings, control }: ClientOrigin): Promise<void> {
     const core = this.core;
     if (!ticket.immediate) {
       core.channel.status(status.queued(core.ref, "context"));
     }
     await Promise.race([ticket.ready, core.endedGate]);
     if (!core.step({ type: "granted" })) return;
-    const cwd = await this.workFolder();
+    const rewindOrFork = control && new TaskControl(core, this.finish, control);
+    const cwd = await this.workFolder(rewindOrFork?.forkCommit);
     if (cwd === undefined) return;
+    // Before the prompt: the conversation and its files go where the rewind or fork says.
+    if (rewindOrFork !== undefined && !(await rewindOrFork.apply())) return;
     if (plan.files.length > 0) {
       try {
         await core.env.inbox.write(cwd, plan.files);
@@ -55,18 +59,21 @@ export class TaskStart {
       // Still submitted: the prompt is not with Claude yet; the client learns why it starts over.
       core.channel.status(status.sessionReset(core.ref, sessionResetText(lease.reset)));
     }
-    await this.runs.consume(lease.session.stream(toUserPrompt(plan), settings), true);
+    const stream = lease.session.stream(toUserPrompt(plan), settings);
+    // Where the task began in the conversation: a later rewind or fork of it starts there.
+    core.record.promptUuid ??= stream.promptUuid;
+    await this.runs.consume(stream, true);
   }
 
   /**
    * Where the task works: the workspace, or its conversation's worktree, created on its first
    * task. Undefined if the task ended meanwhile, or the worktree could not be made (it fails).
    */
-  private async workFolder(): Promise<string | undefined> {
+  private async workFolder(from?: string): Promise<string | undefined> {
     const core = this.core;
     if (core.worktree === undefined) return core.env.cwd;
     try {
-      const cwd = await core.worktree.prepare();
+      const cwd = await core.worktree.prepare(from);
       return core.ended ? undefined : cwd;
     } catch (err) {
       core.logger.error({ err }, "task: the conversation's worktree could not be prepared");

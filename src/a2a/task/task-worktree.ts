@@ -24,11 +24,17 @@ export class TaskWorktree {
     private readonly conversation: { key: ConversationKey; contextId: string },
     private readonly taskId: string,
     private readonly logger: Logger,
+    /** Where the task records the commits it began and ended at (`metadata.control`). */
+    private readonly record: { startCommit?: string; endCommit?: string } = {},
   ) {}
 
-  /** The folder the task works in (its attachments go there too). */
-  prepare(): Promise<string> {
-    return this.isolation.worktrees.prepare(this.conversation);
+  /** The folder the task works in (its attachments go there too); `from`: a fork's commit. */
+  async prepare(from?: string): Promise<string> {
+    const worktrees = this.isolation.worktrees;
+    const cwd = await worktrees.prepare(this.conversation, from);
+    const head = await worktrees.head?.(this.conversation).catch(() => undefined);
+    if (head !== undefined) this.record.startCommit = this.record.endCommit = head;
+    return cwd;
   }
 
   /**
@@ -69,6 +75,7 @@ export class TaskWorktree {
   private async run(state: string): Promise<void> {
     try {
       this.commit = await this.isolation.worktrees.finish(this.conversation, this.taskId, state);
+      if (this.commit !== undefined) this.record.endCommit = this.commit.commit;
       if (this.commit !== undefined) {
         this.logger.info(
           {

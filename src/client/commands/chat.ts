@@ -10,6 +10,7 @@ import { describeRequest, EXIT, renderEnd, type EndOptions } from "../render-end
 import { usageOf } from "../../contract/usage.js";
 import { streamTurn } from "../turn.js";
 import { offersControl, steerWhileRunning } from "../steering.js";
+import { CONTROL_HEADERS, parseControlCommand, type ControlCommand } from "../control-commands.js";
 import { isParkedState, isTerminalState } from "../../contract/task-states.js";
 
 export interface ChatOptions extends CommonOptions {
@@ -35,6 +36,7 @@ async function runTurn(
   s: Session,
   e: ClientEnv,
   steer: boolean,
+  control?: Extract<ControlCommand, { kind: "send" }>,
 ): Promise<TurnView> {
   const view = newView();
   const steering = steer
@@ -68,13 +70,16 @@ async function runTurn(
     cancel();
   });
   try {
+    const message = userMessage(parts, ids);
+    if (control) message.metadata = control.metadata;
     await streamTurn(
       client,
-      userMessage(parts, ids),
+      message,
       e,
       {
         colors: s.colors,
         signal: abort.signal,
+        ...(control && { headers: CONTROL_HEADERS }),
         onEvent: () => {
           if (cancelWanted) cancel();
           if (view.taskId !== undefined) steering?.taskKnown();
@@ -211,6 +216,7 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
   let contextId = o.context ?? (o.continue ? await s.memory.get(s.url) : undefined);
   const seen = new Set<string>();
   let steer = false;
+  const chatTasks: string[] = []; // the tasks this chat ran, in order: `/rewind #n` counts them
   try {
     client = await s.client();
     const card = await client.getAgentCard();
@@ -220,7 +226,7 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
     );
     e.out(
       c.dim(
-        "Type a message. Ctrl-C during a turn cancels it; Ctrl-C at the prompt or /exit quits; /new starts a new conversation.\n",
+        "Type a message. Ctrl-C during a turn cancels it; Ctrl-C at the prompt or /exit quits; /new starts a new conversation; /rewind and /fork go back or branch.\n",
       ),
     );
     if (steer) e.out(c.dim("Type while Claude works to steer it (Enter sends).\n"));
@@ -247,12 +253,20 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
       e.out(c.dim("New conversation.\n"));
       continue;
     }
-    let parts: Part[] = [textPart(text)];
+    const control = parseControlCommand(line, chatTasks);
+    if (control?.kind === "usage") {
+      e.out(c.dim(`${control.text}\n`));
+      continue;
+    }
+    if (control?.newContext) contextId = undefined;
+    let parts: Part[] = [textPart(control ? control.text : text)];
     let taskId: string | undefined;
     try {
       for (;;) {
-        const view = await runTurn(client, parts, { taskId, contextId }, s, e, steer);
+        const first = taskId === undefined ? control : undefined;
+        const view = await runTurn(client, parts, { taskId, contextId }, s, e, steer, first);
         if (view.taskId) seen.add(view.taskId);
+        if (view.taskId && !chatTasks.includes(view.taskId)) chatTasks.push(view.taskId);
         if (view.contextId && view.contextId !== contextId) {
           contextId = view.contextId;
           await s.memory.set(s.url, contextId);

@@ -16,3 +16,4 @@ export {
 } from "./manager.js";
 export { BRANCH_PREFIX, branchName, worktreeName } from "./names.js";
 export { SerialQueues } from "./serial-queue.js";
+export { diffTo, headOf, keptBranch, rewindWorktree, type WorktreeRewind } from "./rewind.js";

@@ -100,7 +100,7 @@ export class WorktreeManager {
    * Makes sure the conversation's worktree exists (after its last commit), and returns the
    * folder its process runs in. After the first task it is one `access` call: no git runs.
    */
-  async prepare(conversation: ConversationRef): Promise<string> {
+  async prepare(conversation: ConversationRef, from?: string): Promise<string> {
     const name = this.nameOf(conversation);
     this.inUse.set(name, (this.inUse.get(name) ?? 0) + 1);
     try {
@@ -110,7 +110,7 @@ export class WorktreeManager {
         () => true,
         () => false,
       );
-      if (!ready) await this.queues.run(this.repo, () => this.create(path, branchName(name)));
+      if (!ready) await this.serial(() => this.create(path, branchName(name), from));
       await touch(path);
       return this.cwdOf(conversation);
     } catch (err) {
@@ -182,6 +182,11 @@ export class WorktreeManager {
     return removed;
   }
 
+  /** Runs `job` in the repository's queue (a rewind's reset: it takes the worktree's index). */
+  serial<T>(job: () => Promise<T>): Promise<T> {
+    return this.queues.run(this.repo, job);
+  }
+
   /** Resolves when every end-of-task commit started so far has settled (shutdown). */
   async drain(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending.values()]);
@@ -237,8 +242,8 @@ export class WorktreeManager {
     else this.inUse.delete(name);
   }
 
-  /** A new worktree: on the conversation's branch if it has one (retention removed the tree). */
-  private async create(path: string, branch: string): Promise<void> {
+  /** A new worktree: on the conversation's branch if it has one, else from `from` (a fork). */
+  private async create(path: string, branch: string, from = "HEAD"): Promise<void> {
     // A worktree whose folder was deleted by hand is still registered: forget it first.
     await runGit(this.options.cwd, ["worktree", "prune"]);
     const known = await runGit(
@@ -247,11 +252,11 @@ export class WorktreeManager {
       { okCodes: [1] },
     );
     const resumed = known.code === 0;
-    const spare = !resumed && (await this.spare.claim(path, branch));
+    const spare = !resumed && from === "HEAD" && (await this.spare.claim(path, branch));
     if (!spare) {
       const args = resumed
         ? ["worktree", "add", "--quiet", path, branch]
-        : ["worktree", "add", "--quiet", "-b", branch, path, "HEAD"];
+        : ["worktree", "add", "--quiet", "-b", branch, path, from];
       await mkdir(this.dir, { recursive: true });
       await runGit(this.options.cwd, args);
     }

@@ -14,6 +14,9 @@ export function recording(handle: QueryHandle, frames: SDKMessage[]): QueryHandl
     setModel: (model) => handle.setModel(model),
     applyFlagSettings: (settings) => handle.applyFlagSettings(settings),
     setPermissionMode: (mode) => handle.setPermissionMode(mode),
+    ...(handle.rewindFiles && {
+      rewindFiles: (id: string, o?: { dryRun?: boolean }) => handle.rewindFiles!(id, o),
+    }),
     close: () => handle.close(),
   };
 }

@@ -14,7 +14,7 @@ describe("config schema", () => {
       bodyLimit: 10 * 1024 * 1024,
       pushAllowPrivateNetworks: false,
       compat: { v03: false },
-      control: { steer: true, plan: true },
+      control: { steer: true, plan: true, rewind: true, fork: true },
       sandbox: { required: false },
       grpc: { host: "127.0.0.1" },
     });

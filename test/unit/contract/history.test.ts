@@ -30,6 +30,8 @@ const KEPT: Record<StatusKind, boolean> = {
   budget_reached: true,
   steered: true,
   plan_approval: true,
+  rewound: true,
+  forked: true,
 };
 
 describe("what a task's history keeps", () => {

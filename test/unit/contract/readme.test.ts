@@ -8,6 +8,7 @@ import { FLEET_TEXT } from "../../../src/contract/fleet-texts.js";
 import { PLAN_MEDIA_TYPE, PLAN_TEXT, planApprovalData } from "../../../src/contract/plan.js";
 import { EVENTS_EXTENSION_URI, EVENTS_EXTENSION_VERSION } from "../../../src/contract/extension.js";
 import { CONTROL_EXTENSION_URI, CONTROL_EXTENSION_VERSION } from "../../../src/contract/control.js";
+import { CONTROL_TEXT } from "../../../src/contract/control-texts.js";
 import { versionRefusedMessage } from "../../../src/contract/versions.js";
 import { sessionResetText } from "../../../src/sessions/recovery.js";
 import { docPage, manual } from "../../support/docs/pages.js";
@@ -91,6 +92,8 @@ for (const event of [
     extensions: [],
     referenceTaskIds: [],
   }),
+  status.rewound(ref, CONTROL_TEXT.rewound("t2", CONTROL_TEXT.rewoundCheckpoints([])), {}),
+  status.forked(ref, CONTROL_TEXT.forked("t2"), "t2"),
   status.budgetReached(
     ref,
     TEXT.budgetStop("token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", false),

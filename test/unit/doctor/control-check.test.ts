@@ -15,10 +15,20 @@ describe("--check: the control extension", () => {
     "server.control.steer %s, plan %s, claude.allowedPermissionModes %j",
     (steer, plan, allowedPermissionModes, detail) => {
       const config = {
-        server: { control: { steer, plan } },
+        server: { control: { steer, plan, rewind: false, fork: false } },
         claude: { allowedPermissionModes: [...allowedPermissionModes] },
       };
       expect(checkControl(config)).toEqual({ name: "control", ok: true, detail });
     },
   );
+
+  it("lists rewind and fork when they are on, in the card's order", () => {
+    const config = {
+      server: { control: { steer: true, plan: true, rewind: true, fork: true } },
+      claude: { allowedPermissionModes: ["plan" as const] },
+    };
+    expect(checkControl(config).detail).toBe(
+      `control extension on: steer, plan, rewind, fork ${ON}`,
+    );
+  });
 });

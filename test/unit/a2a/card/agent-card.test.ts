@@ -102,7 +102,7 @@ describe("agent card", () => {
       {
         uri: CONTROL_EXTENSION_URI,
         description: expect.any(String) as string,
-        params: { version: "1", controls: ["steer"] },
+        params: { version: "1", controls: ["steer", "rewind", "fork"] },
       },
     ];
     expect(wire().capabilities).toEqual({
@@ -122,7 +122,12 @@ describe("agent card", () => {
         (e) => e.uri,
       );
     expect(uris({})).toEqual([EVENTS_EXTENSION_URI, CONTROL_EXTENSION_URI]);
-    expect(uris({ server: { control: { steer: false } } })).toEqual([EVENTS_EXTENSION_URI]);
+    expect(uris({ server: { control: { steer: false } } })).toEqual([
+      EVENTS_EXTENSION_URI,
+      CONTROL_EXTENSION_URI,
+    ]);
+    const off = { steer: false, rewind: false, fork: false };
+    expect(uris({ server: { control: off } })).toEqual([EVENTS_EXTENSION_URI]);
   });
 
   it("declares the event extension as optional, without parameters", () => {

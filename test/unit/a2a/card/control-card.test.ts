@@ -13,26 +13,37 @@ const controlParams = (input: ConfigInput) => {
 
 describe("agent card: which controls are on (server.control, claude.allowedPermissionModes)", () => {
   it.each<[string, ConfigInput, Record<string, unknown> | undefined]>([
-    ["the defaults: steer only (no mode allowed)", {}, { version: "1", controls: ["steer"] }],
+    [
+      "the defaults: steer, rewind, fork (no mode allowed)",
+      {},
+      { version: "1", controls: ["steer", "rewind", "fork"] },
+    ],
     [
       "plan allowed",
       { claude: { allowedPermissionModes: ["plan"] } },
-      { version: "1", controls: ["steer", "plan"], permissionModes: ["plan"] },
+      { version: "1", controls: ["steer", "plan", "rewind", "fork"], permissionModes: ["plan"] },
     ],
     [
       "plan allowed, steering off",
-      { server: { control: { steer: false } }, claude: { allowedPermissionModes: ["plan"] } },
-      { version: "1", controls: ["plan"], permissionModes: ["plan"] },
+      {
+        server: { control: { steer: false, rewind: false } },
+        claude: { allowedPermissionModes: ["plan"] },
+      },
+      { version: "1", controls: ["plan", "fork"], permissionModes: ["plan"] },
     ],
     [
       "plan listed but server.control.plan off: another mode still listed",
       {
-        server: { control: { plan: false } },
+        server: { control: { plan: false, rewind: false, fork: false } },
         claude: { allowedPermissionModes: ["plan", "default"] },
       },
       { version: "1", controls: ["steer"], permissionModes: ["default"] },
     ],
-    ["everything off", { server: { control: { steer: false, plan: false } } }, undefined],
+    [
+      "everything off",
+      { server: { control: { steer: false, plan: false, rewind: false, fork: false } } },
+      undefined,
+    ],
   ])("%s", (_name, input, params) => {
     expect(controlParams(input)).toEqual(params);
   });
@@ -54,8 +65,8 @@ describe("agent card: which controls are on (server.control, claude.allowedPermi
       return [spec.name, (params as { controls?: unknown } | undefined)?.controls];
     });
     expect(controls).toEqual([
-      ["planned", ["steer", "plan"]],
-      ["plain", ["steer"]],
+      ["planned", ["steer", "plan", "rewind", "fork"]],
+      ["plain", ["steer", "rewind", "fork"]],
     ]);
   });
 });

@@ -49,6 +49,8 @@ const ALLOWED = new Map<string, string>([
   ["running run_ended", "waiting"],
   ["waiting run_started", "running"],
   ["running completed", "completed"],
+  // A rewind's dry run: it answers the diff and completes with no prompt sent.
+  ["starting completed", "completed"],
   ["parked completed", "completed"],
   ["waiting completed", "completed"],
   ...["queued", "starting", "running", "parked", "waiting"].flatMap((from): [string, string][] => [

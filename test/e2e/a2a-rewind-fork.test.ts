@@ -1,0 +1,311 @@
+/**
+ * Rewind and fork (docs/control.md) against the REAL Claude Code runtime and the scripted model,
+ * through the official A2A client with the control extension's `A2A-Extensions` header: the
+ * conversation Claude knows and the files go back to before a task, or a new context goes on
+ * from the end of one, and both survive a restart.
+ */
+import { execFileSync } from "node:child_process";
+import { access, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TaskState, type Task } from "@a2a-js/sdk";
+import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
+import {
+  a2a,
+  messageText,
+  reply,
+  sendForTask,
+  sendRequest,
+  text,
+  toolUse,
+  userMessage,
+  type A2AHarness,
+  type ParsedRequest,
+  watch,
+} from "../support/harness/index.js";
+
+const withControl: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.set("A2A-Extensions", CONTROL_EXTENSION_URI);
+  return fetch(input, { ...init, headers });
+};
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
+
+async function initRepository(cwd: string): Promise<void> {
+  git(cwd, "init", "-q", "-b", "main");
+  await writeFile(join(cwd, "base.txt"), "base\n");
+  git(cwd, "add", ".");
+  git(cwd, "commit", "-q", "-m", "the base");
+}
+
+/** The folder the runtime works in, as it last told the model (a fork's history names its source's). */
+function workingDir(req: ParsedRequest): string {
+  // A resumed process in another folder says "<new> (was <old>)".
+  const pattern = /Primary working directory: (.+?)(?: \(was |\\n|")/g;
+  const all = [...JSON.stringify(req.body).matchAll(pattern)];
+  const found = all.at(-1)?.[1];
+  if (found === undefined) throw new Error("no working directory in the system prompt");
+  return found.trim();
+}
+
+/** A Bash command that runs until the test creates `release` (no timing). */
+const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";
+
+/** "Write fN" writes fN.txt in the folder the runtime works in; anything else is answered. */
+const rules = [
+  {
+    name: "write",
+    match: { lastUserText: /Write (f\d)/, toolResult: false },
+    reply: (req: ParsedRequest) => {
+      const name = /Write (f\d)/.exec(req.lastUserText)?.[1] ?? "f0";
+      return reply(
+        toolUse("Write", { file_path: join(workingDir(req), `${name}.txt`), content: `${name}\n` }),
+      );
+    },
+  },
+  {
+    name: "slow build",
+    match: { lastUserText: /Build the release/, toolResult: false },
+    reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
+  },
+  { name: "written", match: { toolResult: true }, reply: reply(text("Written.")) },
+  { name: "anything else", match: {}, reply: reply(text("Noted.")) },
+];
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+const control = (metadata: Record<string, unknown>, prompt: string, contextId: string) => ({
+  ...userMessage(prompt, { contextId }),
+  metadata,
+});
+
+/** The body of the model request that carried `prompt` last (what Claude knew then). */
+function requestOf(h: A2AHarness, prompt: string): string {
+  const found = h.bench.model.requests.filter((r) => r.request.lastUserText.includes(prompt));
+  const last = found.at(-1);
+  if (last === undefined) throw new Error(`no model request for ${prompt}`);
+  return JSON.stringify(last.request.body);
+}
+
+const completed = (task: Task) =>
+  expect(task.status?.state, messageText(task.status?.message)).toBe(
+    TaskState.TASK_STATE_COMPLETED,
+  );
+
+const worktreeMeta = (task: Task) =>
+  task.metadata?.worktree as
+    | { branch?: string; commit?: string; rewound?: { keptRef: string; keptCommit: string } }
+    | undefined;
+
+async function threeTasks(h: A2AHarness, contextId: string): Promise<Task[]> {
+  const tasks: Task[] = [];
+  for (const n of [1, 2, 3]) {
+    const task = await sendForTask(h.client, userMessage(`Write f${n}`, { contextId }));
+    completed(task);
+    tasks.push(task);
+  }
+  return tasks;
+}
+
+describe('rewind and fork under claude.isolation: "worktree" (real runtime)', () => {
+  it("a dry run changes nothing and answers the diff; a rewind to task 2 leaves task 1's file, Claude forgets tasks 2 and 3, the later commits stay on the named ref; a restart resumes the rewound conversation", async () => {
+    const h = await a2a({
+      rules,
+      fetchImpl: withControl,
+      config: { claude: { isolation: "worktree" } },
+      beforeStart: initRepository,
+    });
+    const [t1, t2, t3] = (await threeTasks(h, "rw1")) as [Task, Task, Task];
+    const branch = worktreeMeta(t3)?.branch ?? "";
+    const first = h.bench.model.requests[0]?.request;
+    if (first === undefined) throw new Error("no model request");
+    const cwd = workingDir(first);
+    expect(await exists(join(cwd, "f3.txt"))).toBe(true);
+
+    // Dry run: the diff the rewind would apply, and nothing changes.
+    const headBefore = git(cwd, "rev-parse", "HEAD").trim();
+    const requestsBefore = h.bench.model.requests.length;
+    const dry = await sendForTask(
+      h.client,
+      control({ rewindTo: t2.id, dryRun: true }, "Write f4", "rw1"),
+    );
+    completed(dry);
+    const part = dry.artifacts.find((a) => a.metadata?.kind === "diff")?.parts[0];
+    expect(part?.mediaType).toBe("text/x-diff");
+    const diff = part?.content?.$case === "raw" ? Buffer.from(part.content.value).toString() : "";
+    expect(diff).toContain("f2.txt");
+    expect(diff).toContain("f3.txt");
+    expect(diff).not.toContain("f1.txt");
+    expect(git(cwd, "rev-parse", "HEAD").trim()).toBe(headBefore);
+    expect(await exists(join(cwd, "f3.txt"))).toBe(true);
+    expect(h.bench.model.requests.length).toBe(requestsBefore);
+
+    // The rewind.
+    const rewound = await sendForTask(h.client, control({ rewindTo: t2.id }, "Write f4", "rw1"));
+    completed(rewound);
+    expect(await exists(join(cwd, "f1.txt"))).toBe(true);
+    expect(await exists(join(cwd, "f2.txt"))).toBe(false);
+    expect(await exists(join(cwd, "f3.txt"))).toBe(false);
+    expect(await readFile(join(cwd, "f4.txt"), "utf8")).toBe("f4\n");
+    const seen = requestOf(h, "Write f4");
+    expect(seen).toContain("Write f1");
+    expect(seen).not.toContain("Write f2");
+    expect(seen).not.toContain("Write f3");
+    // The later commits: reachable at the ref the task names.
+    const kept = worktreeMeta(rewound)?.rewound;
+    expect(kept?.keptRef).toMatch(/^refs\/heads\//);
+    expect(git(cwd, "rev-parse", kept?.keptRef ?? "").trim()).toBe(worktreeMeta(t3)?.commit);
+    expect(git(cwd, "show", `${kept?.keptRef ?? ""}:f3.txt`)).toBe("f3\n");
+    expect(git(cwd, "rev-parse", `${branch}~1`).trim()).toBe(worktreeMeta(t1)?.commit);
+    expect(rewound.history.map((m) => String(m.metadata?.kind))).toContain("rewound");
+
+    // After a restart the conversation is the rewound one.
+    await h.restart();
+    const after = await sendForTask(
+      h.client,
+      userMessage("What do you know", { contextId: "rw1" }),
+    );
+    completed(after);
+    const known = requestOf(h, "What do you know");
+    expect(known).toContain("Write f1");
+    expect(known).toContain("Write f4");
+    expect(known).not.toContain("Write f2");
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("forking task 2 gives a new conversation that knows tasks 1-2 and not 3, on a branch at task 2's commit; the original still sees task 3; both resume after a restart", async () => {
+    const h = await a2a({
+      rules,
+      fetchImpl: withControl,
+      config: { claude: { isolation: "worktree" } },
+      beforeStart: initRepository,
+    });
+    const [, t2] = (await threeTasks(h, "fk1")) as [Task, Task, Task];
+    const forked = await sendForTask(h.client, control({ forkOf: t2.id }, "Write f5", "fk2"));
+    completed(forked);
+    const seen = requestOf(h, "Write f5");
+    expect(seen).toContain("Write f1");
+    expect(seen).toContain("Write f2");
+    expect(seen).not.toContain("Write f3");
+    const mark = forked.history.find((m) => m.metadata?.kind === "forked");
+    expect(mark?.referenceTaskIds).toEqual([t2.id]);
+    expect((forked.metadata?.control as { forkOf?: string } | undefined)?.forkOf).toBe(t2.id);
+    // Its branch starts at task 2's commit.
+    const forkBranch = worktreeMeta(forked)?.branch ?? "";
+    const repo = h.bench.sandbox.cwd;
+    expect(git(repo, "rev-parse", `${forkBranch}~1`).trim()).toBe(worktreeMeta(t2)?.commit);
+    expect(git(repo, "ls-tree", "--name-only", forkBranch).split("\n")).toEqual(
+      expect.arrayContaining(["f1.txt", "f2.txt", "f5.txt"]),
+    );
+    expect(git(repo, "ls-tree", "--name-only", forkBranch)).not.toContain("f3.txt");
+
+    // The original goes on, with task 3.
+    const original = await sendForTask(
+      h.client,
+      userMessage("Original next", { contextId: "fk1" }),
+    );
+    completed(original);
+    expect(requestOf(h, "Original next")).toContain("Write f3");
+    expect(requestOf(h, "Original next")).not.toContain("Write f5");
+
+    await h.restart();
+    const again = await sendForTask(
+      h.client,
+      userMessage("Fork after restart", { contextId: "fk2" }),
+    );
+    completed(again);
+    const known = requestOf(h, "Fork after restart");
+    expect(known).toContain("Write f2");
+    expect(known).toContain("Write f5");
+    expect(known).not.toContain("Write f3");
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it("refuses a rewind without the header, to another context's task, and a fork into a context with tasks", async () => {
+    const h = await a2a({
+      rules,
+      config: { claude: { isolation: "worktree" } },
+      beforeStart: initRepository,
+    });
+    const t1 = await sendForTask(h.client, userMessage("Write f1", { contextId: "rf1" }));
+    completed(t1);
+    const noHeader = await sendForTask(h.client, control({ rewindTo: t1.id }, "x", "rf1"));
+    expect(noHeader.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(messageText(noHeader.status?.message)).toContain("A2A-Extensions");
+    const client = await h.connect({ fetchImpl: withControl });
+    const other = await sendForTask(client, control({ rewindTo: t1.id }, "x", "rf2"));
+    expect(messageText(other.status?.message)).toContain("is not in this context");
+    const into = await sendForTask(client, control({ forkOf: t1.id }, "x", "rf1"));
+    expect(messageText(into.status?.message)).toContain("new contextId");
+  });
+});
+
+describe("rewind while the conversation is busy (real runtime)", () => {
+  it("is refused with a clear error while another task of the conversation runs, and changes nothing", async () => {
+    const h = await a2a({
+      rules,
+      fetchImpl: withControl,
+      config: { claude: { allowedTools: ["Bash"] } },
+    });
+    const cwd = h.bench.sandbox.cwd;
+    const t1 = await sendForTask(h.client, userMessage("Write f1", { contextId: "busy" }));
+    completed(t1);
+    const building = watch(
+      h.client.sendMessageStream(
+        sendRequest(userMessage("Build the release", { contextId: "busy" })),
+      ),
+    );
+    await building.first(
+      (e) =>
+        e.payload?.$case === "statusUpdate" &&
+        e.payload.value.status?.message?.metadata?.kind === "tool_use",
+    );
+    const refused = await sendForTask(h.client, control({ rewindTo: t1.id }, "Write f2", "busy"));
+    expect(refused.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(messageText(refused.status?.message)).toContain(
+      "while another task of this conversation is running",
+    );
+    expect(await exists(join(cwd, "f1.txt"))).toBe(true);
+    await writeFile(join(cwd, "release"), "");
+    await building.done;
+    expect(await exists(join(cwd, "f2.txt"))).toBe(false);
+  });
+});
+
+describe("rewind without worktrees: Claude Code's file checkpoints (real runtime)", () => {
+  it("a file written by Write in a later task is restored (removed); the dry run lists it and changes nothing", async () => {
+    const h = await a2a({ rules, fetchImpl: withControl });
+    const cwd = h.bench.sandbox.cwd;
+    const t1 = await sendForTask(h.client, userMessage("Write f1", { contextId: "cp1" }));
+    completed(t1);
+    const t2 = await sendForTask(h.client, userMessage("Write f2", { contextId: "cp1" }));
+    completed(t2);
+    expect(await exists(join(cwd, "f2.txt"))).toBe(true);
+
+    const dry = await sendForTask(
+      h.client,
+      control({ rewindTo: t2.id, dryRun: true }, "Write f3", "cp1"),
+    );
+    completed(dry);
+    expect(JSON.stringify(dry.artifacts)).toContain("f2.txt");
+    expect(await exists(join(cwd, "f2.txt"))).toBe(true);
+
+    const rewound = await sendForTask(h.client, control({ rewindTo: t2.id }, "Write f3", "cp1"));
+    completed(rewound);
+    expect(await exists(join(cwd, "f1.txt"))).toBe(true);
+    expect(await exists(join(cwd, "f2.txt"))).toBe(false);
+    expect(await exists(join(cwd, "f3.txt"))).toBe(true);
+    const seen = requestOf(h, "Write f3");
+    expect(seen).toContain("Write f1");
+    expect(seen).not.toContain("Write f2");
+  });
+});
