@@ -28,3 +28,4 @@ export * from "./worktree.js";
 export * from "./control.js";
 export * from "./replay.js";
 export * from "./store-faults.js";
+export * from "./tool-io.js";
