@@ -22,11 +22,20 @@ import { endsStream, eventNumberOf, MAX_RESUMES, resumeOptions, type Opener } fr
 import { focusKey, refocus, showTrouble, ui } from "./page.js";
 import { isTerminal, shortId } from "./format.js";
 import { promptForm } from "./prompt-view.js";
+import { NO_FILTER, askOfTask, type ListFilter } from "./list-filter.js";
+import { askPermission, canNotify, promptsNow } from "./notify.js";
+import { controlOptions, offersSteer, steerForm } from "./steer-view.js";
 import { renderList } from "./task-list.js";
+import { appendPage, mergeFirstPage } from "./task-pages.js";
+import { wireFinding } from "./finding.js";
+import { titleOf } from "./words.js";
 import { applyEvent, applySent, applySnapshot, modelOf, type TaskModel } from "./task-model.js";
 import { taskBody, taskHead } from "./task-view.js";
 
 const POLL_MS = 2000;
+/** Tasks a page of ListTasks holds; and messages of each, enough to hold what it asked. */
+const PAGE_SIZE = 50;
+const LIST_HISTORY = 20;
 
 const state: {
   conn?: Connection;
@@ -40,7 +49,12 @@ const state: {
   promptKey?: string;
   /** The task the address named has been opened once. */
   linked?: boolean;
-} = { tasks: [] };
+  filter: ListFilter;
+  /** The next page of ListTasks after those read ("" when there is none). */
+  nextPage: string;
+  /** A render is due at the next frame (stream events come faster than frames). */
+  frame?: number;
+} = { tasks: [], filter: NO_FILTER, nextPage: "" };
 
 function renderComposerTarget(): void {
   ui.composerTarget.textContent =
@@ -57,7 +71,12 @@ function renderTask(): void {
         ? { ...t, status: model.task.status, metadata: model.task.metadata }
         : t,
     );
-  renderList(ui.list, state.tasks, model?.task.id, { open: (t) => void open(t.id), write });
+  renderList(ui.list, state.tasks, model?.task.id, state.filter, {
+    open: (t) => void open(t.id),
+    write,
+    more: state.nextPage === "" ? undefined : () => void more(),
+  });
+  noticePrompts();
   if (model === undefined) return;
   const atBottom = ui.view.scrollHeight - ui.view.scrollTop - ui.view.clientHeight < 40;
   const focused = focusKey();
@@ -69,8 +88,19 @@ function renderTask(): void {
   const key = parked
     ? `${model.task.id}:${status.timestamp ?? ""}:${JSON.stringify(status.message?.parts ?? [])}`
     : undefined;
-  if (key === state.promptKey) return;
-  state.promptKey = key;
+  const steering =
+    status?.state === TaskState.TASK_STATE_WORKING && offersSteer(state.conn?.card)
+      ? `steer:${model.task.id}`
+      : undefined;
+  if ((key ?? steering) === state.promptKey) return;
+  state.promptKey = key ?? steering;
+  if (steering !== undefined && key === undefined) {
+    replace(
+      ui.prompt,
+      steerForm((text, when) => void steer(text, when)),
+    );
+    return;
+  }
   replace(
     ui.prompt,
     parked &&
@@ -79,6 +109,81 @@ function renderTask(): void {
   // Focus goes to the prompt, not to a button in it: a stray Enter must not allow anything.
   ui.prompt.querySelector<HTMLElement>("form")?.focus();
 }
+
+/** Renders at the next frame: a burst of streamed chunks costs one render. */
+function scheduleRender(): void {
+  if (state.frame !== undefined) return;
+  state.frame = requestAnimationFrame(() => {
+    state.frame = undefined;
+    renderTask();
+  });
+}
+
+/** The tasks waiting for an answer now, for the hidden tab's notice. */
+function noticePrompts(): void {
+  const waiting = new Map<string, { title: string; text: string }>();
+  for (const t of state.tasks) {
+    if (t.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) continue;
+    const text = inputRequestOf(t.status.message);
+    waiting.set(t.id, {
+      title: titleOf(askOfTask(t), 60) || `task ${shortId(t.id)}`,
+      text:
+        text.kind === "text"
+          ? text.text
+          : text.kind === "permission"
+            ? `Permission: ${text.toolName}`
+            : "A question",
+    });
+  }
+  promptsNow(waiting, (id) => void open(id));
+}
+
+/** Sends a steering message to the open, working task (the control extension). */
+async function steer(text: string, when: "next" | "now"): Promise<void> {
+  const conn = state.conn;
+  const task = state.model?.task;
+  if (conn === undefined || task === undefined) return;
+  ui.error.textContent = "";
+  try {
+    const message = userMessage([textPart(text)], { taskId: task.id, contextId: task.contextId });
+    await conn.client.sendMessage(
+      {
+        tenant: "",
+        message: { ...message, metadata: { steer: when } },
+        configuration: undefined,
+        metadata: undefined,
+      },
+      controlOptions,
+    );
+  } catch (err) {
+    ui.error.textContent = `Steer: ${troubleOf(err).detail}`;
+  }
+}
+
+/** The next page of ListTasks, appended to the list. */
+async function more(): Promise<void> {
+  const conn = state.conn;
+  if (conn === undefined || state.nextPage === "") return;
+  try {
+    const page = await conn.client.listTasks(listRequest(state.nextPage));
+    state.tasks = appendPage(state.tasks, page.tasks);
+    state.nextPage = page.nextPageToken;
+    renderTask();
+  } catch (err) {
+    ui.error.textContent = `Tasks: ${troubleOf(err).detail}`;
+  }
+}
+
+const listRequest = (pageToken: string) => ({
+  tenant: "",
+  contextId: "",
+  status: TaskState.TASK_STATE_UNSPECIFIED,
+  pageSize: PAGE_SIZE,
+  pageToken,
+  historyLength: LIST_HISTORY,
+  statusTimestampAfter: undefined,
+  includeArtifacts: false,
+});
 
 function write(contextId: string | undefined): void {
   state.context = contextId;
@@ -138,7 +243,8 @@ async function followOnce(
       renderComposerTarget();
       history.replaceState(null, "", `#task=${encodeURIComponent(task.id)}`);
     } else applyEvent(model, event);
-    renderTask();
+    if (endsStream(event)) renderTask();
+    else scheduleRender();
     if (endsStream(event)) return true;
   }
   // Closed without its last event: resume when there is a number to resume from.
@@ -257,17 +363,10 @@ async function poll(): Promise<void> {
       state.conn = await connect(agentBase(location.href), storedToken());
       ui.agent.textContent = state.conn.card.name;
     }
-    const listed = await state.conn.client.listTasks({
-      tenant: "",
-      contextId: "",
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageSize: 100,
-      pageToken: "",
-      historyLength: 1,
-      statusTimestampAfter: undefined,
-      includeArtifacts: false,
-    });
-    state.tasks = listed.tasks;
+    const listed = await state.conn.client.listTasks(listRequest(""));
+    const first = state.tasks.length === 0;
+    state.tasks = mergeFirstPage(listed.tasks, state.tasks);
+    if (first) state.nextPage = listed.nextPageToken;
     showTrouble(undefined);
     const model = state.model;
     const fresh = listed.tasks.find((t) => t.id === model?.task.id);
@@ -288,7 +387,7 @@ async function poll(): Promise<void> {
     }
     renderTask();
     subscribe();
-    // A reload keeps the open task (`#task=<id>`).
+    // A reload keeps the open task (`#task=<id>`), and a shared link opens it.
     const wanted = new URLSearchParams(location.hash.slice(1)).get("task");
     if (model === undefined && !state.linked && wanted !== null) {
       state.linked = true;
@@ -315,6 +414,11 @@ ui.forget.addEventListener("click", () => {
   state.conn = undefined;
   void poll();
 });
+// Notifications are asked for on a click only (browsers refuse a request on load anyway).
+ui.notify.hidden = !canNotify() || Notification.permission !== "default";
+ui.notify.addEventListener("click", () => {
+  void askPermission().then(() => (ui.notify.hidden = true));
+});
 ui.composerNew.addEventListener("click", () => write(undefined));
 ui.composer.addEventListener("submit", (e) => {
   e.preventDefault();
@@ -332,6 +436,18 @@ ui.composerText.addEventListener("keydown", (e) => {
   if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) ui.composer.requestSubmit();
 });
 
+wireFinding(
+  (filter) => {
+    if (filter.contextId !== "" && filter.contextId !== state.filter.contextId) {
+      // A conversation's link: the composer writes into it.
+      state.context = filter.contextId;
+      renderComposerTarget();
+    }
+    state.filter = filter;
+    renderTask();
+  },
+  (id) => void open(id),
+);
 renderComposerTarget();
 void poll();
 setInterval(() => void poll(), POLL_MS);

@@ -26,4 +26,4 @@ await build({
   legalComments: "linked",
   logLevel: "warning",
 });
-for (const file of ["index.html", "console.css"]) copyFileSync(join(source, file), join(out, file));
+for (const file of ["index.html", "console.css", "favicon.svg"]) copyFileSync(join(source, file), join(out, file));
