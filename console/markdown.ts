@@ -32,6 +32,13 @@ const RULE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
 const ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const QUOTE = /^ {0,3}>\s?(.*)$/;
 
+/** "ordered" or "bullet" for a top-level list item line, undefined for any other line. */
+function listKind(line: string): "ordered" | "bullet" | undefined {
+  const m = ITEM.exec(line);
+  if (m === null || (m[1]?.length ?? 0) > 1) return undefined;
+  return /\d/.test(m[2] ?? "") ? "ordered" : "bullet";
+}
+
 const startsBlock = (line: string): boolean =>
   FENCE.test(line) || HEADING.test(line) || RULE.test(line) || ITEM.test(line) || QUOTE.test(line);
 
@@ -76,15 +83,16 @@ function walk(lines: readonly string[], each: (start: number, end: number) => vo
     } else if (HEADING.test(line) || RULE.test(line)) {
       i++;
     } else if (ITEM.test(line)) {
+      const kind = listKind(line);
       i++;
       // An item goes on over indented lines, blank lines followed by more of the list, and lazy
       // continuation lines.
       while (i < lines.length) {
         const next = lines[i] ?? "";
-        if (ITEM.test(next) || /^\s{2,}\S/.test(next)) i++;
+        if (/^\s{2,}\S/.test(next) || listKind(next) === kind) i++;
         else if (
           next.trim() === "" &&
-          /^(\s{2,}\S|( {0,3})([-*+]|\d+[.)])\s)/.test(lines[i + 1] ?? "")
+          (/^\s{2,}\S/.test(lines[i + 1] ?? "") || listKind(lines[i + 1] ?? "") === kind)
         )
           i++;
         else if (next.trim() !== "" && !startsBlock(next) && (lines[i - 1] ?? "").trim() !== "")
@@ -150,7 +158,7 @@ export const safeHref = (href: string): string | undefined =>
 
 // One pass, leftmost match first: code spans, links, autolinks, emphasis, hard breaks.
 const INLINE =
-  /(`+)([\s\S]*?[^`])\1(?!`)|\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)|<(https?:\/\/[^\s>]+)>|(https?:\/\/[^\s<>()]*[^\s<>().,;:!?'"])|(\*\*|__)(?=\S)([\s\S]*?\S)\7|(\*|_)(?=\S)([\s\S]*?\S)\9(?![\w*])|~~(?=\S)([\s\S]*?\S)~~|( {2,}|\\)\n/g;
+  /(`+)([\s\S]*?[^`])\1(?!`)|\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)|<(https?:\/\/[^\s>]+)>|(https?:\/\/[^\s<>()]*[^\s<>().,;:!?'"])|(\*\*|__)(?=\S)([\s\S]*?\S)\7|(\*|_)(?=\S)([\s\S]*?\S)\9(?![\w*])|~~(?=\S)([\s\S]*?\S)~~|( {2,}|\\)\n|\\([\\`*_{}[\]()#+\-.!~<>|])/g;
 
 export function parseInline(text: string): Inline[] {
   const out: Inline[] = [];
@@ -165,7 +173,7 @@ export function parseInline(text: string): Inline[] {
     const at = m.index;
     // `_` inside a word (snake_case) is no emphasis.
     if (m[9] === "_" && at > 0 && /\w/.test(text[at - 1] ?? "")) continue;
-    pushText(unescape(text.slice(last, at)));
+    pushText(text.slice(last, at));
     last = at + m[0].length;
     if (m[1] !== undefined)
       out.push({ type: "code", text: (m[2] ?? "").replace(/^ (.*) $/, "$1") });
@@ -180,10 +188,9 @@ export function parseInline(text: string): Inline[] {
     } else if (m[7] !== undefined) out.push({ type: "strong", children: parseInline(m[8] ?? "") });
     else if (m[9] !== undefined) out.push({ type: "em", children: parseInline(m[10] ?? "") });
     else if (m[11] !== undefined) out.push({ type: "del", children: parseInline(m[11]) });
+    else if (m[13] !== undefined) pushText(m[13]);
     else out.push({ type: "br" });
   }
-  pushText(unescape(text.slice(last)));
+  pushText(text.slice(last));
   return out;
 }
-
-const unescape = (t: string): string => t.replace(/\\([\\`*_{}[\]()#+\-.!~<>|])/g, "$1");
