@@ -18,7 +18,14 @@ import {
   type Connection,
 } from "./connection.js";
 import { replace } from "./dom.js";
-import { endsStream, eventNumberOf, MAX_RESUMES, resumeOptions, type Opener } from "./resume.js";
+import {
+  endsStream,
+  eventNumberOf,
+  MAX_RESUMES,
+  replayTask,
+  resumeOptions,
+  type Opener,
+} from "./resume.js";
 import { focusKey, refocus, showTrouble, ui } from "./page.js";
 import { isTerminal, shortId } from "./format.js";
 import { promptForm } from "./prompt-view.js";
@@ -285,16 +292,40 @@ async function open(id: string): Promise<void> {
   ui.error.textContent = "";
   try {
     const task = await conn.client.getTask({ tenant: "", id, historyLength: undefined });
-    state.model = modelOf(task);
     state.promptKey = undefined;
     state.context = task.contextId;
     history.replaceState(null, "", `#task=${encodeURIComponent(id)}`);
     renderComposerTarget();
-    renderTask();
+    const target = task.metadata?.eventNumber;
+    if (typeof target !== "number" || !(await replayed(conn, task, target))) {
+      state.model = modelOf(task);
+      renderTask();
+    }
     subscribe();
   } catch (err) {
     ui.error.textContent = `Task ${shortId(id)}: ${troubleOf(err).detail}`;
   }
+}
+
+/** Opens `task` from its kept events (resume.ts `replayTask`); false when none are kept. */
+async function replayed(conn: Connection, task: Task, target: number): Promise<boolean> {
+  const model = modelOf({ ...task, history: [], artifacts: [] });
+  state.model = model;
+  const control = newStream();
+  const ok = await replayTask(
+    (cursor) =>
+      conn.client.resubscribeTask({ tenant: "", id: task.id }, resumeOptions(control, cursor)),
+    target,
+    (event) => {
+      if (state.model !== model) return control.abort();
+      applyEvent(model, event);
+      scheduleRender();
+    },
+    control.signal,
+  ).catch(() => true);
+  if (state.stream === control) state.stream = undefined;
+  if (ok && state.model === model) renderTask();
+  return ok;
 }
 
 /** Sends a message (an answer, or a message into a conversation) and follows its stream. */
