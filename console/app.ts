@@ -296,7 +296,7 @@ async function open(id: string): Promise<void> {
     state.context = task.contextId;
     history.replaceState(null, "", `#task=${encodeURIComponent(id)}`);
     renderComposerTarget();
-    const target = task.metadata?.eventNumber;
+    const target: unknown = task.metadata?.eventNumber;
     if (typeof target !== "number" || !(await replayed(conn, task, target))) {
       state.model = modelOf(task);
       renderTask();

@@ -10,7 +10,7 @@ import { usageOf } from "../src/contract/usage.js";
 import { h, replace } from "./dom.js";
 import { age, originOf, shortId, stateName } from "./format.js";
 import { askOfTask, conversations, ownerOf, saidOfTask, type ListFilter } from "./list-filter.js";
-import { outcomeLine, titleOf } from "./words.js";
+import { outcomeLine, plainOf, titleOf } from "./words.js";
 
 export interface ListHandlers {
   readonly open: (task: Task) => void;
@@ -48,7 +48,7 @@ function row(task: Task, selected: boolean, now: number, on: ListHandlers): HTML
         " ",
         outcomeLine(state, usageOf(task.metadata)),
       ),
-      said !== "" && said !== ask && h("span", { class: "summary" }, titleOf(said, 120)),
+      said !== "" && said !== ask && h("span", { class: "summary" }, titleOf(plainOf(said), 120)),
       h(
         "span",
         { class: "meta" },

@@ -7,6 +7,14 @@ import { KIND } from "../src/contract/kinds.js";
 import { TEXT } from "../src/contract/texts.js";
 import { formatUsd, type TaskUsage } from "../src/contract/usage.js";
 
+/** Markdown's marks dropped (`**`, backticks, heading and list marks): a summary line's text. */
+export const plainOf = (markdown: string): string =>
+  markdown
+    .replace(/```[\w-]*\n?/g, "")
+    .replace(/(\*\*|__|~~|`)/g, "")
+    .replace(/^\s*([#>]+|[-*+]|\d+[.)])\s+/gm, "")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
+
 /** The first prompt, on one line, shortened to `max` characters with "…"; "" for none. */
 export function titleOf(prompt: string | undefined, max = 60): string {
   const line = (prompt ?? "").replace(/\s+/g, " ").trim();

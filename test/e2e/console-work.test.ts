@@ -6,6 +6,7 @@
  * is shown once; search, filters and links find a task; a prompt waiting in a hidden tab raises a
  * notification and counts in the title; a working task is steered from the page.
  */
+import { createHash } from "node:crypto";
 import { copyFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -211,6 +212,20 @@ describe("the console finds things", () => {
     ]);
     expect(await conv.page.locator("#composer-target").textContent()).toMatch(/^Conversation /);
     await closeChecked(conv);
+  });
+});
+
+describe("the console before sign-in", () => {
+  it("says the tasks need a token instead of loading forever", async () => {
+    const sha256 = createHash("sha256").update("console-work-token").digest("hex");
+    const h = await a2a({ config: { server: { auth: { tokens: [{ name: "ann", sha256 }] } } } });
+    const open = await consoleOf(h);
+    await open.page.locator('#trouble[data-kind="token"]').waitFor({ timeout: 30_000 });
+    expect(await open.page.locator("#task-list").textContent()).toBe(
+      "Sign in with a token to see the tasks.",
+    );
+    // The refusals of the A2A binding are the page's only non-2xx answers: no 404.
+    await closeChecked(open);
   });
 });
 

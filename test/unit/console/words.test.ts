@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { duration, outcomeLine, statusWords, titleOf } from "../../../console/words.js";
+import { duration, outcomeLine, plainOf, statusWords, titleOf } from "../../../console/words.js";
 import { EMPTY_USAGE } from "../../../src/contract/usage.js";
 import { TEXT } from "../../../src/contract/texts.js";
 
@@ -74,5 +74,16 @@ describe("statusWords: everyday words for the protocol's kinds", () => {
     [undefined, "completed", "", "Completed"],
   ])("%s (%s) %j → %j", (kind, state, text, words) => {
     expect(statusWords(kind, state, text)).toBe(words);
+  });
+});
+
+describe("plainOf: an answer's summary line without Markdown marks", () => {
+  it.each([
+    ["Done: **all 3 tests pass**.", "Done: all 3 tests pass."],
+    ["- ran `npm test`\n- wrote it", "ran npm test\nwrote it"],
+    ["# Title\nSee [the docs](https://x.org).", "Title\nSee the docs."],
+    ["```ts\nconst x = 1;\n```", "const x = 1;\n"],
+  ])("%j → %j", (md, plain) => {
+    expect(plainOf(md)).toBe(plain);
   });
 });
