@@ -147,6 +147,9 @@ describe("the console shows the work", () => {
 
     // The header's facts never wrap mid-pair, at 1280 px and at phone width.
     expect(await factsWhole(page)).toBe(true);
+    // The screenshots show the task from its head, the details closed again.
+    await page.locator("#protocol-details summary").click();
+    await page.evaluate(`document.getElementById("task-view").scrollTop = 0`);
     const shots = await screenshotDir();
     await page.screenshot({ path: join(shots, "console-work-1280.png") });
     await page.setViewportSize({ width: 390, height: 844 });
