@@ -4,6 +4,10 @@
  * the message the page sent), answers its prompts, cancels it, and writes into a conversation.
  * Everything goes through the official client over the server's own A2A binding, so the page
  * sees exactly what its caller may see.
+ *
+ * Over 300 lines on purpose: it is the one module holding the page's state (the open task, its
+ * stream, the list, the filter) and the flows that change it together (open, replay, follow,
+ * send, steer, cancel, poll); everything they render or decide is in the modules it imports.
  */
 import "./buffer-shim.js";
 import { TaskState, type Part, type StreamResponse, type Task } from "@a2a-js/sdk";
@@ -29,20 +33,16 @@ import {
 import { focusKey, refocus, showTrouble, ui } from "./page.js";
 import { isTerminal, shortId } from "./format.js";
 import { promptForm } from "./prompt-view.js";
-import { NO_FILTER, askOfTask, type ListFilter } from "./list-filter.js";
-import { askPermission, canNotify, promptsNow } from "./notify.js";
-import { controlOptions, offersSteer, steerForm } from "./steer-view.js";
+import { NO_FILTER, type ListFilter } from "./list-filter.js";
+import { askPermission, canNotify, noticeTasks } from "./notify.js";
+import { offersSteer, sendSteer, steerForm } from "./steer-view.js";
 import { renderList } from "./task-list.js";
-import { appendPage, mergeFirstPage } from "./task-pages.js";
+import { appendPage, listRequest, mergeFirstPage } from "./task-pages.js";
 import { wireFinding } from "./finding.js";
-import { titleOf } from "./words.js";
 import { applyEvent, applySent, applySnapshot, modelOf, type TaskModel } from "./task-model.js";
 import { taskBody, taskHead } from "./task-view.js";
 
 const POLL_MS = 2000;
-/** Tasks a page of ListTasks holds; and messages of each, enough to hold what it asked. */
-const PAGE_SIZE = 50;
-const LIST_HISTORY = 20;
 
 const state: {
   conn?: Connection;
@@ -83,7 +83,7 @@ function renderTask(): void {
     write,
     more: state.nextPage === "" ? undefined : () => void more(),
   });
-  noticePrompts();
+  noticeTasks(state.tasks, (id) => void open(id));
   if (model === undefined) return;
   const atBottom = ui.view.scrollHeight - ui.view.scrollTop - ui.view.clientHeight < 40;
   const focused = focusKey();
@@ -126,45 +126,15 @@ function scheduleRender(): void {
   });
 }
 
-/** The tasks waiting for an answer now, for the hidden tab's notice. */
-function noticePrompts(): void {
-  const waiting = new Map<string, { title: string; text: string }>();
-  for (const t of state.tasks) {
-    if (t.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) continue;
-    const text = inputRequestOf(t.status.message);
-    waiting.set(t.id, {
-      title: titleOf(askOfTask(t), 60) || `task ${shortId(t.id)}`,
-      text:
-        text.kind === "text"
-          ? text.text
-          : text.kind === "permission"
-            ? `Permission: ${text.toolName}`
-            : "A question",
-    });
-  }
-  promptsNow(waiting, (id) => void open(id));
-}
-
 /** Sends a steering message to the open, working task (the control extension). */
 async function steer(text: string, when: "next" | "now"): Promise<void> {
   const conn = state.conn;
   const task = state.model?.task;
   if (conn === undefined || task === undefined) return;
   ui.error.textContent = "";
-  try {
-    const message = userMessage([textPart(text)], { taskId: task.id, contextId: task.contextId });
-    await conn.client.sendMessage(
-      {
-        tenant: "",
-        message: { ...message, metadata: { steer: when } },
-        configuration: undefined,
-        metadata: undefined,
-      },
-      controlOptions,
-    );
-  } catch (err) {
+  await sendSteer(conn.client, task, text, when).catch((err: unknown) => {
     ui.error.textContent = `Steer: ${troubleOf(err).detail}`;
-  }
+  });
 }
 
 /** The next page of ListTasks, appended to the list. */
@@ -180,17 +150,6 @@ async function more(): Promise<void> {
     ui.error.textContent = `Tasks: ${troubleOf(err).detail}`;
   }
 }
-
-const listRequest = (pageToken: string) => ({
-  tenant: "",
-  contextId: "",
-  status: TaskState.TASK_STATE_UNSPECIFIED,
-  pageSize: PAGE_SIZE,
-  pageToken,
-  historyLength: LIST_HISTORY,
-  statusTimestampAfter: undefined,
-  includeArtifacts: false,
-});
 
 function write(contextId: string | undefined): void {
   state.context = contextId;

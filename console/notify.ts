@@ -4,6 +4,11 @@
  * them (asked on a click of "Notify me", never on load). Coming back to the tab clears the count.
  * A sound is optional and off by default (not made here).
  */
+import { TaskState, type Task } from "@a2a-js/sdk";
+import { inputRequestOf } from "./answers.js";
+import { shortId } from "./format.js";
+import { askOfTask } from "./list-filter.js";
+import { titleOf } from "./words.js";
 
 const BASE_TITLE = document.title;
 const waiting = new Set<string>();
@@ -54,3 +59,22 @@ document.addEventListener("visibilitychange", () => {
   waiting.clear();
   showCount();
 });
+
+/** The listed tasks waiting for an answer now, for the hidden tab's notice. */
+export function noticeTasks(tasks: readonly Task[], open: (taskId: string) => void): void {
+  const waiting = new Map<string, { title: string; text: string }>();
+  for (const t of tasks) {
+    if (t.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) continue;
+    const req = inputRequestOf(t.status.message);
+    waiting.set(t.id, {
+      title: titleOf(askOfTask(t), 60) || `task ${shortId(t.id)}`,
+      text:
+        req.kind === "text"
+          ? req.text
+          : req.kind === "permission"
+            ? `Permission: ${req.toolName}`
+            : "A question",
+    });
+  }
+  promptsNow(waiting, open);
+}

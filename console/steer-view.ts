@@ -3,8 +3,10 @@
  * the `steer` control: a message Claude reads at its next tool boundary, or at once ("Now" stops
  * the step under way). The stream then shows it as a `steered` status ("You steered: …").
  */
-import type { AgentCard } from "@a2a-js/sdk";
-import { CONTROL_EXTENSION_URI } from "../src/contract/control.js";
+import type { AgentCard, Task } from "@a2a-js/sdk";
+import type { Client } from "@a2a-js/sdk/client";
+import { CONTROL_EXTENSION_URI, CONTROL_KEYS } from "../src/contract/control.js";
+import { textPart, userMessage } from "./answers.js";
 import { h } from "./dom.js";
 
 /** Whether the card lists the control extension with `steer` among its controls. */
@@ -15,7 +17,26 @@ export function offersSteer(card: AgentCard | undefined): boolean {
 }
 
 /** The request options that activate the control extension. */
-export const controlOptions = { serviceParameters: { "A2A-Extensions": CONTROL_EXTENSION_URI } };
+const controlOptions = { serviceParameters: { "A2A-Extensions": CONTROL_EXTENSION_URI } };
+
+/** Sends `text` to the working `task`, Claude reading it at the next tool boundary or `now`. */
+export async function sendSteer(
+  client: Client,
+  task: Pick<Task, "id" | "contextId">,
+  text: string,
+  when: "next" | "now",
+): Promise<void> {
+  const message = userMessage([textPart(text)], { taskId: task.id, contextId: task.contextId });
+  await client.sendMessage(
+    {
+      tenant: "",
+      message: { ...message, metadata: { [CONTROL_KEYS.steer]: when } },
+      configuration: undefined,
+      metadata: undefined,
+    },
+    controlOptions,
+  );
+}
 
 export function steerForm(send: (text: string, when: "next" | "now") => void): HTMLFormElement {
   const field = h("textarea", {
