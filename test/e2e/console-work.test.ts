@@ -7,7 +7,7 @@
  * notification and counts in the title; a working task is steered from the page.
  */
 import { createHash } from "node:crypto";
-import { copyFile, writeFile } from "node:fs/promises";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -215,6 +215,44 @@ describe("the console finds things", () => {
     ]);
     expect(await conv.page.locator("#composer-target").textContent()).toMatch(/^Conversation /);
     await closeChecked(conv);
+  });
+});
+
+/** Presses Tab until the focused element passes `is` (at most `max` times); its text. */
+async function tabTo(page: Page, is: string, max = 40): Promise<string> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(is)}) === true`))
+      return (await page.evaluate<string>("document.activeElement.textContent")).trim();
+  }
+  throw new Error(`no ${is} within ${max} Tabs`);
+}
+
+describe("the console by keyboard alone", () => {
+  it("opens a task and allows its permission request with Tab and Enter only", async () => {
+    const h = await a2a();
+    const outside = join(h.bench.sandbox.root, "outside", "keys.txt");
+    h.bench.model.setRules([
+      {
+        match: { lastUserText: "Save by keyboard", toolResult: false },
+        reply: reply(toolUse("Write", { file_path: outside, content: "keys\n" })),
+      },
+      { match: { toolResult: true }, reply: reply(text("Saved by keyboard.")) },
+    ]);
+    await h.stream("Save by keyboard");
+    const open = await consoleOf(h);
+    const { page } = open;
+    await page.locator(".task-row").first().waitFor({ timeout: 30_000 });
+    expect(await tabTo(page, ".task-row")).toContain("Save by keyboard");
+    await page.keyboard.press("Enter");
+    await page.locator(".permission-form").waitFor({ timeout: 30_000 });
+    // The focus is on the prompt, not on Allow; Tab reaches Allow, Enter grants.
+    expect(await page.evaluate("document.activeElement?.matches('.permission-form')")).toBe(true);
+    expect(await tabTo(page, "button.allow", 5)).toBe("Allow");
+    await page.keyboard.press("Enter");
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    expect(await readFile(outside, "utf8")).toBe("keys\n");
+    await closeChecked(open);
   });
 });
 
