@@ -182,7 +182,10 @@ function renderStatus(
     case KIND.toolUse:
       return line(view, c.dim(`• ${text || TEXT.toolUse(String(message?.metadata?.toolName))}`));
     case KIND.toolResult:
-      return line(view, c.dim(`  ↳ ${toolResultLine(message?.metadata)}`));
+      // What a command printed says what happened; another tool's success repeats its call.
+      return message?.metadata?.toolName === "Bash" || message?.metadata?.isError === true
+        ? line(view, c.dim(`  ↳ ${toolResultLine(message.metadata)}`))
+        : [];
     case KIND.queued:
       return line(view, c.dim(text));
     case KIND.resumed:

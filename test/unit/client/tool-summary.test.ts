@@ -61,6 +61,19 @@ describe("oneLine / outputLine", () => {
 });
 
 describe("the terminal client's line for a tool_result", () => {
+  it("prints nothing for another tool's success (its call line says it)", () => {
+    const ok = status.toolResult({ taskId: "t1", contextId: "ctx" }, "Write", "tu_2", false, {
+      text: "File created",
+      bytes: 12,
+      truncated: false,
+    });
+    const out = renderEvent(
+      newView(),
+      { payload: { $case: "statusUpdate", value: ok } },
+      makeColors(false),
+    );
+    expect(out).toEqual([]);
+  });
   const ref = { taskId: "t1", contextId: "ctx" };
   const event = (isError: boolean, text: string): StreamResponse => ({
     payload: {
