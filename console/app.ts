@@ -4,6 +4,10 @@
  * the message the page sent), answers its prompts, cancels it, and writes into a conversation.
  * Everything goes through the official client over the server's own A2A binding, so the page
  * sees exactly what its caller may see.
+ *
+ * Over 300 lines on purpose: it is the one module holding the page's state (the open task, its
+ * stream, the list, the filter) and the flows that change it together (open, replay, follow,
+ * send, steer, cancel, poll); everything they render or decide is in the modules it imports.
  */
 import "./buffer-shim.js";
 import { TaskState, type Part, type StreamResponse, type Task } from "@a2a-js/sdk";
@@ -18,11 +22,23 @@ import {
   type Connection,
 } from "./connection.js";
 import { replace } from "./dom.js";
-import { endsStream, eventNumberOf, MAX_RESUMES, resumeOptions, type Opener } from "./resume.js";
+import {
+  endsStream,
+  eventNumberOf,
+  MAX_RESUMES,
+  replayTask,
+  resumeOptions,
+  type Opener,
+} from "./resume.js";
 import { focusKey, refocus, showTrouble, ui } from "./page.js";
 import { isTerminal, shortId } from "./format.js";
 import { promptForm } from "./prompt-view.js";
+import { NO_FILTER, type ListFilter } from "./list-filter.js";
+import { askPermission, canNotify, noticeTasks } from "./notify.js";
+import { offersSteer, sendSteer, steerForm } from "./steer-view.js";
 import { renderList } from "./task-list.js";
+import { appendPage, listRequest, mergeFirstPage } from "./task-pages.js";
+import { wireFinding } from "./finding.js";
 import { applyEvent, applySent, applySnapshot, modelOf, type TaskModel } from "./task-model.js";
 import { taskBody, taskHead } from "./task-view.js";
 
@@ -40,7 +56,12 @@ const state: {
   promptKey?: string;
   /** The task the address named has been opened once. */
   linked?: boolean;
-} = { tasks: [] };
+  filter: ListFilter;
+  /** The next page of ListTasks after those read ("" when there is none). */
+  nextPage: string;
+  /** A render is due at the next frame (stream events come faster than frames). */
+  frame?: number;
+} = { tasks: [], filter: NO_FILTER, nextPage: "" };
 
 function renderComposerTarget(): void {
   ui.composerTarget.textContent =
@@ -57,7 +78,12 @@ function renderTask(): void {
         ? { ...t, status: model.task.status, metadata: model.task.metadata }
         : t,
     );
-  renderList(ui.list, state.tasks, model?.task.id, { open: (t) => void open(t.id), write });
+  renderList(ui.list, state.tasks, model?.task.id, state.filter, {
+    open: (t) => void open(t.id),
+    write,
+    more: state.nextPage === "" ? undefined : () => void more(),
+  });
+  noticeTasks(state.tasks, (id) => void open(id));
   if (model === undefined) return;
   const atBottom = ui.view.scrollHeight - ui.view.scrollTop - ui.view.clientHeight < 40;
   const focused = focusKey();
@@ -69,8 +95,19 @@ function renderTask(): void {
   const key = parked
     ? `${model.task.id}:${status.timestamp ?? ""}:${JSON.stringify(status.message?.parts ?? [])}`
     : undefined;
-  if (key === state.promptKey) return;
-  state.promptKey = key;
+  const steering =
+    status?.state === TaskState.TASK_STATE_WORKING && offersSteer(state.conn?.card)
+      ? `steer:${model.task.id}`
+      : undefined;
+  if ((key ?? steering) === state.promptKey) return;
+  state.promptKey = key ?? steering;
+  if (steering !== undefined && key === undefined) {
+    replace(
+      ui.prompt,
+      steerForm((text, when) => void steer(text, when)),
+    );
+    return;
+  }
   replace(
     ui.prompt,
     parked &&
@@ -78,6 +115,40 @@ function renderTask(): void {
   );
   // Focus goes to the prompt, not to a button in it: a stray Enter must not allow anything.
   ui.prompt.querySelector<HTMLElement>("form")?.focus();
+}
+
+/** Renders at the next frame: a burst of streamed chunks costs one render. */
+function scheduleRender(): void {
+  if (state.frame !== undefined) return;
+  state.frame = requestAnimationFrame(() => {
+    state.frame = undefined;
+    renderTask();
+  });
+}
+
+/** Sends a steering message to the open, working task (the control extension). */
+async function steer(text: string, when: "next" | "now"): Promise<void> {
+  const conn = state.conn;
+  const task = state.model?.task;
+  if (conn === undefined || task === undefined) return;
+  ui.error.textContent = "";
+  await sendSteer(conn.client, task, text, when).catch((err: unknown) => {
+    ui.error.textContent = `Steer: ${troubleOf(err).detail}`;
+  });
+}
+
+/** The next page of ListTasks, appended to the list. */
+async function more(): Promise<void> {
+  const conn = state.conn;
+  if (conn === undefined || state.nextPage === "") return;
+  try {
+    const page = await conn.client.listTasks(listRequest(state.nextPage));
+    state.tasks = appendPage(state.tasks, page.tasks);
+    state.nextPage = page.nextPageToken;
+    renderTask();
+  } catch (err) {
+    ui.error.textContent = `Tasks: ${troubleOf(err).detail}`;
+  }
 }
 
 function write(contextId: string | undefined): void {
@@ -138,7 +209,8 @@ async function followOnce(
       renderComposerTarget();
       history.replaceState(null, "", `#task=${encodeURIComponent(task.id)}`);
     } else applyEvent(model, event);
-    renderTask();
+    if (endsStream(event)) renderTask();
+    else scheduleRender();
     if (endsStream(event)) return true;
   }
   // Closed without its last event: resume when there is a number to resume from.
@@ -179,16 +251,40 @@ async function open(id: string): Promise<void> {
   ui.error.textContent = "";
   try {
     const task = await conn.client.getTask({ tenant: "", id, historyLength: undefined });
-    state.model = modelOf(task);
     state.promptKey = undefined;
     state.context = task.contextId;
     history.replaceState(null, "", `#task=${encodeURIComponent(id)}`);
     renderComposerTarget();
-    renderTask();
+    const target: unknown = task.metadata?.eventNumber;
+    if (typeof target !== "number" || !(await replayed(conn, task, target))) {
+      state.model = modelOf(task);
+      renderTask();
+    }
     subscribe();
   } catch (err) {
     ui.error.textContent = `Task ${shortId(id)}: ${troubleOf(err).detail}`;
   }
+}
+
+/** Opens `task` from its kept events (resume.ts `replayTask`); false when none are kept. */
+async function replayed(conn: Connection, task: Task, target: number): Promise<boolean> {
+  const model = modelOf({ ...task, history: [], artifacts: [] });
+  state.model = model;
+  const control = newStream();
+  const ok = await replayTask(
+    (cursor) =>
+      conn.client.resubscribeTask({ tenant: "", id: task.id }, resumeOptions(control, cursor)),
+    target,
+    (event) => {
+      if (state.model !== model) return control.abort();
+      applyEvent(model, event);
+      scheduleRender();
+    },
+    control.signal,
+  ).catch(() => true);
+  if (state.stream === control) state.stream = undefined;
+  if (ok && state.model === model) renderTask();
+  return ok;
 }
 
 /** Sends a message (an answer, or a message into a conversation) and follows its stream. */
@@ -257,17 +353,10 @@ async function poll(): Promise<void> {
       state.conn = await connect(agentBase(location.href), storedToken());
       ui.agent.textContent = state.conn.card.name;
     }
-    const listed = await state.conn.client.listTasks({
-      tenant: "",
-      contextId: "",
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageSize: 100,
-      pageToken: "",
-      historyLength: 1,
-      statusTimestampAfter: undefined,
-      includeArtifacts: false,
-    });
-    state.tasks = listed.tasks;
+    const listed = await state.conn.client.listTasks(listRequest(""));
+    const first = state.tasks.length === 0;
+    state.tasks = mergeFirstPage(listed.tasks, state.tasks);
+    if (first) state.nextPage = listed.nextPageToken;
     showTrouble(undefined);
     const model = state.model;
     const fresh = listed.tasks.find((t) => t.id === model?.task.id);
@@ -288,7 +377,7 @@ async function poll(): Promise<void> {
     }
     renderTask();
     subscribe();
-    // A reload keeps the open task (`#task=<id>`).
+    // A reload keeps the open task (`#task=<id>`), and a shared link opens it.
     const wanted = new URLSearchParams(location.hash.slice(1)).get("task");
     if (model === undefined && !state.linked && wanted !== null) {
       state.linked = true;
@@ -315,6 +404,11 @@ ui.forget.addEventListener("click", () => {
   state.conn = undefined;
   void poll();
 });
+// Notifications are asked for on a click only (browsers refuse a request on load anyway).
+ui.notify.hidden = !canNotify() || Notification.permission !== "default";
+ui.notify.addEventListener("click", () => {
+  void askPermission().then(() => (ui.notify.hidden = true));
+});
 ui.composerNew.addEventListener("click", () => write(undefined));
 ui.composer.addEventListener("submit", (e) => {
   e.preventDefault();
@@ -332,6 +426,18 @@ ui.composerText.addEventListener("keydown", (e) => {
   if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) ui.composer.requestSubmit();
 });
 
+wireFinding(
+  (filter) => {
+    if (filter.contextId !== "" && filter.contextId !== state.filter.contextId) {
+      // A conversation's link: the composer writes into it.
+      state.context = filter.contextId;
+      renderComposerTarget();
+    }
+    state.filter = filter;
+    renderTask();
+  },
+  (id) => void open(id),
+);
 renderComposerTarget();
 void poll();
 setInterval(() => void poll(), POLL_MS);

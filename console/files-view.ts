@@ -98,6 +98,7 @@ export function filesSection(model: TaskModel): HTMLElement | undefined {
         diffTable(parseUnifiedDiff(d.text)),
       ),
     ),
-    [...model.files.values()].map(fileItem),
+    // A worktree task's diff already holds every file it changed: the files are not shown again.
+    model.diffs.size > 0 ? [] : [...model.files.values()].map(fileItem),
   );
 }

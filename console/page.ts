@@ -15,6 +15,7 @@ export const ui = {
   tokenForm: byId<HTMLFormElement>("token-form"),
   tokenInput: byId<HTMLInputElement>("token-input"),
   forget: byId<HTMLButtonElement>("forget-token"),
+  notify: byId<HTMLButtonElement>("notify"),
   agent: byId("agent-name"),
   connection: byId("connection"),
   composer: byId<HTMLFormElement>("composer"),
@@ -28,6 +29,13 @@ const TROUBLE_TEXT: Record<Trouble["kind"], string> = {
   token: "This server needs a bearer token: enter one below (it is kept in this tab only).",
   forbidden: "The server refused this caller (403).",
   error: "The server answered with an error.",
+};
+
+const LIST_TEXT: Record<Trouble["kind"], string> = {
+  unreachable: "The tasks show here once the server answers.",
+  token: "Sign in with a token to see the tasks.",
+  forbidden: "This caller may not list tasks.",
+  error: "The tasks could not be read.",
 };
 
 const CONNECTION_TEXT: Record<Trouble["kind"], string> = {
@@ -50,6 +58,9 @@ export function showTrouble(t: Trouble | undefined): void {
       h("span", { class: "detail" }, t.detail),
     );
     ui.trouble.dataset.kind = t.kind;
+    // The list cannot load until this is solved: it says so instead of "Loading tasks…".
+    if (ui.list.querySelector(".task-row") === null)
+      replace(ui.list, h("p", { class: "empty" }, LIST_TEXT[t.kind]));
   }
   ui.forget.hidden = storedToken() === undefined;
 }

@@ -29,3 +29,41 @@ export const resumeOptions = (control: AbortController, cursor: number | undefin
   signal: control.signal,
   ...(cursor !== undefined && { serviceParameters: { "last-event-id": String(cursor) } }),
 });
+
+/**
+ * A task's whole story from its kept events (docs/reliability.md: `SubscribeToTask` from cursor
+ * `0`, also on a finished task), so a task opened later shows its tool calls and their output as
+ * a live follower saw them. A replay stops after each input-required status: it is opened again
+ * from there until it reaches `target` (the task's own `eventNumber`), then goes on live to the
+ * end of the turn. False when the server keeps no events of it (replay off, or expired): the page
+ * then shows the stored task.
+ */
+export async function replayTask(
+  open: Opener,
+  target: number,
+  apply: (event: StreamResponse) => void,
+  signal: AbortSignal,
+): Promise<boolean> {
+  let cursor = 0;
+  let any = false;
+  for (;;) {
+    const before = cursor;
+    let ended = false;
+    try {
+      for await (const event of open(cursor)) {
+        if (signal.aborted) return true;
+        cursor = eventNumberOf(event) ?? cursor;
+        any = true;
+        apply(event);
+        if (endsStream(event)) {
+          ended = true;
+          break;
+        }
+      }
+    } catch (err) {
+      if (!any) return false;
+      throw err;
+    }
+    if ((ended && cursor >= target) || cursor === before || signal.aborted) return any;
+  }
+}

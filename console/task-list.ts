@@ -1,35 +1,32 @@
 /**
- * The side list: the caller's tasks by conversation (newest conversation first), each with its
- * state, origin, age and cost when known. Every row is a button: Tab reaches it, Enter opens it.
+ * The side list: the caller's tasks by conversation (newest first), each conversation titled by
+ * its first prompt and each task card saying what was asked and how it went ("Completed in 12 s ·
+ * $0.004"), with its origin and age. Every card is a button: Tab reaches it, Enter opens it.
+ * The search and the filters (list-filter.ts) decide what is shown; "Show more" reads the next
+ * page of ListTasks.
  */
 import type { Task } from "@a2a-js/sdk";
+import { usageOf } from "../src/contract/usage.js";
 import { h, replace } from "./dom.js";
-import { age, costOf, originOf, shortId, stateName } from "./format.js";
-import { messageText } from "./answers.js";
+import { age, originOf, shortId, stateName } from "./format.js";
+import { askOfTask, conversations, ownerOf, saidOfTask, type ListFilter } from "./list-filter.js";
+import { outcomeLine, plainOf, titleOf } from "./words.js";
 
 export interface ListHandlers {
   readonly open: (task: Task) => void;
   /** Write into this conversation (the composer's target). */
   readonly write: (contextId: string) => void;
-}
-
-/** Tasks grouped by `contextId`, in the order the server listed them (newest first). */
-export function byConversation(tasks: readonly Task[]): [string, Task[]][] {
-  const groups = new Map<string, Task[]>();
-  for (const t of tasks) {
-    const group = groups.get(t.contextId);
-    if (group === undefined) groups.set(t.contextId, [t]);
-    else group.push(t);
-  }
-  return [...groups];
+  /** Reads the next page; undefined when there is none. */
+  readonly more: (() => void) | undefined;
 }
 
 function row(task: Task, selected: boolean, now: number, on: ListHandlers): HTMLElement {
   const state = stateName(task.status?.state);
-  const cost = costOf(task);
   const when = age(task.status?.timestamp, now);
   const origin = originOf(task);
-  const summary = messageText(task.status?.message) || messageText(task.history.at(-1));
+  const owner = ownerOf(task);
+  const ask = askOfTask(task);
+  const said = saidOfTask(task);
   return h(
     "li",
     {},
@@ -43,11 +40,22 @@ function row(task: Task, selected: boolean, now: number, on: ListHandlers): HTML
         "aria-current": selected ? "true" : undefined,
         onclick: () => on.open(task),
       },
-      h("span", { class: `badge state-${state}` }, state),
-      h("span", { class: "task-id" }, shortId(task.id)),
-      origin === "autonomous" && h("span", { class: "badge origin" }, "autonomous"),
-      h("span", { class: "meta" }, [when && `${when} ago`, cost].filter(Boolean).join(" · ")),
-      summary !== "" && h("span", { class: "summary" }, summary.slice(0, 120)),
+      h("span", { class: "ask" }, titleOf(ask, 100) || `Task ${shortId(task.id)}`),
+      h(
+        "span",
+        { class: "outcome" },
+        h("span", { class: `badge state-${state}` }, state),
+        " ",
+        outcomeLine(state, usageOf(task.metadata)),
+      ),
+      said !== "" && said !== ask && h("span", { class: "summary" }, titleOf(plainOf(said), 120)),
+      h(
+        "span",
+        { class: "meta" },
+        [when && `${when} ago`, origin === "autonomous" && "autonomous", owner && `by ${owner}`]
+          .filter(Boolean)
+          .join(" · "),
+      ),
     ),
   );
 }
@@ -57,6 +65,7 @@ export function renderList(
   el: HTMLElement,
   tasks: readonly Task[],
   selectedId: string | undefined,
+  filter: ListFilter,
   on: ListHandlers,
   now = Date.now(),
 ): void {
@@ -71,16 +80,26 @@ export function renderList(
     );
     return;
   }
+  const shown = conversations(tasks, filter);
   replace(
     el,
-    byConversation(tasks).map(([contextId, group]) =>
+    shown.length === 0 && h("p", { class: "empty none-found" }, "No task matches the search."),
+    shown.map(({ contextId, title, tasks: group }) =>
       h(
         "section",
         { class: "conversation", "data-context-id": contextId },
         h(
           "header",
           {},
-          h("h2", {}, `Conversation ${shortId(contextId)}`),
+          h(
+            "h2",
+            { title: `Conversation ${contextId}` },
+            h(
+              "a",
+              { href: `#conversation=${encodeURIComponent(contextId)}`, class: "title" },
+              titleOf(title) || `Conversation ${shortId(contextId)}`,
+            ),
+          ),
           h(
             "button",
             {
@@ -99,5 +118,7 @@ export function renderList(
         ),
       ),
     ),
+    on.more !== undefined &&
+      h("button", { type: "button", id: "list-more", onclick: on.more }, "Show more tasks"),
   );
 }

@@ -5,6 +5,7 @@
  */
 import { Role, type Artifact, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { KIND } from "../src/contract/kinds.js";
+import { TOOL_IO_KEYS } from "../src/contract/tool-io.js";
 import { messageText } from "./answers.js";
 import { stateName } from "./format.js";
 
@@ -17,6 +18,13 @@ export type Entry =
       readonly kind: string | undefined;
       readonly text: string;
       readonly toolName: string | undefined;
+    }
+  /** A tool call (`tool_use`): its input; its output is in `TaskModel.tools` once it came. */
+  | {
+      readonly type: "tool";
+      readonly toolUseId: string;
+      readonly toolName: string;
+      readonly input: unknown;
     }
   /** Claude's text of one run (`assistant_text` artifact), shown as it grows. */
   | { readonly type: "text"; readonly artifactId: string }
@@ -43,9 +51,28 @@ export interface FileView {
   readonly note: string | undefined;
 }
 
+/** What a tool call returned (`tool_result`), or the sandbox's refusal of it. */
+export interface ToolOutcome {
+  output?: string;
+  isError?: boolean;
+  truncated?: boolean;
+  bytes?: number;
+  /** The sandbox refused the command: the status text saying how. */
+  refused?: string;
+}
+
+/** Every status message the page saw, as the protocol said it (the details view). */
+export interface LogLine {
+  readonly state: string;
+  readonly kind: string | undefined;
+  readonly text: string;
+}
+
 export interface TaskModel {
   task: Task;
   readonly entries: Entry[];
+  readonly tools: Map<string, ToolOutcome>;
+  readonly log: LogLine[];
   /** Claude's text per `assistant_text` artifact id. */
   readonly texts: Map<string, string>;
   readonly files: Map<string, FileView>;
@@ -156,6 +183,8 @@ export function modelOf(task: Task): TaskModel {
   const model: TaskModel = {
     task,
     entries: [],
+    tools: new Map(),
+    log: [],
     texts: new Map(),
     files: new Map(),
     diffs: new Map(),
@@ -185,6 +214,35 @@ export function applySent(model: TaskModel, text: string): void {
   model.shownHistory++;
 }
 
+/** A `tool_use` or `tool_result` status folded into its tool call; false for any other. */
+function toolEvent(
+  model: TaskModel,
+  kind: string | undefined,
+  meta: Record<string, unknown>,
+  text: string,
+): boolean {
+  const id = meta.toolUseId;
+  if (typeof id !== "string" || (kind !== KIND.toolUse && kind !== KIND.toolResult)) return false;
+  const outcome = model.tools.get(id) ?? {};
+  model.tools.set(id, outcome);
+  if (kind === KIND.toolResult) {
+    const o = meta[TOOL_IO_KEYS.output];
+    outcome.output = typeof o === "string" ? o : "";
+    outcome.isError = meta[TOOL_IO_KEYS.isError] === true;
+    outcome.truncated = meta[TOOL_IO_KEYS.truncated] === true;
+    const bytes = meta[TOOL_IO_KEYS.outputBytes];
+    if (typeof bytes === "number") outcome.bytes = bytes;
+  } else if (meta.sandbox === "refused") outcome.refused = text;
+  else
+    model.entries.push({
+      type: "tool",
+      toolUseId: id,
+      toolName: typeof meta.toolName === "string" ? meta.toolName : "tool",
+      input: meta[TOOL_IO_KEYS.input],
+    });
+  return true;
+}
+
 /** One event of a stream (`SendStreamingMessage`, `SubscribeToTask`) of this task. */
 export function applyEvent(model: TaskModel, event: StreamResponse): void {
   const p = event.payload;
@@ -204,15 +262,13 @@ export function applyEvent(model: TaskModel, event: StreamResponse): void {
       const message = status?.message;
       if (message === undefined) return;
       const kind = typeof message.metadata?.kind === "string" ? message.metadata.kind : undefined;
-      const toolName =
-        typeof message.metadata?.toolName === "string" ? message.metadata.toolName : undefined;
-      model.entries.push({
-        type: "status",
-        state: stateName(status?.state),
-        kind,
-        text: messageText(message),
-        toolName,
-      });
+      const meta = message.metadata ?? {};
+      const toolName = typeof meta.toolName === "string" ? meta.toolName : undefined;
+      const state = stateName(status?.state);
+      const text = messageText(message);
+      model.log.push({ state, kind, text });
+      if (toolEvent(model, kind, meta, text)) return;
+      model.entries.push({ type: "status", state, kind, text, toolName });
       return;
     }
     case "artifactUpdate": {

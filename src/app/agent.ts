@@ -264,6 +264,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(push && { push }),
     ...(replay && { replay }),
     ...(config.streaming.flushMs > 0 && { streaming: config.streaming }),
+    toolOutputBytes: config.artifacts.maxToolOutputBytes,
     ...(limits && { accounting: callerAccounting(limits) }),
     tracing,
     ...(worktrees && { isolation: worktrees.task }),

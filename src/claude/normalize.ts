@@ -176,7 +176,7 @@ function normalizeUser(m: Rec): NormalizedEvent {
     text,
     toolResults: blocks.flatMap((b) => {
       if (b.type !== "tool_result") return [];
-      const result = { toolUseId: b.toolUseId, isError: b.isError };
+      const result = { toolUseId: b.toolUseId, isError: b.isError, text: b.text };
       return [refused.has(b.toolUseId) ? { ...result, sandbox: violationsOf(b.text) } : result];
     }),
     interruptMarker: text.startsWith(INTERRUPT_MARKER),

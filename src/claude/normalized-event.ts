@@ -81,7 +81,13 @@ export interface UserEvent extends EventBase {
   isSynthetic: boolean;
   text: string;
   /** `sandbox`: the runtime marked the command refused by its sandbox (`sandbox-violations.ts`). */
-  toolResults: { toolUseId: string; isError: boolean; sandbox?: SandboxViolation[] }[];
+  /** `text`: the result's text blocks, as Claude read them. */
+  toolResults: {
+    toolUseId: string;
+    isError: boolean;
+    text?: string;
+    sandbox?: SandboxViolation[];
+  }[];
   /** The runtime's "[Request interrupted by user]" marker after an interrupt. */
   interruptMarker: boolean;
 }

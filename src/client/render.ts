@@ -16,6 +16,8 @@ import { partsText } from "./message-parts.js";
 import { isParkedState, isTerminalState } from "../contract/task-states.js";
 import { KIND } from "../contract/kinds.js";
 import { TEXT } from "../contract/texts.js";
+import { TOOL_IO_KEYS } from "../contract/tool-io.js";
+import { outputLine } from "./tool-summary.js";
 
 export interface Output {
   readonly to: "out" | "err";
@@ -146,6 +148,12 @@ function renderArtifact(view: TurnView, a: Artifact, append: boolean, c: Colors)
   return out;
 }
 
+/** "3 lines", "failed: not found": a `tool_result` status (under its `tool_use` line). */
+function toolResultLine(m: Record<string, unknown> | undefined): string {
+  const output = m?.[TOOL_IO_KEYS.output];
+  return outputLine(typeof output === "string" ? output : "", m?.[TOOL_IO_KEYS.isError] === true);
+}
+
 function renderStatus(
   view: TurnView,
   state: TaskState | undefined,
@@ -173,6 +181,11 @@ function renderStatus(
   switch (kind) {
     case KIND.toolUse:
       return line(view, c.dim(`• ${text || TEXT.toolUse(String(message?.metadata?.toolName))}`));
+    case KIND.toolResult:
+      // What a command printed says what happened; another tool's success repeats its call.
+      return message?.metadata?.toolName === "Bash" || message?.metadata?.isError === true
+        ? line(view, c.dim(`  ↳ ${toolResultLine(message.metadata)}`))
+        : [];
     case KIND.queued:
       return line(view, c.dim(text));
     case KIND.resumed:

@@ -192,6 +192,13 @@ const artifactsSchema = z.strictObject({
       "Largest created or modified file whose content is attached to its artifact; a larger " +
         'file gets a note instead. Bytes, or a size such as "1mb".',
     ),
+  maxToolOutputBytes: byteSize
+    .prefault("16kb")
+    .describe(
+      "Largest tool call output (and each string of a tool call's input) a client is shown on " +
+        "the stream (`tool_result` and `tool_use` statuses); longer ones are cut, saying so. " +
+        'Bytes, or a size such as "16kb".',
+    ),
 });
 
 const logSchema = z.strictObject({

@@ -12,6 +12,7 @@ import { KIND, type StatusKind } from "./kinds.js";
  */
 const KEPT: Readonly<Record<StatusKind, boolean>> = {
   [KIND.toolUse]: false,
+  [KIND.toolResult]: false,
   [KIND.result]: true,
   [KIND.askUserQuestion]: true,
   [KIND.permissionRequest]: true,

@@ -29,3 +29,4 @@ export * from "./control.js";
 export * from "./plan.js";
 export * from "./replay.js";
 export * from "./store-faults.js";
+export * from "./tool-io.js";

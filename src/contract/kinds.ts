@@ -5,6 +5,7 @@
  */
 export const KIND = {
   toolUse: "tool_use",
+  toolResult: "tool_result",
   result: "result",
   askUserQuestion: "ask_user_question",
   permissionRequest: "permission_request",

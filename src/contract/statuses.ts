@@ -11,6 +11,7 @@ import {
 } from "./messages.js";
 import { ANSWERED_BY_KEY, CANCELED_BY_KEY } from "./operator.js";
 import { TEXT, type WorkRef } from "./texts.js";
+import { TOOL_IO_KEYS } from "./tool-io.js";
 
 /**
  * One factory per status docs/protocol.md documents, so a call site names what it says and never
@@ -47,8 +48,37 @@ export interface FinishedWork extends WorkRef {
 export const status = {
   /** Claude took the prompt (no message). */
   working: (ref: TaskRef): TaskStatusUpdateEvent => statusUpdate(ref, WORKING),
-  toolUse: (ref: TaskRef, toolName: string, toolUseId: string): TaskStatusUpdateEvent =>
-    kindStatus(ref, WORKING, KIND.toolUse, TEXT.toolUse(toolName), { toolName, toolUseId }),
+  /** `io`: the call's input, capped (`toolInput`, src/contract/tool-io.ts); unset: not shown. */
+  toolUse: (
+    ref: TaskRef,
+    toolName: string,
+    toolUseId: string,
+    io?: { readonly input: unknown; readonly truncated: boolean },
+  ): TaskStatusUpdateEvent =>
+    kindStatus(ref, WORKING, KIND.toolUse, TEXT.toolUse(toolName), {
+      toolName,
+      toolUseId,
+      ...(io !== undefined && {
+        [TOOL_IO_KEYS.input]: io.input,
+        ...(io.truncated && { [TOOL_IO_KEYS.inputTruncated]: true }),
+      }),
+    }),
+  /** The call's output (capped), once the runtime returned it to Claude. */
+  toolResult: (
+    ref: TaskRef,
+    toolName: string,
+    toolUseId: string,
+    isError: boolean,
+    output: { readonly text: string; readonly bytes: number; readonly truncated: boolean },
+  ): TaskStatusUpdateEvent =>
+    kindStatus(ref, WORKING, KIND.toolResult, TEXT.toolResult(toolName, isError), {
+      toolName,
+      toolUseId,
+      [TOOL_IO_KEYS.isError]: isError,
+      [TOOL_IO_KEYS.output]: output.text,
+      [TOOL_IO_KEYS.outputBytes]: output.bytes,
+      [TOOL_IO_KEYS.truncated]: output.truncated,
+    }),
   /** The tool call's result: the sandbox refused it (`sandbox: "refused"`, the operations). */
   sandboxRefused: (
     ref: TaskRef,

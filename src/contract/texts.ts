@@ -37,6 +37,9 @@ export function describeWork(work: readonly WorkRef[]): string {
 export const TEXT = {
   // ---- statuses with a kind (docs/protocol.md "Event stream contract") ------------------------------
   toolUse: (toolName: string) => `Calling tool ${toolName}`,
+  /** The call's output is in `metadata.output` (src/contract/tool-io.ts). */
+  toolResult: (toolName: string, isError: boolean) =>
+    isError ? `Tool ${toolName} failed` : `Tool ${toolName} finished`,
   /** A command the OS sandbox refused (`docs/sandbox.md`): the runtime's violation lines. */
   sandboxRefused: (toolName: string, lines: readonly string[]) =>
     `Refused by the sandbox: ${toolName} (${lines.join("; ")})`,

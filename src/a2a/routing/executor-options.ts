@@ -26,6 +26,8 @@ export interface ExecutorOptions extends TaskOutlets {
   readonly inbox?: Inbox;
   /** How streamed text is gathered (`streaming.*`); undefined: one event per model delta. */
   readonly streaming?: { readonly flushMs: number; readonly maxChunkChars: number };
+  /** `artifacts.maxToolOutputBytes`: the cap of a tool call's input and output on the stream. */
+  readonly toolOutputBytes?: number;
   /** Per-caller limits: told of every task and of what each run cost (unset: none configured). */
   readonly accounting?: CallerAccounting;
   /** Spans of tasks, runs and tool calls (default: off). */
@@ -48,6 +50,7 @@ export function taskEnvironment(options: ExecutorOptions): TaskEnvironment<Serve
     timers: options.timers ?? realTimers,
     inbox: options.inbox ?? defaultInbox,
     streaming: options.streaming,
+    ...(options.toolOutputBytes !== undefined && { toolOutputBytes: options.toolOutputBytes }),
     ...(options.isolation && { isolation: options.isolation }),
     ...(options.controlEnv && { control: options.controlEnv }),
     acquire: (contextId) => pool.acquire(contextId),

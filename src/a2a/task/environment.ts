@@ -90,6 +90,8 @@ export interface TaskEnvironment<Task = unknown> {
   readonly control?: ControlEnvironment;
   /** How streamed text is gathered; undefined: one event per model delta. */
   readonly streaming: { readonly flushMs: number; readonly maxChunkChars: number } | undefined;
+  /** `artifacts.maxToolOutputBytes`; undefined: the default (src/contract/tool-io.ts). */
+  readonly toolOutputBytes?: number;
   /** The Claude session of a conversation (a caller's context: `conversation.ts`). */
   acquire(conversation: ConversationKey): SessionLease;
   /** Whether a new process for the conversation must wait for one to free (`sessions.maxLive`). */

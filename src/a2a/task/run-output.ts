@@ -3,12 +3,14 @@ import type { RunStreamEvent } from "../../claude/index.js";
 import { AssistantTextArtifact, type Coalescing } from "./assistant-text.js";
 import type { TaskRef } from "../../contract/messages.js";
 import { status } from "../../contract/statuses.js";
+import { capInput, capText, DEFAULT_TOOL_OUTPUT_BYTES } from "../../contract/tool-io.js";
 import type { TaskChannel } from "../handler/task-channel.js";
 
 /**
  * What one run of a task shows the client, per docs/protocol.md's event contract: its text as the
- * `response-<runId>` artifact, streamed, and a `tool_use` status per main-thread tool call
- * (handed to `progress`: its task decides when it goes out, not while the task is parked).
+ * `response-<runId>` artifact, streamed, a `tool_use` status per main-thread tool call (with its
+ * input) and a `tool_result` status with its output (each handed to `progress`: its task decides
+ * when it goes out, not while the task is parked).
  */
 export class RunOutput {
   private readonly text: AssistantTextArtifact;
@@ -22,6 +24,8 @@ export class RunOutput {
     channel: TaskChannel,
     private readonly progress: (status: TaskStatusUpdateEvent) => void,
     coalescing?: Coalescing,
+    /** `artifacts.maxToolOutputBytes`: the cap of a call's input strings and output; 0: neither is shown. */
+    private readonly toolBytes = DEFAULT_TOOL_OUTPUT_BYTES,
   ) {
     this.text = new AssistantTextArtifact(
       ref,
@@ -37,15 +41,24 @@ export class RunOutput {
       for (const block of event.content) {
         if (block.type !== "tool_use") continue;
         this.toolNames.set(block.id, block.name);
-        this.progress(status.toolUse(this.ref, block.name, block.id));
+        const io = this.toolBytes > 0 ? capInput(block.input, this.toolBytes) : undefined;
+        this.progress(status.toolUse(this.ref, block.name, block.id, io));
       }
     }
     if (event.kind === "user" && event.parentToolUseId === null) {
       // A second tool_use status, of the same call, once the runtime says its sandbox refused it.
       for (const result of event.toolResults) {
+        const name = this.toolNames.get(result.toolUseId);
+        if (name !== undefined && this.toolBytes > 0) {
+          const output = capText(result.text ?? "", this.toolBytes);
+          this.progress(
+            status.toolResult(this.ref, name, result.toolUseId, result.isError, output),
+          );
+        }
         if (result.sandbox === undefined) continue;
-        const name = this.toolNames.get(result.toolUseId) ?? "Bash";
-        this.progress(status.sandboxRefused(this.ref, name, result.toolUseId, result.sandbox));
+        this.progress(
+          status.sandboxRefused(this.ref, name ?? "Bash", result.toolUseId, result.sandbox),
+        );
       }
     }
     switch (event.kind) {

@@ -52,7 +52,15 @@ export class TaskRuns {
     const streaming = core.env.streaming;
     const coalescing = streaming && { timers: core.env.timers, ...streaming };
     const progress = (update: TaskStatusUpdateEvent) => core.progress(update);
-    core.runs.set(runId, new RunOutput(core.ref, runId, core.channel, progress, coalescing));
+    const output = new RunOutput(
+      core.ref,
+      runId,
+      core.channel,
+      progress,
+      coalescing,
+      core.env.toolOutputBytes,
+    );
+    core.runs.set(runId, output);
     const ids = { ...core.spanIds, "claude.run.id": runId };
     const origin = foreground ? "foreground" : "autonomous";
     const trace = new RunTrace(

@@ -130,7 +130,7 @@ describe("normalize", () => {
     const n = new Normalizer();
     expect(n.normalize(sdk.toolResult("tu_1", "ok"))).toMatchObject({
       kind: "user",
-      toolResults: [{ toolUseId: "tu_1", isError: false }],
+      toolResults: [{ toolUseId: "tu_1", isError: false, text: "ok" }],
       interruptMarker: false,
     });
     expect(n.normalize(sdk.interruptedMarker())).toMatchObject({

@@ -51,6 +51,7 @@ describe("the runtime's sandbox violation marker", () => {
       {
         toolUseId: "t1",
         isError: false,
+        text: refusedText,
         sandbox: [
           {
             operation: "network-outbound",
@@ -58,7 +59,7 @@ describe("the runtime's sandbox violation marker", () => {
           },
         ],
       },
-      { toolUseId: "t2", isError: false },
+      { toolUseId: "t2", isError: false, text: "ok" },
     ]);
   });
 });

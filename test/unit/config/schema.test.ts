@@ -41,7 +41,7 @@ describe("config schema", () => {
       minIdleBeforeEvictMs: 1_000,
       maxBackgroundMs: 4 * 60 * 60_000,
     });
-    expect(c.artifacts).toEqual({ maxFileBytes: 1024 * 1024 });
+    expect(c.artifacts).toEqual({ maxFileBytes: 1024 * 1024, maxToolOutputBytes: 16 * 1024 });
   });
 
   it("checks server.grpc: a port, an address to advertise, both TLS files", () => {

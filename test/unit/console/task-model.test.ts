@@ -64,13 +64,36 @@ describe("the console's task model", () => {
         value: artifactUpdate(ref, file("a\nb\n", "modified"), { append: false, lastChunk: true }),
       }),
     );
+    applyEvent(
+      model,
+      ev({
+        $case: "statusUpdate",
+        value: status.toolResult(ref, "Write", "tu1", false, {
+          text: "File created",
+          bytes: 12,
+          truncated: false,
+        }),
+      }),
+    );
     applyEvent(model, ev({ $case: "statusUpdate", value: status.result(ref, "Hello") }));
 
     expect(
       model.entries.map((e) =>
-        e.type === "status" ? `status:${e.kind}:${e.toolName ?? e.text}` : e.type,
+        e.type === "status"
+          ? `status:${e.kind}:${e.toolName ?? e.text}`
+          : e.type === "tool"
+            ? `tool:${e.toolName}`
+            : e.type,
       ),
-    ).toEqual(["message", "status:tool_use:Write", "text", "file", "file", "status:result:Hello"]);
+    ).toEqual(["message", "tool:Write", "text", "file", "file", "status:result:Hello"]);
+    // The call's output is folded into the call, not an entry of its own; the log keeps the kinds.
+    expect(model.tools.get("tu1")).toEqual({
+      output: "File created",
+      isError: false,
+      truncated: false,
+      bytes: 12,
+    });
+    expect(model.log.map((l) => l.kind)).toEqual(["tool_use", "tool_result", "result"]);
     // The second version is diffed against the first the page saw.
     expect(model.files.get("file:a.txt")).toMatchObject({
       content: "a\nb\n",

@@ -15,6 +15,7 @@ const user = (kind?: string): Message => ({
 /** Every kind a status message may carry, and whether it stays in the task's history. */
 const KEPT: Record<StatusKind, boolean> = {
   tool_use: false,
+  tool_result: false,
   result: true,
   ask_user_question: true,
   permission_request: true,

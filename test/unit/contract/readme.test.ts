@@ -73,6 +73,7 @@ const other = { taskId: "b2", description: "npm test" };
 const samples: Record<string, { state: TaskState | undefined; text: string }> = {};
 for (const event of [
   status.toolUse(ref, "Bash", "tu1"),
+  status.toolResult(ref, "Bash", "tu1", false, { text: "ok", bytes: 2, truncated: false }),
   status.result(ref, "the answer"),
   status.resumed(ref),
   status.queued(ref, "context"),
@@ -134,6 +135,7 @@ samples[KIND.serverRestarted] = {
 /** Arguments to render each text of the contract with (a text not listed takes none). */
 const ARGS: Record<string, unknown[]> = {
   toolUse: ["Bash"],
+  toolResult: ["Bash", false],
   backgroundWait: [[work, other]],
   backgroundFinished: [work],
   backgroundStopped: [work, "the server is stopping"],

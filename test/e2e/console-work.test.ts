@@ -1,0 +1,361 @@
+/**
+ * The web console shows the work, not the protocol (issue 37), in a real headless Chromium against
+ * the real server, runtime and scripted model, at 1280 px and at phone width: a conversation is
+ * titled by its first prompt, a task card says what was asked and how it went, every tool call
+ * shows its input and output, answers are rendered Markdown in which nothing can run, a change
+ * is shown once; search, filters and links find a task; a prompt waiting in a hidden tab raises a
+ * notification and counts in the title; a working task is steered from the page.
+ */
+import { createHash } from "node:crypto";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import {
+  a2a,
+  COLOUR_QUESTION,
+  idsOf,
+  openConsole,
+  reply,
+  screenshotDir,
+  shared,
+  startChromium,
+  text,
+  toolUse,
+  type A2AHarness,
+  type ConsolePage,
+} from "../support/harness/index.js";
+
+const browser = shared(() => startChromium());
+
+/** The page of `h`'s console (closed with the test), its 404s and errors checked at the end. */
+async function consoleOf(h: A2AHarness, hash = "", viewport?: { width: number; height: number }) {
+  const open = await openConsole(browser().browser, `${h.server.url}/console/${hash}`, viewport);
+  const missing: string[] = [];
+  open.page.on("response", (r) => {
+    if (r.status() === 404) missing.push(r.url());
+  });
+  return { ...open, missing };
+}
+
+async function closeChecked(open: ConsolePage & { missing: string[] }): Promise<void> {
+  await open.context.close();
+  expect(open.foreign).toEqual([]);
+  expect(open.errors).toEqual([]);
+  expect(open.missing).toEqual([]);
+}
+
+const PROMPT = "Run the tests and write the notes";
+const ANSWER = [
+  "Done: **all 3 tests pass**.",
+  "",
+  "- ran `echo 3 passed`",
+  "- wrote the notes",
+  "",
+  "```ts",
+  "const passed = 3; // all of them",
+  "```",
+  "",
+  "<script>window.__pwned = 1</script>",
+  "",
+  '<img src=x onerror="window.__pwned = 2">',
+  "",
+  "See [the notes](https://example.com/notes) or [this](javascript:window.__pwned=3).",
+].join("\n");
+
+/** Each fact's name and value on one line: the pair never wraps apart. */
+async function factsWhole(page: Page): Promise<boolean> {
+  return page.evaluate(`[...document.querySelectorAll(".facts .fact")].every((f) => {
+    const [dt, dd] = [f.querySelector("dt"), f.querySelector("dd")];
+    return dt && dd && Math.abs(dt.getBoundingClientRect().top - dd.getBoundingClientRect().top) < 2;
+  })`);
+}
+
+describe("the console shows the work", () => {
+  it("titles, task cards, a Bash call with its output, a Write's diff once, Markdown that cannot run script", async () => {
+    const h = await a2a({
+      config: { claude: { allowedTools: ["Bash", "Write"] } },
+      rules: [
+        {
+          match: { lastUserText: PROMPT, toolResult: false },
+          reply: reply(toolUse("Bash", { command: "echo 3 passed", description: "Run the tests" })),
+        },
+        {
+          match: { toolResult: /3 passed/ },
+          reply: reply(toolUse("Write", { file_path: "notes.md", content: "# Notes\n3 passed\n" })),
+        },
+        { match: { toolResult: true }, reply: reply(text(ANSWER)) },
+      ],
+    });
+    await h.stream(PROMPT);
+    const open = await consoleOf(h);
+    const { page } = open;
+    await page.locator(".task-row").first().click({ timeout: 30_000 });
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 30_000 });
+
+    // Names: the conversation and the task are what was asked; the card says how it went.
+    expect(await page.locator(".conversation h2").textContent()).toBe(PROMPT);
+    expect(await page.locator(".task-row .ask").textContent()).toBe(PROMPT);
+    expect(await page.locator(".task-row .outcome").textContent()).toMatch(
+      /^completed Completed in \d+ (ms|s) · \$\d/,
+    );
+    expect(await page.locator("#task-title").textContent()).toBe(PROMPT);
+    expect(await page.locator("#task-outcome").textContent()).toMatch(/^Completed in .+ · \$/);
+
+    // The Bash call: its command, and its output once opened.
+    const bash = page.locator('details[data-tool="Bash"]');
+    expect(await bash.locator("summary").textContent()).toContain("Running echo 3 passed");
+    await bash.locator("summary").click();
+    expect(await bash.locator(".tool-output pre").textContent()).toBe("3 passed");
+    expect(await bash.locator(".tool-note").textContent()).toBe("Run the tests");
+    // The Write: its path; its change shown once, in the files.
+    const write = page.locator('details[data-tool="Write"]');
+    expect(await write.locator("summary").textContent()).toContain("Writing notes.md");
+    await page.locator('details.file[data-path="notes.md"] summary').click();
+    expect(await page.getByText("+3 passed", { exact: true }).count()).toBe(1);
+
+    // Everyday words in the timeline; the kinds only in the details view.
+    const timeline = (await page.locator(".timeline").textContent()) ?? "";
+    for (const kind of ["tool_use", "tool_result", "ask_user_question", "resumed"])
+      expect(timeline).not.toContain(kind);
+    expect(await page.locator(".timeline .ended").textContent()).toMatch(/^Completed in /);
+    await page.locator("#protocol-details summary").click();
+    const details = (await page.locator("#protocol-details").textContent()) ?? "";
+    expect(details).toContain("tool_use");
+    expect(details).toContain("tool_result");
+
+    // Markdown: bold, a list, a highlighted code block, a safe link.
+    const answer = page.locator(".assistant-text").last();
+    expect(await answer.locator("strong").textContent()).toBe("all 3 tests pass");
+    expect(await answer.locator("ul > li").allTextContents()).toEqual([
+      "ran echo 3 passed",
+      "wrote the notes",
+    ]);
+    expect(await answer.locator("pre.code-block .tok-keyword").first().textContent()).toBe("const");
+    expect(await answer.locator("pre.code-block .tok-comment").textContent()).toBe(
+      "// all of them",
+    );
+    const link = answer.locator("a", { hasText: "the notes" });
+    expect(await link.getAttribute("href")).toBe("https://example.com/notes");
+    expect(await link.getAttribute("target")).toBe("_blank");
+    expect(await link.getAttribute("rel")).toContain("noopener");
+    // Hostile HTML is text: no element, no handler, nothing ran.
+    expect(await answer.locator("script, img, [onerror]").count()).toBe(0);
+    expect(await answer.locator('a[href^="javascript"]').count()).toBe(0);
+    expect(await answer.textContent()).toContain("<script>window.__pwned = 1</script>");
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
+
+    // The header's facts never wrap mid-pair, at 1280 px and at phone width.
+    expect(await factsWhole(page)).toBe(true);
+    // The screenshots show the task from its head, the details closed again.
+    await page.locator("#protocol-details summary").click();
+    await page.evaluate(`document.getElementById("task-view").scrollTop = 0`);
+    const shots = await screenshotDir();
+    await page.screenshot({ path: join(shots, "console-work-1280.png") });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await factsWhole(page)).toBe(true);
+    // Nothing is wider than the phone (long lines scroll inside their own box).
+    expect(
+      await page.evaluate(`[...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest("pre"))
+        .map((e) => e.tagName.toLowerCase() + "." + [...e.classList].join("."))
+        .slice(0, 5)`),
+    ).toEqual([]);
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    expect(await page.locator("#task-title").isVisible()).toBe(true);
+    await page.screenshot({ path: join(shots, "console-work-390.png"), fullPage: true });
+    if (process.env.CONSOLE_SCREENSHOT_DOCS === "1") {
+      await copyFile(
+        join(shots, "console-work-1280.png"),
+        new URL("../../docs/console.png", import.meta.url),
+      );
+    }
+    // The favicon is served (no 404 on load).
+    expect(await page.evaluate(`fetch("favicon.svg").then((r) => r.status)`)).toBe(200);
+    await closeChecked(open);
+  });
+});
+
+describe("the console finds things", () => {
+  it("search by a word of the prompt, the state filter, and a task's and a conversation's link", async () => {
+    const h = await a2a({
+      rules: [
+        { match: { lastUserText: "Fix the login bug" }, reply: reply(text("Fixed.")) },
+        { match: { lastUserText: "Paint the fence" }, reply: reply(text("Painted.")) },
+      ],
+    });
+    const login = idsOf(await h.stream("Fix the login bug"));
+    await h.stream("Paint the fence");
+    const open = await consoleOf(h);
+    const { page } = open;
+    await page.locator(".conversation").nth(1).waitFor({ timeout: 30_000 });
+    const titles = () => page.locator(".conversation h2").allTextContents();
+    expect(await titles()).toEqual(["Paint the fence", "Fix the login bug"]);
+
+    await page.locator("#search").fill("login");
+    expect(await titles()).toEqual(["Fix the login bug"]);
+    await page.locator("#search").fill("");
+    await page.locator("#filter-state").selectOption("failed");
+    expect(await page.locator("#task-list .empty").textContent()).toBe(
+      "No task matches the search.",
+    );
+    await page.locator("#filter-state").selectOption("completed");
+    expect(await titles()).toEqual(["Paint the fence", "Fix the login bug"]);
+    await closeChecked(open);
+
+    // A task's link opens it directly; a conversation's shows it alone and writes into it.
+    const linked = await consoleOf(h, `#task=${login.taskId}`);
+    await linked.page.locator("#task-title").waitFor({ timeout: 30_000 });
+    expect(await linked.page.locator("#task-title").textContent()).toBe("Fix the login bug");
+    await closeChecked(linked);
+    const conv = await consoleOf(h, `#conversation=${login.contextId}`);
+    await conv.page.locator(".conversation").first().waitFor({ timeout: 30_000 });
+    expect(await conv.page.locator(".conversation h2").allTextContents()).toEqual([
+      "Fix the login bug",
+    ]);
+    expect(await conv.page.locator("#composer-target").textContent()).toMatch(/^Conversation /);
+    await closeChecked(conv);
+  });
+});
+
+/** Presses Tab until the focused element passes `is` (at most `max` times); its text. */
+async function tabTo(page: Page, is: string, max = 40): Promise<string> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(is)}) === true`))
+      return (await page.evaluate<string>("document.activeElement.textContent")).trim();
+  }
+  throw new Error(`no ${is} within ${max} Tabs`);
+}
+
+describe("the console by keyboard alone", () => {
+  it("opens a task and allows its permission request with Tab and Enter only", async () => {
+    const h = await a2a();
+    const outside = join(h.bench.sandbox.root, "outside", "keys.txt");
+    h.bench.model.setRules([
+      {
+        match: { lastUserText: "Save by keyboard", toolResult: false },
+        reply: reply(toolUse("Write", { file_path: outside, content: "keys\n" })),
+      },
+      { match: { toolResult: true }, reply: reply(text("Saved by keyboard.")) },
+    ]);
+    await h.stream("Save by keyboard");
+    const open = await consoleOf(h);
+    const { page } = open;
+    await page.locator(".task-row").first().waitFor({ timeout: 30_000 });
+    expect(await tabTo(page, ".task-row")).toContain("Save by keyboard");
+    await page.keyboard.press("Enter");
+    await page.locator(".permission-form").waitFor({ timeout: 30_000 });
+    // The focus is on the prompt, not on Allow; Tab reaches Allow, Enter grants.
+    expect(await page.evaluate("document.activeElement?.matches('.permission-form')")).toBe(true);
+    expect(await tabTo(page, "button.allow", 5)).toBe("Allow");
+    await page.keyboard.press("Enter");
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    expect(await readFile(outside, "utf8")).toBe("keys\n");
+    await closeChecked(open);
+  });
+});
+
+describe("the console before sign-in", () => {
+  it("says the tasks need a token instead of loading forever", async () => {
+    const sha256 = createHash("sha256").update("console-work-token").digest("hex");
+    const h = await a2a({ config: { server: { auth: { tokens: [{ name: "ann", sha256 }] } } } });
+    const open = await consoleOf(h);
+    await open.page.locator('#trouble[data-kind="token"]').waitFor({ timeout: 30_000 });
+    expect(await open.page.locator("#task-list").textContent()).toBe(
+      "Sign in with a token to see the tasks.",
+    );
+    // The refusals of the A2A binding are the page's only non-2xx answers: no 404.
+    await closeChecked(open);
+  });
+});
+
+describe("the console does not let a prompt go unseen", () => {
+  it("a prompt while the tab is hidden raises a notification and counts in the title", async () => {
+    const h = await a2a({
+      rules: [
+        {
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+        { match: { toolResult: true }, reply: reply(text("Painting it.")) },
+      ],
+    });
+    const open = await consoleOf(h);
+    const { page, context } = open;
+    await context.grantPermissions(["notifications"]);
+    // The notifications the page raises, recorded; the tab hidden, as a background tab is.
+    await page.evaluate(`{
+      window.__notes = [];
+      const Real = window.Notification;
+      window.Notification = class extends Real {
+        constructor(title, options) { window.__notes.push(title); super(title, options); }
+      };
+      Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+      document.dispatchEvent(new Event("visibilitychange"));
+    }`);
+    await page
+      .locator("#task-list .empty", { hasText: "No tasks yet" })
+      .waitFor({ timeout: 30_000 });
+    await h.stream("Paint the fence");
+    await expect.poll(() => page.title(), { timeout: 30_000 }).toBe("(1) claude-a2a console");
+    expect(await page.evaluate("window.__notes")).toEqual(["Claude is waiting: Paint the fence"]);
+    // Back to the tab: the count goes.
+    await page.evaluate(`{
+      Object.defineProperty(document, "hidden", { configurable: true, get: () => false });
+      document.dispatchEvent(new Event("visibilitychange"));
+    }`);
+    expect(await page.title()).toBe("claude-a2a console");
+    await closeChecked(open);
+  });
+});
+
+const STEER = "Also update the changelog.";
+const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";
+const bodyHas = (needle: string) => (req: { body: unknown }) =>
+  JSON.stringify(req.body).includes(needle);
+const isQueuedCommand = (frame: unknown) => {
+  const f = frame as { type?: string; state?: string };
+  return f.type === "command_lifecycle" && f.state === "queued";
+};
+
+describe("the console controls a task where the server offers it", () => {
+  it("steers a working task from the page", async () => {
+    const h = await a2a({
+      config: { claude: { allowedTools: ["Bash"] } },
+      rules: [
+        {
+          match: { when: bodyHas(STEER) },
+          reply: reply(text("Built it, and updated the changelog.")),
+        },
+        {
+          match: { lastUserText: "Build the release", toolResult: false },
+          reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
+        },
+        { match: { toolResult: true }, reply: reply(text("Built it.")) },
+      ],
+    });
+    const open = await consoleOf(h);
+    const { page } = open;
+    await page.locator("#composer-text").fill("Build the release");
+    await page.locator("#composer button[type=submit]").click();
+    await page.locator('details[data-tool="Bash"]').waitFor({ timeout: 60_000 });
+    const form = page.locator(".steer-form");
+    await form.waitFor({ timeout: 30_000 });
+    await form.locator("textarea").fill(STEER);
+    await form.locator("button[type=submit]").click();
+    // The runtime has the message once it says it queued it; the command may then end.
+    await expect.poll(() => h.frames.some(isQueuedCommand), { timeout: 30_000 }).toBe(true);
+    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    await page
+      .locator('.entry.status[data-kind="steered"]', { hasText: `You steered: ${STEER}` })
+      .waitFor({ timeout: 30_000 });
+    expect(await page.locator(".assistant-text").last().textContent()).toBe(
+      "Built it, and updated the changelog.",
+    );
+    expect(await page.locator(".steer-form").count()).toBe(0);
+    await closeChecked(open);
+  });
+});
