@@ -1,3 +1,4 @@
+import type { DelegatedInputData } from "./delegation.js";
 import { KIND } from "./kinds.js";
 
 /**
@@ -46,7 +47,7 @@ export const permissionRequestData = (
 /** An input-required status message: the bare prompt as text, everything else as data. */
 export interface InputRequestContent {
   readonly text: string;
-  readonly data: AskUserQuestionData | PermissionRequestData;
+  readonly data: AskUserQuestionData | PermissionRequestData | DelegatedInputData;
 }
 
 /** `artifact.metadata` of a `file` artifact. */

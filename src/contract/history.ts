@@ -27,6 +27,9 @@ const KEPT: Readonly<Record<StatusKind, boolean>> = {
   [KIND.budgetReached]: true,
   // The client's own steering message (its role is the client's: kept whatever this says).
   [KIND.steered]: true,
+  // A peer's progress is progress; its question, passed up to our caller, is a prompt.
+  [KIND.delegated]: false,
+  [KIND.delegatedInput]: true,
 };
 
 const isStatusKind = (kind: unknown): kind is StatusKind =>

@@ -22,6 +22,8 @@ export const KIND = {
   budgetReached: "budget_reached",
   steered: "steered",
   diff: "diff",
+  delegated: "delegated",
+  delegatedInput: "delegated_input",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];
 

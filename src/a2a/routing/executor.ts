@@ -245,10 +245,10 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       refuse(admitted.reason);
       return;
     }
-    const { plan, budget, settings } = admitted;
+    const { plan, budget, settings, depth } = admitted;
     const ticket = this.queue.enter(conversation);
     const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
-    const origin = { kind: "client", plan, ticket, budget, settings } as const;
+    const origin = { kind: "client", plan, ticket, budget, settings, depth } as const;
     const task = new ServerTask(channel, origin, this.env, logger, conversation, {
       acceptedOutputModes: accepted,
       span,

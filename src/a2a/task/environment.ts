@@ -80,6 +80,8 @@ export interface TaskEnvironment<Task = unknown> {
    * text a task stops with after its turn (`background`: it had background work, now stopped).
    */
   budgetStop(conversation: string, background: boolean): string | undefined;
+  /** Counts what a peer reported a delegated call cost against the caller's daily budget. */
+  chargeDelegated?(conversation: string, usd: number): void;
   /** From now on, prompts and file changes of `runId` reach this task. */
   own(runId: string, task: Task): void;
   disown(runId: string): void;
@@ -103,5 +105,7 @@ export type TaskOrigin =
       readonly budget: TaskBudget | undefined;
       /** Its message's model and effort (`metadata.model`, `metadata.effort`); {}: defaults. */
       readonly settings: TurnSettings;
+      /** Its message's delegation depth (`metadata.delegationDepth`; 0: not a delegated call). */
+      readonly depth?: number;
     }
   | { readonly kind: "autonomous" };

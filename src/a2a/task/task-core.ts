@@ -63,6 +63,8 @@ export class TaskCore {
   /** Its conversation's worktree (`claude.isolation: "worktree"`), else undefined. */
   readonly worktree: TaskWorktree | undefined;
   readonly own: (runId: string) => void;
+  /** Delegated calls under way (docs/peers.md): aborted when the task ends, so cancel flows down. */
+  readonly peerCalls = new Set<AbortController>();
   /** The client's run under way (its prompt's, or its next turn's): steering goes to it. */
   foregroundRun: string | undefined;
 

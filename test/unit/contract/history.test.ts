@@ -29,6 +29,8 @@ const KEPT: Record<StatusKind, boolean> = {
   wake_interrupted: false,
   budget_reached: true,
   steered: true,
+  delegated: false,
+  delegated_input: true,
 };
 
 describe("what a task's history keeps", () => {
