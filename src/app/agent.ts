@@ -14,6 +14,7 @@ import { operatorScopes } from "../identity/operators.js";
 import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
+import { peersOf } from "../peers/peer-client.js";
 import { ReplayingRequestHandler } from "../a2a/handler/replaying-request-handler.js";
 import { KeptEvents } from "../store/kept-events.js";
 import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
@@ -144,6 +145,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
     ...(o.queryFactory && { queryFactory: o.queryFactory }),
     executor: () => executor,
+    peers: peersOf(config.peers),
+    delegatingTask: (runId) => ownership.ofRun(runId)?.delegation,
   });
   const pool = new SessionPool({
     sessionMap,

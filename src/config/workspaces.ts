@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { ConfigError, describeValue } from "./errors.js";
+import type { PeerConfig } from "./peers-schema.js";
 import type { Config } from "./schema.js";
 import {
   WORKSPACE_NAME,
@@ -179,7 +180,7 @@ export function workspacePeerAgents(
   const { host, port } = base.server;
   const self = ["0.0.0.0", "::", "localhost"].includes(host) ? "127.0.0.1" : host;
   const origin = `http://${self.includes(":") ? `[${self}]` : self}:${port}`;
-  const siblings = (spec.peers?.workspaces ?? []).map((name) => [
+  const siblings = (spec.peers?.workspaces ?? []).map((name): [string, PeerConfig] => [
     name,
     {
       url: `${origin}${WORKSPACES_PATH}/${name}/.well-known/agent-card.json`,
