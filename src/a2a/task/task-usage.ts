@@ -18,6 +18,7 @@ export function addRunUsage(total: TaskUsage, run: RunUsage): TaskUsage {
     modelTurns: total.modelTurns + run.modelTurns,
     durationMs: total.durationMs + run.durationMs,
     runs: total.runs + 1,
+    ...(total.delegated !== undefined && { delegated: total.delegated }),
   };
 }
 
