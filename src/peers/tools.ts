@@ -36,7 +36,7 @@ interface Extra {
   readonly signal?: AbortSignal;
 }
 const extraOf = (extra: unknown): Extra =>
-  typeof extra === "object" && extra !== null ? (extra) : {};
+  typeof extra === "object" && extra !== null ? extra : {};
 
 /** The text a send_message result gives Claude. */
 export function describeOutcome(o: CallOutcome): ToolResult {
