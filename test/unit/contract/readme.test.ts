@@ -5,6 +5,7 @@ import { KIND } from "../../../src/contract/kinds.js";
 import { status } from "../../../src/contract/statuses.js";
 import { DENIAL, TEXT } from "../../../src/contract/texts.js";
 import { FLEET_TEXT } from "../../../src/contract/fleet-texts.js";
+import { DELEGATION_TEXT } from "../../../src/contract/delegation.js";
 import { EVENTS_EXTENSION_URI, EVENTS_EXTENSION_VERSION } from "../../../src/contract/extension.js";
 import { CONTROL_EXTENSION_URI, CONTROL_EXTENSION_VERSION } from "../../../src/contract/control.js";
 import { versionRefusedMessage } from "../../../src/contract/versions.js";
@@ -94,6 +95,11 @@ for (const event of [
     ref,
     TEXT.budgetStop("token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", false),
   ),
+  status.delegated(ref, { agent: "b", taskId: "p1", contextId: "pc" }, "working", "", []),
+  status.inputRequired(ref, {
+    text: DELEGATION_TEXT.input("b", "Pick one"),
+    data: { kind: KIND.delegatedInput, agent: "b", taskId: "p1", text: "Pick one", data: [] },
+  }),
   status.inputRequired(ref, {
     text: "Pick one",
     data: { kind: KIND.askUserQuestion, questions: [{ question: "Pick one" }] },
@@ -124,6 +130,8 @@ samples[KIND.serverRestarted] = {
 
 /** Arguments to render each text of the contract with (a text not listed takes none). */
 const ARGS: Record<string, unknown[]> = {
+  progress: ["b", "working", ""],
+  input: ["b", "Which colour do you prefer?"],
   toolUse: ["Bash"],
   backgroundWait: [[work, other]],
   backgroundFinished: [work],
@@ -206,6 +214,7 @@ describe("the docs' event contract and src/contract/", () => {
     ...rendered(TEXT),
     ...rendered(DENIAL).map(([n, t]) => [`denial ${n}`, t]),
     ...rendered(FLEET_TEXT).map(([n, t]) => [`fleet ${n}`, t]),
+    ...rendered(DELEGATION_TEXT).map(([n, t]) => [`delegation ${n}`, t]),
   ])("%s is quoted in the docs", (_name, text) => {
     expect(snippets.filter((s) => pattern(s).test(text))).not.toEqual([]);
   });
