@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { DelegatingTask } from "../a2a/task/task-delegation.js";
 import type { PeersConfig } from "../config/peers-schema.js";
 import { sendToPeer, type CallOutcome } from "./call.js";
-import { callRefusal } from "./decisions.js";
+import { callRefusal, stateName } from "./decisions.js";
 import type { Peer } from "./peer-client.js";
 
 /** The in-process MCP server's name: the model sees its tools as `mcp__a2a__<tool>`. */
@@ -53,6 +53,17 @@ export function describeOutcome(o: CallOutcome): ToolResult {
  * one connection. Claude names a configured peer, never a URL.
  */
 export function a2aMcpServer(o: A2AToolsOptions): McpSdkServerConfigWithInstance {
+  return createSdkMcpServer({
+    name: A2A_SERVER,
+    version: "1.0.0",
+    tools: a2aTools(o),
+    // A delegated call waits as long as the peer works (peers.callTimeoutMs bounds it).
+    timeout: o.config.callTimeoutMs + o.config.requestTimeoutMs,
+  });
+}
+
+/** The tools of the `a2a` server, by the SDK's `tool()` (tests call their handlers). */
+export function a2aTools(o: A2AToolsOptions) {
   const known = [...o.peers.keys()];
   const callerOf = async (extra: unknown) => {
     const { _meta, signal } = extraOf(extra);
@@ -160,11 +171,5 @@ export function a2aMcpServer(o: A2AToolsOptions): McpSdkServerConfigWithInstance
     { annotations: { readOnlyHint: true } },
   );
 
-  return createSdkMcpServer({
-    name: A2A_SERVER,
-    version: "1.0.0",
-    tools: [listAgents, sendMessage, getTask],
-    // A delegated call waits as long as the peer works (peers.callTimeoutMs bounds it).
-    timeout: o.config.callTimeoutMs + o.config.requestTimeoutMs,
-  });
+  return [listAgents, sendMessage, getTask];
 }
