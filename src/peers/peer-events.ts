@@ -87,8 +87,7 @@ function setStatus(
   const usage = usageOf(metadata);
   if (usage !== undefined) {
     // What the peer spent, its own delegations included.
-    const d = usage.delegated;
-    view.usage = d === undefined ? usage : sumFigures(usage, d);
+    view.usage = sumFigures(usage, usage.delegated ?? NONE);
   }
   const changed = state !== view.state;
   view.state = state;
@@ -101,6 +100,14 @@ function setStatus(
   }
   return changed;
 }
+
+const NONE: UsageFigures = {
+  costUsd: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheCreationTokens: 0,
+};
 
 const sumFigures = (a: UsageFigures, b: UsageFigures): UsageFigures => ({
   costUsd: a.costUsd + b.costUsd,

@@ -160,7 +160,7 @@ export function a2aTools(o: A2AToolsOptions) {
           JSON.stringify({
             taskId: found.id,
             contextId: found.contextId,
-            state: found.status?.state,
+            state: stateName(found.status?.state),
             message,
           }),
         );

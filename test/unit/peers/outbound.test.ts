@@ -16,7 +16,7 @@ function recorder(responses: (() => Response)[] = []) {
     const next = responses.shift();
     return next ? Promise.resolve(next()) : Promise.reject(new TypeError("fetch failed"));
   };
-  return { seen, fetchImpl: fetchImpl as typeof fetch };
+  return { seen, fetchImpl: fetchImpl };
 }
 
 const resolveTo = (address: string) => () => Promise.resolve([{ address, family: 4 as const }]);
