@@ -6,6 +6,7 @@ import {
   workspacesProblem,
 } from "../../../src/config/workspaces.js";
 import type { ConfigInput } from "../../../src/config/schema.js";
+import { secretVariables } from "../../../src/config/security-schema.js";
 
 const resolve = (input: ConfigInput) =>
   resolveConfig(input, {
@@ -86,5 +87,15 @@ describe("the peers config", () => {
     const found = workspacesProblem(config.workspaces, config);
     if (problem === undefined) expect(found).toBeUndefined();
     else expect(found).toContain(problem);
+  });
+
+  it("keeps the peers' token variables out of Claude Code's environment", () => {
+    const config = resolve({
+      peers: {
+        agents: { b: { url: "https://b.example/", auth: { tokenEnv: "B_TOKEN" } } },
+        workspaceAuth: { tokenEnv: "SIBLING_TOKEN" },
+      },
+    });
+    expect(secretVariables(config)).toEqual(["B_TOKEN", "SIBLING_TOKEN"]);
   });
 });
