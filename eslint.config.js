@@ -18,7 +18,7 @@ export const LAYERS = [
   ["store"],
   ["sessions", "limits", "sandbox"],
   ["a2a"],
-  ["fleet"],
+  ["fleet", "peers"],
   ["http"],
   ["grpc"],
   ["doctor"],

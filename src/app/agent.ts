@@ -15,6 +15,7 @@ import { operatorScopes } from "../identity/operators.js";
 import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
+import { peersOf } from "../peers/peer-client.js";
 import { ReplayingRequestHandler } from "../a2a/handler/replaying-request-handler.js";
 import { FLEET_EVENTS_DELAY_MS, KeptEvents, LIVE_EVENTS_DELAY_MS } from "../store/kept-events.js";
 import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
@@ -154,6 +155,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(o.queryFactory && { queryFactory: o.queryFactory }),
     checkpoints: config.server.control.rewind && config.claude.isolation !== "worktree",
     executor: () => executor,
+    peers: peersOf(config.peers),
+    delegatingTask: (runId) => ownership.ofRun(runId)?.delegation,
   });
   const pool = new SessionPool({
     sessionMap,

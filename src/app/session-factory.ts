@@ -6,12 +6,15 @@ import {
   fileOperation,
 } from "../a2a/content/file-artifacts.js";
 import type { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
-import { ClaudeSession, type QueryFactory } from "../claude/index.js";
+import { ClaudeSession, type ClaudeSessionOptions, type QueryFactory } from "../claude/index.js";
 import type { Config } from "../config/schema.js";
 import { secretVariables, withoutVariables } from "../config/security-schema.js";
 import { parseConversationKey } from "../identity/conversation.js";
 import type { SessionFactoryArgs } from "../sessions/pool.js";
 import type { passthroughOptions } from "../sessions/session-options.js";
+import type { DelegatingTask } from "../a2a/task/task-delegation.js";
+import type { Peer } from "../peers/peer-client.js";
+import { a2aMcpServer, A2A_SERVER, A2A_TOOL_NAMES } from "../peers/tools.js";
 
 type ChildEnv = Record<string, string | undefined>;
 
@@ -44,6 +47,34 @@ export interface SessionWiring {
   readonly checkpoints?: boolean;
   /** The executor, read only when a session calls it (sessions exist only through it). */
   readonly executor: () => ClaudeAgentExecutor;
+  /** The workspace's peers (`peers`, docs/peers.md); none: no `a2a` tools. */
+  readonly peers?: ReadonlyMap<string, Peer>;
+  /** The task owning a run, as a delegated call sees it. */
+  readonly delegatingTask?: (runId: string | undefined) => DelegatingTask | undefined;
+}
+
+/**
+ * The `a2a` MCP server of one process and its tools allowed by default, only where peers are
+ * configured; `claude.disallowedTools` still takes them away, as any tool.
+ */
+function peerTools(
+  w: SessionWiring,
+  cwd: string,
+  session: () => ClaudeSession,
+): Pick<ClaudeSessionOptions, "mcpServers" | "allowedTools"> {
+  const { peers, delegatingTask } = w;
+  if (peers === undefined || peers.size === 0 || delegatingTask === undefined) return {};
+  const server = a2aMcpServer({
+    peers,
+    config: w.config.peers,
+    cwd,
+    taskOf: async (toolUseId, signal) =>
+      delegatingTask(await session().runOfToolUse(toolUseId, signal)),
+  });
+  return {
+    mcpServers: { ...w.passthrough.mcpServers, [A2A_SERVER]: server },
+    allowedTools: [...(w.config.claude.allowedTools ?? []), ...A2A_TOOL_NAMES],
+  };
 }
 
 /**
@@ -75,6 +106,7 @@ export function sessionFactory(w: SessionWiring): (args: SessionFactoryArgs) => 
       ...(resume !== undefined && { resume }),
       ...(w.claudeEnv && { env: w.claudeEnv }),
       ...w.passthrough,
+      ...peerTools(w, sessionCwd, () => session),
       // Every process of the workspace: new, resumed, and whatever wakes in it later.
       ...(w.sandbox && { sandbox: w.sandbox }),
       ...(Object.keys(sdkOptions).length > 0 && { sdkOptions }),

@@ -54,12 +54,24 @@ function parseQuestion(v: unknown): Question | undefined {
   };
 }
 
-/** Reads the status message of an input-required task. */
+/**
+ * Reads the status message of an input-required task. A peer's prompt passed up
+ * (`delegated_input`, docs/peers.md) reads as the peer's own question or permission request, so
+ * its answer is built the same way (and forwarded to the peer as it is).
+ */
 export function inputRequestOf(message: Message | undefined): InputRequest {
   const text = partsText(message?.parts);
   const data = firstData(message?.parts);
   const kind =
     asString(message?.metadata?.kind) ?? (isRecord(data) ? asString(data.kind) : undefined);
+  if (kind === KIND.delegatedInput && isRecord(data) && Array.isArray(data.data)) {
+    const inner: unknown = data.data[0];
+    if (isRecord(inner)) return requestOfData(asString(inner.kind), inner, text);
+  }
+  return requestOfData(kind, data, text);
+}
+
+function requestOfData(kind: string | undefined, data: unknown, text: string): InputRequest {
   if (kind === KIND.askUserQuestion && isRecord(data) && Array.isArray(data.questions)) {
     const questions = data.questions.flatMap((q) => parseQuestion(q) ?? []);
     if (questions.length > 0) return { kind: "question", text, questions };

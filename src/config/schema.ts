@@ -23,6 +23,7 @@ import { grpcSchema } from "./grpc-schema.js";
 import { workspacesSchema, type WorkspaceSpec } from "./workspace-schema.js";
 import { fleetSchema } from "./fleet-schema.js";
 import { serverSandboxSchema } from "./sandbox-schema.js";
+import { peersSchema } from "./peers-schema.js";
 
 export { PERMISSION_MODES, SETTING_SOURCES } from "./claude-schema.js";
 
@@ -269,6 +270,7 @@ export const configSchema = z
     limits: limitsSchema,
     tracing: tracingSchema,
     workspaces: workspacesSchema,
+    peers: peersSchema.prefault({}),
     fleet: fleetSchema.prefault({}),
   })
   .meta({

@@ -265,8 +265,17 @@ export const signingSchema = z
 export function secretVariables(config: {
   server: { auth: { tokens: readonly { env?: string | undefined }[] } };
   agentCard: { signing?: { privateKeyEnv?: string | undefined } | undefined };
+  peers?: {
+    agents: Readonly<Record<string, { auth: "none" | { tokenEnv: string } }>>;
+    workspaceAuth: "none" | { tokenEnv: string };
+  };
 }): string[] {
+  // The peers' tokens too (docs/peers.md): Claude reaches a peer through the tools, never by them.
+  const peerAuths = config.peers
+    ? [...Object.values(config.peers.agents).map((p) => p.auth), config.peers.workspaceAuth]
+    : [];
   return [
+    ...peerAuths.flatMap((a) => (a === "none" ? [] : [a.tokenEnv])),
     ...config.server.auth.tokens.flatMap((t) => (t.env === undefined ? [] : [t.env])),
     ...(config.agentCard.signing?.privateKeyEnv === undefined
       ? []

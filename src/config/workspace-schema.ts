@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { agentCardSchema } from "./card-schema.js";
 import { claudeSchema } from "./claude-schema.js";
+import { workspacePeersSchema, type WorkspacePeers } from "./peers-schema.js";
 import { name, names, positiveInt } from "./schema-parts.js";
+import { WORKSPACE_NAME, WORKSPACE_NAME_ERROR } from "./workspace-names.js";
 
 /**
  * The `workspaces` section of the config: several directories served by one server, each its own
@@ -9,13 +11,7 @@ import { name, names, positiveInt } from "./schema-parts.js";
  * as without this section.
  */
 
-/**
- * A workspace's name: one URL path segment (`/agents/<name>/`) and, with a PostgreSQL store, part
- * of a schema name, so lowercase letters, digits and inner hyphens only (like a DNS label).
- */
-export const WORKSPACE_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-export const WORKSPACE_NAME_ERROR =
-  "expected a workspace name: lowercase letters, digits and inner hyphens, at most 63 characters";
+export { WORKSPACE_NAME, WORKSPACE_NAME_ERROR } from "./workspace-names.js";
 
 const callersSchema = z
   .strictObject({
@@ -69,6 +65,7 @@ export const workspaceSchema = z.strictObject({
     .optional()
     .describe("Per-workspace session caps."),
   callers: callersSchema.optional(),
+  peers: workspacePeersSchema.optional(),
 });
 
 export const workspacesSchema = z
@@ -101,4 +98,6 @@ export interface WorkspaceSpec {
   readonly maxLive?: number | undefined;
   /** Who may call it; undefined: everyone the server lets in. */
   readonly callers?: WorkspaceCallers | undefined;
+  /** Its own peers and the siblings it may call (docs/peers.md); undefined: peers.agents only. */
+  readonly peers?: WorkspacePeers | undefined;
 }

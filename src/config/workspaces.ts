@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { ConfigError, describeValue } from "./errors.js";
+import type { PeerConfig } from "./peers-schema.js";
 import type { Config } from "./schema.js";
 import {
   WORKSPACE_NAME,
@@ -68,6 +69,7 @@ export function resolveWorkspaces(
       claude: writtenKeys(entry.claude, rawEntries[name]?.claude),
       maxLive: entry.sessions?.maxLive,
       callers: entry.callers,
+      peers: entry.peers,
     });
   }
   const flagged = new Set<string>();
@@ -103,6 +105,15 @@ export function workspacesProblem(
       return `Workspaces "${other}" and "${spec.name}" are the same directory (${dir}): give each directory one name.`;
     }
     byDir.set(dir, spec.name);
+  }
+  const names = new Set(specs.map((s) => s.name));
+  for (const spec of specs) {
+    const sibling = spec.peers?.workspaces?.find((w) => !names.has(w) || w === spec.name);
+    if (sibling !== undefined) {
+      return sibling === spec.name
+        ? `Workspace "${spec.name}": peers.workspaces lists itself; a workspace calls only its siblings.`
+        : `Workspace "${spec.name}": peers.workspaces names "${sibling}", which is not a workspace of this server.`;
+    }
   }
   const tokens = new Set(config.server.auth.tokens.map((t) => t.name));
   for (const spec of specs) {
@@ -154,7 +165,31 @@ export function workspaceConfig(base: Config, spec: WorkspaceSpec, first: boolea
       ...base.sessions,
       maxLive: Math.min(spec.maxLive ?? base.sessions.maxLive, base.sessions.maxLive),
     },
+    peers: { ...base.peers, agents: workspacePeerAgents(base, spec) },
   };
+}
+
+/**
+ * A workspace's peers (docs/peers.md): `peers.agents`, its own `peers.agents`, and the siblings
+ * it lists, each reached on this server's own loopback address (so allowed private). Pure.
+ */
+export function workspacePeerAgents(
+  base: Pick<Config, "server" | "peers">,
+  spec: Pick<WorkspaceSpec, "peers">,
+): Config["peers"]["agents"] {
+  const { host, port } = base.server;
+  const self = ["0.0.0.0", "::", "localhost"].includes(host) ? "127.0.0.1" : host;
+  const origin = `http://${self.includes(":") ? `[${self}]` : self}:${port}`;
+  const siblings = (spec.peers?.workspaces ?? []).map((name): [string, PeerConfig] => [
+    name,
+    {
+      url: `${origin}${WORKSPACES_PATH}/${name}/.well-known/agent-card.json`,
+      auth: base.peers.workspaceAuth,
+      allowPrivateNetwork: true,
+      description: `The sibling workspace ${name} of this server.`,
+    },
+  ]);
+  return { ...base.peers.agents, ...spec.peers?.agents, ...Object.fromEntries(siblings) };
 }
 
 /** Whether a caller (by kind and name) may call a workspace with these `callers`. Pure. */

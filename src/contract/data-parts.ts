@@ -1,3 +1,4 @@
+import type { DelegatedInputData } from "./delegation.js";
 import { KIND } from "./kinds.js";
 import type { PlanApprovalData } from "./plan.js";
 
@@ -49,7 +50,8 @@ export interface InputRequestContent {
   readonly text: string;
   /** The text part's media type (unset: text/plain); a plan is text/markdown. */
   readonly mediaType?: string;
-  readonly data: AskUserQuestionData | PermissionRequestData | PlanApprovalData;
+  readonly data:
+    AskUserQuestionData | PermissionRequestData | PlanApprovalData | DelegatedInputData;
 }
 
 /** `artifact.metadata` of a `file` artifact. */

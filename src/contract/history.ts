@@ -33,6 +33,9 @@ const KEPT: Readonly<Record<StatusKind, boolean>> = {
   // Where the conversation went back to, or came from: what Claude knows changed.
   [KIND.rewound]: true,
   [KIND.forked]: true,
+  // A peer's progress is progress; its question, passed up to our caller, is a prompt.
+  [KIND.delegated]: false,
+  [KIND.delegatedInput]: true,
 };
 
 const isStatusKind = (kind: unknown): kind is StatusKind =>

@@ -11,6 +11,7 @@
  */
 export * from "./auth-messages.js";
 export * from "./data-parts.js";
+export * from "./delegation.js";
 export * from "./extended-card.js";
 export * from "./extension.js";
 export * from "./history.js";

@@ -26,6 +26,8 @@ export const KIND = {
   rewound: "rewound",
   forked: "forked",
   diff: "diff",
+  delegated: "delegated",
+  delegatedInput: "delegated_input",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];
 

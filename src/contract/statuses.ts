@@ -1,5 +1,6 @@
 import { TaskState, type Message, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { InputRequestContent } from "./data-parts.js";
+import { DELEGATED_TASKS_KEY, DELEGATION_TEXT, type DelegatedTaskRef } from "./delegation.js";
 import { KIND, type StatusKind } from "./kinds.js";
 import {
   agentMessage,
@@ -165,6 +166,28 @@ export const status = {
     kindStatus(ref, WORKING, KIND.backgroundTimeout, TEXT.backgroundTimeout(ms, running)),
   wakeInterrupted: (ref: TaskRef): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.wakeInterrupted, TEXT.wakeInterrupted),
+  /**
+   * A peer's task this one delegated to changed state (docs/peers.md). Besides its kind on the
+   * message (`agent`, `taskId`, `state`), the event's own metadata lists every peer task of this
+   * one, on purpose: the SDK merges it into the stored task's, which links the two.
+   */
+  delegated: (
+    ref: TaskRef,
+    peer: DelegatedTaskRef,
+    state: string,
+    what: string,
+    linked: readonly DelegatedTaskRef[],
+  ): TaskStatusUpdateEvent => {
+    const event = kindStatus(
+      ref,
+      WORKING,
+      KIND.delegated,
+      DELEGATION_TEXT.progress(peer.agent, state, what),
+      { agent: peer.agent, taskId: peer.taskId, state },
+    );
+    event.metadata = { [DELEGATED_TASKS_KEY]: linked };
+    return event;
+  },
   /** The prompt a parked task shows: its text, and its data part (which carries the kind). */
   inputRequired: (ref: TaskRef, prompt: InputRequestContent): TaskStatusUpdateEvent =>
     statusUpdate(

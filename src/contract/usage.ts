@@ -24,6 +24,17 @@ export interface TaskUsage extends UsageFigures {
   readonly durationMs: number;
   /** Runs that reported usage. */
   readonly runs: number;
+  /**
+   * What the peers this task delegated to reported their tasks cost (docs/peers.md), kept apart
+   * from the figures above, which are this server's own runs; absent when nothing was delegated.
+   */
+  readonly delegated?: DelegatedUsage;
+}
+
+/** `metadata.usage.delegated`: the peers' reported usage, summed over the task's calls. */
+export interface DelegatedUsage extends UsageFigures {
+  /** Calls whose peer's final status reported a usage. */
+  readonly calls: number;
 }
 
 /** The task metadata key of its usage. */
@@ -83,7 +94,14 @@ export function usageOf(metadata: Rec | undefined): TaskUsage | undefined {
     modelTurns: num(raw.modelTurns),
     durationMs: num(raw.durationMs),
     runs: num(raw.runs),
+    ...delegatedOf(raw.delegated),
   };
+}
+
+function delegatedOf(v: unknown): { delegated?: DelegatedUsage } {
+  const figures = figuresOf(v);
+  if (figures === undefined || !isRec(v)) return {};
+  return { delegated: { ...figures, calls: isCount(v.calls) ? v.calls : 0 } };
 }
 
 /** `$0.00033`, `$0.013`, `$1.25`: two significant digits below a dollar, cents above. */

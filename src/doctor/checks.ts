@@ -19,9 +19,9 @@ import type { CheckResult } from "./check-result.js";
 import { checkControl } from "./control-check.js";
 import { checkIsolation } from "./isolation-check.js";
 import { checkPorts } from "./port-check.js";
+import { checkEveryPeer } from "./peers-check.js";
 import { checkSandbox } from "./sandbox-check.js";
 import { checkOidc, checkSigning } from "./security-checks.js";
-
 export type { CheckResult } from "./check-result.js";
 
 /** The report and the exit code (non-zero if anything is wrong). Pure. */
@@ -266,6 +266,7 @@ export async function runChecks(config: Config, file?: string | null): Promise<C
     await checkGrpc(config),
     checkRuntime(),
     ...(await directoryChecks(config, file)),
+    ...(await checkEveryPeer(config)),
     await checkCredentials(),
   ];
 }

@@ -1,6 +1,7 @@
-import type { Message } from "@a2a-js/sdk";
 import type { PermissionMode } from "@anthropic-ai/claude-agent-sdk";
 import { PLAN_MEDIA_TYPE, PLAN_TEXT, planApprovalData } from "../../contract/plan.js";
+import type { Message, Part } from "@a2a-js/sdk";
+import { DELEGATION_TEXT, delegatedInputData } from "../../contract/delegation.js";
 import {
   askUserQuestionData,
   permissionRequestData,
@@ -28,6 +29,19 @@ export type InputRequest =
       input: Record<string, unknown>;
       plan: string;
       modeAfter: PermissionMode;
+    }
+  /**
+   * A peer's own prompt, passed up from a delegated call (docs/peers.md): the answer is not read
+   * here but forwarded to the peer as it came, whose own rules decide what it means.
+   */
+  | {
+      kind: "delegated";
+      toolName: string;
+      input: Record<string, unknown>;
+      agent: string;
+      peerTaskId: string;
+      text: string;
+      data: readonly unknown[];
     };
 
 export type { Question } from "../../contract/data-parts.js";
@@ -47,6 +61,16 @@ export function inputRequestContent(p: InputRequest): InputRequestContent {
         text: p.plan.trim() === "" ? PLAN_TEXT.noPlan : p.plan,
         mediaType: PLAN_MEDIA_TYPE,
         data: planApprovalData(p.plan),
+      };
+    case "delegated":
+      return {
+        text: DELEGATION_TEXT.input(p.agent, p.text),
+        data: delegatedInputData({
+          agent: p.agent,
+          taskId: p.peerTaskId,
+          text: p.text,
+          data: p.data,
+        }),
       };
   }
 }
@@ -76,7 +100,9 @@ export const denialMessage = DENIAL.byClient;
 
 export type Answer =
   | { kind: "permission"; decision: Decision }
-  | { kind: "question"; answers: Record<string, string> };
+  | { kind: "question"; answers: Record<string, string> }
+  /** The caller's answer to a peer's prompt: its parts, forwarded as they are. */
+  | { kind: "delegated"; parts: Part[] };
 
 export class AnswerError extends Error {}
 
@@ -98,6 +124,9 @@ export function parseAnswer(prompt: InputRequest, message: Pick<Message, "parts"
   const data = dataParts(message);
   const text = textOf(message);
   switch (prompt.kind) {
+    case "delegated":
+      if (message.parts.length === 0) throw new AnswerError("The answer has no parts.");
+      return { kind: "delegated", parts: message.parts };
     case "plan":
     case "permission": {
       const structured = data.find((d) => isRecord(d) && d.kind === "permission_response");

@@ -13,6 +13,8 @@ export interface CallerAccounting {
   ended(taskId: string): void;
   /** A run in one of `owner`'s conversations ended: its result carries what it cost. */
   runEnded(owner: string, result: ResultEvent): void;
+  /** What a peer reported a delegated call of one of `owner`'s tasks cost (docs/peers.md). */
+  chargeDelegated(owner: string, usd: number): void;
   /** If `owner` has reached its daily budget: what a task of it says when it stops. */
   budgetStop(owner: string, background: boolean): string | undefined;
 }
@@ -23,6 +25,7 @@ export function callerAccounting(limits: CallerLimits): CallerAccounting {
     ended: (taskId) => limits.ended(taskId),
     // The run's own share of the runtime's running totals (src/claude/usage.ts).
     runEnded: (owner, result) => limits.charge(owner, result.usage.costUsd),
+    chargeDelegated: (owner, usd) => limits.charge(owner, usd),
     budgetStop: (owner, background) => {
       const reached = limits.budgetReached(owner);
       const caller = { scope: owner, anonymous: owner === ANONYMOUS_OWNER };

@@ -63,5 +63,9 @@ export function taskEnvironment(options: ExecutorOptions): TaskEnvironment<Serve
       const owner = parseConversationKey(conversation)?.owner;
       return owner === undefined ? undefined : accounting?.budgetStop(owner, background);
     },
+    chargeDelegated: (conversation, usd) => {
+      const owner = parseConversationKey(conversation)?.owner;
+      if (owner !== undefined) accounting?.chargeDelegated(owner, usd);
+    },
   };
 }

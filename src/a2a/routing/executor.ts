@@ -243,14 +243,14 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       throw err;
     }
     if (!admitted.ok) return refuse(admitted.reason);
-    const depth = this.queue.depth(conversation);
-    const controlled = await admitControl(this.options, depth, ctx.userMessage, ref, ctx.context);
+    const queued = this.queue.depth(conversation);
+    const controlled = await admitControl(this.options, queued, ctx.userMessage, ref, ctx.context);
     if (!controlled.ok) return refuse(controlled.reason);
-    const { plan, budget, settings } = admitted;
+    const { plan, budget, settings, depth } = admitted;
     const ticket = this.queue.enter(conversation);
     const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
     const control = controlled.control;
-    const origin = { kind: "client", plan, ticket, budget, settings, control } as const;
+    const origin = { kind: "client", plan, ticket, budget, settings, depth, control } as const;
     const task = new ServerTask(channel, origin, this.env, logger, conversation, {
       acceptedOutputModes: accepted,
       span,

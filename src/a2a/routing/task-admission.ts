@@ -1,5 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
 import type { TurnSettings } from "../../claude/index.js";
+import { delegationDepthOf } from "../../contract/delegation.js";
 import { InputError, planPrompt, type PromptPlan } from "../content/input.js";
 import type { TurnPolicy } from "../task/environment.js";
 import { taskSettings } from "../task/task-settings.js";
@@ -12,6 +13,8 @@ export type Admission =
       readonly plan: PromptPlan;
       readonly budget: TaskBudget | undefined;
       readonly settings: TurnSettings;
+      /** Its delegation depth (`metadata.delegationDepth`, docs/peers.md; 0: none). */
+      readonly depth: number;
     }
   | { readonly ok: false; readonly reason: string };
 
@@ -40,5 +43,6 @@ export function admitTask(
     (models || sandbox || permissionModes) &&
     taskSettings(message.metadata, { models, sandbox, permissionModes });
   if (chosen !== undefined && !chosen.ok) return { ok: false, reason: chosen.reason };
-  return { ok: true, plan, budget: budget.budget, settings: chosen?.settings ?? {} };
+  const depth = delegationDepthOf(message.metadata);
+  return { ok: true, plan, budget: budget.budget, settings: chosen?.settings ?? {}, depth };
 }

@@ -108,6 +108,8 @@ export interface TaskEnvironment<Task = unknown> {
    * text a task stops with after its turn (`background`: it had background work, now stopped).
    */
   budgetStop(conversation: string, background: boolean): string | undefined;
+  /** Counts what a peer reported a delegated call cost against the caller's daily budget. */
+  chargeDelegated?(conversation: string, usd: number): void;
   /** From now on, prompts and file changes of `runId` reach this task. */
   own(runId: string, task: Task): void;
   disown(runId: string): void;
@@ -133,5 +135,7 @@ export type TaskOrigin =
       readonly settings: TurnSettings;
       /** Its message's rewind or fork (`metadata.rewindTo`, `metadata.forkOf`). */
       readonly control?: ControlStart;
+      /** Its message's delegation depth (`metadata.delegationDepth`; 0: not a delegated call). */
+      readonly depth?: number;
     }
   | { readonly kind: "autonomous" };

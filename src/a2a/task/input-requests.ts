@@ -22,6 +22,13 @@ export function verdictFor(
   answer: Answer,
   ledger: DenialLedger,
 ): DenialVerdict {
+  if (answer.kind === "delegated") {
+    // Handed to the delegated call, which forwards the parts to the peer.
+    return {
+      result: { behavior: "allow", updatedInput: { parts: answer.parts } },
+      stop: undefined,
+    };
+  }
   if (answer.kind === "question") {
     const updatedInput = { ...request.input, answers: answer.answers };
     return { result: { behavior: "allow", updatedInput }, stop: undefined };
@@ -109,6 +116,30 @@ export class TaskInputRequests {
     const decided = inputRequestFor(toolName, input, options, this.ledger, this.policy);
     if (decided.kind === "verdict") return decided;
     return { kind: "queued", ...this.queue.add(decided.request) };
+  }
+
+  /**
+   * A peer's prompt passed up from a delegated call: queued as it is (loop protection and the
+   * permission policy are the peer's business, which applies its own to the answer).
+   */
+  requestDelegated(request: InputRequest): {
+    entry: InputRequestEntry;
+    result: Promise<PermissionResult>;
+  } {
+    return this.queue.add(request);
+  }
+
+  /** The shown input request, when it is a peer's prompt (its timeout ends the call, not the task). */
+  delegatedHead(): InputRequestEntry | undefined {
+    const head = this.queue.head;
+    return head?.shown === true && head.request.kind === "delegated" ? head : undefined;
+  }
+
+  /** Settles one input request with `result`, as the runtime withdrawing it would. */
+  expire(entry: InputRequestEntry, result: PermissionResult): Withdrawal {
+    const wasShown = entry.shown && this.queue.head === entry;
+    if (!this.queue.settle(entry, result)) return "settled_already";
+    return wasShown ? "shown" : "unseen";
   }
 
   /** The oldest input request, if the client has not been shown it yet. */

@@ -16,6 +16,7 @@ import { TaskCore } from "./task-core.js";
 import { TaskFinish } from "./task-finish.js";
 import { TaskInput, type AnsweredPrompt, type ToolCallOptions } from "./task-input.js";
 import { TaskRuns } from "./task-runs.js";
+import { TaskDelegation, type DelegatingTask } from "./task-delegation.js";
 import { TaskStart } from "./task-start.js";
 import { TaskSteer } from "./task-steer.js";
 
@@ -50,6 +51,7 @@ export class ServerTask {
   private readonly runs: TaskRuns;
   private readonly starter: TaskStart;
   private readonly steering: TaskSteer;
+  private readonly delegating: TaskDelegation;
 
   constructor(
     readonly channel: TaskChannel,
@@ -71,6 +73,12 @@ export class ServerTask {
     this.steering = new TaskSteer(this.core);
     this.runs = new TaskRuns(this.core, this.input, this.finish, this.steering);
     this.starter = new TaskStart(this.core, this.runs, this.finish);
+    this.delegating = new TaskDelegation(this.core, this.input, this.finish);
+  }
+
+  /** What a delegated call of one of its runs sees of it (`TaskDelegation`, docs/peers.md). */
+  get delegation(): DelegatingTask {
+    return this.delegating;
   }
 
   get ref(): TaskRef {

@@ -69,6 +69,8 @@ export class TaskCore {
   readonly record: { -readonly [K in keyof ControlRecord]: ControlRecord[K] } = {};
   /** A rewind under worktrees: where the worktree went and what was kept. */
   rewound: WorktreeRewind | undefined;
+  /** Delegated calls under way (docs/peers.md): aborted when the task ends, so cancel flows down. */
+  readonly peerCalls = new Set<AbortController>();
   /** The client's run under way (its prompt's, or its next turn's): steering goes to it. */
   foregroundRun: string | undefined;
 

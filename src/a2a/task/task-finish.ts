@@ -4,12 +4,18 @@ import type { ClaudeSession, RunUsage } from "../../claude/index.js";
 import { status } from "../../contract/statuses.js";
 import { CONTROL_RECORD_KEY } from "../../contract/control.js";
 import { WORKTREE_KEY } from "../../contract/worktree.js";
-import { EMPTY_USAGE, usageMetadata, type TaskUsage } from "../../contract/usage.js";
+import {
+  EMPTY_USAGE,
+  usageMetadata,
+  type TaskUsage,
+  type UsageFigures,
+} from "../../contract/usage.js";
 import { settleFate } from "./background-wait.js";
 import { DENY_FOR_STOP, DENY_TASK_OVER } from "./environment.js";
 import type { LifecycleEvent } from "./lifecycle.js";
 import type { TaskCore } from "./task-core.js";
 import {
+  addDelegatedUsage,
   addRunUsage,
   budgetStop,
   configuredBudget,
@@ -46,7 +52,13 @@ export class TaskFinish {
     if (this.core.ended) this.core.channel.amendStored(withStoredUsage(this.usage));
   }
 
-  /** The task's own budget's stop text once its runs crossed it, else undefined. */
+  /** A peer reported what a delegated call cost: `usage.delegated`, within the task's budget. */
+  addDelegated(figures: UsageFigures): void {
+    this.usage = addDelegatedUsage(this.usage, figures);
+    if (this.core.ended) this.core.channel.amendStored(withStoredUsage(this.usage));
+  }
+
+  /** The task's own budget's stop text once its runs (and its peers) crossed it, else undefined. */
   overBudget(): string | undefined {
     return budgetStop(this.usage, this.budget);
   }
@@ -181,6 +193,8 @@ export class TaskFinish {
     for (const output of core.runs.values()) output.finish();
     core.channel.status(this.withUsage(final));
     core.prompts.settleAll(DENY_FOR_STOP);
+    for (const call of core.peerCalls) call.abort();
+    core.peerCalls.clear();
     for (const runId of core.runs.keys()) core.lease?.session.cancelRun(runId, "task ended");
     return true;
   }

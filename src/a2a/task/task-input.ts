@@ -3,8 +3,9 @@ import type { PermissionMode, PermissionResult } from "@anthropic-ai/claude-agen
 import { modeAfterPlan } from "../control/permission-mode.js";
 import type { TaskRef } from "../../contract/messages.js";
 import { status } from "../../contract/statuses.js";
+import { DELEGATION_TEXT } from "../../contract/delegation.js";
 import { TEXT } from "../../contract/texts.js";
-import { inputRequestContent } from "../interaction/answers.js";
+import { inputRequestContent, type InputRequest } from "../interaction/answers.js";
 import type { InputRequestEntry } from "../interaction/input-request-queue.js";
 import { DENY_FOR_STOP } from "./environment.js";
 import type { TaskCore } from "./task-core.js";
@@ -95,6 +96,22 @@ export class TaskInput {
   }
 
   /**
+   * A peer's prompt from a delegated call of one of its runs (docs/peers.md): shown like any
+   * prompt; resolves with the caller's answer (`allow`, its parts in `updatedInput.parts`) or a
+   * denial (the task ended, the input timeout, the call gave up).
+   */
+  delegatedInput(
+    request: Extract<InputRequest, { kind: "delegated" }>,
+    signal: AbortSignal,
+  ): Promise<PermissionResult> {
+    if (this.core.ended) return Promise.resolve(DENY_FOR_STOP);
+    const { entry, result } = this.core.prompts.requestDelegated(request);
+    signal.addEventListener("abort", () => this.withdraw(entry), { once: true });
+    this.showNext();
+    return result;
+  }
+
+  /**
    * Shows the oldest prompt the client has not seen, if the task is not showing one. Parked with
    * an unshown head: the prompt before it was just settled, and the task stayed parked for it.
    */
@@ -125,6 +142,14 @@ export class TaskInput {
   onInputTimeout(): void {
     // An answer on its way wins, unless its request fails (see unclaim).
     if (this.core.phase.name !== "parked" || this.core.prompts.deferTimeout()) return;
+    // A peer's prompt unanswered ends that call with a tool error; Claude decides what next.
+    const delegated = this.core.prompts.delegatedHead();
+    if (delegated !== undefined) {
+      const ms = this.core.env.policy.inputTimeoutMs ?? 0;
+      const deny = { behavior: "deny", message: DELEGATION_TEXT.inputTimeout(ms) } as const;
+      if (this.core.prompts.expire(delegated, deny) === "shown") this.leaveWithdrawn();
+      return;
+    }
     this.finish.fail(TEXT.inputTimeout(this.core.env.policy.inputTimeoutMs ?? 0));
   }
 
@@ -142,9 +167,11 @@ export class TaskInput {
       { toolName: entry.request.toolName },
       "task: prompt withdrawn by the runtime",
     );
-    if (withdrawal === "shown" && this.leavePrompt(prompts.size > 0, status.working)) {
-      this.afterPrompt();
-    }
+    if (withdrawal === "shown") this.leaveWithdrawn();
+  }
+
+  private leaveWithdrawn(): void {
+    if (this.leavePrompt(this.core.prompts.size > 0, status.working)) this.afterPrompt();
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   usageMetadata,
   type BudgetSource,
   type TaskUsage,
+  type UsageFigures,
 } from "../../contract/usage.js";
 
 /** A task's usage with one more run's added (docs/limits.md "Cost and limits"). Pure. */
@@ -17,8 +18,33 @@ export function addRunUsage(total: TaskUsage, run: RunUsage): TaskUsage {
     modelTurns: total.modelTurns + run.modelTurns,
     durationMs: total.durationMs + run.durationMs,
     runs: total.runs + 1,
+    ...(total.delegated !== undefined && { delegated: total.delegated }),
   };
 }
+
+/**
+ * A task's usage with what a peer reported a delegated call cost added to `delegated`; the
+ * task's own figures stay its own runs' (docs/peers.md "Cost"). Pure.
+ */
+export function addDelegatedUsage(total: TaskUsage, peer: UsageFigures): TaskUsage {
+  const before = total.delegated ?? { ...EMPTY_FIGURES, calls: 0 };
+  return {
+    ...total,
+    delegated: {
+      ...addTokens(before, peer),
+      costUsd: roundUsd(before.costUsd + peer.costUsd),
+      calls: before.calls + 1,
+    },
+  };
+}
+
+const EMPTY_FIGURES: UsageFigures = {
+  costUsd: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheCreationTokens: 0,
+};
 
 /** What a task may spend (USD), and who said so. */
 export interface TaskBudget {
@@ -61,11 +87,13 @@ export function requestedBudget(
  * its budget, else undefined. Pure.
  */
 export function budgetStop(
-  usage: Pick<TaskUsage, "costUsd">,
+  usage: Pick<TaskUsage, "costUsd" | "delegated">,
   budget: TaskBudget | undefined,
 ): string | undefined {
-  if (budget === undefined || usage.costUsd <= budget.usd) return undefined;
-  return TEXT.budgetExceeded(budget.usd, usage.costUsd, budget.source);
+  // What its peers reported counts too: a delegated call spends the caller's money.
+  const spent = roundUsd(usage.costUsd + (usage.delegated?.costUsd ?? 0));
+  if (budget === undefined || spent <= budget.usd) return undefined;
+  return TEXT.budgetExceeded(budget.usd, spent, budget.source);
 }
 
 /** The stored task with this usage in its metadata (a late run's cost, after it ended). Pure. */

@@ -33,6 +33,7 @@ describe("config.schema.json", () => {
       "limits",
       "tracing",
       "workspaces",
+      "peers",
       "fleet",
     ]);
     for (const block of [

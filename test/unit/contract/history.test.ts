@@ -33,6 +33,8 @@ const KEPT: Record<StatusKind, boolean> = {
   plan_approval: true,
   rewound: true,
   forked: true,
+  delegated: false,
+  delegated_input: true,
 };
 
 describe("what a task's history keeps", () => {

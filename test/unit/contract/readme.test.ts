@@ -6,6 +6,7 @@ import { status } from "../../../src/contract/statuses.js";
 import { DENIAL, TEXT } from "../../../src/contract/texts.js";
 import { FLEET_TEXT } from "../../../src/contract/fleet-texts.js";
 import { PLAN_MEDIA_TYPE, PLAN_TEXT, planApprovalData } from "../../../src/contract/plan.js";
+import { DELEGATION_TEXT } from "../../../src/contract/delegation.js";
 import { EVENTS_EXTENSION_URI, EVENTS_EXTENSION_VERSION } from "../../../src/contract/extension.js";
 import { CONTROL_EXTENSION_URI, CONTROL_EXTENSION_VERSION } from "../../../src/contract/control.js";
 import { CONTROL_TEXT } from "../../../src/contract/control-texts.js";
@@ -99,6 +100,11 @@ for (const event of [
     ref,
     TEXT.budgetStop("token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", false),
   ),
+  status.delegated(ref, { agent: "b", taskId: "p1", contextId: "pc" }, "working", "", []),
+  status.inputRequired(ref, {
+    text: DELEGATION_TEXT.input("b", "Pick one"),
+    data: { kind: KIND.delegatedInput, agent: "b", taskId: "p1", text: "Pick one", data: [] },
+  }),
   status.inputRequired(ref, {
     text: "Pick one",
     data: { kind: KIND.askUserQuestion, questions: [{ question: "Pick one" }] },
@@ -134,6 +140,8 @@ samples[KIND.serverRestarted] = {
 
 /** Arguments to render each text of the contract with (a text not listed takes none). */
 const ARGS: Record<string, unknown[]> = {
+  progress: ["b", "working", ""],
+  input: ["b", "Which colour do you prefer?"],
   toolUse: ["Bash"],
   toolResult: ["Bash", false],
   backgroundWait: [[work, other]],
@@ -222,6 +230,7 @@ describe("the docs' event contract and src/contract/", () => {
     ...rendered(DENIAL).map(([n, t]) => [`denial ${n}`, t]),
     ...rendered(FLEET_TEXT).map(([n, t]) => [`fleet ${n}`, t]),
     ...rendered(PLAN_TEXT).map(([n, t]) => [`plan ${n}`, t]),
+    ...rendered(DELEGATION_TEXT).map(([n, t]) => [`delegation ${n}`, t]),
   ])("%s is quoted in the docs", (_name, text) => {
     expect(snippets.filter((s) => pattern(s).test(text))).not.toEqual([]);
   });

@@ -1,0 +1,307 @@
+/**
+ * Delegation to peers (docs/peers.md, issue 35): server A's Claude calls server B through the
+ * `a2a` MCP tools; both are real servers on 127.0.0.1 with the real runtime and a scripted model
+ * each, and B is allowed on loopback by its `allowPrivateNetwork`.
+ */
+import { createServer, type Server } from "node:net";
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { ClientFactory } from "@a2a-js/sdk/client";
+import { describe, expect, it } from "vitest";
+import { resolveConfig } from "../../src/config/load.js";
+import { start } from "../support/a2a/workspaces.js";
+import { startTestBench, TEST_MODEL } from "../support/bench.js";
+import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { KIND } from "../../src/contract/kinds.js";
+import { DELEGATED_TASKS_KEY, type DelegatedTaskRef } from "../../src/contract/delegation.js";
+import { usageOf } from "../../src/contract/usage.js";
+import {
+  a2a,
+  COLOUR_QUESTION,
+  freePort,
+  perTest,
+  temp,
+  dataPart,
+  idsOf,
+  lastStatus,
+  reply,
+  resultOf,
+  sendRequest,
+  text,
+  toolUse,
+  userMessage,
+  watch,
+  type A2AHarness,
+  type Rule,
+} from "../support/harness/index.js";
+
+const SEND = "mcp__a2a__send_message";
+
+/** A's rules: a prompt makes Claude call send_message; the tool's result is relayed as the answer. */
+const delegating = (prompt: string, input: Record<string, unknown>): Rule[] => [
+  {
+    name: "delegate",
+    match: { lastUserText: prompt, toolResult: false },
+    reply: reply(toolUse(SEND, input)),
+  },
+  {
+    name: "relay",
+    match: { toolResult: true },
+    reply: (req) => reply(text(`A relays: ${req.toolResults.at(-1)?.content ?? ""}`)),
+  },
+];
+
+const peerOf = (b: A2AHarness, extra: Record<string, unknown> = {}) => ({
+  peers: { agents: { b: { url: b.server.url, allowPrivateNetwork: true, ...extra } } },
+});
+
+const statuses = (events: readonly StreamResponse[]) =>
+  events.flatMap((e) => (e.payload?.$case === "statusUpdate" ? [e.payload.value] : []));
+
+describe("delegation to a peer A2A agent", () => {
+  it("A's Claude asks B: B's answer reaches A's, the tasks are linked both ways, B's progress and usage show on A", async () => {
+    const b = await a2a({
+      rules: [{ match: { lastUserText: "What is the answer?" }, reply: reply(text("B says 42")) }],
+    });
+    const a = await a2a({
+      config: peerOf(b),
+      rules: delegating("Ask B", { agent: "b", text: "What is the answer?" }),
+    });
+    const events = await a.stream("Ask B for the answer");
+    const { taskId } = idsOf(events);
+    const stored = await a.client.getTask({ tenant: "", id: taskId, historyLength: undefined });
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(resultOf(stored)).toContain("B says 42");
+
+    // A's stream shows B's progress, by name.
+    const delegated = statuses(events).filter(
+      (s) => s.status?.message?.metadata?.kind === KIND.delegated,
+    );
+    expect(delegated.length).toBeGreaterThan(0);
+    const said = delegated.map((s) => s.status?.message?.metadata as Record<string, unknown>);
+    expect(said.map((m) => m.agent)).toContain("b");
+    expect(said.map((m) => m.state)).toContain("completed");
+
+    // Linked both ways: A's metadata names B's task; B's message references A's task.
+    const linked = stored.metadata?.[DELEGATED_TASKS_KEY] as DelegatedTaskRef[];
+    expect(linked).toHaveLength(1);
+    const peerTask = await b.client.getTask({
+      tenant: "",
+      id: linked[0]!.taskId,
+      historyLength: undefined,
+    });
+    expect(peerTask.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(peerTask.history[0]?.referenceTaskIds).toEqual([taskId]);
+    expect(peerTask.history[0]?.metadata?.delegationDepth).toBe(1);
+
+    // B's usage is A's `delegated` usage, beside A's own.
+    const peerUsage = usageOf(peerTask.metadata);
+    const usage = usageOf(stored.metadata);
+    expect(peerUsage?.costUsd).toBeGreaterThan(0);
+    expect(usage?.delegated?.costUsd).toBe(peerUsage?.costUsd);
+    expect(usage?.delegated?.calls).toBe(1);
+    expect(a.bench.model.unmatched).toEqual([]);
+    expect(b.bench.model.unmatched).toEqual([]);
+  });
+
+  it("B's question reaches A's caller as delegated_input; the answer goes back to B and both complete", async () => {
+    const b = await a2a({
+      rules: [
+        {
+          match: { lastUserText: "Pick a colour", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+        { match: { toolResult: /blue/ }, reply: reply(text("B picked blue")) },
+      ],
+    });
+    const a = await a2a({
+      config: peerOf(b),
+      rules: delegating("Ask B to choose", { agent: "b", text: "Pick a colour" }),
+    });
+    const asked = await a.stream("Ask B to choose");
+    const prompt = lastStatus(asked);
+    expect(prompt.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(prompt.kind).toBe(KIND.delegatedInput);
+    expect(prompt.text).toBe(`Peer b asks: ${COLOUR_QUESTION.question}`);
+    expect(prompt.data?.agent).toBe("b");
+    const peerData = prompt.data?.data as { kind: string; questions: unknown[] }[];
+    expect(peerData[0]?.kind).toBe(KIND.askUserQuestion);
+    expect(peerData[0]?.questions).toEqual([COLOUR_QUESTION]);
+
+    const answer = dataPart({ answers: { [COLOUR_QUESTION.question]: "blue" } });
+    const done = await a.stream([answer], idsOf(asked));
+    expect(lastStatus(done).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const stored = await a.client.getTask({
+      tenant: "",
+      id: idsOf(asked).taskId,
+      historyLength: undefined,
+    });
+    expect(resultOf(stored)).toContain("B picked blue");
+    const peerId = (stored.metadata?.[DELEGATED_TASKS_KEY] as DelegatedTaskRef[])[0]!.taskId;
+    const peerTask = await b.client.getTask({ tenant: "", id: peerId, historyLength: undefined });
+    expect(peerTask.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // The answer is in B's history, as A's caller gave it.
+    const answers = peerTask.history.flatMap((m) =>
+      m.parts.flatMap((p) => (p.content?.$case === "data" ? [p.content.value as unknown] : [])),
+    );
+    expect(answers).toContainEqual({ answers: { [COLOUR_QUESTION.question]: "blue" } });
+  });
+
+  it("B's permission request reaches A's caller; a deny reaches B and B's file is not written", async () => {
+    const outside = await temp("peers-outside-");
+    const target = join(outside.path, "denied.txt");
+    const b = await a2a({
+      rules: [
+        {
+          match: { lastUserText: "Write the file", toolResult: false },
+          reply: reply(toolUse("Write", { file_path: target, content: "no\n" })),
+        },
+        { match: { toolResult: true }, reply: reply(text("B was not allowed to write")) },
+      ],
+    });
+    const a = await a2a({
+      config: peerOf(b),
+      rules: delegating("Ask B to write", { agent: "b", text: "Write the file" }),
+    });
+    const asked = await a.stream("Ask B to write");
+    const prompt = lastStatus(asked);
+    expect(prompt.kind).toBe(KIND.delegatedInput);
+    const peerData = prompt.data?.data as { kind: string; toolName: string }[];
+    expect(peerData[0]).toMatchObject({ kind: KIND.permissionRequest, toolName: "Write" });
+
+    const done = await a.stream("No, do not write it.", idsOf(asked));
+    expect(lastStatus(done).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const stored = await a.client.getTask({
+      tenant: "",
+      id: idsOf(asked).taskId,
+      historyLength: undefined,
+    });
+    expect(resultOf(stored)).toContain("B was not allowed to write");
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("canceling A while B works cancels B's task", async () => {
+    const b = await a2a({
+      rules: [
+        {
+          match: { lastUserText: "Work for a long time" },
+          reply: reply(text("Working ".repeat(200)), { chunkSize: 4, chunkDelayMs: 50 }),
+        },
+      ],
+    });
+    const a = await a2a({
+      config: peerOf(b),
+      rules: delegating("Ask B to work", { agent: "b", text: "Work for a long time" }),
+    });
+    const stream = watch(a.client.sendMessageStream(sendRequest(userMessage("Ask B to work"))));
+    const head = await stream.first(() => true);
+    const taskId = head.payload?.$case === "task" ? head.payload.value.id : "";
+    const working = await stream.first(
+      (e) =>
+        e.payload?.$case === "statusUpdate" &&
+        e.payload.value.status?.message?.metadata?.kind === KIND.delegated,
+    );
+    const peerId =
+      working.payload?.$case === "statusUpdate"
+        ? (working.payload.value.status?.message?.metadata?.taskId as string)
+        : "";
+    await a.client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+    await stream.done;
+    await expect
+      .poll(
+        async () =>
+          (await b.client.getTask({ tenant: "", id: peerId, historyLength: undefined })).status
+            ?.state,
+        { timeout: 30_000, interval: 200 },
+      )
+      .toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it("a peer that is not configured is never reached, not even by its URL; a peer that is down gives a tool error and A still completes", async () => {
+    let connections = 0;
+    const listener: Server = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    perTest({ close: () => new Promise<void>((resolve) => listener.close(() => resolve())) });
+    const address = listener.address();
+    const port = typeof address === "object" && address !== null ? address.port : 0;
+    const down = await freePort();
+    const a = await a2a({
+      config: {
+        peers: {
+          retries: 0,
+          agents: { down: { url: `http://127.0.0.1:${down}/`, allowPrivateNetwork: true } },
+        },
+      },
+      rules: [
+        ...delegating("Ask by URL", { agent: `http://127.0.0.1:${port}/`, text: "hello" }),
+        {
+          match: { lastUserText: "Ask the down one", toolResult: false },
+          reply: reply(toolUse(SEND, { agent: "down", text: "hello" })),
+        },
+      ],
+    });
+    const byUrl = await a.send("Ask by URL");
+    expect(byUrl.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(resultOf(byUrl)).toContain("is not a configured peer (configured: down)");
+    expect(connections).toBe(0);
+
+    const toDown = await a.send("Ask the down one");
+    expect(toDown.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(resultOf(toDown)).toContain("The call to down failed");
+  });
+
+  it("workspaces: a sibling it lists is called, one it does not list is not, and A→B→A stops at peers.maxDepth 1", async () => {
+    const bench = perTest(await startTestBench([]));
+    const dirs = Object.fromEntries(["a", "b", "c"].map((n) => [n, join(bench.sandbox.root, n)]));
+    await Promise.all(Object.values(dirs).map((d) => mkdir(d, { recursive: true })));
+    const config = resolveConfig(
+      {
+        claude: { model: TEST_MODEL, settingSources: [], permissionMode: "acceptEdits" },
+        peers: { maxDepth: 1 },
+        workspaces: {
+          a: { cwd: dirs.a!, peers: { workspaces: ["b"] } },
+          b: { cwd: dirs.b!, peers: { workspaces: ["a"] } },
+          c: { cwd: dirs.c! },
+        },
+      },
+      {
+        file: "<test config>",
+        startDir: bench.sandbox.root,
+        overrides: { port: await freePort(), cwd: bench.sandbox.cwd },
+      },
+    );
+    bench.model.setRules([
+      ...delegating("Loop through b", { agent: "b", text: "Call a back" }).slice(0, 1),
+      {
+        match: { lastUserText: "Call a back", toolResult: false },
+        reply: reply(toolUse(SEND, { agent: "a", text: "Back to a" })),
+      },
+      {
+        match: { lastUserText: "Ask c", toolResult: false },
+        reply: reply(toolUse(SEND, { agent: "c", text: "hello c" })),
+      },
+      ...delegating("never", {}).slice(1),
+    ]);
+    const server = perTest(await start(bench, config));
+    const a = await new ClientFactory().createFromUrl(`${server.url}/agents/a/`);
+    const send = async (prompt: string) =>
+      a.sendMessage(sendRequest(userMessage(prompt))).then((r) => {
+        if (!("id" in r)) throw new Error("expected a task");
+        return r;
+      });
+
+    // a lists b; b's call back to a would be depth 2: refused by b, which says so to a.
+    const loop = await send("Loop through b");
+    expect(loop.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(resultOf(loop)).toContain("b answered");
+    expect(resultOf(loop)).toContain("beyond peers.maxDepth (1)");
+    // a does not list c.
+    const toC = await send("Ask c");
+    expect(resultOf(toC)).toContain('"c" is not a configured peer (configured: b)');
+    expect(bench.model.unmatched).toEqual([]);
+  });
+});

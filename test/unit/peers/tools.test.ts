@@ -1,0 +1,258 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AgentCard, StreamResponse, TaskState, type Part } from "@a2a-js/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DelegatingTask, PeerPrompt } from "../../../src/a2a/task/task-delegation.js";
+import type { DelegatedTaskRef } from "../../../src/contract/delegation.js";
+import { agentMessage, rawPart, textPart } from "../../../src/contract/messages.js";
+import type { UsageFigures } from "../../../src/contract/usage.js";
+import { Peer } from "../../../src/peers/peer-client.js";
+import { a2aTools } from "../../../src/peers/tools.js";
+
+/**
+ * The `a2a` tools' handlers, called as the runtime calls them (the tool use id in `_meta`),
+ * against a peer that is an injected fetch: its card, and a JSON-RPC stream of scripted events.
+ */
+
+const PEER_URL = "https://peer.example";
+const card = AgentCard.fromJSON({
+  name: "Peer B",
+  description: "Reviews diffs",
+  version: "1.0.0",
+  supportedInterfaces: [
+    { url: `${PEER_URL}/a2a/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+  ],
+  capabilities: { streaming: true },
+  defaultInputModes: ["text/plain"],
+  defaultOutputModes: ["text/plain"],
+  skills: [{ id: "review", name: "review", description: "Reviews a diff", tags: ["code"] }],
+});
+
+const ref = { taskId: "peer-1", contextId: "peer-ctx" };
+const status = (state: TaskState, parts: Part[] = [], kind?: string, metadata?: object) =>
+  ({
+    payload: {
+      $case: "statusUpdate",
+      value: {
+        ...ref,
+        status: {
+          state,
+          message: parts.length ? agentMessage(ref, parts, kind ? { kind } : undefined) : undefined,
+          timestamp: new Date().toISOString(),
+        },
+        metadata,
+      },
+    },
+  }) as StreamResponse;
+
+const USAGE = {
+  usage: {
+    costUsd: 0.25,
+    inputTokens: 10,
+    outputTokens: 20,
+    cacheReadTokens: 0,
+    cacheCreationTokens: 0,
+    models: {},
+    modelTurns: 1,
+    durationMs: 5,
+    runs: 1,
+  },
+};
+
+const ANSWER: StreamResponse[] = [
+  {
+    payload: {
+      $case: "task",
+      value: {
+        id: ref.taskId,
+        contextId: ref.contextId,
+        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined },
+        artifacts: [],
+        history: [],
+        metadata: undefined,
+      },
+    },
+  },
+  status(TaskState.TASK_STATE_WORKING),
+  {
+    payload: {
+      $case: "artifactUpdate",
+      value: {
+        ...ref,
+        artifact: {
+          artifactId: "file:review.md",
+          name: "review.md",
+          description: "",
+          parts: [rawPart(Buffer.from("LGTM\n"), "text/markdown", "review.md")],
+          metadata: { kind: "file" },
+          extensions: [],
+        },
+        append: false,
+        lastChunk: true,
+        metadata: undefined,
+      },
+    },
+  },
+  status(TaskState.TASK_STATE_WORKING, [textPart("Looks good to me.")], "result"),
+  status(TaskState.TASK_STATE_COMPLETED, [], undefined, USAGE),
+];
+
+interface Sent {
+  method: string;
+  params: { message?: { metadata?: Record<string, unknown>; referenceTaskIds?: string[] } };
+}
+
+function fakePeer(events: readonly StreamResponse[]) {
+  const sent: Sent[] = [];
+  let cards = 0;
+  const fetchImpl = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (url.endsWith("agent-card.json")) {
+      cards++;
+      return Promise.resolve(Response.json(AgentCard.toJSON(card)));
+    }
+    const body = JSON.parse(init?.body as string) as Sent & { id: number };
+    sent.push(body);
+    const frames = events.map(
+      (e) =>
+        `data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: StreamResponse.toJSON(e) })}\n\n`,
+    );
+    const headers = { "content-type": "text/event-stream" };
+    return Promise.resolve(new Response(frames.join(""), { headers }));
+  }) as typeof fetch;
+  return { sent, fetchImpl, cards: () => cards };
+}
+
+function fakeTask(depth = 0) {
+  const progress: [DelegatedTaskRef, string][] = [];
+  const usage: UsageFigures[] = [];
+  const asked: PeerPrompt[] = [];
+  const task: DelegatingTask = {
+    ref: { taskId: "ours-1", contextId: "our-ctx" },
+    depth,
+    traceHeaders: () => ({
+      traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+    }),
+    begin: () => ({ signal: new AbortController().signal, done: () => undefined }),
+    progress: (peer, state) => progress.push([peer, state]),
+    ask: (prompt) => {
+      asked.push(prompt);
+      return Promise.resolve({ kind: "refused", reason: "no" });
+    },
+    addUsage: (f) => usage.push(f),
+  };
+  return { task, progress, usage, asked };
+}
+
+let cwd = "";
+afterEach(async () => {
+  if (cwd) await rm(cwd, { recursive: true, force: true });
+});
+
+async function tools(events: readonly StreamResponse[], depth = 0) {
+  cwd = await mkdtemp(join(tmpdir(), "a2a-tools-"));
+  const peer = fakePeer(events);
+  const t = fakeTask(depth);
+  const network = {
+    fetch: peer.fetchImpl,
+    resolve: () => Promise.resolve([{ address: "93.184.216.34", family: 4 as const }]),
+  };
+  const bounds = { requestTimeoutMs: 10_000, retries: 0 };
+  const b = new Peer(
+    "b",
+    { url: PEER_URL, auth: "none", allowPrivateNetwork: false },
+    bounds,
+    network,
+  );
+  const list = a2aTools({
+    peers: new Map([["b", b]]),
+    config: { maxDepth: 2, callTimeoutMs: 60_000, requestTimeoutMs: 10_000 },
+    cwd,
+    taskOf: (toolUseId) => Promise.resolve(toolUseId === "tu1" ? t.task : undefined),
+  });
+  const call = (name: string, args: Record<string, unknown>, toolUseId = "tu1") => {
+    const found = list.find((x) => x.name === name);
+    if (!found) throw new Error(`no tool ${name}`);
+    return found.handler(args as never, { _meta: { "claudecode/toolUseId": toolUseId } });
+  };
+  return { call, peer, ...t };
+}
+
+const textOf = (r: { content: unknown[] }) =>
+  (r.content as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n");
+
+describe("the a2a tools", () => {
+  it("list_agents gives each peer's name, description and skills from its card", async () => {
+    const t = await tools([]);
+    const result = await t.call("list_agents", {});
+    expect(textOf(result)).toBe("- b: Reviews diffs\n  skills: review: Reviews a diff");
+    expect(result.isError).toBeUndefined();
+  });
+
+  it("send_message streams the peer's answer: its text, its files saved, its progress, its usage, the depth and our task sent along", async () => {
+    const t = await tools(ANSWER, 1);
+    const result = await t.call("send_message", { agent: "b", text: "Review this" });
+    expect(result.isError).toBeUndefined();
+    expect(textOf(result)).toContain("b answered (task peer-1, contextId peer-ctx");
+    expect(textOf(result)).toContain("Looks good to me.");
+    expect(textOf(result)).toContain("Files saved: .a2a/peers/b/peer-1/review.md");
+    expect(await readFile(join(cwd, ".a2a/peers/b/peer-1/review.md"), "utf8")).toBe("LGTM\n");
+    expect(t.progress.map(([, state]) => state)).toEqual(["submitted", "working", "completed"]);
+    expect(t.progress[0]?.[0]).toEqual({ agent: "b", taskId: "peer-1", contextId: "peer-ctx" });
+    expect(t.usage).toEqual([
+      {
+        costUsd: 0.25,
+        inputTokens: 10,
+        outputTokens: 20,
+        cacheReadTokens: 0,
+        cacheCreationTokens: 0,
+      },
+    ]);
+    expect(t.peer.sent).toHaveLength(1);
+    expect(t.peer.sent[0]?.method).toBe("SendStreamingMessage");
+    expect(t.peer.sent[0]?.params.message?.metadata).toEqual({ delegationDepth: 2 });
+    expect(t.peer.sent[0]?.params.message?.referenceTaskIds).toEqual(["ours-1"]);
+  });
+
+  it.each([
+    ["a peer that is not configured", { agent: "c", text: "hi" }, 0, "is not a configured peer"],
+    [
+      "a URL instead of a name",
+      { agent: `${PEER_URL}/`, text: "hi" },
+      0,
+      "is not a configured peer",
+    ],
+    ["a call beyond peers.maxDepth", { agent: "b", text: "hi" }, 2, "beyond peers.maxDepth (2)"],
+    [
+      "a file outside the working directory",
+      { agent: "b", text: "hi", files: ["../x"] },
+      0,
+      "outside the working directory",
+    ],
+  ])("send_message refuses %s, and sends nothing", async (_what, args, depth, error) => {
+    const t = await tools(ANSWER, depth);
+    const result = await t.call("send_message", args);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(error);
+    expect(t.peer.sent).toEqual([]);
+  });
+
+  it("a call no task owns sends nothing", async () => {
+    const t = await tools(ANSWER);
+    const result = await t.call("send_message", { agent: "b", text: "hi" }, "tu-unknown");
+    expect(result.isError).toBe(true);
+    expect(t.peer.sent).toEqual([]);
+    expect(t.peer.cards()).toBe(0);
+  });
+
+  it("a peer task that fails is a tool error with its text", async () => {
+    const t = await tools([
+      ANSWER[0]!,
+      status(TaskState.TASK_STATE_FAILED, [textPart("The diff is too large.")]),
+    ]);
+    const result = await t.call("send_message", { agent: "b", text: "Review this" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe("b's task peer-1 ended failed: The diff is too large.");
+  });
+});
