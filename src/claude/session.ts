@@ -1,37 +1,19 @@
-// Longer than ~300 lines on purpose: this is the provider's whole public API (stream, follow,
-// interrupt, cancel, close, history) and the prompt scheduler behind it, in one class so that
-// every entry point checks the same closing/ended state. Its shared state lives in SessionCore
-// (core.ts), routing in the pump (pump.ts), run bookkeeping in RunTracker (run-tracker.ts).
-import { randomUUID, type UUID } from "node:crypto";
-import type { SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { randomUUID } from "node:crypto";
 import { pino, type Logger } from "pino";
 import { AsyncQueue } from "./async-queue.js";
 import type { BackgroundTask } from "./background-tasks.js";
 import { SessionCore } from "./core.js";
 import type { RunStreamEvent, RunTerminalEvent, SessionListener } from "./events.js";
-import { defaultHistoryLoader } from "./history.js";
-import { contentBlocks, textOf } from "./normalize.js";
-import { buildQueryOptions, type ClaudeSessionOptions } from "./options.js";
-import { trackPermissions } from "./permissions.js";
-import { errorText, QueryPump } from "./pump.js";
+import type { ClaudeSessionOptions } from "./options.js";
+import { PromptQueue, type UserPrompt } from "./prompt-queue.js";
 import { isActiveLifecycle, type Run, type RunOutcome, type SessionStatus } from "./run-tracker.js";
-import { defaultQueryFactory, type QueryHandle } from "./sdk.js";
+import { SESSION_CLOSED, SessionProcess } from "./session-process.js";
 import type { TimelineEntry } from "./timeline.js";
 import type { TurnStateName } from "./turn-state.js";
-import {
-  describeSwitch,
-  isNoSwitch,
-  resolveSettings,
-  settingsSwitch,
-  type SettingsSwitch,
-  type TurnSettings,
-} from "./turn-settings.js";
-import { defaultUsageBaselineLoader } from "./usage-baseline.js";
+import type { TurnSettings } from "./turn-settings.js";
 
-/** Why runs end when their session is closed and no one said why (idle, evicted). */
-export const SESSION_CLOSED = "session closed";
-
-export type UserPrompt = string | SDKUserMessage["message"]["content"];
+export { SESSION_CLOSED } from "./session-process.js";
+export type { UserPrompt } from "./prompt-queue.js";
 export type FinishStatus = Exclude<SessionStatus, "running"> | "timeout";
 
 /** The events of one foreground run; `runId` ties it to the session events. */
@@ -46,47 +28,28 @@ export interface RunSnapshot {
   outcome?: RunOutcome;
 }
 
-interface PendingPrompt {
-  run: Run;
-  uuid: string;
-  prompt: UserPrompt;
-  /** Resolved: the model and effort this prompt runs with. */
-  settings: TurnSettings;
-}
-
 /**
  * One conversation: one long-lived Claude Code process in streaming-input mode, one foreground
- * run at a time, autonomous runs when the runtime wakes by itself.
+ * run at a time, autonomous runs when the runtime wakes by itself. This is the provider's public
+ * API (stream, follow, interrupt, cancel, close, history) and each run's stream; the prompts
+ * wait their turn in the prompt queue (prompt-queue.ts), the process lives and ends in
+ * session-process.ts, the shared state is SessionCore's (core.ts), routing the pump's (pump.ts).
  */
 export class ClaudeSession {
   private readonly core: SessionCore;
   private readonly logger: Logger;
-  private readonly input = new AsyncQueue<SDKUserMessage>();
-  private readonly pending: PendingPrompt[] = [];
   private readonly channels = new Map<string, AsyncQueue<RunStreamEvent>>();
-  private readonly history: Promise<void>;
-  /** A resumed session's cost totals, read before its first prompt goes (see `usage.ts`). */
-  private readonly usageBaseline: Promise<void> | undefined;
   private readonly newId: () => string;
-  private handle: QueryHandle | undefined;
-  private pump: QueryPump | undefined;
-  private pumpDone: Promise<void> = Promise.resolve();
-  private closing: Promise<void> | undefined;
-  private startError: string | undefined;
-  /** Why `close()` was called: what the runs it ends report. */
-  private closeReason = SESSION_CLOSED;
-  /** The model and effort the live process runs with (set when it starts). */
-  private current: TurnSettings = {};
-  /** A model or effort switch is under way: nothing is sent until it is done. */
-  private switching = false;
+  private readonly process: SessionProcess;
+  private readonly queue: PromptQueue;
 
-  constructor(private readonly options: ClaudeSessionOptions) {
+  constructor(options: ClaudeSessionOptions) {
     this.logger = (options.logger ?? pino({ level: "silent" })).child({ component: "claude" });
     this.newId = options.newId ?? randomUUID;
     this.core = new SessionCore(this.logger, this.newId);
     this.core.attach({
-      takeHandoff: () => this.takeHandoff(),
-      onRunEnded: (run) => this.onRunEnded(run),
+      takeHandoff: () => this.queue.takeHandoff(),
+      onRunEnded: (run) => this.queue.onRunEnded(run),
     });
     // A run's stream is fed from the session events, so it sees them in the one order they have.
     this.core.emitter.subscribe((event) => {
@@ -104,11 +67,9 @@ export class ClaudeSession {
         channel.end();
       }
     });
-    if (options.resume !== undefined) this.core.adoptSessionId(options.resume);
-    this.history =
-      options.resume === undefined ? Promise.resolve() : this.loadHistory(options.resume);
-    this.usageBaseline =
-      options.resume === undefined ? undefined : this.loadUsageBaseline(options.resume);
+    this.process = new SessionProcess(options, this.core, this.logger, this.newId);
+    const defaults = { model: options.model, effort: options.effort };
+    this.queue = new PromptQueue(this.core, this.process, this.logger, defaults);
   }
 
   /** From system/init; the resumed id until the first turn confirms it. */
@@ -126,7 +87,7 @@ export class ClaudeSession {
 
   /** Spawns the process now instead of at the first prompt. */
   start(): void {
-    this.ensureStarted();
+    this.process.ensureStarted();
   }
 
   subscribe(listener: SessionListener): () => void {
@@ -149,19 +110,18 @@ export class ClaudeSession {
     this.channels.set(run.id, channel);
     this.core.emitter.emit({ type: "run_started", runId: run.id, origin: "foreground" });
     this.core.refreshStatus();
-    if (this.closing !== undefined || this.core.processEnded) {
-      this.core.endRun(run.id, { state: "error", reason: this.deadReason() }, "session unusable");
+    if (this.process.unusable) {
+      const reason = this.process.deadReason();
+      this.core.endRun(run.id, { state: "error", reason }, "session unusable");
     } else {
-      const defaults = { model: this.options.model, effort: this.options.effort };
-      this.pending.push({ run, uuid, prompt, settings: resolveSettings(settings, defaults) });
-      this.schedule();
+      this.queue.enqueue(run, uuid, prompt, settings);
     }
     return { runId: run.id, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
   }
 
   /** The assembled timeline, all runs in order; a resumed session's earlier messages first. */
   async *streamHistory(): AsyncIterable<TimelineEntry> {
-    await this.history;
+    await this.process.history;
     yield* this.core.timeline.snapshot();
   }
 
@@ -173,7 +133,7 @@ export class ClaudeSession {
     const targets = this.core.runs.active().filter((r) => r.state !== "queued");
     if (targets.length === 0) return;
     const ended = Promise.all(targets.map((r) => this.whenEnded(r.id)));
-    await this.interruptRuns(targets, "interrupt requested");
+    await this.process.interruptRuns(targets, "interrupt requested");
     await ended;
   }
 
@@ -241,7 +201,7 @@ export class ClaudeSession {
     if (run.state === "queued") {
       this.core.endRun(runId, { state: "interrupted", text: "", reason }, reason);
     } else {
-      void this.interruptRuns([run], reason);
+      void this.process.interruptRuns([run], reason);
     }
   }
 
@@ -261,7 +221,7 @@ export class ClaudeSession {
    */
   async stopBackgroundTask(taskId: string, reason?: string): Promise<void> {
     if (reason !== undefined) this.core.tasks.markStopping(taskId, reason);
-    await this.handle?.stopTask(taskId);
+    await this.process.stopTask(taskId);
   }
 
   /**
@@ -269,197 +229,13 @@ export class ClaudeSession {
    * is stopping") as what their tasks are told.
    */
   close(reason = SESSION_CLOSED): Promise<void> {
-    this.closing ??= this.shutdown(reason);
-    return this.closing;
-  }
-
-  private async shutdown(reason: string): Promise<void> {
-    this.closeReason = reason;
-    for (const item of this.pending.splice(0)) {
-      const outcome = { state: "interrupted", text: "", reason } as const;
-      this.core.endRun(item.run.id, outcome, reason);
-    }
-    this.pump?.markClosing(reason);
-    this.input.end();
-    if (this.handle === undefined) {
-      this.core.processGone(undefined, false);
-      this.core.emitter.emit({ type: "closed", reason });
-      return;
-    }
-    try {
-      this.handle.close();
-    } catch (error) {
-      this.logger.warn({ err: error }, "session: close failed");
-    }
-    await this.pumpDone;
-  }
-
-  /** Starts the process if it is not running, with `settings` (the first prompt's). */
-  private ensureStarted(settings?: TurnSettings): boolean {
-    if (this.handle !== undefined) return true;
-    if (this.closing !== undefined || this.core.processEnded) return false;
-    const canUseTool =
-      this.options.canUseTool && trackPermissions(this.core, this.options.canUseTool, this.newId);
-    this.current = settings ?? { model: this.options.model, effort: this.options.effort };
-    const options = buildQueryOptions(this.options, canUseTool, this.logger, this.current);
-    try {
-      const factory = this.options.queryFactory ?? defaultQueryFactory;
-      const baseline = this.usageBaseline;
-      // The runtime answers nothing before its first prompt, so holding that prompt until the
-      // baseline is known means no result is metered against the wrong totals.
-      const prompt = baseline === undefined ? this.input : afterReady(baseline, this.input);
-      this.handle = factory({ prompt, options });
-    } catch (error) {
-      this.logger.error({ err: error }, "session: starting Claude Code failed");
-      this.startError = `Claude Code could not be started: ${errorText(error)}`;
-      this.core.processGone(undefined, true);
-      this.core.refreshStatus();
-      return false;
-    }
-    this.pump = new QueryPump(this.handle, this.core);
-    this.pumpDone = this.pump.run();
-    this.logger.debug({ resume: this.options.resume }, "session: query started");
-    return true;
-  }
-
-  private deadReason(): string {
-    if (this.closing !== undefined) return this.closeReason;
-    const why = this.startError ?? this.core.endReason ?? "Claude Code process has ended";
-    return `${why}; re-create the session to resume`;
-  }
-
-  /** Starts the next queued prompt if the turn is free; never pushes while a turn runs. */
-  private schedule(): void {
-    const next = this.pending[0];
-    if (next === undefined || this.core.foreground !== undefined || this.switching) return;
-    if (this.closing !== undefined || this.core.processEnded) {
-      for (const item of this.pending.splice(0)) {
-        this.core.endRun(item.run.id, { state: "error", reason: this.deadReason() }, "unusable");
-      }
-      return;
-    }
-    switch (this.core.turn.state) {
-      case "foreground":
-        return;
-      case "autonomous": {
-        if (this.core.turn.handoffRequested) return;
-        // Atomic autonomous → foreground: interrupt, await teardown (its result), then send.
-        this.core.turn.requestHandoff();
-        const autonomous = this.core.runs
-          .active()
-          .filter((r) => r.origin === "autonomous" && r.state !== "queued");
-        void this.interruptRuns(autonomous, "foreground prompt waiting");
-        return;
-      }
-      case "idle":
-        this.send(next);
-        return;
-    }
-  }
-
-  private takeHandoff(): void {
-    const next = this.pending[0];
-    if (next === undefined || this.closing !== undefined || this.core.processEnded) {
-      this.core.turn.transition("idle", "handoff target gone");
-      return;
-    }
-    this.send(next);
-  }
-
-  private send(item: PendingPrompt): void {
-    const core = this.core;
-    if (!this.ensureStarted(item.settings)) {
-      if (core.turn.state === "autonomous") core.turn.transition("idle", "process unusable");
-      this.schedule();
-      return;
-    }
-    const change = settingsSwitch(this.current, item.settings);
-    if (!isNoSwitch(change)) {
-      // A handed-off turn is given back: the prompt goes from idle once the switch is done.
-      if (core.turn.state === "autonomous") core.turn.transition("idle", "switching settings");
-      void this.switchSettings(item, change);
-      return;
-    }
-    this.pending.shift();
-    if (!core.turn.transition("foreground", "prompt sent").ok) {
-      this.pending.unshift(item);
-      return;
-    }
-    core.foregroundSent(item.run.id, item.uuid);
-    core.runs.transition(item.run.id, "awaiting_response", "prompt sent");
-    const content = item.prompt;
-    core.timeline.addUserPrompt(item.uuid, textOf(contentBlocks(content)), item.run.id);
-    this.logger.debug({ runId: item.run.id, uuid: item.uuid }, "session: prompt sent");
-    this.input.push({
-      type: "user",
-      message: { role: "user", content },
-      parent_tool_use_id: null,
-      uuid: item.uuid as UUID,
-    });
-  }
-
-  /**
-   * Switches the live process to another model or effort through the runtime's own controls
-   * (`setModel`, `applyFlagSettings`), before the prompt that asked for it is sent. The runtime
-   * applies both from its next turn on, conversation and transcript kept. If the runtime refuses,
-   * that prompt's run fails saying so and the process keeps what it had.
-   */
-  private async switchSettings(item: PendingPrompt, change: SettingsSwitch): Promise<void> {
-    const handle = this.handle;
-    if (handle === undefined) return;
-    this.switching = true;
-    try {
-      if (change.model !== undefined) {
-        await handle.setModel(change.model.to);
-        this.current = { ...this.current, model: change.model.to };
-      }
-      if (change.effort !== undefined) {
-        await handle.applyFlagSettings({ effortLevel: change.effort.to });
-        this.current = { ...this.current, effort: change.effort.to ?? undefined };
-      }
-      this.logger.debug({ runId: item.run.id, to: describeSwitch(change) }, "session: switched");
-    } catch (error) {
-      const reason = `Claude Code could not switch to ${describeSwitch(change)}: ${errorText(error)}`;
-      this.logger.warn({ err: error, runId: item.run.id }, "session: switch failed");
-      if (isActiveLifecycle(item.run.state)) {
-        this.core.endRun(item.run.id, { state: "error", reason }, "settings switch failed");
-      }
-    } finally {
-      this.switching = false;
-      this.schedule();
-    }
-  }
-
-  private onRunEnded(run: Run): void {
-    const index = this.pending.findIndex((p) => p.run.id === run.id);
-    if (index >= 0) this.pending.splice(index, 1);
-    this.schedule();
+    return this.process.close(reason, (why) => this.queue.endAll(why));
   }
 
   /** The caller stopped reading its stream: the run is not wanted any more. */
   private abandon(runId: string): void {
     this.channels.delete(runId);
     this.cancelRun(runId, "abandoned by caller");
-  }
-
-  private async interruptRuns(targets: readonly Run[], reason: string): Promise<void> {
-    let needed = false;
-    for (const run of targets) {
-      if (run.interruptRequested || !isActiveLifecycle(run.state)) continue;
-      run.interruptRequested = true;
-      needed = true;
-      if (run.state === "awaiting_response" || run.state === "streaming") {
-        this.core.runs.transition(run.id, "finalizing", reason);
-      }
-    }
-    if (!needed || this.handle === undefined) return;
-    this.logger.debug({ runs: targets.map((r) => r.id), reason }, "session: interrupting");
-    try {
-      await this.handle.interrupt();
-    } catch (error) {
-      // The result (or the end of the stream) still ends the runs.
-      this.logger.warn({ err: error }, "session: interrupt request failed");
-    }
   }
 
   private whenEnded(runId: string): Promise<void> {
@@ -474,33 +250,6 @@ export class ClaudeSession {
       });
     });
   }
-
-  private async loadUsageBaseline(sessionId: string): Promise<void> {
-    const loader = this.options.usageBaselineLoader ?? defaultUsageBaselineLoader;
-    try {
-      const where = { cwd: this.options.cwd, ...(this.options.env && { env: this.options.env }) };
-      const totals = await loader(sessionId, where);
-      if (totals !== undefined) this.core.usage.startFrom(totals);
-    } catch (error) {
-      // Then the first run after the resume also counts what the runtime had saved before.
-      this.logger.warn({ err: error, sessionId }, "session: resumed cost totals could not be read");
-    }
-  }
-
-  private async loadHistory(sessionId: string): Promise<void> {
-    const loader = this.options.historyLoader ?? defaultHistoryLoader;
-    try {
-      const where = { cwd: this.options.cwd, ...(this.options.env && { env: this.options.env }) };
-      this.core.timeline.seedHistory(await loader(sessionId, where));
-    } catch (error) {
-      this.logger.warn({ err: error, sessionId }, "session: resumed history could not be read");
-    }
-  }
-}
-
-async function* afterReady<T>(ready: Promise<void>, items: AsyncIterable<T>): AsyncIterable<T> {
-  await ready;
-  yield* items;
 }
 
 function terminalEvent(runId: string, outcome: RunOutcome): RunTerminalEvent {

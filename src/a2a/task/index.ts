@@ -4,9 +4,12 @@
  * verdicts, the input timeout), what each run shows the client (streamed text, tool statuses),
  * the background work it waits for, and what it cost against its budget.
  *
- * The task object is the one imperative shell that owns the phase; its collaborators
- * (input-requests.ts, background-wait.ts, run-output.ts) hold state and decide, and stay inside
- * this folder.
+ * The task object (server-task.ts) is the task's face; its phase and shared state are in
+ * task-core.ts, and each phase's steps in one collaborator: task-start.ts (queue turn, worktree,
+ * inbox, process slot, lease, prompt), task-runs.ts (the runs and what they show; what a run's
+ * end means is run-end.ts, pure), task-input.ts (input requests and answers), task-finish.ts
+ * (the end, its usage and budgets). Below them, input-requests.ts, background-wait.ts and
+ * run-output.ts hold state and decide. All stay inside this folder.
  *
  * Imported by routing/ (which creates tasks and hands them runs) and handler/ (the request
  * guard refuses a budget a message may not ask for). It imports the contract,

@@ -1,0 +1,127 @@
+import type { TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import type { ClaudeSession, RunStream, RunStreamEvent } from "../../claude/index.js";
+import { status } from "../../contract/statuses.js";
+import { TEXT } from "../../contract/texts.js";
+import { runEndFate } from "./run-end.js";
+import { RunOutput } from "./run-output.js";
+import { RunTrace } from "./run-trace.js";
+import type { TaskCore } from "./task-core.js";
+import type { TaskFinish } from "./task-finish.js";
+import type { TaskInput } from "./task-input.js";
+
+/**
+ * A task's runs, from their first event to their terminal one: the step into work when the
+ * prompt reaches Claude (`prompt_sent`), a wake taken over while the task waits (`run_started`),
+ * what each run shows the client (through its RunOutput) and traces, and what its end means
+ * (`run-end.ts`). Run-level features (steering a run, a cold start's first run) land here.
+ */
+export class TaskRuns {
+  constructor(
+    private readonly core: TaskCore,
+    private readonly input: TaskInput,
+    private readonly finish: TaskFinish,
+  ) {}
+
+  /**
+   * Takes over a run already under way: the wake its background work caused (or, for an
+   * autonomous task, the wake it was created for). False if the task cannot take it.
+   */
+  adopt(session: ClaudeSession, runId: string): boolean {
+    const core = this.core;
+    if (core.ended) return false;
+    if (core.phase.name === "waiting" && !core.step({ type: "run_started" })) return false;
+    const stream = session.follow(runId);
+    if (stream === undefined) return false;
+    core.lease ??= core.env.acquire(core.conversation);
+    core.background.clearTimeout();
+    void this.consume(stream, false);
+    return true;
+  }
+
+  /** Reads a run to its terminal event, whatever the task's phase: only then is the run over. */
+  async consume(stream: RunStream, foreground: boolean): Promise<void> {
+    const core = this.core;
+    const runId = stream.runId;
+    core.ownedRuns.add(runId);
+    core.own(runId);
+    const streaming = core.env.streaming;
+    const coalescing = streaming && { timers: core.env.timers, ...streaming };
+    const progress = (update: TaskStatusUpdateEvent) => core.progress(update);
+    core.runs.set(runId, new RunOutput(core.ref, runId, core.channel, progress, coalescing));
+    const ids = { ...core.spanIds, "claude.run.id": runId };
+    const origin = foreground ? "foreground" : "autonomous";
+    const trace = new RunTrace(
+      core.span.child("claude.run", { ...ids, "claude.run.origin": origin }),
+      ids,
+    );
+    for await (const event of stream) {
+      trace.onEvent(event);
+      this.handle(runId, foreground, event);
+    }
+    if (core.runs.delete(runId) && !core.ended) {
+      this.finish.fail(TEXT.runEndedWithoutResult);
+    }
+  }
+
+  private handle(runId: string, foreground: boolean, event: RunStreamEvent): void {
+    const core = this.core;
+    const output = core.runs.get(runId);
+    switch (event.kind) {
+      case "prompt_sent":
+        if (core.step({ type: "prompt_sent" })) {
+          core.channel.status(status.working(core.ref));
+          this.input.showNext();
+        }
+        return;
+      case "run_completed":
+      case "run_failed":
+      case "run_interrupted":
+        core.runs.delete(runId);
+        if (core.ended) return;
+        output?.finish();
+        this.onRunEnded(event, foreground);
+        return;
+      default:
+        if (event.kind === "result") this.finish.addUsage(event.usage);
+        if (!core.ended) output?.onEvent(event);
+        return;
+    }
+  }
+
+  private onRunEnded(
+    event: Extract<RunStreamEvent, { kind: `run_${string}` }>,
+    foreground: boolean,
+  ): void {
+    const core = this.core;
+    const fate = runEndFate(event, {
+      foreground,
+      origin: core.origin.kind,
+      overBudget: this.finish.overBudget(),
+    });
+    switch (fate.kind) {
+      case "over_budget":
+        this.finish.stopForBudget(fate.text);
+        return;
+      case "settle":
+        if (fate.answer !== undefined) this.finish.lastAnswer = fate.answer;
+        this.finish.settle();
+        return;
+      case "fail":
+        if (event.kind === "run_failed" && event.cause === "authentication_failed") {
+          core.logger.warn(
+            { runId: event.runId, runtimeText: event.reason },
+            "task failed: Claude Code is not logged in (see claude-a2a --check)",
+          );
+        }
+        this.finish.fail(fate.text);
+        return;
+      case "complete":
+        this.finish.complete(fate.note);
+        return;
+      case "wake_interrupted":
+        core.progress(status.wakeInterrupted(core.ref));
+        this.finish.settle();
+        return;
+    }
+  }
+}
