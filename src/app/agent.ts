@@ -5,17 +5,12 @@ import type { TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { TaskBusManager } from "../a2a/handler/bus-manager.js";
 import { buildCards, extendedCardProvider } from "../a2a/card/cards.js";
-import { parseConversationKey, upgradeSessionKey } from "../identity/conversation.js";
+import { upgradeSessionKey } from "../identity/conversation.js";
 import { metricsCallerLabel } from "../identity/metrics-caller.js";
 import { operatorScopes } from "../identity/operators.js";
 import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
-import {
-  changedFilePath,
-  FILE_TOOL_MATCHER,
-  fileOperation,
-} from "../a2a/content/file-artifacts.js";
 import type { GuardedRequestHandler } from "../a2a/handler/guarded-request-handler.js";
 import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
 import { RetryingPushSender } from "../a2a/push/sender.js";
@@ -23,7 +18,6 @@ import { pushTargetPolicy } from "../a2a/push/target.js";
 import type { Inbox } from "../a2a/task/environment.js";
 import type { ServerTask } from "../a2a/task/server-task.js";
 import {
-  ClaudeSession,
   readTranscriptSync,
   rewindPoint,
   transcriptCheck,
@@ -35,7 +29,7 @@ import { checkHealth, type HealthReport } from "../http/health.js";
 import { ServerMetrics } from "../metrics/metrics.js";
 import { OrphanGuard } from "../sessions/orphans.js";
 import type { SlotsFactory } from "../sessions/machine-slots.js";
-import { SessionPool, type SessionFactoryArgs } from "../sessions/pool.js";
+import { SessionPool } from "../sessions/pool.js";
 import { describePassthrough, passthroughOptions } from "../sessions/session-options.js";
 import { modelPolicyOf } from "../contract/task-options.js";
 import { SessionMap } from "../store/session-map.js";
@@ -49,6 +43,8 @@ import { realClock, type Clock, type Timers } from "../common/timers.js";
 import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { packageVersion } from "../common/version.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
+import { conversationSessions } from "./conversation-sessions.js";
+import { fingerprintOf, settingsFiles, watchFiles } from "../workspace/settings-files.js";
 import * as fleets from "../fleet/open.js";
 
 export interface AgentOptions {
@@ -129,65 +125,34 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   await orphans.stopPredecessor();
   const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
 
-  // Sessions report to the executor, which needs the pool that creates them: the closures below
-  // read `executor` only when a session calls them, and sessions exist only through the executor.
+  // Sessions report to the executor, which needs the pool that creates them: the closures read
+  // `executor` only when a session calls them, and sessions exist only through the executor.
   // The pool is keyed by conversation: a caller's contextId (`conversation.ts`).
-  const createSession = ({ key, resume, resumeAt }: SessionFactoryArgs): ClaudeSession => {
-    const conversation = parseConversationKey(key);
-    const sdkOptions =
-      resumeAt === undefined ? o.sdkOptions : { ...o.sdkOptions, resumeSessionAt: resumeAt };
-    const sessionCwd = cwdOf(key);
-    const session: ClaudeSession = new ClaudeSession({
-      cwd: sessionCwd,
-      ...(config.claude.model !== undefined && { model: config.claude.model }),
-      permissionMode: config.claude.permissionMode,
-      ...(config.claude.allowedTools && { allowedTools: config.claude.allowedTools }),
-      ...(config.claude.disallowedTools && { disallowedTools: config.claude.disallowedTools }),
-      settingSources: config.claude.settingSources,
-      ...(config.claude.maxTurns !== undefined && { maxTurns: config.claude.maxTurns }),
-      ...(resume !== undefined && { resume }),
-      ...(claudeEnv && { env: claudeEnv }),
-      ...passthrough,
-      ...(sdkOptions && { sdkOptions }),
-      ...(o.queryFactory && { queryFactory: o.queryFactory }),
-      logger: logger.child(
-        conversation
-          ? { contextId: conversation.contextId, owner: conversation.owner }
-          : { conversation: key },
-      ),
-      canUseTool: (toolName, input, options) => executor.canUseTool(key, toolName, input, options),
-      hooks: {
-        PostToolUse: [
-          {
-            matcher: FILE_TOOL_MATCHER,
-            hooks: [
-              async (input, _toolUseId, { signal }) => {
-                if (input.hook_event_name !== "PostToolUse") return {};
-                const path = changedFilePath(input.tool_name, input.tool_input);
-                if (path === undefined) return {};
-                // The change belongs to the run that made the tool call, whoever holds the context.
-                const runId = await session.runOfToolUse(input.tool_use_id, signal);
-                await executor.onFileChanged(key, runId, {
-                  cwd: sessionCwd,
-                  path,
-                  toolName: input.tool_name,
-                  operation: fileOperation(input.tool_name, input.tool_response),
-                  maxBytes: config.artifacts.maxFileBytes,
-                });
-                return {};
-              },
-            ],
-          },
-        ],
-      },
-    });
-    // Background work and wakes: the executor gives them to the task that owns them.
-    session.subscribe((event) => executor.onSessionEvent(key, session, event));
-    return session;
-  };
+  const sessions = conversationSessions({
+    config,
+    logger,
+    claudeEnv,
+    passthrough,
+    sdkOptions: o.sdkOptions,
+    queryFactory: o.queryFactory,
+    cwdOf,
+    executor: () => executor,
+  });
+  const settingsOf = (at: string) => settingsFiles(at, claudeEnv ?? process.env);
   const pool = new SessionPool({
     sessionMap,
-    createSession,
+    createSession: sessions.createSession,
+    spares: {
+      wanted: config.sessions.spares,
+      maxIdleMs: config.sessions.spareIdleMs,
+      create: sessions.createSpare,
+      site: worktrees?.spareSite ?? { current: () => cwd },
+      cwdOf,
+      fingerprint: (at) => fingerprintOf(settingsOf(at)),
+      watch: (at, changed) => watchFiles(settingsOf(at), changed),
+      // A spare's process is recorded in the pid file like any other: no orphan after kill -9.
+      onChange: () => void orphans.record(),
+    },
     idleTimeoutMs: config.sessions.idleTimeoutMs,
     maxLive: config.sessions.maxLive,
     minIdleBeforeEvictMs: config.sessions.minIdleBeforeEvictMs,
@@ -208,6 +173,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     liveSessions: () => pool.liveCount,
     backgroundTasks: () => pool.backgroundTaskCount(),
     queuedTasks: () => pool.waiting,
+    spares: () => pool.spareCounts,
     callerLabel: metricsCallerLabel({
       tokens: config.server.auth.tokens.map((t) => t.name),
       logins: config.server.allowedLogins ?? [],
@@ -303,6 +269,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     { maxBudgetUsd: config.claude.maxBudgetUsd, callerLimits: limits, models },
     cards.extended && extendedCardProvider(cards.extended),
   );
+  // Last: the spares' sessions report to the executor once taken.
+  pool.fillSpares();
+  worktrees?.onSpareReady(() => pool.fillSpares());
   const closeSessions = async () => {
     await pool.closeAll();
     await sessionMap.flush();
@@ -324,6 +293,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         pingStore: () => stores.ping(),
         liveSessions: () => pool.liveCount,
         maxLive: config.sessions.maxLive,
+        ...(config.sessions.spares > 0 && { spares: () => pool.spareCounts }),
         ...(fleet && { instance: () => fleet.health() }),
       }),
     closeSessions,

@@ -6,6 +6,7 @@ import { PIDS_FILE } from "../sessions/orphans.js";
 import { SESSIONS_FILE } from "../store/session-map.js";
 import { INBOX_DIR } from "../workspace/inbox.js";
 import { WorktreeManager, type ConversationRef } from "../workspace/worktrees/index.js";
+import type { SpareSite } from "../sessions/spare-sessions.js";
 
 /**
  * The wiring of `claude.isolation: "worktree"` (`src/workspace/worktrees/`): the manager opened
@@ -16,6 +17,10 @@ export interface WorktreeIsolation {
   readonly task: NonNullable<TaskEnvironment["isolation"]>;
   /** The folder a conversation's Claude Code process runs in (its transcripts lie under it). */
   cwdOf(key: string): string;
+  /** Where spare processes run: the spare worktree, once built (`sessions.spares`). */
+  readonly spareSite: SpareSite;
+  /** Calls `ready` each time a spare worktree is built. */
+  onSpareReady(ready: () => void): void;
   /** Stops the retention timer; resolves when the commits under way are made. */
   close(): Promise<void>;
 }
@@ -49,6 +54,8 @@ export async function openWorktreeIsolation(
   return {
     task: { worktrees: manager, maxDiffBytes: config.artifacts.maxFileBytes },
     cwdOf: (key) => manager.cwdOf(refOf(key)),
+    spareSite: { current: () => manager.spareCwd() },
+    onSpareReady: (ready) => manager.spare.onReady(ready),
     close: async () => {
       stop();
       await manager.close();

@@ -123,6 +123,23 @@ const sessionsSchema = z.strictObject({
         "less than this (its last turn just ended) only after every other idle one. It never " +
         "makes a conversation wait.",
     ),
+  spares: z
+    .int({ error: "expected a whole number of spare processes (0: none)" })
+    .min(0, { error: "expected a whole number of spare processes (0: none)" })
+    .max(8, { error: "expected at most 8 spare processes" })
+    .default(1)
+    .describe(
+      "Claude Code processes kept started ahead, with the workspace's options, so that a new " +
+        "conversation takes one instead of waiting for a process to start (about 160 MB of " +
+        "memory each while idle, see docs/spares.md). They count against maxLive and are the " +
+        "first closed when a conversation needs a slot. 0: none.",
+    ),
+  spareIdleMs: positiveInt()
+    .default(minutes(30))
+    .describe(
+      "A spare process not taken for this long (ms) is replaced by a fresh one; one started " +
+        "before the workspace's settings or CLAUDE.md changed is replaced at once.",
+    ),
   maxBackgroundMs: z
     .int({ error: "expected a whole number of milliseconds (0: never)" })
     .min(0, { error: "expected a whole number of milliseconds (0: never)" })

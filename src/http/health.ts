@@ -5,7 +5,12 @@ export interface HealthReport {
   /** `ok`, or `unavailable` when the task store does not answer or gRPC stopped (HTTP 503). */
   readonly status: "ok" | "unavailable";
   readonly store: { readonly type: string; readonly reachable: boolean; readonly error?: string };
-  readonly sessions: { readonly live: number; readonly maxLive: number };
+  readonly sessions: {
+    readonly live: number;
+    readonly maxLive: number;
+    /** Spare processes (`sessions.spares`): ready now, and taken since startup. */
+    readonly spares?: { readonly ready: number; readonly taken: number };
+  };
   /** The gRPC binding, when it is on. */
   readonly grpc?: GrpcBindingHealth;
   /** This server as a fleet instance (PostgreSQL store): its id, the database, its lease. */
@@ -31,6 +36,7 @@ export interface HealthSources {
   pingStore(): Promise<void>;
   liveSessions(): number;
   readonly maxLive: number;
+  spares?(): { readonly ready: number; readonly taken: number };
   /** Longest wait for the store's answer. */
   readonly timeoutMs?: number;
   /** This server as a fleet instance (PostgreSQL store), reported as `instance`. */
@@ -48,7 +54,11 @@ export async function checkHealth(s: HealthSources): Promise<HealthReport> {
   return {
     status: error === undefined ? "ok" : "unavailable",
     store: { type: s.storeType, reachable: error === undefined, ...(error && { error }) },
-    sessions: { live: s.liveSessions(), maxLive: s.maxLive },
+    sessions: {
+      live: s.liveSessions(),
+      maxLive: s.maxLive,
+      ...(s.spares && { spares: s.spares() }),
+    },
     ...(s.instance && { instance: s.instance() }),
   };
 }

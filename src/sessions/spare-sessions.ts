@@ -11,7 +11,7 @@ import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { Timers } from "../common/timers.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { Occupant } from "./process-slots.js";
-import { spareVerdict, supplyDecision, type DiscardReason } from "./spares.js";
+import { spareVerdict, supplyDecision } from "./spares.js";
 
 /** A spare session and how it learns, once taken, which conversation it serves. */
 export interface SpareHandle {
@@ -110,7 +110,7 @@ export class SpareSessions {
   /** Closes the spare `key` (the slots want its slot for a conversation). */
   evict(key: ConversationKey, reason: string): void {
     const spare = this.spares.find((s) => s.key === key);
-    if (spare !== undefined) this.discard(spare, reason);
+    if (spare !== undefined) void this.discard(spare, reason);
   }
 
   /**
@@ -129,12 +129,17 @@ export class SpareSessions {
         fingerprints.set(spare.cwd, fingerprint);
       }
       const verdict = spareVerdict(
-        { alive: spare.alive, cwd: spare.cwd, fingerprint: spare.fingerprint, idleMs: now - spare.bornAt },
+        {
+          alive: spare.alive,
+          cwd: spare.cwd,
+          fingerprint: spare.fingerprint,
+          idleMs: now - spare.bornAt,
+        },
         { ...ask, fingerprint, maxIdleMs: this.o.maxIdleMs },
       );
       switch (verdict.kind) {
         case "discard":
-          this.discard(spare, verdict.reason);
+          void this.discard(spare, verdict.reason);
           continue;
         case "keep":
           continue;
@@ -173,7 +178,7 @@ export class SpareSessions {
   refresh(): void {
     for (const spare of [...this.spares]) {
       if (this.o.fingerprint(spare.cwd) !== spare.fingerprint) {
-        this.discard(spare, "settings changed");
+        void this.discard(spare, "settings changed");
       }
     }
     this.fill();
@@ -210,11 +215,11 @@ export class SpareSessions {
       // A spare has no run: its only news is its end (a crash, a kill).
       if (event.type !== "closed" || !spare.alive) return;
       spare.alive = false;
-      if (this.spares.includes(spare)) this.discard(spare, "dead");
+      if (this.spares.includes(spare)) void this.discard(spare, "dead");
     });
     spare.idleTimer = this.o.timers.setTimeout(() => {
       spare.idleTimer = undefined;
-      this.discard(spare, "idle too long");
+      void this.discard(spare, "idle too long");
     }, this.o.maxIdleMs);
     this.spares.push(spare);
     this.watchSite(cwd);
@@ -228,7 +233,7 @@ export class SpareSessions {
   }
 
   /** Takes it out of the set and ends its process; a replacement follows. */
-  private discard(spare: Spare, reason: DiscardReason | string): Promise<void> {
+  private discard(spare: Spare, reason: string): Promise<void> {
     if (!this.remove(spare)) return Promise.resolve();
     this.o.logger.debug({ spare: spare.key.slice(1), reason }, "spare Claude Code process closed");
     this.o.closing.started();

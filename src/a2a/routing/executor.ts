@@ -90,7 +90,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       acquire: (contextId) => options.pool.acquire(contextId),
       mustWait: (contextId) => options.pool.wouldWait(contextId),
       whenFree: (contextId, signal) => options.pool.whenFree(contextId, signal),
-      forgo: () => options.pool.forgo(),
+      forgo: (contextId) => options.pool.forgo(contextId),
       own: (runId, task) => options.ownership.own(runId, task),
       disown: (runId) => options.ownership.disown(runId),
       budgetStop: (conversation, background) => {

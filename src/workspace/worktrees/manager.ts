@@ -85,6 +85,14 @@ export class WorktreeManager {
     return join(this.pathOf(conversation), this.prefix);
   }
 
+  /**
+   * Where a spare Claude Code process may run: nowhere yet, since a spare worktree moves when a
+   * conversation takes it (see `SpareWorktree.claim`).
+   */
+  spareCwd(): string | undefined {
+    return undefined;
+  }
+
   /** The conversation's branch. */
   branchOf(conversation: ConversationRef): string {
     return branchName(this.nameOf(conversation));

@@ -42,6 +42,13 @@ export class SpareWorktree {
     private readonly logger: Logger,
   ) {}
 
+  private readonly readyListeners: (() => void)[] = [];
+
+  /** Calls `listener` each time a spare is built. */
+  onReady(listener: () => void): void {
+    this.readyListeners.push(listener);
+  }
+
   /** Builds a spare in the background unless one is ready or on its way. Never throws. */
   replenish(): void {
     if (this.closed || this.building !== undefined || this.commit !== undefined) return;
@@ -137,6 +144,7 @@ export class SpareWorktree {
     ]);
     this.commit = head;
     this.logger.debug({ path: this.path, commit: head }, "spare worktree ready");
+    for (const listener of this.readyListeners) listener();
   }
 
   /** Removes the spare's worktree and folder, if there is one. */

@@ -96,6 +96,8 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
   const input: ConfigInput = {
     ...options.config,
     server: { ...options.config?.server },
+    // No spare process unless the test is about them: `spawns()` counts what each test says.
+    sessions: { spares: 0, ...options.config?.sessions },
     claude: {
       model: TEST_MODEL,
       settingSources: [],
