@@ -162,6 +162,12 @@ export class SpareSessions {
    */
   fill(): void {
     const cwd = this.o.site.current();
+    // The spare worktree was rebuilt elsewhere (HEAD moved): a spare in the old one is no use.
+    if (cwd !== undefined && !this.closed) {
+      for (const spare of this.spares.filter((s) => s.cwd !== cwd)) {
+        void this.discard(spare, "its folder is no longer the spare's");
+      }
+    }
     const decision = supplyDecision({
       wanted: this.o.wanted,
       present: this.spares.length,

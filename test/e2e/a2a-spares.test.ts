@@ -7,6 +7,7 @@
  * handed out, a CLAUDE.md change gives a new one before the next conversation, and none outlives
  * its server, not even a server killed with SIGKILL.
  */
+import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { PIDS_FILE } from "../../src/sessions/orphans.js";
 import { join } from "node:path";
@@ -14,7 +15,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type Message } from "@a2a-js/sdk";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { reply, text } from "../support/fake-model/index.js";
+import { reply, text, toolUse, type ParsedRequest } from "../support/fake-model/index.js";
 import {
   freePort,
   sendForTask,
@@ -32,6 +33,26 @@ import {
 import { runtimeProcesses, untilGone, untilProcesses } from "../support/spares.js";
 
 const OPUS = "claude-opus-4-5";
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
+
+async function initRepository(cwd: string): Promise<void> {
+  git(cwd, "init", "-q", "-b", "main");
+  await writeFile(join(cwd, "base.txt"), "base\n");
+  git(cwd, "add", ".");
+  git(cwd, "commit", "-q", "-m", "the base");
+}
+
+/** The folder the runtime works in: it tells the model ("Primary working directory: …"). */
+function workingDir(req: ParsedRequest): string {
+  const found = /Primary working directory: (.+?)(?:\\n|")/.exec(JSON.stringify(req.body));
+  if (found?.[1] === undefined) throw new Error("no working directory in the system prompt");
+  return found[1].trim();
+}
 
 let h: A2AHarness | undefined;
 let bench: TestBench | undefined;
@@ -174,6 +195,35 @@ describe("spare Claude Code processes (sessions.spares)", () => {
     expect(initSessions(h.frames)).toEqual([fresh?.sessionId]);
     const asked = h.bench.model.requests.find((r) => r.request.lastUserText.includes("Hello"));
     expect(JSON.stringify(asked?.request.body)).toContain("pirate-7781");
+  });
+
+  it('under "worktree" isolation the spare runs in the spare worktree, which the conversation takes as it stands: its own branch, the checkout untouched', async () => {
+    const written = {
+      name: "write",
+      match: { lastUserText: /Write the note/, toolResult: false },
+      reply: (req: ParsedRequest) =>
+        reply(toolUse("Write", { file_path: join(workingDir(req), "note.txt"), content: "n\n" })),
+    };
+    const done = { name: "done", match: { toolResult: true }, reply: reply(text("Written.")) };
+    h = await startA2AHarness({
+      rules: [written, done],
+      config: { sessions: { spares: 1 }, claude: { isolation: "worktree" } },
+      beforeStart: initRepository,
+    });
+    const { configDir, cwd } = h.bench.sandbox;
+    const before = git(cwd, "status", "--porcelain", "--untracked-files=all");
+    const [spare] = await untilProcesses(configDir, (all) => all.length === 1, "the spare");
+    expect(spare?.cwd.startsWith(join(cwd, ".claude/worktrees/.claude-a2a-spare-"))).toBe(true);
+    const task = await sendForTask(h.client, userMessage("Write the note"));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(initSessions(h.frames)).toEqual([spare?.sessionId]);
+    const branch = (task.metadata?.worktree as { branch?: string } | undefined)?.branch ?? "";
+    expect(branch).toMatch(/^claude-a2a\//);
+    // The process never moved: the folder it started in is the conversation's worktree.
+    expect(git(spare?.cwd ?? "", "symbolic-ref", "HEAD").trim()).toBe(`refs/heads/${branch}`);
+    expect(git(cwd, "show", `${branch}:note.txt`)).toBe("n\n");
+    expect(git(cwd, "status", "--porcelain", "--untracked-files=all")).toBe(before);
+    expect(git(cwd, "symbolic-ref", "HEAD").trim()).toBe("refs/heads/main");
   });
 
   it("spares end with their server: at shutdown, and after kill -9 when the next server starts", async () => {

@@ -1,4 +1,16 @@
-import { access, mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
+import { readlinkSync } from "node:fs";
+import {
+  access,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  stat,
+  unlink,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Logger } from "pino";
 import { commitTask, type TaskCommit } from "./commit.js";
@@ -80,17 +92,17 @@ export class WorktreeManager {
     return manager;
   }
 
-  /** The folder a conversation's Claude Code process runs in (it exists once `prepare` ran). */
+  /**
+   * The folder a conversation's Claude Code process runs in (it exists once `prepare` ran): its
+   * worktree, or the spare it took, which its link names (see spare.ts).
+   */
   cwdOf(conversation: ConversationRef): string {
-    return join(this.pathOf(conversation), this.prefix);
+    return join(linked(this.dir, this.pathOf(conversation)), this.prefix);
   }
 
-  /**
-   * Where a spare Claude Code process may run: nowhere yet, since a spare worktree moves when a
-   * conversation takes it (see `SpareWorktree.claim`).
-   */
+  /** Where a spare Claude Code process runs: the ready spare worktree (`sessions.spares`). */
   spareCwd(): string | undefined {
-    return undefined;
+    return this.spare.ready ? join(this.spare.path, this.prefix) : undefined;
   }
 
   /** The conversation's branch. */
@@ -172,7 +184,10 @@ export class WorktreeManager {
       if (info === undefined || !info.isDirectory() || info.mtimeMs >= before) continue;
       const gone = await this.queues.run(this.repo, async () => {
         if (this.inUse.has(name) || !(await this.isOurs(path, name))) return false;
-        await runGit(this.options.cwd, ["worktree", "remove", "--force", path]);
+        // A taken spare's folder goes; its link stays, so the conversation's worktree comes back
+        // at the same path (where its transcripts are keyed), should it go on.
+        const real = await realpath(path);
+        await runGit(this.options.cwd, ["worktree", "remove", "--force", real]);
         await runGit(this.options.cwd, ["branch", "-d", branchName(name)], { okCodes: [1] });
         return true;
       });
@@ -249,11 +264,16 @@ export class WorktreeManager {
       { okCodes: [1] },
     );
     const resumed = known.code === 0;
+    // A link to a taken spare whose folder went (retention): back where it was, on its branch;
+    // with no branch left, the conversation starts over and the link is made again.
+    const link = (await lstat(path).catch(() => undefined))?.isSymbolicLink() === true;
+    if (link && !resumed) await unlink(path);
+    const where = link && resumed ? linked(this.dir, path) : path;
     const spare = !resumed && (await this.spare.claim(path, branch));
     if (!spare) {
       const args = resumed
-        ? ["worktree", "add", "--quiet", path, branch]
-        : ["worktree", "add", "--quiet", "-b", branch, path, "HEAD"];
+        ? ["worktree", "add", "--quiet", where, branch]
+        : ["worktree", "add", "--quiet", "-b", branch, where, "HEAD"];
       await mkdir(this.dir, { recursive: true });
       await runGit(this.options.cwd, args);
     }
@@ -282,6 +302,15 @@ export class WorktreeManager {
     if (next === undefined) return;
     await mkdir(join(this.repo, "info"), { recursive: true });
     await writeFile(file, next);
+  }
+}
+
+/** The folder `path` names: the spare folder its link points to (in `dir`), or itself. */
+function linked(dir: string, path: string): string {
+  try {
+    return resolve(dir, readlinkSync(path));
+  } catch {
+    return path;
   }
 }
 
