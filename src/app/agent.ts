@@ -1,4 +1,3 @@
-// Longer than ~300 lines on purpose: the one place that wires every part together, in order.
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { TaskStore } from "@a2a-js/sdk/server";
@@ -24,7 +23,6 @@ import {
   type QueryFactory,
 } from "../claude/index.js";
 import type { Config } from "../config/schema.js";
-import { secretVariables, withoutVariables } from "../config/security-schema.js";
 import { checkHealth, type HealthReport } from "../http/health.js";
 import { ServerMetrics } from "../metrics/metrics.js";
 import { OrphanGuard } from "../sessions/orphans.js";
@@ -42,8 +40,13 @@ import { anyLimit } from "../limits/decisions.js";
 import { realClock, type Clock, type Timers } from "../common/timers.js";
 import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { packageVersion } from "../common/version.js";
+import {
+  claudeEnvironment,
+  sessionFactory,
+  spareFactory,
+  type SessionWiring,
+} from "./session-factory.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
-import { conversationSessions } from "./conversation-sessions.js";
 import { fingerprintOf, settingsFiles, watchFiles } from "../workspace/settings-files.js";
 import * as fleets from "../fleet/open.js";
 
@@ -100,13 +103,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   // `claude.isolation: "worktree"`: a workspace that is not a git repository stops startup here.
   const worktrees = await openWorktreeIsolation(config, logger);
   const cwdOf = (key?: string) => (key && worktrees?.cwdOf(key)) ?? cwd;
-  // The server's own secrets stay out of Claude's environment (a caller could ask it to print
-  // them); with none configured, the children inherit exactly as before.
-  const secrets = secretVariables(config);
-  const claudeEnv =
-    secrets.length === 0
-      ? o.claudeEnv
-      : withoutVariables<Record<string, string | undefined>>(o.claudeEnv ?? process.env, secrets);
+  const claudeEnv = claudeEnvironment(config, o.claudeEnv);
   // The Claude Code options the config passes through, the same for every session (env: names).
   const passthrough = passthroughOptions(config.claude, claudeEnv);
   const models = modelPolicyOf(config.claude);
@@ -125,27 +122,26 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   await orphans.stopPredecessor();
   const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
 
-  // Sessions report to the executor, which needs the pool that creates them: the closures read
-  // `executor` only when a session calls them, and sessions exist only through the executor.
-  // The pool is keyed by conversation: a caller's contextId (`conversation.ts`).
-  const sessions = conversationSessions({
+  // Sessions report to the executor, which needs the pool that creates them: the factory reads
+  // `executor` only when a session calls it, and sessions exist only through the executor.
+  const wiring: SessionWiring = {
     config,
     logger,
-    claudeEnv,
-    passthrough,
-    sdkOptions: o.sdkOptions,
-    queryFactory: o.queryFactory,
     cwdOf,
+    passthrough,
+    ...(claudeEnv && { claudeEnv }),
+    ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
+    ...(o.queryFactory && { queryFactory: o.queryFactory }),
     executor: () => executor,
-  });
+  };
   const settingsOf = (at: string) => settingsFiles(at, claudeEnv ?? process.env);
   const pool = new SessionPool({
     sessionMap,
-    createSession: sessions.createSession,
+    createSession: sessionFactory(wiring),
     spares: {
       wanted: config.sessions.spares,
       maxIdleMs: config.sessions.spareIdleMs,
-      create: sessions.createSpare,
+      create: spareFactory(wiring),
       site: worktrees?.spareSite ?? { current: () => cwd },
       cwdOf,
       fingerprint: (at) => fingerprintOf(settingsOf(at)),

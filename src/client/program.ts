@@ -7,7 +7,7 @@ import { cancelCommand, taskCommand, tasksCommand, type TasksOptions } from "./c
 import { TRANSPORTS } from "./connect.js";
 import { DEFAULT_URL } from "./defaults.js";
 import type { ClientEnv, CommonOptions } from "./env.js";
-import { EXIT } from "./render.js";
+import { EXIT } from "./render-end.js";
 
 export const CLIENT_COMMANDS = ["send", "chat", "tasks", "task", "cancel"] as const;
 

@@ -33,6 +33,12 @@ export interface SessionLease {
  * (resuming the conversation's Claude session from the persisted map, as `SessionRecovery`
  * plans), closed when idle too long or when another conversation needs the process slot
  * (`ProcessSlots`), and never closed while a run, a background task or a lease is active.
+ *
+ * Why it is over 300 lines: it is the one owner of the live-session map, and every entry point
+ * (acquire, a session's events, review, eviction, close) reads and writes that map and its
+ * leases together; what decides lives beside it: the process cap and eviction rule
+ * (process-slots.ts), recovery of stale mappings (recovery.ts), a live entry's timers and lease
+ * count (live-session.ts), the background clock (background-limit.ts).
  */
 export class SessionPool {
   private readonly entries = new Map<ConversationKey, LiveSession>();

@@ -38,18 +38,19 @@ const moduleOf = (file: string): string => {
 const rank = (module: string): number => LAYERS.findIndex((layer) => layer.includes(module));
 
 describe("the src/ tree", () => {
-  it("has no file over ~300 lines without a written reason at its top", () => {
-    const long = sources
-      .filter((f) => readFileSync(f, "utf8").split("\n").length > 330)
-      // The reason opens the file, or the doc comment of its one big class.
-      .filter(
-        (f) =>
-          !/Longer than ~300 lines on purpose: |Why it is over 300 lines: /.test(
-            readFileSync(f, "utf8"),
-          ),
-      )
-      .map((f) => relative(SRC, f));
-    expect(long).toEqual([]);
+  it("has no file over 400 lines, and at most 5 over 300, each with its reason written", () => {
+    const lines = (f: string): number => {
+      const text = readFileSync(f, "utf8");
+      return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+    };
+    const sized = sources.map((f) => ({ file: relative(SRC, f), lines: lines(f), path: f }));
+    expect(sized.filter((s) => s.lines > 400).map((s) => `${s.file}: ${s.lines}`)).toEqual([]);
+    const long = sized.filter((s) => s.lines > 300);
+    expect(long.length, long.map((s) => s.file).join(", ")).toBeLessThanOrEqual(5);
+    // The reason opens the file, or the doc comment of its one big class.
+    const reason = /Longer than ~300 lines on purpose: |Why it is over 300 lines: /;
+    const unexplained = long.filter((s) => !reason.test(readFileSync(s.path, "utf8")));
+    expect(unexplained.map((s) => s.file)).toEqual([]);
   });
 
   it("holds only folders and the one entry file, src/cli.ts", () => {

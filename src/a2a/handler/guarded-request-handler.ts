@@ -92,6 +92,12 @@ interface Claim {
  * stream"). Throwing from `execute()` instead would be worse: the SDK catches it and publishes a
  * synthetic task + FAILED status on the shared bus, i.e. into the running turn. So the check lives
  * here, where a throw becomes a JSON-RPC error for the new request alone.
+ *
+ * Why it is over 300 lines: it is the SDK's request handler with one override per A2A method that
+ * must refuse before a bus or a task exists (send, stream, get, list, cancel, push configs), each
+ * a short check in front of `super`, and the checks they share; every decision behind a check is
+ * a pure function elsewhere (task-settings.ts, task-usage.ts, interaction/, the push target
+ * policy, the per-caller limits), and splitting the overrides would part a method from its check.
  */
 export class GuardedRequestHandler extends DefaultRequestHandler {
   private readonly activeTasks: ActiveTasks;

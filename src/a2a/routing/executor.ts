@@ -1,17 +1,11 @@
-import { TaskState, type Message } from "@a2a-js/sdk";
+import type { Message } from "@a2a-js/sdk";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
-import type { Logger } from "pino";
-import type { ClaudeSession, NormalizedEvent, SessionEvent } from "../../claude/index.js";
-import type { SessionPool } from "../../sessions/pool.js";
-import { realTimers, type Timers } from "../../common/timers.js";
-import { NO_TRACING, requestSpanOf, type Tracing } from "../../tracing/tracing.js";
-import type { CallerAccounting } from "./caller-accounting.js";
-import { ContextQueue } from "./context-queue.js";
-import { endTaskSpan, taskSpan } from "./task-spans.js";
-import type { AutonomousTasks } from "./autonomous-tasks.js";
-import type { LiveState, RunOwnership } from "./run-ownership.js";
-import { openChannel, type TaskOutlets } from "./task-channels.js";
+import type { ClaudeSession, SessionEvent } from "../../claude/index.js";
+import { newTask, type TaskRef } from "../../contract/messages.js";
+import { status } from "../../contract/statuses.js";
+import { DENIAL } from "../../contract/texts.js";
+import { EMPTY_USAGE, usageMetadata } from "../../contract/usage.js";
 import {
   conversationKey,
   ownerOf,
@@ -19,41 +13,20 @@ import {
   type ConversationKey,
 } from "../../identity/conversation.js";
 import { actingOperator } from "../../identity/operators.js";
+import { NO_TRACING, requestSpanOf } from "../../tracing/tracing.js";
 import type { FileChange } from "../content/file-artifacts.js";
-import { InputError, planPrompt } from "../content/input.js";
-import { removeInbox, writeInbox } from "../../workspace/inbox.js";
-import { newTask, statusUpdate, type TaskRef } from "../../contract/messages.js";
+import type { TaskEnvironment } from "../task/environment.js";
 import { ServerTask } from "../task/server-task.js";
-import type { Inbox, TaskEnvironment, TurnPolicy } from "../task/environment.js";
-import { status } from "../../contract/statuses.js";
-import { DENIAL } from "../../contract/texts.js";
-import { EMPTY_USAGE, usageMetadata } from "../../contract/usage.js";
-import { requestedBudget } from "../task/task-usage.js";
-import { requestedSettings } from "../task/task-settings.js";
+import type { AutonomousTasks } from "./autonomous-tasks.js";
+import { ContextQueue } from "./context-queue.js";
+import { taskEnvironment, type ExecutorOptions } from "./executor-options.js";
+import type { LiveState, RunOwnership } from "./run-ownership.js";
+import { SessionEvents } from "./session-events.js";
+import { admitTask } from "./task-admission.js";
+import { openChannel } from "./task-channels.js";
+import { endTaskSpan, taskSpan } from "./task-spans.js";
 
-export interface ExecutorOptions extends TaskOutlets {
-  readonly pool: SessionPool;
-  /** The workspace: inbox files are written under it. */
-  readonly cwd: string;
-  readonly policy: TurnPolicy;
-  readonly logger: Logger;
-  /** Which task owns what (task, run and background task ids); the bus manager reads it too. */
-  readonly ownership: RunOwnership<ServerTask>;
-  /** Opens the task of a wake no task owns. */
-  readonly autonomous: AutonomousTasks;
-  readonly timers?: Timers;
-  readonly inbox?: Inbox;
-  /** How streamed text is gathered (`streaming.*`); undefined: one event per model delta. */
-  readonly streaming?: { readonly flushMs: number; readonly maxChunkChars: number };
-  /** Per-caller limits: told of every task and of what each run cost (unset: none configured). */
-  readonly accounting?: CallerAccounting;
-  /** Spans of tasks, runs and tool calls (default: off). */
-  readonly tracing?: Tracing;
-  /** `claude.isolation: "worktree"`: each conversation's worktree (unset: the shared workspace). */
-  readonly isolation?: TaskEnvironment["isolation"];
-}
-
-const defaultInbox: Inbox = { write: writeInbox, remove: removeInbox };
+export type { ExecutorOptions } from "./executor-options.js";
 
 /**
  * The A2A side of the server: each task is a `ServerTask` (its states are in `lifecycle.ts`);
@@ -62,10 +35,11 @@ const defaultInbox: Inbox = { write: writeInbox, remove: removeInbox };
  * asks or does (permission prompts, questions, file changes) reaches the task that owns the run,
  * by run id, never "whoever holds the context".
  *
- * Why it is over 300 lines: it is the SDK's one entry (`execute`, `cancelTask`), the sessions'
- * three callbacks (permission requests, file changes, session events) and the guard's queries;
- * each is a short routing step over what lives beside it: run ownership (`run-ownership.ts`),
- * autonomous tasks (`autonomous-tasks.ts`), the conversation queue (`context-queue.ts`).
+ * It is the SDK's one entry (`execute`, `cancelTask`), the sessions' callbacks (permission
+ * requests, file changes, session events) and the guard's queries; each is a short routing step
+ * over what lives beside it: what a new task's message asks (`task-admission.ts`, pure), what
+ * the sessions report (`session-events.ts`: background work, wakes, autonomous tasks), run
+ * ownership (`run-ownership.ts`), the conversation queue (`context-queue.ts`).
  */
 export class ClaudeAgentExecutor implements AgentExecutor {
   private readonly queue = new ContextQueue();
@@ -76,28 +50,21 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   private readonly operatorCancels = new Map<string, string>();
   private readonly autonomous: AutonomousTasks;
   private readonly env: TaskEnvironment<ServerTask>;
+  private readonly sessionEvents: SessionEvents;
 
   constructor(private readonly options: ExecutorOptions) {
     this.ownership = options.ownership;
     this.autonomous = options.autonomous;
-    this.env = {
-      cwd: options.cwd,
-      policy: options.policy,
-      timers: options.timers ?? realTimers,
-      inbox: options.inbox ?? defaultInbox,
-      streaming: options.streaming,
-      ...(options.isolation && { isolation: options.isolation }),
-      acquire: (contextId) => options.pool.acquire(contextId),
-      mustWait: (contextId) => options.pool.wouldWait(contextId),
-      whenFree: (contextId, signal) => options.pool.whenFree(contextId, signal),
-      forgo: (contextId) => options.pool.forgo(contextId),
-      own: (runId, task) => options.ownership.own(runId, task),
-      disown: (runId) => options.ownership.disown(runId),
-      budgetStop: (conversation, background) => {
-        const owner = parseConversationKey(conversation)?.owner;
-        return owner === undefined ? undefined : options.accounting?.budgetStop(owner, background);
-      },
-    };
+    this.env = taskEnvironment(options);
+    this.sessionEvents = new SessionEvents({
+      ownership: options.ownership,
+      autonomous: options.autonomous,
+      env: this.env,
+      logger: options.logger,
+      accounting: options.accounting,
+      tracing: options.tracing,
+      follow: (task) => this.follow(task),
+    });
   }
 
   /** The W3C trace-context headers of a live task's span (for its push notifications). */
@@ -219,142 +186,12 @@ export class ClaudeAgentExecutor implements AgentExecutor {
    * owner, and wakes, which go to the task whose work caused them or become autonomous tasks.
    */
   onSessionEvent(conversation: ConversationKey, session: ClaudeSession, event: SessionEvent): void {
-    switch (event.type) {
-      case "background_task_started":
-      case "background_task_attributed":
-        this.ownership.launched(event.task)?.trackBackground(event.task);
-        return;
-      case "background_task_finished":
-        this.ownership.launcher(event.task.taskId)?.backgroundFinished(event.task);
-        // Work the server stopped (sessions.maxBackgroundMs) wakes nothing: the runtime starts
-        // no turn for a task stopped with stopTask, so its owner stops waiting for one.
-        if (event.task.stopReason !== undefined) this.consumeBackground(event.task.taskId);
-        return;
-      case "background_notifications_folded":
-        for (const id of event.taskIds) this.consumeBackground(id);
-        return;
-      case "run_started":
-        if (event.origin === "autonomous") this.onWake(conversation, session, event);
-        return;
-      case "run_event":
-      case "metadata":
-        if (event.event.kind === "result") this.onResult(conversation, event.event);
-        return;
-      case "closed":
-        this.forgetConversation(conversation);
-        return;
-      default:
-        return;
-    }
-  }
-
-  /**
-   * A closed session wakes no more: what was kept to attribute its wakes goes, so a server that
-   * runs for months holds nothing per conversation that has ended (a later session of the same
-   * conversation starts afresh).
-   */
-  private forgetConversation(conversation: ConversationKey): void {
-    this.autonomous.forget(conversation);
-    this.ownership.forget(conversation);
+    this.sessionEvents.on(conversation, session, event);
   }
 
   /** How many entries the executor keeps for wakes (tests: it must not grow without bound). */
   get retained(): { readonly launchedBy: number; readonly lastCaller: number } {
-    const { retainedLaunches: launchedBy } = this.ownership;
-    return { launchedBy, lastCaller: this.autonomous.retainedCallers };
-  }
-
-  /** Every result the runtime sends, whichever run it ends: what it cost is its caller's. */
-  private onResult(
-    conversation: string,
-    result: Extract<NormalizedEvent, { kind: "result" }>,
-  ): void {
-    const accounting = this.options.accounting;
-    const owner = parseConversationKey(conversation)?.owner;
-    if (accounting === undefined || owner === undefined) return;
-    accounting.runEnded(owner, result);
-  }
-
-  private onWake(
-    conversation: ConversationKey,
-    session: ClaudeSession,
-    event: Extract<SessionEvent, { type: "run_started" }>,
-  ): void {
-    const causes = event.causes ?? [];
-    const caller = parseConversationKey(conversation)?.owner;
-    const stop =
-      caller === undefined ? undefined : this.options.accounting?.budgetStop(caller, false);
-    if (stop !== undefined) {
-      // Past its caller's daily budget, background work wakes Claude no more: the wake is
-      // interrupted before it costs, and the tasks that waited for it end saying why.
-      session.cancelRun(event.runId, "daily budget reached");
-      for (const id of causes) {
-        this.ownership.launcher(id)?.stopForDailyBudget(stop);
-        this.consumeBackground(id);
-      }
-      this.options.logger.info(
-        { conversation, runId: event.runId },
-        "wake: caller over its daily budget, interrupted",
-      );
-      return;
-    }
-    let adopter: ServerTask | undefined;
-    let referenced: ServerTask | undefined;
-    for (const id of causes) {
-      const owner = this.ownership.launcher(id);
-      if (owner === undefined) continue;
-      referenced ??= owner;
-      if (adopter === undefined && owner.adopt(session, event.runId)) adopter = owner;
-    }
-    for (const id of causes) this.consumeBackground(id);
-    const log = { conversation, runId: event.runId, causes, taskId: adopter?.ref.taskId };
-    if (adopter !== undefined) {
-      this.options.logger.debug(log, "wake: a run of the task whose background work caused it");
-      return;
-    }
-    this.startAutonomousTask(conversation, session, event.runId, referenced);
-  }
-
-  private consumeBackground(backgroundTaskId: string): void {
-    this.ownership.consume(backgroundTaskId)?.backgroundConsumed(backgroundTaskId);
-  }
-
-  /** A wake no live task takes: it becomes a task of its own (`autonomous-tasks.ts`). */
-  private startAutonomousTask(
-    conversation: ConversationKey,
-    session: ClaudeSession,
-    runId: string,
-    referenced: ServerTask | undefined,
-  ): void {
-    const parsed = parseConversationKey(conversation);
-    const opened = parsed && this.autonomous.open(conversation, runId, referenced);
-    if (parsed === undefined || opened === undefined) {
-      if (parsed === undefined) {
-        this.options.logger.error({ conversation, runId }, "wake: not a conversation key; ignored");
-      }
-      return;
-    }
-    const { ref, channel, logger } = opened;
-    const tracing = this.options.tracing ?? NO_TRACING;
-    const span = taskSpan(tracing, referenced?.span, ref, parsed.owner, "autonomous");
-    const serverTask = new ServerTask(
-      channel,
-      { kind: "autonomous" },
-      this.env,
-      logger,
-      conversation,
-      {
-        span,
-      },
-    );
-    this.ownership.add(serverTask);
-    this.options.accounting?.began(parsed.owner, ref.taskId);
-    if (!serverTask.adopt(session, runId)) {
-      logger.warn("wake: the run ended before its task could follow it");
-    }
-    channel.status(statusUpdate(ref, TaskState.TASK_STATE_WORKING));
-    logger.info({ referenceTaskId: opened.referenceTaskId }, "wake: autonomous task created");
-    this.follow(serverTask);
+    return this.sessionEvents.retained;
   }
 
   /** Runs a task to its end; then it is forgotten, its caller's count drops, its span ends. */
@@ -391,33 +228,21 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       notRun(text);
       channel.status({ ...status.failed(ref, text), metadata: usageMetadata(EMPTY_USAGE) });
     };
-    let plan;
+    let admitted;
     try {
-      plan = planPrompt(ctx.userMessage, ref.taskId);
+      admitted = admitTask(ctx.userMessage, ref.taskId, this.options.policy);
     } catch (err) {
-      if (!(err instanceof InputError)) {
-        notRun(err instanceof Error ? err.message : String(err));
-        throw err;
-      }
-      refuse(err.message);
+      notRun(err instanceof Error ? err.message : String(err));
+      throw err;
+    }
+    if (!admitted.ok) {
+      refuse(admitted.reason);
       return;
     }
-    // The request guard refused a bad budget already; this is what the task runs with.
-    const budget = requestedBudget(ctx.userMessage.metadata, this.options.policy.maxBudgetUsd);
-    if (!budget.ok) {
-      refuse(budget.reason);
-      return;
-    }
-    const models = this.options.policy.models;
-    const chosen = models && requestedSettings(ctx.userMessage.metadata, models);
-    if (chosen !== undefined && !chosen.ok) {
-      refuse(chosen.reason);
-      return;
-    }
+    const { plan, budget, settings } = admitted;
     const ticket = this.queue.enter(conversation);
     const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
-    const settings = chosen?.settings ?? {};
-    const origin = { kind: "client", plan, ticket, budget: budget.budget, settings } as const;
+    const origin = { kind: "client", plan, ticket, budget, settings } as const;
     const task = new ServerTask(channel, origin, this.env, logger, conversation, {
       acceptedOutputModes: accepted,
       span,

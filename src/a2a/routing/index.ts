@@ -5,7 +5,9 @@
  * owns.
  *
  * Imported by the app's wiring (src/app/agent.ts) only, which builds run ownership and the autonomous
- * tasks first and hands them in (the bus manager reads run ownership too). It imports task/,
+ * tasks first and hands them in (the bus manager reads run ownership too). Beside the executor:
+ * what a new task's message asks (task-admission.ts, pure), what the sessions report
+ * (session-events.ts), what every task works with (executor-options.ts). It imports task/,
  * content/, handler/ and the contract; what it tells per-caller limits goes through
  * `CallerAccounting` (src/limits/).
  */

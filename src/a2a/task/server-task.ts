@@ -14,7 +14,7 @@ import { DENY_TASK_OVER, type TaskEnvironment, type TaskOrigin } from "./environ
 import type { TaskPhase } from "./lifecycle.js";
 import { TaskCore } from "./task-core.js";
 import { TaskFinish } from "./task-finish.js";
-import { TaskInput, type AnsweredPrompt } from "./task-input.js";
+import { TaskInput, type AnsweredPrompt, type ToolCallOptions } from "./task-input.js";
 import { TaskRuns } from "./task-runs.js";
 import { TaskStart } from "./task-start.js";
 
@@ -166,11 +166,7 @@ export class ServerTask {
   canUseTool(
     toolName: string,
     input: Record<string, unknown>,
-    options: {
-      signal: AbortSignal;
-      title?: string | undefined;
-      decisionReason?: string | undefined;
-    },
+    options: ToolCallOptions,
   ): Promise<PermissionResult> {
     return this.input.canUseTool(toolName, input, options);
   }

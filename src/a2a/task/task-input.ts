@@ -15,6 +15,13 @@ export interface AnsweredPrompt {
   readonly answer: "allow" | "deny" | "question";
 }
 
+/** What the runtime's `canUseTool` says of a tool call besides its name and input. */
+export interface ToolCallOptions {
+  readonly signal: AbortSignal;
+  readonly title?: string | undefined;
+  readonly decisionReason?: string | undefined;
+}
+
 /**
  * A task's input requests, from the runtime's ask to the client's answer: the step into
  * input-required (`input_needed`) and out of it (`answered`), the claim an answering message
@@ -69,11 +76,7 @@ export class TaskInput {
   canUseTool(
     toolName: string,
     input: Record<string, unknown>,
-    options: {
-      signal: AbortSignal;
-      title?: string | undefined;
-      decisionReason?: string | undefined;
-    },
+    options: ToolCallOptions,
   ): Promise<PermissionResult> {
     if (this.core.ended) return Promise.resolve(DENY_FOR_STOP);
     const request = this.core.prompts.request(toolName, input, options);

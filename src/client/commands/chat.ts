@@ -5,15 +5,8 @@ import { errorMessage } from "../connect.js";
 import { session, write, type ClientEnv, type CommonOptions, type Session } from "../env.js";
 import { textPart, userMessage } from "../message-parts.js";
 import { answerInteractively, isPromptExit, type PromptContext } from "../prompts.js";
-import {
-  describeRequest,
-  EXIT,
-  newView,
-  renderEnd,
-  renderEvent,
-  type EndOptions,
-  type TurnView,
-} from "../render.js";
+import { newView, renderEvent, type TurnView } from "../render.js";
+import { describeRequest, EXIT, renderEnd, type EndOptions } from "../render-end.js";
 import { usageOf } from "../../contract/usage.js";
 import { streamTurn } from "../turn.js";
 import { isParkedState, isTerminalState } from "../../contract/task-states.js";

@@ -3,7 +3,7 @@ import { errorMessage } from "../connect.js";
 import { session, write, type ClientEnv, type CommonOptions } from "../env.js";
 import { dataPart, textPart, userMessage } from "../message-parts.js";
 import { filePart } from "../parts.js";
-import { EXIT, exitCode, renderEnd } from "../render.js";
+import { EXIT, exitCode, renderEnd } from "../render-end.js";
 import { streamTurn } from "../turn.js";
 
 export interface SendOptions extends CommonOptions {

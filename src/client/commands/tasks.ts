@@ -1,7 +1,8 @@
 import { Task, type TaskState } from "@a2a-js/sdk";
 import { errorMessage } from "../connect.js";
 import { session, type ClientEnv, type CommonOptions } from "../env.js";
-import { EXIT, parseState, stateName } from "../render.js";
+import { parseState, stateName } from "../render.js";
+import { EXIT } from "../render-end.js";
 import { taskDetail, taskTable } from "../task-view.js";
 
 export interface TasksOptions extends CommonOptions {

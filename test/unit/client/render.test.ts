@@ -2,14 +2,13 @@ import { describe, expect, it } from "vitest";
 import { Role, TaskState, type Message, type Part, type StreamResponse } from "@a2a-js/sdk";
 import { makeColors } from "../../../src/client/colors.js";
 import {
-  exitCode,
   newView,
   parseState,
-  renderEnd,
   renderEvent,
   type Output,
   type TurnView,
 } from "../../../src/client/render.js";
+import { exitCode, renderEnd } from "../../../src/client/render-end.js";
 
 const c = makeColors(false);
 const text = (value: string): Part => ({

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { formatUsd, type TaskUsage } from "../../../src/contract/usage.js";
 import { makeColors } from "../../../src/client/colors.js";
-import { newView, renderEnd, renderEvent } from "../../../src/client/render.js";
+import { newView, renderEvent } from "../../../src/client/render.js";
+import { renderEnd } from "../../../src/client/render-end.js";
 import { taskDetail, taskTable } from "../../../src/client/task-view.js";
 
 const c = makeColors(false);

@@ -1,0 +1,59 @@
+import type { Logger } from "pino";
+import { realTimers, type Timers } from "../../common/timers.js";
+import { parseConversationKey } from "../../identity/conversation.js";
+import type { SessionPool } from "../../sessions/pool.js";
+import type { Tracing } from "../../tracing/tracing.js";
+import { removeInbox, writeInbox } from "../../workspace/inbox.js";
+import type { Inbox, TaskEnvironment, TurnPolicy } from "../task/environment.js";
+import type { ServerTask } from "../task/server-task.js";
+import type { AutonomousTasks } from "./autonomous-tasks.js";
+import type { CallerAccounting } from "./caller-accounting.js";
+import type { RunOwnership } from "./run-ownership.js";
+import type { TaskOutlets } from "./task-channels.js";
+
+export interface ExecutorOptions extends TaskOutlets {
+  readonly pool: SessionPool;
+  /** The workspace: inbox files are written under it. */
+  readonly cwd: string;
+  readonly policy: TurnPolicy;
+  readonly logger: Logger;
+  /** Which task owns what (task, run and background task ids); the bus manager reads it too. */
+  readonly ownership: RunOwnership<ServerTask>;
+  /** Opens the task of a wake no task owns. */
+  readonly autonomous: AutonomousTasks;
+  readonly timers?: Timers;
+  readonly inbox?: Inbox;
+  /** How streamed text is gathered (`streaming.*`); undefined: one event per model delta. */
+  readonly streaming?: { readonly flushMs: number; readonly maxChunkChars: number };
+  /** Per-caller limits: told of every task and of what each run cost (unset: none configured). */
+  readonly accounting?: CallerAccounting;
+  /** Spans of tasks, runs and tool calls (default: off). */
+  readonly tracing?: Tracing;
+  /** `claude.isolation: "worktree"`: each conversation's worktree (unset: the shared workspace). */
+  readonly isolation?: TaskEnvironment["isolation"];
+}
+
+const defaultInbox: Inbox = { write: writeInbox, remove: removeInbox };
+
+/** What every task of the executor works with: the pool, run ownership, the limits, as a task sees them. */
+export function taskEnvironment(options: ExecutorOptions): TaskEnvironment<ServerTask> {
+  const { pool, ownership, accounting } = options;
+  return {
+    cwd: options.cwd,
+    policy: options.policy,
+    timers: options.timers ?? realTimers,
+    inbox: options.inbox ?? defaultInbox,
+    streaming: options.streaming,
+    ...(options.isolation && { isolation: options.isolation }),
+    acquire: (contextId) => pool.acquire(contextId),
+    mustWait: (contextId) => pool.wouldWait(contextId),
+    whenFree: (contextId, signal) => pool.whenFree(contextId, signal),
+    forgo: (contextId) => pool.forgo(contextId),
+    own: (runId, task) => ownership.own(runId, task),
+    disown: (runId) => ownership.disown(runId),
+    budgetStop: (conversation, background) => {
+      const owner = parseConversationKey(conversation)?.owner;
+      return owner === undefined ? undefined : accounting?.budgetStop(owner, background);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { Message } from "@a2a-js/sdk";
+import type { TurnSettings } from "../../claude/index.js";
+import { InputError, planPrompt, type PromptPlan } from "../content/input.js";
+import type { TurnPolicy } from "../task/environment.js";
+import { requestedSettings } from "../task/task-settings.js";
+import { requestedBudget, type TaskBudget } from "../task/task-usage.js";
+
+/** What a client's new task runs with, or why it fails before it runs. */
+export type Admission =
+  | {
+      readonly ok: true;
+      readonly plan: PromptPlan;
+      readonly budget: TaskBudget | undefined;
+      readonly settings: TurnSettings;
+    }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * A new task's message, read once it is a task: its prompt (parts the server cannot take refuse
+ * it), its budget (`metadata.maxBudgetUsd` within `claude.maxBudgetUsd`) and the model and effort
+ * it chose. The request guard refused most of this already; this is what the task runs with.
+ * Pure; anything thrown but an InputError is a bug, and is thrown on.
+ */
+export function admitTask(
+  message: Pick<Message, "parts" | "metadata">,
+  taskId: string,
+  policy: Pick<TurnPolicy, "maxBudgetUsd" | "models">,
+): Admission {
+  let plan: PromptPlan;
+  try {
+    plan = planPrompt(message, taskId);
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    return { ok: false, reason: err.message };
+  }
+  const budget = requestedBudget(message.metadata, policy.maxBudgetUsd);
+  if (!budget.ok) return { ok: false, reason: budget.reason };
+  const chosen = policy.models && requestedSettings(message.metadata, policy.models);
+  if (chosen !== undefined && !chosen.ok) return { ok: false, reason: chosen.reason };
+  return { ok: true, plan, budget: budget.budget, settings: chosen?.settings ?? {} };
+}

@@ -1,0 +1,148 @@
+import type { Options } from "@anthropic-ai/claude-agent-sdk";
+import type { Logger } from "pino";
+import {
+  changedFilePath,
+  FILE_TOOL_MATCHER,
+  fileOperation,
+} from "../a2a/content/file-artifacts.js";
+import type { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
+import { ClaudeSession, type QueryFactory } from "../claude/index.js";
+import type { Config } from "../config/schema.js";
+import { secretVariables, withoutVariables } from "../config/security-schema.js";
+import { parseConversationKey, type ConversationKey } from "../identity/conversation.js";
+import type { SessionFactoryArgs } from "../sessions/pool.js";
+import type { passthroughOptions } from "../sessions/session-options.js";
+import type { SpareHandle } from "../sessions/spare-sessions.js";
+
+type ChildEnv = Record<string, string | undefined>;
+
+/**
+ * The Claude Code child's environment: the server's own secrets stay out of it (a caller could
+ * ask Claude to print them); with none configured, the children inherit exactly as before.
+ */
+export function claudeEnvironment(
+  config: Config,
+  inherited: Record<string, string> | undefined,
+): ChildEnv | undefined {
+  const secrets = secretVariables(config);
+  if (secrets.length === 0) return inherited;
+  return withoutVariables<ChildEnv>(inherited ?? process.env, secrets);
+}
+
+export interface SessionWiring {
+  readonly config: Config;
+  readonly logger: Logger;
+  /** Where a conversation's process works: the workspace, or its worktree. */
+  readonly cwdOf: (key?: string) => string;
+  /** The Claude Code options the config passes through, the same for every session. */
+  readonly passthrough: ReturnType<typeof passthroughOptions>;
+  readonly claudeEnv?: ChildEnv;
+  readonly sdkOptions?: Partial<Options>;
+  readonly queryFactory?: QueryFactory;
+  /** The executor, read only when a session calls it (sessions exist only through it). */
+  readonly executor: () => ClaudeAgentExecutor;
+}
+
+/** Who a session serves: known at once, or (a spare) once a new conversation takes it. */
+type Owner = () => ConversationKey | undefined;
+
+/**
+ * How the pool makes a conversation's ClaudeSession: the config's Claude options, the resume
+ * point, and the three ways a session reaches the A2A side, each through the executor: its
+ * permission requests, its file changes (PostToolUse), its events (background work, wakes).
+ * What a session gets at spawn (a sandbox, a spare process's options) is added here.
+ */
+export function sessionFactory(w: SessionWiring): (args: SessionFactoryArgs) => ClaudeSession {
+  return ({ key, resume, resumeAt }) => buildSession(w, () => key, w.cwdOf(key), resume, resumeAt);
+}
+
+/**
+ * How `sessions.spares` get their sessions: the same options as every conversation's, in
+ * `cwd`, for the conversation that will take one (`bind`). Its callbacks ask whose it is when
+ * they run; before it is taken no turn runs in it, so nothing calls them.
+ */
+export function spareFactory(w: SessionWiring): (cwd: string) => SpareHandle {
+  return (cwd) => {
+    let bound: ConversationKey | undefined;
+    const session = buildSession(w, () => bound, cwd);
+    return {
+      session,
+      bind: (key) => {
+        bound = key;
+      },
+    };
+  };
+}
+
+function buildSession(
+  w: SessionWiring,
+  owner: Owner,
+  sessionCwd: string,
+  resume?: string,
+  resumeAt?: string,
+): ClaudeSession {
+  const { claude } = w.config;
+  const known = owner();
+  const conversation = known === undefined ? undefined : parseConversationKey(known);
+  const sdkOptions =
+    resumeAt === undefined ? w.sdkOptions : { ...w.sdkOptions, resumeSessionAt: resumeAt };
+  const key = (): ConversationKey => {
+    const bound = owner();
+    if (bound === undefined) throw new Error("a spare session has no conversation yet");
+    return bound;
+  };
+  const session: ClaudeSession = new ClaudeSession({
+    cwd: sessionCwd,
+    ...(claude.model !== undefined && { model: claude.model }),
+    permissionMode: claude.permissionMode,
+    ...(claude.allowedTools && { allowedTools: claude.allowedTools }),
+    ...(claude.disallowedTools && { disallowedTools: claude.disallowedTools }),
+    settingSources: claude.settingSources,
+    ...(claude.maxTurns !== undefined && { maxTurns: claude.maxTurns }),
+    ...(resume !== undefined && { resume }),
+    ...(w.claudeEnv && { env: w.claudeEnv }),
+    ...w.passthrough,
+    ...(sdkOptions && { sdkOptions }),
+    ...(w.queryFactory && { queryFactory: w.queryFactory }),
+    logger: w.logger.child(
+      known === undefined
+        ? { spare: true }
+        : conversation
+          ? { contextId: conversation.contextId, owner: conversation.owner }
+          : { conversation: known },
+    ),
+    canUseTool: (toolName, input, options) =>
+      w.executor().canUseTool(key(), toolName, input, options),
+    hooks: {
+      PostToolUse: [
+        {
+          matcher: FILE_TOOL_MATCHER,
+          hooks: [
+            async (input, _toolUseId, { signal }) => {
+              if (input.hook_event_name !== "PostToolUse") return {};
+              const path = changedFilePath(input.tool_name, input.tool_input);
+              if (path === undefined) return {};
+              // The change belongs to the run that made the tool call, whoever holds the context.
+              const runId = await session.runOfToolUse(input.tool_use_id, signal);
+              await w.executor().onFileChanged(key(), runId, {
+                cwd: sessionCwd,
+                path,
+                toolName: input.tool_name,
+                operation: fileOperation(input.tool_name, input.tool_response),
+                maxBytes: w.config.artifacts.maxFileBytes,
+              });
+              return {};
+            },
+          ],
+        },
+      ],
+    },
+  });
+  // Background work and wakes: the executor gives them to the task that owns them (a spare's
+  // come once it is taken).
+  session.subscribe((event) => {
+    const bound = owner();
+    if (bound !== undefined) w.executor().onSessionEvent(bound, session, event);
+  });
+  return session;
+}
