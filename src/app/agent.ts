@@ -42,12 +42,11 @@ import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { packageVersion } from "../common/version.js";
 import {
   claudeEnvironment,
+  poolSpares,
   sessionFactory,
-  spareFactory,
   type SessionWiring,
 } from "./session-factory.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
-import { fingerprintOf, settingsFiles, watchFiles } from "../workspace/settings-files.js";
 import * as fleets from "../fleet/open.js";
 
 export interface AgentOptions {
@@ -134,21 +133,14 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(o.queryFactory && { queryFactory: o.queryFactory }),
     executor: () => executor,
   };
-  const settingsOf = (at: string) => settingsFiles(at, claudeEnv ?? process.env);
   const pool = new SessionPool({
     sessionMap,
     createSession: sessionFactory(wiring),
-    spares: {
-      wanted: config.sessions.spares,
-      maxIdleMs: config.sessions.spareIdleMs,
-      create: spareFactory(wiring),
+    spares: poolSpares(wiring, {
       site: worktrees?.spareSite ?? { current: () => cwd },
-      cwdOf,
-      fingerprint: (at) => fingerprintOf(settingsOf(at)),
-      watch: (at, changed) => watchFiles(settingsOf(at), changed),
       // A spare's process is recorded in the pid file like any other: no orphan after kill -9.
       onChange: () => void orphans.record(),
-    },
+    }),
     idleTimeoutMs: config.sessions.idleTimeoutMs,
     maxLive: config.sessions.maxLive,
     minIdleBeforeEvictMs: config.sessions.minIdleBeforeEvictMs,

@@ -12,7 +12,9 @@ import { secretVariables, withoutVariables } from "../config/security-schema.js"
 import { parseConversationKey, type ConversationKey } from "../identity/conversation.js";
 import type { SessionFactoryArgs } from "../sessions/pool.js";
 import type { passthroughOptions } from "../sessions/session-options.js";
+import type { PoolSparesOptions } from "../sessions/pool-spares.js";
 import type { SpareHandle } from "../sessions/spare-sessions.js";
+import { fingerprintOf, settingsFiles, watchFiles } from "../workspace/settings-files.js";
 
 type ChildEnv = Record<string, string | undefined>;
 
@@ -41,6 +43,26 @@ export interface SessionWiring {
   readonly queryFactory?: QueryFactory;
   /** The executor, read only when a session calls it (sessions exist only through it). */
   readonly executor: () => ClaudeAgentExecutor;
+}
+
+/**
+ * `sessions.spares` as the pool keeps them: sessions from `spareFactory`, started in `site`,
+ * recycled when the settings and memory files of the folder they run in change.
+ */
+export function poolSpares(
+  w: SessionWiring,
+  o: Pick<PoolSparesOptions, "site" | "onChange">,
+): PoolSparesOptions {
+  const files = (cwd: string) => settingsFiles(cwd, w.claudeEnv ?? process.env);
+  return {
+    wanted: w.config.sessions.spares,
+    maxIdleMs: w.config.sessions.spareIdleMs,
+    create: spareFactory(w),
+    cwdOf: w.cwdOf,
+    fingerprint: (cwd) => fingerprintOf(files(cwd)),
+    watch: (cwd, changed) => watchFiles(files(cwd), changed),
+    ...o,
+  };
 }
 
 /** Who a session serves: known at once, or (a spare) once a new conversation takes it. */

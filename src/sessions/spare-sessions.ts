@@ -233,9 +233,7 @@ export class SpareSessions {
     this.o.logger.debug({ spare: key.slice(1), cwd }, "spare Claude Code process started");
     this.o.onChange?.();
     // Several wanted: the next one starts after this one, not beside it.
-    if (this.spares.length < this.o.wanted) {
-      this.o.timers.setTimeout(() => this.fill(), 0);
-    }
+    if (this.spares.length < this.o.wanted) this.o.timers.setTimeout(() => this.fill(), 0);
   }
 
   /** Takes it out of the set and ends its process; a replacement follows. */

@@ -1,16 +1,4 @@
-import { readlinkSync } from "node:fs";
-import {
-  access,
-  lstat,
-  mkdir,
-  readdir,
-  readFile,
-  realpath,
-  stat,
-  unlink,
-  utimes,
-  writeFile,
-} from "node:fs/promises";
+import { access, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Logger } from "pino";
 import { commitTask, type TaskCommit } from "./commit.js";
@@ -18,6 +6,7 @@ import { runGit } from "./git.js";
 import { anchoredPattern, branchName, withExcludes, worktreeName } from "./names.js";
 import { SerialQueues } from "./serial-queue.js";
 import { inspect } from "./repository.js";
+import { dropLink, folderOf, isLink, linked, touch } from "./links.js";
 import { SpareWorktree, spareName } from "./spare.js";
 
 export { inspect, WORKTREE_SETUP, WorktreeSetupError } from "./repository.js";
@@ -186,7 +175,7 @@ export class WorktreeManager {
         if (this.inUse.has(name) || !(await this.isOurs(path, name))) return false;
         // A taken spare's folder goes; its link stays, so the conversation's worktree comes back
         // at the same path (where its transcripts are keyed), should it go on.
-        const real = await realpath(path);
+        const real = await folderOf(path);
         await runGit(this.options.cwd, ["worktree", "remove", "--force", real]);
         await runGit(this.options.cwd, ["branch", "-d", branchName(name)], { okCodes: [1] });
         return true;
@@ -266,8 +255,8 @@ export class WorktreeManager {
     const resumed = known.code === 0;
     // A link to a taken spare whose folder went (retention): back where it was, on its branch;
     // with no branch left, the conversation starts over and the link is made again.
-    const link = (await lstat(path).catch(() => undefined))?.isSymbolicLink() === true;
-    if (link && !resumed) await unlink(path);
+    const link = await isLink(path);
+    if (link && !resumed) await dropLink(path);
     const where = link && resumed ? linked(this.dir, path) : path;
     const spare = !resumed && (await this.spare.claim(path, branch));
     if (!spare) {
@@ -303,19 +292,4 @@ export class WorktreeManager {
     await mkdir(join(this.repo, "info"), { recursive: true });
     await writeFile(file, next);
   }
-}
-
-/** The folder `path` names: the spare folder its link points to (in `dir`), or itself. */
-function linked(dir: string, path: string): string {
-  try {
-    return resolve(dir, readlinkSync(path));
-  } catch {
-    return path;
-  }
-}
-
-/** Marks a worktree used now (retention reads the folder's mtime). */
-async function touch(path: string): Promise<void> {
-  const now = new Date();
-  await utimes(path, now, now).catch(() => undefined);
 }
