@@ -9,6 +9,7 @@ export const SCENARIOS = [
   "workspace",
   "compare",
   "fleet",
+  "spares",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
