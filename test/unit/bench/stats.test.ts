@@ -61,6 +61,7 @@ describe("bench plan", () => {
       "pool",
       "workspace",
       "fleet",
+      "spares",
     ]);
     expect(() => planFrom({ BENCH_ONLY: "warm,nope" })).toThrow(/nope/);
   });
