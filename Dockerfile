@@ -2,31 +2,46 @@
 #   docker build -t claude-a2a .
 #   docker run -p 127.0.0.1:3008:3008 -v "$PWD":/workspace -v claude-home:/home/claude/.claude \
 #     -e ANTHROPIC_API_KEY claude-a2a
-# See README "Container". test/unit/container.test.ts checks this file against the code.
+# See docs/container.md. test/unit/container.test.ts checks this file against the code;
+# scripts/build-image.sh builds it (with Docker or Podman, offline too) and scripts/test-image.sh
+# runs it in CI.
 
-FROM node:20-bookworm-slim AS build
+# The image both stages start from: the official Node image by default. Any Debian bookworm with
+# node, npm, apt and useradd will do; scripts/image-base.sh makes one from Debian packages and the
+# npm registry's Node package where no image registry is reachable (build-image.sh passes it).
+ARG BASE_IMAGE=node:20-bookworm-slim
+
+FROM ${BASE_IMAGE} AS build
 WORKDIR /app
 # better-sqlite3 builds from source when no prebuilt binary matches.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
-# The sources come before `npm ci`: its `prepare` script builds them (tsc into dist/, and the web
-# console's page and script into dist/console/).
-COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+# The dependencies in a layer of their own, keyed by package.json and the lockfile only: a change to
+# the sources rebuilds from the next COPY on. Their `prepare` script (our build) has no sources yet
+# here: it is taken out of this copy of package.json, and the build runs below. npm's download cache
+# is kept between builds on one machine (a cache mount, outside the image).
+COPY package.json package-lock.json ./
+# Optional dependencies included: the Claude Code runtime ships as one.
+RUN --mount=type=cache,target=/root/.npm,sharing=locked \
+  npm pkg delete scripts.prepare \
+  && npm ci --no-audit --no-fund \
+  && test -d node_modules/@anthropic-ai/claude-agent-sdk
+COPY package.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY console ./console
 COPY scripts/build-console.js ./scripts/
-# Optional dependencies included: the Claude Code runtime ships as one.
-RUN npm ci --no-audit --no-fund \
+RUN npm run build \
   && test -f dist/cli.js \
   && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM ${BASE_IMAGE}
 # git and ripgrep are what Claude Code uses most in a workspace; ca-certificates for the API;
 # tini as PID 1 forwards `docker stop`'s SIGTERM and reaps the processes Claude Code's background
-# jobs leave behind (node would leave them as zombies).
+# jobs leave behind (node would leave them as zombies); bubblewrap and socat are Claude Code's
+# Linux sandbox (claude.sandbox; see docs/container.md for what it needs inside a container).
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends ca-certificates git ripgrep tini \
+  && apt-get install -y --no-install-recommends ca-certificates git ripgrep tini bubblewrap socat \
   && rm -rf /var/lib/apt/lists/* \
   && useradd --create-home --uid 10001 --shell /bin/bash claude \
   && mkdir -p /workspace /home/claude/.claude \
@@ -53,9 +68,12 @@ USER claude
 # and Claude Code's own state (login, transcripts: sessions resume only if this persists).
 VOLUME ["/workspace", "/home/claude/.claude"]
 EXPOSE 3008
+# CLAUDE_A2A_PORT moves the health check with a `--port` given after the image name (with host
+# networking, where 3008 is taken on the host).
+ENV CLAUDE_A2A_PORT=3008
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:3008/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.CLAUDE_A2A_PORT + '/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Inside the container the server must listen on every interface to be reachable through the
-# published port; it refuses to unless the config says how callers are authenticated (see README).
-# The port is fixed (the health check calls it); publish it wherever you like.
+# published port; it refuses to unless the config says how callers are authenticated (see
+# docs/container.md). Publish port 3008 wherever you like on the host.
 ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/dist/cli.js", "--cwd", "/workspace", "--host", "0.0.0.0", "--port", "3008"]

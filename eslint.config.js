@@ -16,13 +16,14 @@ export const LAYERS = [
   ["config"],
   ["tracing", "auth", "metrics"],
   ["store"],
-  ["sessions", "limits"],
+  ["sessions", "limits", "sandbox"],
   ["a2a"],
   ["fleet"],
   ["http"],
   ["grpc"],
   ["doctor"],
   ["app", "client"],
+  ["demo"],
   ["cli"],
 ];
 
@@ -107,6 +108,11 @@ export default tseslint.config(
     rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
   ...layerRules,
+  layer(
+    ["src/demo/fake-model/**/*.ts"],
+    "src/demo/fake-model/ is the scripted model (the tests' and the demo's): it imports nothing of ours outside it.",
+    ["../*", "../../*"],
+  ),
   layer(
     ["src/client/interaction.ts", "src/client/message-parts.ts"],
     "shared with the browser console (console/): Node-free, it imports only src/common/json.ts and the contract's kinds and data parts.",

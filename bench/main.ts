@@ -4,7 +4,7 @@
  * median, p95 and the ratio against the baseline measured in the same run.
  *
  *   BENCH_QUICK=1              the reduced run (under two minutes)
- *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare, fleet, spares)
+ *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare, fleet, sandbox, resume, spares)
  *   BENCH_BEFORE=<checkout>    `compare`: the same turns on that build's dist/cli.js, interleaved
  *   BENCH_STORE_BULK=<n>       the store scenario's second server's task count (0: none)
  *   BENCH_LOG_LEVEL=debug      the server's log level (default info, as in production)
@@ -20,10 +20,12 @@ import { concurrency } from "./scenarios/concurrency.js";
 import { fleet } from "./scenarios/fleet.js";
 import { longAnswer } from "./scenarios/long.js";
 import { pool } from "./scenarios/pool.js";
+import { resume } from "./scenarios/resume.js";
 import { spares } from "./scenarios/spares.js";
 import { store } from "./scenarios/store.js";
 import { warmTurn } from "./scenarios/warm.js";
 import { workspace } from "./scenarios/workspace.js";
+import { sandbox } from "./scenarios/sandbox.js";
 import { figures, type Row } from "./stats.js";
 import { renderTable } from "./table.js";
 
@@ -47,6 +49,10 @@ function run(name: ScenarioName, rig: Rig, plan: Plan, log: Log): Promise<Row[]>
       return compare(rig, plan, log);
     case "fleet":
       return fleet(rig, plan, log);
+    case "sandbox":
+      return sandbox(rig, plan, log);
+    case "resume":
+      return resume(rig, plan, log);
     case "spares":
       return spares(rig, plan, log);
   }

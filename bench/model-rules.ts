@@ -3,7 +3,7 @@
  * (`test/support/fake-model-cli.ts --script`), so that producing the deltas costs neither the
  * server nor the direct SDK consumer any CPU.
  */
-import { reply, text, type Rule } from "../test/support/fake-model/index.js";
+import { reply, text, toolUse, type Rule } from "../test/support/fake-model/index.js";
 
 /** The short reply of every warm turn: a few chunks, like the issue's measurements. */
 export const TURN_PROMPT = "bench-turn";
@@ -27,7 +27,21 @@ export function longText(n: number): string {
   return t;
 }
 
+/** `bench-bash`: one trivial Bash command (the sandbox scenario), then a short reply. */
+export const BASH_PROMPT = "bench-bash";
+const BASH_OUTPUT = "bench-bash-out";
+
 const rules: Rule[] = [
+  {
+    name: "bash: ran",
+    match: { toolResult: BASH_OUTPUT },
+    reply: reply(text("Ran it.")),
+  },
+  {
+    name: "bash",
+    match: { lastUserText: BASH_PROMPT, toolResult: false },
+    reply: reply(toolUse("Bash", { command: `echo ${BASH_OUTPUT}`, description: "Echo" })),
+  },
   {
     name: "long",
     match: { lastUserText: /bench-long \d+/ },

@@ -9,6 +9,8 @@ export const SCENARIOS = [
   "workspace",
   "compare",
   "fleet",
+  "sandbox",
+  "resume",
   "spares",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -39,6 +41,8 @@ export interface Plan {
   readonly poolTurnsAtOnce: number;
   /** Fleet: rounds of 1,000 measured events (owner's and other instance's subscriber). */
   readonly fleetRounds: number;
+  /** Sandbox: rounds of (sandbox off, "strict") turns running one Bash each. */
+  readonly sandboxRounds: number;
 }
 
 export function planFrom(env: Record<string, string | undefined>): Plan {
@@ -59,6 +63,7 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     quick,
     scenarios,
     warmRounds: quick ? 5 : 20,
+    sandboxRounds: quick ? 6 : 20,
     warmUp: quick ? 1 : 2,
     longSizes: [1_000, 5_000, 20_000],
     longRounds: quick ? 1 : 5,

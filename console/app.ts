@@ -18,6 +18,7 @@ import {
   type Connection,
 } from "./connection.js";
 import { replace } from "./dom.js";
+import { endsStream, eventNumberOf, MAX_RESUMES, resumeOptions, type Opener } from "./resume.js";
 import { focusKey, refocus, showTrouble, ui } from "./page.js";
 import { isTerminal, shortId } from "./format.js";
 import { promptForm } from "./prompt-view.js";
@@ -85,33 +86,63 @@ function write(contextId: string | undefined): void {
   ui.composerText.focus();
 }
 
-/** Follows one stream of the open task; a newer stream (or another task) supersedes it. */
-async function follow(
+/**
+ * Follows the open task's stream; a newer stream (or another task) supersedes it. A stream that
+ * drops is opened again from the last event number received ("reconnecting…" meanwhile), so the
+ * console shows exactly what it missed, once.
+ */
+async function follow(open: Opener, control: AbortController): Promise<void> {
+  let cursor: number | undefined;
+  for (let resumes = 0; ; resumes++) {
+    const done = await followOnce(open(cursor), control, (n) => (cursor = n)).catch(
+      (err: unknown) => {
+        if (control.signal.aborted) return true;
+        if (resumes >= MAX_RESUMES) {
+          ui.error.textContent = troubleOf(err).detail;
+          return true;
+        }
+        return false;
+      },
+    );
+    if (done || control.signal.aborted) break;
+    ui.error.textContent = `reconnecting… (from event ${cursor ?? 0})`;
+    await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** resumes));
+  }
+  if (ui.error.textContent?.startsWith("reconnecting…") === true) ui.error.textContent = "";
+  if (state.stream === control) state.stream = undefined;
+}
+
+/** One stream until it ends (true) or closes without its last event (false); throws if it drops. */
+async function followOnce(
   events: AsyncGenerator<StreamResponse>,
   control: AbortController,
-): Promise<void> {
-  try {
-    for await (const event of events) {
-      if (control.signal.aborted) return;
-      const model = state.model;
-      if (model === undefined) return;
-      if (event.payload?.$case === "task" && event.payload.value.id !== model.task.id) {
-        // The message started a new task (a new conversation, or a queued follow-up): open it.
-        const task = event.payload.value;
-        state.model = modelOf(task);
-        state.promptKey = undefined;
-        // The composer goes on writing into that conversation; a reload reopens the task.
-        state.context = task.contextId;
-        renderComposerTarget();
-        history.replaceState(null, "", `#task=${encodeURIComponent(task.id)}`);
-      } else applyEvent(model, event);
-      renderTask();
+  seen: (n: number) => void,
+): Promise<boolean> {
+  let numbered = false;
+  for await (const event of events) {
+    if (control.signal.aborted) return true;
+    const n = eventNumberOf(event);
+    if (n !== undefined) {
+      seen(n);
+      numbered = true;
     }
-  } catch (err) {
-    if (!control.signal.aborted) ui.error.textContent = troubleOf(err).detail;
-  } finally {
-    if (state.stream === control) state.stream = undefined;
+    const model = state.model;
+    if (model === undefined) return true;
+    if (event.payload?.$case === "task" && event.payload.value.id !== model.task.id) {
+      // The message started a new task (a new conversation, or a queued follow-up): open it.
+      const task = event.payload.value;
+      state.model = modelOf(task);
+      state.promptKey = undefined;
+      // The composer goes on writing into that conversation; a reload reopens the task.
+      state.context = task.contextId;
+      renderComposerTarget();
+      history.replaceState(null, "", `#task=${encodeURIComponent(task.id)}`);
+    } else applyEvent(model, event);
+    renderTask();
+    if (endsStream(event)) return true;
   }
+  // Closed without its last event: resume when there is a number to resume from.
+  return !numbered;
 }
 
 function newStream(): AbortController {
@@ -134,7 +165,8 @@ function subscribe(): void {
     return;
   const control = newStream();
   void follow(
-    conn.client.resubscribeTask({ tenant: "", id: task.id }, { signal: control.signal }),
+    (cursor) =>
+      conn.client.resubscribeTask({ tenant: "", id: task.id }, resumeOptions(control, cursor)),
     control,
   );
 }
@@ -180,11 +212,16 @@ async function send(
       metadata: undefined,
     });
   renderTask();
-  const events = conn.client.sendMessageStream(
-    { tenant: "", message: userMessage(parts, ids), configuration: undefined, metadata: undefined },
-    { signal: control.signal },
+  // One message, sent again as is (the same messageId) when its stream is resumed.
+  const message = userMessage(parts, ids);
+  await follow(
+    (cursor) =>
+      conn.client.sendMessageStream(
+        { tenant: "", message, configuration: undefined, metadata: undefined },
+        resumeOptions(control, cursor),
+      ),
+    control,
   );
-  await follow(events, control);
   await poll();
 }
 

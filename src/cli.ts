@@ -6,18 +6,23 @@ const INTERRUPTED = 130;
 
 const CLIENT_COMMANDS: readonly string[] = ["send", "chat", "tasks", "task", "cancel"];
 
-/** `claude-a2a send|chat|tasks|task|cancel …` is the client; anything else starts the server. */
+/**
+ * `claude-a2a send|chat|tasks|task|cancel …` is the client, `claude-a2a demo` the offline demo;
+ * anything else starts the server.
+ */
 const isClientCommand = (argv: readonly string[]): boolean =>
   argv[0] !== undefined && CLIENT_COMMANDS.includes(argv[0]);
 
+const io = {
+  out: (text: string) => process.stdout.write(text),
+  err: (text: string) => process.stderr.write(text),
+};
 const argv = process.argv.slice(2);
 const run = isClientCommand(argv)
   ? import("./client/index.js").then(({ runClient, processEnv }) => runClient(argv, processEnv()))
-  : main(argv, {
-      out: (text) => process.stdout.write(text),
-      err: (text) => process.stderr.write(text),
-      errIsTTY: process.stderr.isTTY === true,
-    });
+  : argv[0] === "demo"
+    ? import("./demo/main.js").then(({ runDemo }) => runDemo(argv.slice(1), io))
+    : main(argv, { ...io, errIsTTY: process.stderr.isTTY === true });
 
 run.then(
   (code) => {

@@ -1,6 +1,10 @@
+/**
+ * Why it is over 300 lines: the one place that wires a served directory's parts together (stores,
+ * pool, executor, handler chain, card); each part is built elsewhere, only their order lives here.
+ */
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
-import type { TaskStore } from "@a2a-js/sdk/server";
+import type { A2ARequestHandler, TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { TaskBusManager } from "../a2a/handler/bus-manager.js";
 import { buildCards, extendedCardProvider } from "../a2a/card/cards.js";
@@ -10,24 +14,20 @@ import { operatorScopes } from "../identity/operators.js";
 import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
-import type { GuardedRequestHandler } from "../a2a/handler/guarded-request-handler.js";
+import { ReplayingRequestHandler } from "../a2a/handler/replaying-request-handler.js";
+import { KeptEvents } from "../store/kept-events.js";
 import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
 import { RetryingPushSender } from "../a2a/push/sender.js";
 import { pushTargetPolicy } from "../a2a/push/target.js";
 import type { Inbox } from "../a2a/task/environment.js";
 import type { ServerTask } from "../a2a/task/server-task.js";
-import {
-  readTranscriptSync,
-  rewindPoint,
-  transcriptCheck,
-  type QueryFactory,
-} from "../claude/index.js";
+import type { QueryFactory } from "../claude/index.js";
 import type { Config } from "../config/schema.js";
 import { checkHealth, type HealthReport } from "../http/health.js";
 import { ServerMetrics } from "../metrics/metrics.js";
 import { OrphanGuard } from "../sessions/orphans.js";
 import type { SlotsFactory } from "../sessions/machine-slots.js";
-import { SessionPool } from "../sessions/pool.js";
+import type { SessionPool } from "../sessions/pool.js";
 import { describePassthrough, passthroughOptions } from "../sessions/session-options.js";
 import { modelPolicyOf } from "../contract/task-options.js";
 import { SessionMap } from "../store/session-map.js";
@@ -40,14 +40,12 @@ import { anyLimit } from "../limits/decisions.js";
 import { realClock, type Clock, type Timers } from "../common/timers.js";
 import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { packageVersion } from "../common/version.js";
-import {
-  claudeEnvironment,
-  poolSpares,
-  sessionFactory,
-  type SessionWiring,
-} from "./session-factory.js";
+import { claudeEnvironment, type SessionWiring } from "./session-factory.js";
+import { openSessionPool } from "./session-pool.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
 import * as fleets from "../fleet/open.js";
+import { openSandbox } from "../sandbox/workspace-sandbox.js";
+import { logSandboxDenials } from "../sandbox/denial-log.js";
 
 export interface AgentOptions {
   readonly config: Config;
@@ -71,6 +69,8 @@ export interface AgentOptions {
   readonly workspace?: string;
   /** The process slots of its pool (the machine-wide cap of several workspaces). */
   readonly slots?: SlotsFactory;
+  /** The config file `--config` named (the "strict" sandbox keeps commands from reading it). */
+  readonly configFile?: string | null;
 }
 
 /** Everything behind the HTTP surface: the A2A request handler down to the Claude sessions. */
@@ -78,7 +78,7 @@ export interface Agent {
   /** The workspace it serves, by name (`workspaces`); undefined for the one at the root. */
   readonly workspace: string | undefined;
   readonly card: AgentCard;
-  readonly requestHandler: GuardedRequestHandler;
+  readonly requestHandler: A2ARequestHandler;
   readonly executor: ClaudeAgentExecutor;
   readonly pool: SessionPool;
   readonly taskStore: TaskStore;
@@ -99,6 +99,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const cwd = config.claude.cwd;
   // First: a signing key that does not work stops startup before anything is opened.
   const cards = await buildCards(config, { version: packageVersion() });
+  // `server.sandbox.required`: a workspace whose sandbox is off or cannot run stops startup here.
+  const sandbox = await openSandbox(config, {
+    workspace: o.workspace,
+    configFile: o.configFile,
+    logger,
+  });
   // `claude.isolation: "worktree"`: a workspace that is not a git repository stops startup here.
   const worktrees = await openWorktreeIsolation(config, logger);
   const cwdOf = (key?: string) => (key && worktrees?.cwdOf(key)) ?? cwd;
@@ -121,6 +127,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   await orphans.stopPredecessor();
   const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
 
+  const sandboxLogger = logger.child({ component: "sandbox" });
   // Sessions report to the executor, which needs the pool that creates them: the factory reads
   // `executor` only when a session calls it, and sessions exist only through the executor.
   const wiring: SessionWiring = {
@@ -128,32 +135,21 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     logger,
     cwdOf,
     passthrough,
+    ...(sandbox.settings && { sandbox: sandbox.settings }),
     ...(claudeEnv && { claudeEnv }),
     ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
     ...(o.queryFactory && { queryFactory: o.queryFactory }),
     executor: () => executor,
   };
-  const pool = new SessionPool({
+  const pool = openSessionPool(wiring, {
     sessionMap,
-    createSession: sessionFactory(wiring),
-    spares: poolSpares(wiring, {
-      site: worktrees?.spareSite ?? { current: () => cwd },
-      // A spare's process is recorded in the pid file like any other: no orphan after kill -9.
-      onChange: () => void orphans.record(),
-    }),
-    idleTimeoutMs: config.sessions.idleTimeoutMs,
-    maxLive: config.sessions.maxLive,
-    minIdleBeforeEvictMs: config.sessions.minIdleBeforeEvictMs,
-    maxBackgroundMs: config.sessions.maxBackgroundMs,
-    logger: logger.child({ component: "sessions" }),
-    checkTranscript: (sessionId, key) =>
-      transcriptCheck({ cwd: cwdOf(key), env: o.claudeEnv })(sessionId),
-    rewindPoint: (sessionId, key) =>
-      rewindPoint(readTranscriptSync({ cwd: cwdOf(key), env: o.claudeEnv }, sessionId)),
-    ...(o.slots && { slots: o.slots }),
+    orphans,
+    spareSite: worktrees?.spareSite ?? { current: () => cwd },
+    transcriptEnv: o.claudeEnv,
+    slots: o.slots,
     onSessionEvent: (key, event) => {
       metrics.onSessionEvent(key, event);
-      if (event.type === "session_id" || event.type === "closed") void orphans.record();
+      logSandboxDenials(sandboxLogger, key, event);
     },
   });
   const metrics = new ServerMetrics({
@@ -200,11 +196,20 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     : undefined;
   const push = pushSender && { store: stores.pushStore, sender: pushSender };
   const a2aLogger = logger.child({ component: "a2a" });
+  // Numbered events kept for replay, and the sends already seen (docs/reliability.md).
+  const replay = config.replay.enabled
+    ? new KeptEvents({
+        ...(stores.replayBackend && { backend: stores.replayBackend }),
+        retainMs: config.replay.retainMs,
+        logger: logger.child({ component: "replay" }),
+      })
+    : undefined;
   const autonomous = new AutonomousTasks({
     taskStore,
     busManager,
     logger: a2aLogger,
     ...(push && { push }),
+    ...(replay && { replay }),
   });
   const executor = new ClaudeAgentExecutor({
     pool,
@@ -217,6 +222,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       backgroundWaitTimeoutMs: config.claude.backgroundWaitTimeoutMs,
       maxBudgetUsd: config.claude.maxBudgetUsd,
       models,
+      sandbox: sandbox.policy,
     },
     taskStore,
     busManager,
@@ -226,6 +232,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(o.timers && { timers: o.timers }),
     ...(o.inbox && { inbox: o.inbox }),
     ...(push && { push }),
+    ...(replay && { replay }),
     ...(config.streaming.flushMs > 0 && { streaming: config.streaming }),
     ...(limits && { accounting: callerAccounting(limits) }),
     tracing,
@@ -243,9 +250,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     cancelingOperator: (taskId: string, name: string | undefined) =>
       executor.cancelingOperator(taskId, name),
   };
-  const requestHandler = new (
-    fleet ? fleets.FleetRequestHandler.on(fleet) : OperatorRequestHandler
-  )(
+  const guarded = new (fleet ? fleets.FleetRequestHandler.on(fleet) : OperatorRequestHandler)(
     operators,
     card,
     taskStore,
@@ -254,9 +259,22 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     stores.pushStore,
     pushSender,
     pushTargets,
-    { maxBudgetUsd: config.claude.maxBudgetUsd, callerLimits: limits, models },
+    {
+      maxBudgetUsd: config.claude.maxBudgetUsd,
+      callerLimits: limits,
+      models,
+      control: { steer: config.server.control.steer },
+      sandbox: sandbox.policy,
+    },
     cards.extended && extendedCardProvider(cards.extended),
   );
+  const requestHandler = replay
+    ? new ReplayingRequestHandler(guarded, {
+        log: replay,
+        workspace: o.workspace ?? "",
+        logger: a2aLogger,
+      })
+    : guarded;
   // Last: the spares' sessions report to the executor once taken.
   pool.fillSpares();
   worktrees?.onSpareReady(() => pool.fillSpares());
@@ -287,10 +305,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     closeSessions,
     close: async () => {
       await closeSessions();
+      await orphans.release();
       await worktrees?.close();
       await terminal.drain();
       await limits?.drain();
       await fleet?.close();
+      await replay?.close();
       await stores.close();
       await tracing.shutdown();
     },

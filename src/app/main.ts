@@ -3,8 +3,10 @@ import type { Logger } from "pino";
 import { ConfigError, loadConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import { checkCredentials, formatReport, runChecks } from "../doctor/checks.js";
+import { configFix } from "../doctor/config-fix.js";
 import { createLogger, LOG_LEVELS, logFormat, logLevel } from "../common/logging.js";
 import { StartupError, startServer, type RunningServer } from "./server.js";
+import { currentInvocation, type Invocation } from "../common/invocation.js";
 import { packageVersion } from "../common/version.js";
 
 export const USAGE = `Usage: claude-a2a [options]
@@ -33,6 +35,9 @@ Client commands (talk to this or any A2A agent; add --help to each):
   claude-a2a chat      an interactive conversation
   claude-a2a send      send one message and stream the answer
   claude-a2a tasks     list tasks; claude-a2a task <id> shows one; claude-a2a cancel <id>
+
+Offline demo (no account, no network; npm run demo in a clone):
+  claude-a2a demo      a scripted model and the server on it, in a temporary git workspace
 `;
 
 export interface Io {
@@ -42,14 +47,23 @@ export interface Io {
   readonly errIsTTY?: boolean;
 }
 
-/** The one human line printed at startup (beside the JSON log) so nobody serves the wrong tree. */
-export const servingLine = (url: string, cwd: string): string =>
-  `claude-a2a: serving ${cwd} at ${url} (Ctrl-C stops; talk to it with: claude-a2a chat --url ${url})\n`;
+/**
+ * The one human line printed at startup (beside the JSON log) so nobody serves the wrong tree:
+ * what to type to talk to it (`npx claude-a2a` from a clone, `claude-a2a` after a global
+ * install: `common/invocation.ts`) and where its console is. `url` ends without a slash, a
+ * workspace's with one. Pure.
+ */
+export const servingLine = (url: string, cwd: string, bin: Invocation): string => {
+  const base = url.replace(/\/+$/, "");
+  return `claude-a2a: serving ${cwd} at ${url} (Ctrl-C stops; talk to it with: ${bin} chat --url ${url}; console: ${base}/console/)\n`;
+};
 
 export interface MainDeps {
   /** Where the server was started; default process.cwd(). */
   readonly cwd?: string;
   readonly logger?: Logger;
+  /** How the user runs the bin, for the startup line (default: from `process.argv[1]`). */
+  readonly invocation?: Invocation;
   /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
   readonly stopSignal?: (server: RunningServer) => Promise<void>;
 }
@@ -129,7 +143,7 @@ async function warnIfNoCredentials(logger: Logger): Promise<void> {
   if (check.ok) return;
   logger.warn(
     { check: check.name, detail: check.detail, fix: check.fix },
-    "Claude Code is not logged in on this machine: every task will fail until it is (run `claude` once and log in, or set ANTHROPIC_API_KEY; `claude-a2a --check` tells what is missing)",
+    "Claude Code is not logged in on this machine: every task will fail until it is (run `claude` once and log in, or set ANTHROPIC_API_KEY; `claude-a2a --check` tells what is missing; to try it offline on a scripted model: npm run demo, or claude-a2a demo when installed)",
   );
 }
 
@@ -146,14 +160,14 @@ async function doctor(flags: Flags, io: Io, deps: MainDeps): Promise<number> {
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     const report = formatReport([
-      { name: "config", ok: false, detail: err.message, fix: "correct the keys listed above" },
+      { name: "config", ok: false, detail: err.message, fix: configFix(err.message) },
     ]);
     io.out(report.text);
     return report.code;
   }
   const report = formatReport([
     { name: "config", ok: true, detail: file ?? "no config file (defaults)" },
-    ...(await runChecks(config)),
+    ...(await runChecks(config, file)),
   ]);
   io.out(report.text);
   return report.code;
@@ -201,10 +215,11 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
       });
     logger.info({ configFile: file ?? "(none: defaults)" }, "configuration loaded");
     await warnIfNoCredentials(logger);
-    server = await startServer({ config, logger });
+    server = await startServer({ config, logger, configFile: file });
     if (io.errIsTTY) {
-      if (server.workspaces.length === 0) io.err(servingLine(server.url, config.claude.cwd));
-      for (const w of server.workspaces) io.err(servingLine(w.url, w.cwd));
+      const bin = deps.invocation ?? currentInvocation();
+      if (server.workspaces.length === 0) io.err(servingLine(server.url, config.claude.cwd, bin));
+      for (const w of server.workspaces) io.err(servingLine(w.url, w.cwd, bin));
     }
   } catch (err) {
     if (err instanceof ConfigError || err instanceof StartupError) {

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Agent, AgentOptions } from "./agent.js";
 import type { Config } from "../config/schema.js";
+import { withRealPaths } from "../config/real-paths.js";
 import { workspaceUrl } from "../config/workspaces.js";
 import type { A2aSurface } from "../http/a2a-routes.js";
 import { createHttpApp } from "../http/app.js";
@@ -73,7 +74,9 @@ function readAuth(server: Config["server"]): Authenticator {
   }
 }
 
-export async function startServer(o: ServerOptions): Promise<RunningServer> {
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  // Real paths from here on: what the runtime compares against (config/real-paths.ts).
+  const o = { ...options, config: await withRealPaths(options.config) };
   const { config, logger } = o;
   checkBindSafety(config.server);
   const auth = readAuth(config.server);
@@ -85,7 +88,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     await Promise.all(agents.map((a) => a.close()));
     await served.closeShared();
   };
-  // gRPC serves the first agent: the root one, or the first workspace (README "Workspaces").
+  // gRPC serves the first agent: the root one, or the first workspace (docs/workspaces.md "Workspaces").
   const first = served.agents[0] as ServedAgent;
   const grpc = await startGrpc(o, {
     requestHandler: first.agent.requestHandler,
@@ -142,6 +145,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   logger.info(
     {
       url,
+      // With workspaces, the root's console lists them (http/workspaces-page.ts).
+      console: `${url}/console/`,
       publicUrl: config.server.publicUrl,
       ...(workspaces.length === 0 ? { cwd } : { workspaces }),
       ...(grpc && { grpc: grpc.address }),

@@ -38,6 +38,8 @@ export interface SessionWiring {
   readonly cwdOf: (key?: string) => string;
   /** The Claude Code options the config passes through, the same for every session. */
   readonly passthrough: ReturnType<typeof passthroughOptions>;
+  /** The SDK's `sandbox` option of every process (`claude.sandbox`, its preset expanded). */
+  readonly sandbox?: Options["sandbox"];
   readonly claudeEnv?: ChildEnv;
   readonly sdkOptions?: Partial<Options>;
   readonly queryFactory?: QueryFactory;
@@ -124,6 +126,8 @@ function buildSession(
     ...(resume !== undefined && { resume }),
     ...(w.claudeEnv && { env: w.claudeEnv }),
     ...w.passthrough,
+    // Every process of the workspace: new, resumed, spare, and whatever wakes in it later.
+    ...(w.sandbox && { sandbox: w.sandbox }),
     ...(sdkOptions && { sdkOptions }),
     ...(w.queryFactory && { queryFactory: w.queryFactory }),
     logger: w.logger.child(

@@ -5,7 +5,11 @@ import { parseConversationKey } from "../identity/conversation.js";
 import { PIDS_FILE } from "../sessions/orphans.js";
 import { SESSIONS_FILE } from "../store/session-map.js";
 import { INBOX_DIR } from "../workspace/inbox.js";
-import { WorktreeManager, type ConversationRef } from "../workspace/worktrees/index.js";
+import {
+  excludeServerFiles,
+  WorktreeManager,
+  type ConversationRef,
+} from "../workspace/worktrees/index.js";
 import type { SpareSite } from "../sessions/spare-sessions.js";
 
 /**
@@ -26,24 +30,46 @@ export interface WorktreeIsolation {
 }
 
 /**
- * Undefined with `claude.isolation: "shared"`. With "worktree", checks the workspace (a
- * `WorktreeSetupError` names it when it is not a git repository with a commit, or git is
- * missing) and starts the worktrees' retention (`store.retainDays`).
+ * What the server itself writes in a workspace, relative to it (a trailing `*`: the file and
+ * its siblings, its temporary and `-wal` files; a trailing `/`: a folder). Kept in the workspace
+ * (a restarted server finds its store and sessions there, and the pid file names the processes
+ * of THIS workspace) and excluded through `.git/info/exclude`, local to the clone, rather than
+ * moved out of the tree: a `.gitignore` would be a change of the repository itself.
+ */
+export function serverPaths(config: Config): string[] {
+  const store = config.store;
+  return [
+    `${INBOX_DIR}/`,
+    `${SESSIONS_FILE}*`,
+    `${PIDS_FILE}*`,
+    ...(store.type === "sqlite" ? [`${store.path}*`] : []),
+  ];
+}
+
+/**
+ * With `claude.isolation: "shared"`, adds the server's files to the repository's exclude file
+ * (when the workspace is a git checkout) and returns undefined. With "worktree", checks the
+ * workspace (a `WorktreeSetupError` names it when it is not a git repository with a commit, or
+ * git is missing) and starts the worktrees' retention (`store.retainDays`).
  */
 export async function openWorktreeIsolation(
   config: Config,
   logger: Logger,
 ): Promise<WorktreeIsolation | undefined> {
-  if (config.claude.isolation !== "worktree") return undefined;
+  if (config.claude.isolation !== "worktree") {
+    // Shared: the checkout's `git status` must not show the server's files either.
+    await excludeServerFiles(config.claude.cwd, serverPaths(config)).catch((err: unknown) => {
+      logger.warn({ err }, "could not add the server's files to the repository's exclude file");
+    });
+    return undefined;
+  }
   const store = config.store;
-  const sqlite =
-    store.type === "sqlite" ? [store.path, `${store.path}-wal`, `${store.path}-shm`] : [];
   const manager = await WorktreeManager.open({
     cwd: config.claude.cwd,
     dir: config.claude.worktreeDir,
     // What the server itself writes in the workspace: neither the checkout's `git status` nor
     // a task's commit (the inbox is written in the worktree) may show it.
-    serverPaths: [`${INBOX_DIR}/`, SESSIONS_FILE, PIDS_FILE, ...sqlite],
+    serverPaths: serverPaths(config),
     logger: logger.child({ component: "worktrees" }),
   });
   const stop = manager.scheduleRetention(store.type === "memory" ? 0 : store.retainDays);

@@ -11,6 +11,7 @@ import {
   type RunOutcome,
   type SessionStatus,
 } from "./run-tracker.js";
+import { SteerBook } from "./steering.js";
 import { TimelineAssembler } from "./timeline.js";
 import { TurnState } from "./turn-state.js";
 import { UsageMeter } from "./usage.js";
@@ -33,6 +34,8 @@ export class SessionCore {
   readonly turn: TurnState;
   readonly timeline: TimelineAssembler;
   readonly owners = new OwnershipIndex();
+  /** Steering messages sent to runs and not yet taken by the runtime (`steering.ts`). */
+  readonly steers = new SteerBook();
   /** The process's cost totals, so each result's run gets its own share. */
   readonly usage = new UsageMeter();
   readonly tasks: BackgroundTaskRegistry;
@@ -226,6 +229,7 @@ export class SessionCore {
     if (run === undefined || !isActiveLifecycle(run.state)) return;
     if (!this.runs.finish(runId, outcome, reason).ok) return;
     if (this.owner === runId) this.owner = undefined;
+    this.steers.forget(runId);
     if (outcome.state === "interrupted") this.timeline.markRunInterrupted(runId);
     this.emitter.emit({ type: "run_ended", runId, origin: run.origin, outcome });
 

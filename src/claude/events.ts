@@ -18,7 +18,14 @@ export interface RunSentEvent {
   runId: string;
 }
 
-export type RunStreamEvent = NormalizedEvent | RunSentEvent | RunTerminalEvent;
+/** The runtime took steering messages of the run (their uuids, as `ClaudeSession.steer` gave them). */
+export interface RunSteeredEvent {
+  kind: "steered";
+  runId: string;
+  uuids: readonly string[];
+}
+
+export type RunStreamEvent = NormalizedEvent | RunSentEvent | RunSteeredEvent | RunTerminalEvent;
 
 /** Everything the layer above may want to mirror, in the order it happened. */
 export type SessionEvent =
@@ -39,6 +46,8 @@ export type SessionEvent =
       late: boolean;
     }
   | { type: "run_ended"; runId: string; origin: RunOrigin; outcome: RunOutcome }
+  /** The runtime took steering messages of a run (`ClaudeSession.steer`). */
+  | { type: "run_steered"; runId: string; uuids: readonly string[] }
   | { type: "status"; status: SessionStatus; previous: SessionStatus }
   | { type: "turn_state"; from: TurnStateName; to: TurnStateName; reason: string }
   | { type: "timeline"; entry: TimelineEntry }

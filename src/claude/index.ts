@@ -4,6 +4,7 @@ export type { ClaudeSessionOptions } from "./options.js";
 export { DEFAULT_SETTING_SOURCES } from "./options.js";
 export type {
   RunSentEvent,
+  RunSteeredEvent,
   RunStreamEvent,
   RunTerminalEvent,
   SessionEvent,
@@ -13,6 +14,7 @@ export type { AttributedPermissionOptions, SessionCanUseTool } from "./permissio
 export type * from "./normalize.js";
 export type { RunLifecycle, RunOrigin, RunOutcome, SessionStatus } from "./run-tracker.js";
 export type { TurnStateName } from "./turn-state.js";
+export type { SteerOutcome, SteerPriority } from "./steering.js";
 export type { TurnSettings } from "./turn-settings.js";
 export type { TimelineEntry, AssistantTimelineEntry, UserTimelineEntry } from "./timeline.js";
 export type { BackgroundTask, BackgroundTaskStatus } from "./background-tasks.js";
@@ -26,3 +28,4 @@ export type { UsageBaselineLoader } from "./usage-baseline.js";
 export { SESSION_NOT_FOUND, transcriptCheck } from "./transcripts.js";
 export type { TranscriptCheck, TranscriptLocation } from "./transcripts.js";
 export { readTranscriptSync, rewindPoint } from "./rewind.js";
+export type { SandboxViolation } from "./sandbox-violations.js";

@@ -1,3 +1,8 @@
+/**
+ * Why it is over 300 lines: one exhaustive mapping of every SDK message type to our events; split,
+ * the cases would lose the one switch that shows nothing is left unhandled.
+ */
+import { violationIds, violationsOf } from "./sandbox-violations.js";
 import { contentBlocks, streamPart, textOf } from "./content.js";
 import type {
   AssistantEvent,
@@ -161,6 +166,7 @@ function normalizeUser(m: Rec): NormalizedEvent {
   const message = isRec(m.message) ? m.message : {};
   const blocks = contentBlocks(message.content);
   const text = textOf(blocks);
+  const refused = violationIds(m.tool_result_meta);
   const ev: UserEvent = {
     kind: "user",
     ...base(m),
@@ -168,9 +174,11 @@ function normalizeUser(m: Rec): NormalizedEvent {
     isReplay: m.isReplay === true,
     isSynthetic: m.isSynthetic === true,
     text,
-    toolResults: blocks.flatMap((b) =>
-      b.type === "tool_result" ? [{ toolUseId: b.toolUseId, isError: b.isError }] : [],
-    ),
+    toolResults: blocks.flatMap((b) => {
+      if (b.type !== "tool_result") return [];
+      const result = { toolUseId: b.toolUseId, isError: b.isError };
+      return [refused.has(b.toolUseId) ? { ...result, sandbox: violationsOf(b.text) } : result];
+    }),
     interruptMarker: text.startsWith(INTERRUPT_MARKER),
   };
   const agentId = str(m.agent_id);

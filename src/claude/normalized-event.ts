@@ -1,3 +1,4 @@
+import type { SandboxViolation } from "./sandbox-violations.js";
 import type { RunUsage } from "./usage.js";
 
 /** Content blocks reduced to what the provider and the layers above read. */
@@ -79,7 +80,8 @@ export interface UserEvent extends EventBase {
   isReplay: boolean;
   isSynthetic: boolean;
   text: string;
-  toolResults: { toolUseId: string; isError: boolean }[];
+  /** `sandbox`: the runtime marked the command refused by its sandbox (`sandbox-violations.ts`). */
+  toolResults: { toolUseId: string; isError: boolean; sandbox?: SandboxViolation[] }[];
   /** The runtime's "[Request interrupted by user]" marker after an interrupt. */
   interruptMarker: boolean;
 }

@@ -41,6 +41,8 @@ export interface ClaudeSessionOptions {
   agents?: Options["agents"];
   additionalDirectories?: string[];
   fallbackModel?: string;
+  /** The OS sandbox of the Bash tool (`claude.sandbox`, its preset expanded). */
+  sandbox?: Options["sandbox"];
   /** Any other SDK option (e.g. pathToClaudeCodeExecutable); the options above win. */
   sdkOptions?: Partial<Options>;
   logger?: Logger;
@@ -85,6 +87,7 @@ export function buildQueryOptions(
     options.additionalDirectories = o.additionalDirectories;
   }
   if (o.fallbackModel !== undefined) options.fallbackModel = o.fallbackModel;
+  if (o.sandbox !== undefined) options.sandbox = o.sandbox;
   if (canUseTool !== undefined) options.canUseTool = canUseTool;
   return options;
 }

@@ -6,6 +6,7 @@ import { contentBlocks, textOf } from "./normalize.js";
 import { errorText } from "./pump.js";
 import { isActiveLifecycle, type Run } from "./run-tracker.js";
 import type { SessionProcess } from "./session-process.js";
+import type { SteerOutcome, SteerPriority } from "./steering.js";
 import type { TurnStateName } from "./turn-state.js";
 import {
   describeSwitch,
@@ -82,6 +83,38 @@ export class PromptQueue {
   enqueue(run: Run, uuid: string, prompt: UserPrompt, settings: TurnSettings): void {
     this.pending.push({ run, uuid, prompt, settings: resolveSettings(settings, this.defaults) });
     this.schedule();
+  }
+
+  /**
+   * A message into a foreground run under way (steering, `steering.ts`): pushed with the
+   * runtime's `priority` while the run's prompt is with the runtime, merged into its prompt
+   * while that still waits here. The run's stream says `steered` once the runtime took it.
+   */
+  steer(runId: string, uuid: string, prompt: UserPrompt, priority: SteerPriority): SteerOutcome {
+    const core = this.core;
+    const run = core.runs.get(runId);
+    if (run?.origin !== "foreground" || !isActiveLifecycle(run.state) || this.process.unusable) {
+      return { kind: "not_running" };
+    }
+    const queued = this.pending.find((p) => p.run.id === runId);
+    if (queued !== undefined) {
+      queued.prompt = [...promptBlocks(queued.prompt), ...promptBlocks(prompt)];
+      core.emitter.emit({ type: "run_steered", runId, uuids: [uuid] });
+      return { kind: "merged", uuid };
+    }
+    if (core.foreground?.runId !== runId) return { kind: "not_running" };
+    core.owners.recordSend(uuid, runId);
+    core.steers.add(runId, uuid);
+    core.timeline.addUserPrompt(uuid, textOf(contentBlocks(prompt)), runId);
+    this.logger.debug({ runId, uuid, priority }, "session: steering message sent");
+    this.process.send({
+      type: "user",
+      message: { role: "user", content: prompt },
+      parent_tool_use_id: null,
+      uuid: uuid as UUID,
+      priority,
+    });
+    return { kind: "sent", uuid };
   }
 
   /** Ends every prompt not sent yet, with `reason` (the session is closing). */
@@ -197,4 +230,9 @@ export class PromptQueue {
       this.schedule();
     }
   }
+}
+
+/** A prompt as content blocks (a string is one text block), so two can be joined. */
+function promptBlocks(prompt: UserPrompt): Exclude<UserPrompt, string> {
+  return typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
 }

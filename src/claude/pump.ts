@@ -134,6 +134,8 @@ export class QueryPump {
     if (fg?.runId === runId && !fg.bound && ids.sends.includes(fg.userMessageUuid)) {
       this.bind(run, event);
     }
+    const steered = core.steers.take(runId, ids.sends);
+    if (steered.length > 0) core.emitter.emit({ type: "run_steered", runId, uuids: steered });
     // The runtime runs one turn at a time: its main-thread content names the turn's owner; a
     // subagent frame claims an unowned turn so the turn's later frames have somewhere to go.
     if (event.kind !== "result" && (ids.topLevel || core.turnOwner === undefined)) {
@@ -150,6 +152,12 @@ export class QueryPump {
     core.emitter.emit({ type: "run_event", runId, origin: run.origin, event, late: false });
     if (event.kind === "result") {
       core.turnEnded();
+      // A steering message the turn did not take runs as the runtime's next turn: still this run.
+      const waiting = core.steers.firstWaiting(runId);
+      if (waiting !== undefined && run.origin === "foreground" && !core.processEnded) {
+        core.foregroundSent(runId, waiting);
+        return;
+      }
       core.endRun(runId, outcomeFromResult(event, run), `result ${event.subtype}`);
     }
   }

@@ -2,6 +2,7 @@ import {
   query,
   type EffortLevel,
   type Options,
+  type SandboxSettings,
   type SDKMessage,
   type SDKUserMessage,
 } from "@anthropic-ai/claude-agent-sdk";
@@ -17,8 +18,14 @@ export interface QueryHandle {
   stopTask(taskId: string): Promise<void>;
   /** The live process's model for the turns after this (streaming input only). */
   setModel(model?: string): Promise<void>;
-  /** The flag-settings layer, mid-session; `effortLevel: null` returns to the model's default. */
-  applyFlagSettings(settings: { effortLevel?: EffortLevel | null }): Promise<void>;
+  /**
+   * The flag-settings layer, mid-session; `effortLevel: null` returns to the model's default,
+   * `sandbox: null` drops a sandbox overlay (back to the `sandbox` option the process started with).
+   */
+  applyFlagSettings(settings: {
+    effortLevel?: EffortLevel | null;
+    sandbox?: SandboxSettings | null;
+  }): Promise<void>;
   close(): void;
 }
 

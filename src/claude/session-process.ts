@@ -70,7 +70,12 @@ export class SessionProcess {
     if (this.unusable) return false;
     const canUseTool =
       this.options.canUseTool && trackPermissions(this.core, this.options.canUseTool, this.newId);
-    this.settings = settings ?? { model: this.options.model, effort: this.options.effort };
+    // A sandbox overlay is not a spawn option: the first prompt's switch applies it.
+    const { model, effort } = settings ?? {
+      model: this.options.model,
+      effort: this.options.effort,
+    };
+    this.settings = { model, effort };
     const options = buildQueryOptions(this.options, canUseTool, this.logger, this.settings);
     try {
       const factory = this.options.queryFactory ?? defaultQueryFactory;
@@ -120,6 +125,10 @@ export class SessionProcess {
     if (change.effort !== undefined) {
       await handle.applyFlagSettings({ effortLevel: change.effort.to });
       this.settings = { ...this.settings, effort: change.effort.to ?? undefined };
+    }
+    if (change.sandbox !== undefined) {
+      await handle.applyFlagSettings({ sandbox: change.sandbox.to });
+      this.settings = { ...this.settings, sandbox: change.sandbox.to ?? undefined };
     }
     this.logger.debug({ runId, to: describeSwitch(change) }, "session: switched");
   }

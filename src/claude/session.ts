@@ -4,6 +4,7 @@ import { AsyncQueue } from "./async-queue.js";
 import type { BackgroundTask } from "./background-tasks.js";
 import { SessionCore } from "./core.js";
 import type { RunStreamEvent, RunTerminalEvent, SessionListener } from "./events.js";
+import type { SteerOutcome, SteerPriority } from "./steering.js";
 import type { ClaudeSessionOptions } from "./options.js";
 import { PromptQueue, type UserPrompt } from "./prompt-queue.js";
 import { isActiveLifecycle, type Run, type RunOutcome, type SessionStatus } from "./run-tracker.js";
@@ -59,6 +60,8 @@ export class ClaudeSession {
         if (event.to === "awaiting_response") {
           this.channels.get(event.runId)?.push({ kind: "prompt_sent", runId: event.runId });
         }
+      } else if (event.type === "run_steered") {
+        this.channels.get(event.runId)?.push({ kind: "steered", ...event });
       } else if (event.type === "run_ended") {
         const channel = this.channels.get(event.runId);
         if (channel === undefined) return;
@@ -117,6 +120,15 @@ export class ClaudeSession {
       this.queue.enqueue(run, uuid, prompt, settings);
     }
     return { runId: run.id, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+  }
+
+  /**
+   * Delivers a message to a foreground run under way (steering, `steering.ts`): pushed with the
+   * runtime's `priority` while its prompt is with the runtime, merged into its prompt while that
+   * is still queued here. Its run's stream says `steered` once the runtime took it.
+   */
+  steer(runId: string, prompt: UserPrompt, priority: SteerPriority): SteerOutcome {
+    return this.queue.steer(runId, this.newId(), prompt, priority);
   }
 
   /** The assembled timeline, all runs in order; a resumed session's earlier messages first. */

@@ -11,6 +11,7 @@ import {
 } from "@a2a-js/sdk/client";
 import type { AgentCard } from "@a2a-js/sdk";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
+import { workspacesError } from "./workspaces-hint.js";
 
 /** A fetch that adds `Authorization: Bearer <token>` to every request. */
 export function bearerFetch(token: string, base: typeof fetch = fetch): typeof fetch {
@@ -121,11 +122,16 @@ export async function connect(
 ): Promise<Client> {
   const authenticated = token !== undefined && token !== "";
   const fetchImpl = authenticated ? bearerFetch(token) : fetch;
-  return new ClientFactory({
-    transports: transportFactories(fetchImpl, o),
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    ...(authenticated && { clientConfig: { interceptors: [bearerMetadata(token)] } }),
-  }).createFromUrl(agentBaseUrl(url));
+  try {
+    return await new ClientFactory({
+      transports: transportFactories(fetchImpl, o),
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+      ...(authenticated && { clientConfig: { interceptors: [bearerMetadata(token)] } }),
+    }).createFromUrl(agentBaseUrl(url));
+  } catch (err) {
+    // The root of a server with workspaces has no card: say which workspaces it has.
+    throw (await workspacesError(err, url, fetchImpl)) ?? err;
+  }
 }
 
 const TOKEN_HINT =
@@ -155,8 +161,9 @@ export function errorMessage(err: unknown, url?: string): string {
     return `cannot reach the agent${url ? ` at ${url}` : ""} (${why}). Is the server running? Set --url or A2A_URL.`;
   }
   if (e?.transport === "grpc") {
-    if (e.status === GRPC_UNAUTHENTICATED) return TOKEN_HINT;
-    if (e.status === GRPC_PERMISSION_DENIED) return LOGIN_HINT;
+    const reason = /^\d+ [A-Z_]+: (.+)$/.exec(message.split("\n")[0] ?? "")?.[1];
+    if (e.status === GRPC_UNAUTHENTICATED) return withReason(TOKEN_HINT, reason);
+    if (e.status === GRPC_PERMISSION_DENIED) return withReason(LOGIN_HINT, reason);
     if (e.status === GRPC_UNAVAILABLE) {
       return `cannot reach the agent's gRPC binding (${message.split("\n")[0] ?? message}): is the address in its card reachable from here, and does --grpc-tls match the server?`;
     }
@@ -167,7 +174,31 @@ export function errorMessage(err: unknown, url?: string): string {
   }
   // The SDK's transports put the HTTP status in the text: "... Status: 401 Unauthorized. ...".
   const status = /\b(?:Status:|stream for \S+:)\s*(40[13])\b/.exec(message)?.[1];
-  if (status === "401") return TOKEN_HINT;
-  if (status === "403") return LOGIN_HINT;
+  if (status === "401") return withReason(TOKEN_HINT, serverReason(message));
+  if (status === "403") return withReason(LOGIN_HINT, serverReason(message));
   return message.split("\n")[0] ?? message;
+}
+
+/** The server's own reason first ("The bearer token has expired."), then what to do. Pure. */
+function withReason(hint: string, reason: string | undefined): string {
+  return reason === undefined || reason === "" ? hint : `${reason} (${hint})`;
+}
+
+/**
+ * The `message` of the JSON body the SDK's transports quote after "Response: " (the server's
+ * 401/403 body: `{ error, message }`; a REST error: `{ error: { message } }`). Pure.
+ */
+export function serverReason(text: string): string | undefined {
+  const at = text.indexOf("Response: ");
+  if (at === -1) return undefined;
+  try {
+    const body = JSON.parse(text.slice(at + "Response: ".length)) as {
+      message?: unknown;
+      error?: { message?: unknown };
+    };
+    const reason = typeof body.message === "string" ? body.message : body.error?.message;
+    return typeof reason === "string" ? reason.split("\n")[0]?.slice(0, 300) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -4,6 +4,7 @@ import { colorEnabled, makeColors, type Colors } from "./colors.js";
 import { connect, type ConnectOptions, type TransportChoice } from "./connect.js";
 import { contextMemory, type ContextMemory } from "./context-memory.js";
 import { configDir, resolveUrl } from "./defaults.js";
+import { workspaceUrl } from "./workspaces-hint.js";
 
 /** Everything a command touches outside itself: injected, so tests drive it in-process. */
 export interface ClientEnv {
@@ -23,6 +24,8 @@ export interface ClientEnv {
 
 export interface CommonOptions {
   url?: string;
+  /** `--workspace`: the agent at `<url>/agents/<name>/`. */
+  workspace?: string;
   token?: string;
   transport?: TransportChoice;
   grpcTls?: boolean;
@@ -48,7 +51,8 @@ export interface Session {
 }
 
 export function session(o: CommonOptions, e: ClientEnv): Session {
-  const url = resolveUrl(o.url, e.env);
+  const root = resolveUrl(o.url, e.env);
+  const url = o.workspace === undefined ? root : workspaceUrl(root, o.workspace);
   const token = o.token ?? e.env.A2A_TOKEN;
   let client: Promise<Client> | undefined;
   return {

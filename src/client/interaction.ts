@@ -1,5 +1,5 @@
 /**
- * What an input-required status asks for (README "Interactive tasks"), and the structured answers
+ * What an input-required status asks for (docs/protocol.md "Interactive tasks"), and the structured answers
  * the server takes back. Pure: no I/O, and Node-free: the browser console (console/) imports it too.
  */
 import type { Message, Part } from "@a2a-js/sdk";

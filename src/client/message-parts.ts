@@ -7,7 +7,7 @@ import { Role, type Message, type Part } from "@a2a-js/sdk";
 
 /**
  * A text part. `text/plain` spelled out, as the server's own text parts are
- * (src/contract/messages.ts); the README reads an empty `mediaType` on a text part as
+ * (src/contract/messages.ts); docs/bindings.md reads an empty `mediaType` on a text part as
  * `text/plain` too, so the server treats both alike.
  */
 export const textPart = (text: string): Part => ({

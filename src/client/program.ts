@@ -22,6 +22,12 @@ function common(cmd: Command): Command {
       ),
     )
     .addOption(
+      new Option(
+        "-w, --workspace <name>",
+        "a workspace of a server with several: its agent at <url>/agents/<name>/",
+      ),
+    )
+    .addOption(
       new Option("--token <token>", "bearer token sent as Authorization (default: $A2A_TOKEN)"),
     )
     .addOption(

@@ -1,5 +1,5 @@
 /**
- * Turns A2A stream events into terminal output, per the README's event contract
+ * Turns A2A stream events into terminal output, per docs/protocol.md's event contract
  * (`metadata.kind`), and degrades to plain text for any other agent. Pure: the caller writes.
  */
 import {

@@ -6,6 +6,7 @@ import { stateName } from "./render.js";
 import { summary, table } from "./table.js";
 import { KIND } from "../contract/kinds.js";
 import { OWNER_KEY } from "../contract/operator.js";
+import { DIFF_MEDIA_TYPE } from "../contract/worktree.js";
 import { formatUsd, usageOf } from "../contract/usage.js";
 import { usageLines } from "./usage-view.js";
 
@@ -97,10 +98,16 @@ export function taskDetail(task: Task, c: Colors): string {
     }
     lines.push(`  ${c.green(kind)} ${a.artifactId}${a.name ? c.dim(` ${a.name}`) : ""}`);
     const text = partsText(a.parts);
-    if (text) lines.push(...text.split("\n").map((l) => `    ${l}`));
-    for (const p of a.parts)
+    if (text) lines.push(...text.split("\n").map((l) => (l === "" ? "" : `    ${l}`)));
+    for (const p of a.parts) {
       if (p.content?.$case === "raw" || p.content?.$case === "url")
         lines.push(`    file ${p.filename || "(unnamed)"} (${p.mediaType || "unknown type"})`);
+      // A worktree's diff is what the task changed: shown, as `git diff` would.
+      if (p.content?.$case === "raw" && p.mediaType === DIFF_MEDIA_TYPE) {
+        const diff = new TextDecoder().decode(p.content.value).replace(/\n$/, "");
+        lines.push(...diff.split("\n").map((l) => (l === "" ? "" : `      ${l}`)));
+      }
+    }
   }
   return `${lines.join("\n")}\n`;
 }

@@ -1,4 +1,4 @@
-/** How the client shows what a task cost (`metadata.usage`, README "Cost and limits"). Pure. */
+/** How the client shows what a task cost (`metadata.usage`, docs/limits.md "Cost and limits"). Pure. */
 import { formatUsd, type TaskUsage, type UsageFigures } from "../contract/usage.js";
 import type { Colors } from "./colors.js";
 

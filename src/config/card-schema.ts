@@ -34,7 +34,10 @@ export const agentCardSchema = z.strictObject({
     .describe("What the agent is for."),
   version: name().optional().describe("Agent version. Default: the claude-a2a package version."),
   provider: z
-    .strictObject({ organization: name(), url: httpUrl() })
+    .strictObject({
+      organization: name().describe("Name of the organization."),
+      url: httpUrl().describe("URL of the organization."),
+    })
     .optional()
     .describe("Organization providing the agent."),
   documentationUrl: httpUrl().optional().describe("URL of the agent's documentation."),
@@ -59,15 +62,23 @@ export const agentCardSchema = z.strictObject({
     .default([...DEFAULT_INPUT_MODES])
     .describe(
       "Media types accepted in message parts; a part of another type is refused " +
-        "(ContentTypeNotSupported). Default: text, JSON data, images and documents Claude reads.",
+        '(ContentTypeNotSupported). Narrow it (["text/plain"]) or widen it (type/* ' +
+        "allowed; accepted files go to the inbox). Default: text, JSON data, images and " +
+        "documents Claude reads.",
     ),
   defaultOutputModes: mediaTypes()
     .default([...DEFAULT_OUTPUT_MODES])
-    .describe("Media types the agent produces (listed in the card)."),
+    .describe(
+      "Media types the agent produces (listed in the card). Default: text/plain, " +
+        "application/json and the types of the files Claude writes (by extension).",
+    ),
   skills: z
     .array(skillSchema, { error: "expected an array of skills" })
     .default([DEFAULT_SKILL])
-    .describe("Skills listed in the agent card."),
+    .describe(
+      "Skills listed in the agent card; [] lists none. A skill's inputModes are accepted in " +
+        "messages too. Default: one claude-code skill.",
+    ),
   signing: signingSchema
     .optional()
     .describe(

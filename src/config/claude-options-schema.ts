@@ -85,20 +85,29 @@ export const claudeOptionsShape = {
     ),
   effort: effort()
     .optional()
-    .describe("Default effort level of every task. Default: the model's own (the runtime's)."),
+    .describe(
+      "Default effort level of every task: low, medium, high, xhigh or max (a model without " +
+        "effort support ignores it). Default: the model's own (the runtime's).",
+    ),
   fallbackModel: name()
     .optional()
-    .describe("Model(s) the runtime falls back to when the model is overloaded. Default: none."),
+    .describe(
+      "Model(s), comma-separated, the runtime turns to when the model is overloaded. " +
+        "Default: none.",
+    ),
   systemPrompt: z
     .strictObject({
-      append: name().describe("Text added at the end of the system prompt."),
+      append: name().describe("Text added at the end of the system prompt Claude Code runs with."),
     })
     .optional()
     .describe("Added to the system prompt Claude Code runs with. Default: nothing added."),
   mcpServers: z
     .record(name(), mcpServerSchema, { error: "expected an object of MCP server names" })
     .optional()
-    .describe("MCP servers for every session (stdio, http, sse), by name. Default: none."),
+    .describe(
+      "MCP servers of every session, by name: { command, args?, env? } (stdio) or " +
+        '{ type: "http" or "sse", url, headers? }. Default: none.',
+    ),
   agents: z
     .record(name(), agentDefinitionSchema, { error: "expected an object of subagent names" })
     .optional()
@@ -109,14 +118,14 @@ export const claudeOptionsShape = {
   additionalDirectories: names()
     .optional()
     .describe(
-      "Directories besides the workspace Claude may read and edit; relative to claude.cwd. " +
-        "Default: none.",
+      "Directories besides claude.cwd (relative ones resolve against it) Claude may read and " +
+        "edit, under the same permission mode. Default: none.",
     ),
   env: envMap()
     .optional()
     .describe(
-      "Environment variables added to Claude Code's environment (logged by name only). " +
-        "Default: none.",
+      "Environment variables added to Claude Code's environment. Logged by name only; a " +
+        "config error never quotes a value. Default: none.",
     ),
 } as const;
 

@@ -2,6 +2,7 @@ import type { PermissionMode, SettingSource } from "@anthropic-ai/claude-agent-s
 import { z } from "zod";
 import { minutes, name, names, positiveInt } from "./schema-parts.js";
 import { claudeOptionsShape } from "./claude-options-schema.js";
+import { sandboxSchema } from "./sandbox-schema.js";
 
 /** The `claude` section of the config: how Claude Code runs each task. */
 export const PERMISSION_MODES = [
@@ -29,14 +30,23 @@ export const claudeSchema = z.strictObject({
   permissionMode: z
     .enum(PERMISSION_MODES)
     .default("acceptEdits")
-    .describe("Agent SDK permission mode."),
-  model: name().optional().describe("Model id. Default: the SDK's default."),
+    .describe(`Agent SDK permission mode: ${PERMISSION_MODES.join(", ")}.`),
+  model: name()
+    .optional()
+    .describe(
+      "Model id of every task; a message may ask for another of claude.allowedModels. " +
+        "Default: the SDK's default.",
+    ),
   allowedTools: names().optional().describe("Tools usable without a permission prompt."),
   disallowedTools: names().optional().describe("Tools Claude may never use."),
   settingSources: z
     .array(z.enum(SETTING_SOURCES))
     .default([...SETTING_SOURCES])
-    .describe("Claude Code settings to load (CLAUDE.md, settings.json, slash commands)."),
+    .describe(
+      "Claude Code settings sources to load. The Agent SDK loads none by default, which " +
+        "ignores CLAUDE.md, settings.json and project slash commands; this default restores " +
+        "the claude CLI's behaviour.",
+    ),
   maxTurns: positiveInt().optional().describe("Hard cap on agent turns per task. Default: none."),
   maxBudgetUsd: z
     .number({ error: "expected a number of US dollars greater than 0" })
@@ -50,15 +60,19 @@ export const claudeSchema = z.strictObject({
   permissionPrompts: z
     .enum(["input-required", "deny"])
     .default("input-required")
-    .describe("Bridge permission prompts to the client as input-required, or deny them outright."),
+    .describe(
+      "What to do with a tool permission prompt permissionMode did not auto-allow: bridge it " +
+        'to the client ("input-required") or "deny" it at once. Questions (AskUserQuestion) ' +
+        "are always bridged.",
+    ),
   maxPermissionDenials: positiveInt()
     .default(3)
     .describe("Permission denials a task may collect before it is stopped."),
   inputTimeoutMs: positiveInt()
     .default(minutes(30))
     .describe(
-      "Fail a task left in input-required this long (ms): a parked task must not hold its " +
-        "context forever.",
+      "An unanswered question or permission prompt is denied after this long (ms) and the " +
+        "task fails, saying so: a parked task must not hold its context forever.",
     ),
   backgroundTasks: z
     .enum(["wait", "detach"], { error: 'expected "wait" or "detach"' })
@@ -90,7 +104,8 @@ export const claudeSchema = z.strictObject({
     .default(minutes(30))
     .describe(
       'With "wait": longest a task waits for its background work (ms); then it completes, ' +
-        "and what the work produces later arrives as a new task.",
+        "saying so, and what the work produces later arrives as a new task.",
     ),
+  sandbox: sandboxSchema.optional(),
   ...claudeOptionsShape,
 });

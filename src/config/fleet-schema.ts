@@ -2,7 +2,7 @@ import { z } from "zod";
 import { intBetween } from "./schema-parts.js";
 
 /**
- * `fleet`: several servers on one PostgreSQL store (README "Several servers"). Read only with
+ * `fleet`: several servers on one PostgreSQL store (docs/storage.md "Several servers"). Read only with
  * `store.type: "postgres"`; with SQLite or memory there is one server and none of it runs.
  */
 export const fleetSchema = z
@@ -34,4 +34,8 @@ export const fleetSchema = z
   .refine((f) => f.heartbeatMs < f.leaseMs, {
     error: "fleet.heartbeatMs must be below fleet.leaseMs",
     path: ["heartbeatMs"],
-  });
+  })
+  .describe(
+    'Several servers on one PostgreSQL store: read only with store.type "postgres"; with ' +
+      "SQLite or memory there is one server and none of it runs.",
+  );

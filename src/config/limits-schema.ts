@@ -65,7 +65,11 @@ export const limitsSchema = z
     callers: z
       .array(callerSchema, { error: "expected an array of { match, ...limits }" })
       .default([])
-      .describe("Limits of the callers whose scope matches; the first matching entry applies."),
+      .describe(
+        "Entries { match, tasksPerMinute?, concurrentTasks?, dailyBudgetUsd? }: the first " +
+          "entry whose match names the caller's scope (exactly, or a prefix ending in *) " +
+          "overrides limits.default key by key; null is no limit.",
+      ),
   })
   .prefault({})
   .describe(

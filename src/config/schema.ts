@@ -1,16 +1,9 @@
+import { controlSchema } from "./control-schema.js";
+import { sessionsSchema } from "./sessions-schema.js";
 import { isIP } from "node:net";
 import { z } from "zod";
 import { LOG_LEVELS } from "../common/logging.js";
-import {
-  byteSize,
-  httpUrl,
-  intBetween,
-  minutes,
-  name,
-  names,
-  positiveInt,
-  text,
-} from "./schema-parts.js";
+import { byteSize, httpUrl, intBetween, name, names, positiveInt, text } from "./schema-parts.js";
 import { authSchema, operatorIssues, operatorsSchema } from "./security-schema.js";
 
 export { parseByteSize } from "./schema-parts.js";
@@ -21,6 +14,7 @@ import { tracingSchema } from "./tracing-schema.js";
 import { grpcSchema } from "./grpc-schema.js";
 import { workspacesSchema, type WorkspaceSpec } from "./workspace-schema.js";
 import { fleetSchema } from "./fleet-schema.js";
+import { serverSandboxSchema } from "./sandbox-schema.js";
 
 export { PERMISSION_MODES, SETTING_SOURCES } from "./claude-schema.js";
 
@@ -34,8 +28,10 @@ const serverSchema = z.strictObject({
   instanceId: name()
     .optional()
     .describe(
-      "This server's instance id in a fleet on one PostgreSQL store: the owner recorded on its " +
-        "tasks, stable across its restarts. Default: derived from the host name and claude.cwd.",
+      'With store.type "postgres": this server\'s instance id in a fleet on one PostgreSQL ' +
+        "store, the owner recorded on its tasks; unique per server, stable across its restarts. " +
+        "Default: `<host>/<folder>-<hash>`, from the host name, the workspace folder and a hash " +
+        "of its path.",
     ),
   host: name()
     .default("127.0.0.1")
@@ -46,13 +42,14 @@ const serverSchema = z.strictObject({
   publicUrl: httpUrl()
     .optional()
     .describe(
-      "URL advertised in the agent card's supportedInterfaces. Default: http://localhost:<port>.",
+      "URL advertised in the agent card's supportedInterfaces; clients follow it for every " +
+        "call. Default: `http://localhost:<port>`.",
     ),
   allowedLogins: names()
     .optional()
     .describe(
-      "Tailscale logins allowed to call the agent (Tailscale-User-Login header, honoured only " +
-        "from trustedProxies). Unset: no gating.",
+      "Tailscale logins allowed to call the agent (the Tailscale-User-Login header, believed " +
+        "only from trustedProxies). Unset: no gating.",
     ),
   trustedProxies: z
     .array(
@@ -74,18 +71,21 @@ const serverSchema = z.strictObject({
     .boolean({ error: "expected true or false" })
     .default(false)
     .describe(
-      "Allow binding a non-loopback host without auth.tokens or auth.oidc. Only set this behind a proxy " +
-        "that authenticates every request.",
+      "Allow a non-loopback host (or grpc.host) without auth.tokens or auth.oidc. Only set " +
+        "this behind a proxy that authenticates every request.",
     ),
   bodyLimit: byteSize
     .prefault("10mb")
-    .describe('Largest accepted request body: bytes, or a size such as "10mb" or "512kb".'),
+    .describe(
+      'Largest accepted request body: bytes, or a size such as "10mb" or "512kb". A larger ' +
+        "body gets a JSON 413; a larger gRPC request message, RESOURCE_EXHAUSTED.",
+    ),
   pushAllowPrivateNetworks: z
     .boolean({ error: "expected true or false" })
     .default(false)
     .describe(
       "Allow push-notification webhooks on loopback, private, link-local and unique-local " +
-        "addresses. Default: only public addresses are called.",
+        "addresses. Off: only public addresses are called.",
     ),
   compat: z
     .strictObject({
@@ -95,59 +95,18 @@ const serverSchema = z.strictObject({
         .describe(
           "Also serve A2A v0.3 clients, and requests without an A2A-Version header (which the " +
             "spec reads as v0.3), on the same URLs, through the SDK's compatibility layer. " +
-            "Default: v1.0 only; such requests get -32009.",
+            "Off: v1.0 only; such requests get -32009.",
         ),
     })
     .prefault({})
     .describe("Older versions of the A2A protocol served besides v1.0."),
+  control: controlSchema,
+  sandbox: serverSandboxSchema.prefault({}),
   grpc: grpcSchema
     .prefault({})
     .describe(
       "The gRPC binding (A2A over gRPC), on its own port, beside JSON-RPC and HTTP+JSON: off " +
         "unless server.grpc.port is set.",
-    ),
-});
-
-const sessionsSchema = z.strictObject({
-  idleTimeoutMs: positiveInt()
-    .default(minutes(30))
-    .describe("Close a live Claude session idle this long (ms); it resumes on the next message."),
-  maxLive: positiveInt().default(8).describe("Most Claude sessions kept live at once."),
-  minIdleBeforeEvictMs: z
-    .int({ error: "expected a whole number of milliseconds" })
-    .min(0, { error: "expected a whole number of milliseconds" })
-    .default(1_000)
-    .describe(
-      "The eviction grace (ms): when a conversation needs a process and every slot of maxLive " +
-        "is taken, the least recently used idle session is closed at once, but one idle for " +
-        "less than this (its last turn just ended) only after every other idle one. It never " +
-        "makes a conversation wait.",
-    ),
-  spares: z
-    .int({ error: "expected a whole number of spare processes (0: none)" })
-    .min(0, { error: "expected a whole number of spare processes (0: none)" })
-    .max(8, { error: "expected at most 8 spare processes" })
-    .default(1)
-    .describe(
-      "Claude Code processes kept started ahead, with the workspace's options, so that a new " +
-        "conversation takes one instead of waiting for a process to start (about 160 MB of " +
-        "memory each while idle, see docs/spares.md). They count against maxLive and are the " +
-        "first closed when a conversation needs a slot. 0: none.",
-    ),
-  spareIdleMs: positiveInt()
-    .default(minutes(30))
-    .describe(
-      "A spare process not taken for this long (ms) is replaced by a fresh one; one started " +
-        "before the workspace's settings or CLAUDE.md changed is replaced at once.",
-    ),
-  maxBackgroundMs: z
-    .int({ error: "expected a whole number of milliseconds (0: never)" })
-    .min(0, { error: "expected a whole number of milliseconds (0: never)" })
-    .default(4 * 60 * 60_000)
-    .describe(
-      "A session whose only activity is background work (a dev server, a watcher) counts as " +
-        "busy; after this long (ms) with no message of a client running in it, its background " +
-        "work is stopped and the session can be closed. 0: never stop it.",
     ),
 });
 
@@ -159,11 +118,32 @@ const streamingSchema = z.strictObject({
     .default(50)
     .describe(
       "Claude's text is streamed as one artifact append per this many ms at most (0: one per " +
-        "model delta); the first chunk and the text before any other event go out at once.",
+        "model delta); the first chunk and the text before any other event go out at once. A " +
+        "long answer then costs linear time, not the square of its length, and webhooks get " +
+        "one POST per flush, not per delta.",
     ),
   maxChunkChars: positiveInt()
     .default(8192)
     .describe("Text gathered up to this many characters is published at once."),
+});
+
+const replaySchema = z.strictObject({
+  enabled: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Number every task event (metadata.eventNumber, the SSE id), keep it for replay from a " +
+        "cursor (Last-Event-ID), and answer a repeated messageId with its task instead of " +
+        "running it again. Off: no numbers, no replay, no idempotency (docs/reliability.md).",
+    ),
+  retainMs: z
+    .int({ error: "expected a whole number of milliseconds" })
+    .min(0, { error: "expected 0 or more" })
+    .default(3_600_000)
+    .describe(
+      "How long a finished task's events and its sends' idempotency keys are kept after it " +
+        "ends (ms; live tasks keep theirs while they live). A cursor older than that is refused.",
+    ),
 });
 
 const artifactsSchema = z.strictObject({
@@ -179,7 +159,10 @@ const logSchema = z.strictObject({
   level: z
     .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` })
     .default("info")
-    .describe("Log level. The LOG_LEVEL environment variable, when set, overrides it."),
+    .describe(
+      `Log level: ${LOG_LEVELS.join(", ")}. The LOG_LEVEL environment variable, when set, ` +
+        "overrides it.",
+    ),
 });
 
 /** Where the SQLite store lives by default, relative to the workspace (`claude.cwd`). */
@@ -191,8 +174,8 @@ const retainDays = () =>
     .min(0, { error: "expected a whole number of days (0 keeps everything)" })
     .default(30)
     .describe(
-      "Terminal tasks (and their inbox folders) older than this many days are deleted at " +
-        "startup and daily. 0 keeps everything.",
+      "Terminal tasks whose last status is older than this many days are deleted, with their " +
+        "inbox folder, at startup and daily. 0 keeps everything.",
     );
 
 const storeSchema = z
@@ -203,7 +186,7 @@ const storeSchema = z
         type: z.literal("sqlite"),
         path: name()
           .default(DEFAULT_SQLITE_PATH)
-          .describe("SQLite file; a relative path resolves against claude.cwd."),
+          .describe("The SQLite database file; a relative path resolves against claude.cwd."),
         retainDays: retainDays(),
       }),
       z.strictObject({
@@ -234,6 +217,7 @@ export const configSchema = z
     sessions: sessionsSchema.prefault({}),
     artifacts: artifactsSchema.prefault({}),
     streaming: streamingSchema.prefault({}),
+    replay: replaySchema.prefault({}),
     log: logSchema.prefault({}),
     store: storeSchema,
     limits: limitsSchema,

@@ -89,32 +89,42 @@ const oidcSchema = z
         error: "expected a string or an array of strings",
       })
       .transform((v) => (typeof v === "string" ? [v] : v))
-      .describe("Expected `aud`: a token must name this one (or one of these)."),
+      .describe("Expected `aud`: a string or a list; a token must name it (or one of them)."),
     jwksUrl: jwksUrl()
       .optional()
       .describe(
-        "The identity provider's JWKS (its `jwks_uri`): fetched at the first token, cached, " +
-          "refetched when a token names an unknown key (at most every 30 s).",
+        "Exactly one of jwksUrl and keys. The identity provider's JWKS (its `jwks_uri`): " +
+          "https:// (plain http:// only to 127.0.0.1, [::1] or localhost); fetched at the first " +
+          "token, cached, refetched when a token names an unknown key (at most every 30 s).",
       ),
     keys: z
       .array(publicJwk, { error: "expected an array of public JWKs" })
       .min(1, { error: "expected at least one key" })
       .optional()
-      .describe("The provider's public keys as JWKs, instead of jwksUrl."),
+      .describe(
+        "The provider's public keys as JWKs (kty RSA, EC or OKP), instead of jwksUrl; a " +
+          "private or symmetric key is refused.",
+      ),
     algorithms: z
       .array(algorithm(), { error: "expected an array of algorithms" })
       .min(1, { error: "expected at least one algorithm" })
       .default([...JWS_ALGORITHMS])
-      .describe("Accepted signing algorithms. Default: every asymmetric one."),
+      .describe(
+        "Accepted signing algorithms, of RS256…RS512, PS256…PS512, ES256, ES384, ES512 and " +
+          "EdDSA; none and HS* are never accepted. Default: every asymmetric one.",
+      ),
     subjectClaim: name()
       .default("sub")
       .describe("The claim that names the caller (its scope is `oidc:<value>`)."),
     requiredScopes: names()
       .default([])
-      .describe("Scopes every token must grant (`scope` or `scp` claim); otherwise 403."),
+      .describe(
+        "Scopes every token must grant (its `scope` claim, space-separated, or `scp`); a token " +
+          "without them is answered 403 insufficient_scope.",
+      ),
     clockToleranceSeconds: intBetween(0, 300)
       .default(30)
-      .describe("Clock skew allowed when checking `exp` and `nbf` (seconds)."),
+      .describe("Clock skew forgiven when checking `exp` and `nbf` (seconds, 0–300)."),
   })
   .refine((o) => (o.jwksUrl === undefined) !== (o.keys === undefined), {
     error: OIDC_KEYS_ERROR,
@@ -128,12 +138,15 @@ export const authSchema = z.strictObject({
       error: "token names must be unique",
     })
     .describe(
-      "Bearer tokens: a request must carry `Authorization: Bearer <token>` of one of them.",
+      "Bearer tokens, each { name, sha256 } or { name, env }: never the token itself. When set, " +
+        "every A2A call and /metrics need `Authorization: Bearer <token>` of one of them. " +
+        "Default: `[]`, none.",
     ),
   oidc: oidcSchema
     .optional()
     .describe(
-      "OpenID Connect: a request may carry a JWT from this identity provider instead. Unset: off.",
+      "OpenID Connect: a request may carry a JWT from this identity provider instead of a " +
+        "static token. Unset: off.",
     ),
 });
 
@@ -219,12 +232,16 @@ export const signingSchema = z
       .refine(isAbsolute, { error: "expected an absolute path" })
       .optional()
       .describe(
-        "File holding the private key (PEM or JWK), outside the workspace (Claude reads the " +
-          "workspace).",
+        "Exactly one of privateKeyFile and privateKeyEnv. Absolute path of the private key " +
+          "(PEM or JWK): EC P-256/P-384/P-521, RSA of 2048 bits or more, or Ed25519. Refused " +
+          "inside the workspace, where Claude could read it.",
       ),
     privateKeyEnv: envName()
       .optional()
-      .describe("Environment variable holding the private key (PEM or JWK), read at startup."),
+      .describe(
+        "Environment variable holding the private key (PEM, with \\n escapes allowed, or JWK), " +
+          "read at startup and kept out of Claude's environment.",
+      ),
     kid: name().describe("Key id, in each signature's protected header (`kid`)."),
     jku: httpUrl()
       .optional()
@@ -232,8 +249,9 @@ export const signingSchema = z
     algorithm: algorithm()
       .optional()
       .describe(
-        "Signing algorithm. Default: by key type (EC P-256 ES256, P-384 ES384, P-521 ES512, " +
-          "RSA RS256, Ed25519 EdDSA).",
+        "Signing algorithm: ES256/ES384/ES512 for EC, RS256 (or RS384, RS512, PS256…) for RSA, " +
+          "EdDSA for Ed25519; one that does not fit the key stops startup. Default: by key type " +
+          "(EC P-256 ES256, P-384 ES384, P-521 ES512, RSA RS256, Ed25519 EdDSA).",
       ),
   })
   .refine((s) => (s.privateKeyFile === undefined) !== (s.privateKeyEnv === undefined), {

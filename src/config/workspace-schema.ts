@@ -37,21 +37,26 @@ const callersSchema = z
 export const workspaceSchema = z.strictObject({
   cwd: name().describe(
     "The workspace's directory: Claude's working directory, where its session file, inbox and " +
-      "SQLite store live. Relative paths resolve against the directory the server was started in.",
+      "SQLite store live. Relative paths resolve against the directory the server was started " +
+      "in. --workspace <name>=<dir> sets it too.",
   ),
   agentCard: agentCardSchema
     .omit({ signing: true })
     .partial()
     .optional()
     .describe(
-      "Keys of agentCard that differ for this workspace (each replaces the top-level one whole). " +
-        "Default name: the top-level name followed by the workspace's name in parentheses.",
+      "Keys of agentCard that differ for this workspace, each replacing the top-level one " +
+        "whole (signing is the server's); its name defaults to <agentCard.name> (<name>). " +
+        "Default: the top-level agentCard.",
     ),
   claude: claudeSchema
     .omit({ cwd: true })
     .partial()
     .optional()
-    .describe("Keys of claude that differ for this workspace (each replaces the top-level one)."),
+    .describe(
+      "Keys of claude (but cwd) that differ for this workspace, each replacing the top-level " +
+        "one. Default: the top-level claude.",
+    ),
   sessions: z
     .strictObject({
       maxLive: positiveInt()
@@ -76,8 +81,9 @@ export const workspacesSchema = z
   })
   .optional()
   .describe(
-    "Several directories served by one server, by name: each is its own A2A agent under " +
-      "/agents/<name>/ (card, JSON-RPC, HTTP+JSON). Unset: claude.cwd is served at the root.",
+    "Several directories served by one server, by name (lowercase letters, digits, inner " +
+      "hyphens): each is its own A2A agent under /agents/<name>/ (card, JSON-RPC, HTTP+JSON). " +
+      "Unset: claude.cwd is served at the root.",
   );
 
 export type WorkspaceInput = z.input<typeof workspaceSchema>;

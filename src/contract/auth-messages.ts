@@ -1,6 +1,6 @@
 /**
  * Why a request is refused before any handler runs, and what the caller is told (the JSON body's
- * `message`, and the `error_description` of `WWW-Authenticate`). src/auth/ decides; the README's
+ * `message`, and the `error_description` of `WWW-Authenticate`). src/auth/ decides; docs/security.md's
  * Security section quotes these texts.
  */
 

@@ -1,7 +1,7 @@
 import { KIND } from "./kinds.js";
 
 /**
- * The shapes of the data parts and metadata this server documents (README "Interactive tasks",
+ * The shapes of the data parts and metadata this server documents (docs/protocol.md "Interactive tasks",
  * "Event stream contract"): what a client may parse, defined once.
  */
 

@@ -9,7 +9,7 @@ import { KIND } from "./kinds.js";
  */
 export const EVENTS_EXTENSION_URI = "https://github.com/claude-a2a/claude-a2a/extensions/events/v1";
 
-/** The contract's version, as the URI ends and the README says. */
+/** The contract's version, as the URI ends and docs/protocol.md says. */
 export const EVENTS_EXTENSION_VERSION = "1";
 
 const DESCRIPTION =

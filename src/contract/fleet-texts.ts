@@ -1,7 +1,7 @@
 /**
- * What a client reads when several servers share one PostgreSQL store (README "Several
+ * What a client reads when several servers share one PostgreSQL store (docs/storage.md "Several
  * servers"): the status of a task whose owner instance died, and the errors of a request another
- * instance could not carry to the task's owner. The README quotes each; a test holds them to it.
+ * instance could not carry to the task's owner. docs/storage.md quotes each; a test holds them to it.
  */
 export const FLEET_TEXT = {
   ownerLostWhileRunning: (instance: string) =>

@@ -4,8 +4,9 @@ import { KIND, type StatusKind } from "./kinds.js";
 /**
  * Whether a message of each kind stays in a task's `history`. History holds what was exchanged
  * with the client: its messages, the agent's questions (the input-required prompts), its answer
- * (`result`) and the texts of how the task ended. Progress (a tool call, `resumed`, queue,
- * session and background notices) is status only: the stream and the task's `status` carry it,
+ * (`result`), the texts of how the task ended, and `session_reset`, which changes what the answer
+ * means (Claude forgot the conversation: a blocking client, which sees no stream, must learn it).
+ * Progress (a tool call, `resumed`, queue and background notices) is status only: the stream and the task's `status` carry it,
  * and it would push the client's own messages out of a `historyLength` window. Typed over every
  * status kind, so a new kind is classified when it is added.
  */
@@ -17,13 +18,15 @@ const KEPT: Readonly<Record<StatusKind, boolean>> = {
   [KIND.resumed]: false,
   [KIND.queued]: false,
   [KIND.serverRestarted]: true,
-  [KIND.sessionReset]: false,
+  [KIND.sessionReset]: true,
   [KIND.backgroundWait]: false,
   [KIND.backgroundTask]: false,
   [KIND.backgroundStopped]: false,
   [KIND.backgroundTimeout]: false,
   [KIND.wakeInterrupted]: false,
   [KIND.budgetReached]: true,
+  // The client's own steering message (its role is the client's: kept whatever this says).
+  [KIND.steered]: true,
 };
 
 const isStatusKind = (kind: unknown): kind is StatusKind =>

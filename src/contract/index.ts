@@ -1,7 +1,7 @@
 /**
  * The wire contract of this server, beyond A2A itself: the `metadata.kind` of every event, every
  * text a client reads, the data parts it may parse, the status each moment publishes, the
- * extensions the card declares. Everything here is documented in the README and held to it by a test
+ * extensions the card declares. Everything here is documented in docs/ (protocol.md first) and held to it by a test
  * (test/unit/contract/readme.test.ts).
  *
  * Who imports it: any layer (the A2A side, the stores, the session pool and the limits for the
@@ -25,3 +25,6 @@ export * from "./texts.js";
 export * from "./usage.js";
 export * from "./versions.js";
 export * from "./worktree.js";
+export * from "./control.js";
+export * from "./replay.js";
+export * from "./store-faults.js";

@@ -1,7 +1,7 @@
 /**
- * `metadata.kind` of every status message and artifact this server publishes (README "Event
+ * `metadata.kind` of every status message and artifact this server publishes (docs/protocol.md "Event
  * stream contract"). The first five are the seed contract; the rest are additions, each with its
- * own kind. A test holds this list and the README's tables to each other.
+ * own kind. A test holds this list and docs/protocol.md's tables to each other.
  */
 export const KIND = {
   toolUse: "tool_use",
@@ -20,6 +20,7 @@ export const KIND = {
   backgroundTimeout: "background_timeout",
   wakeInterrupted: "wake_interrupted",
   budgetReached: "budget_reached",
+  steered: "steered",
   diff: "diff",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];

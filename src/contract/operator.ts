@@ -1,7 +1,7 @@
 import type { Message, Task } from "@a2a-js/sdk";
 
 /**
- * The wire side of the operator role (README "Operators"): the metadata keys by which an
+ * The wire side of the operator role (docs/security.md "Operators"): the metadata keys by which an
  * operator sees whose a task is, and by which a task's owner learns who answered or canceled it.
  */
 

@@ -1,4 +1,4 @@
-import { TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import { TaskState, type Message, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { InputRequestContent } from "./data-parts.js";
 import { KIND, type StatusKind } from "./kinds.js";
 import {
@@ -13,7 +13,7 @@ import { ANSWERED_BY_KEY, CANCELED_BY_KEY } from "./operator.js";
 import { TEXT, type WorkRef } from "./texts.js";
 
 /**
- * One factory per status the README documents, so a call site names what it says and never
+ * One factory per status docs/protocol.md documents, so a call site names what it says and never
  * pairs a kind with the wrong state or text. The kind is on the message only: the SDK merges a
  * status event's own metadata into the stored task's, where an intermediate kind would outlive
  * its turn.
@@ -49,6 +49,23 @@ export const status = {
   working: (ref: TaskRef): TaskStatusUpdateEvent => statusUpdate(ref, WORKING),
   toolUse: (ref: TaskRef, toolName: string, toolUseId: string): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.toolUse, TEXT.toolUse(toolName), { toolName, toolUseId }),
+  /** The tool call's result: the sandbox refused it (`sandbox: "refused"`, the operations). */
+  sandboxRefused: (
+    ref: TaskRef,
+    toolName: string,
+    toolUseId: string,
+    violations: readonly { readonly operation: string; readonly line: string }[],
+  ): TaskStatusUpdateEvent =>
+    kindStatus(
+      ref,
+      WORKING,
+      KIND.toolUse,
+      TEXT.sandboxRefused(
+        toolName,
+        violations.map((v) => v.line),
+      ),
+      { toolName, toolUseId, sandbox: "refused", operations: violations.map((v) => v.operation) },
+    ),
   result: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.result, text),
   /** Back to work with an answer; `operator`: an operator's, whose name the owner is told. */
@@ -66,6 +83,22 @@ export const status = {
       KIND.queued,
       behind === "context" ? TEXT.queued : TEXT.queuedForProcess,
     ),
+  /**
+   * Claude took the client's steering message (the control extension): the status message is
+   * that message itself, marked, so the task's history holds it where Claude read it.
+   * `operator`: an operator steered another caller's task.
+   */
+  steered: (ref: TaskRef, message: Message, operator?: string): TaskStatusUpdateEvent =>
+    statusUpdate(ref, WORKING, {
+      ...message,
+      taskId: ref.taskId,
+      contextId: ref.contextId,
+      metadata: {
+        ...message.metadata,
+        kind: KIND.steered,
+        ...(operator !== undefined && { [ANSWERED_BY_KEY]: operator }),
+      },
+    }),
   sessionReset: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
     kindStatus(ref, SUBMITTED, KIND.sessionReset, text),
   backgroundWait: (ref: TaskRef, running: readonly WorkRef[]): TaskStatusUpdateEvent =>

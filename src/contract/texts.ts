@@ -1,5 +1,5 @@
 /**
- * Every text a client (or Claude, for a denial) reads from this server, defined once. The README
+ * Every text a client (or Claude, for a denial) reads from this server, defined once. The docs
  * quotes them ("Event stream contract", "Interactive tasks", "Loop protection", "Restart
  * recovery", "Limits"); a test holds the two to each other, so change both together.
  */
@@ -35,8 +35,11 @@ export function describeWork(work: readonly WorkRef[]): string {
 }
 
 export const TEXT = {
-  // ---- statuses with a kind (README "Event stream contract") ------------------------------
+  // ---- statuses with a kind (docs/protocol.md "Event stream contract") ------------------------------
   toolUse: (toolName: string) => `Calling tool ${toolName}`,
+  /** A command the OS sandbox refused (`docs/sandbox.md`): the runtime's violation lines. */
+  sandboxRefused: (toolName: string, lines: readonly string[]) =>
+    `Refused by the sandbox: ${toolName} (${lines.join("; ")})`,
   resumed: "Resumed with the client's answer.",
   /** An operator (`server.operators`) answered another caller's task. */
   resumedByOperator: (operator: string) => `Resumed with the answer of operator ${operator}.`,
@@ -77,7 +80,7 @@ export const TEXT = {
     `(sessions.maxBackgroundMs)`,
   serverStopping: "the server is stopping",
 
-  // ---- input-required (README "Interactive tasks") -----------------------------------------
+  // ---- input-required (docs/protocol.md "Interactive tasks") -----------------------------------------
   permissionRequest: (toolName: string, title: string | undefined) =>
     title ? `${title}.` : `Claude wants to use ${toolName}.`,
 
@@ -110,7 +113,7 @@ export const TEXT = {
     `Stopped: Claude requested the same denied permission again (${toolName}).`,
   tooManyDenials: (count: number, max: number, toolName: string) =>
     `Stopped: ${count} permission request(s) were denied in this task (claude.maxPermissionDenials is ${max}); the last was for ${toolName}.`,
-  // ---- budgets (README "Cost and limits") ---------------------------------------------------
+  // ---- budgets (docs/limits.md "Cost and limits") ---------------------------------------------------
   budgetExceeded: (budgetUsd: number, spentUsd: number, source: BudgetSource) =>
     `Stopped: this task spent ${formatUsd(spentUsd)}, over its budget of ${formatUsd(budgetUsd)} (${source}).`,
   /** Why a message's `metadata.maxBudgetUsd` is refused (InvalidParams, before any task exists). */
@@ -118,12 +121,12 @@ export const TEXT = {
     `metadata.${MAX_BUDGET_KEY} must be a number of US dollars greater than 0, got ${JSON.stringify(value) ?? String(value)}.`,
   budgetAboveLimit: (asked: number, limit: number) =>
     `metadata.${MAX_BUDGET_KEY} ${asked} is above this server's claude.maxBudgetUsd (${limit}): a task's budget may lower it, never raise it.`,
-  // ---- a task's model and effort (README "Per-task model and effort"), InvalidParams ----------
+  // ---- a task's model and effort (docs/protocol.md "Per-task model and effort"), InvalidParams ----------
   modelNotAllowed: (asked: unknown, allowed: readonly string[]) =>
     `metadata.${MODEL_KEY} ${json(asked)} is not allowed on this server (claude.allowedModels); allowed: ${allowedList(allowed)}.`,
   effortNotAllowed: (asked: unknown, allowed: readonly string[]) =>
     `metadata.${EFFORT_KEY} ${json(asked)} is not allowed on this server (claude.allowedEfforts); allowed: ${allowedList(allowed)}.`,
-  // ---- per-caller limits (README "Limits per caller"): refusals, and the stop after a turn ----
+  // ---- per-caller limits (docs/limits.md "Limits per caller"): refusals, and the stop after a turn ----
   tasksPerMinuteReached: (caller: string, max: number, wait: string, at: string) =>
     `Caller limit reached (tasksPerMinute): ${caller} may start at most ${max} task(s) per minute; try again in ${wait} (at ${at}).`,
   concurrentTasksReached: (caller: string, max: number, working: number) =>

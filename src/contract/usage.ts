@@ -1,7 +1,7 @@
 /**
  * What a task cost, as clients see it: the `metadata.usage` shape of a task's final status (the
  * SDK merges it into the stored task's `metadata`), the per-task budget a message may set, and
- * their texts. README "Cost and limits". Pure, no imports: the terminal client reads it too.
+ * their texts. docs/limits.md "Cost and limits". Pure, no imports: the terminal client reads it too.
  */
 
 /** Tokens and the runtime's estimated cost (USD) of some model calls. */

@@ -5,7 +5,7 @@ import { TEXT } from "./texts.js";
 
 /**
  * What a task of a conversation with its own worktree (`claude.isolation: "worktree"`) reports
- * about the commit the server made when it ended (README "Isolation"): the final status's
+ * about the commit the server made when it ended (docs/workspaces.md "Isolation"): the final status's
  * `metadata.worktree`, and the diff artifact.
  */
 

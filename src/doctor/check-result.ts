@@ -6,4 +6,6 @@ export interface CheckResult {
   readonly detail: string;
   /** How to fix it, when not ok. */
   readonly fix?: string;
+  /** Something right but worth changing (ok stays true, the exit code 0). */
+  readonly warning?: string;
 }

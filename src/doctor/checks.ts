@@ -16,7 +16,10 @@ import { checkBindSafety, unsafeBind } from "../config/bind-safety.js";
 import { redactUrl } from "../store/database.js";
 import { databaseSpec } from "../store/task-stores.js";
 import type { CheckResult } from "./check-result.js";
+import { checkControl } from "./control-check.js";
 import { checkIsolation } from "./isolation-check.js";
+import { checkPorts } from "./port-check.js";
+import { checkSandbox } from "./sandbox-check.js";
 import { checkOidc, checkSigning } from "./security-checks.js";
 
 export type { CheckResult } from "./check-result.js";
@@ -25,7 +28,7 @@ export type { CheckResult } from "./check-result.js";
 export function formatReport(results: readonly CheckResult[]): { text: string; code: number } {
   const lines = results.flatMap((r) =>
     r.ok
-      ? [`ok    ${r.name}: ${r.detail}`]
+      ? [`ok    ${r.name}: ${r.detail}`, ...(r.warning ? [`warn  ${r.name}: ${r.warning}`] : [])]
       : [`FAIL  ${r.name}: ${r.detail}`, ...(r.fix ? [`      fix: ${r.fix}`] : [])],
   );
   const failed = results.filter((r) => !r.ok).length;
@@ -165,7 +168,7 @@ export async function checkCredentials(
     name: "credentials",
     ok: false,
     detail: "no API key, token or claude login found",
-    fix: "run `claude` once and log in, or set ANTHROPIC_API_KEY",
+    fix: "run `claude` once and log in, or set ANTHROPIC_API_KEY; to try it offline on a scripted model: npm run demo (or claude-a2a demo when installed)",
   };
 }
 
@@ -203,7 +206,7 @@ export function checkAccess(
         name: "access",
         ok: false,
         detail: `${key} ${host} is not loopback and no authentication is configured`,
-        fix: `keep ${key} on 127.0.0.1, or set server.auth.tokens or server.auth.oidc (see README: Security)`,
+        fix: `keep ${key} on 127.0.0.1, or set server.auth.tokens or server.auth.oidc (see docs/security.md)`,
       };
     }
     throw err;
@@ -254,26 +257,32 @@ export async function checkGrpc(config: Config): Promise<CheckResult> {
 }
 
 /** Every check but the config's own (which `main` does first). */
-export async function runChecks(config: Config): Promise<CheckResult[]> {
+export async function runChecks(config: Config, file?: string | null): Promise<CheckResult[]> {
   return [
     checkAccess(config.server),
+    ...(await checkPorts(config.server)),
     ...(await checkOidc(config.server)),
     ...(await checkSigning(config)),
     await checkGrpc(config),
+    checkControl(config.server),
     checkRuntime(),
-    ...(await directoryChecks(config)),
+    ...(await directoryChecks(config, file)),
     await checkCredentials(),
   ];
 }
 
 /** The served directory and its store; with `workspaces`, each workspace's, named after it. */
-async function directoryChecks(config: Config): Promise<CheckResult[]> {
+async function directoryChecks(
+  config: Config,
+  configFile: string | null | undefined,
+): Promise<CheckResult[]> {
   if (config.workspaces.length === 0) {
     const isolation = await checkIsolation(config);
     return [
       await checkWorkspace(config.claude.cwd),
       await checkStore(config),
       ...(isolation ? [isolation] : []),
+      await checkSandbox(config, { configFile }),
     ];
   }
   const results: CheckResult[] = [];
@@ -281,7 +290,8 @@ async function directoryChecks(config: Config): Promise<CheckResult[]> {
     const wsConfig = workspaceConfig(config, spec, i === 0);
     const isolation = await checkIsolation(wsConfig);
     const checks = [await checkWorkspace(spec.cwd), await checkStore(wsConfig)];
-    for (const r of isolation ? [...checks, isolation] : checks) {
+    const sandbox = await checkSandbox(wsConfig, { workspace: spec.name, configFile });
+    for (const r of [...checks, ...(isolation ? [isolation] : []), sandbox]) {
       results.push({ ...r, name: `${r.name} ${spec.name}` });
     }
   }

@@ -38,7 +38,7 @@ const READ_GRACE_MS = 30_000;
 const PRUNE_EVERY = 6;
 
 /**
- * This server as one instance of a fleet on one PostgreSQL store (README "Several servers"): its
+ * This server as one instance of a fleet on one PostgreSQL store (docs/storage.md "Several servers"): its
  * lease, the owner rows of its tasks, restart recovery that fails only what is this instance's or
  * a dead one's, the events table its tasks' events are relayed through, and the commands other
  * instances forward to it. Only opened for `store.type: "postgres"`.
@@ -78,6 +78,9 @@ export class Fleet {
   /** Opens the fleet's connections and tables and takes this instance's lease. */
   static async open(o: FleetOptions): Promise<Fleet> {
     const pool = new pg.Pool({ connectionString: o.url, max: 4, connectionTimeoutMillis: 10_000 });
+    // An idle connection dropped by the database (a restart) must not end the process: the pool
+    // discards it; the heartbeat's next query reconnects (docs/reliability.md "Faults").
+    pool.on("error", (err) => o.logger.warn({ err }, "fleet: an idle database connection dropped"));
     const listener = new FleetListener(o.url, o.logger);
     try {
       await migrateFleet(pool);

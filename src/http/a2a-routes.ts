@@ -20,6 +20,7 @@ import {
 import { traceRequests } from "./request-spans.js";
 import { restContentTypeStatus } from "./rest-errors.js";
 import { sseHeadWithFirstEvent } from "./sse-head.js";
+import { sseEventIds } from "./sse-ids.js";
 import { jsonRpcVersionGate, restVersionGate } from "./version-gate.js";
 import { withoutEtag } from "./without-etag.js";
 
@@ -88,6 +89,7 @@ export function mountA2a(
       jsonBody(d.bodyLimit, "jsonrpc"),
       // Before jsonRpcNotifications, whose silencing of a notification's answer wins.
       sseHeadWithFirstEvent,
+      sseEventIds,
       jsonRpcNotifications,
       jsonRpcAnswers(d.logger),
       jsonRpcLimitAnswers,
@@ -108,6 +110,7 @@ export function mountA2a(
     restVersionGate(compat),
     restShapeGuard(compat),
     sseHeadWithFirstEvent,
+    sseEventIds,
     restHandler(common),
   );
 }

@@ -10,6 +10,7 @@ import { JSONRPC_PATH, REST_PATH } from "../a2a/card/agent-card.js";
 import { WORKSPACES_PATH } from "../config/workspaces.js";
 import { mountA2a, type A2aSurface } from "./a2a-routes.js";
 import { mountWorkspaces, type WorkspaceSurface } from "./workspace-routes.js";
+import { mountWorkspacesPage } from "./workspaces-page.js";
 import { activatedExtensions } from "../contract/extension.js";
 import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
 import { Authenticator } from "../auth/decide.js";
@@ -150,8 +151,10 @@ export function createHttpApp(o: HttpAppOptions): Express {
     contextBuilder,
   };
   // Several workspaces: each under its prefix; otherwise the one agent at the root.
-  if ("workspaces" in o) mountWorkspaces(app, o.workspaces, deps);
-  else mountA2a(app, o, deps);
+  if ("workspaces" in o) {
+    mountWorkspacesPage(app, o.workspaces, gate);
+    mountWorkspaces(app, o.workspaces, deps);
+  } else mountA2a(app, o, deps);
 
   app.use((req, res) => {
     const message = `No route for ${req.method} ${req.path}`;

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import express, { type Router } from "express";
 
-/** Where the web console is served. README "The web console". */
+/** Where the web console is served. docs/console.md "The web console". */
 export const CONSOLE_PATH = "/console";
 
 /**

@@ -25,6 +25,13 @@ export function rememberState(
   if (headers !== undefined) states.set(headers, state);
 }
 
+/** The call context's state of a request, once the SDK has built its context. */
+export function requestStateOf(
+  headers: IncomingHttpHeaders,
+): ReadonlyMap<string, unknown> | undefined {
+  return states.get(headers);
+}
+
 /** The ErrorInfo of the per-caller limit that refused this request, if one did. */
 function refusalOf(headers: IncomingHttpHeaders): LimitErrorInfo | undefined {
   const info = states.get(headers)?.get(REFUSAL_STATE_KEY);

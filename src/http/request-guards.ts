@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { toLegacyHTTPError } from "@a2a-js/sdk/compat/v0_3/server";
 import { RequestMalformedError, toJsonRpcError, toRestErrorBody } from "@a2a-js/sdk/errors";
+import { isStoreFaultText } from "../contract/store-faults.js";
 import { isRecord, type JsonObject } from "../common/json.js";
 import { jsonRpcId } from "./error-handler.js";
 import {
@@ -58,7 +59,11 @@ export function jsonRpcAnswers(logger: Logger): RequestHandler {
       const error = body.error;
       if (!isRecord(error)) return body;
       body.id = jsonRpcId(req.body);
-      if (error.code === INTERNAL_ERROR && error.message !== HIDDEN) {
+      if (
+        error.code === INTERNAL_ERROR &&
+        error.message !== HIDDEN &&
+        !isStoreFaultText(error.message)
+      ) {
         logger.error({ error: { message: error.message } }, "internal error answered");
         body.error = { code: INTERNAL_ERROR, message: HIDDEN };
       }
@@ -103,7 +108,7 @@ export function restAnswers(logger: Logger): RequestHandler {
       if (res.statusCode < 500 || !isRecord(body)) return json(body);
       const error = isRecord(body.error) ? body.error : undefined;
       const holder = error ?? (typeof body.code === "number" ? body : undefined);
-      if (holder !== undefined && holder.message !== HIDDEN) {
+      if (holder !== undefined && holder.message !== HIDDEN && !isStoreFaultText(holder.message)) {
         logger.error({ error: { message: holder.message } }, "internal error answered");
         const hidden = { ...holder, message: HIDDEN };
         return json(error === undefined ? hidden : { ...body, error: hidden });

@@ -1,19 +1,30 @@
 import type { RequestHandler } from "express";
+import { isIdempotencyConflict } from "../contract/replay.js";
 
 /** `reason` of the ErrorInfo the SDK puts in a ContentTypeNotSupported error body. */
 const CONTENT_TYPE_NOT_SUPPORTED = "CONTENT_TYPE_NOT_SUPPORTED";
 const UNSUPPORTED_MEDIA_TYPE = 415;
+/** `reason` of TaskNotCancelable's ErrorInfo: HTTP 409 Conflict (A2A §5.4), not the SDK's 400. */
+const TASK_NOT_CANCELABLE = "TASK_NOT_CANCELABLE";
+const CONFLICT = 409;
 
 interface RestErrorBody {
   error: { code: number; details?: unknown };
 }
 
-function isContentTypeError(body: unknown): body is RestErrorBody {
+function hasReason(body: unknown, reason: string): body is RestErrorBody {
   const error = (body as { error?: { details?: unknown } } | null)?.error;
   if (typeof error !== "object" || error === null || !Array.isArray(error.details)) return false;
-  return error.details.some(
-    (d) => (d as { reason?: unknown } | null)?.reason === CONTENT_TYPE_NOT_SUPPORTED,
-  );
+  return error.details.some((d) => (d as { reason?: unknown } | null)?.reason === reason);
+}
+
+const isContentTypeError = (body: unknown) => hasReason(body, CONTENT_TYPE_NOT_SUPPORTED);
+
+/** A refusal HTTP+JSON answers 409: TaskNotCancelable, or an idempotency key of another caller. */
+function isConflict(body: unknown): body is RestErrorBody {
+  if (hasReason(body, TASK_NOT_CANCELABLE)) return true;
+  const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
+  return typeof message === "string" && isIdempotencyConflict(message);
 }
 
 /**
@@ -29,6 +40,9 @@ export const restContentTypeStatus: RequestHandler = (_req, res, next) => {
     if (res.statusCode === 400 && isContentTypeError(body)) {
       res.status(UNSUPPORTED_MEDIA_TYPE);
       body.error.code = UNSUPPORTED_MEDIA_TYPE;
+    } else if (res.statusCode === 400 && isConflict(body)) {
+      res.status(CONFLICT);
+      body.error.code = CONFLICT;
     }
     return json(body);
   };

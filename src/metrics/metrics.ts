@@ -41,6 +41,7 @@ export class ServerMetrics {
   readonly registry = new Registry();
   private readonly runs: Counter<"origin" | "outcome">;
   private readonly retries: Counter;
+  private readonly sandboxDenials: Counter;
   private readonly firstEvent: Histogram<"origin">;
   private readonly turnDuration: Histogram<"origin" | "outcome">;
   private readonly tokens: Counter<"caller" | "model" | "type">;
@@ -117,6 +118,13 @@ export class ServerMetrics {
       help: "Model API requests the Claude Code runtime retried.",
       registers,
     });
+    this.sandboxDenials = new Counter({
+      name: `${PREFIX}sandbox_denials_total`,
+      help:
+        "Commands the runtime marked refused by its OS sandbox (claude.sandbox); on Linux the " +
+        "network refusals, the only ones it marks.",
+      registers,
+    });
     this.tokens = new Counter({
       name: `${PREFIX}tokens_total`,
       help:
@@ -147,6 +155,12 @@ export class ServerMetrics {
     });
   }
 
+  private countDenials(event: NormalizedEvent): void {
+    if (event.kind !== "user") return;
+    const refused = event.toolResults.filter((r) => r.sandbox !== undefined).length;
+    if (refused > 0) this.sandboxDenials.inc(refused);
+  }
+
   /** Feeds one session event (of any context). */
   onSessionEvent(contextId: string, event: SessionEvent): void {
     switch (event.type) {
@@ -158,6 +172,7 @@ export class ServerMetrics {
       }
       case "run_event": {
         if (event.event.kind === "api_retry") this.retries.inc();
+        this.countDenials(event.event);
         this.countUsage(contextId, event.event);
         const timing = this.timings.get(contextId)?.get(event.runId);
         if (timing && !timing.firstEventSeen && !event.late) {
@@ -168,6 +183,7 @@ export class ServerMetrics {
       }
       case "metadata":
         if (event.event.kind === "api_retry") this.retries.inc();
+        this.countDenials(event.event);
         // A result no run owns still cost what it cost.
         this.countUsage(contextId, event.event);
         return;

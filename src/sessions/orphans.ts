@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Logger } from "pino";
 import { z } from "zod";
@@ -186,6 +186,38 @@ export class OrphanGuard {
       }
     });
     return this.writing;
+  }
+
+  /**
+   * At a graceful stop, once its sessions are closed: the pid file goes, unless a child of this
+   * server still runs (then it is recorded, for the next server to stop) or the file is another
+   * live server's.
+   */
+  async release(): Promise<void> {
+    await this.writing;
+    const all = await this.processes.list();
+    if (all !== undefined && claudeChildren(this.selfPid, all).length > 0) {
+      await this.record();
+      return;
+    }
+    // Another server that runs on this workspace now keeps its file; a dead one's goes too.
+    const recorded = await this.read();
+    const other = recorded?.server;
+    if (
+      other !== undefined &&
+      other.pid !== this.selfPid &&
+      isSameProcess(
+        other,
+        all?.find((p) => p.pid === other.pid),
+      )
+    ) {
+      return;
+    }
+    await unlink(this.file).catch((err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") {
+        this.o.logger.warn({ err, file: this.file }, "could not remove the pid file");
+      }
+    });
   }
 
   private async write(): Promise<void> {

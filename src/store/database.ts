@@ -63,6 +63,10 @@ export async function openDatabase(spec: DatabaseSpec): Promise<Database> {
     throw new Error(`PostgreSQL at ${location}: ${(err as Error).message}`, { cause: err });
   }
   const pool = new pg.Pool({ connectionString: spec.url, max: 5, connectionTimeoutMillis: 10_000 });
+  // An idle connection the database drops (a restart, a failover) emits "error" on the pool; with
+  // no listener that would end the process. The pool discards it and the next query connects
+  // again; a query that fails meanwhile fails on its own (docs/reliability.md "Faults").
+  pool.on("error", () => undefined);
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   return { db, type: "postgres", location };
 }

@@ -1,6 +1,7 @@
 import type { Task } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import { keepExchanged } from "../contract/history.js";
+import type { TerminalTaskStore } from "./terminal-task-store.js";
 
 type ListParams = Parameters<TaskStore["list"]>[0];
 type ListResult = Awaited<ReturnType<TaskStore["list"]>>;
@@ -22,6 +23,16 @@ export class ExchangedHistoryStore implements TaskStore {
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const task = await this.inner.load(taskId, context);
     return task && keepExchanged(task);
+  }
+
+  /** `TerminalTaskStore.amend`, when the store under this one has it. */
+  async amend(
+    taskId: string,
+    context: ServerCallContext,
+    change: (task: Task) => Task,
+  ): Promise<void> {
+    const inner = this.inner as Partial<Pick<TerminalTaskStore, "amend">>;
+    await inner.amend?.(taskId, context, (task) => keepExchanged(change(task)));
   }
 
   async list(params: ListParams, context: ServerCallContext): Promise<ListResult> {

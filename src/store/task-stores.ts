@@ -25,6 +25,9 @@ import { OwnerIndexedStore } from "./memory-every-owner.js";
 import { upgradeOwners } from "./owner-upgrade.js";
 import { failUnfinishedTasks } from "./recovery.js";
 import { scheduleRetention } from "./retention.js";
+import { FaultTellingStore } from "./fault-telling-store.js";
+import type { ReplayBackend } from "./kept-events.js";
+import { migrateReplay, SqlReplayBackend } from "./sql-replay-backend.js";
 import { sqliteStores } from "./sqlite-stores.js";
 import { ensureTaskIndexes } from "./task-indexes.js";
 import { TaskTable } from "./task-table.js";
@@ -40,6 +43,8 @@ export interface TaskStores {
   readonly everyOwner: EveryOwnerTasks;
   /** What per-caller limits count (task starts, spend per day), in the same database. */
   readonly usage: CallerUsageStore;
+  /** Where numbered events are kept for replay (database stores; memory: unset). */
+  readonly replayBackend?: ReplayBackend;
   /** Tasks the previous server left unfinished, now FAILED (database stores only). */
   readonly recovered: readonly string[];
   /** Stored tasks by state, every caller's; undefined when the store cannot list them all. */
@@ -117,6 +122,7 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
     await ensureTaskIndexes(db);
     await upgradeOwners(db, o.logger);
     await migrateCallerUsage(db);
+    await migrateReplay(db);
     if (o.operators === true) await indexEveryOwner(db);
     const recovered = o.failUnfinished === false ? [] : await failUnfinishedTasks(db, o.logger);
     const retention = scheduleRetention({
@@ -139,10 +145,14 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
     const everyOwner = flushedFirst(new SqlEveryOwner(db, o.logger), stores.flush);
     return {
       type: spec.type,
-      taskStore: new EveryOwnerListing(stores.taskStore, everyOwner),
+      taskStore: new EveryOwnerListing(
+        new FaultTellingStore(stores.taskStore, o.logger),
+        everyOwner,
+      ),
       everyOwner,
       pushStore: stores.pushStore,
       usage: new SqlCallerUsage(db),
+      replayBackend: new SqlReplayBackend(db),
       recovered,
       countByState: () => new TaskTable(db).countByState(),
       ping: () => pingDatabase(db),

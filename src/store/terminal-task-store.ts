@@ -53,6 +53,25 @@ export class TerminalTaskStore implements TaskStore {
     if (isTerminalState(task.status?.state)) this.final.add(task.id);
   }
 
+  /**
+   * Changes a stored task, terminal or not, after every save of it started so far: the one
+   * write to a terminal task that goes through (what a run that outlived its task cost, which
+   * its result reports after the task ended). Nothing when the task is not stored.
+   */
+  amend(taskId: string, context: ServerCallContext, change: (task: Task) => Task): Promise<void> {
+    const previous = this.pending.get(taskId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const task = await this.inner.load(taskId, context);
+      if (task !== undefined) await this.inner.save(change(task), context);
+    });
+    const settled = next.catch(() => undefined);
+    this.pending.set(taskId, settled);
+    void settled.then(() => {
+      if (this.pending.get(taskId) === settled) this.pending.delete(taskId);
+    });
+    return next;
+  }
+
   /** Resolves when every save started so far has settled (shutdown, before the store closes). */
   async drain(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending.values()]);

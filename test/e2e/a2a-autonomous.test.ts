@@ -3,32 +3,25 @@
  * context: the A2A task sent during the wake gets its own answer, never the wake's text, and the
  * live session is not evicted while its background job runs.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { reply, text } from "../support/fake-model/index.js";
-import { startJobRules } from "../support/a2a/background.js";
 import {
+  a2a,
   collect,
   describeStream,
-  sendForTask,
+  reply,
+  resultText,
   sendRequest,
-  startA2AHarness,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import { resultText } from "../support/a2a/stream-view.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
+import { startJobRules } from "../support/a2a/background.js";
 
 const WAKE_TEXT = "The background job has finished and here is a long report about it. ".repeat(4);
 
 describe("A2A server: autonomous wake", () => {
   it("answers a task sent during the wake with its own text, in the same process", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       // An idle timeout shorter than the job: the session must survive it (background task).
       config: { sessions: { idleTimeoutMs: 100 } },
       rules: [
@@ -45,7 +38,7 @@ describe("A2A server: autonomous wake", () => {
         },
       ],
     });
-    const first = await sendForTask(h.client, userMessage("Start the job"));
+    const first = await h.send("Start the job");
     expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
     // The moment the wake's model request arrives, a client sends a new task to the context.

@@ -6,21 +6,24 @@
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
-import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
-  collect,
   describeStream,
+  idsOf,
+  lastStatus,
   listRequest,
   messageText,
-  sendForTask,
+  processesWithCommandLine,
+  reply,
+  resultText,
   sendRequest,
   startA2AHarness,
+  text,
+  toolUse,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { idsOf, lastStatus, resultText } from "../support/a2a/stream-view.js";
+  type Rule,
+} from "../support/harness/index.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
-import { processesWithCommandLine } from "../support/server-process.js";
 import {
   backgroundBash,
   conversationKeyOf,
@@ -73,7 +76,7 @@ describe("A2A background work (real runtime)", () => {
     h = await startA2AHarness({
       rules: jobRules("sleep 2 && echo job-done", "The job is done: job-done."),
     });
-    const task = await sendForTask(h.client, userMessage("Start the job"));
+    const task = await h.send("Start the job");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     // The history holds the answer; the progress (background_wait, background_task) was streamed.
     expect(kinds(task)).toEqual([{ kind: "result", text: "The job is done: job-done." }]);
@@ -159,9 +162,7 @@ describe("A2A background work (real runtime)", () => {
         },
       ],
     });
-    const events = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Start two jobs"))),
-    );
+    const events = await h.stream("Start two jobs");
     expect(describeStream(events).at(-1)).toBe("status:completed");
     const seen = streamedKinds(events);
     const wait = seen.find((k) => k.kind === "background_wait");
@@ -201,9 +202,7 @@ describe("A2A background work (real runtime)", () => {
         reply: reply(text("Wrote the report.")),
       },
     ]);
-    const parked = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Start the job"))),
-    );
+    const parked = await h.stream("Start the job");
     expect(describeStream(parked)).toContain("status:working:background_wait");
     expect(lastStatus(parked)).toMatchObject({
       state: TaskState.TASK_STATE_INPUT_REQUIRED,
@@ -212,7 +211,7 @@ describe("A2A background work (real runtime)", () => {
     const first = parked[0]?.payload;
     if (first?.$case !== "task") throw new Error("no task first");
     const ids = { taskId: first.value.id, contextId: first.value.contextId };
-    const resumed = await collect(h.client.sendMessageStream(sendRequest(userMessage("yes", ids))));
+    const resumed = await h.stream("yes", ids);
     expect(describeStream(resumed).at(-1)).toBe("status:completed");
     expect(resultText(resumed)).toBe("Wrote the report.");
     expect(await readFile(outside, "utf8")).toBe("from the wake\n");
@@ -258,12 +257,10 @@ describe("A2A background work (real runtime)", () => {
     const all: { job: Task; hello: Task; jobEvents: StreamResponse[] }[] = [];
     for (let i = 1; i <= 10; i++) {
       const after = h.bench.model.lastSeq;
-      const job = collect(
-        h.client.sendMessageStream(sendRequest(userMessage(`Start job ${i}`, { contextId }))),
-      );
+      const job = h.stream(`Start job ${i}`, { contextId });
       // The moment the wake begins, a new message arrives in the context.
       await h.bench.model.waitForRequest(isWakeRequest, { afterSeq: after });
-      const hello = await sendForTask(h.client, userMessage(`Hello ${i}`, { contextId }));
+      const hello = await h.send(`Hello ${i}`, { contextId });
       expect(hello.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(
         kinds(hello)
@@ -301,7 +298,7 @@ describe("A2A background work (real runtime)", () => {
     // A read-only command (no permission prompt) whose command line is unique to this test.
     const marker = `600.${process.pid}${Date.now() % 100_000}`;
     h.bench.model.setRules(jobRules(`sleep ${marker}`, "unused"));
-    const events: Awaited<ReturnType<typeof collect>> = [];
+    const events: StreamResponse[] = [];
     const client = h.client;
     const stream = (async () => {
       for await (const e of client.sendMessageStream(sendRequest(userMessage("Start the job")))) {

@@ -1,29 +1,20 @@
 /**
- * The README's contract through the official A2A client, over real HTTP, against our server
+ * The docs' contract through the official A2A client, over real HTTP, against our server
  * running the REAL Claude Code runtime with a scripted model.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
-  collect,
+  a2a,
   describeStream,
   messageText,
   partsText,
-  sendForTask,
-  sendRequest,
-  startA2AHarness,
-  userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+  reply,
+  text,
+  toolUse,
+} from "../support/harness/index.js";
 
 /** [filename, mediaType, content] of each raw (file) part; a text part would show as text. */
 const fileParts = (parts: readonly Part[]) =>
@@ -48,10 +39,10 @@ const artifactTexts = (events: StreamResponse[]) =>
 
 describe("A2A server: single turns", () => {
   it("a plain single-turn task completes with Claude's answer", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [{ name: "answer", match: { lastUserText: "What is 2+2?" }, reply: reply(text("4")) }],
     });
-    const task = await sendForTask(h.client, userMessage("What is 2+2?"));
+    const task = await h.send("What is 2+2?");
 
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(task.status?.message).toBeUndefined();
@@ -64,7 +55,7 @@ describe("A2A server: single turns", () => {
 
   it("streams Claude's text as several artifact chunks before the task completes", async () => {
     const answer = "The quick brown fox jumps over the lazy dog.";
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Tell me about the fox" },
@@ -72,9 +63,7 @@ describe("A2A server: single turns", () => {
         },
       ],
     });
-    const events = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Tell me about the fox"))),
-    );
+    const events = await h.stream("Tell me about the fox");
     const shape = describeStream(events);
     expect(shape[0]).toBe("task:submitted");
     expect(shape.at(-1)).toBe("status:completed");
@@ -94,7 +83,7 @@ describe("A2A server: single turns", () => {
   });
 
   it("publishes a tool_use status and a file artifact for a Write and an Edit", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const file = join(h.bench.sandbox.cwd, "notes", "todo.md");
     h.bench.model.setRules([
       {
@@ -109,9 +98,7 @@ describe("A2A server: single turns", () => {
       },
       { name: "done", match: { toolResult: true }, reply: reply(text("Todo list written.")) },
     ]);
-    const events = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Write the todo list"))),
-    );
+    const events = await h.stream("Write the todo list");
     const shape = describeStream(events);
     expect(shape.filter((s) => s === "status:working:tool_use")).toHaveLength(2);
     const toolCalls = events.flatMap((e) => {

@@ -5,21 +5,8 @@
  * (SQLite store), and admitted again at the next UTC day (the clock seam).
  */
 import { TaskState } from "@a2a-js/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { reply, text } from "../support/fake-model/index.js";
-import {
-  messageText,
-  sendForTask,
-  startA2AHarness,
-  userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { a2a, messageText, reply, text } from "../support/harness/index.js";
 
 const NOW = Date.UTC(2025, 5, 1, 18, 30);
 const NEXT_DAY = Date.UTC(2025, 5, 2);
@@ -43,13 +30,13 @@ async function refusal(send: Promise<unknown>): Promise<TransportError> {
 describe("per-caller daily budget (real runtime)", () => {
   it("reached by one task: it completes saying so; the next is refused, also after a restart, until the next UTC day", async () => {
     const clock = { ms: NOW };
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { limits: { default: { dailyBudgetUsd: 0.0003 } } },
       clock: { now: () => clock.ms },
       rules: [{ name: "answer", match: { lastUserText: "Say hi" }, reply: reply(text("Hi!")) }],
     });
 
-    const first = await sendForTask(h.client, userMessage("Say hi"));
+    const first = await h.send("Say hi");
     expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(first.status?.message?.metadata?.kind).toBe("budget_reached");
     expect(messageText(first.status?.message)).toMatch(
@@ -57,7 +44,7 @@ describe("per-caller daily budget (real runtime)", () => {
     );
 
     const expectRefused = async () => {
-      const err = await refusal(sendForTask(h!.client, userMessage("Say hi again")));
+      const err = await refusal(h.send("Say hi again"));
       expect(err.envelopeCode).toBe(-32029);
       expect(err.message).toContain("Caller limit reached (dailyBudgetUsd)");
       const info = err.data?.find((d) => d.domain === "claude-a2a");
@@ -72,7 +59,7 @@ describe("per-caller daily budget (real runtime)", () => {
     expect(h.bench.model.messageRequests).toHaveLength(asked); // refused before any task ran
 
     clock.ms = NEXT_DAY;
-    const next = await sendForTask(h.client, userMessage("Say hi"));
+    const next = await h.send("Say hi");
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   }, 120_000);
 });

@@ -11,14 +11,17 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Task } from "v03";
 import { ClientFactory } from "v03/client";
 import { versionRefusedMessage } from "../../src/contract/versions.js";
-import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
+  COLOUR_QUESTION,
+  reply,
   sendRequest,
   startA2AHarness,
+  text,
+  toolUse,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { COLOUR_QUESTION } from "../support/a2a/stream-view.js";
+  type Rule,
+} from "../support/harness/index.js";
 import {
   collectV03,
   connectV03,

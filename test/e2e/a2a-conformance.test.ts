@@ -6,27 +6,23 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Part, type SendMessageRequest } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, type Client } from "@a2a-js/sdk/client";
-import { startTestBench } from "../support/bench.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
+  a2a,
   collect,
+  EVERY_TASK,
   freePort,
+  reply,
   sendRequest,
-  startA2AHarness,
+  spawnServer,
+  startTestBench,
+  text,
   textPart,
+  toolUse,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import { spawnServer } from "../support/server-process.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 const V1 = { "A2A-Version": "1.0" };
 const JSON_V1 = { ...V1, "content-type": "application/json" };
@@ -54,16 +50,7 @@ const withOutputModes = (request: SendMessageRequest, modes: string[]): SendMess
 });
 
 async function listAll(client: Client) {
-  const list = await client.listTasks({
-    tenant: "",
-    contextId: "",
-    status: TaskState.TASK_STATE_UNSPECIFIED,
-    pageSize: undefined,
-    pageToken: "",
-    historyLength: undefined,
-    statusTimestampAfter: undefined,
-    includeArtifacts: undefined,
-  });
+  const list = await client.listTasks(EVERY_TASK);
   return list.tasks;
 }
 
@@ -75,7 +62,7 @@ const restClient = (url: string) =>
 
 describe("A2A conformance: the agent card", () => {
   it("is cacheable: Cache-Control, a strong ETag, Last-Modified, and 304s, on both paths", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const etags = new Set<string>();
     for (const path of ["/.well-known/agent-card.json", "/.well-known/agent-card"]) {
       const url = `${h.server.url}${path}`;
@@ -105,7 +92,7 @@ describe("A2A conformance: the agent card", () => {
 describe("A2A conformance: file artifacts", () => {
   it("publishes a Write of notes.md as a raw file part with text/markdown and its bytes", async () => {
     const content = "# Notes\n\n- café ☕\n";
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           name: "write",
@@ -115,9 +102,7 @@ describe("A2A conformance: file artifacts", () => {
         { name: "done", match: { toolResult: true }, reply: reply(text("Notes written.")) },
       ],
     });
-    const events = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Write the notes"))),
-    );
+    const events = await h.stream("Write the notes");
     const files = events.flatMap((e) =>
       e.payload?.$case === "artifactUpdate" && e.payload.value.artifact?.metadata?.kind === "file"
         ? [e.payload.value.artifact]
@@ -159,7 +144,7 @@ describe("A2A conformance: file artifacts", () => {
 
 describe("A2A conformance: input modes", () => {
   it("refuses a part of an unaccepted media type, writing nothing and creating no task", async () => {
-    h = await startA2AHarness({ rules: [{ match: {}, reply: reply(text("never")) }] });
+    const h = await a2a({ rules: [{ match: {}, reply: reply(text("never")) }] });
     const message = userMessage([
       textPart("Listen to this"),
       rawPart(Buffer.from("ID3 fake mp3"), "audio/mpeg", "song.mp3"),
@@ -196,7 +181,7 @@ describe("A2A conformance: input modes", () => {
   });
 
   it("narrows to agentCard.defaultInputModes: an image is refused when only text is listed", async () => {
-    h = await startA2AHarness({ config: { agentCard: { defaultInputModes: ["text/plain"] } } });
+    const h = await a2a({ config: { agentCard: { defaultInputModes: ["text/plain"] } } });
     const png = rawPart(Buffer.from([0x89, 0x50, 0x4e, 0x47]), "image/png", "a.png");
     await expect(
       h.client.sendMessage(sendRequest(userMessage([textPart("see"), png]))),
@@ -207,9 +192,9 @@ describe("A2A conformance: input modes", () => {
 
 describe("A2A conformance: HTTP+JSON content types", () => {
   it("answers a text/plain REST body with 415; takes application/json and application/a2a+json", async () => {
-    h = await startA2AHarness({ rules: [{ match: {}, reply: reply(text("ok")) }] });
+    const h = await a2a({ rules: [{ match: {}, reply: reply(text("ok")) }] });
     const send = (contentType: string, body: string) =>
-      fetch(`${h!.server.url}/a2a/rest/message:send`, {
+      fetch(`${h.server.url}/a2a/rest/message:send`, {
         method: "POST",
         headers: { ...V1, "content-type": contentType },
         body,
@@ -252,7 +237,7 @@ describe("A2A conformance: HTTP+JSON content types", () => {
 
 describe("A2A conformance: output modes", () => {
   it("refuses acceptedOutputModes that exclude text/plain before any run, on both bindings", async () => {
-    h = await startA2AHarness({ rules: [{ match: {}, reply: reply(text("never")) }] });
+    const h = await a2a({ rules: [{ match: {}, reply: reply(text("never")) }] });
     const request = withOutputModes(sendRequest(userMessage("Draw me a cat")), ["image/png"]);
     await expect(h.client.sendMessage(request)).rejects.toThrow(
       /acceptedOutputModes \(image\/png\) excludes text\/plain/,
@@ -276,7 +261,7 @@ describe("A2A conformance: output modes", () => {
   });
 
   it("serves a client that accepts text/plain (or says nothing)", async () => {
-    h = await startA2AHarness({ rules: [{ match: {}, reply: reply(text("fine")) }] });
+    const h = await a2a({ rules: [{ match: {}, reply: reply(text("fine")) }] });
     for (const modes of [["text/plain"], ["text/*", "image/png"], []]) {
       const result = await h.client.sendMessage(
         withOutputModes(sendRequest(userMessage("hi")), modes),
@@ -288,7 +273,7 @@ describe("A2A conformance: output modes", () => {
   // Needs `FileDelivery` (content-modes.ts) wired where file artifacts are published
   // (src/a2a/server-task.ts, part of the task-lifecycle rewrite); enable it when that lands.
   it("gives a text/plain-only client no file artifacts, and lists their paths in the answer", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           name: "write",

@@ -10,20 +10,20 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TaskState, type Message } from "@a2a-js/sdk";
 import { usageOf, type TaskUsage } from "../../src/contract/usage.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-import { startJobRules } from "../support/a2a/background.js";
 import {
-  collect,
+  lastStatus,
   listRequest,
+  reply,
   sendForTask,
-  sendRequest,
   startA2AHarness,
+  TEST_MODEL,
+  text,
+  toolUse,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { lastStatus } from "../support/a2a/stream-view.js";
+} from "../support/harness/index.js";
+import { startJobRules } from "../support/a2a/background.js";
 import { runCli } from "../support/client/run.js";
-import { TEST_MODEL } from "../support/bench.js";
 
 /** The runtime's price of one scripted reply (10 input, 20 output tokens) for TEST_MODEL. */
 const REPLY_USD = 0.00033;
@@ -113,7 +113,7 @@ describe("usage and cost of a task (real runtime)", () => {
 
   it("a conversation resumed after a restart counts only the new task's run", async () => {
     h = await startA2AHarness({ rules: [{ match: {}, reply: reply(text("Hello.")) }] });
-    const first = await sendForTask(h.client, userMessage("Hello"));
+    const first = await h.send("Hello");
     expectUsage(usageOf(first.metadata), 1, 1, 1);
     await h.restart();
     // The runtime resumes with its saved total ($0.00033) and reports $0.00066 on this turn.
@@ -142,13 +142,11 @@ describe("budgets (real runtime)", () => {
       ],
     });
     // Under the budget: one reply.
-    const cheap = await sendForTask(h.client, userMessage("Hello"));
+    const cheap = await h.send("Hello");
     expect(cheap.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
     // Two replies ($0.00066) cross $0.0005: the turn finishes, then the task fails.
-    const events = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Look around"))),
-    );
+    const events = await h.stream("Look around");
     const end = lastStatus(events);
     expect(end.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(end.text).toBe(

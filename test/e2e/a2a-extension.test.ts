@@ -3,21 +3,10 @@
  * the `A2A-Extensions` header and the server says so in its answer's; the events are the same
  * whether a client activates it or not.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import { EVENTS_EXTENSION_URI } from "../../src/contract/extension.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-import {
-  sendForTask,
-  startA2AHarness,
-  userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+import { a2a, reply, text, toolUse } from "../support/harness/index.js";
 
 type Json = Record<string, unknown>;
 
@@ -27,7 +16,7 @@ const kinds = (task: Json) =>
 
 describe("the event extension", () => {
   it("is listed in the card, echoed when activated, and changes no event", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Look around", toolResult: false },
@@ -38,7 +27,11 @@ describe("the event extension", () => {
     });
     const card = (await h.client.getAgentCard()).capabilities?.extensions ?? [];
     // ProtoJSON leaves `required: false` out.
-    expect(card.map((e) => [e.uri, Boolean(e.required)])).toEqual([[EVENTS_EXTENSION_URI, false]]);
+    // Beside it, the control extension (server.control.steer is on by default); neither required.
+    expect(card.map((e) => [e.uri, Boolean(e.required)])).toEqual([
+      [EVENTS_EXTENSION_URI, false],
+      [CONTROL_EXTENSION_URI, false],
+    ]);
 
     const activated = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
@@ -60,7 +53,7 @@ describe("the event extension", () => {
     const withIt = ((await activated.json()) as { result: { task: Json } }).result.task;
 
     // The official client activates nothing: the same task shape, the same kinds.
-    const without = await sendForTask(h.client, userMessage("Look around"));
+    const without = await h.send("Look around");
     const withoutJson = (await (
       await fetch(`${h.server.url}/a2a/jsonrpc`, {
         method: "POST",

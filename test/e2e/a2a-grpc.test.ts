@@ -12,23 +12,28 @@ import { TaskState } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { status as Status } from "@grpc/grpc-js";
 import { runClient, type ClientEnv } from "../../src/client/index.js";
-import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
   collect,
+  COLOUR_QUESTION,
   describeStream,
   freePort,
+  idsOf,
+  lastStatus,
   listRequest,
   messageText,
+  reply,
   sendForTask,
   sendRequest,
   startA2AHarness,
+  text,
+  toolUse,
   userMessage,
+  watch,
   type A2AHarness,
   type HarnessOptions,
-} from "../support/a2a/harness.js";
-import { COLOUR_QUESTION, idsOf, lastStatus } from "../support/a2a/stream-view.js";
+  type Rule,
+} from "../support/harness/index.js";
 import { AUDIENCE, ISSUER, makeKey, mint } from "../support/oidc.js";
-import { watch } from "../support/a2a/watch.js";
 import {
   captureLogs,
   GET_TASK,

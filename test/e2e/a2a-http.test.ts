@@ -5,26 +5,21 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { versionRefusedMessage } from "../../src/contract/versions.js";
-import { startTestBench } from "../support/bench.js";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  a2a,
+  EVERY_TASK,
   freePort,
+  reply,
   sendForTask,
-  startA2AHarness,
+  spawnServer,
+  startTestBench,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import { spawnServer } from "../support/server-process.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 const rpc = (method: string, params: unknown, id: number | string = 1) =>
   JSON.stringify({ jsonrpc: "2.0", id, method, params });
@@ -35,7 +30,7 @@ const sendParams = (t: string) => ({
 
 describe("A2A server: HTTP surface", () => {
   it("answers a missing A2A-Version header with VersionNotSupported (-32009)", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -48,7 +43,7 @@ describe("A2A server: HTTP surface", () => {
   });
 
   it("answers a body over the limit with a JSON 413, and creates no task", async () => {
-    h = await startA2AHarness({ config: { server: { bodyLimit: "64kb" } } });
+    const h = await a2a({ config: { server: { bodyLimit: "64kb" } } });
     const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: v1,
@@ -64,30 +59,21 @@ describe("A2A server: HTTP surface", () => {
         message: "Request body too large: the limit is 65536 bytes (server.bodyLimit).",
       },
     });
-    const list = await h.client.listTasks({
-      tenant: "",
-      contextId: "",
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageSize: undefined,
-      pageToken: "",
-      historyLength: undefined,
-      statusTimestampAfter: undefined,
-      includeArtifacts: undefined,
-    });
+    const list = await h.client.listTasks(EVERY_TASK);
     expect(list.tasks).toEqual([]);
     expect(h.bench.model.requests).toEqual([]);
   });
 
   it("accepts a body between the SDK's 100 kB default and the configured limit", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [{ match: { lastUserText: "BIG:" }, reply: reply(text("received")) }],
     });
-    const task = await sendForTask(h.client, userMessage(`BIG: ${"y".repeat(300 * 1024)}`));
+    const task = await h.send(`BIG: ${"y".repeat(300 * 1024)}`);
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
   it("answers malformed JSON and an unknown method with JSON-RPC errors", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const bad = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: v1,
@@ -103,8 +89,8 @@ describe("A2A server: HTTP surface", () => {
   });
 
   it("rejects CancelTask of a finished task with TaskNotCancelable", async () => {
-    h = await startA2AHarness({ rules: [{ match: {}, reply: reply(text("ok")) }] });
-    const task = await sendForTask(h.client, userMessage("quick"));
+    const h = await a2a({ rules: [{ match: {}, reply: reply(text("ok")) }] });
+    const task = await h.send("quick");
     await expect(
       h.client.cancelTask({ tenant: "", id: task.id, metadata: undefined }),
     ).rejects.toThrow(/not cancelable/i);
@@ -117,7 +103,7 @@ describe("A2A server: HTTP surface", () => {
   });
 
   it("gates the bindings on allowedLogins with 403 {error: forbidden}, but not the card", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { server: { allowedLogins: ["ada@example.com", "bob@example.com"] } },
       rules: [{ match: {}, reply: reply(text("hello Ada")) }],
     });

@@ -1,23 +1,18 @@
 /** What a client sends becomes what Claude reads: text, data, files (to the inbox), images, URLs. */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Part } from "@a2a-js/sdk";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  a2a,
   messageText,
+  reply,
+  resultOf,
   sendForTask,
-  startA2AHarness,
+  text,
   textPart,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 // A 1x1 transparent PNG.
 const PNG = Buffer.from(
@@ -34,7 +29,7 @@ const part = (content: Part["content"], mediaType = "", filename = ""): Part => 
 
 describe("A2A server: message parts", () => {
   it("passes text, data, url, a file and an image to Claude, files saved in the inbox", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [{ match: { lastUserText: "Review these" }, reply: reply(text("Reviewed.")) }],
     });
     const task = await sendForTask(
@@ -48,7 +43,7 @@ describe("A2A server: message parts", () => {
       ]),
     );
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(task.history.find((m) => m.metadata?.kind === "result"))).toBe("Reviewed.");
+    expect(resultOf(task)).toBe("Reviewed.");
 
     const inbox = `.claude/a2a-inbox/${task.id}`;
     const cwd = h.bench.sandbox.cwd;
@@ -73,8 +68,8 @@ describe("A2A server: message parts", () => {
   });
 
   it("fails a message with no usable content clearly, without calling Claude", async () => {
-    h = await startA2AHarness();
-    const task = await sendForTask(h.client, userMessage([textPart("")]));
+    const h = await a2a();
+    const task = await h.send([textPart("")]);
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(messageText(task.status?.message)).toBe("The message has no content to give to Claude.");
     expect(h.bench.model.requests).toEqual([]);

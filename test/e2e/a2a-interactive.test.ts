@@ -1,40 +1,34 @@
 /**
  * Interactive tasks: AskUserQuestion and permission prompts bridged to input-required, answered by
- * the client, with loop protection. The README's smoke:input and smoke:permission, and more.
+ * the client, with loop protection. docs/testing.md's smoke:input and smoke:permission, and more.
  */
 import { access, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Part } from "@a2a-js/sdk";
 import { TEXT } from "../../src/contract/texts.js";
-import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
-  collect,
-  describeStream,
-  messageText,
-  sendRequest,
-  startA2AHarness,
-  textPart,
-  userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import {
+  a2a,
   COLOUR_QUESTION,
   dataPart,
+  describeStream,
   headTask as head,
   idsOf,
   lastStatus,
-} from "../support/a2a/stream-view.js";
-import { watch } from "../support/a2a/watch.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+  messageText,
+  reply,
+  sendRequest,
+  text,
+  textPart,
+  toolUse,
+  userMessage,
+  watch,
+  type A2AHarness,
+  type Rule,
+} from "../support/harness/index.js";
 
 async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {
-  return collect(harness.client.sendMessageStream(sendRequest(userMessage(parts, ids))));
+  return harness.stream(parts, ids);
 }
 
 /** Claude writes a file OUTSIDE the server's cwd: acceptEdits does not allow that by itself. */
@@ -51,7 +45,7 @@ function outsideWriteRules(path: string, extra: Rule[] = []): Rule[] {
 
 describe("interactive tasks", () => {
   it("AskUserQuestion parks the task in input-required; the answer resumes it", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           name: "ask",
@@ -88,7 +82,8 @@ describe("interactive tasks", () => {
       // Every status message has a part (the protocol requires one); the kind is on the message.
       expect(messageText(resumed.value.status?.message)).toBe(TEXT.resumed);
       expect(resumed.value.status?.message?.metadata).toEqual({ kind: "resumed" });
-      expect(resumed.value.metadata).toBeUndefined();
+      // The event carries only its number (docs/reliability.md); the kind is on the message.
+      expect(Object.keys(resumed.value.metadata ?? {})).toEqual(["eventNumber"]);
     }
     expect(describeStream(second).at(-1)).toBe("status:completed");
     expect(describeStream(second).at(-2)).toBe("status:working:result");
@@ -113,7 +108,7 @@ describe("interactive tasks", () => {
       ],
       multiSelect: false,
     };
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Order a shirt", toolResult: false },
@@ -136,7 +131,7 @@ describe("interactive tasks", () => {
   });
 
   it("a structured deny beats a contradicting yes, and a repeated request stops the loop", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     await mkdir(join(h.bench.sandbox.root, "outside"));
     h.bench.model.setRules(
@@ -185,7 +180,7 @@ describe("interactive tasks", () => {
   });
 
   it("`oui, vas-y` allows and the tool runs", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     await mkdir(join(h.bench.sandbox.root, "outside"));
     h.bench.model.setRules(
@@ -206,7 +201,7 @@ describe("interactive tasks", () => {
   });
 
   it("a free-text deny is handed to Claude, which goes on", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     h.bench.model.setRules(
       outsideWriteRules(outside, [
@@ -227,7 +222,7 @@ describe("interactive tasks", () => {
   });
 
   it("a free-text `not sure` denies: the file stays unwritten and Claude goes on", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     // The directory exists, so an allowed Write would really create the file.
     await mkdir(join(h.bench.sandbox.root, "outside"));
@@ -262,7 +257,7 @@ describe("interactive tasks", () => {
   });
 
   it("stops a task at claude.maxPermissionDenials denials", async () => {
-    h = await startA2AHarness({ config: { claude: { maxPermissionDenials: 2 } } });
+    const h = await a2a({ config: { claude: { maxPermissionDenials: 2 } } });
     const root = h.bench.sandbox.root;
     let n = 0;
     h.bench.model.setRules([
@@ -288,7 +283,7 @@ describe("interactive tasks", () => {
   });
 
   it("denies at once with claude.permissionPrompts = deny", async () => {
-    h = await startA2AHarness({ config: { claude: { permissionPrompts: "deny" } } });
+    const h = await a2a({ config: { claude: { permissionPrompts: "deny" } } });
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     h.bench.model.setRules(
       outsideWriteRules(outside, [
@@ -307,7 +302,7 @@ describe("interactive tasks", () => {
   });
 
   it("cancels a parked task: the prompt is denied, the task ends CANCELED, the context goes on", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Paint the fence", toolResult: false },
@@ -326,7 +321,7 @@ describe("interactive tasks", () => {
   });
 
   it("lets exactly one of two racing answers resume a parked task", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Paint the fence", toolResult: false },
@@ -358,7 +353,7 @@ describe("interactive tasks", () => {
   });
 
   it("refuses an answer to a task that asks nothing, touching nothing", async () => {
-    h = await startA2AHarness({ rules: [{ match: {}, reply: reply(text("Done.")) }] });
+    const h = await a2a({ rules: [{ match: {}, reply: reply(text("Done.")) }] });
     const first = await send(h, "Just do it");
     await expect(
       h.client.sendMessage(sendRequest(userMessage("yes", idsOf(first)))),
@@ -366,7 +361,7 @@ describe("interactive tasks", () => {
   });
 
   it("SubscribeToTask on a parked task yields the task, then the resumed turn's events", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Paint the fence", toolResult: false },
@@ -387,7 +382,7 @@ describe("interactive tasks", () => {
   });
 
   it("withdraws an unanswered prompt after claude.inputTimeoutMs and fails the task", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { claude: { inputTimeoutMs: 300 } },
       rules: [
         {

@@ -5,32 +5,28 @@
  */
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { TEXT } from "../../src/contract/texts.js";
 import { rawPart } from "../../src/contract/messages.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-import { Gate, GatedInbox } from "../support/gated-inbox.js";
-import { isWakeRequest, startJobRules } from "../support/a2a/background.js";
 import {
-  collect,
+  a2a,
+  dataPart,
   describeStream,
+  idsOf,
+  lastStatus,
   listRequest,
   messageText,
-  sendForTask,
+  reply,
+  resultText,
   sendRequest,
-  startA2AHarness,
+  text,
   textPart,
+  toolUse,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import { dataPart, idsOf, lastStatus, resultText } from "../support/a2a/stream-view.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
+import { Gate, GatedInbox } from "../support/gated-inbox.js";
+import { isWakeRequest, startJobRules } from "../support/a2a/background.js";
 
 /** Reads a stream in the background, so the test can act while it runs. */
 function follow(stream: AsyncIterable<StreamResponse>) {
@@ -46,7 +42,7 @@ describe("A2A task lifecycle (real runtime)", () => {
   it("a wake's permission prompt while a new task starts never reaches the new task", async () => {
     const wakeReply = new Gate();
     let inbox: GatedInbox | undefined;
-    h = await startA2AHarness({
+    const h = await a2a({
       inbox: (real) => (inbox = new GatedInbox(real)),
       // The first task completes at its turn's result: the wake is a task of its own.
       config: { claude: { backgroundTasks: "detach" } },
@@ -68,7 +64,7 @@ describe("A2A task lifecycle (real runtime)", () => {
         },
       ],
     });
-    const first = await sendForTask(h.client, userMessage("Start the job"));
+    const first = await h.send("Start the job");
     expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     // The job ends, the runtime wakes by itself and asks the model (held).
     await h.bench.model.waitForRequest(isWakeRequest);
@@ -123,7 +119,7 @@ describe("A2A task lifecycle (real runtime)", () => {
   });
 
   it("asks two concurrent prompts of one task in turn; both answers take effect", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const outA = join(h.bench.sandbox.root, "outside-a.txt");
     const outB = join(h.bench.sandbox.root, "outside-b.txt");
     const agent = (prompt: string) =>
@@ -153,9 +149,7 @@ describe("A2A task lifecycle (real runtime)", () => {
       { name: "done", match: { toolResult: true }, reply: reply(text("Both helpers reported.")) },
     ]);
 
-    const first = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Two helpers"))),
-    );
+    const first = await h.stream("Two helpers");
     const prompt1 = lastStatus(first);
     expect(prompt1).toMatchObject({ state: TaskState.TASK_STATE_INPUT_REQUIRED });
     const path1 = (prompt1.data?.input as { file_path?: string } | undefined)?.file_path;
@@ -167,7 +161,7 @@ describe("A2A task lifecycle (real runtime)", () => {
     // answer finds it pending. Allowing the first then shows the second at once in the same
     // answer's stream, with no WORKING (resumed) in between: the task stays parked.
     await expect.poll(() => h?.permissionRequests.length, { timeout: 30_000 }).toBe(2);
-    const second = await collect(h.client.sendMessageStream(sendRequest(userMessage("yes", ids))));
+    const second = await h.stream("yes", ids);
     expect(describeStream(second)).toEqual([
       "task:input-required",
       "status:input-required:permission_request",
@@ -177,9 +171,7 @@ describe("A2A task lifecycle (real runtime)", () => {
 
     // Deny the second, structured.
     const deny = { kind: "permission_response", decision: "deny", reason: "not that one" };
-    const third = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage([dataPart(deny)], ids))),
-    );
+    const third = await h.stream([dataPart(deny)], ids);
     expect(describeStream(third).at(-1)).toBe("status:completed");
     expect(resultText(third)).toBe("Both helpers reported.");
     expect(await readFile(path1 ?? "", "utf8")).toBe(path1 === outA ? "A\n" : "B\n");
@@ -193,7 +185,7 @@ describe("A2A task lifecycle (real runtime)", () => {
 
   it("a cancel during a slow inbox write leaves the task canceled; the model never gets the prompt", async () => {
     let inbox: GatedInbox | undefined;
-    h = await startA2AHarness({ inbox: (real) => (inbox = new GatedInbox(real)) });
+    const h = await a2a({ inbox: (real) => (inbox = new GatedInbox(real)) });
     // Large enough to take a while to write, small enough for one SSE event (the client caps those at 4 MB).
     const big = Buffer.alloc(2 * 1024 * 1024, "a");
     const stream = follow(

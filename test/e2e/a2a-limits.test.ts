@@ -4,26 +4,21 @@
  * conversation at a pool full of idle processes does not wait: the least recently used one is
  * closed for it at once, grace or not.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Gate } from "../support/gated-inbox.js";
-import { reply, text } from "../support/fake-model/index.js";
 import {
-  collect,
+  a2a,
   describeStream,
+  idsOf,
+  reply,
+  resultText,
   sendRequest,
-  startA2AHarness,
+  text,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
+} from "../support/harness/index.js";
 import { conversationKeyOf } from "../support/a2a/background.js";
-import { idsOf, resultText } from "../support/a2a/stream-view.js";
 import type { StreamResponse } from "@a2a-js/sdk";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 /** A gauge's value from the server's /metrics. */
 async function metric(harness: A2AHarness, name: string): Promise<number | undefined> {
@@ -35,7 +30,7 @@ async function metric(harness: A2AHarness, name: string): Promise<number | undef
 describe("A2A limits (real runtime)", () => {
   it("maxLive 1: a second context's task waits queued, then completes after the first", async () => {
     const first = new Gate();
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { sessions: { maxLive: 1, minIdleBeforeEvictMs: 0 } },
       rules: [
         {
@@ -80,7 +75,7 @@ describe("A2A limits (real runtime)", () => {
   }, 120_000);
 
   it("maxLive 2, default grace: a third conversation after two finished turns closes the least recently used idle process at once and is never queued", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       // The default grace (sessions.minIdleBeforeEvictMs): whatever it is, no one waits for it.
       config: { sessions: { maxLive: 2 } },
       rules: ["First", "Second", "Third"].map((word) => ({
@@ -90,8 +85,7 @@ describe("A2A limits (real runtime)", () => {
       })),
     });
     const harness = h;
-    const turn = (word: string) =>
-      collect(harness.client.sendMessageStream(sendRequest(userMessage(`${word} conversation`))));
+    const turn = (word: string) => harness.stream(`${word} conversation`);
     const a = await turn("First");
     const b = await turn("Second");
     expect([resultText(a), resultText(b)]).toEqual(["FIRST", "SECOND"]);

@@ -4,25 +4,17 @@
  * its own terminal ("Please run /login"). The client is told what to do on the server instead, the
  * runtime's words go to the log, and the server warns once at startup but serves anyway.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { ClientFactory } from "@a2a-js/sdk/client";
 import { TEXT } from "../../src/contract/texts.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { freePort, messageText, sendForTask, userMessage } from "../support/a2a/harness.js";
 import {
-  endProcessTest,
-  spawnServer,
-  writeTestConfig,
+  a2aClient,
+  messageText,
+  sendForTask,
+  serverProcess,
+  userMessage,
   type ServerProcess,
-} from "../support/server-process.js";
-
-let bench: TestBench | undefined;
-const servers: ServerProcess[] = [];
-afterEach(async () => {
-  await endProcessTest(servers.splice(0), bench);
-  bench = undefined;
-});
+} from "../support/harness/index.js";
 
 interface LogLine {
   level: number;
@@ -39,14 +31,12 @@ const logLines = (server: ServerProcess): LogLine[] =>
 
 describe("A2A server: Claude Code not logged in", () => {
   it("fails each task with what to do on the server, logs the runtime's text, and warns once at startup", async () => {
-    bench = await startTestBench([]);
-    const { cwd, env } = bench.sandbox;
+    const p = await serverProcess({ deferStart: true });
+    const { bench } = p;
     // The sandbox's HOME and CLAUDE_CONFIG_DIR are empty: without the key there is no login.
-    const { ANTHROPIC_API_KEY: _key, ...noCredentials } = env;
-    await writeTestConfig(cwd);
-    const server = await spawnServer({ cwd, port: await freePort(), env: noCredentials });
-    servers.push(server);
-    const client = await new ClientFactory().createFromUrl(server.url);
+    const { ANTHROPIC_API_KEY: _key, ...noCredentials } = bench.sandbox.env;
+    const server = await p.spawn({ env: noCredentials });
+    const client = await a2aClient(server.url);
 
     for (const prompt of ["hello", "hello again"]) {
       const task = await sendForTask(client, userMessage(prompt));

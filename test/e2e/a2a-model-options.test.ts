@@ -12,22 +12,24 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type Message, type Task } from "@a2a-js/sdk";
 import type { SDKSystemMessage } from "@anthropic-ai/claude-agent-sdk";
 import { TASK_OPTIONS_EXTENSION_URI } from "../../src/contract/task-options.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-import type { ParsedRequest } from "../support/fake-model/index.js";
 import {
   freePort,
   listRequest,
   messageText,
   partsText,
+  reply,
   sendForTask,
   sendRequest,
   startA2AHarness,
+  TEST_MODEL,
+  text,
+  toolUse,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
+  type ParsedRequest,
+} from "../support/harness/index.js";
 import { sdkGrpcClient } from "../support/grpc.js";
 import { mcpEchoServer } from "../support/mcp-echo-server.js";
-import { TEST_MODEL } from "../support/bench.js";
 
 const OPUS = "claude-opus-4-5";
 
@@ -118,7 +120,7 @@ describe("per-task model and effort (real runtime)", () => {
         { name: "any", match: {}, reply: reply(text("Done.")) },
       ],
     });
-    const first = await sendForTask(h.client, userMessage("First task"));
+    const first = await h.send("First task");
     const refused = await sendForTask(
       h.client,
       withMetadata(userMessage("Bogus task", { contextId: first.contextId }), { model: BOGUS }),
@@ -228,7 +230,7 @@ describe("Claude options passed through (real runtime)", () => {
         { name: "greeted", match: { toolResult: /ahoy-from-config/ }, reply: reply(text("Arr.")) },
       ],
     });
-    const task = await sendForTask(h.client, userMessage("Print the greeting"));
+    const task = await h.send("Print the greeting");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(answerText(task)).toBe("Arr.");
     expect(h.bench.model.unmatched).toEqual([]);
@@ -267,7 +269,7 @@ describe("Claude options passed through (real runtime)", () => {
         { name: "fallback", match: {}, reply: reply(text("The fallback answered.")) },
       ],
     });
-    const task = await sendForTask(h.client, userMessage("Hello"));
+    const task = await h.send("Hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(answerText(task)).toBe("The fallback answered.");
     const models = h.bench.model.requests.map((r) => r.request.model);

@@ -14,14 +14,15 @@ import { connect } from "../../src/client/connect.js";
 import type { ConfigInput } from "../../src/config/schema.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import { verifyCardSignature } from "../support/card-signature.js";
-import { reply, text } from "../support/fake-model/index.js";
 import {
-  messageText,
+  reply,
+  resultOf,
   sendForTask,
   startA2AHarness,
+  text,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
+} from "../support/harness/index.js";
 import {
   AUDIENCE,
   ISSUER,
@@ -90,9 +91,7 @@ describe("OpenID Connect callers", () => {
 
       const told = await sendForTask(alice, userMessage("I am Alice", { contextId }));
       expect(told.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      expect(messageText(told.history.find((m) => m.metadata?.kind === "result"))).toBe(
-        "Hello Alice.",
-      );
+      expect(resultOf(told)).toBe("Hello Alice.");
       // Bob (another subject) and ci (a static token) each have their own conversation there.
       for (const other of [bob, ci]) {
         const asked = await sendForTask(other, userMessage("Who am I?", { contextId }));

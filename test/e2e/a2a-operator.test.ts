@@ -8,34 +8,36 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Role, TaskState, type StreamResponse } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { connect } from "../../src/client/connect.js";
 import { TEXT } from "../../src/contract/texts.js";
-import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
+  a2a,
   collect,
+  COLOUR_QUESTION,
+  dataPart,
+  failure,
   freePort,
+  getTask,
+  idsOf,
+  lastStatus,
   listRequest,
   messageText,
+  reply,
   sendRequest,
-  startA2AHarness,
+  text,
+  toolUse,
   userMessage,
+  watch,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { COLOUR_QUESTION, dataPart, idsOf, lastStatus } from "../support/a2a/stream-view.js";
-import { watch } from "../support/a2a/watch.js";
+  type Rule,
+} from "../support/harness/index.js";
 import { captureLogs, sdkGrpcClient, type LogCapture } from "../support/grpc.js";
 import { AUDIENCE, ISSUER, makeKey, mint } from "../support/oidc.js";
 
 const TIMEOUT = 120_000;
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 const TOKEN = {
   alice: "alice-token-0123456789",
@@ -51,12 +53,13 @@ interface Callers {
   readonly bob: Client;
   readonly logs: LogCapture;
   readonly outside: string;
+  readonly h: A2AHarness;
 }
 
 /** A server with the three tokens and ops as its operator; a file path outside the workspace. */
 async function start(rules: (outside: string) => Rule[], grpcPort?: number): Promise<Callers> {
   const logs = captureLogs();
-  h = await startA2AHarness({
+  const h = await a2a({
     logger: logs.logger,
     config: {
       server: {
@@ -70,10 +73,10 @@ async function start(rules: (outside: string) => Rule[], grpcPort?: number): Pro
   await mkdir(join(h.bench.sandbox.root, "outside"));
   h.bench.model.setRules(rules(outside));
   const [alice, ops, bob] = await Promise.all(
-    [TOKEN.alice, TOKEN.ops, TOKEN.bob].map((t) => connect((h as A2AHarness).server.url, t)),
+    [TOKEN.alice, TOKEN.ops, TOKEN.bob].map((t) => connect(h.server.url, t)),
   );
   if (!alice || !ops || !bob) throw new Error("no client");
-  return { alice, ops, bob, logs, outside };
+  return { alice, ops, bob, logs, outside, h };
 }
 
 const WRITE_OUTSIDE = (outside: string): Rule[] => [
@@ -95,9 +98,6 @@ const WRITE_OUTSIDE = (outside: string): Rule[] => [
 const stream = (client: Client, parts: Parameters<typeof userMessage>[0], ids = {}) =>
   collect(client.sendMessageStream(sendRequest(userMessage(parts, ids))));
 
-const getTask = (client: Client, id: string) =>
-  client.getTask({ tenant: "", id, historyLength: undefined });
-
 const everyTask = {
   ...listRequest(""),
   contextId: "",
@@ -110,15 +110,6 @@ const statusesOfKind = (events: readonly StreamResponse[], kind: string) =>
       ? [e.payload.value]
       : [],
   );
-
-async function failure(call: () => Promise<unknown>): Promise<string> {
-  try {
-    await call();
-    return "no error";
-  } catch (err) {
-    return (err as Error).message;
-  }
-}
 
 async function drain(items: AsyncIterable<unknown>): Promise<void> {
   for await (const _ of items) void _;
@@ -213,7 +204,7 @@ describe("the operator role", () => {
   it(
     "ops cancels alice's task over HTTP+JSON (she reads who did); a new message of ops in her context is ops's own conversation",
     async () => {
-      const { alice, ops, bob, logs } = await start(WRITE_OUTSIDE);
+      const { alice, ops, bob, logs, h } = await start(WRITE_OUTSIDE);
       const first = await stream(alice, "Paint the fence", { contextId: "fence" });
       expect(lastStatus(first).kind).toBe("ask_user_question");
       const { taskId } = idsOf(first);
@@ -221,7 +212,7 @@ describe("the operator role", () => {
       // A new message of ops naming alice's context is no answer: it is ops's own conversation.
       const own = await stream(ops, "What did Alice ask?", { contextId: "fence" });
       expect(lastStatus(own).state).toBe(TaskState.TASK_STATE_COMPLETED);
-      const opsRequest = h?.bench.model.messageRequests.find((r) =>
+      const opsRequest = h.bench.model.messageRequests.find((r) =>
         r.lastUserText.includes("What did Alice ask?"),
       );
       expect(JSON.stringify(opsRequest?.body)).not.toContain("Paint the fence");
@@ -236,7 +227,7 @@ describe("the operator role", () => {
         await failure(() => bob.cancelTask({ tenant: "", id: taskId, metadata: undefined })),
       ).toMatch(/not found/i);
       // Over HTTP+JSON this time: every binding serves the role.
-      const url = (h as A2AHarness).server.url;
+      const url = h.server.url;
       const opsRest = await connect(url, TOKEN.ops, { transport: "rest" });
       const bobRest = await connect(url, TOKEN.bob, { transport: "rest" });
       expect(await failure(() => getTask(bobRest, taskId))).toMatch(/not found/i);
@@ -260,10 +251,10 @@ describe("the operator role", () => {
     "over gRPC too: ops gets and answers alice's task, bob gets NOT_FOUND",
     async () => {
       const port = await freePort();
-      const { alice } = await start(WRITE_OUTSIDE, port);
+      const { alice, h } = await start(WRITE_OUTSIDE, port);
       const first = await stream(alice, "Paint the fence");
       const { taskId, contextId } = idsOf(first);
-      const url = (h as A2AHarness).server.url;
+      const url = h.server.url;
       const opsGrpc = await sdkGrpcClient(url, { token: TOKEN.ops });
       const bobGrpc = await sdkGrpcClient(url, { token: TOKEN.bob });
       expect(await failure(() => getTask(bobGrpc, taskId))).toMatch(/not found/i);
@@ -280,7 +271,7 @@ describe("the operator role", () => {
     "an OpenID Connect operator (oidc:<subject>) answers alice's question; another subject sees nothing",
     async () => {
       const key = await makeKey("idp-key-1");
-      h = await startA2AHarness({
+      const h = await a2a({
         rules: WRITE_OUTSIDE(""),
         config: {
           server: {

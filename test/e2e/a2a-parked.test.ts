@@ -5,30 +5,24 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Role, TaskState, type Message, type Part, type StreamResponse } from "@a2a-js/sdk";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
-  collect,
+  a2a,
+  COLOUR_QUESTION,
   describeStream,
+  idsOf,
+  lastStatus,
   messageText,
-  sendForTask,
-  sendRequest,
-  startA2AHarness,
-  userMessage,
+  reply,
+  text,
+  toolUse,
+  watch,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { COLOUR_QUESTION, idsOf, lastStatus } from "../support/a2a/stream-view.js";
-import { watch } from "../support/a2a/watch.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {
-  return collect(harness.client.sendMessageStream(sendRequest(userMessage(parts, ids))));
+  return harness.stream(parts, ids);
 }
 
 const getTask = (harness: A2AHarness, id: string, historyLength?: number) =>
@@ -53,7 +47,7 @@ const workingStatuses = (events: readonly StreamResponse[]) =>
 
 describe("a parked task", () => {
   it("shows one concurrent permission prompt at a time and never turns working while one is pending", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const outside = join(h.bench.sandbox.root, "outside");
     await mkdir(outside);
     const notes = [join(outside, "a.txt"), join(outside, "b.txt")];
@@ -143,7 +137,7 @@ describe("a parked task", () => {
 
 describe("a task's history", () => {
   it("holds the exchanged messages, not the progress statuses", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Paint the fence", toolResult: false },
@@ -156,7 +150,7 @@ describe("a task's history", () => {
     expect(lastStatus(first).kind).toBe("ask_user_question");
     // Progress happened: the tool call was streamed.
     expect(describeStream(first)).toContain("status:working:tool_use");
-    const answered = await sendForTask(h.client, userMessage("blue", idsOf(first)));
+    const answered = await h.send("blue", idsOf(first));
     expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
     const view = (messages: readonly Message[]) =>

@@ -8,15 +8,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState, type SendMessageRequest, type TaskPushNotificationConfig } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
-import { reply, text } from "../support/fake-model/index.js";
 import {
   listRequest,
-  sendForTask,
+  reply,
   sendRequest,
   startA2AHarness,
+  text,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
+} from "../support/harness/index.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
 
 let h: A2AHarness | undefined;
@@ -55,7 +55,7 @@ describe("push-notification webhook targets", () => {
   it("refuses loopback, private and credential-carrying URLs by default, storing nothing", async () => {
     hook = await WebhookReceiver.start();
     h = await startA2AHarness({ rules });
-    const task = await sendForTask(h.client, userMessage("Hello"));
+    const task = await h.send("Hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const create = (url: string) =>
       h!.client.createTaskPushNotificationConfig(pushConfig(task.id, url));
@@ -111,7 +111,7 @@ describe("push-notification webhook targets", () => {
   it("accepts a loopback webhook with server.pushAllowPrivateNetworks, and delivers to it", async () => {
     hook = await WebhookReceiver.start();
     h = await startA2AHarness({ rules, config: { server: { pushAllowPrivateNetworks: true } } });
-    const first = await sendForTask(h.client, userMessage("Hello"));
+    const first = await h.send("Hello");
     const created = await h.client.createTaskPushNotificationConfig(pushConfig(first.id, hook.url));
     expect(created.url).toBe(hook.url);
     // Credentials in the URL stay refused: the switch is about addresses only.

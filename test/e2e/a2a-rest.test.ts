@@ -1,28 +1,22 @@
 /** The HTTP+JSON (REST) binding, the card's second interface, through the official client. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions } from "@a2a-js/sdk/client";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  a2a,
   collect,
   describeStream,
-  messageText,
+  reply,
+  resultOf,
   sendForTask,
   sendRequest,
-  startA2AHarness,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 describe("A2A server: REST binding", () => {
   it("runs a task, streams one and reads it back over HTTP+JSON", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         { match: { lastUserText: "Over REST" }, reply: reply(text("Answered over REST.")) },
         { match: { lastUserText: "Stream over REST" }, reply: reply(text("Streamed.")) },
@@ -36,9 +30,7 @@ describe("A2A server: REST binding", () => {
 
     const task = await sendForTask(client, userMessage("Over REST"));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(task.history.find((m) => m.metadata?.kind === "result"))).toBe(
-      "Answered over REST.",
-    );
+    expect(resultOf(task)).toBe("Answered over REST.");
     const events = await collect(
       client.sendMessageStream(
         sendRequest(userMessage("Stream over REST", { contextId: task.contextId })),

@@ -12,18 +12,20 @@ import { TaskState } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { connect, errorMessage } from "../../src/client/connect.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
-  collect,
+  COLOUR_QUESTION,
+  lastStatus,
   listRequest,
-  messageText,
+  reply,
+  resultOf,
   sendForTask,
   sendRequest,
   startA2AHarness,
+  text,
+  toolUse,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { COLOUR_QUESTION, lastStatus } from "../support/a2a/stream-view.js";
+} from "../support/harness/index.js";
 
 const TIMEOUT = 120_000;
 
@@ -153,7 +155,7 @@ describe("identity headers are believed only from the trusted proxy", () => {
       ).rejects.toThrow(/not found/i);
 
       // Logins named like the anonymous scope are not the anonymous caller.
-      const anonymousTask = await sendForTask(h.client, userMessage("Hello"));
+      const anonymousTask = await h.send("Hello");
       for (const login of ["unknown", "anonymous"]) {
         const asLogin = await raw(jsonRpcUrl(h), {
           body: rpc("GetTask", { id: anonymousTask.id }),
@@ -221,9 +223,7 @@ describe("bearer tokens", () => {
         const client = await connect(h.server.url, token);
         const task = await sendForTask(client, userMessage("Hello"));
         expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-        expect(messageText(task.history.find((m) => m.metadata?.kind === "result"))).toBe(
-          "Hello, token holder.",
-        );
+        expect(resultOf(task)).toBe("Hello, token holder.");
       }
     },
     TIMEOUT,
@@ -332,9 +332,7 @@ describe("isolation down to the conversation", () => {
         userMessage("red", { taskId: parked.id, contextId }),
       );
       expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      expect(messageText(answered.history.find((m) => m.metadata?.kind === "result"))).toBe(
-        "Painting it red.",
-      );
+      expect(resultOf(answered)).toBe("Painting it red.");
 
       // Two conversations, two Claude sessions, two entries in the session map.
       expect(h.spawns()).toBe(2);
@@ -351,9 +349,9 @@ describe("isolation down to the conversation", () => {
   );
 });
 
-describe("the README's permission example", () => {
+describe("the docs' permission example", () => {
   it(
-    "git push prompts under the default settings, as the README shows; rm -rf build does not",
+    "git push prompts under the default settings, as docs/security.md shows; rm -rf build does not",
     async () => {
       h = await startA2AHarness({
         rules: [
@@ -370,16 +368,12 @@ describe("the README's permission example", () => {
           { match: { toolResult: /[\s\S]*/ }, reply: reply(text("Done.")) },
         ],
       });
-      // The harness runs the README defaults: permissionMode "acceptEdits".
+      // The harness runs the documented defaults: permissionMode "acceptEdits".
       expect(h.config.claude.permissionMode).toBe("acceptEdits");
-      const clean = await collect(
-        h.client.sendMessageStream(sendRequest(userMessage("Clean the build"))),
-      );
+      const clean = await h.stream("Clean the build");
       expect(lastStatus(clean).state).toBe(TaskState.TASK_STATE_COMPLETED);
 
-      const push = await collect(
-        h.client.sendMessageStream(sendRequest(userMessage("Push the branch"))),
-      );
+      const push = await h.stream("Push the branch");
       expect(lastStatus(push)).toEqual({
         state: TaskState.TASK_STATE_INPUT_REQUIRED,
         kind: "permission_request",

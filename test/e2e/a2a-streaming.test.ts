@@ -2,29 +2,15 @@
  * A long answer streams in linear time: the model's 20,000 deltas reach an A2A client as a few
  * coalesced appends (a count, not a time), and the text the client assembles is exact.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { reply, text } from "../support/fake-model/index.js";
-import {
-  collect,
-  describeStream,
-  sendRequest,
-  startA2AHarness,
-  userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+import { a2a, describeStream, reply, text } from "../support/harness/index.js";
 
 describe("A2A streaming of a long answer (real runtime)", () => {
   it("20,000 model deltas arrive as far fewer events, and the assembled text is exact", async () => {
     const words = Array.from({ length: 20_000 }, (_, i) => String.fromCharCode(97 + (i % 26)));
     const answer = words.join("");
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           name: "long",
@@ -33,9 +19,7 @@ describe("A2A streaming of a long answer (real runtime)", () => {
         },
       ],
     });
-    const events = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Write a long answer"))),
-    );
+    const events = await h.stream("Write a long answer");
     expect(describeStream(events).at(-1)).toBe("status:completed");
     // What a client assembles from the appends (before the closing chunk) is the whole text...
     let assembled = "";

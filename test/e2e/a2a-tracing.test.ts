@@ -6,24 +6,12 @@
 import { join } from "node:path";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { TaskState } from "@a2a-js/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTracing } from "../../src/tracing/otel.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-import {
-  sendForTask,
-  startA2AHarness,
-  userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
+import { a2a, reply, text, toolUse } from "../support/harness/index.js";
 
 const TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
 const CLIENT_SPAN = "b7ad6b7169203331";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 /** The client's fetch, as an instrumented agent's would be: every request carries its span. */
 const tracedFetch: typeof fetch = (input, init) => {
@@ -40,7 +28,7 @@ const byName = (spans: readonly ReadableSpan[], name: string) =>
 describe("tracing (real runtime)", () => {
   it("a task that writes a file: request → task → run → Write, in the client's trace, with the ids", async () => {
     const exporter = new InMemorySpanExporter();
-    h = await startA2AHarness({
+    const h = await a2a({
       tracing: () => createTracing({ serviceName: "claude-a2a-e2e", exporter, immediate: true }),
       fetchImpl: tracedFetch,
     });
@@ -54,7 +42,7 @@ describe("tracing (real runtime)", () => {
       { name: "done", match: { toolResult: /notes\.txt/ }, reply: reply(text("Written.")) },
     ]);
 
-    const task = await sendForTask(h.client, userMessage("Write the notes"));
+    const task = await h.send("Write the notes");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     await expect.poll(() => byName(exporter.getFinishedSpans(), "a2a.task").length).toBe(1);
 

@@ -1,23 +1,19 @@
 /** Turns, contexts, cancellation and sessions through the official A2A client. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  a2a,
   describeStream,
   messageText,
+  reply,
+  resultOf,
   sendForTask,
   sendRequest,
-  startA2AHarness,
+  sharedA2A,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import { watch } from "../support/a2a/watch.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+  watch,
+} from "../support/harness/index.js";
 
 const SLOW = { chunkSize: 4, chunkDelayMs: 40 } as const;
 const LONG_TEXT = "This answer streams slowly, one small piece after another, for a long while.";
@@ -27,13 +23,14 @@ const taskIdOf = (e: StreamResponse | undefined) =>
 const isArtifact = (e: StreamResponse) => e.payload?.$case === "artifactUpdate";
 
 describe("A2A server: turns and contexts", () => {
+  // One server for the tests that need no config of their own: each gets fresh contexts and rules.
+  const server = sharedA2A();
+
   it("CancelTask stops a running task with one CANCELED status; the context goes on", async () => {
-    h = await startA2AHarness({
-      rules: [
-        { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
-        { match: { lastUserText: "Are you still there?" }, reply: reply(text("Yes.")) },
-      ],
-    });
+    const h = server([
+      { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
+      { match: { lastUserText: "Are you still there?" }, reply: reply(text("Yes.")) },
+    ]);
     const stream = watch(
       h.client.sendMessageStream(sendRequest(userMessage("Write a long essay"))),
     );
@@ -53,17 +50,17 @@ describe("A2A server: turns and contexts", () => {
 
     // Canceling again returns the canceled task; the context is still usable.
     const contextId = stored.contextId;
-    const next = await sendForTask(h.client, userMessage("Are you still there?", { contextId }));
+    const next = await h.send("Are you still there?", { contextId });
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(next.history.find((m) => m.metadata?.kind === "result"))).toBe("Yes.");
+    expect(resultOf(next)).toBe("Yes.");
     expect(h.spawns()).toBe(1);
     expect(h.bench.model.unmatched).toEqual([]);
   });
 
   it("a message for a working task is refused; the running turn completes untouched", async () => {
-    h = await startA2AHarness({
-      rules: [{ match: { lastUserText: "Count slowly" }, reply: reply(text(LONG_TEXT), SLOW) }],
-    });
+    const h = server([
+      { match: { lastUserText: "Count slowly" }, reply: reply(text(LONG_TEXT), SLOW) },
+    ]);
     const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Count slowly"))));
     const head = await stream.first(() => true);
     await stream.first(isArtifact);
@@ -90,13 +87,11 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("runs two tasks of one context in one Claude process, the second seeing the first", async () => {
-    h = await startA2AHarness({
-      rules: [
-        { match: { lastUserText: "My name is Ada" }, reply: reply(text("Nice to meet you, Ada.")) },
-        { match: { lastUserText: "What is my name?" }, reply: reply(text("Your name is Ada.")) },
-      ],
-    });
-    const first = await sendForTask(h.client, userMessage("My name is Ada"));
+    const h = server([
+      { match: { lastUserText: "My name is Ada" }, reply: reply(text("Nice to meet you, Ada.")) },
+      { match: { lastUserText: "What is my name?" }, reply: reply(text("Your name is Ada.")) },
+    ]);
+    const first = await h.send("My name is Ada");
     const second = await sendForTask(
       h.client,
       userMessage("What is my name?", { contextId: first.contextId }),
@@ -110,7 +105,7 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("resumes a context's Claude session after a server restart (session file)", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Remember the word kiwi" },
@@ -119,7 +114,7 @@ describe("A2A server: turns and contexts", () => {
         { match: { lastUserText: "Which word?" }, reply: reply(text("The word was kiwi.")) },
       ],
     });
-    const first = await sendForTask(h.client, userMessage("Remember the word kiwi"));
+    const first = await h.send("Remember the word kiwi");
     await h.restart();
     const second = await sendForTask(
       h.client,
@@ -133,12 +128,10 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("queues a second task on a busy context (SUBMITTED, kind queued) and runs it after the first", async () => {
-    h = await startA2AHarness({
-      rules: [
-        { match: { lastUserText: "First job" }, reply: reply(text(LONG_TEXT), SLOW) },
-        { match: { lastUserText: "Second job" }, reply: reply(text("Second done.")) },
-      ],
-    });
+    const h = server([
+      { match: { lastUserText: "First job" }, reply: reply(text(LONG_TEXT), SLOW) },
+      { match: { lastUserText: "Second job" }, reply: reply(text("Second done.")) },
+    ]);
     const one = watch(h.client.sendMessageStream(sendRequest(userMessage("First job"))));
     const head = await one.first(() => true);
     await one.first(isArtifact);
@@ -166,12 +159,10 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("cancels a queued task without touching the running one", async () => {
-    h = await startA2AHarness({
-      rules: [
-        { match: { lastUserText: "Long job" }, reply: reply(text(LONG_TEXT), SLOW) },
-        { match: { lastUserText: "Third job" }, reply: reply(text("Third done.")) },
-      ],
-    });
+    const h = server([
+      { match: { lastUserText: "Long job" }, reply: reply(text(LONG_TEXT), SLOW) },
+      { match: { lastUserText: "Third job" }, reply: reply(text("Third done.")) },
+    ]);
     const one = watch(h.client.sendMessageStream(sendRequest(userMessage("Long job"))));
     const head = await one.first(() => true);
     await one.first(isArtifact);
@@ -190,7 +181,7 @@ describe("A2A server: turns and contexts", () => {
     ]);
     expect(describeStream(await one.done).at(-1)).toBe("status:completed");
     // The context goes on with the next task; the canceled prompt never reached Claude.
-    const third = await sendForTask(h.client, userMessage("Third job", { contextId }));
+    const third = await h.send("Third job", { contextId });
     expect(third.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(h.bench.model.messageRequests.some((r) => r.lastUserText.includes("Queued job"))).toBe(
       false,
@@ -201,27 +192,25 @@ describe("A2A server: turns and contexts", () => {
   it("runs two contexts in parallel", async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    h = await startA2AHarness({
-      rules: [
-        {
-          match: { lastUserText: /Parallel (A|B)/ },
-          reply: async (req) => {
-            await gate;
-            return reply(text(`Done ${/Parallel (A|B)/.exec(req.lastUserText)?.[1]}`));
-          },
+    const h = server([
+      {
+        match: { lastUserText: /Parallel (A|B)/ },
+        reply: async (req) => {
+          await gate;
+          return reply(text(`Done ${/Parallel (A|B)/.exec(req.lastUserText)?.[1]}`));
         },
-      ],
-    });
-    const a = sendForTask(h.client, userMessage("Parallel A"));
-    const b = sendForTask(h.client, userMessage("Parallel B"));
+      },
+    ]);
+    const a = h.send("Parallel A");
+    const b = h.send("Parallel B");
     // Both model requests are in flight at once (each held by the gate): no context waits.
     await h.bench.model.waitForRequest((r) => r.lastUserText.includes("Parallel A"));
     await h.bench.model.waitForRequest((r) => r.lastUserText.includes("Parallel B"));
     release();
     const [ta, tb] = await Promise.all([a, b]);
     expect(ta.contextId).not.toBe(tb.contextId);
-    expect(messageText(ta.history.find((m) => m.metadata?.kind === "result"))).toBe("Done A");
-    expect(messageText(tb.history.find((m) => m.metadata?.kind === "result"))).toBe("Done B");
+    expect(resultOf(ta)).toBe("Done A");
+    expect(resultOf(tb)).toBe("Done B");
     expect(h.spawns()).toBe(2);
     expect(h.bench.model.unmatched).toEqual([]);
   });
@@ -238,14 +227,14 @@ async function until(cond: () => boolean, what: string, timeoutMs = 20_000): Pro
 
 describe("A2A server: idle sessions", () => {
   it("closes an idle Claude session after sessions.idleTimeoutMs and resumes it on the next task", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { sessions: { idleTimeoutMs: 300 } },
       rules: [
         { match: { lastUserText: "The code is 7421" }, reply: reply(text("Noted: 7421.")) },
         { match: { lastUserText: "What was the code?" }, reply: reply(text("It was 7421.")) },
       ],
     });
-    const first = await sendForTask(h.client, userMessage("The code is 7421"));
+    const first = await h.send("The code is 7421");
     const harness = h;
     await until(() => harness.server.pool.liveCount === 0, "the idle session to close");
     const second = await sendForTask(

@@ -11,18 +11,22 @@ import { ClientFactory } from "@a2a-js/sdk/client";
 import { connect } from "../../src/client/connect.js";
 import { workspaceForbidden } from "../../src/http/workspace-routes.js";
 import type { RunningServer } from "../../src/app/server.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text } from "../support/fake-model/index.js";
-import { freePort, sendForTask, userMessage } from "../support/a2a/harness.js";
+import {
+  endProcessTest,
+  freePort,
+  reply,
+  sendForTask,
+  spawnServer,
+  startTestBench,
+  text,
+  userMessage,
+  writeTestConfig,
+  type ServerProcess,
+  type TestBench,
+} from "../support/harness/index.js";
 import { ALL_TASKS, listed } from "../support/a2a/isolation.js";
 import { exists, start, twoWorkspaces } from "../support/a2a/workspaces.js";
 import { sdkGrpcClient } from "../support/grpc.js";
-import {
-  endProcessTest,
-  spawnServer,
-  writeTestConfig,
-  type ServerProcess,
-} from "../support/server-process.js";
 
 const TIMEOUT = 180_000;
 const CI = "ci-token-0123456789";

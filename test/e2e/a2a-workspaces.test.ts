@@ -15,9 +15,14 @@ import { ClientFactory } from "@a2a-js/sdk/client";
 import { connect } from "../../src/client/connect.js";
 import { workspaceForbidden } from "../../src/http/workspace-routes.js";
 import type { RunningServer } from "../../src/app/server.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text } from "../support/fake-model/index.js";
-import { sendForTask, userMessage } from "../support/a2a/harness.js";
+import {
+  reply,
+  sendForTask,
+  startTestBench,
+  text,
+  userMessage,
+  type TestBench,
+} from "../support/harness/index.js";
 import { ALL_TASKS, expectUnknown, listed } from "../support/a2a/isolation.js";
 import { exists, start, twoWorkspaces, writeNote } from "../support/a2a/workspaces.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";

@@ -1,5 +1,5 @@
 /**
- * `claude.isolation: "worktree"` (README "Isolation") through the official A2A client, against
+ * `claude.isolation: "worktree"` (docs/workspaces.md "Isolation") through the official A2A client, against
  * the REAL Claude Code runtime with a scripted model, on a temporary git repository: each
  * conversation works in its own worktree on its own branch, each task's change is committed
  * there, the workspace's own checkout is never touched.
@@ -10,27 +10,24 @@ import { readdirSync, readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { pino } from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
-import { reply, text, toolUse, type ParsedRequest } from "../support/fake-model/index.js";
 import {
+  a2a,
   freePort,
   messageText,
+  reply,
+  resultOf,
   sendForTask,
-  startA2AHarness,
+  text,
+  toolUse,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
+  type ParsedRequest,
+} from "../support/harness/index.js";
 import { resolveConfig } from "../../src/config/load.js";
 import { startServer, StartupError } from "../../src/app/server.js";
 import { WORKTREE_SETUP } from "../../src/workspace/worktrees/manager.js";
 import type { WorktreeMetadata } from "../../src/contract/worktree.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
@@ -122,7 +119,7 @@ const diffOf = (task: Task) => {
 
 describe('claude.isolation: "worktree"', () => {
   it("three conversations edit one file at once, each on its own branch; the checkout stays as it was; follow-ups and a restart stay in the worktree", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules,
       config: { claude: { isolation: "worktree" } },
       beforeStart: initRepository,
@@ -172,7 +169,7 @@ describe('claude.isolation: "worktree"', () => {
 
     // A follow-up sees its own earlier change, not the others', and changes nothing.
     const followUp = await sendForTask(client, userMessage("Show the file", { contextId: "wt1" }));
-    const seen = messageText(followUp.history.find((m) => m.metadata?.kind === "result"));
+    const seen = resultOf(followUp);
     expect(seen).toContain("edited in wt1");
     expect(seen).not.toMatch(/edited in wt[23]|base/);
     expect(worktreeOf(followUp)).toBeUndefined();
@@ -187,7 +184,7 @@ describe('claude.isolation: "worktree"', () => {
       userMessage("Show the file", { contextId: "wt2" }),
     );
     expect(h.spawns()).toBe(spawnsBefore + 1);
-    const text2 = messageText(afterRestart.history.find((m) => m.metadata?.kind === "result"));
+    const text2 = resultOf(afterRestart);
     expect(text2).toContain("edited in wt2");
     expect(text2).toContain(join(repo, ".claude/worktrees", branch2.split("/")[1] ?? ""));
     const resumed = h.bench.model.requests.at(-1)?.request.body.messages;

@@ -15,8 +15,15 @@ import {
   type RunStreamEvent,
   type TimelineEntry,
 } from "../../src/claude/index.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text, toolUse, type FakeModel, type Rule } from "../support/fake-model/index.js";
+import {
+  reply,
+  startTestBench,
+  text,
+  toolUse,
+  type FakeModel,
+  type Rule,
+  type TestBench,
+} from "../support/harness/index.js";
 import { openBenchSession } from "../support/session-bench.js";
 import {
   collectRun,

@@ -9,8 +9,13 @@ import type {
   RunStreamEvent,
   TimelineEntry,
 } from "../../src/claude/index.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text, type Rule } from "../support/fake-model/index.js";
+import {
+  reply,
+  startTestBench,
+  text,
+  type Rule,
+  type TestBench,
+} from "../support/harness/index.js";
 import { openBenchSession, recordingSpawner, requestMessages } from "../support/session-bench.js";
 import { collectRun, within } from "../support/session-events.js";
 

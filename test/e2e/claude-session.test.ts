@@ -4,8 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClaudeSession, RunStreamEvent } from "../../src/claude/index.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
+import { reply, startTestBench, text, toolUse, type TestBench } from "../support/harness/index.js";
 import { openBenchSession, requestMessages } from "../support/session-bench.js";
 import { collectRun, streamedText, within } from "../support/session-events.js";
 

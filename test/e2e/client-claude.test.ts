@@ -8,9 +8,14 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { GuardedRequestHandler } from "../../src/a2a/handler/guarded-request-handler.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-import { startA2AHarness, type A2AHarness } from "../support/a2a/harness.js";
-import { COLOUR_QUESTION } from "../support/a2a/stream-view.js";
+import {
+  COLOUR_QUESTION,
+  reply,
+  startA2AHarness,
+  text,
+  toolUse,
+  type A2AHarness,
+} from "../support/harness/index.js";
 import { runCli } from "../support/client/run.js";
 import { KEY, runInTerminal, type Terminal } from "../support/client/pty.js";
 

@@ -1,8 +1,7 @@
 /**
  * Packaging, as npm users meet it: the packed tarball carries a built dist/ whose bin runs (server
  * help and the client, here against a plain A2A agent); `npm exec claude-a2a` works in a clone;
- * `npm start` does not rebuild a current dist/; the server says, in one human line on a terminal,
- * which URL it serves and which directory Claude works in.
+ * `npm start` does not rebuild a current dist/. (The startup line: startup-line.test.ts.)
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, symlink, utimes } from "node:fs/promises";
@@ -10,9 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../support/a2a/harness.js";
 import { startEchoAgent } from "../support/client/echo-agent.js";
-import { runInTerminal, KEY } from "../support/client/pty.js";
 
 const run = promisify(execFile);
 const repo = process.cwd();
@@ -116,35 +113,5 @@ describe("the packed package", () => {
     expect(await check()).toEqual({ code: 0, err: "dist/ is up to date\n" });
     await utimes(join(clone, "console", "app.ts"), later, later);
     expect(await check()).toEqual({ code: 1, err: "dist/ is stale\n" });
-  });
-});
-
-describe("the server's startup line", () => {
-  it("prints, on a terminal, one human line with its URL and directory beside the JSON log", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "claude-a2a-served-"));
-    const port = await freePort();
-    const term = runInTerminal(
-      ["--cwd", dir, "--port", String(port)],
-      // JSON lines even on a terminal (where the default is pretty), so they are told apart.
-      { ...process.env, LOG_LEVEL: "info", LOG_FORMAT: "json" },
-      repo,
-    );
-    try {
-      const url = `http://127.0.0.1:${port}`;
-      await term.waitFor(`claude-a2a: serving ${dir} at ${url}`);
-      await term.waitFor('"msg":"claude-a2a listening"');
-      const human = term
-        .text()
-        .split("\n")
-        .filter((l) => !l.startsWith("{"));
-      expect(human.filter((l) => l.trim() !== "")).toEqual([
-        `claude-a2a: serving ${dir} at ${url} (Ctrl-C stops; talk to it with: claude-a2a chat --url ${url})`,
-      ]);
-      term.write(KEY.ctrlC);
-      expect(await term.exited).toBe(0);
-    } finally {
-      term.kill();
-      await rm(dir, { recursive: true, force: true });
-    }
   });
 });

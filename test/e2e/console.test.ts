@@ -10,18 +10,19 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { TaskState } from "@a2a-js/sdk";
-import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
-  collect,
+  COLOUR_QUESTION,
+  idsOf,
   listRequest,
-  sendRequest,
+  reply,
   startA2AHarness,
-  userMessage,
+  startTestBench,
+  text,
+  toolUse,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { COLOUR_QUESTION, idsOf } from "../support/a2a/stream-view.js";
+  type Rule,
+} from "../support/harness/index.js";
 import { bearerFetch } from "../../src/client/connect.js";
-import { startTestBench } from "../support/bench.js";
 import {
   exists,
   start as startWorkspaces,
@@ -66,7 +67,7 @@ const listAll = { ...listRequest(""), contextId: "" };
 
 /** Starts a streamed send in the background (the test drives the page meanwhile). */
 function sendInBackground(harness: A2AHarness, message: string) {
-  const events = collect(harness.client.sendMessageStream(sendRequest(userMessage(message))));
+  const events = harness.stream(message);
   events.catch(() => undefined);
   return events;
 }
@@ -166,9 +167,7 @@ describe("the web console", () => {
     ]);
     open = await openConsole(browser as Browser, consoleUrl(h));
     const { page } = open;
-    const first = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Save the report"))),
-    );
+    const first = await h.stream("Save the report");
     const { taskId } = idsOf(first);
     await openFirstTask(page);
     const form = page.locator(".permission-form");
@@ -210,7 +209,7 @@ describe("the web console", () => {
     ]);
     open = await openConsole(browser as Browser, consoleUrl(h));
     const { page } = open;
-    await collect(h.client.sendMessageStream(sendRequest(userMessage("Save the secret"))));
+    await h.stream("Save the secret");
     await openFirstTask(page);
     const form = page.locator(".permission-form");
     await form.locator("input[name=reason]").fill("not outside the repo");
@@ -242,7 +241,7 @@ describe("the web console", () => {
     });
     open = await openConsole(browser as Browser, consoleUrl(h));
     const { page } = open;
-    await collect(h.client.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    await h.stream("Paint the fence");
     await openFirstTask(page);
     const form = page.locator(".question-form");
     await form.waitFor();
@@ -370,7 +369,7 @@ describe("the web console's authentication", () => {
       config: { server: { auth: { tokens: [{ name: "alice", sha256 }] } } },
       fetchImpl: bearerFetch(token),
     });
-    await collect(h.client.sendMessageStream(sendRequest(userMessage("Say hi"))));
+    await h.stream("Say hi");
     open = await openConsole(browser as Browser, consoleUrl(h));
     const { page } = open;
     await page.locator('#trouble[data-kind="token"]').waitFor({ timeout: 30_000 });
@@ -454,9 +453,7 @@ describe("the web console's authentication", () => {
       },
       { match: { toolResult: true }, reply: reply(text("Saved.")) },
     ]);
-    const first = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Save the ops report"))),
-    );
+    const first = await h.stream("Save the ops report");
     const { taskId } = idsOf(first);
 
     // Carol is no operator: bob's task is not hers to see.

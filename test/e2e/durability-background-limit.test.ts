@@ -4,35 +4,29 @@
  * the task waiting for it hears why (`background_stopped`), and the session no longer counts as
  * busy.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { reply, text } from "../support/fake-model/index.js";
+import { describe, expect, it } from "vitest";
 import {
+  a2a,
   describeStream,
+  headTask,
   messageText,
+  processesWithCommandLine,
+  reply,
   sendRequest,
-  startA2AHarness,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import { headTask } from "../support/a2a/stream-view.js";
-import { watch } from "../support/a2a/watch.js";
+  watch,
+} from "../support/harness/index.js";
 import {
   conversationKeyOf,
   isWakeRequest,
   mappedConversationKey,
   startJobRules,
 } from "../support/a2a/background.js";
-import { processesWithCommandLine } from "../support/server-process.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 describe("durability: sessions.maxBackgroundMs", () => {
   it("a never-ending background job is stopped after the limit: its process is gone and the waiting task says why", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: {
         sessions: { maxBackgroundMs: 3_000 },
         claude: { backgroundWaitTimeoutMs: 600_000 },

@@ -1,26 +1,14 @@
 /** /healthz and /metrics after a task, with the real runtime and the default SQLite store. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { reply, text } from "../support/fake-model/index.js";
-import {
-  sendForTask,
-  startA2AHarness,
-  userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+import { a2a, reply, text } from "../support/harness/index.js";
 
 describe("health and metrics", () => {
   it("/healthz and /metrics report the store, the live session and the finished task", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [{ match: { lastUserText: "Say hello" }, reply: reply(text("Hello!")) }],
     });
-    const task = await sendForTask(h.client, userMessage("Say hello"));
+    const task = await h.send("Say hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
     const health = await fetch(`${h.server.url}/healthz`);

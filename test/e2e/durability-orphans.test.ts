@@ -3,36 +3,24 @@
  * Claude Code child and the job running; the next server on the workspace stops them (by the
  * pid file, checked against start time and command line) before it serves anything.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { ClientFactory } from "@a2a-js/sdk/client";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
+import { describe, expect, it } from "vitest";
 import {
-  freePort,
-  messageText,
+  a2aClient,
+  headTask,
+  processesWithConfigDir,
+  reply,
+  resultOf,
   sendForTask,
   sendRequest,
+  serverProcess,
+  text,
+  toolUse,
   userMessage,
-} from "../support/a2a/harness.js";
-import { headTask } from "../support/a2a/stream-view.js";
-import { watch } from "../support/a2a/watch.js";
-import {
-  endProcessTest,
-  processesWithConfigDir,
-  spawnServer,
-  writeTestConfig,
-  type ServerProcess,
-} from "../support/server-process.js";
+  watch,
+} from "../support/harness/index.js";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
-
-let bench: TestBench | undefined;
-const servers: ServerProcess[] = [];
-afterEach(async () => {
-  await endProcessTest(servers.splice(0), bench);
-  bench = undefined;
-});
 
 const JOB = "sleep 297";
 const cmdline = async (pid: number) =>
@@ -40,22 +28,23 @@ const cmdline = async (pid: number) =>
 
 describe("durability: no orphans after kill -9", () => {
   it("the restarted server stops the killed server's Claude Code process and its background job", async () => {
-    bench = await startTestBench([
-      {
-        match: { lastUserText: "Start the dev server", toolResult: false },
-        reply: reply(
-          toolUse("Bash", { command: JOB, description: "Dev server", run_in_background: true }),
-        ),
-      },
-      { match: { toolResult: /running in background/i }, reply: reply(text("Started.")) },
-      { match: { lastUserText: "What did you start?" }, reply: reply(text("A dev server.")) },
-    ]);
-    const { cwd, env, configDir } = bench.sandbox;
-    await writeTestConfig(cwd);
-    const port = await freePort();
-    const first = await spawnServer({ cwd, port, env });
-    servers.push(first);
-    const client = await new ClientFactory().createFromUrl(first.url);
+    const p = await serverProcess({
+      rules: [
+        {
+          match: { lastUserText: "Start the dev server", toolResult: false },
+          reply: reply(
+            toolUse("Bash", { command: JOB, description: "Dev server", run_in_background: true }),
+          ),
+        },
+        { match: { toolResult: /running in background/i }, reply: reply(text("Started.")) },
+        { match: { lastUserText: "What did you start?" }, reply: reply(text("A dev server.")) },
+      ],
+      deferStart: true,
+    });
+    const { bench } = p;
+    const { configDir } = bench.sandbox;
+    const first = await p.spawn();
+    const client = await a2aClient(first.url);
     const stream = watch(
       client.sendMessageStream(sendRequest(userMessage("Start the dev server"))),
     );
@@ -80,8 +69,7 @@ describe("durability: no orphans after kill -9", () => {
     const orphans = (await processesWithConfigDir(configDir)).filter((p) => old.includes(p));
     expect(orphans.length).toBeGreaterThan(0);
 
-    const second = await spawnServer({ cwd, port, env });
-    servers.push(second);
+    const second = await p.spawn();
     const left = (await processesWithConfigDir(configDir)).filter((p) => old.includes(p));
     expect(left).toEqual([]);
     expect(second.output()).toContain("a previous server left running in this workspace");
@@ -91,12 +79,10 @@ describe("durability: no orphans after kill -9", () => {
     // two entries answer the same parent, as they would if a surviving process appended a turn
     // beside the restarted server's).
     const { contextId } = headTask(stream.items);
-    const again = await new ClientFactory().createFromUrl(second.url);
+    const again = await a2aClient(second.url);
     const next = await sendForTask(again, userMessage("What did you start?", { contextId }));
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(next.history.find((m) => m.metadata?.kind === "result"))).toBe(
-      "A dev server.",
-    );
+    expect(resultOf(next)).toBe("A dev server.");
     const asked = bench.model.messageRequests.find((r) => r.lastUserText.includes("What did"));
     expect(JSON.stringify(asked?.body.messages)).toContain("Start the dev server");
     const chain = await transcriptEntries(configDir);

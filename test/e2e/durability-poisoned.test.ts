@@ -1,44 +1,29 @@
 /** A prompt the model API rejects (HTTP 400) must not poison the context's later messages. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { reply, text } from "../support/fake-model/index.js";
-import {
-  messageText,
-  sendForTask,
-  startA2AHarness,
-  userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+import { a2a, messageText, reply, resultOf, text } from "../support/harness/index.js";
 
 describe("durability: poisoned conversations", () => {
   it("a prompt rejected with HTTP 400 fails its task, and the next message works without it", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         { match: { lastUserText: "Remember the word kiwi" }, reply: reply(text("Remembered.")) },
         { match: { lastUserText: "POISON" }, reply: { kind: "bad_request" } },
         { match: { lastUserText: "Which word?" }, reply: reply(text("The word was kiwi.")) },
       ],
     });
-    const first = await sendForTask(h.client, userMessage("Remember the word kiwi"));
+    const first = await h.send("Remember the word kiwi");
     const contextId = first.contextId;
-    const poisoned = await sendForTask(h.client, userMessage("POISON prompt", { contextId }));
+    const poisoned = await h.send("POISON prompt", { contextId });
     expect(poisoned.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(messageText(poisoned.status?.message)).toContain("API Error: 400");
     expect(messageText(poisoned.status?.message)).toMatch(
       /^The model API rejected this prompt \(.*\); it was dropped from the conversation/,
     );
 
-    const next = await sendForTask(h.client, userMessage("Which word?", { contextId }));
+    const next = await h.send("Which word?", { contextId });
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(next.history.find((m) => m.metadata?.kind === "result"))).toBe(
-      "The word was kiwi.",
-    );
+    expect(resultOf(next)).toBe("The word was kiwi.");
     // A new process, resumed at the answer before the rejected prompt.
     expect(h.spawns()).toBe(2);
     const request = h.bench.model.messageRequests.at(-1);

@@ -3,35 +3,23 @@
  * workspace. The task is FAILED with the restart message, and the context's next message
  * continues the conversation.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
-import { ClientFactory } from "@a2a-js/sdk/client";
 import { KIND } from "../../src/contract/kinds.js";
 import { TEXT } from "../../src/contract/texts.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text } from "../support/fake-model/index.js";
 import {
-  freePort,
+  a2aClient,
+  killSandboxProcesses,
   messageText,
+  reply,
+  resultOf,
   sendForTask,
   sendRequest,
+  serverProcess,
+  text,
   userMessage,
-} from "../support/a2a/harness.js";
-import { watch } from "../support/a2a/watch.js";
-import {
-  endProcessTest,
-  killSandboxProcesses,
-  spawnServer,
-  writeTestConfig,
-  type ServerProcess,
-} from "../support/server-process.js";
-
-let bench: TestBench | undefined;
-const servers: ServerProcess[] = [];
-afterEach(async () => {
-  await endProcessTest(servers.splice(0), bench);
-  bench = undefined;
-});
+  watch,
+} from "../support/harness/index.js";
 
 const SLOW = { chunkSize: 4, chunkDelayMs: 100 } as const;
 const LONG_TEXT =
@@ -40,16 +28,16 @@ const LONG_TEXT =
 
 describe("durability: restart recovery", () => {
   it("SIGKILL during a running task: after a restart the task is FAILED with the restart message, and the next message continues the conversation", async () => {
-    bench = await startTestBench([
-      { match: { lastUserText: "Tell me about kiwis" }, reply: reply(text(LONG_TEXT), SLOW) },
-      { match: { lastUserText: "Go on" }, reply: reply(text("Continuing about kiwis.")) },
-    ]);
-    const { cwd, env } = bench.sandbox;
-    await writeTestConfig(cwd);
-    const port = await freePort();
-    const first = await spawnServer({ cwd, port, env });
-    servers.push(first);
-    const client = await new ClientFactory().createFromUrl(first.url);
+    const p = await serverProcess({
+      rules: [
+        { match: { lastUserText: "Tell me about kiwis" }, reply: reply(text(LONG_TEXT), SLOW) },
+        { match: { lastUserText: "Go on" }, reply: reply(text("Continuing about kiwis.")) },
+      ],
+      deferStart: true,
+    });
+    const { bench } = p;
+    const first = await p.spawn();
+    const client = await a2aClient(first.url);
 
     const stream = watch(client.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
     const head = await stream.first(() => true);
@@ -63,9 +51,8 @@ describe("durability: restart recovery", () => {
     // What the dead server left behind is not this item's subject: stop it before restarting.
     await killSandboxProcesses(bench.sandbox.configDir);
 
-    const second = await spawnServer({ cwd, port, env });
-    servers.push(second);
-    const client2 = await new ClientFactory().createFromUrl(second.url);
+    const second = await p.spawn();
+    const client2 = await a2aClient(second.url);
     const failed = await client2.getTask({ tenant: "", id: task.id, historyLength: undefined });
     expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(failed.status?.message?.metadata).toEqual({ kind: KIND.serverRestarted });
@@ -73,9 +60,7 @@ describe("durability: restart recovery", () => {
 
     const next = await sendForTask(client2, userMessage("Go on", { contextId: task.contextId }));
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(next.history.find((m) => m.metadata?.kind === "result"))).toBe(
-      "Continuing about kiwis.",
-    );
+    expect(resultOf(next)).toBe("Continuing about kiwis.");
     // The model sees the earlier exchange: the session was resumed.
     const request = bench.model.messageRequests.at(-1);
     expect(JSON.stringify(request?.body.messages)).toContain("Tell me about kiwis");

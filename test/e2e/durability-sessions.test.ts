@@ -2,29 +2,20 @@
 import { randomUUID } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { parseConversationKey } from "../../src/identity/conversation.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
-import { reply, text } from "../support/fake-model/index.js";
-import { resultText } from "../support/a2a/stream-view.js";
 import {
-  collect,
+  a2a,
   describeStream,
   listRequest,
   messageText,
-  sendForTask,
-  sendRequest,
-  startA2AHarness,
-  userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+  reply,
+  resultOf,
+  resultText,
+  text,
+} from "../support/harness/index.js";
 
 interface MapFile {
   version: 1;
@@ -43,14 +34,14 @@ const keyOf = (map: MapFile, contextId: string): string => {
 
 describe("durability: sessions and stored tasks", () => {
   it("a mapped session that no longer exists: the next message completes on a fresh session, and the map holds its id", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         { match: { lastUserText: "Hello there" }, reply: reply(text("Hi, nice to meet you.")) },
         { match: { lastUserText: "Second message" }, reply: reply(text("Fresh answer.")) },
       ],
     });
     const cwd = h.bench.sandbox.cwd;
-    const first = await sendForTask(h.client, userMessage("Hello there"));
+    const first = await h.send("Hello there");
     expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const contextId = first.contextId;
 
@@ -64,9 +55,7 @@ describe("durability: sessions and stored tasks", () => {
     await writeFile(join(cwd, SESSIONS_FILE), JSON.stringify(map));
     await h.restart();
 
-    const second = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Second message", { contextId }))),
-    );
+    const second = await h.stream("Second message", { contextId });
     expect(describeStream(second).at(-1)).toBe("status:completed");
     expect(resultText(second)).toBe("Fresh answer.");
     // The task's first status says the conversation started over, and why.
@@ -89,14 +78,14 @@ describe("durability: sessions and stored tasks", () => {
   });
 
   it("tasks survive a restart in the SQLite store; ListTasks finds them by context", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [{ match: { lastUserText: "Keep this task" }, reply: reply(text("Kept.")) }],
     });
-    const first = await sendForTask(h.client, userMessage("Keep this task"));
+    const first = await h.send("Keep this task");
     await h.restart();
     const stored = await h.client.getTask({ tenant: "", id: first.id, historyLength: undefined });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(messageText(stored.history.find((m) => m.metadata?.kind === "result"))).toBe("Kept.");
+    expect(resultOf(stored)).toBe("Kept.");
     const listed = await h.client.listTasks(listRequest(first.contextId));
     expect(listed.tasks.map((t) => t.id)).toEqual([first.id]);
   });

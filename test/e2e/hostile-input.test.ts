@@ -14,19 +14,25 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Role, TaskState, type Part, type Task } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { INBOX_DIR } from "../../src/workspace/inbox.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  endProcessTest,
   freePort,
   listRequest,
+  reply,
   sendForTask,
   sendRequest,
+  spawnServer,
   startA2AHarness,
+  startTestBench,
+  text,
   textPart,
   userMessage,
+  watch,
+  writeTestConfig,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { watch } from "../support/a2a/watch.js";
+  type ServerProcess,
+  type TestBench,
+} from "../support/harness/index.js";
 import {
   EDGE_REQUESTS,
   hostileRequest,
@@ -35,12 +41,6 @@ import {
   TRAVERSAL_FILENAMES,
   type HostileRequest,
 } from "../support/hostile.js";
-import {
-  endProcessTest,
-  spawnServer,
-  writeTestConfig,
-  type ServerProcess,
-} from "../support/server-process.js";
 
 const SEED = 0x5eed_a2a;
 const HOSTILE_REQUESTS = 300;
@@ -342,7 +342,8 @@ describe("hostile input", () => {
         headers: { "A2A-Version": "1.0", "content-type": "application/json" },
         body: "{}",
       });
-      expect(rest.status).toBe(400);
+      // A2A v1.0 §5.4: TaskNotCancelable is HTTP 409 on HTTP+JSON.
+      expect(rest.status).toBe(409);
       expect(await rest.json()).toMatchObject({ error: { message: /not cancelable/ } });
       const after = await client.getTask({ tenant: "", id: task.id, historyLength: undefined });
       expect(after.status?.state).toBe(task.status?.state);

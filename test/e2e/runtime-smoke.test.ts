@@ -6,8 +6,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { query, type SDKMessage, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
+import { reply, startTestBench, text, toolUse, type TestBench } from "../support/harness/index.js";
 import { InputQueue } from "../support/input-queue.js";
 
 let bench: TestBench | undefined;

@@ -1,14 +1,14 @@
 /**
- * The README's smoke list, run in CI: the same scenarios as `npm run smoke`, against our server
+ * docs/testing.md's smoke list, run in CI: the same scenarios as `npm run smoke`, against our server
  * started here, the real Claude Code runtime and the scripted model answering the smoke prompts.
  */
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { startA2AHarness, type A2AHarness } from "../support/a2a/harness.js";
+import { startA2AHarness, type A2AHarness } from "../support/harness/index.js";
 import smokeRules from "../smoke/rules.js";
 import { defineSmokeTests, type SmokeContext } from "../smoke/scenarios.js";
 
 let h: A2AHarness;
-// The permission scenario writes outside the server's cwd, as the README says: the sandbox root.
+// The permission scenario writes outside the server's cwd, as docs/testing.md says: the sandbox root.
 const ctx = (): SmokeContext => ({ client: h.client, smokeDir: h.bench.sandbox.root });
 
 beforeAll(async () => {
@@ -19,6 +19,6 @@ afterAll(async () => {
   await h.close();
 });
 
-describe("the README's smoke list, offline", () => {
+describe("the docs' smoke list, offline", () => {
   defineSmokeTests(ctx);
 });

@@ -3,22 +3,16 @@
  * client that reads the task right after a streamed event must still see that event's effect,
  * through GetTask and ListTasks alike.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  a2a,
   listRequest,
+  reply,
   sendRequest,
-  startA2AHarness,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 /** Submitted, working, then the end: a later state in this order is the effect plus more. */
 const ORDER = [
@@ -37,7 +31,7 @@ const artifactText = (task: Task | undefined) =>
 describe("a read right after a streamed event sees it (SQLite store)", () => {
   it("GetTask and ListTasks after each event show its state and every chunk streamed so far", async () => {
     const answer = "chunk ".repeat(400);
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         { match: { lastUserText: "Stream it" }, reply: reply(text(answer), { chunkSize: 3 }) },
       ],

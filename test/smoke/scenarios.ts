@@ -1,5 +1,5 @@
 /**
- * The README's smoke scenarios, written against the A2A client only, so they run against ANY
+ * docs/testing.md's smoke scenarios, written against the A2A client only, so they run against ANY
  * running claude-a2a server: with a real Claude (`npm run smoke`, A2A_URL) or in CI against our
  * server, the real Claude Code runtime and the scripted model (`test/smoke/rules.ts`). Prompts are
  * phrased so that a real model does what the scenario needs.
@@ -139,7 +139,7 @@ export async function smokePermission({ client, smokeDir }: SmokeContext): Promi
 /** SMOKE_DIR, or the system temp dir: outside the server's cwd either way. */
 export const defaultSmokeDir = () => process.env.SMOKE_DIR ?? tmpdir();
 
-/** The README's smoke list as vitest tests, for whichever server `ctx()` points at. */
+/** docs/testing.md's smoke list as vitest tests, for whichever server `ctx()` points at. */
 export function defineSmokeTests(ctx: () => SmokeContext): void {
   it("smoke:v1 — a plain single-turn task", () => smokeV1(ctx()));
   it("smoke:cancel — CancelTask on a running task", () => smokeCancel(ctx()));

@@ -1,5 +1,5 @@
 /**
- * `npm run smoke`: the README's smoke scenarios against a claude-a2a server that is already
+ * `npm run smoke`: docs/testing.md's smoke scenarios against a claude-a2a server that is already
  * running (A2A_URL, default http://localhost:3008; A2A_TOKEN when it wants a bearer token), with
  * whatever model it uses.
  */

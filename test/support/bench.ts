@@ -1,6 +1,6 @@
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
-import { FakeModel } from "./fake-model/index.js";
-import type { Rule } from "./fake-model/index.js";
+import { FakeModel } from "./harness/model.js";
+import type { Rule } from "./harness/model.js";
 import { createRuntimeSandbox, type RuntimeSandbox } from "./sandbox.js";
 
 /** The model id every test uses: passed through unchanged by the runtime. */

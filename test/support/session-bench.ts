@@ -10,7 +10,8 @@ import {
   type QueryParams,
 } from "../../src/claude/index.js";
 import { TEST_MODEL, type TestBench } from "./bench.js";
-import type { ParsedRequest } from "./fake-model/index.js";
+import type { ParsedRequest } from "./harness/model.js";
+import { recording } from "./harness/recording.js";
 import { SessionEventLog } from "./session-events.js";
 
 /**
@@ -43,19 +44,7 @@ export function countingQueryFactory(inner: QueryFactory = defaultQueryFactory) 
   const frames: SDKMessage[] = [];
   const factory: QueryFactory = (params) => {
     calls.push(params);
-    const handle = inner(params);
-    return {
-      next: async () => {
-        const step = await handle.next();
-        if (step.done !== true) frames.push(step.value);
-        return step;
-      },
-      interrupt: () => handle.interrupt(),
-      stopTask: (taskId) => handle.stopTask(taskId),
-      setModel: (model) => handle.setModel(model),
-      applyFlagSettings: (settings) => handle.applyFlagSettings(settings),
-      close: () => handle.close(),
-    };
+    return recording(inner(params), frames);
   };
   return {
     factory,

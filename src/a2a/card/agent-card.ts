@@ -7,6 +7,7 @@ import {
 } from "@a2a-js/sdk";
 import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import type { Config } from "../../config/schema.js";
+import { controlExtension, type Control } from "../../contract/control.js";
 import { eventsExtension } from "../../contract/extension.js";
 
 /** Where the bindings are mounted, relative to `server.publicUrl`. */
@@ -38,7 +39,7 @@ export function buildAgentCard(
     capabilities: {
       streaming: c.capabilities.streaming,
       pushNotifications: c.capabilities.pushNotifications,
-      extensions: [eventsExtension()],
+      extensions: [eventsExtension(), ...optional(controlExtension(controlsOn(server)))],
       // The extended card is for identified callers: without authentication there is none.
       extendedAgentCard: authenticationConfigured(server),
     },
@@ -58,6 +59,13 @@ export function buildAgentCard(
     signatures: [],
   };
 }
+
+/** The controls of the control extension `server.control` turns on, in its order. */
+export function controlsOn(server: Pick<Config["server"], "control">): Control[] {
+  return server.control.steer ? ["steer"] : [];
+}
+
+const optional = <T>(item: T | undefined): T[] => (item === undefined ? [] : [item]);
 
 /** Whether callers are identified: tokens, OpenID Connect or a login gate. */
 export function authenticationConfigured(

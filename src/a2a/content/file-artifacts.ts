@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { TextDecoder } from "node:util";
 import type { Artifact } from "@a2a-js/sdk";
@@ -34,6 +34,9 @@ export function displayPath(cwd: string, path: string): string {
   if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return abs;
   return rel.split(sep).join("/");
 }
+
+/** The path with its symlinks resolved; as given when it cannot be (gone meanwhile). */
+const realPath = (path: string): Promise<string> => realpath(path).catch(() => path);
 
 /** Same path, same artifact: a second edit replaces the first version in the task. */
 export const fileArtifactId = (path: string) => `file:${path}`;
@@ -71,7 +74,10 @@ export function fileMediaType(name: string, bytes: Buffer): string {
  */
 export async function fileArtifact(change: FileChange): Promise<Artifact> {
   const abs = isAbsolute(change.path) ? change.path : resolve(change.cwd, change.path);
-  const shown = displayPath(change.cwd, abs);
+  // Real paths on both sides: a workspace reached through a symlink (macOS's /tmp, a symlinked
+  // checkout) is the runtime's real cwd, and its files get the same relative ids.
+  const [cwd, file] = await Promise.all([realPath(change.cwd), realPath(abs)]);
+  const shown = displayPath(cwd, file);
   const name = shown.split("/").at(-1) ?? shown;
   const metadata = {
     kind: KIND.file,

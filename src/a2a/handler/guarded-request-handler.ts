@@ -31,15 +31,16 @@ import type { AdmissionResult } from "../../limits/caller-limits.js";
 import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
 import { requestedBudget } from "../task/task-usage.js";
-import { requestedSettings } from "../task/task-settings.js";
-import type { ModelPolicy } from "../../contract/task-options.js";
+import { taskSettings, type TaskPolicies } from "../task/task-settings.js";
 import { isTerminalState } from "../../contract/task-states.js";
 import { REFUSAL_STATE_KEY } from "../../contract/limits.js";
+import { cannotTakeMessage, isWorking, SteerGate, type SteerableTasks } from "../control/index.js";
 import { FreshTasks } from "./fresh-tasks.js";
+import { checkHistoryLength } from "./history-length.js";
 import { CallerLimitError } from "./limit-error.js";
 
-/** What the guard needs to know of the executor. */
-export interface ActiveTasks {
+/** What the guard needs to know of the executor (`steer`: the control extension's steering). */
+export interface ActiveTasks extends SteerableTasks {
   isActive(taskId: string): boolean;
   /** Whether a task live here is working or waiting for an answer; undefined if not live. */
   liveState(taskId: string): "working" | "parked" | undefined;
@@ -56,20 +57,23 @@ const stateName = (state: TaskState | undefined): string =>
     .replace(/^TASK_STATE_/, "")
     .toLowerCase();
 
-export const cannotTakeMessage = (taskId: string, why: string) =>
-  `Task ${taskId} cannot take this message: ${why}.`;
+export { cannotTakeMessage };
+export { historyLengthProblem } from "./history-length.js";
 
 export const stillWorkingMessage = (taskId: string) =>
   `Task ${taskId} is still working; wait for input-required or send a new message without taskId.`;
 
-/** What the guard checks besides tasks: the server's limits. */
-export interface GuardOptions {
+/**
+ * What the guard checks besides tasks: the server's limits, and what a message may choose
+ * (`models`, `sandbox`: unset, those keys are not checked).
+ */
+export interface GuardOptions extends TaskPolicies {
   /** `claude.maxBudgetUsd`: a message's `metadata.maxBudgetUsd` may lower it, never raise it. */
   readonly maxBudgetUsd?: number | undefined;
   /** Per-caller limits on new tasks (unset: none configured). */
   readonly callerLimits?: NewTaskLimits | undefined;
-  /** The models and efforts a message may ask for (unset: the keys are not checked). */
-  readonly models?: ModelPolicy | undefined;
+  /** The controls of the control extension that are on (`server.control`; unset: none). */
+  readonly control?: { readonly steer: boolean } | undefined;
 }
 
 /** Per-caller limits, as the guard asks them before a new task exists. */
@@ -103,6 +107,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   private readonly activeTasks: ActiveTasks;
   private readonly contentModes: ContentModes;
   private readonly pushEnabled: boolean;
+  private readonly steering: SteerGate;
 
   constructor(
     card: AgentCard,
@@ -131,12 +136,16 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     this.activeTasks = executor;
     this.contentModes = contentModesOf(card);
     this.pushEnabled = card.capabilities?.pushNotifications === true;
+    const steers = limits.control?.steer === true;
+    this.steering = new SteerGate(tasks, executor, steers, this.contentModes);
   }
 
   override async sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
+    const steer = await this.steering.steerOf(params, context);
+    if (steer !== undefined) return this.steering.answer(steer, params, context);
     const { claimed, admitted } = await this.guardSend(params, context);
     try {
       const result = await super.sendMessage(params, context);
@@ -157,6 +166,14 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
+    const steer = await this.steering.steerOf(params, context);
+    if (steer !== undefined) {
+      const id = steer.taskId;
+      yield* this.steering.stream(steer, params, context, () =>
+        super.resubscribe({ tenant: params.tenant, id }, context),
+      );
+      return;
+    }
     const { claimed, admitted } = await this.guardSend(params, context);
     try {
       for await (const event of super.sendMessageStream(params, context)) {
@@ -223,13 +240,13 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   }
 
   /**
-   * Refuses a new task's `metadata.model` or `metadata.effort` the policy does not allow
-   * (InvalidParams, naming what is). Like the budget, only the creating message chooses.
+   * Refuses a new task's `metadata.model`, `effort` or `sandbox` the policy does not allow (a
+   * sandbox wider than the workspace's), with InvalidParams. Only the creating message chooses.
    */
   private checkSettings(message: Message | undefined): void {
-    const policy = this.limits.models;
-    if (message === undefined || message.taskId || policy === undefined) return;
-    const settings = requestedSettings(message.metadata, policy);
+    const { models, sandbox } = this.limits;
+    if (message === undefined || message.taskId || (!models && !sandbox)) return;
+    const settings = taskSettings(message.metadata, { models, sandbox });
     if (!settings.ok) throw new RequestMalformedError(settings.reason);
   }
 
@@ -240,11 +257,6 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     await assertPushTarget(config.url, this.pushTargets);
   }
 
-  /**
-   * A message that will create a task (it names none) is counted against its caller's limits, or
-   * refused by one of them. The admission holds its place under `concurrentTasks` until the task
-   * exists (the executor takes it over) or the request ends without one.
-   */
   /**
    * Everything a send must pass before the SDK sees it, in order: its shape, content modes and
    * budget, its webhook, then the answer's claim on its input request or the new task's
@@ -264,6 +276,10 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     return { claimed, admitted };
   }
 
+  /**
+   * A message that will create a task (it names none) is counted against its caller's limits, or
+   * refused by one of them. The admission holds its place until the task exists or the request ends.
+   */
   private admitNewTask(
     params: SendMessageRequest,
     context: ServerCallContext,
@@ -305,11 +321,7 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     const state = task?.status?.state;
     // Unknown or finished: the SDK's own refusals (TaskNotFound, UnsupportedOperation) apply.
     if (task === undefined || isTerminalState(state)) return undefined;
-    // The live task is the truth; the store may lag behind it by a write.
-    const live = this.activeTasks.liveState(taskId);
-    const storedWorking =
-      state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED;
-    if (live === "working" || (live === undefined && storedWorking)) {
+    if (isWorking(this.activeTasks.liveState(taskId), task)) {
       throw new UnsupportedOperationError(stillWorkingMessage(taskId));
     }
     if (message.contextId && message.contextId !== task.contextId) return undefined; // SDK: -32602
@@ -317,19 +329,4 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     if (why !== undefined) throw new UnsupportedOperationError(cannotTakeMessage(taskId, why));
     return { taskId, messageId: message.messageId };
   }
-}
-
-/**
- * What is wrong with a request's `historyLength`: A2A reads it as "at most this many messages",
- * so a negative one is invalid, not "all" (the SDK's REST layer refuses it; its JSON-RPC and gRPC
- * paths did not). Undefined when it is fine.
- */
-export function historyLengthProblem(historyLength: number | undefined): string | undefined {
-  if (historyLength === undefined || historyLength >= 0) return undefined;
-  return `historyLength must be 0 or more (got ${historyLength})`;
-}
-
-function checkHistoryLength(historyLength: number | undefined): void {
-  const problem = historyLengthProblem(historyLength);
-  if (problem !== undefined) throw new RequestMalformedError(problem);
 }

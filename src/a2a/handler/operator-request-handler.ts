@@ -21,6 +21,7 @@ import {
 } from "../../identity/operators.js";
 import { stampAnswer, withOwner } from "../../contract/operator.js";
 import { GuardedRequestHandler } from "./guarded-request-handler.js";
+import { atOrAfter } from "./list-filter.js";
 
 /** What the operator role needs besides the request handler. */
 export interface OperatorAccess {
@@ -72,11 +73,13 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
     params: ListTasksRequest,
     context: ServerCallContext,
   ): Promise<ListTasksResponse> {
-    if (!this.isOperator(context)) return super.listTasks(params, context);
+    // `statusTimestampAfter` as the proto means it (`list-filter.ts`), for every caller.
+    const filtered = atOrAfter(params);
+    if (!this.isOperator(context)) return super.listTasks(filtered, context);
     // The store lists every caller's tasks for this request (`EveryOwnerListing`), each with
     // its owner; the SDK checks the request and trims histories as for any caller.
     context.state.set(EVERY_OWNER_STATE_KEY, true);
-    return super.listTasks(params, context);
+    return super.listTasks(filtered, context);
   }
 
   // Not an async generator itself: a caller without the role gets the SDK's generator as it is,

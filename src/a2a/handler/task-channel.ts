@@ -18,6 +18,9 @@ import {
 import type { Logger } from "pino";
 import type { TaskRef } from "../../contract/messages.js";
 import { isTerminalState } from "../../contract/task-states.js";
+import type { ReplayLog } from "../../store/replay-log.js";
+import { tellAttached } from "./attached.js";
+import { isTerminalEvent, withEventNumber } from "./event-numbers.js";
 
 export interface ChannelOptions {
   readonly ref: TaskRef;
@@ -29,6 +32,8 @@ export interface ChannelOptions {
    * stores, the SDK's handler delivers itself.
    */
   readonly push?: PushNotificationSender;
+  /** Numbers every event and keeps it for replay (`replay.enabled`); unset: not numbered. */
+  readonly replay?: ReplayLog;
 }
 
 /**
@@ -39,6 +44,14 @@ export interface ChannelOptions {
  * - exactly one terminal status, then nothing: later events are dropped here (the SDK's result
  *   manager would still accept artifacts on a terminal task).
  */
+/** A task store that may change a task already terminal (`TerminalTaskStore` drops such saves). */
+export interface AmendingTaskStore extends TaskStore {
+  amend(taskId: string, context: ServerCallContext, change: (task: Task) => Task): Promise<void>;
+}
+
+const isAmending = (store: TaskStore): store is AmendingTaskStore =>
+  typeof (store as Partial<AmendingTaskStore>).amend === "function";
+
 export class TaskChannel {
   readonly ref: TaskRef;
   private bus: ExecutionEventBus | undefined;
@@ -50,6 +63,10 @@ export class TaskChannel {
   private writes: Promise<void> = Promise.resolve();
   /** Gathered text that must go out before any other event of the task (keeps the order). */
   private readonly flushers = new Set<() => void>();
+  /** The number of the task's last event (0: none yet). */
+  private lastNumber = 0;
+  /** The numbered copy of each status published, for `alsoOn` (the same event, the same number). */
+  private readonly numbered = new WeakMap<object, AgentExecutionEvent>();
 
   constructor(private readonly options: ChannelOptions) {
     this.ref = options.ref;
@@ -59,12 +76,17 @@ export class TaskChannel {
     return this.terminalState !== undefined;
   }
 
-  /** A request's `execute()` is attached: its bus carries the task's events from now on. */
-  attach(bus: ExecutionEventBus, context: ServerCallContext): void {
+  /**
+   * A request's `execute()` is attached: its bus carries the task's events from now on.
+   * `messageId`: the request's message, whose send learns the task it reached.
+   */
+  attach(bus: ExecutionEventBus, context: ServerCallContext, messageId?: string): void {
     this.bus = bus;
     this.context = context;
     this.attached = true;
     this.results = undefined;
+    // The send that attached learns its task (its idempotency key now answers with it).
+    tellAttached(context.state, messageId, this.ref.taskId, this.lastNumber);
   }
 
   /** No request is attached (a task the server created): events go to the bus and the store. */
@@ -136,12 +158,39 @@ export class TaskChannel {
 
   /** Also publishes a status on another bus (the one a cancel request waits on), if it differs. */
   alsoOn(bus: ExecutionEventBus, event: TaskStatusUpdateEvent): void {
-    if (bus !== this.bus) bus.publish(AgentEvent.statusUpdate(event));
+    if (bus !== this.bus) bus.publish(this.numbered.get(event) ?? AgentEvent.statusUpdate(event));
   }
 
-  private emit(event: AgentExecutionEvent): void {
+  /**
+   * Changes the stored task after its terminal status (what a run that outlived it cost): past
+   * every write of this channel, through a store that can amend a terminal task (else nothing).
+   */
+  amendStored(change: (task: Task) => Task): void {
+    const context = this.context;
+    const store = this.options.store;
+    if (context === undefined || !isAmending(store)) return;
+    this.writes = this.writes
+      .then(() => store.amend(this.ref.taskId, context, change))
+      .catch((err: unknown) =>
+        this.options.logger.error({ err, taskId: this.ref.taskId }, "store amend failed"),
+      );
+  }
+
+  private emit(original: AgentExecutionEvent): void {
+    const event = this.number(original);
     this.bus?.publish(event);
     if (!this.attached) this.persist(event);
+  }
+
+  /** The event with the task's next number, kept for replay before anyone receives it. */
+  private number(event: AgentExecutionEvent): AgentExecutionEvent {
+    const replay = this.options.replay;
+    if (replay === undefined || event.kind === "message") return event;
+    const n = ++this.lastNumber;
+    const numbered = withEventNumber(event, n);
+    replay.append(this.ref.taskId, n, streamResponseOf(numbered), isTerminalEvent(numbered));
+    this.numbered.set(event.data, numbered);
+    return numbered;
   }
 
   private persist(event: AgentExecutionEvent): void {

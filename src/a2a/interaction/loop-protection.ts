@@ -10,7 +10,7 @@ export interface DenialVerdict {
 }
 
 /**
- * Loop protection of one task (README "Loop protection"): the permissions denied so far, by tool
+ * Loop protection of one task (docs/protocol.md "Loop protection"): the permissions denied so far, by tool
  * and input. The same request twice, or one denial too many, stops the task instead of letting
  * Claude and the client round-trip forever.
  */

@@ -7,7 +7,7 @@
 
 export type Decision = { decision: "allow" } | { decision: "deny"; reason: string | undefined };
 
-/** Why a reply reads as it does (the README's decision table, one row per kind). */
+/** Why a reply reads as it does (docs/protocol.md's decision table, one row per kind). */
 export type ReplyReading =
   | "allow" // a yes word, and nothing below
   | "refusal" // a no, a negation (not, n't, pas, ne, jamais…) or a refusing verb
@@ -215,7 +215,7 @@ export function readReply(reply: string): ReplyReading {
 }
 
 /**
- * The README's decision table for a free-text reply to a permission request. Anything but a
+ * docs/protocol.md's decision table for a free-text reply to a permission request. Anything but a
  * plain yes denies; an undecided reply is denied with a reason that says so instead of echoing
  * the reply back to Claude, a reasoned refusal ("no, use the temp dir") is passed on.
  */

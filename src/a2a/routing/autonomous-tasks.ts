@@ -57,7 +57,7 @@ export interface AutonomousOpening {
 }
 
 /**
- * A wake no live task takes becomes a task of its own in the conversation (README "Background
+ * A wake no live task takes becomes a task of its own in the conversation (docs/tasks.md "Background
  * work"): owned by its caller (`wakeCaller`), referencing the task whose work caused it, with that
  * task's push configs, so a client hears about work that finished after its stream ended. It
  * keeps the latest caller of each conversation, until the conversation's session closes.

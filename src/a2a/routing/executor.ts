@@ -1,7 +1,7 @@
 import type { Message } from "@a2a-js/sdk";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
-import type { ClaudeSession, SessionEvent } from "../../claude/index.js";
+import type { ClaudeSession, SessionEvent, SteerPriority } from "../../claude/index.js";
 import { newTask, type TaskRef } from "../../contract/messages.js";
 import { status } from "../../contract/statuses.js";
 import { DENIAL } from "../../contract/texts.js";
@@ -94,6 +94,12 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const task = this.ownership.task(taskId);
     if (task === undefined) return "it is not waiting for an answer on this server";
     return task.claim(message);
+  }
+
+  /** A steering message for a working task (the control extension); returns why it cannot. */
+  steer(taskId: string, message: Message, priority: SteerPriority, operator?: string) {
+    const task = this.ownership.task(taskId);
+    return task ? task.steer(message, priority, operator) : "it is not running on this server";
   }
 
   /** Undoes `claimAnswer` when the request ended without answering (no-op once answered). */
@@ -216,7 +222,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const span = taskSpan(this.options.tracing ?? NO_TRACING, request, ref, owner, "client");
     this.autonomous.noteCaller(conversation, ctx.context);
     const channel = openChannel(this.options, ref, logger);
-    channel.attach(bus, ctx.context);
+    channel.attach(bus, ctx.context, ctx.userMessage.messageId);
     channel.task(newTask(ref, ctx.userMessage));
     // Ended before it runs: it no longer counts as its caller's, and its span ends.
     const notRun = (why: string) => {
@@ -271,7 +277,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
       this.refusals.set(message.messageId, why);
       return;
     }
-    task.channel.attach(bus, ctx.context);
+    task.channel.attach(bus, ctx.context, message.messageId);
     // The stored task verbatim (a pure snapshot: still input-required), then `resumed`.
     task.channel.task(ctx.task ?? newTask(task.ref, message));
     const operator = actingOperator(ctx.context?.state);

@@ -2,7 +2,7 @@ import type { Message } from "@a2a-js/sdk";
 import type { TurnSettings } from "../../claude/index.js";
 import { InputError, planPrompt, type PromptPlan } from "../content/input.js";
 import type { TurnPolicy } from "../task/environment.js";
-import { requestedSettings } from "../task/task-settings.js";
+import { taskSettings } from "../task/task-settings.js";
 import { requestedBudget, type TaskBudget } from "../task/task-usage.js";
 
 /** What a client's new task runs with, or why it fails before it runs. */
@@ -24,7 +24,7 @@ export type Admission =
 export function admitTask(
   message: Pick<Message, "parts" | "metadata">,
   taskId: string,
-  policy: Pick<TurnPolicy, "maxBudgetUsd" | "models">,
+  policy: Pick<TurnPolicy, "maxBudgetUsd" | "models" | "sandbox">,
 ): Admission {
   let plan: PromptPlan;
   try {
@@ -35,7 +35,8 @@ export function admitTask(
   }
   const budget = requestedBudget(message.metadata, policy.maxBudgetUsd);
   if (!budget.ok) return { ok: false, reason: budget.reason };
-  const chosen = policy.models && requestedSettings(message.metadata, policy.models);
+  const { models, sandbox } = policy;
+  const chosen = (models || sandbox) && taskSettings(message.metadata, { models, sandbox });
   if (chosen !== undefined && !chosen.ok) return { ok: false, reason: chosen.reason };
   return { ok: true, plan, budget: budget.budget, settings: chosen?.settings ?? {} };
 }

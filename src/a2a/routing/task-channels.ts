@@ -6,6 +6,7 @@ import type {
 } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import type { TaskRef } from "../../contract/messages.js";
+import type { ReplayLog } from "../../store/replay-log.js";
 import { TaskChannel } from "../handler/task-channel.js";
 
 /** Where every task's events go: the task store, the buses and, when the card offers push, webhooks. */
@@ -18,6 +19,8 @@ export interface TaskOutlets {
     readonly store: PushNotificationStore;
     readonly sender: PushNotificationSender;
   };
+  /** Numbers and keeps every task's events for replay (unset: not numbered). */
+  readonly replay?: ReplayLog;
 }
 
 /** The one channel of a new task, a client's or an autonomous one. */
@@ -28,5 +31,6 @@ export function openChannel(outlets: TaskOutlets, ref: TaskRef, logger: Logger):
     busManager: outlets.busManager,
     logger,
     ...(outlets.push && { push: outlets.push.sender }),
+    ...(outlets.replay && { replay: outlets.replay }),
   });
 }

@@ -18,7 +18,7 @@ export function settleFate(phase: TaskPhase, runActive: boolean, workPending: bo
 }
 
 /**
- * How one task waits for its background work (README "Background work"): the work it waits for
+ * How one task waits for its background work (docs/tasks.md "Background work"): the work it waits for
  * (`background-work.ts`), none under `backgroundTasks: "detach"`, and the timeout of the wait
  * (`claude.backgroundWaitTimeoutMs`). Like the task's prompts, it never moves the task's phase.
  */

@@ -10,6 +10,7 @@ import { DENIAL } from "../../contract/texts.js";
 import type { TaskBudget } from "./task-usage.js";
 import type { TurnSettings } from "../../claude/index.js";
 import type { ModelPolicy } from "../../contract/task-options.js";
+import type { SandboxPolicy } from "../../sandbox/narrowing.js";
 
 /** What the server around a task provides it, and the fixed texts it says. */
 
@@ -24,6 +25,8 @@ export interface TurnPolicy {
   readonly maxBudgetUsd: number | undefined;
   /** The models and efforts a message may ask for (unset: a message chooses neither). */
   readonly models?: ModelPolicy;
+  /** What a message's `metadata.sandbox` may narrow (unset: a message narrows nothing). */
+  readonly sandbox?: SandboxPolicy;
 }
 
 /** Where attachments go: the workspace's inbox (a seam, so a test can hold a write). */

@@ -53,7 +53,7 @@ export interface ClaimedPrompt {
 export type Withdrawal = "settled_already" | "unseen" | "shown";
 
 /**
- * The input requests of one task (README "Interactive tasks"): the queue of those its runs wait on,
+ * The input requests of one task (docs/protocol.md "Interactive tasks"): the queue of those its runs wait on,
  * loop protection's ledger of denials, and the input timeout of the input request shown. It never moves
  * the task's phase: each method says what happened, and the task (`server-task.ts`) takes the
  * lifecycle step and publishes the status.

@@ -2,7 +2,7 @@ import type { Message } from "@a2a-js/sdk";
 import type { ExecutionEventBus } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
-import type { BackgroundTask, ClaudeSession } from "../../claude/index.js";
+import type { BackgroundTask, ClaudeSession, SteerPriority } from "../../claude/index.js";
 import type { ConversationKey } from "../../identity/conversation.js";
 import type { TraceSpan } from "../../tracing/tracing.js";
 import type { TaskRef } from "../../contract/messages.js";
@@ -17,6 +17,7 @@ import { TaskFinish } from "./task-finish.js";
 import { TaskInput, type AnsweredPrompt, type ToolCallOptions } from "./task-input.js";
 import { TaskRuns } from "./task-runs.js";
 import { TaskStart } from "./task-start.js";
+import { TaskSteer } from "./task-steer.js";
 
 export type { AnsweredPrompt } from "./task-input.js";
 
@@ -48,6 +49,7 @@ export class ServerTask {
   private readonly input: TaskInput;
   private readonly runs: TaskRuns;
   private readonly starter: TaskStart;
+  private readonly steering: TaskSteer;
 
   constructor(
     readonly channel: TaskChannel,
@@ -66,7 +68,8 @@ export class ServerTask {
     });
     this.finish = new TaskFinish(this.core);
     this.input = new TaskInput(this.core, this.finish);
-    this.runs = new TaskRuns(this.core, this.input, this.finish);
+    this.steering = new TaskSteer(this.core);
+    this.runs = new TaskRuns(this.core, this.input, this.finish, this.steering);
     this.starter = new TaskStart(this.core, this.runs, this.finish);
   }
 
@@ -160,6 +163,15 @@ export class ServerTask {
   /** Hands the claimed answer to the waiting run (`TaskInput.answer`). */
   answer(message: Pick<Message, "messageId">, operator?: string): AnsweredPrompt | undefined {
     return this.input.answer(message, operator);
+  }
+
+  /** A steering message for its run under way (`TaskSteer`); returns why it cannot take it. */
+  steer(message: Message, priority: SteerPriority, operator?: string): string | undefined {
+    const why = this.steering.steer(message, priority, operator);
+    if (why === undefined && operator !== undefined) {
+      this.logger.info({ operator }, "operator steered a task of another caller");
+    }
+    return why;
   }
 
   /** The runtime's `canUseTool` for a tool call of one of its runs. */

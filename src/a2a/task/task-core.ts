@@ -63,6 +63,8 @@ export class TaskCore {
   /** Its conversation's worktree (`claude.isolation: "worktree"`), else undefined. */
   readonly worktree: TaskWorktree | undefined;
   readonly own: (runId: string) => void;
+  /** The client's run under way (its prompt's, or its next turn's): steering goes to it. */
+  foregroundRun: string | undefined;
 
   constructor(
     readonly channel: TaskChannel,

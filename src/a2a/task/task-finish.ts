@@ -7,7 +7,13 @@ import { settleFate } from "./background-wait.js";
 import { DENY_FOR_STOP, DENY_TASK_OVER } from "./environment.js";
 import type { LifecycleEvent } from "./lifecycle.js";
 import type { TaskCore } from "./task-core.js";
-import { addRunUsage, budgetStop, configuredBudget, type TaskBudget } from "./task-usage.js";
+import {
+  addRunUsage,
+  budgetStop,
+  configuredBudget,
+  withStoredUsage,
+  type TaskBudget,
+} from "./task-usage.js";
 
 /**
  * How a task ends, and what it cost: the steps out of work (`run_ended` into waiting for its
@@ -28,9 +34,14 @@ export class TaskFinish {
       origin.kind === "client" ? origin.budget : configuredBudget(env.policy.maxBudgetUsd);
   }
 
-  /** A run's `result`: what it cost counts toward the task's usage and budget. */
+  /**
+   * A run's `result`: what it cost counts toward the task's usage and budget. A run that
+   * outlived its task (canceled, stopped by loop protection) reports it after the final status:
+   * the stored task is amended with it.
+   */
   addUsage(run: RunUsage): void {
     this.usage = addRunUsage(this.usage, run);
+    if (this.core.ended) this.core.channel.amendStored(withStoredUsage(this.usage));
   }
 
   /** The task's own budget's stop text once its runs crossed it, else undefined. */

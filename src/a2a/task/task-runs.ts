@@ -8,6 +8,7 @@ import { RunTrace } from "./run-trace.js";
 import type { TaskCore } from "./task-core.js";
 import type { TaskFinish } from "./task-finish.js";
 import type { TaskInput } from "./task-input.js";
+import type { TaskSteer } from "./task-steer.js";
 
 /**
  * A task's runs, from their first event to their terminal one: the step into work when the
@@ -16,10 +17,14 @@ import type { TaskInput } from "./task-input.js";
  * (`run-end.ts`). Run-level features (steering a run, a cold start's first run) land here.
  */
 export class TaskRuns {
+  /** The task's next turn, started when its run ended with steering messages left over. */
+  private nextTurn: RunStream | undefined;
+
   constructor(
     private readonly core: TaskCore,
     private readonly input: TaskInput,
     private readonly finish: TaskFinish,
+    private readonly steer: TaskSteer,
   ) {}
 
   /**
@@ -54,13 +59,21 @@ export class TaskRuns {
       core.span.child("claude.run", { ...ids, "claude.run.origin": origin }),
       ids,
     );
+    if (foreground) {
+      core.foregroundRun = runId;
+      this.steer.runStarted();
+    }
     for await (const event of stream) {
       trace.onEvent(event);
       this.handle(runId, foreground, event);
     }
+    if (core.foregroundRun === runId) core.foregroundRun = undefined;
     if (core.runs.delete(runId) && !core.ended) {
       this.finish.fail(TEXT.runEndedWithoutResult);
     }
+    const next = this.nextTurn;
+    this.nextTurn = undefined;
+    if (next !== undefined) await this.consume(next, true);
   }
 
   private handle(runId: string, foreground: boolean, event: RunStreamEvent): void {
@@ -73,13 +86,21 @@ export class TaskRuns {
           this.input.showNext();
         }
         return;
+      case "steered":
+        this.steer.onSteered(event.uuids);
+        return;
       case "run_completed":
       case "run_failed":
       case "run_interrupted":
         core.runs.delete(runId);
         if (core.ended) return;
         output?.finish();
-        this.onRunEnded(event, foreground);
+        // Steering that came as the run ended runs as the task's next turn, not lost.
+        if (foreground) {
+          this.nextTurn = event.kind === "run_completed" ? this.steer.nextTurn() : undefined;
+          core.foregroundRun = this.nextTurn?.runId;
+        }
+        if (this.nextTurn === undefined) this.onRunEnded(event, foreground);
         return;
       default:
         if (event.kind === "result") this.finish.addUsage(event.usage);

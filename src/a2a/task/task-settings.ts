@@ -8,6 +8,7 @@ import {
   type ModelPolicy,
 } from "../../contract/task-options.js";
 import { TEXT } from "../../contract/texts.js";
+import { requestedSandbox, SANDBOX_KEY, type SandboxPolicy } from "../../sandbox/narrowing.js";
 
 export type SettingsRequest =
   | { readonly ok: true; readonly settings: TurnSettings }
@@ -39,5 +40,31 @@ export function requestedSettings(
   return {
     ok: true,
     settings: { ...(model !== undefined && { model }), ...(effort !== undefined && { effort }) },
+  };
+}
+
+/** What a message may choose: its model and effort, its sandbox; an unset policy checks nothing. */
+export interface TaskPolicies {
+  readonly models?: ModelPolicy | undefined;
+  readonly sandbox?: SandboxPolicy | undefined;
+}
+
+/**
+ * Everything a message chooses for its task: `requestedSettings` under `models`, and under
+ * `sandbox` its `metadata.sandbox` (`src/sandbox/narrowing.ts`: narrower only). Pure.
+ */
+export function taskSettings(
+  metadata: Readonly<Record<string, unknown>> | undefined,
+  policies: TaskPolicies,
+): SettingsRequest {
+  const chosen: SettingsRequest = policies.models
+    ? requestedSettings(metadata, policies.models)
+    : { ok: true, settings: {} };
+  if (!chosen.ok || policies.sandbox === undefined) return chosen;
+  const sandbox = requestedSandbox(metadata?.[SANDBOX_KEY], policies.sandbox);
+  if (!sandbox.ok) return sandbox;
+  return {
+    ok: true,
+    settings: { ...chosen.settings, ...(sandbox.overlay && { sandbox: sandbox.overlay }) },
   };
 }

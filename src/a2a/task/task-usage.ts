@@ -1,8 +1,14 @@
 import { addModels, addTokens, roundUsd, type RunUsage } from "../../claude/index.js";
+import type { Task } from "@a2a-js/sdk";
 import { TEXT } from "../../contract/texts.js";
-import { MAX_BUDGET_KEY, type BudgetSource, type TaskUsage } from "../../contract/usage.js";
+import {
+  MAX_BUDGET_KEY,
+  usageMetadata,
+  type BudgetSource,
+  type TaskUsage,
+} from "../../contract/usage.js";
 
-/** A task's usage with one more run's added (README "Cost and limits"). Pure. */
+/** A task's usage with one more run's added (docs/limits.md "Cost and limits"). Pure. */
 export function addRunUsage(total: TaskUsage, run: RunUsage): TaskUsage {
   return {
     ...addTokens(total, run),
@@ -61,3 +67,8 @@ export function budgetStop(
   if (budget === undefined || usage.costUsd <= budget.usd) return undefined;
   return TEXT.budgetExceeded(budget.usd, usage.costUsd, budget.source);
 }
+
+/** The stored task with this usage in its metadata (a late run's cost, after it ended). Pure. */
+export const withStoredUsage =
+  (usage: TaskUsage) =>
+  (task: Task): Task => ({ ...task, metadata: { ...task.metadata, ...usageMetadata(usage) } });

@@ -1,4 +1,5 @@
 import type { Part } from "@a2a-js/sdk";
+import { currentInvocation } from "../../common/invocation.js";
 import { errorMessage } from "../connect.js";
 import { session, write, type ClientEnv, type CommonOptions } from "../env.js";
 import { dataPart, textPart, userMessage } from "../message-parts.js";
@@ -68,7 +69,7 @@ export async function sendCommand(
     const end = renderEnd(
       view,
       s.colors,
-      (id) => `answer with: claude-a2a send --task ${id} "<your answer>"`,
+      (id) => `answer with: ${currentInvocation()} send --task ${id} "<your answer>"`,
       { cost: o.cost !== false },
     );
     write(e, o.json ? end.filter((x) => x.to === "err") : end);

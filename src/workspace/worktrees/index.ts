@@ -5,6 +5,7 @@
  * (`names.ts`, pure), the commit and its diff (`commit.ts`), and the manager (`manager.ts`).
  */
 export { commitTask, parseNameStatus, type ChangedFile, type TaskCommit } from "./commit.js";
+export { excludeServerFiles } from "./exclude.js";
 export { GitError, gitEnv, runGit } from "./git.js";
 export {
   WORKTREE_SETUP,

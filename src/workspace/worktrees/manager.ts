@@ -1,9 +1,15 @@
 import { access, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import nodePath, { join, resolve } from "node:path";
 import type { Logger } from "pino";
 import { commitTask, type TaskCommit } from "./commit.js";
 import { runGit } from "./git.js";
-import { anchoredPattern, branchName, withExcludes, worktreeName } from "./names.js";
+import {
+  branchName,
+  excludePatterns,
+  resolveServerPath,
+  withExcludes,
+  worktreeName,
+} from "./names.js";
 import { SerialQueues } from "./serial-queue.js";
 import { inspect } from "./repository.js";
 import { dropLink, folderOf, isLink, linked, touch } from "./links.js";
@@ -275,16 +281,14 @@ export class WorktreeManager {
 
   /** Adds the worktrees folder and the server's files to the repository's exclude file. */
   private async exclude(top: string): Promise<void> {
-    const patterns: string[] = [];
-    const add = (abs: string, isDir: boolean) => {
-      const rel = relative(top, abs);
-      if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) return;
-      patterns.push(anchoredPattern(rel.split(sep).join("/"), isDir));
-    };
-    add(this.dir, true);
-    for (const p of this.options.serverPaths) {
-      add(resolve(this.options.cwd, p), p.endsWith("/"));
-    }
+    const patterns = excludePatterns(
+      top,
+      [
+        `${this.dir}/`,
+        ...this.options.serverPaths.map((p) => resolveServerPath(this.options.cwd, p)),
+      ],
+      nodePath,
+    );
     const file = join(this.repo, "info", "exclude");
     const current = await readFile(file, "utf8").catch(() => "");
     const next = withExcludes(current, patterns);

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { resolve, type PlatformPath } from "node:path";
 
 /**
  * Names of a conversation's worktree and branch, and the lines the repository's exclude file
@@ -72,4 +73,36 @@ export function withExcludes(current: string, patterns: readonly string[]): stri
 export function anchoredPattern(relPath: string, dir: boolean): string {
   const escaped = relPath.replace(/[*?[\]\\!#]/g, (c) => `\\${c}`);
   return `/${escaped}${dir ? "/" : ""}`;
+}
+
+/** The path functions of the platform (`node:path`), injected so a table test can pass `posix`. */
+export type PathOps = Pick<PlatformPath, "relative" | "isAbsolute" | "sep">;
+
+/**
+ * The exclude patterns of absolute paths, for the repository whose top is `top`: a path ending
+ * in `/` is a folder, one ending in `*` every file whose name starts so (a file and its `-wal`,
+ * `.tmp`, `.corrupt-…` siblings). Paths outside the repository are left out. Pure.
+ */
+export function excludePatterns(
+  top: string,
+  absolutePaths: readonly string[],
+  path: PathOps,
+): string[] {
+  const patterns: string[] = [];
+  for (const abs of absolutePaths) {
+    const dir = abs.endsWith("/");
+    const prefix = abs.endsWith("*");
+    const rel = path.relative(top, dir || prefix ? abs.slice(0, -1) : abs);
+    if (rel === "" || rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
+      continue;
+    const pattern = anchoredPattern(rel.split(path.sep).join("/"), dir);
+    patterns.push(prefix ? `${pattern}*` : pattern);
+  }
+  return patterns;
+}
+
+/** A server path (`dir/`, `prefix*` or a file) resolved against `cwd`, its marker kept. Pure. */
+export function resolveServerPath(cwd: string, path: string): string {
+  const tail = path.endsWith("/") ? "/" : path.endsWith("*") ? "*" : "";
+  return `${resolve(cwd, tail === "" ? path : path.slice(0, -1))}${tail}`;
 }

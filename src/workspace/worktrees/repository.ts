@@ -6,7 +6,7 @@ import { GitError, runGit } from "./git.js";
 /** Why `claude.isolation: "worktree"` cannot work in this workspace: startup stops with it. */
 export class WorktreeSetupError extends Error {}
 
-/** The startup errors, worded once (the README quotes them). */
+/** The startup errors, worded once (docs/workspaces.md quotes them). */
 export const WORKTREE_SETUP = {
   gitMissing: (cwd: string) =>
     `claude.isolation is "worktree", but git was not found on PATH (workspace ${cwd}): install git or set claude.isolation to "shared"`,

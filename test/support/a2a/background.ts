@@ -6,7 +6,7 @@ import {
   type ConversationKey,
 } from "../../../src/identity/conversation.js";
 import { SESSIONS_FILE } from "../../../src/store/session-map.js";
-import { reply, text, toolUse, type Rule } from "../fake-model/index.js";
+import { reply, text, toolUse, type Rule } from "../harness/model.js";
 
 /** A background Bash tool call, as the model asks for it. */
 export const backgroundBash = (command: string, description: string) =>

@@ -1,7 +1,7 @@
 import type { Part, StreamResponse, Task } from "@a2a-js/sdk";
 import { messageText } from "./harness.js";
 
-/** Shared fixture: the README's example question. */
+/** Shared fixture: the docs' example question. */
 export const COLOUR_QUESTION = {
   question: "Which colour do you prefer?",
   header: "Colour",

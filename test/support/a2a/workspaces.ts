@@ -6,7 +6,7 @@ import type { Config, ConfigInput } from "../../../src/config/schema.js";
 import type { WorkspaceInput } from "../../../src/config/workspace-schema.js";
 import { startServer } from "../../../src/app/server.js";
 import { TEST_MODEL, type TestBench } from "../bench.js";
-import { reply, text, toolUse, type Rule } from "../fake-model/index.js";
+import { reply, text, toolUse, type Rule } from "../harness/model.js";
 import { freePort } from "./harness.js";
 
 /** What the workspaces' e2e tests share: two workspace directories and a server over them. */

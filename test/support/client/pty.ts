@@ -29,8 +29,15 @@ export interface Terminal {
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-B]|\x1b[=>78]/g;
 
-export function runInTerminal(args: string[], env: NodeJS.ProcessEnv, cwd: string): Terminal {
-  const pty: IPty = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+/** `script`: a compiled `cli.js` to run instead of the sources (under tsx, from `cwd`). */
+export function runInTerminal(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  script?: string,
+): Terminal {
+  const program = script === undefined ? ["--import", "tsx", "src/cli.ts"] : [script];
+  const pty: IPty = spawn(process.execPath, [...program, ...args], {
     name: "xterm-256color",
     cols: 120,
     rows: 40,

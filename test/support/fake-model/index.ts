@@ -1,4 +1,3 @@
-export { FakeModel, type FakeModelOptions } from "./server.js";
-export { reply, text, toolUse, matches, pickRule } from "./rules.js";
-export { parseRequest } from "./request.js";
-export type * from "./types.js";
+// The scripted model is shipped code (`npm run demo` runs it after a global install): the tests
+// import it from src/demo/fake-model/ through these re-exports.
+export * from "../../../src/demo/fake-model/index.js";

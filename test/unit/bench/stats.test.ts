@@ -61,6 +61,8 @@ describe("bench plan", () => {
       "pool",
       "workspace",
       "fleet",
+      "sandbox",
+      "resume",
       "spares",
     ]);
     expect(() => planFrom({ BENCH_ONLY: "warm,nope" })).toThrow(/nope/);

@@ -123,4 +123,31 @@ describe("small pieces", () => {
       ),
     ).toMatch(/bearer token/);
   });
+
+  it("says the server's own 401/403 reason first, on every command (send's stream included)", () => {
+    const body = JSON.stringify({
+      error: "unauthorized",
+      message: "The bearer token has expired.",
+    });
+    expect(
+      errorMessage(
+        new Error(
+          `HTTP error establishing stream for SendStreamingMessage: 401 Unauthorized. Response: ${body}`,
+        ),
+      ),
+    ).toBe(
+      "The bearer token has expired. (the agent requires a bearer token, and none or a wrong one was sent: pass --token or set A2A_TOKEN.)",
+    );
+    const forbidden = JSON.stringify({ error: "forbidden", message: "Your login is not allowed." });
+    expect(
+      errorMessage(
+        new Error(`HTTP error for GetTask! Status: 403 Forbidden. Response: ${forbidden}`),
+      ),
+    ).toMatch(/^Your login is not allowed\. \(the agent refused this caller/);
+    const grpcErr = Object.assign(new Error("16 UNAUTHENTICATED: The bearer token has expired."), {
+      transport: "grpc",
+      status: 16,
+    });
+    expect(errorMessage(grpcErr)).toMatch(/^The bearer token has expired\. \(/);
+  });
 });

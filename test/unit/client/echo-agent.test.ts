@@ -1,4 +1,5 @@
 /** The client against a plain A2A agent that is not ours (the SDK's server pieces, in-process). */
+import { currentInvocation } from "../../../src/common/invocation.js";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,7 +44,9 @@ describe("claude-a2a send against a plain A2A agent", () => {
     expect(asked.code).toBe(3);
     const id = /task (\S+)\n/.exec(asked.out)?.[1] ?? "";
     expect(asked.out).toContain("? What is your name?\n");
-    expect(asked.out).toContain(`answer with: claude-a2a send --task ${id} "<your answer>"`);
+    expect(asked.out).toContain(
+      `answer with: ${currentInvocation()} send --task ${id} "<your answer>"`,
+    );
     // A different remembered context must not leak into the answer.
     await runCli(["send", "--new", "something else"], { env });
     const answered = await runCli(["send", "--task", id, "Ada"], { env });

@@ -27,6 +27,7 @@ describe("config.schema.json", () => {
       "sessions",
       "artifacts",
       "streaming",
+      "replay",
       "log",
       "store",
       "limits",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { configSchema, parseByteSize, PERMISSION_MODES } from "../../../src/config/schema.js";
 
 describe("config schema", () => {
-  it("gives every README default for an empty file", () => {
+  it("gives every documented default for an empty file", () => {
     const c = configSchema.parse({});
     expect(c.server).toEqual({
       host: "127.0.0.1",
@@ -14,6 +14,8 @@ describe("config schema", () => {
       bodyLimit: 10 * 1024 * 1024,
       pushAllowPrivateNetworks: false,
       compat: { v03: false },
+      control: { steer: true },
+      sandbox: { required: false },
       grpc: { host: "127.0.0.1" },
     });
     expect(c.agentCard.name).toBe("Claude Code");
@@ -63,7 +65,7 @@ describe("config schema", () => {
     expect(c.agentCard.capabilities.streaming).toBe(true);
   });
 
-  it("accepts the README's examples", () => {
+  it("accepts the docs' examples", () => {
     const readme = {
       server: {
         host: "127.0.0.1",
@@ -189,7 +191,7 @@ describe("config schema: per-task model and passed-through Claude options", () =
   const messages = (input: Record<string, unknown>) =>
     claude(input).error?.issues.map((i) => i.message) ?? [];
 
-  it("takes the README's shapes", () => {
+  it("takes the docs' shapes", () => {
     const parsed = claude({
       allowedModels: ["claude-opus-4-5"],
       allowedEfforts: ["low", "max"],

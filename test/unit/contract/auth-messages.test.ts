@@ -1,22 +1,22 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   refusalMessage,
   type AuthRefusal,
   type TokenProblem,
 } from "../../../src/contract/auth-messages.js";
+import { docPage } from "../../support/docs/pages.js";
 
-/** The README's Refusals table quotes every refusal text; this holds the two to each other. */
-const README = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
-const table = README.slice(
-  README.indexOf("### Refusals"),
-  README.indexOf("### What each caller sees"),
+/** docs/security.md's Refusals table quotes every refusal text; this holds the two to each other. */
+const SECURITY = docPage("security.md");
+const table = SECURITY.slice(
+  SECURITY.indexOf("## Refusals"),
+  SECURITY.indexOf("## What each caller sees"),
 );
 const quoted = [...table.matchAll(/^\| [45]\d\d *\|[^|]*\|[^|]*\| `([^`]+)`/gm)].map(
   (m) => m[1] ?? "",
 );
 
-/** A README text as a pattern: `<placeholder>` stands for any text. */
+/** A documented text as a pattern: `<placeholder>` stands for any text. */
 const pattern = (text: string) =>
   new RegExp(
     `^${text
@@ -48,9 +48,9 @@ const refusals: AuthRefusal[] = [
   { kind: "unavailable", cause: "ECONNREFUSED" },
 ];
 
-describe("the README's Refusals table and the auth texts", () => {
+describe("the docs' Refusals table and the auth texts", () => {
   it.each(refusals.map((r) => [JSON.stringify(r), refusalMessage(r)]))(
-    "%s is quoted in the README",
+    "%s is quoted in the docs",
     (_name, message) => {
       expect(quoted.filter((q) => pattern(q).test(message))).not.toEqual([]);
     },

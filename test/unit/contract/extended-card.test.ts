@@ -26,7 +26,8 @@ describe("extended card", () => {
   const publicJson = agentCardJson(card) as typeof json;
 
   it("adds the workspace's model and permission mode as a data-only extension, after the public ones", () => {
-    expect(publicJson.capabilities.extensions).toHaveLength(1);
+    // The events extension and the control one (server.control.steer is on by default).
+    expect(publicJson.capabilities.extensions).toHaveLength(2);
     expect(json.capabilities.extensions).toEqual([
       ...(publicJson.capabilities.extensions ?? []),
       {

@@ -21,13 +21,14 @@ const KEPT: Record<StatusKind, boolean> = {
   resumed: false,
   queued: false,
   server_restarted: true,
-  session_reset: false,
+  session_reset: true,
   background_wait: false,
   background_task: false,
   background_stopped: false,
   background_timeout: false,
   wake_interrupted: false,
   budget_reached: true,
+  steered: true,
 };
 
 describe("what a task's history keeps", () => {

@@ -1,25 +1,29 @@
-import { readFileSync } from "node:fs";
-import { TaskState } from "@a2a-js/sdk";
+import { Role, TaskState } from "@a2a-js/sdk";
+import { textPart } from "../../../src/contract/messages.js";
 import { describe, expect, it } from "vitest";
 import { KIND } from "../../../src/contract/kinds.js";
 import { status } from "../../../src/contract/statuses.js";
 import { DENIAL, TEXT } from "../../../src/contract/texts.js";
 import { FLEET_TEXT } from "../../../src/contract/fleet-texts.js";
 import { EVENTS_EXTENSION_URI, EVENTS_EXTENSION_VERSION } from "../../../src/contract/extension.js";
+import { CONTROL_EXTENSION_URI, CONTROL_EXTENSION_VERSION } from "../../../src/contract/control.js";
 import { versionRefusedMessage } from "../../../src/contract/versions.js";
 import { sessionResetText } from "../../../src/sessions/recovery.js";
+import { docPage, manual } from "../../support/docs/pages.js";
 
 /**
- * The README is the contract a client codes against; src/contract/ is what the server says.
- * These tests hold the two to each other: every kind and text in one is in the other.
+ * The docs are the contract a client codes against; src/contract/ is what the server says.
+ * These tests hold the two to each other: every kind and text in one is in the other. The kinds'
+ * tables are docs/protocol.md's; a text may be quoted on any page of the manual.
  */
-const README = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+const PROTOCOL = docPage("protocol.md");
+const MANUAL = manual();
 
 /** The rows of the first markdown table after `heading`, as trimmed cells. */
 function tableAfter(heading: string): string[][] {
-  const start = README.indexOf(heading);
-  if (start < 0) throw new Error(`README has no "${heading}"`);
-  const lines = README.slice(start).split("\n");
+  const start = PROTOCOL.indexOf(heading);
+  if (start < 0) throw new Error(`docs/protocol.md has no "${heading}"`);
+  const lines = PROTOCOL.slice(start).split("\n");
   const first = lines.findIndex((l) => l.startsWith("|"));
   const rows: string[][] = [];
   for (const line of lines.slice(first + 2)) {
@@ -36,7 +40,7 @@ function tableAfter(heading: string): string[][] {
 
 const code = (cell: string): string | undefined => /^`([^`]+)`$/.exec(cell)?.[1];
 
-/** A README text as a pattern: `<placeholder>` and `…` stand for any text. */
+/** A documented text as a pattern: `<placeholder>` and `…` stand for any text. */
 function pattern(text: string): RegExp {
   const parts = text.split(/(<[^>]+>|…)/);
   const body = parts
@@ -76,6 +80,16 @@ for (const event of [
   status.backgroundFinished(ref, { ...work, stopReason: "the server is stopping" }),
   status.backgroundTimeout(ref, 5, [work]),
   status.wakeInterrupted(ref),
+  status.steered(ref, {
+    messageId: "m1",
+    role: Role.ROLE_USER,
+    parts: [textPart("Also update the changelog.")],
+    contextId: "c",
+    taskId: "t",
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  }),
   status.budgetReached(
     ref,
     TEXT.budgetStop("token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", false),
@@ -137,6 +151,10 @@ const ARGS: Record<string, unknown[]> = {
   budgetStop: ["token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", true],
   byClient: ["not now"],
   resumedByOperator: ["ops"],
+  sandboxRefused: [
+    "Bash",
+    ["deny network-outbound example.com:80 (host is not on the allow list)"],
+  ],
   canceledByOperator: ["ops"],
   ownerLostWhileRunning: ["build-1/api-3f2a9c1e"],
   ownerLostWhileParked: ["build-1/api-3f2a9c1e"],
@@ -154,25 +172,25 @@ function rendered(texts: Record<string, unknown>): [string, string][] {
 }
 
 /**
- * Every backticked snippet of the README that quotes a text: mostly literal words (a lone
+ * Every backticked snippet of the manual that quotes a text: mostly literal words (a lone
  * `<toolName>` would match anything).
  */
 const literal = (s: string) => s.replace(/<[^>]+>|…/g, "");
 const flat = (s: string) => s.replace(/\s*\n\s*(> )?/g, " ");
-const prose = README.replace(/^[ \t]*```[\s\S]*?^[ \t]*```/gm, "");
+const prose = MANUAL.replace(/^[ \t]*```[\s\S]*?^[ \t]*```/gm, "");
 // A text holding backticks is quoted in a double-backtick span.
 const snippets = [...prose.matchAll(/``\s?([\s\S]+?)\s?``|`([^`]+)`/g)]
   .map((m) => flat(m[1] ?? m[2] ?? ""))
   .filter((s) => literal(s).trim().length >= 12);
 
-describe("the README's event contract and src/contract/", () => {
+describe("the docs' event contract and src/contract/", () => {
   it("document the same kinds", () => {
     expect(new Set(documented)).toEqual(new Set(Object.values(KIND)));
     expect(documented).toHaveLength(Object.values(KIND).length);
   });
 
   it.each(statusRows.map((r) => [code(r[0] ?? "") ?? "", r] as const))(
-    "%s: the README's state and text are what the server publishes",
+    "%s: the docs' state and text are what the server publishes",
     (kind, row) => {
       const sample = samples[kind];
       expect(sample, `no sample status for ${kind}`).toBeDefined();
@@ -188,17 +206,25 @@ describe("the README's event contract and src/contract/", () => {
     ...rendered(TEXT),
     ...rendered(DENIAL).map(([n, t]) => [`denial ${n}`, t]),
     ...rendered(FLEET_TEXT).map(([n, t]) => [`fleet ${n}`, t]),
-  ])("%s is quoted in the README", (_name, text) => {
+  ])("%s is quoted in the docs", (_name, text) => {
     expect(snippets.filter((s) => pattern(s).test(text))).not.toEqual([]);
   });
 });
 
-describe("the README's protocol versions and extension and src/contract/", () => {
+describe("the docs' protocol versions and extension and src/contract/", () => {
   it("quotes the -32009 answer to a header-less request as the server words it", () => {
-    expect(README).toContain(JSON.stringify(versionRefusedMessage(undefined, false)).slice(1, -1));
+    expect(docPage("bindings.md")).toContain(
+      JSON.stringify(versionRefusedMessage(undefined, false)).slice(1, -1),
+    );
   });
 
   it("names the event extension's URI and version", () => {
-    expect(README).toContain(`| \`${EVENTS_EXTENSION_URI}\` | \`${EVENTS_EXTENSION_VERSION}\``);
+    expect(PROTOCOL).toContain(`| \`${EVENTS_EXTENSION_URI}\` | \`${EVENTS_EXTENSION_VERSION}\``);
+  });
+
+  it("names the control extension's URI and version, on its page and beside the events one", () => {
+    const row = `| \`${CONTROL_EXTENSION_URI}\` | \`${CONTROL_EXTENSION_VERSION}\``;
+    expect(PROTOCOL).toContain(row);
+    expect(docPage("control.md")).toContain(row);
   });
 });

@@ -2,7 +2,6 @@
 import { createHash } from "node:crypto";
 import { afterEach } from "vitest";
 import {
-  Role,
   type AgentCard,
   type GetTaskRequest,
   type Message,
@@ -10,7 +9,7 @@ import {
   type Task,
 } from "@a2a-js/sdk";
 import { TaskNotFoundError } from "@a2a-js/sdk/errors";
-import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
+import type { ServerCallContext } from "@a2a-js/sdk/server";
 import { buildAgentCard } from "../../../src/a2a/card/agent-card.js";
 import { REFUSAL_STATE_KEY } from "../../../src/contract/limits.js";
 import type { CallerLimitError } from "../../../src/a2a/handler/limit-error.js";
@@ -25,7 +24,7 @@ import { AUDIENCE, ISSUER } from "../../support/oidc.js";
 import { startGrpcServer, type RunningGrpcServer } from "../../../src/grpc/server.js";
 import type { TlsMaterial } from "../../../src/grpc/tls.js";
 import { captureLogs, rawGrpcClient } from "../../support/grpc.js";
-import { unsupported, workingTask } from "../http/support/stub-handler.js";
+import { okReply, UnsupportedHandler, workingTask } from "../http/support/stub-handler.js";
 
 export {
   GET_TASK,
@@ -44,15 +43,15 @@ export const card: AgentCard = buildAgentCard(
 );
 
 /** Records what reaches it; GetTask answers a working task, or fails as `failWith` says. */
-export class StubHandler implements A2ARequestHandler {
+export class StubHandler extends UnsupportedHandler {
   readonly calls: { method: string; context: ServerCallContext; params: unknown }[] = [];
   failWith: Error | undefined;
   /** Refuses GetTask as the guarded handler refuses by a per-caller limit (state marked). */
   refuseWith: CallerLimitError | undefined;
-  getAgentCard(): Promise<AgentCard> {
+  override getAgentCard(): Promise<AgentCard> {
     return Promise.resolve(card);
   }
-  getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+  override getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
     this.calls.push({ method: "getTask", context, params });
     if (this.failWith) return Promise.reject(this.failWith);
     if (this.refuseWith) {
@@ -68,35 +67,10 @@ export class StubHandler implements A2ARequestHandler {
       status: { ...task.status, timestamp: new Date(0).toISOString() },
     } as Task);
   }
-  sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message> {
+  override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message> {
     this.calls.push({ method: "sendMessage", context, params });
-    return Promise.resolve({
-      messageId: "reply-1",
-      contextId: "ctx-1",
-      taskId: "",
-      role: Role.ROLE_AGENT,
-      parts: [
-        {
-          content: { $case: "text", value: "ok" },
-          mediaType: "",
-          filename: "",
-          metadata: undefined,
-        },
-      ],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    });
+    return Promise.resolve(okReply());
   }
-  sendMessageStream = unsupported;
-  resubscribe = unsupported;
-  getAuthenticatedExtendedAgentCard = unsupported;
-  cancelTask = unsupported;
-  createTaskPushNotificationConfig = unsupported;
-  getTaskPushNotificationConfig = unsupported;
-  listTaskPushNotificationConfigs = unsupported;
-  deleteTaskPushNotificationConfig = unsupported;
-  listTasks = unsupported;
 }
 
 export interface StubServer {

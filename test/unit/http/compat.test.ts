@@ -6,6 +6,7 @@
 import { Role, type SendMessageRequest } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildAgentCard } from "../../../src/a2a/card/agent-card.js";
+import { CONTROL_EXTENSION_URI } from "../../../src/contract/control.js";
 import { EVENTS_EXTENSION_URI } from "../../../src/contract/extension.js";
 import { legacyAgentCardJson } from "../../../src/a2a/card/legacy-card.js";
 import { versionRefusedMessage } from "../../../src/contract/versions.js";
@@ -344,7 +345,7 @@ describe("the event extension", () => {
     }
   });
 
-  it("is listed in the card, in both versions' shapes", async () => {
+  it("is listed in the card, in both versions' shapes, beside the control extension (steer on by default)", async () => {
     const r = await startCompat();
     for (const headers of [V1, {}]) {
       const card = (await (
@@ -352,7 +353,10 @@ describe("the event extension", () => {
       ).json()) as {
         capabilities: { extensions: { uri: string }[] };
       };
-      expect(card.capabilities.extensions.map((e) => e.uri)).toEqual([EVENTS_EXTENSION_URI]);
+      expect(card.capabilities.extensions.map((e) => e.uri)).toEqual([
+        EVENTS_EXTENSION_URI,
+        CONTROL_EXTENSION_URI,
+      ]);
     }
   });
 });

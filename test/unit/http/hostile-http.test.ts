@@ -8,13 +8,19 @@ import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { deflateSync, gzipSync } from "node:zlib";
-import { type AgentCard, type GetTaskRequest, type StreamResponse, type Task } from "@a2a-js/sdk";
+import { type GetTaskRequest, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { TaskNotFoundError } from "@a2a-js/sdk/errors";
-import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
+import type { ServerCallContext } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHttpApp } from "../../../src/http/app.js";
-import { card, JSON_V1, unsupported, workingTask } from "./support/stub-handler.js";
+import {
+  card,
+  JSON_V1,
+  unsupported,
+  UnsupportedHandler,
+  workingTask,
+} from "./support/stub-handler.js";
 import { answerClientErrorsAsJson } from "../../../src/http/client-errors.js";
 
 /** Sends `request` as is on a fresh connection; resolves with all that comes back. */
@@ -29,21 +35,20 @@ function rawExchange(port: number, request: string): Promise<string> {
 }
 
 /** Records the calls that reach it; GetTask of "boom" fails the way a bug would. */
-class StubHandler implements A2ARequestHandler {
+class StubHandler extends UnsupportedHandler {
   readonly calls: string[] = [];
-  getAgentCard = (): Promise<AgentCard> => Promise.resolve(card);
-  getTask(params: GetTaskRequest, _context: ServerCallContext): Promise<Task> {
+  override getTask(params: GetTaskRequest, _context: ServerCallContext): Promise<Task> {
     this.calls.push(`getTask ${params.id}`);
     if (params.id === "boom") {
       return Promise.reject(new Error("ENOENT: no such file, open '/srv/secret/tasks.db'"));
     }
     return Promise.resolve(workingTask(params.id));
   }
-  sendMessage(): Promise<never> {
+  override sendMessage(): Promise<never> {
     this.calls.push("sendMessage");
     return unsupported();
   }
-  sendMessageStream(): AsyncGenerator<StreamResponse, void, undefined> {
+  override sendMessageStream(): AsyncGenerator<StreamResponse, void, undefined> {
     this.calls.push("sendMessageStream");
     // One event, then a fault of the server: the stream is open when it fails.
     const task = workingTask("t1");
@@ -53,7 +58,7 @@ class StubHandler implements A2ARequestHandler {
       throw new Error("EACCES: permission denied, open '/srv/secret/inbox'");
     })();
   }
-  resubscribe(): AsyncGenerator<StreamResponse, void, undefined> {
+  override resubscribe(): AsyncGenerator<StreamResponse, void, undefined> {
     this.calls.push("resubscribe");
     // An async generator: the refusal comes with the first event, before the stream opens.
     return (async function* () {
@@ -62,13 +67,6 @@ class StubHandler implements A2ARequestHandler {
       throw new TaskNotFoundError("Task not found: t");
     })();
   }
-  getAuthenticatedExtendedAgentCard = unsupported;
-  cancelTask = unsupported;
-  createTaskPushNotificationConfig = unsupported;
-  getTaskPushNotificationConfig = unsupported;
-  listTaskPushNotificationConfigs = unsupported;
-  deleteTaskPushNotificationConfig = unsupported;
-  listTasks = unsupported;
 }
 
 let server: Server | undefined;

@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { access, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   OrphanGuard,
+  PIDS_FILE,
   isSameProcess,
   parseStat,
   processTree,
@@ -33,6 +34,11 @@ class FakeTable implements ProcessTable {
 }
 
 let cwd = "";
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 beforeEach(async () => {
   cwd = await mkdtemp(join(tmpdir(), "a2a-orphans-"));
 });
@@ -113,5 +119,31 @@ describe("OrphanGuard", () => {
     expect(await new OrphanGuard({ cwd, logger, processes: none }).stopPredecessor()).toEqual([]);
     const table = new FakeTable([proc(1, 0, "init")]);
     expect(await new OrphanGuard({ cwd, logger, processes: table }).stopPredecessor()).toEqual([]);
+  });
+  it("at a graceful stop, removes its pid file once no child of its runs", async () => {
+    const table = new FakeTable([proc(100, 1, "node claude-a2a"), proc(101, 100, "claude")]);
+    const guard = new OrphanGuard({ cwd, logger, processes: table, selfPid: 100 });
+    await guard.record();
+    expect(await exists(join(cwd, PIDS_FILE))).toBe(true);
+    table.all = [proc(100, 1, "node claude-a2a")];
+    await guard.release();
+    expect(await exists(join(cwd, PIDS_FILE))).toBe(false);
+  });
+
+  it("at a stop with a child still running, keeps it recorded for the next server", async () => {
+    const table = new FakeTable([proc(100, 1, "node claude-a2a"), proc(101, 100, "claude")]);
+    const guard = new OrphanGuard({ cwd, logger, processes: table, selfPid: 100 });
+    await guard.release();
+    const file = JSON.parse(await readFile(join(cwd, PIDS_FILE), "utf8")) as {
+      children: { pid: number }[];
+    };
+    expect(file.children.map((c) => c.pid)).toEqual([101]);
+  });
+
+  it("at a stop, leaves the pid file of another server that runs on the workspace now", async () => {
+    const table = new FakeTable([proc(100, 1, "node claude-a2a"), proc(200, 1, "node claude-a2a")]);
+    await new OrphanGuard({ cwd, logger, processes: table, selfPid: 100 }).record();
+    await new OrphanGuard({ cwd, logger, processes: table, selfPid: 200 }).release();
+    expect(await exists(join(cwd, PIDS_FILE))).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import { ServerCallContext, type User } from "@a2a-js/sdk/server";
 import { DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVERY_TASK } from "../../support/harness/messages.js";
 import { openDatabase, type Database } from "../../../src/store/database.js";
 import { listQueries, SqliteTaskStore } from "../../../src/store/sqlite-task-list.js";
 import { task } from "./store-contract.js";
@@ -26,16 +27,7 @@ const bob = new ServerCallContext({ user: new Caller("bob") });
 const anonymous = new ServerCallContext();
 const aliceElsewhere = new ServerCallContext({ user: new Caller("alice"), tenant: "other" });
 
-const base: ListTasksRequest = {
-  tenant: "",
-  contextId: "",
-  status: TaskState.TASK_STATE_UNSPECIFIED,
-  pageSize: undefined,
-  pageToken: "",
-  historyLength: undefined,
-  statusTimestampAfter: undefined,
-  includeArtifacts: undefined,
-};
+const base = EVERY_TASK;
 
 let dir: string;
 let database: Extract<Database, { type: "sqlite" }>;

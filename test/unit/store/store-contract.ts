@@ -1,7 +1,7 @@
 /** The behaviour every database store must have, run against SQLite and PostgreSQL. */
 import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { TaskState, type AgentCard, type ListTasksRequest, type Task } from "@a2a-js/sdk";
+import { TaskState, type AgentCard, type Task } from "@a2a-js/sdk";
 import {
   DefaultRequestHandler,
   ServerCallContext,
@@ -10,6 +10,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EVERY_TASK } from "../../support/harness/messages.js";
 import { INBOX_DIR } from "../../../src/workspace/inbox.js";
 import { CallerUser } from "../../../src/identity/caller.js";
 import { KIND } from "../../../src/contract/kinds.js";
@@ -75,16 +76,7 @@ const handlerFor = (stores: TaskStores) =>
     stores.pushStore,
   );
 
-const listParams: ListTasksRequest = {
-  tenant: "",
-  contextId: "",
-  status: TaskState.TASK_STATE_UNSPECIFIED,
-  pageSize: undefined,
-  pageToken: "",
-  historyLength: undefined,
-  statusTimestampAfter: undefined,
-  includeArtifacts: undefined,
-};
+const listParams = EVERY_TASK;
 
 export interface ContractTarget {
   /** A config naming a fresh, empty database (the same one on every call within a test). */
@@ -260,7 +252,7 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
 
 /**
  * ListTasks on a store: pagination, filters, caller scoping, historyLength and includeArtifacts.
- * Every store runs it, the memory one too (README: they work on every store).
+ * Every store runs it, the memory one too (docs/storage.md: they work on every store).
  */
 export function describeListTasks(openStores: () => Promise<TaskStores>): void {
   it("ListTasks: newest first, pages by token, filters by context, status and time, scoped to the caller", async () => {

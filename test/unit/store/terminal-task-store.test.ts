@@ -26,6 +26,21 @@ describe("TerminalTaskStore", () => {
     expect(stored?.metadata).toEqual({ note: "canceled" });
   });
 
+  it("amends a terminal task (a late run's usage), after the saves already started", async () => {
+    const store = new TerminalTaskStore(new InMemoryTaskStore(), pino({ level: "silent" }));
+    void store.save(task(TaskState.TASK_STATE_CANCELED, "canceled"), context);
+    await store.amend("t-1", context, (t) => ({ ...t, metadata: { ...t.metadata, usage: 1 } }));
+    const stored = await store.load("t-1", context);
+    expect(stored?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(stored?.metadata).toEqual({ note: "canceled", usage: 1 });
+    // Still terminal for every other save.
+    await store.save(task(TaskState.TASK_STATE_WORKING, "stale"), context);
+    expect((await store.load("t-1", context))?.metadata).toEqual({ note: "canceled", usage: 1 });
+    // An unknown task: nothing is written.
+    await store.amend("t-2", context, (t) => t);
+    expect(await store.load("t-2", context)).toBeUndefined();
+  });
+
   it("learns a task is terminal from a load (a store written by an earlier process)", async () => {
     const inner = new InMemoryTaskStore();
     await inner.save(task(TaskState.TASK_STATE_FAILED, "before restart"), context);

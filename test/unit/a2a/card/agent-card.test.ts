@@ -7,6 +7,7 @@ import {
   grpcAddress,
 } from "../../../../src/a2a/card/agent-card.js";
 import { EVENTS_EXTENSION_URI } from "../../../../src/contract/extension.js";
+import { CONTROL_EXTENSION_URI } from "../../../../src/contract/control.js";
 import { legacyAgentCardJson } from "../../../../src/a2a/card/legacy-card.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import type { ConfigInput } from "../../../../src/config/schema.js";
@@ -96,7 +97,14 @@ describe("agent card", () => {
 
   it("states the capabilities the server has", () => {
     // ProtoJSON leaves out `required: false`, its default.
-    const extensions = [{ uri: EVENTS_EXTENSION_URI, description: expect.any(String) as string }];
+    const extensions = [
+      { uri: EVENTS_EXTENSION_URI, description: expect.any(String) as string },
+      {
+        uri: CONTROL_EXTENSION_URI,
+        description: expect.any(String) as string,
+        params: { version: "1", controls: ["steer"] },
+      },
+    ];
     expect(wire().capabilities).toEqual({
       streaming: true,
       pushNotifications: true,
@@ -106,6 +114,15 @@ describe("agent card", () => {
     expect(
       wire({ agentCard: { capabilities: { pushNotifications: false } } }).capabilities,
     ).toEqual({ streaming: true, pushNotifications: false, extensions, extendedAgentCard: false });
+  });
+
+  it("lists the control extension only while one of its controls is on (server.control)", () => {
+    const uris = (input: ConfigInput) =>
+      (buildAgentCard(config(input), { version: "1" }).capabilities?.extensions ?? []).map(
+        (e) => e.uri,
+      );
+    expect(uris({})).toEqual([EVENTS_EXTENSION_URI, CONTROL_EXTENSION_URI]);
+    expect(uris({ server: { control: { steer: false } } })).toEqual([EVENTS_EXTENSION_URI]);
   });
 
   it("declares the event extension as optional, without parameters", () => {
@@ -280,7 +297,10 @@ describe("v0.3 card (server.compat.v03)", () => {
       capabilities: {
         streaming: true,
         pushNotifications: true,
-        extensions: [{ uri: EVENTS_EXTENSION_URI, required: false }],
+        extensions: [
+          { uri: EVENTS_EXTENSION_URI, required: false },
+          { uri: CONTROL_EXTENSION_URI, required: false },
+        ],
       },
       // v0.3's security shapes: a `type` discriminator, plain scope lists.
       securitySchemes: { bearer: { type: "http", scheme: "Bearer" } },

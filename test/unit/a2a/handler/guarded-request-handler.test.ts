@@ -16,6 +16,7 @@ import {
   type RequestContext,
 } from "@a2a-js/sdk/server";
 import { beforeEach, describe, expect, it } from "vitest";
+import { EVERY_TASK } from "../../../support/harness/messages.js";
 import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import {
   GuardedRequestHandler,
@@ -146,7 +147,7 @@ const cancel = (id: string) => handler.cancelTask({ tenant: "", id, metadata: un
 
 describe("GuardedRequestHandler: one turn at a time", () => {
   it.each([TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED])(
-    "refuses a message for a task in %s with the README's message, touching nothing",
+    "refuses a message for a task in %s with the docs' message, touching nothing",
     async (state) => {
       const before = await storeTask("busy-1", state);
       const refusal = handler.sendMessage(send("busy-1"), context);
@@ -168,7 +169,7 @@ describe("GuardedRequestHandler: one turn at a time", () => {
     expect(executor.executed).toEqual([]);
   });
 
-  it("spells the refusal exactly as the README does", () => {
+  it("spells the refusal exactly as the docs do", () => {
     expect(stillWorkingMessage("abc")).toBe(
       "Task abc is still working; wait for input-required or send a new message without taskId.",
     );
@@ -353,19 +354,7 @@ describe("GuardedRequestHandler: content modes", () => {
     const stream = handler.sendMessageStream(audio(""), context);
     await expect(stream.next()).rejects.toThrow(ContentTypeNotSupportedError);
     expect(executor.executed).toEqual([]);
-    const listed = await handler.listTasks(
-      {
-        tenant: "",
-        contextId: "",
-        status: TaskState.TASK_STATE_UNSPECIFIED,
-        pageSize: undefined,
-        pageToken: "",
-        historyLength: undefined,
-        statusTimestampAfter: undefined,
-        includeArtifacts: undefined,
-      },
-      context,
-    );
+    const listed = await handler.listTasks(EVERY_TASK, context);
     expect(listed.tasks).toEqual([]);
   });
 

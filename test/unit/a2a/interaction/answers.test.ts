@@ -41,7 +41,7 @@ const colour: InputRequest = {
 };
 
 describe("denial text", () => {
-  it("is the README's two sentences, with the reason when there is one", () => {
+  it("is the docs' two sentences, with the reason when there is one", () => {
     expect(denialMessage("no writes outside the repo")).toBe(
       "The user denied this action (no writes outside the repo). Do not request the same permission again; pick another approach or finish the task and explain.",
     );

@@ -9,7 +9,7 @@ import {
   type ReplyReading,
 } from "../../../../src/a2a/interaction/permission-reply.js";
 
-/** Every row of the README's table, the phrases, and the traps around them. */
+/** Every row of docs/protocol.md's table, the phrases, and the traps around them. */
 const TABLE: [reply: string, reading: ReplyReading][] = [
   // allow: a yes word and nothing that negates, hedges or asks
   ["Yes.", "allow"],
@@ -117,7 +117,7 @@ const TABLE: [reply: string, reading: ReplyReading][] = [
   ["yes yes yes yes yes yes yes yes yes", "unclear"], // 9 words
 ];
 
-describe("free-text permission replies (the README's decision table)", () => {
+describe("free-text permission replies (docs/protocol.md's decision table)", () => {
   it.each(TABLE)("%j reads as %s", (reply, reading) => {
     expect(readReply(reply)).toBe(reading);
   });

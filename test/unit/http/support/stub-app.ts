@@ -3,7 +3,6 @@ import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
-  Role,
   type AgentCard,
   type GetTaskRequest,
   type Message,
@@ -11,12 +10,12 @@ import {
   type StreamResponse,
   type Task,
 } from "@a2a-js/sdk";
-import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
+import type { ServerCallContext } from "@a2a-js/sdk/server";
 import { pino } from "pino";
 import { Authenticator } from "../../../../src/auth/decide.js";
 import { createHttpApp, type HttpCommonOptions } from "../../../../src/http/app.js";
 import type { A2aSurface } from "../../../../src/http/a2a-routes.js";
-import { card, JSON_V1, unsupported, workingTask } from "./stub-handler.js";
+import { card, JSON_V1, okReply, UnsupportedHandler, workingTask } from "./stub-handler.js";
 
 export const BODY_LIMIT = 200_000;
 
@@ -32,46 +31,24 @@ export const failingStream = (err: Error) =>
   }) as unknown as AsyncGenerator<StreamResponse, void, undefined>;
 
 /** Records the calls that reach it; answers GetTask and SendMessage. */
-export class StubHandler implements A2ARequestHandler {
+export class StubHandler extends UnsupportedHandler {
   readonly calls: { method: string; context: ServerCallContext; params: unknown }[] = [];
 
-  constructor(private readonly agentCard: AgentCard = card) {}
+  constructor(private readonly agentCard: AgentCard = card) {
+    super();
+  }
 
-  getAgentCard(): Promise<AgentCard> {
+  override getAgentCard(): Promise<AgentCard> {
     return Promise.resolve(this.agentCard);
   }
-  getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+  override getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
     this.calls.push({ method: "getTask", context, params });
     return Promise.resolve(workingTask(params.id));
   }
-  sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message> {
+  override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message> {
     this.calls.push({ method: "sendMessage", context, params });
-    return Promise.resolve({
-      messageId: "reply-1",
-      contextId: "ctx-1",
-      taskId: "",
-      role: Role.ROLE_AGENT,
-      parts: [
-        { content: { $case: "text", value: "ok" }, mediaType: "", filename: "", metadata: {} },
-      ],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    });
+    return Promise.resolve(okReply({}));
   }
-  sendMessageStream(): AsyncGenerator<StreamResponse, void, undefined> {
-    return unsupported();
-  }
-  resubscribe(): AsyncGenerator<StreamResponse, void, undefined> {
-    return unsupported();
-  }
-  getAuthenticatedExtendedAgentCard = unsupported;
-  cancelTask = unsupported;
-  createTaskPushNotificationConfig = unsupported;
-  getTaskPushNotificationConfig = unsupported;
-  listTaskPushNotificationConfigs = unsupported;
-  deleteTaskPushNotificationConfig = unsupported;
-  listTasks = unsupported;
 }
 
 export interface Running {

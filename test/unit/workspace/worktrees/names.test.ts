@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import {
@@ -5,6 +6,8 @@ import {
   branchName,
   commitMessage,
   EXCLUDE_MARKER,
+  excludePatterns,
+  resolveServerPath,
   readablePart,
   withExcludes,
   worktreeName,
@@ -130,5 +133,26 @@ describe("SerialQueues", () => {
     expect(log).toEqual(["a1 start", "b1", "a1 end", "a2", "a3"]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(queues.size).toBe(0);
+  });
+});
+
+describe("excludePatterns: the server's paths as anchored exclude lines", () => {
+  it.each([
+    ["a folder", "/r/ws/.claude/a2a-inbox/", ["/ws/.claude/a2a-inbox/"]],
+    ["a file and its siblings", "/r/ws/.claude/claude-a2a.db*", ["/ws/.claude/claude-a2a.db*"]],
+    ["a file", "/r/x.json", ["/x.json"]],
+    ["a glob character, escaped", "/r/a[1].db*", ["/a\\[1\\].db*"]],
+    ["outside the repository: left out", "/elsewhere/tasks.db*", []],
+    ["the top itself: left out", "/r/", []],
+  ])("%s", (_what, path, expected) => {
+    expect(excludePatterns("/r", [path], posix)).toEqual(expected);
+  });
+
+  it("resolves a server path against the workspace, keeping its marker", () => {
+    expect(resolveServerPath("/r/ws", ".claude/a2a-inbox/")).toBe("/r/ws/.claude/a2a-inbox/");
+    expect(resolveServerPath("/r/ws", ".claude/claude-a2a.db*")).toBe(
+      "/r/ws/.claude/claude-a2a.db*",
+    );
+    expect(resolveServerPath("/r/ws", "/abs/tasks.db")).toBe("/abs/tasks.db");
   });
 });

@@ -1,0 +1,160 @@
+/**
+ * `claude-a2a demo` (`npm run demo` in a clone): the scripted model with the demo rules, and the
+ * server on it, in a fresh temporary git workspace (or `--dir`), printing how to talk to it. No
+ * account and no network: the Claude Code runtime is real, only the model is scripted. The
+ * recorded sessions of docs/demo.md reproduce with it (test/e2e/demo-sessions.test.ts).
+ */
+import { parseArgs } from "node:util";
+import { createLogger, logFormat, logLevel } from "../common/logging.js";
+import { resolveConfig } from "../config/load.js";
+import { ConfigError } from "../config/errors.js";
+import { StartupError, startServer, type RunningServer } from "../app/server.js";
+import { currentInvocation, type Invocation } from "../common/invocation.js";
+import { FakeModel } from "./fake-model/server.js";
+import { DEMO_PROMPTS, DEMO_RULES } from "./rules.js";
+import { openDemoWorkspace, type DemoWorkspace } from "./workspace.js";
+import { demoEnv } from "./env.js";
+
+export const DEMO_USAGE = `Usage: claude-a2a demo [options]   (npm run demo [-- options] in a clone)
+
+Starts a scripted model (no account, no network) and the server on it, in a fresh temporary
+git workspace, and prints how to talk to it. Ctrl-C stops both and removes the workspace.
+
+Options:
+  -p, --port <port>   the server's port (default 3008)
+      --dir <dir>     serve this directory instead of a temporary one (kept as it is)
+  -h, --help          show this help and exit
+`;
+
+/** The model the runtime is told to use: the scripted model answers any, the price is this one's. */
+export const DEMO_MODEL = "claude-sonnet-4-5";
+
+export interface DemoIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export interface DemoDeps {
+  /** Resolves when the demo should stop (default: SIGINT or SIGTERM). */
+  readonly stopSignal?: () => Promise<void>;
+  readonly invocation?: Invocation;
+}
+
+/** What the demo prints once both are up: how to talk to it. Pure. */
+export function demoBanner(o: {
+  url: string;
+  cwd: string;
+  modelUrl: string;
+  worktrees: boolean;
+  bin: Invocation;
+  temporary: boolean;
+}): string {
+  const { url, bin } = o;
+  return [
+    `claude-a2a demo: serving ${o.cwd} at ${url} on a scripted model (${o.modelUrl}): no account, no network.`,
+    `${o.worktrees ? "Each conversation works in a git worktree of its own; " : ""}Ctrl-C stops it${o.temporary ? " and removes the workspace" : ""}.`,
+    ``,
+    `  chat:    ${bin} chat --url ${url}`,
+    `  send:    ${bin} send --url ${url} "${DEMO_PROMPTS.question}"`,
+    `  console: ${url}/console/`,
+    ``,
+    `Try "${DEMO_PROMPTS.question}" (a question), "${DEMO_PROMPTS.permission}" (a permission),`,
+    `"${DEMO_PROMPTS.diff}" (a file change${o.worktrees ? " and its diff" : ""}). The recorded sessions: docs/demo.md.`,
+    ``,
+  ].join("\n");
+}
+
+const untilSignal = () =>
+  new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+
+function parse(argv: readonly string[]): { port: string; dir?: string; help?: boolean } {
+  return parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: "string", short: "p", default: "3008" },
+      dir: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+}
+
+/** Runs the demo until a stop signal; resolves with the exit code. */
+export async function runDemo(
+  argv: readonly string[],
+  io: DemoIo,
+  deps: DemoDeps = {},
+): Promise<number> {
+  let flags: ReturnType<typeof parse>;
+  try {
+    flags = parse(argv);
+  } catch (err) {
+    io.err(`claude-a2a demo: ${(err as Error).message}\n\n${DEMO_USAGE}`);
+    return 2;
+  }
+  if (flags.help) {
+    io.out(DEMO_USAGE);
+    return 0;
+  }
+  let workspace: DemoWorkspace;
+  try {
+    workspace = await openDemoWorkspace(flags.dir);
+  } catch (err) {
+    io.err(`claude-a2a demo: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const model = await FakeModel.start({ rules: DEMO_RULES });
+  let server: RunningServer | undefined;
+  try {
+    const config = resolveConfig(
+      {
+        claude: {
+          model: DEMO_MODEL,
+          // The user's own Claude Code settings (hooks, permissions) would change the sessions.
+          settingSources: [],
+          permissionMode: "acceptEdits",
+          isolation: workspace.worktrees ? "worktree" : "shared",
+        },
+        store: { type: "memory" },
+      },
+      { file: "(demo)", startDir: workspace.cwd, overrides: { port: flags.port } },
+    );
+    const logger = createLogger({
+      // Only what goes wrong: the banner is what a demo's user reads.
+      level: logLevel(process.env, "warn") ?? "warn",
+      format: logFormat(process.env, process.stderr.isTTY === true),
+      destination: process.stderr,
+    });
+    server = await startServer({
+      config,
+      logger,
+      claudeEnv: demoEnv(process.env, { modelUrl: model.url, ...workspace }),
+    });
+    io.out(
+      demoBanner({
+        url: server.url,
+        cwd: workspace.cwd,
+        modelUrl: model.url,
+        worktrees: workspace.worktrees,
+        bin: deps.invocation ?? currentInvocation(),
+        temporary: flags.dir === undefined,
+      }),
+    );
+    await (deps.stopSignal ?? untilSignal)();
+    return 0;
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof StartupError) {
+      io.err(`claude-a2a demo: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await server?.close();
+    await model.close();
+    await workspace.remove();
+  }
+}

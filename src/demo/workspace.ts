@@ -1,0 +1,77 @@
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** Where a demo runs: the served directory, the runtime's own folders, and how to clean up. */
+export interface DemoWorkspace {
+  /** The served directory (a real path). */
+  readonly cwd: string;
+  /**
+   * Conversations get worktrees (and the final status a diff): in the temporary repository the
+   * demo made. A directory the user named is served as it is ("shared"): no branch of ours
+   * appears in their repository.
+   */
+  readonly worktrees: boolean;
+  /** CLAUDE_CONFIG_DIR and CLAUDE_CODE_TMPDIR of the runtime: never the user's own. */
+  readonly configDir: string;
+  readonly tmpDir: string;
+  /** Removes what the demo created (a temporary workspace entirely; else its runtime folders). */
+  remove(): Promise<void>;
+}
+
+const GIT = [
+  "-c",
+  "user.name=claude-a2a demo",
+  "-c",
+  "user.email=demo@localhost",
+  "-c",
+  "commit.gpgsign=false",
+];
+
+const FENCE = `# The fence\n\nA demo workspace of claude-a2a: the scripted model paints this fence.\n`;
+
+/** A fresh temporary git repository with one commit, or the directory the user named. */
+export async function openDemoWorkspace(dir: string | undefined): Promise<DemoWorkspace> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), "claude-a2a-demo-")));
+  const configDir = join(root, "claude-config");
+  const tmpDir = join(root, "tmp");
+  await mkdir(configDir);
+  await mkdir(tmpDir);
+  if (dir !== undefined) {
+    const cwd = await realpath(resolve(dir)).catch(() => undefined);
+    if (cwd === undefined || !(await stat(cwd)).isDirectory()) {
+      await rm(root, { recursive: true, force: true });
+      throw new Error(`no such directory: ${dir}`);
+    }
+    return {
+      cwd,
+      worktrees: false,
+      configDir,
+      tmpDir,
+      remove: () => rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
+    };
+  }
+  const cwd = join(root, "workspace");
+  await mkdir(cwd);
+  await writeFile(join(cwd, "README.md"), FENCE);
+  let worktrees = true;
+  try {
+    await run("git", ["init", "--quiet", "--initial-branch=main"], { cwd });
+    await run("git", [...GIT, "add", "README.md"], { cwd });
+    await run("git", [...GIT, "commit", "--quiet", "-m", "The fence"], { cwd });
+  } catch {
+    // No git on this machine: the demo still runs, without worktrees.
+    worktrees = false;
+  }
+  return {
+    cwd,
+    worktrees,
+    configDir,
+    tmpDir,
+    remove: () => rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
+  };
+}

@@ -1,0 +1,25 @@
+import type { Logger } from "pino";
+import type { SessionEvent } from "../claude/index.js";
+
+/**
+ * One warn line per command the runtime marked refused by its sandbox: the tool use id and the
+ * refused operations (`network-outbound`, …), never the command or its arguments (they may hold
+ * a secret or a caller's data). `conversation`: the session's key.
+ */
+export function logSandboxDenials(logger: Logger, conversation: string, event: SessionEvent): void {
+  if (event.type !== "run_event" && event.type !== "metadata") return;
+  const e = event.event;
+  if (e.kind !== "user") return;
+  for (const result of e.toolResults) {
+    if (result.sandbox === undefined) continue;
+    logger.warn(
+      {
+        conversation,
+        ...(event.type === "run_event" && { runId: event.runId }),
+        toolUseId: result.toolUseId,
+        operations: [...new Set(result.sandbox.map((v) => v.operation))],
+      },
+      "sandbox refused a command",
+    );
+  }
+}

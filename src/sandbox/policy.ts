@@ -1,0 +1,85 @@
+import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
+import type { Config } from "../config/schema.js";
+import { describeMechanism, mechanismAvailable, type Mechanism } from "./mechanism.js";
+import { sandboxOn } from "./preset.js";
+
+/**
+ * The operator's sandbox policy, pure: what `server.sandbox.required` refuses, when an off
+ * sandbox deserves a warning, and the `--check` line of a workspace.
+ */
+
+/** How a workspace is named in a sentence: its name, or the one directory at the root. */
+export const workspaceLabel = (workspace: string | undefined, cwd: string): string =>
+  workspace === undefined ? `The workspace ${cwd}` : `Workspace "${workspace}"`;
+
+/**
+ * Why `server.sandbox.required` refuses to start this workspace, one sentence naming it and what
+ * is missing, or undefined: its sandbox is on and the mechanism is here. Pure.
+ */
+export function requiredProblem(
+  label: string,
+  settings: SandboxSettings | undefined,
+  mechanism: Mechanism,
+): string | undefined {
+  if (!sandboxOn(settings)) {
+    return (
+      `${label}: server.sandbox.required is set but its claude.sandbox is off; set it to ` +
+      `"strict" (docs/sandbox.md).`
+    );
+  }
+  if (mechanismAvailable(mechanism)) return undefined;
+  const fix = mechanism.kind === "missing" ? `; ${mechanism.fix}` : "";
+  return (
+    `${label}: server.sandbox.required is set but its sandbox cannot run here: ` +
+    `${describeMechanism(mechanism)}${fix}.`
+  );
+}
+
+/** Whether others than the local user can reach the server: a non-loopback bind, or callers. */
+export function exposed(config: Pick<Config, "server">): boolean {
+  const s = config.server;
+  const loopback = s.host === "localhost" || s.host === "::1" || s.host.startsWith("127.");
+  return (
+    !loopback ||
+    s.auth.tokens.length > 0 ||
+    s.auth.oidc !== undefined ||
+    (s.allowedLogins?.length ?? 0) > 0 ||
+    s.operators.length > 0
+  );
+}
+
+/**
+ * The warning of a workspace whose sandbox is off (or cannot run) while others may call the
+ * server, or undefined. Pure: the startup log and `--check` both print it.
+ */
+export function exposureWarning(
+  label: string,
+  config: Pick<Config, "server">,
+  settings: SandboxSettings | undefined,
+  mechanism: Mechanism,
+): string | undefined {
+  if (!exposed(config)) return undefined;
+  if (sandboxOn(settings) && mechanismAvailable(mechanism)) return undefined;
+  const why = sandboxOn(settings)
+    ? `its sandbox cannot run (${describeMechanism(mechanism)})`
+    : "its sandbox is off";
+  return (
+    `${label}: callers other than the local user may reach this server and ${why}: ` +
+    `their commands run with this user's rights; set claude.sandbox to "strict" ` +
+    `(and server.sandbox.required) (docs/sandbox.md).`
+  );
+}
+
+/** The `--check` detail of a workspace's sandbox: on or off, the mechanism, the allowed domains. */
+export function sandboxDetail(
+  name: "strict" | "custom" | "off",
+  settings: SandboxSettings | undefined,
+  mechanism: Mechanism,
+): string {
+  const domains = settings?.network?.allowedDomains ?? [];
+  const on = sandboxOn(settings) ? `on (${name})` : "off";
+  return (
+    `${on}; mechanism: ${describeMechanism(mechanism)}; allowed domains: ` +
+    `${domains.length === 0 ? "none" : domains.join(", ")}`
+  );
+}

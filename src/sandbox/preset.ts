@@ -1,0 +1,67 @@
+import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
+import { STRICT_FIXED } from "../config/sandbox-schema.js";
+
+export { strictConflict } from "../config/sandbox-schema.js";
+
+/**
+ * `claude.sandbox` as the runtime gets it: the `"strict"` preset expanded, `"off"` as nothing.
+ * Pure. The preset's table is in docs/sandbox.md; a test holds the two together.
+ */
+
+/** A `claude.sandbox` value as the config schema gives it. */
+export type SandboxInput = "strict" | "off" | (SandboxSettings & { readonly preset?: "strict" });
+
+/** Where the usual secrets live, as the runtime spells home (`~`: the child's HOME). */
+export const SECRET_PATHS = ["~/.ssh", "~/.aws", "~/.config/gcloud"] as const;
+
+export interface SandboxContext {
+  /**
+   * The server's own files a sandboxed command must neither read nor write (absolute): its
+   * config file, its key files, its database and session map.
+   */
+  readonly serverFiles: readonly string[];
+}
+
+/** The preset over `extra` (the other keys of `{ "preset": "strict", ... }`). Pure. */
+export function strictSettings(ctx: SandboxContext, extra: SandboxSettings = {}): SandboxSettings {
+  const files = [...ctx.serverFiles];
+  return {
+    ...extra,
+    ...STRICT_FIXED,
+    network: {
+      ...extra.network,
+      allowedDomains: [...(extra.network?.allowedDomains ?? [])],
+      // Refused at once instead of asking: a prompt would let the caller widen it.
+      strictAllowlist: true,
+    },
+    filesystem: {
+      ...extra.filesystem,
+      denyRead: unique([...SECRET_PATHS, ...files, ...(extra.filesystem?.denyRead ?? [])]),
+      denyWrite: unique([...files, ...(extra.filesystem?.denyWrite ?? [])]),
+    },
+  };
+}
+
+/** The SDK's `sandbox` option for a workspace's `claude.sandbox`; undefined: none. Pure. */
+export function sandboxSettings(
+  input: SandboxInput | undefined,
+  ctx: SandboxContext,
+): SandboxSettings | undefined {
+  if (input === undefined || input === "off") return undefined;
+  if (input === "strict") return strictSettings(ctx);
+  const { preset, ...rest } = input;
+  return preset === "strict" ? strictSettings(ctx, rest) : rest;
+}
+
+/** Whether `settings` sandbox commands at all. Pure. */
+export const sandboxOn = (settings: SandboxSettings | undefined): boolean =>
+  settings?.enabled === true;
+
+/** The name of what `input` is, for logs and `--check`: "strict", "custom" or "off". Pure. */
+export function sandboxName(input: SandboxInput | undefined): "strict" | "custom" | "off" {
+  if (input === undefined || input === "off") return "off";
+  if (input === "strict" || input.preset === "strict") return "strict";
+  return input.enabled === true ? "custom" : "off";
+}
+
+const unique = (xs: readonly string[]): string[] => [...new Set(xs)];

@@ -1,0 +1,74 @@
+import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
+import type { Logger } from "pino";
+import type { Config } from "../config/schema.js";
+import { StartupError } from "../common/startup-error.js";
+import {
+  describeMechanism,
+  findMechanism,
+  mechanismAvailable,
+  type Mechanism,
+  type MechanismProbe,
+} from "./mechanism.js";
+import type { SandboxPolicy } from "./narrowing.js";
+import { exposureWarning, requiredProblem, sandboxDetail, workspaceLabel } from "./policy.js";
+import { sandboxName, sandboxSettings, strictSettings } from "./preset.js";
+import { serverFiles } from "./server-files.js";
+
+/** One workspace's sandbox as the server runs it: what every process gets, what a task may ask. */
+export interface WorkspaceSandbox {
+  readonly name: "strict" | "custom" | "off";
+  /** The SDK's `sandbox` option of every Claude Code process of the workspace. */
+  readonly settings: SandboxSettings | undefined;
+  readonly mechanism: Mechanism;
+  /** What a message's `metadata.sandbox` may narrow. */
+  readonly policy: SandboxPolicy;
+}
+
+/** The workspace's sandbox, found out (no process started): what `--check` and startup read. */
+export async function inspectSandbox(
+  config: Config,
+  configFile?: string | null,
+  probe?: MechanismProbe,
+): Promise<WorkspaceSandbox> {
+  const ctx = { serverFiles: serverFiles(config, configFile) };
+  const settings = sandboxSettings(config.claude.sandbox, ctx);
+  const mechanism = await findMechanism(settings, probe);
+  return {
+    name: sandboxName(config.claude.sandbox),
+    settings,
+    mechanism,
+    policy: {
+      base: settings,
+      strict: strictSettings(ctx),
+      available: mechanismAvailable(mechanism),
+    },
+  };
+}
+
+/**
+ * At a workspace's startup: `server.sandbox.required` refuses a workspace whose sandbox is off or
+ * cannot run (StartupError, one sentence); an off sandbox on a server others may call is warned
+ * about; the sandbox is logged.
+ */
+export async function openSandbox(
+  config: Config,
+  o: { workspace: string | undefined; configFile?: string | null; logger: Logger },
+): Promise<WorkspaceSandbox> {
+  const sandbox = await inspectSandbox(config, o.configFile);
+  const label = workspaceLabel(o.workspace, config.claude.cwd);
+  if (config.server.sandbox.required) {
+    const problem = requiredProblem(label, sandbox.settings, sandbox.mechanism);
+    if (problem !== undefined) throw new StartupError(problem);
+  }
+  const warning = exposureWarning(label, config, sandbox.settings, sandbox.mechanism);
+  if (warning !== undefined) o.logger.warn(warning);
+  o.logger.info(
+    {
+      sandbox: sandbox.name,
+      mechanism: describeMechanism(sandbox.mechanism),
+      detail: sandboxDetail(sandbox.name, sandbox.settings, sandbox.mechanism),
+    },
+    "sandbox",
+  );
+  return sandbox;
+}

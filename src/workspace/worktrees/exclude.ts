@@ -1,0 +1,39 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import nodePath, { join, resolve } from "node:path";
+import { GitError, runGit } from "./git.js";
+import { excludePatterns, resolveServerPath, withExcludes } from "./names.js";
+
+/**
+ * `claude.isolation: "shared"`: the server's own files in a workspace that is a git checkout
+ * (store, session map, pid file, inbox) go to the repository's `.git/info/exclude`, as with
+ * worktrees, so that serving a repository never changes its `git status`. The exclude file is
+ * local to the clone (never committed, never pushed) and hides untracked files only. Not a git
+ * repository, or no git: nothing to do. Returns the patterns added.
+ */
+export async function excludeServerFiles(
+  cwd: string,
+  serverPaths: readonly string[],
+): Promise<string[]> {
+  let out: string;
+  try {
+    out = (await runGit(cwd, ["rev-parse", "--show-toplevel", "--git-common-dir"])).stdout;
+  } catch (err) {
+    if (err instanceof GitError || (err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  const [top = "", common = ""] = out.split("\n");
+  if (top === "" || common === "") return [];
+  const patterns = excludePatterns(
+    top,
+    serverPaths.map((p) => resolveServerPath(cwd, p)),
+    nodePath,
+  );
+  const info = join(resolve(cwd, common), "info");
+  const file = join(info, "exclude");
+  const current = await readFile(file, "utf8").catch(() => "");
+  const next = withExcludes(current, patterns);
+  if (next === undefined) return [];
+  await mkdir(info, { recursive: true });
+  await writeFile(file, next);
+  return patterns.filter((p) => !current.split("\n").includes(p));
+}

@@ -1,0 +1,291 @@
+/**
+ * The control extension against the REAL Claude Code runtime, through the official A2A client
+ * with the extension's `A2A-Extensions` header: steering a working task (docs/control.md).
+ */
+import { access, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  type Client,
+} from "@a2a-js/sdk/client";
+import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
+import { reply, text, toolUse } from "../support/fake-model/index.js";
+import {
+  describeStream,
+  messageText,
+  sendRequest,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+  type HarnessOptions,
+} from "../support/a2a/harness.js";
+import { COLOUR_QUESTION, idsOf, lastStatus, resultText } from "../support/a2a/stream-view.js";
+import { watch } from "../support/a2a/watch.js";
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Every request of the client names the control extension. */
+const withControl: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.set("A2A-Extensions", CONTROL_EXTENSION_URI);
+  return fetch(input, { ...init, headers });
+};
+
+const STEER = "Also update the changelog.";
+/** A Bash command that runs until the test creates `release` (no timing), then says so. */
+const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo bash-done > finished";
+
+const bodyHas = (needle: string) => (req: { body: unknown }) =>
+  JSON.stringify(req.body).includes(needle);
+
+function slowBashRules(): NonNullable<HarnessOptions["rules"]> {
+  return [
+    {
+      name: "steered answer",
+      match: { when: bodyHas(STEER) },
+      reply: reply(text("Built it, and updated the changelog as you asked.")),
+    },
+    {
+      name: "build",
+      match: { lastUserText: "Build the release", toolResult: false },
+      reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
+    },
+    { name: "built", match: { toolResult: true }, reply: reply(text("Built it.")) },
+  ];
+}
+
+const isToolUse = (e: StreamResponse) =>
+  e.payload?.$case === "statusUpdate" &&
+  e.payload.value.status?.message?.metadata?.kind === "tool_use";
+const isSteered = (e: StreamResponse) =>
+  e.payload?.$case === "statusUpdate" &&
+  e.payload.value.status?.message?.metadata?.kind === "steered";
+
+describe("control extension: steering (real runtime)", () => {
+  it("a steering message during a slow Bash is folded into the same turn of the same task", async () => {
+    h = await startA2AHarness({
+      fetchImpl: withControl,
+      config: { claude: { allowedTools: ["Bash"] } },
+      rules: slowBashRules(),
+    });
+    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    await stream.first(isToolUse);
+    const ids = idsOf(stream.items);
+
+    const steering = watch(h.client.sendMessageStream(sendRequest(userMessage(STEER, ids))));
+    const head = await steering.first(() => true);
+    expect(head.payload?.$case === "task" && head.payload.value.id).toBe(ids.taskId);
+    // The runtime has the message once it says it queued it; the command then ends.
+    await waitFor(() => h?.frames.some(isQueuedCommand) === true);
+    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+
+    const shape = describeStream(await stream.done);
+    expect(shape).toContain("status:working:steered");
+    expect(shape.at(-1)).toBe("status:completed");
+    expect(resultText(stream.items)).toBe("Built it, and updated the changelog as you asked.");
+    // The scripted model's request after the tool result carried the steering message.
+    const afterTool = h.bench.model.requests.find((r) => r.request.toolResults.length > 0);
+    expect(JSON.stringify(afterTool?.request.body)).toContain(STEER);
+    // The steering request's stream is the same task's, to its end.
+    expect(describeStream(await steering.done).at(-1)).toBe("status:completed");
+
+    const stored = await h.client.getTask({ tenant: "", id: ids.taskId, historyLength: undefined });
+    expect(stored.history.map((m) => messageText(m))).toContain(STEER);
+    const tasks = await h.client.listTasks({
+      tenant: "",
+      contextId: ids.contextId,
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageSize: 50,
+      pageToken: "",
+      historyLength: 0,
+      statusTimestampAfter: undefined,
+      includeArtifacts: false,
+    });
+    expect(tasks.tasks.map((t) => t.id)).toEqual([ids.taskId]);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+
+  it('"now" interrupts the slow command and the turn goes on with the message', async () => {
+    h = await startA2AHarness({
+      fetchImpl: withControl,
+      config: { claude: { allowedTools: ["Bash"] } },
+      rules: slowBashRules(),
+    });
+    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    await stream.first(isToolUse);
+    const ids = idsOf(stream.items);
+    const steer = userMessage(STEER, ids);
+    steer.metadata = { steer: "now" };
+    await h.client.sendMessage(sendRequest(steer));
+
+    // No release: only the interrupt ends the command.
+    const shape = describeStream(await stream.done);
+    expect(shape).toContain("status:working:steered");
+    expect(shape.at(-1)).toBe("status:completed");
+    expect(resultText(stream.items)).toBe("Built it, and updated the changelog as you asked.");
+    await expect(access(join(h.bench.sandbox.cwd, "finished"))).rejects.toThrow();
+    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+  });
+
+  it("without the extension header the message is refused exactly as before", async () => {
+    h = await startA2AHarness({
+      config: { claude: { allowedTools: ["Bash"] } },
+      rules: slowBashRules(),
+    });
+    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    await stream.first(isToolUse);
+    const ids = idsOf(stream.items);
+    await expect(h.client.sendMessage(sendRequest(userMessage(STEER, ids)))).rejects.toThrow(
+      `Task ${ids.taskId} is still working; wait for input-required or send a new message without taskId.`,
+    );
+    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+    expect(describeStream(await stream.done).at(-1)).toBe("status:completed");
+    expect(resultText(stream.items)).toBe("Built it.");
+    expect(h.bench.model.requests.some((r) => bodyHas(STEER)(r.request))).toBe(false);
+  });
+
+  it("a steering message sent as the turn ends runs as the next turn of the same task", async () => {
+    h = await startA2AHarness({
+      fetchImpl: withControl,
+      rules: [
+        {
+          name: "steered",
+          match: { lastUserText: STEER },
+          reply: reply(text("Changelog updated too.")),
+        },
+        {
+          name: "essay",
+          match: { lastUserText: "Write the notes" },
+          // The last reply of the turn, streamed slowly: there is no tool boundary left to fold at.
+          reply: reply(text("These are the release notes, written one piece at a time."), {
+            chunkSize: 4,
+            chunkDelayMs: 40,
+          }),
+        },
+      ],
+    });
+    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Write the notes"))));
+    await stream.first((e) => e.payload?.$case === "artifactUpdate");
+    const ids = idsOf(stream.items);
+    await h.client.sendMessage(sendRequest(userMessage(STEER, ids)));
+
+    const shape = describeStream(await stream.done);
+    expect(shape.filter((s) => s === "status:working:steered")).toHaveLength(1);
+    expect(shape.at(-1)).toBe("status:completed");
+    expect(resultText(stream.items)).toBe("Changelog updated too.");
+    expect(h.bench.model.requests.map((r) => r.rule)).toEqual(["essay", "steered"]);
+    expect(stream.items.some(isSteered)).toBe(true);
+  });
+});
+
+describe("control extension: the other states (real runtime)", () => {
+  it("with the header, a parked task takes the message as its answer and a finished one refuses it", async () => {
+    h = await startA2AHarness({
+      fetchImpl: withControl,
+      rules: [
+        {
+          name: "ask",
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+        { name: "blue", match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
+      ],
+    });
+    const first = watch(h.client.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const parked = await first.done;
+    expect(lastStatus(parked).kind).toBe("ask_user_question");
+    const ids = idsOf(parked);
+    const answer = watch(h.client.sendMessageStream(sendRequest(userMessage("blue", ids))));
+    const shape = describeStream(await answer.done);
+    expect(shape).toContain("status:working:resumed");
+    expect(shape).not.toContain("status:working:steered");
+    expect(resultText(answer.items)).toBe("Painting it blue.");
+    expect(shape.at(-1)).toBe("status:completed");
+    await expect(h.client.sendMessage(sendRequest(userMessage(STEER, ids)))).rejects.toThrow(
+      /terminal state/,
+    );
+  });
+});
+
+describe("control extension: who may steer (real runtime)", () => {
+  it("only the task's owner steers it; another caller cannot see it; an operator may", async () => {
+    const TOKEN = {
+      alice: "alice-token-0123456789",
+      bob: "bob-token-0123456789",
+      ops: "ops-token-0123456789",
+    };
+    const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
+    h = await startA2AHarness({
+      config: {
+        server: {
+          auth: { tokens: Object.entries(TOKEN).map(([name, t]) => ({ name, sha256: sha256(t) })) },
+          operators: ["ops"],
+        },
+        claude: { allowedTools: ["Bash"] },
+      },
+      rules: slowBashRules(),
+    });
+    const url = h.server.url;
+    const [alice, bob, ops] = await Promise.all(
+      [TOKEN.alice, TOKEN.bob, TOKEN.ops].map((t) => clientAs(url, t, true)),
+    );
+    if (!alice || !bob || !ops) throw new Error("no client");
+    const stream = watch(alice.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    await stream.first(isToolUse);
+    const ids = idsOf(stream.items);
+
+    await expect(bob.sendMessage(sendRequest(userMessage("Stop building.", ids)))).rejects.toThrow(
+      /not found/i,
+    );
+    await ops.sendMessage(sendRequest(userMessage(STEER, ids)));
+    await waitFor(() => h?.frames.some(isQueuedCommand) === true);
+    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+
+    await stream.done;
+    const steered = stream.items.find(isSteered);
+    const message =
+      steered?.payload?.$case === "statusUpdate"
+        ? steered.payload.value.status?.message
+        : undefined;
+    expect(messageText(message)).toBe(STEER);
+    expect(message?.metadata?.answeredBy).toBe("ops");
+    expect(resultText(stream.items)).toBe("Built it, and updated the changelog as you asked.");
+    expect(h.bench.model.requests.some((r) => bodyHas("Stop building.")(r.request))).toBe(false);
+  });
+});
+
+/** The runtime's frame saying it read a user message and queued it for the running turn. */
+const isQueuedCommand = (frame: unknown) => {
+  const f = frame as { type?: string; state?: string };
+  return f.type === "command_lifecycle" && f.state === "queued";
+};
+
+/** A client of `url` sending `token` and, with `control`, the control extension's header. */
+function clientAs(url: string, token: string, control: boolean): Promise<Client> {
+  const fetchImpl: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set("Authorization", `Bearer ${token}`);
+    if (control) headers.set("A2A-Extensions", CONTROL_EXTENSION_URI);
+    return fetch(input, { ...init, headers });
+  };
+  const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+    transports: [new JsonRpcTransportFactory({ fetchImpl })],
+    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+  });
+  return new ClientFactory(options).createFromUrl(url);
+}
+
+/** Polls a condition the runtime makes true (bounded: the test's own timeout). */
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+}

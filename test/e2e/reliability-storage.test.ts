@@ -1,0 +1,105 @@
+/**
+ * Storage faults (docs/reliability.md "Faults"), with the real runtime and the official client:
+ * the SQLite store on a filesystem with no room left. The first write that fails is a clear
+ * error to the caller and in the log, the server does not crash, and earlier tasks are intact.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtemp, open, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TaskState } from "@a2a-js/sdk";
+import { pino } from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
+import { reply, text } from "../support/fake-model/index.js";
+import {
+  collect,
+  describeStream,
+  sendForTask,
+  sendRequest,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+
+/** A 4 MB tmpfs in a temp dir (we run as root in CI and here); undefined where mounting fails. */
+async function smallFilesystem(): Promise<string | undefined> {
+  const dir = await mkdtemp(join(tmpdir(), "claude-a2a-full-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", dir], { stdio: "ignore" });
+    return dir;
+  } catch {
+    await rm(dir, { recursive: true, force: true });
+    return undefined;
+  }
+}
+
+/** Fills the filesystem at `dir` until it has no byte left. */
+async function fill(dir: string): Promise<void> {
+  const file = await open(join(dir, "filler"), "w");
+  const block = Buffer.alloc(64 * 1024, 1);
+  try {
+    for (;;) await file.write(block);
+  } catch {
+    // ENOSPC: full. Smaller writes take what is left.
+    for (let size = 4096; size >= 1; size = Math.floor(size / 2)) {
+      try {
+        for (;;) await file.write(Buffer.alloc(size, 1));
+      } catch {
+        // Next size down.
+      }
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+const mounted = await smallFilesystem();
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close().catch(() => undefined);
+  h = undefined;
+  if (mounted !== undefined) {
+    execFileSync("umount", [mounted]);
+    await rm(mounted, { recursive: true, force: true });
+  }
+});
+
+describe("SQLite without room", () => {
+  it.skipIf(mounted === undefined)(
+    "the first failing write is a clear error to the caller and in the log; no crash; earlier tasks intact (skipped where tmpfs cannot be mounted: not root)",
+    async () => {
+      const dir = mounted ?? "";
+      const lines: string[] = [];
+      const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(line) });
+      h = await startA2AHarness({
+        logger,
+        config: { store: { type: "sqlite", path: join(dir, "tasks.db"), retainDays: 30 } },
+        rules: [{ name: "hi", match: { lastUserText: "Hello" }, reply: reply(text("Hi there.")) }],
+      });
+      const earlier = await sendForTask(h.client, userMessage("Hello"));
+      expect(earlier.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+      await fill(dir);
+      const refused = await collect(
+        h.client.sendMessageStream(sendRequest(userMessage("Hello again"))),
+      ).then(
+        (events) => ({ events, error: undefined }),
+        (error: unknown) => ({ events: [], error: String(error) }),
+      );
+      // The caller is told the store is full, by an error or by the task's failure.
+      const told = refused.error ?? describeStream(refused.events).join(" ");
+      expect(told).toContain(STORE_FAULT_TEXT.full);
+      expect(lines.some((l) => /store write failed|database or disk is full/.test(l))).toBe(true);
+
+      // Still up, and what was stored before is as it was.
+      const health = await fetch(`${h.server.url}/healthz`);
+      expect([200, 503]).toContain(health.status);
+      const again = await h.client.getTask({ tenant: "", id: earlier.id, historyLength: 0 });
+      expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(again.artifacts.length).toBe(earlier.artifacts.length);
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,66 @@
+/**
+ * `session_reset` reaches a blocking client: after the context's session went stale, the task a
+ * blocking SendMessage returns has the notice in its history (before the answer), and so does
+ * GetTask later (README "Sessions": it stays in the history).
+ */
+import { randomUUID } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { Role, TaskState, type Message } from "@a2a-js/sdk";
+import { parseConversationKey } from "../../src/identity/conversation.js";
+import { SESSIONS_FILE } from "../../src/store/session-map.js";
+import { reply, text } from "../support/fake-model/index.js";
+import {
+  messageText,
+  sendForTask,
+  startA2AHarness,
+  userMessage,
+  type A2AHarness,
+} from "../support/a2a/harness.js";
+
+let h: A2AHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const kinds = (history: readonly Message[]) =>
+  history.map((m) => String(m.metadata?.kind ?? (m.role === Role.ROLE_USER ? "user" : "agent")));
+
+describe("session_reset for a blocking client", () => {
+  it("a blocking SendMessage after a stale session returns the notice in the task's history", async () => {
+    h = await startA2AHarness({
+      rules: [
+        { match: { lastUserText: "Hello there" }, reply: reply(text("Hi.")) },
+        { match: { lastUserText: "Second message" }, reply: reply(text("Fresh answer.")) },
+      ],
+    });
+    const cwd = h.bench.sandbox.cwd;
+    const first = await sendForTask(h.client, userMessage("Hello there"));
+    const { contextId } = first;
+    await h.server.close();
+    // The context's session is one the runtime has never seen (a deleted transcript).
+    const bogus = randomUUID();
+    const file = join(cwd, SESSIONS_FILE);
+    const map = JSON.parse(await readFile(file, "utf8")) as {
+      sessions: Record<string, { sessionId: string; updatedAt: string }>;
+    };
+    const key = Object.keys(map.sessions).find(
+      (k) => parseConversationKey(k)?.contextId === contextId,
+    );
+    if (key === undefined) throw new Error("no session-map entry");
+    map.sessions[key] = { sessionId: bogus, updatedAt: new Date().toISOString() };
+    await writeFile(file, JSON.stringify(map));
+    await h.restart();
+
+    const second = await sendForTask(h.client, userMessage("Second message", { contextId }));
+    expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(kinds(second.history)).toEqual(["user", "session_reset", "result"]);
+    const notice = second.history.find((m) => m.metadata?.kind === "session_reset");
+    expect(messageText(notice)).toContain(`(${bogus}) cannot be resumed`);
+    const stored = await h.client.getTask({ tenant: "", id: second.id, historyLength: undefined });
+    expect(kinds(stored.history)).toEqual(["user", "session_reset", "result"]);
+    expect(h.bench.model.unmatched).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The e2e harness builder: one import for what a test starts and how it talks to it.
+ *
+ * - `a2a(o)`: our server in this process, the scripted model (rules), the real Claude Code
+ *   runtime in a temp sandbox, an official client; closed when the test ends.
+ * - `sharedA2A(o)`: the same, once for the tests of the enclosing `describe` (call at collection;
+ *   the getter inside a test). For tests that do not interfere: fresh contexts, own rules.
+ * - `serverProcess(o)`: `claude-a2a` as real processes on one sandbox (restart, signals, fleets).
+ * - `terminal(url)`, `postgres()`, `chromium()`, `temp()`: the terminal client, PostgreSQL,
+ *   headless Chromium, a temp dir; each closed when the test ends (`shared(…)` for a file's).
+ * - The `start*` functions give the same things unowned (the caller closes them).
+ */
+import { startA2AHarness, type A2AHarness, type HarnessOptions } from "./in-process.js";
+import { startProcessHarness, type ProcessHarness, type ProcessHarnessOptions } from "./process.js";
+import type { Rule } from "./model.js";
+import { perTest, shared } from "./scope.js";
+import { startChromium, startPostgres, type Chromium, type Postgres } from "./services.js";
+import { tempDir, type TempDir } from "./temp.js";
+import { startTerminalClient, type TerminalClient } from "./terminal.js";
+
+export const a2a = async (options?: HarnessOptions): Promise<A2AHarness> =>
+  perTest(await startA2AHarness(options));
+
+/** Call at collection; inside a test, `server(rules)` is the shared harness, reset for it. */
+export function sharedA2A(options?: HarnessOptions): (rules?: readonly Rule[]) => A2AHarness {
+  const get = shared(() => startA2AHarness(options));
+  return (rules) => {
+    const h = get();
+    h.reset(rules);
+    return h;
+  };
+}
+
+export const serverProcess = async (options?: ProcessHarnessOptions): Promise<ProcessHarness> =>
+  perTest(await startProcessHarness(options));
+
+export const terminal = async (url: string): Promise<TerminalClient> =>
+  perTest(await startTerminalClient(url));
+
+export const postgres = async (): Promise<Postgres> => perTest(await startPostgres());
+
+export const chromium = async (): Promise<Chromium> => perTest(await startChromium());
+
+export const temp = async (prefix?: string): Promise<TempDir> => perTest(await tempDir(prefix));
+
+export * from "./in-process.js";
+export * from "./process.js";
+export * from "./clients.js";
+export * from "./messages.js";
+export * from "./model.js";
+export * from "./ports.js";
+export * from "./scope.js";
+export * from "./services.js";
+export * from "./temp.js";
+export * from "./terminal.js";
+export * from "../a2a/stream-view.js";
+export { watch } from "../a2a/watch.js";
+export * from "../bench.js";
+export * from "../server-process.js";

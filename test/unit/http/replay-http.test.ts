@@ -1,0 +1,111 @@
+/**
+ * Replay over real HTTP (the scripted server behind the real app): each SSE event's `id:` is its
+ * number on both bindings, `Last-Event-ID` resumes after it, the protocol fixes of the
+ * conformance run (TaskNotCancelable is 409 on HTTP+JSON, `statusTimestampAfter` is at-or-after
+ * and a non-timestamp is InvalidParams), and an idempotency conflict is 409.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { reply } from "../claude/support/sdk-messages.js";
+import { sentStamp } from "../a2a/support/agent.js";
+import {
+  jsonRpc,
+  restPost,
+  serveAgent,
+  wireMessage,
+  type AgentServer,
+} from "./support/agent-server.js";
+
+let s: AgentServer | undefined;
+afterEach(async () => {
+  await s?.close();
+  s = undefined;
+});
+
+interface SseEvent {
+  readonly id: string | undefined;
+  readonly data: Record<string, unknown>;
+}
+
+/** The events of an SSE body: each one's `id:` and parsed `data:`. */
+function sseEvents(text: string): SseEvent[] {
+  return text
+    .split("\n\n")
+    .filter((block) => block.includes("data: "))
+    .map((block) => {
+      const lines = block.split("\n");
+      const id = lines.find((l) => l.startsWith("id: "))?.slice(4);
+      const data = lines.find((l) => l.startsWith("data: "))?.slice(6) ?? "{}";
+      return { id, data: JSON.parse(data) as Record<string, unknown> };
+    });
+}
+
+/** A finished streamed task over JSON-RPC: its SSE events and id. */
+async function finishedTask(server: AgentServer, message = wireMessage()) {
+  const answer = jsonRpc(server, "ci", "SendStreamingMessage", { message });
+  const stamp = await sentStamp(server.h, 0);
+  await server.h.fake.query.feed(...reply(stamp, "a1", "Hello there."));
+  const { body } = await answer;
+  const events = sseEvents(String(body.text));
+  const first = events[0]?.data.result as { task?: { id: string } };
+  return { events, taskId: first.task?.id ?? "" };
+}
+
+describe("SSE ids and Last-Event-ID", () => {
+  it("numbers every SSE event with its id on JSON-RPC; Last-Event-ID resumes after it on both bindings", async () => {
+    s = await serveAgent({});
+    const { events, taskId } = await finishedTask(s);
+    expect(events.map((e) => e.id)).toEqual(events.map((_, i) => String(i + 1)));
+
+    const rpc = await jsonRpc(s, "ci", "SubscribeToTask", { id: taskId }, { "last-event-id": "2" });
+    const resumed = sseEvents(String(rpc.body.text));
+    expect(resumed.map((e) => e.id)).toEqual(events.slice(2).map((e) => e.id));
+    expect(resumed.map((e) => e.data.result)).toEqual(events.slice(2).map((e) => e.data.result));
+
+    const rest = await restPost(
+      s,
+      "ci",
+      `/tasks/${taskId}:subscribe`,
+      {},
+      { "last-event-id": "3" },
+    );
+    const restEvents = sseEvents(String(rest.body.text));
+    expect(restEvents.map((e) => e.id)).toEqual(events.slice(3).map((e) => e.id));
+  });
+
+  it("a repeated send with the same messageId starts nothing and gets the same events", async () => {
+    s = await serveAgent({});
+    const message = wireMessage();
+    const { events } = await finishedTask(s, message);
+    const again = await jsonRpc(s, "ci", "SendStreamingMessage", { message });
+    expect(sseEvents(String(again.body.text)).map((e) => e.data.result)).toEqual(
+      events.map((e) => e.data.result),
+    );
+    expect(s.h.fake.query.sent).toHaveLength(1);
+    const other = await restPost(s, "laptop", "/message:stream", { message });
+    expect(other.status).toBe(409);
+    expect(JSON.stringify(other.body)).toContain("already used by another caller");
+  });
+});
+
+describe("protocol fixes", () => {
+  it("TaskNotCancelable is HTTP 409 on HTTP+JSON", async () => {
+    s = await serveAgent({});
+    const { taskId } = await finishedTask(s);
+    const res = await restPost(s, "ci", `/tasks/${taskId}:cancel`, {});
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ error: { code: 409, status: "FAILED_PRECONDITION" } });
+  });
+
+  it("ListTasks' statusTimestampAfter is at-or-after; a non-timestamp is InvalidParams", async () => {
+    s = await serveAgent({});
+    const { taskId } = await finishedTask(s);
+    const got = await jsonRpc(s, "ci", "GetTask", { id: taskId });
+    const at = (got.body.result as { status: { timestamp: string } }).status.timestamp;
+    const listed = await jsonRpc(s, "ci", "ListTasks", { statusTimestampAfter: at });
+    const ids = (listed.body.result as { tasks: { id: string }[] }).tasks.map((t) => t.id);
+    expect(ids).toContain(taskId);
+    const bad = await jsonRpc(s, "ci", "ListTasks", { statusTimestampAfter: "-1" });
+    expect(bad.body.error).toMatchObject({ code: -32602 });
+    expect(JSON.stringify(bad.body.error)).toContain("statusTimestampAfter must be an RFC 3339");
+  });
+});

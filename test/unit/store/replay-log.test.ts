@@ -1,0 +1,119 @@
+/** The replay log: which cursors can be replayed (pure), and the events kept in SQLite. */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import pino from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../../src/store/database.js";
+import { KeptEvents } from "../../../src/store/kept-events.js";
+import { parseCursor, replayDecision } from "../../../src/store/replay-log.js";
+import { migrateReplay, SqlReplayBackend } from "../../../src/store/sql-replay-backend.js";
+
+const logger = pino({ level: "silent" });
+
+describe("replayDecision", () => {
+  it.each([
+    // cursor, kept, knownLast, decision
+    [0, { oldest: 1, last: 5 }, 5, "events"],
+    [5, { oldest: 1, last: 5 }, 5, "events"],
+    [3, { oldest: 4, last: 5 }, 5, "events"],
+    [2, { oldest: 4, last: 5 }, 5, { kind: "gone", oldest: 4 }],
+    [6, { oldest: 1, last: 5 }, 5, { kind: "ahead", last: 5 }],
+    [0, { oldest: undefined, last: undefined }, 0, "events"],
+    [1, { oldest: undefined, last: undefined }, 4, { kind: "gone", oldest: undefined }],
+    [4, { oldest: undefined, last: undefined }, 4, "events"],
+    // Kept short of what the stored task reached (written behind): what is kept, the rest live.
+    [2, { oldest: 1, last: 3 }, 6, "events"],
+  ] as const)("cursor %i over %j (known %i): %j", (cursor, kept, known, decision) => {
+    expect(replayDecision(cursor, kept, known)).toEqual(decision);
+  });
+
+  it.each([
+    ["17", 17],
+    [" 3 ", 3],
+    ["0", 0],
+    [4, 4],
+    ["-1", undefined],
+    ["1.5", undefined],
+    ["abc", undefined],
+    ["", undefined],
+    [-2, undefined],
+  ] as const)("parseCursor(%j) is %j", (value, cursor) => {
+    expect(parseCursor(value)).toBe(cursor);
+  });
+});
+
+const status = (taskId: string, state: TaskState, n: number): StreamResponse => ({
+  payload: {
+    $case: "statusUpdate",
+    value: {
+      taskId,
+      contextId: "c",
+      status: { state, message: undefined, timestamp: new Date(0).toISOString() },
+      metadata: { eventNumber: n },
+    },
+  },
+});
+
+describe("KeptEvents over SQLite", () => {
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  async function open(now: () => number) {
+    dir ??= await mkdtemp(join(tmpdir(), "claude-a2a-replay-"));
+    const database = await openDatabase({ type: "sqlite", file: join(dir, "db.sqlite") });
+    await migrateReplay(database.db);
+    const backend = new SqlReplayBackend(database.db);
+    return {
+      db: database.db,
+      log: () => new KeptEvents({ backend, retainMs: 1_000, logger, now }),
+    };
+  }
+
+  it("writes the events behind; another reader finds them; retention drops a finished task's", async () => {
+    let now = 10_000;
+    const { db, log } = await open(() => now);
+    const writer = log();
+    writer.append("t1", 1, status("t1", TaskState.TASK_STATE_WORKING, 1), false);
+    writer.append("t1", 2, status("t1", TaskState.TASK_STATE_WORKING, 2), false);
+    writer.append("t1", 3, status("t1", TaskState.TASK_STATE_COMPLETED, 3), true);
+    writer.recordSend("ws\u001f", "m-1", { owner: "alice", taskId: "t1", after: 0 });
+    await writer.flush();
+
+    const reader = log();
+    const read = await reader.read("t1", 1);
+    expect(read.kind === "events" && read.events.map((e) => e.n)).toEqual([2, 3]);
+    expect(await reader.last("t1")).toBe(3);
+    expect(await reader.findSend("ws\u001f", "m-1")).toEqual({
+      owner: "alice",
+      taskId: "t1",
+      after: 0,
+    });
+
+    now += 1_001;
+    await reader.prune();
+    expect(await reader.read("t1", 1, 3)).toEqual({ kind: "gone", oldest: undefined });
+    expect(await reader.findSend("ws\u001f", "m-1")).toBeUndefined();
+    await writer.close();
+    await reader.close();
+    await db.destroy();
+  });
+
+  it("a write that fails is kept and written once the database takes it again", async () => {
+    const { db, log } = await open(() => 1);
+    const writer = log();
+    await db.schema.dropTable("claude_a2a_replay_events").execute();
+    writer.append("t2", 1, status("t2", TaskState.TASK_STATE_WORKING, 1), false);
+    await writer.flush();
+    await migrateReplay(db);
+    await writer.flush();
+    const read = await log().read("t2", 0);
+    expect(read.kind === "events" && read.events.map((e) => e.n)).toEqual([1]);
+    await writer.close();
+    await db.destroy();
+  });
+});
