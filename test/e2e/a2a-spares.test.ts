@@ -8,29 +8,27 @@
  * its server, not even a server killed with SIGKILL.
  */
 import { execFileSync } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
-import { PIDS_FILE } from "../../src/sessions/orphans.js";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Message } from "@a2a-js/sdk";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import { ClientFactory } from "@a2a-js/sdk/client";
-import { reply, text, toolUse, type ParsedRequest } from "../support/fake-model/index.js";
+import { PIDS_FILE } from "../../src/sessions/orphans.js";
 import {
-  freePort,
+  a2a,
+  reply,
+  runtimeProcesses,
   sendForTask,
-  startA2AHarness,
+  serverProcess,
+  text,
+  toolUse,
+  untilGone,
+  untilPidFileLists,
+  untilProcesses,
   userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import {
-  endProcessTest,
-  spawnServer,
-  writeTestConfig,
-  type ServerProcess,
-} from "../support/server-process.js";
-import { runtimeProcesses, untilGone, untilProcesses } from "../support/spares.js";
+  type ParsedRequest,
+} from "../support/harness/index.js";
 
 const OPUS = "claude-opus-4-5";
 
@@ -54,16 +52,6 @@ function workingDir(req: ParsedRequest): string {
   return found[1].trim();
 }
 
-let h: A2AHarness | undefined;
-let bench: TestBench | undefined;
-const servers: ServerProcess[] = [];
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  await endProcessTest(servers.splice(0), bench);
-  bench = undefined;
-});
-
 const rules = [{ name: "any", match: {}, reply: reply(text("Done.")) }];
 
 /** The session ids of the turns the server's sessions started (`system/init`), in order. */
@@ -84,21 +72,9 @@ async function health(harness: A2AHarness): Promise<{ ready: number; taken: numb
   return body.sessions.spares ?? { ready: -1, taken: -1 };
 }
 
-/** Polls (bounded) until the server's pid file lists `pid` among its children. */
-async function untilPidFileLists(file: string, pid: number): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    const content = await readFile(file, "utf8").catch(() => "");
-    const children =
-      content === "" ? [] : (JSON.parse(content) as { children: { pid: number }[] }).children;
-    if (children.some((c) => c.pid === pid)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the pid file never listed ${pid}`);
-}
-
 describe("spare Claude Code processes (sessions.spares)", () => {
   it("a new conversation runs in the spare; the next spare starts after it; /healthz and /metrics count them", async () => {
-    h = await startA2AHarness({ rules, config: { sessions: { spares: 1 } } });
+    const h = await a2a({ rules, config: { sessions: { spares: 1 } } });
     const { configDir } = h.bench.sandbox;
     const [spare] = await untilProcesses(configDir, (all) => all.length === 1, "the spare");
     expect(h.spawns()).toBe(1);
@@ -124,7 +100,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
   });
 
   it("two new conversations at once never share a spare", async () => {
-    h = await startA2AHarness({ rules, config: { sessions: { spares: 1 } } });
+    const h = await a2a({ rules, config: { sessions: { spares: 1 } } });
     const { configDir } = h.bench.sandbox;
     const [spare] = await untilProcesses(configDir, (all) => all.length === 1, "the spare");
     const [a, b] = await Promise.all([
@@ -144,7 +120,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
   });
 
   it("a per-task model reaches the scripted model's request on a spare", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules,
       config: { sessions: { spares: 1 }, claude: { allowedModels: [OPUS] } },
     });
@@ -160,7 +136,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
   });
 
   it("a killed spare is replaced and never handed out", async () => {
-    h = await startA2AHarness({ rules, config: { sessions: { spares: 1 } } });
+    const h = await a2a({ rules, config: { sessions: { spares: 1 } } });
     const { configDir } = h.bench.sandbox;
     const [killed] = await untilProcesses(configDir, (all) => all.length === 1, "the spare");
     process.kill(killed?.pid ?? 0, "SIGKILL");
@@ -178,7 +154,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
   });
 
   it("a CLAUDE.md changed on disk gives a new spare before the next conversation, which reads it", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules,
       config: { sessions: { spares: 1 }, claude: { settingSources: ["project"] } },
     });
@@ -205,7 +181,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
         reply(toolUse("Write", { file_path: join(workingDir(req), "note.txt"), content: "n\n" })),
     };
     const done = { name: "done", match: { toolResult: true }, reply: reply(text("Written.")) };
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [written, done],
       config: { sessions: { spares: 1 }, claude: { isolation: "worktree" } },
       beforeStart: initRepository,
@@ -227,35 +203,24 @@ describe("spare Claude Code processes (sessions.spares)", () => {
   });
 
   it("spares end with their server: at shutdown, and after kill -9 when the next server starts", async () => {
-    h = await startA2AHarness({ rules, config: { sessions: { spares: 1 } } });
-    const [spare] = await untilProcesses(
-      h.bench.sandbox.configDir,
-      (all) => all.length === 1,
-      "the spare",
-    );
-    await h.server.close();
+    const p = await serverProcess({ rules, config: { sessions: { spares: 1 } } });
+    const { cwd, configDir } = p.bench.sandbox;
+    const [spare] = await untilProcesses(configDir, (all) => all.length === 1, "the spare");
+    p.server.kill("SIGTERM");
+    await p.server.exited;
     await untilGone(spare?.pid ?? 0);
-    await h.bench.close();
-    h = undefined;
 
-    bench = await startTestBench(rules);
-    const { cwd, env, configDir } = bench.sandbox;
-    await writeTestConfig(cwd, { sessions: { spares: 1 } });
-    const port = await freePort();
-    const first = await spawnServer({ cwd, port, env });
-    servers.push(first);
-    const [orphan] = await untilProcesses(configDir, (all) => all.length === 1, "the spare");
+    await p.spawn();
+    const [orphan] = await untilProcesses(configDir, (all) => all.length === 1, "the next spare");
     // The pid file the orphan sweep reads lists the spare like any Claude Code child.
     await untilPidFileLists(join(cwd, PIDS_FILE), orphan?.pid ?? 0);
-    first.kill("SIGKILL");
-    await first.exited;
-    const second = await spawnServer({ cwd, port, env });
-    servers.push(second);
+    p.server.kill("SIGKILL");
+    await p.server.exited;
+    await p.spawn();
     // Idle, the runtime exits when its input closes; had it not, the next server stops it
     // before serving (it is in the pid file). Either way it is gone once that server serves.
     await untilGone(orphan?.pid ?? 0);
-    const client = await new ClientFactory().createFromUrl(second.url);
-    const task = await sendForTask(client, userMessage("Hello"));
+    const task = await sendForTask(await p.connect(), userMessage("Hello"));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   }, 180_000);
 });

@@ -59,6 +59,18 @@ export async function untilProcesses(
   throw new Error(`${what}: never seen; last ${JSON.stringify(last)}`);
 }
 
+/** Polls (bounded: about 60 s) until the pid file `file` lists `pid` among its children. */
+export async function untilPidFileLists(file: string, pid: number): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const content = await readFile(file, "utf8").catch(() => "");
+    const children =
+      content === "" ? [] : (JSON.parse(content) as { children: { pid: number }[] }).children;
+    if (children.some((c) => c.pid === pid)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the pid file never listed ${pid}`);
+}
+
 /** Polls (bounded) until the process `pid` has exited. */
 export async function untilGone(pid: number): Promise<void> {
   for (let i = 0; i < 600; i++) {
