@@ -3,7 +3,7 @@
  * process), runs each scenario with warm-up and interleaved variants, and prints one table with
  * median, p95 and the ratio against the baseline measured in the same run.
  *
- *   BENCH_QUICK=1              the reduced run (under two minutes)
+ *   BENCH_QUICK=1              the reduced run: every scenario at small sizes (under three minutes)
  *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare, fleet, sandbox, resume, spares)
  *   BENCH_BEFORE=<checkout>    `compare`: the same turns on that build's dist/cli.js, interleaved
  *   BENCH_STORE_BULK=<n>       the store scenario's second server's task count (0: none)

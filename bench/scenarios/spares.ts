@@ -45,7 +45,7 @@ export async function spares(rig: Rig, plan: Plan, log: (s: string) => void): Pr
         burstFinal: [],
       });
     }
-    const rounds = plan.quick ? 4 : 15;
+    const rounds = plan.sparesRounds;
     for (let round = 0; round < rounds; round++) {
       // Alternate which side goes first, so neither always follows the other.
       const order = round % 2 === 0 ? sides : [...sides].reverse();
