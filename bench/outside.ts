@@ -46,6 +46,7 @@ function start(args: readonly string[], env?: Record<string, string>): OutsideCl
 
 export interface SseTiming {
   readonly firstChunkMs: number;
+  readonly lastChunkMs: number;
   /** To the event carrying the final status. */
   readonly finalStatusMs: number;
   /** To the end of the HTTP response. */
@@ -58,6 +59,7 @@ export interface SseTiming {
 
 export interface QueryTiming {
   readonly firstChunkMs: number;
+  readonly lastChunkMs: number;
   readonly finalMs: number;
   readonly messages: number;
   readonly error: string;

@@ -1,8 +1,8 @@
 /**
  * The Agent SDK's `query()` in its own process, one streaming-input session for all its turns:
  * its options as one JSON line in argv[2]; then one prompt per line on stdin, and one JSON line
- * out per turn: the time from the prompt to the first text delta (with partial messages) and to
- * the turn's `result`.
+ * out per turn: the time from the prompt to the first and the last text delta (with partial
+ * messages) and to the turn's `result`.
  */
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
@@ -18,6 +18,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   const start = performance.now();
   input.push(line);
   let firstChunkMs = Number.NaN;
+  let lastChunkMs = Number.NaN;
   let messages = 0;
   let error = "";
   for (;;) {
@@ -28,12 +29,9 @@ for await (const line of createInterface({ input: process.stdin })) {
     }
     const m = step.value;
     messages++;
-    if (
-      Number.isNaN(firstChunkMs) &&
-      m.type === "stream_event" &&
-      m.event.type === "content_block_delta"
-    ) {
-      firstChunkMs = performance.now() - start;
+    if (m.type === "stream_event" && m.event.type === "content_block_delta") {
+      lastChunkMs = performance.now() - start;
+      if (Number.isNaN(firstChunkMs)) firstChunkMs = lastChunkMs;
     }
     if (m.type === "result") {
       if (m.is_error) error = m.subtype;
@@ -41,7 +39,9 @@ for await (const line of createInterface({ input: process.stdin })) {
     }
   }
   const finalMs = performance.now() - start;
-  process.stdout.write(`${JSON.stringify({ firstChunkMs, finalMs, messages, error })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ firstChunkMs, lastChunkMs, finalMs, messages, error })}\n`,
+  );
 }
 input.close();
 q.close();

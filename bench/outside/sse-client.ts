@@ -2,7 +2,8 @@
  * A plain HTTP client in its own process (no A2A SDK): one JSON line on stdin per turn,
  * `{ "url", "prompt", "contextId" }`; it posts `SendStreamingMessage` (JSON-RPC) and reads the
  * server-sent events to the end of the response, then writes one JSON line: the time to the
- * first artifact chunk, to the event with the final status, and to the response's end.
+ * first and the last artifact chunk, to the event with the final status, and to the response's
+ * end.
  */
 import { request } from "node:http";
 import { performance } from "node:perf_hooks";
@@ -39,6 +40,7 @@ function turn(ask: Ask): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     let firstChunkMs = Number.NaN;
+    let lastChunkMs = Number.NaN;
     let finalStatusMs = Number.NaN;
     let events = 0;
     let state = "";
@@ -74,8 +76,9 @@ function turn(ask: Ask): Promise<Record<string, unknown>> {
             const e = JSON.parse(data) as Event;
             const r = e.result;
             if (r?.task?.contextId !== undefined) contextId = r.task.contextId;
-            if (r?.artifactUpdate !== undefined && Number.isNaN(firstChunkMs)) {
-              firstChunkMs = performance.now() - start;
+            if (r?.artifactUpdate !== undefined) {
+              lastChunkMs = performance.now() - start;
+              if (Number.isNaN(firstChunkMs)) firstChunkMs = lastChunkMs;
             }
             const s = r?.statusUpdate?.status?.state;
             if (s !== undefined) state = s;
@@ -86,7 +89,7 @@ function turn(ask: Ask): Promise<Record<string, unknown>> {
         });
         res.on("end", () => {
           const endMs = performance.now() - start;
-          resolve({ firstChunkMs, finalStatusMs, endMs, events, state, contextId });
+          resolve({ firstChunkMs, lastChunkMs, finalStatusMs, endMs, events, state, contextId });
         });
         res.on("error", reject);
       },

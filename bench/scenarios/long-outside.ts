@@ -23,6 +23,10 @@ export async function longOutside(rig: Rig, plan: Plan, log: (s: string) => void
   const toEnd: number[] = [];
   const firstChunk: number[] = [];
   const queryPartial: number[] = [];
+  const queryFirst: number[] = [];
+  // From the last text chunk to the end: what comes after the model's answer on each side.
+  const sseTail: number[] = [];
+  const queryTail: number[] = [];
   const queryWhole: number[] = [];
   try {
     const warm = await sse.ask<SseTiming>(JSON.stringify({ url, prompt: longPrompt(N, "o-w") }));
@@ -42,6 +46,7 @@ export async function longOutside(rig: Rig, plan: Plan, log: (s: string) => void
         toFinal.push(t.finalStatusMs);
         toEnd.push(t.endMs);
         firstChunk.push(t.firstChunkMs);
+        sseTail.push(t.endMs - t.lastChunkMs);
       };
       const direct = async () => {
         const p = await partial.ask<QueryTiming>(longPrompt(N, tag));
@@ -49,6 +54,8 @@ export async function longOutside(rig: Rig, plan: Plan, log: (s: string) => void
         if (p.error !== "" || w.error !== "")
           log(`long answer outside: query() ${p.error}${w.error}`);
         queryPartial.push(p.finalMs);
+        queryFirst.push(p.firstChunkMs);
+        queryTail.push(p.finalMs - p.lastChunkMs);
         queryWhole.push(w.finalMs);
       };
       // Alternate which side goes first, so neither always follows the other.
@@ -93,6 +100,28 @@ export async function longOutside(rig: Rig, plan: Plan, log: (s: string) => void
       variant: "plain HTTP process, SSE to first chunk",
       unit: "ms",
       samples: firstChunk,
+    },
+    {
+      scenario,
+      group,
+      variant: "query() process, to first chunk",
+      unit: "ms",
+      samples: queryFirst,
+    },
+    {
+      scenario,
+      group: `${group}, last chunk to end`,
+      variant: "query() process, to result",
+      unit: "ms",
+      samples: queryTail,
+      baseline: true,
+    },
+    {
+      scenario,
+      group: `${group}, last chunk to end`,
+      variant: "plain HTTP process, to response end",
+      unit: "ms",
+      samples: sseTail,
     },
     {
       scenario,

@@ -42,7 +42,7 @@ const git = (cwd: string, ...args: string[]) =>
   });
 
 /** A repository of `files` small source files, 100 per folder, in one commit. */
-async function generateRepository(dir: string, files: number): Promise<void> {
+export async function generateRepository(dir: string, files: number): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (let i = 0; i < files; i += 100) {
     const folder = join(dir, "src", `m${Math.floor(i / 100)}`);
