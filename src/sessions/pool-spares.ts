@@ -4,7 +4,7 @@
  * A held spare is that conversation's: never handed to another, it ends if not used after all.
  */
 import type { Logger } from "pino";
-import type { ClaudeSession } from "../claude/index.js";
+import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { Timers } from "../common/timers.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { PoolSlots } from "./machine-slots.js";
@@ -42,6 +42,11 @@ export interface PoolSparesHost {
 
 export class PoolSpares {
   private readonly held = new Map<ConversationKey, SpareHandle>();
+  /**
+   * Conversations whose own new process (no spare) has its first turn still to get under way:
+   * a spare started now would compete with them for the cores (a burst of new conversations).
+   */
+  private readonly starting = new Map<ConversationKey, ReturnType<Timers["setTimeout"]>>();
   private readonly spares: SpareSessions;
 
   constructor(
@@ -51,6 +56,7 @@ export class PoolSpares {
     this.spares = new SpareSessions({
       ...options,
       room: () => !host.closed() && host.slots().hasRoom(),
+      starting: () => this.starting.size > 0,
       closing: {
         started: () => host.slots().closingStarted(),
         ended: () => host.slots().closingEnded(),
@@ -111,6 +117,7 @@ export class PoolSpares {
    */
   claim(key: ConversationKey, resumes: boolean): SpareClaim {
     const held = this.held.get(key);
+    if (held === undefined || resumes) this.startingFor(key);
     if (held === undefined) return { kind: "none" };
     this.held.delete(key);
     if (resumes) {
@@ -119,6 +126,13 @@ export class PoolSpares {
     }
     held.bind(key);
     return { kind: "session", session: held.session };
+  }
+
+  /** Every event of every live session: a starting conversation's first turn under way. */
+  onEvent(key: ConversationKey, event: SessionEvent): void {
+    if (event.type === "run_event" || event.type === "run_ended" || event.type === "closed") {
+      this.started(key);
+    }
   }
 
   /** The task of `key` will not acquire after all: its held spare ends. False if none. */
@@ -131,9 +145,29 @@ export class PoolSpares {
   }
 
   async close(reason: string): Promise<void> {
+    for (const timer of this.starting.values()) this.host.timers.clearTimeout(timer);
+    this.starting.clear();
     const held = [...this.held.values()];
     this.held.clear();
     await Promise.all([...held.map((h) => h.session.close(reason)), this.spares.close()]);
+  }
+
+  /** `key` starts a process of its own: no spare starts until its first turn is under way. */
+  private startingFor(key: ConversationKey): void {
+    this.started(key, false);
+    const bound = this.options.maxHoldMs ?? 10_000;
+    this.starting.set(
+      key,
+      this.host.timers.setTimeout(() => this.started(key), bound),
+    );
+  }
+
+  private started(key: ConversationKey, fill = true): void {
+    const timer = this.starting.get(key);
+    if (timer === undefined) return;
+    this.host.timers.clearTimeout(timer);
+    this.starting.delete(key);
+    if (fill && this.starting.size === 0) this.spares.fill();
   }
 
   private eligible(key: ConversationKey): boolean {

@@ -239,6 +239,7 @@ export class SessionPool {
 
   private onEvent(entry: LiveSession, event: SessionEvent): void {
     this.options.onSessionEvent?.(entry.key, event);
+    this.spares?.onEvent(entry.key, event);
     const current = this.entries.get(entry.key) === entry;
     switch (event.type) {
       case "session_id":

@@ -37,6 +37,8 @@ export interface SpareSessionsOptions {
   readonly fingerprint: (cwd: string) => string;
   /** One more process fits under the cap with nobody waiting (`ProcessSlots.hasRoom`). */
   readonly room: () => boolean;
+  /** New conversations' own processes have their first turn still to get under way. */
+  readonly starting?: () => boolean;
   /** Calls `changed` when a settings or memory file of `cwd` may have changed; returns the stop. */
   readonly watch?: (cwd: string, changed: () => void) => () => void;
   /** The slots' count of processes still shutting down. */
@@ -173,6 +175,7 @@ export class SpareSessions {
       present: this.spares.length,
       holding: this.holding !== undefined,
       room: this.o.room(),
+      starting: this.o.starting?.() ?? false,
       site: cwd !== undefined,
       closed: this.closed,
     });

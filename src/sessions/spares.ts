@@ -59,6 +59,11 @@ export interface SpareSupply {
    * would compete with that turn for the cores.
    */
   readonly holding: boolean;
+  /**
+   * New conversations that found no spare are starting processes of their own, their first
+   * turn not under way yet (a burst): a spare now would compete with them for the cores.
+   */
+  readonly starting: boolean;
   /** One more process fits under `sessions.maxLive` with nothing closed and nobody waiting. */
   readonly room: boolean;
   /** A folder to start it in is there (the spare worktree is built). */
@@ -71,18 +76,20 @@ export type SupplyDecision =
   | { readonly kind: "start" }
   | {
       readonly kind: "wait";
-      readonly reason: "enough" | "closed" | "holding" | "no room" | "no site";
+      readonly reason: "enough" | "closed" | "holding" | "starting" | "no room" | "no site";
     };
 
 /**
  * Whether to start a spare now: one at a time (each start is a CPU burst of its own), only while
  * fewer than wanted are there, never over the process cap or ahead of a conversation waiting
- * for a slot, and never while a conversation that just took one has its first turn to run. Pure.
+ * for a slot, and never while a conversation that just took one, or a burst of new ones that
+ * found none, has its first turn to run. Pure.
  */
 export function supplyDecision(s: SpareSupply): SupplyDecision {
   if (s.closed) return { kind: "wait", reason: "closed" };
   if (s.present >= s.wanted) return { kind: "wait", reason: "enough" };
   if (s.holding) return { kind: "wait", reason: "holding" };
+  if (s.starting) return { kind: "wait", reason: "starting" };
   if (!s.room) return { kind: "wait", reason: "no room" };
   if (!s.site) return { kind: "wait", reason: "no site" };
   return { kind: "start" };

@@ -60,6 +60,7 @@ const supply: SpareSupply = {
   wanted: 1,
   present: 0,
   holding: false,
+  starting: false,
   room: true,
   site: true,
   closed: false,
@@ -75,6 +76,11 @@ describe("supplyDecision: whether to start a spare now", () => {
       "a conversation that just took one has its first turn to run",
       { holding: true },
       { kind: "wait", reason: "holding" },
+    ],
+    [
+      "new conversations that found no spare are starting their own processes (a burst)",
+      { starting: true },
+      { kind: "wait", reason: "starting" },
     ],
     [
       "no slot under sessions.maxLive (or someone waits for one)",
