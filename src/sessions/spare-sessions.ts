@@ -37,7 +37,7 @@ export interface SpareSessionsOptions {
   readonly fingerprint: (cwd: string) => string;
   /** One more process fits under the cap with nobody waiting (`ProcessSlots.hasRoom`). */
   readonly room: () => boolean;
-  /** New conversations' own processes have their first turn still to get under way. */
+  /** New conversations' own processes have their first turn to get under way (a burst). */
   readonly starting?: () => boolean;
   /** Calls `changed` when a settings or memory file of `cwd` may have changed; returns the stop. */
   readonly watch?: (cwd: string, changed: () => void) => () => void;
@@ -158,10 +158,7 @@ export class SpareSessions {
     return undefined;
   }
 
-  /**
-   * Starts a spare if one is wanted and fits (`supplyDecision`); call it whenever that may have
-   * changed (a slot freed, the spare worktree was built, a spare went).
-   */
+  /** Starts a spare if one is wanted and fits (`supplyDecision`): a slot freed, a spare went… */
   fill(): void {
     const cwd = this.o.site.current();
     // The spare worktree was rebuilt elsewhere (HEAD moved): a spare in the old one is no use.
