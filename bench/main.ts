@@ -3,8 +3,8 @@
  * process), runs each scenario with warm-up and interleaved variants, and prints one table with
  * median, p95 and the ratio against the baseline measured in the same run.
  *
- *   BENCH_QUICK=1              the reduced run (under two minutes)
- *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare, fleet, sandbox, resume)
+ *   BENCH_QUICK=1              the reduced run: every scenario at small sizes (under three minutes)
+ *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare, fleet, sandbox, resume, spares)
  *   BENCH_BEFORE=<checkout>    `compare`: the same turns on that build's dist/cli.js, interleaved
  *   BENCH_STORE_BULK=<n>       the store scenario's second server's task count (0: none)
  *   BENCH_LOG_LEVEL=debug      the server's log level (default info, as in production)
@@ -21,6 +21,7 @@ import { fleet } from "./scenarios/fleet.js";
 import { longAnswer } from "./scenarios/long.js";
 import { pool } from "./scenarios/pool.js";
 import { resume } from "./scenarios/resume.js";
+import { spares } from "./scenarios/spares.js";
 import { store } from "./scenarios/store.js";
 import { warmTurn } from "./scenarios/warm.js";
 import { workspace } from "./scenarios/workspace.js";
@@ -52,6 +53,8 @@ function run(name: ScenarioName, rig: Rig, plan: Plan, log: Log): Promise<Row[]>
       return sandbox(rig, plan, log);
     case "resume":
       return resume(rig, plan, log);
+    case "spares":
+      return spares(rig, plan, log);
   }
 }
 

@@ -11,6 +11,7 @@ export const SCENARIOS = [
   "fleet",
   "sandbox",
   "resume",
+  "spares",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -42,6 +43,14 @@ export interface Plan {
   readonly fleetRounds: number;
   /** Sandbox: rounds of (sandbox off, "strict") turns running one Bash each. */
   readonly sandboxRounds: number;
+  /** Long answer from outside the bench's process: rounds of (plain HTTP, query()) at 5,000. */
+  readonly outsideRounds: number;
+  /** Workspace: repository sizes (files) and interleaved rounds per size. */
+  readonly workspaceSizes: readonly number[];
+  readonly workspaceRounds: number;
+  /** Spares: interleaved rounds, and the files of the "worktree" servers' repository. */
+  readonly sparesRounds: number;
+  readonly sparesFiles: number;
 }
 
 export function planFrom(env: Record<string, string | undefined>): Plan {
@@ -58,25 +67,32 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
   // `compare` needs an earlier build to compare with: in the full run only when one is named.
   const all = SCENARIOS.filter((s) => s !== "compare" || (env.BENCH_BEFORE ?? "") !== "");
   const scenarios = only.length > 0 ? (only as ScenarioName[]) : all;
+  // Quick: every scenario at small sizes, so that the whole run takes minutes on a loaded
+  // 2-core machine (a million-task store alone took 6 minutes to seed there).
   return {
     quick,
     scenarios,
-    warmRounds: quick ? 5 : 20,
-    sandboxRounds: quick ? 6 : 20,
+    warmRounds: quick ? 3 : 20,
+    sandboxRounds: quick ? 3 : 20,
     warmUp: quick ? 1 : 2,
-    longSizes: [1_000, 5_000, 20_000],
+    longSizes: quick ? [1_000, 5_000] : [1_000, 5_000, 20_000],
     longRounds: quick ? 1 : 5,
-    contexts: quick ? [1, 8] : [1, 4, 8],
-    turnsPerContext: 5,
+    outsideRounds: quick ? 2 : 10,
+    contexts: quick ? [1, 4] : [1, 4, 8],
+    turnsPerContext: quick ? 2 : 5,
     concurrencyReps: quick ? 1 : 2,
-    storeTasks: 10_000,
-    storeBulkTasks: Number(env.BENCH_STORE_BULK ?? 1_000_000),
-    storeLoops: 8,
-    storePhaseSeconds: quick ? 2 : 5,
+    storeTasks: quick ? 1_000 : 10_000,
+    storeBulkTasks: Number(env.BENCH_STORE_BULK ?? (quick ? 0 : 1_000_000)),
+    storeLoops: quick ? 4 : 8,
+    storePhaseSeconds: quick ? 1 : 5,
     storePhases: quick ? 1 : 3,
-    poolOneShots: quick ? 8 : 20,
-    poolRounds: quick ? 2 : 3,
-    poolTurnsAtOnce: quick ? 2 : 3,
+    poolOneShots: quick ? 2 : 20,
+    poolRounds: quick ? 1 : 3,
+    poolTurnsAtOnce: quick ? 1 : 3,
     fleetRounds: quick ? 1 : 3,
+    workspaceSizes: quick ? [1_000] : [1_000, 20_000],
+    workspaceRounds: quick ? 2 : 8,
+    sparesRounds: quick ? 3 : 15,
+    sparesFiles: quick ? 1_000 : 20_000,
   };
 }

@@ -13,6 +13,7 @@ import { idleHealth, probeHealth } from "../probe.js";
 import { cpuTimePreciseMs } from "../proc.js";
 import { longPrompt, longText, TURN_PROMPT, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
+import { longOutside } from "./long-outside.js";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -186,6 +187,8 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
   } finally {
     direct.close();
   }
+  // From outside the bench's process too: the figure a user's own client sees.
+  const outside = await longOutside(rig, plan, log);
   const N = `N=${fmt(largest)}`;
   healthRows.push({
     scenario,
@@ -196,6 +199,7 @@ export async function longAnswer(rig: Rig, plan: Plan, log: (s: string) => void)
   });
   return [
     ...rows,
+    ...outside,
     ...cpuRows,
     ...consumerRows,
     ...healthRows,

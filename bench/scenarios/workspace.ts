@@ -33,7 +33,6 @@ import type { Plan } from "../plan.js";
 import { TURN_PROMPT, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
 
-const SIZES = [1_000, 20_000] as const;
 type Isolation = "shared" | "worktree";
 
 const git = (cwd: string, ...args: string[]) =>
@@ -43,7 +42,7 @@ const git = (cwd: string, ...args: string[]) =>
   });
 
 /** A repository of `files` small source files, 100 per folder, in one commit. */
-async function generateRepository(dir: string, files: number): Promise<void> {
+export async function generateRepository(dir: string, files: number): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (let i = 0; i < files; i += 100) {
     const folder = join(dir, "src", `m${Math.floor(i / 100)}`);
@@ -156,9 +155,9 @@ async function direct(rig: Rig, files: number, rounds: number) {
 
 export async function workspace(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
   const scenario = "workspace";
-  const rounds = plan.quick ? 3 : 8;
+  const rounds = plan.workspaceRounds;
   const rows: Row[] = [];
-  for (const files of SIZES) {
+  for (const files of plan.workspaceSizes) {
     const n = `${files.toLocaleString("en-US")} files`;
     const t0 = performance.now();
     const servers = {

@@ -23,18 +23,13 @@ import { RetryingPushSender } from "../a2a/push/sender.js";
 import { pushTargetPolicy } from "../a2a/push/target.js";
 import type { Inbox } from "../a2a/task/environment.js";
 import type { ServerTask } from "../a2a/task/server-task.js";
-import {
-  readTranscriptSync,
-  rewindPoint,
-  transcriptCheck,
-  type QueryFactory,
-} from "../claude/index.js";
+import type { QueryFactory } from "../claude/index.js";
 import type { Config } from "../config/schema.js";
 import { checkHealth, type HealthReport } from "../http/health.js";
 import { ServerMetrics } from "../metrics/metrics.js";
 import { OrphanGuard } from "../sessions/orphans.js";
 import type { SlotsFactory } from "../sessions/machine-slots.js";
-import { SessionPool } from "../sessions/pool.js";
+import type { SessionPool } from "../sessions/pool.js";
 import { describePassthrough, passthroughOptions } from "../sessions/session-options.js";
 import { modelPolicyOf } from "../contract/task-options.js";
 import { SessionMap } from "../store/session-map.js";
@@ -48,7 +43,8 @@ import { realClock, type Clock, type Timers } from "../common/timers.js";
 import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { packageVersion } from "../common/version.js";
 import { transcriptRecoveredUsage } from "./recovered-usage.js";
-import { claudeEnvironment, sessionFactory } from "./session-factory.js";
+import { claudeEnvironment, type SessionWiring } from "./session-factory.js";
+import { openSessionPool } from "./session-pool.js";
 import { controlEnvironment } from "./control-wiring.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
 import * as fleets from "../fleet/open.js";
@@ -144,7 +140,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const sandboxLogger = logger.child({ component: "sandbox" });
   // Sessions report to the executor, which needs the pool that creates them: the factory reads
   // `executor` only when a session calls it, and sessions exist only through the executor.
-  const createSession = sessionFactory({
+  const wiring: SessionWiring = {
     config,
     logger,
     cwdOf,
@@ -157,24 +153,16 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     executor: () => executor,
     peers: peersOf(config.peers),
     delegatingTask: (runId) => ownership.ofRun(runId)?.delegation,
-  });
-  const pool = new SessionPool({
+  };
+  const pool = openSessionPool(wiring, {
     sessionMap,
-    createSession,
-    idleTimeoutMs: config.sessions.idleTimeoutMs,
-    maxLive: config.sessions.maxLive,
-    minIdleBeforeEvictMs: config.sessions.minIdleBeforeEvictMs,
-    maxBackgroundMs: config.sessions.maxBackgroundMs,
-    logger: logger.child({ component: "sessions" }),
-    checkTranscript: (sessionId, key) =>
-      transcriptCheck({ cwd: cwdOf(key), env: o.claudeEnv })(sessionId),
-    rewindPoint: (sessionId, key) =>
-      rewindPoint(readTranscriptSync({ cwd: cwdOf(key), env: o.claudeEnv }, sessionId)),
-    ...(o.slots && { slots: o.slots }),
+    orphans,
+    spareSite: worktrees?.spareSite ?? { current: () => cwd },
+    transcriptEnv: o.claudeEnv,
+    slots: o.slots,
     onSessionEvent: (key, event) => {
       metrics.onSessionEvent(key, event);
       logSandboxDenials(sandboxLogger, key, event);
-      if (event.type === "session_id" || event.type === "closed") void orphans.record();
     },
   });
   const metrics = new ServerMetrics({
@@ -182,6 +170,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     liveSessions: () => pool.liveCount,
     backgroundTasks: () => pool.backgroundTaskCount(),
     queuedTasks: () => pool.waiting,
+    spares: () => pool.spareCounts,
     callerLabel: metricsCallerLabel({
       tokens: config.server.auth.tokens.map((t) => t.name),
       logins: config.server.allowedLogins ?? [],
@@ -312,6 +301,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         logger: a2aLogger,
       })
     : guarded;
+  // Last: the spares' sessions report to the executor once taken.
+  pool.fillSpares();
+  worktrees?.onSpareReady(() => pool.fillSpares());
   const closeSessions = async () => {
     await pool.closeAll();
     await sessionMap.flush();
@@ -334,6 +326,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         writeFaults: () => stores.writeFaults(),
         liveSessions: () => pool.liveCount,
         maxLive: config.sessions.maxLive,
+        ...(config.sessions.spares > 0 && { spares: () => pool.spareCounts }),
         ...(fleet && { instance: () => fleet.health() }),
       }),
     closeSessions,

@@ -9,12 +9,15 @@ import type { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
 import { ClaudeSession, type ClaudeSessionOptions, type QueryFactory } from "../claude/index.js";
 import type { Config } from "../config/schema.js";
 import { secretVariables, withoutVariables } from "../config/security-schema.js";
-import { parseConversationKey } from "../identity/conversation.js";
+import { parseConversationKey, type ConversationKey } from "../identity/conversation.js";
 import type { SessionFactoryArgs } from "../sessions/pool.js";
 import type { passthroughOptions } from "../sessions/session-options.js";
 import type { DelegatingTask } from "../a2a/task/task-delegation.js";
 import type { Peer } from "../peers/peer-client.js";
 import { a2aMcpServer, A2A_SERVER, A2A_TOOL_NAMES } from "../peers/tools.js";
+import type { PoolSparesOptions } from "../sessions/pool-spares.js";
+import type { SpareHandle } from "../sessions/spare-sessions.js";
+import { fingerprintOf, settingsFiles, watchFiles } from "../workspace/settings-files.js";
 
 type ChildEnv = Record<string, string | undefined>;
 
@@ -42,9 +45,9 @@ export interface SessionWiring {
   readonly sandbox?: Options["sandbox"];
   readonly claudeEnv?: ChildEnv;
   readonly sdkOptions?: Partial<Options>;
-  readonly queryFactory?: QueryFactory;
   /** Claude Code's file checkpoints (`enableFileCheckpointing`): rewind without worktrees. */
   readonly checkpoints?: boolean;
+  readonly queryFactory?: QueryFactory;
   /** The executor, read only when a session calls it (sessions exist only through it). */
   readonly executor: () => ClaudeAgentExecutor;
   /** The workspace's peers (`peers`, docs/peers.md); none: no `a2a` tools. */
@@ -78,73 +81,132 @@ function peerTools(
 }
 
 /**
+ * `sessions.spares` as the pool keeps them: sessions from `spareFactory`, started in `site`,
+ * recycled when the settings and memory files of the folder they run in change.
+ */
+export function poolSpares(
+  w: SessionWiring,
+  o: Pick<PoolSparesOptions, "site" | "onChange">,
+): PoolSparesOptions {
+  const files = (cwd: string) => settingsFiles(cwd, w.claudeEnv ?? process.env);
+  return {
+    wanted: w.config.sessions.spares,
+    maxIdleMs: w.config.sessions.spareIdleMs,
+    create: spareFactory(w),
+    cwdOf: w.cwdOf,
+    fingerprint: (cwd) => fingerprintOf(files(cwd)),
+    watch: (cwd, changed) => watchFiles(files(cwd), changed),
+    ...o,
+  };
+}
+
+/** Who a session serves: known at once, or (a spare) once a new conversation takes it. */
+type Owner = () => ConversationKey | undefined;
+
+/**
  * How the pool makes a conversation's ClaudeSession: the config's Claude options, the resume
  * point, and the three ways a session reaches the A2A side, each through the executor: its
  * permission requests, its file changes (PostToolUse), its events (background work, wakes).
  * What a session gets at spawn (a sandbox, a spare process's options) is added here.
  */
 export function sessionFactory(w: SessionWiring): (args: SessionFactoryArgs) => ClaudeSession {
-  const { claude } = w.config;
-  return ({ key, resume, resumeAt, fork }: SessionFactoryArgs): ClaudeSession => {
-    const conversation = parseConversationKey(key);
-    const sdkOptions = {
-      ...w.sdkOptions,
-      ...(resumeAt !== undefined && { resumeSessionAt: resumeAt }),
-      // A rewind or fork on a shared workspace needs the runtime's own file checkpoints.
-      ...(w.checkpoints === true && { enableFileCheckpointing: true }),
-      ...(fork === true && { forkSession: true }),
-    };
-    const sessionCwd = w.cwdOf(key);
-    const session: ClaudeSession = new ClaudeSession({
-      cwd: sessionCwd,
-      ...(claude.model !== undefined && { model: claude.model }),
-      permissionMode: claude.permissionMode,
-      ...(claude.allowedTools && { allowedTools: claude.allowedTools }),
-      ...(claude.disallowedTools && { disallowedTools: claude.disallowedTools }),
-      settingSources: claude.settingSources,
-      ...(claude.maxTurns !== undefined && { maxTurns: claude.maxTurns }),
-      ...(resume !== undefined && { resume }),
-      ...(w.claudeEnv && { env: w.claudeEnv }),
-      ...w.passthrough,
-      ...peerTools(w, sessionCwd, () => session),
-      // Every process of the workspace: new, resumed, and whatever wakes in it later.
-      ...(w.sandbox && { sandbox: w.sandbox }),
-      ...(Object.keys(sdkOptions).length > 0 && { sdkOptions }),
-      ...(w.queryFactory && { queryFactory: w.queryFactory }),
-      logger: w.logger.child(
-        conversation
-          ? { contextId: conversation.contextId, owner: conversation.owner }
-          : { conversation: key },
-      ),
-      canUseTool: (toolName, input, options) =>
-        w.executor().canUseTool(key, toolName, input, options),
-      hooks: {
-        PostToolUse: [
-          {
-            matcher: FILE_TOOL_MATCHER,
-            hooks: [
-              async (input, _toolUseId, { signal }) => {
-                if (input.hook_event_name !== "PostToolUse") return {};
-                const path = changedFilePath(input.tool_name, input.tool_input);
-                if (path === undefined) return {};
-                // The change belongs to the run that made the tool call, whoever holds the context.
-                const runId = await session.runOfToolUse(input.tool_use_id, signal);
-                await w.executor().onFileChanged(key, runId, {
-                  cwd: sessionCwd,
-                  path,
-                  toolName: input.tool_name,
-                  operation: fileOperation(input.tool_name, input.tool_response),
-                  maxBytes: w.config.artifacts.maxFileBytes,
-                });
-                return {};
-              },
-            ],
-          },
-        ],
+  return ({ key, ...resume }) => buildSession(w, () => key, w.cwdOf(key), resume);
+}
+
+/**
+ * How `sessions.spares` get their sessions: the same options as every conversation's, in
+ * `cwd`, for the conversation that will take one (`bind`). Its callbacks ask whose it is when
+ * they run; before it is taken no turn runs in it, so nothing calls them.
+ */
+export function spareFactory(w: SessionWiring): (cwd: string) => SpareHandle {
+  return (cwd) => {
+    let bound: ConversationKey | undefined;
+    const session = buildSession(w, () => bound, cwd);
+    return {
+      session,
+      bind: (key) => {
+        bound = key;
       },
-    });
-    // Background work and wakes: the executor gives them to the task that owns them.
-    session.subscribe((event) => w.executor().onSessionEvent(key, session, event));
-    return session;
+    };
   };
+}
+
+function buildSession(
+  w: SessionWiring,
+  owner: Owner,
+  sessionCwd: string,
+  { resume, resumeAt, fork }: Omit<Partial<SessionFactoryArgs>, "key"> = {},
+): ClaudeSession {
+  const { claude } = w.config;
+  const known = owner();
+  const conversation = known === undefined ? undefined : parseConversationKey(known);
+  const sdkOptions = {
+    ...w.sdkOptions,
+    ...(resumeAt !== undefined && { resumeSessionAt: resumeAt }),
+    // A rewind or fork on a shared workspace needs the runtime's own file checkpoints.
+    ...(w.checkpoints === true && { enableFileCheckpointing: true }),
+    ...(fork === true && { forkSession: true }),
+  };
+  const key = (): ConversationKey => {
+    const bound = owner();
+    if (bound === undefined) throw new Error("a spare session has no conversation yet");
+    return bound;
+  };
+  const session: ClaudeSession = new ClaudeSession({
+    cwd: sessionCwd,
+    ...(claude.model !== undefined && { model: claude.model }),
+    permissionMode: claude.permissionMode,
+    ...(claude.allowedTools && { allowedTools: claude.allowedTools }),
+    ...(claude.disallowedTools && { disallowedTools: claude.disallowedTools }),
+    settingSources: claude.settingSources,
+    ...(claude.maxTurns !== undefined && { maxTurns: claude.maxTurns }),
+    ...(resume !== undefined && { resume }),
+    ...(w.claudeEnv && { env: w.claudeEnv }),
+    ...w.passthrough,
+    ...peerTools(w, sessionCwd, () => session),
+    // Every process of the workspace: new, resumed, spare, and whatever wakes in it later.
+    ...(w.sandbox && { sandbox: w.sandbox }),
+    ...(Object.keys(sdkOptions).length > 0 && { sdkOptions }),
+    ...(w.queryFactory && { queryFactory: w.queryFactory }),
+    logger: w.logger.child(
+      known === undefined
+        ? { spare: true }
+        : conversation
+          ? { contextId: conversation.contextId, owner: conversation.owner }
+          : { conversation: known },
+    ),
+    canUseTool: (toolName, input, options) =>
+      w.executor().canUseTool(key(), toolName, input, options),
+    hooks: {
+      PostToolUse: [
+        {
+          matcher: FILE_TOOL_MATCHER,
+          hooks: [
+            async (input, _toolUseId, { signal }) => {
+              if (input.hook_event_name !== "PostToolUse") return {};
+              const path = changedFilePath(input.tool_name, input.tool_input);
+              if (path === undefined) return {};
+              // The change belongs to the run that made the tool call, whoever holds the context.
+              const runId = await session.runOfToolUse(input.tool_use_id, signal);
+              await w.executor().onFileChanged(key(), runId, {
+                cwd: sessionCwd,
+                path,
+                toolName: input.tool_name,
+                operation: fileOperation(input.tool_name, input.tool_response),
+                maxBytes: w.config.artifacts.maxFileBytes,
+              });
+              return {};
+            },
+          ],
+        },
+      ],
+    },
+  });
+  // Background work and wakes: the executor gives them to the task that owns them (a spare's
+  // come once it is taken).
+  session.subscribe((event) => {
+    const bound = owner();
+    if (bound !== undefined) w.executor().onSessionEvent(bound, session, event);
+  });
+  return session;
 }

@@ -15,6 +15,7 @@ import {
   WorktreeManager,
   type ConversationRef,
 } from "../workspace/worktrees/index.js";
+import type { SpareSite } from "../sessions/spare-sessions.js";
 
 /** What a task does with its conversation's worktree: the manager's steps, and a rewind's. */
 function taskIsolation(manager: WorktreeManager): TaskIsolation {
@@ -39,6 +40,10 @@ export interface WorktreeIsolation {
   readonly task: NonNullable<TaskEnvironment["isolation"]>;
   /** The folder a conversation's Claude Code process runs in (its transcripts lie under it). */
   cwdOf(key: string): string;
+  /** Where spare processes run: the spare worktree, once built (`sessions.spares`). */
+  readonly spareSite: SpareSite;
+  /** Calls `ready` each time a spare worktree is built. */
+  onSpareReady(ready: () => void): void;
   /** Stops the retention timer; resolves when the commits under way are made. */
   close(): Promise<void>;
 }
@@ -94,6 +99,8 @@ export async function openWorktreeIsolation(
   return {
     task: { worktrees: taskIsolation(manager), maxDiffBytes: config.artifacts.maxFileBytes },
     cwdOf: (key) => manager.cwdOf(refOf(key)),
+    spareSite: { current: () => manager.spareCwd() },
+    onSpareReady: (ready) => manager.spare.onReady(ready),
     close: async () => {
       stop();
       await manager.close();

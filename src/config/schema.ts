@@ -1,17 +1,9 @@
 import { controlSchema } from "./control-schema.js";
+import { sessionsSchema } from "./sessions-schema.js";
 import { isIP } from "node:net";
 import { z } from "zod";
 import { LOG_LEVELS } from "../common/logging.js";
-import {
-  byteSize,
-  httpUrl,
-  intBetween,
-  minutes,
-  name,
-  names,
-  positiveInt,
-  text,
-} from "./schema-parts.js";
+import { byteSize, httpUrl, intBetween, name, names, positiveInt, text } from "./schema-parts.js";
 import { authSchema, operatorIssues, operatorsSchema } from "./security-schema.js";
 
 export { parseByteSize } from "./schema-parts.js";
@@ -116,37 +108,6 @@ const serverSchema = z.strictObject({
     .describe(
       "The gRPC binding (A2A over gRPC), on its own port, beside JSON-RPC and HTTP+JSON: off " +
         "unless server.grpc.port is set.",
-    ),
-});
-
-const sessionsSchema = z.strictObject({
-  idleTimeoutMs: positiveInt()
-    .default(minutes(30))
-    .describe("Close a live Claude session idle this long (ms); it resumes on the next message."),
-  maxLive: positiveInt()
-    .default(8)
-    .describe(
-      "Most Claude Code processes at once, counting those still shutting down; when a " +
-        "conversation needs one and all are taken, the least recently used idle one is closed.",
-    ),
-  minIdleBeforeEvictMs: z
-    .int({ error: "expected a whole number of milliseconds" })
-    .min(0, { error: "expected a whole number of milliseconds" })
-    .default(1_000)
-    .describe(
-      "The eviction grace (ms): when a conversation needs a process and every slot of maxLive " +
-        "is taken, the least recently used idle session is closed at once, but one idle for " +
-        "less than this (its last turn just ended) only after every other idle one. It never " +
-        "makes a conversation wait.",
-    ),
-  maxBackgroundMs: z
-    .int({ error: "expected a whole number of milliseconds (0: never)" })
-    .min(0, { error: "expected a whole number of milliseconds (0: never)" })
-    .default(4 * 60 * 60_000)
-    .describe(
-      "A session whose only activity is background work (a dev server, a watcher) counts as " +
-        "busy; after this long (ms) with no message of a client running in it, its background " +
-        "work is stopped and the session can be closed. 0: never stop it.",
     ),
 });
 

@@ -17,7 +17,12 @@ export interface HealthReport {
     /** Parts of the store whose last write failed, while they are shown. */
     readonly faults?: readonly WriteFault[];
   };
-  readonly sessions: { readonly live: number; readonly maxLive: number };
+  readonly sessions: {
+    readonly live: number;
+    readonly maxLive: number;
+    /** Spare processes (`sessions.spares`): ready now, and taken since startup. */
+    readonly spares?: { readonly ready: number; readonly taken: number };
+  };
   /** The gRPC binding, when it is on. */
   readonly grpc?: GrpcBindingHealth;
   /** This server as a fleet instance (PostgreSQL store): its id, the database, its lease. */
@@ -57,6 +62,7 @@ export interface HealthSources {
   pingStore(): Promise<void>;
   liveSessions(): number;
   readonly maxLive: number;
+  spares?(): { readonly ready: number; readonly taken: number };
   /** Longest wait for the store's answer. */
   readonly timeoutMs?: number;
   /** This server as a fleet instance (PostgreSQL store), reported as `instance`. */
@@ -83,7 +89,11 @@ export async function checkHealth(s: HealthSources): Promise<HealthReport> {
       ...(error && { error }),
       ...(faults.length > 0 && { faults }),
     },
-    sessions: { live: s.liveSessions(), maxLive: s.maxLive },
+    sessions: {
+      live: s.liveSessions(),
+      maxLive: s.maxLive,
+      ...(s.spares && { spares: s.spares() }),
+    },
     ...(s.instance && { instance: s.instance() }),
   };
 }

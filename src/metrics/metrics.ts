@@ -9,6 +9,8 @@ export interface MetricsSources {
   backgroundTasks(): number;
   /** Tasks waiting for a Claude Code process: `sessions.maxLive` are busy. */
   queuedTasks(): number;
+  /** Spare processes ready, and taken by a new conversation since startup (`sessions.spares`). */
+  spares?(): { readonly ready: number; readonly taken: number };
   /** The bounded `caller` label of a session's conversation key (`metrics-caller.ts`). */
   callerLabel(conversation: string): string;
 }
@@ -82,6 +84,19 @@ export class ServerMetrics {
       registers,
       collect() {
         this.set(sources.queuedTasks());
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}spares`,
+      help:
+        "Spare Claude Code processes (sessions.spares): ready (waiting for a new conversation) " +
+        "and taken (by one, since startup).",
+      labelNames: ["state"],
+      registers,
+      collect() {
+        const counts = sources.spares?.() ?? { ready: 0, taken: 0 };
+        this.set({ state: "ready" }, counts.ready);
+        this.set({ state: "taken" }, counts.taken);
       },
     });
     new Gauge({

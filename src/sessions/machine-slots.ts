@@ -24,6 +24,7 @@ export type PoolSlots = Pick<
   | "close"
   | "trim"
   | "wake"
+  | "hasRoom"
 >;
 
 /** How a pool gets its slots, given what they need of it. */
@@ -93,6 +94,7 @@ export class MachineSlots {
       close: (reason) => slots.close(reason),
       trim: () => slots.trim(),
       wake: () => slots.wake(),
+      hasRoom: () => slots.hasRoom(),
     };
   }
 }
@@ -154,5 +156,6 @@ function chained(own: PoolSlots, machine: PoolSlots): PoolSlots {
       own.wake();
       machine.wake();
     },
+    hasRoom: () => own.hasRoom() && machine.hasRoom(),
   };
 }

@@ -1,11 +1,10 @@
-import type { Logger } from "pino";
 import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
-import type { SessionMap } from "../store/session-map.js";
 import { realTimers, type Timers } from "../common/timers.js";
 import { BackgroundClock } from "./background-clock.js";
 import { LiveSession } from "./live-session.js";
-import type { PoolSlots, SlotsFactory } from "./machine-slots.js";
+import type { PoolSlots } from "./machine-slots.js";
+import type { SessionPoolOptions } from "./pool-options.js";
 import { ProcessSlots } from "./process-slots.js";
 import {
   rejectsEveryPrompt,
@@ -13,61 +12,12 @@ import {
   type ResumePlan,
   type SessionReset,
 } from "./recovery.js";
-import type { TranscriptCheck } from "../claude/index.js";
+import { PoolSpares } from "./pool-spares.js";
 import { TEXT } from "../contract/texts.js";
 
 export type { Timers } from "../common/timers.js";
 
-export interface SessionFactoryArgs {
-  /** The conversation (caller + context) the session serves. */
-  readonly key: ConversationKey;
-  /** The Claude session to resume, from the persisted map. */
-  readonly resume: string | undefined;
-  /** Resume only up to this assistant message (a rejected prompt after it is dropped). */
-  readonly resumeAt?: string;
-  /** Resume into a new session id (a fork), leaving the resumed one as it is. */
-  readonly fork?: boolean;
-}
-
-export interface SessionPoolOptions {
-  readonly sessionMap: SessionMap;
-  readonly createSession: (args: SessionFactoryArgs) => ClaudeSession;
-  /** An idle session (no run, no background task, no lease) is closed after this long. */
-  readonly idleTimeoutMs: number;
-  /**
-   * Most Claude Code processes at once, counting those still shutting down. `acquire` never waits
-   * (it may go over); `whenFree` waits until a new conversation's process fits under the cap.
-   */
-  readonly maxLive: number;
-  /**
-   * The eviction grace (ms, default 0): a session idle for less than this is closed for another
-   * conversation only after every other idle one (`evictionOrder`); it never makes anyone wait.
-   */
-  readonly minIdleBeforeEvictMs?: number;
-  /**
-   * A session busy only with background work this long (ms) has that work stopped, and can be
-   * closed. 0 or unset: never.
-   */
-  readonly maxBackgroundMs?: number;
-  /** The clock of the eviction grace (ms). */
-  readonly now?: () => number;
-  readonly logger: Logger;
-  readonly timers?: Timers;
-  /** Sees every event of every live session (metrics). */
-  readonly onSessionEvent?: (key: ConversationKey, event: SessionEvent) => void;
-  /**
-   * Where to resume a session whose last prompt the model API rejected (HTTP 400): the uuid of
-   * the last assistant message before that prompt, or undefined to start fresh.
-   */
-  readonly rewindPoint?: (sessionId: string, key: ConversationKey) => string | undefined;
-  /** Whether a mapped session can still be resumed; without it every mapping is trusted. */
-  readonly checkTranscript?: TranscriptCheck;
-  /**
-   * Where the process slots come from (several workspaces share one machine-wide cap,
-   * `MachineSlots`). Default: slots of this pool alone, capped at `maxLive`.
-   */
-  readonly slots?: SlotsFactory;
-}
+export type { SessionFactoryArgs, SessionPoolOptions } from "./pool-options.js";
 
 /** What the runs of sessions closed at shutdown report (their tasks' last status says it). */
 export const SERVER_STOPPING = TEXT.serverStopping;
@@ -97,6 +47,7 @@ export interface SessionLease {
  */
 export class SessionPool {
   private readonly entries = new Map<ConversationKey, LiveSession>();
+  private readonly spares: PoolSpares | undefined;
   private readonly slots: PoolSlots;
   private readonly recovery: SessionRecovery;
   private readonly timers: Timers;
@@ -108,10 +59,15 @@ export class SessionPool {
     this.timers = options.timers ?? realTimers;
     this.now = options.now ?? Date.now;
     const host = {
-      liveCount: () => this.entries.size,
-      has: (key: ConversationKey) => this.entries.has(key),
-      occupants: () => [...this.entries.values()].map((e) => e.occupant),
+      // Spares are processes too: they hold slots, and are the first closed for a conversation.
+      liveCount: () => this.entries.size + (this.spares?.count ?? 0),
+      has: (key: ConversationKey) => this.entries.has(key) || (this.spares?.holds(key) ?? false),
+      occupants: () => [
+        ...(this.spares?.occupants() ?? []),
+        ...[...this.entries.values()].map((e) => e.occupant),
+      ],
       evict: (key: ConversationKey, reason: string) => {
+        if (this.spares?.evict(key, reason)) return;
         const entry = this.entries.get(key);
         if (entry !== undefined) void this.evict(entry, reason);
       },
@@ -133,8 +89,30 @@ export class SessionPool {
       ...(options.rewindPoint && { rewindPoint: options.rewindPoint }),
       isLive: (key) => this.entries.has(key),
     });
+    const spares = options.spares;
+    if (spares !== undefined && spares.wanted > 0) {
+      this.spares = new PoolSpares(spares, {
+        slots: () => this.slots,
+        known: (key) => this.entries.has(key) || options.sessionMap.get(key) !== undefined,
+        closed: () => this.closed,
+        timers: this.timers,
+        now: this.now,
+        logger: options.logger.child({ module: "spares" }),
+      });
+    }
   }
 
+  /** Spares ready, and taken since startup (`/metrics`, `/healthz`). */
+  get spareCounts(): { readonly ready: number; readonly taken: number } {
+    return this.spares?.counts ?? { ready: 0, taken: 0 };
+  }
+
+  /** Starts the spares wanted, as far as they fit (at startup; again when their site is built). */
+  fillSpares(): void {
+    this.spares?.fill();
+  }
+
+  /** Conversations with a live session (spares are not counted: see `spareCounts`). */
   get liveCount(): number {
     return this.entries.size;
   }
@@ -154,16 +132,20 @@ export class SessionPool {
    * `SERVER_STOPPING` once `closeAll()` has begun.
    */
   whenFree(key: ConversationKey, signal?: AbortSignal): Promise<void> {
+    // A new conversation takes a spare's slot with its process: nothing to wait for.
+    if (this.spares?.take(key)) return Promise.resolve();
     return this.slots.whenFree(key, signal);
   }
 
   /** Whether `whenFree(key)` would wait for a busy session to end (`ProcessSlots.wouldWait`). */
   wouldWait(key: ConversationKey): boolean {
+    if (this.spares?.mightServe(key)) return false;
     return this.slots.wouldWait(key);
   }
 
   /** Gives back the slot `whenFree` kept for a caller that will not `acquire` after all. */
-  forgo(): void {
+  forgo(key?: ConversationKey): void {
+    if (key !== undefined && this.spares?.release(key)) return;
     this.slots.forgo();
   }
 
@@ -229,7 +211,10 @@ export class SessionPool {
     // No process will free for them: their tasks end instead of waiting for a slot.
     this.slots.close(SERVER_STOPPING);
     const all = [...this.entries.values()];
-    await Promise.all(all.map((e) => this.evict(e, SERVER_STOPPING)));
+    await Promise.all([
+      ...all.map((e) => this.evict(e, SERVER_STOPPING)),
+      this.spares?.close(SERVER_STOPPING),
+    ]);
   }
 
   /** See `SessionRecovery.dropStaleSessions`: run at startup. */
@@ -239,13 +224,18 @@ export class SessionPool {
 
   private create(key: ConversationKey): LiveSession {
     const { resume, resumeAt, reset, fork } = this.recovery.next(key);
-    this.slots.claim();
-    const session = this.options.createSession({
-      key,
-      resume,
-      ...(resumeAt !== undefined && { resumeAt }),
-      ...(fork === true && { fork }),
-    });
+    // A spare taken in `whenFree` holds the slot: nothing reserved to claim then.
+    const spare = this.spares?.claim(key, resume !== undefined) ?? { kind: "none" };
+    if (spare.kind === "none") this.slots.claim();
+    const session =
+      spare.kind === "session"
+        ? spare.session
+        : this.options.createSession({
+            key,
+            resume,
+            ...(resumeAt !== undefined && { resumeAt }),
+            ...(fork === true && { fork }),
+          });
     const clock = new BackgroundClock({
       key,
       session,
@@ -267,6 +257,7 @@ export class SessionPool {
 
   private onEvent(entry: LiveSession, event: SessionEvent): void {
     this.options.onSessionEvent?.(entry.key, event);
+    this.spares?.onEvent(entry.key, event);
     const current = this.entries.get(entry.key) === entry;
     switch (event.type) {
       case "session_id":
@@ -302,6 +293,7 @@ export class SessionPool {
           this.forget(entry);
           this.slots.wake();
         }
+        this.spares?.fill();
         this.recovery.afterClose(entry.key, event.reason);
         return;
       default:

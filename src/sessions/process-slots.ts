@@ -15,6 +15,8 @@ export interface Occupant {
   readonly lastUsed: number;
   /** When it last became idle (ms). */
   readonly idleSince: number;
+  /** A spare process no conversation has taken (`sessions.spares`): the first to go. */
+  readonly spare?: boolean;
 }
 
 /**
@@ -22,7 +24,8 @@ export interface Occupant {
  * used, except that a session idle for less than `graceMs` (a conversation in the middle of an
  * exchange: its last turn just ended) comes after every other idle one. The grace only orders:
  * when nothing else is idle, such a session is closed all the same, at once, so a waiting
- * conversation never waits for an idle process to age. A busy session is never a victim. Pure.
+ * conversation never waits for an idle process to age. A busy session is never a victim. A spare
+ * (a process started ahead for a conversation not yet there) goes before any conversation's. Pure.
  */
 export function evictionOrder(
   occupants: readonly Occupant[],
@@ -32,7 +35,12 @@ export function evictionOrder(
   const inGrace = (o: Occupant) => now - o.idleSince < graceMs;
   return occupants
     .filter((o) => !o.busy)
-    .sort((a, b) => Number(inGrace(a)) - Number(inGrace(b)) || a.lastUsed - b.lastUsed)
+    .sort(
+      (a, b) =>
+        Number(b.spare === true) - Number(a.spare === true) ||
+        Number(inGrace(a)) - Number(inGrace(b)) ||
+        a.lastUsed - b.lastUsed,
+    )
     .map((o) => o.key);
 }
 
@@ -125,7 +133,7 @@ export class ProcessSlots {
   whenFree(key: ConversationKey, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(new Error("aborted"));
     if (this.closedWith !== undefined) return Promise.reject(new Error(this.closedWith));
-    if (this.host.has(key) || this.hasRoom()) {
+    if (this.host.has(key) || this.fitsOneMore()) {
       if (!this.host.has(key)) this.reserved++;
       return Promise.resolve();
     }
@@ -157,7 +165,7 @@ export class ProcessSlots {
    * Not when an idle one can be closed for it: that wait is only for a process to exit.
    */
   wouldWait(key: ConversationKey): boolean {
-    if (this.closedWith !== undefined || this.host.has(key) || this.hasRoom()) return false;
+    if (this.closedWith !== undefined || this.host.has(key) || this.fitsOneMore()) return false;
     const occupants = this.host.occupants();
     const demand = {
       live: occupants.length,
@@ -223,7 +231,7 @@ export class ProcessSlots {
         next.resolve();
         continue;
       }
-      if (!this.hasRoom()) break;
+      if (!this.fitsOneMore()) break;
       this.waiters.shift();
       this.reserved++;
       next.resolve();
@@ -231,7 +239,13 @@ export class ProcessSlots {
     this.makeRoom();
   }
 
-  private hasRoom(): boolean {
+  /** Whether one more process fits now, with nothing closed for it and nobody waiting. */
+  hasRoom(): boolean {
+    if (this.closedWith !== undefined || this.waiters.length > 0) return false;
+    return this.fitsOneMore();
+  }
+
+  private fitsOneMore(): boolean {
     const counts = { live: this.host.liveCount(), closing: this.closing, reserved: this.reserved };
     return fits(counts, this.options.maxLive);
   }

@@ -6,8 +6,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { readdirSync, readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
@@ -41,8 +42,23 @@ function workingDir(req: ParsedRequest): string {
   return found[1].trim();
 }
 
-/** The context id a worktree's folder starts with (`<contextId>-<hash>`; ours have no `-`). */
-const contextOf = (req: ParsedRequest) => basename(workingDir(req)).split("-")[0] ?? "";
+/**
+ * The context id a worktree's name starts with (`<contextId>-<hash>`; ours have no `-`). The
+ * folder may be a taken spare's, which never moves: the conversation's name is then the link to
+ * it, beside it in the worktrees folder.
+ */
+const contextOf = (req: ParsedRequest) => {
+  const dir = workingDir(req);
+  const name =
+    readdirSync(dirname(dir)).find((n) => {
+      try {
+        return readlinkSync(join(dirname(dir), n)) === basename(dir);
+      } catch {
+        return false;
+      }
+    }) ?? basename(dir);
+  return name.split("-")[0] ?? "";
+};
 
 const rules = [
   {

@@ -29,6 +29,8 @@ export interface ServerProcess {
 export async function writeTestConfig(cwd: string, extra: ConfigInput = {}): Promise<void> {
   const config: ConfigInput = {
     ...extra,
+    // No spare process unless the test is about them: process counts stay what each test says.
+    sessions: { spares: 0, ...extra.sessions },
     claude: {
       model: TEST_MODEL,
       settingSources: [],

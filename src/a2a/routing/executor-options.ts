@@ -56,7 +56,7 @@ export function taskEnvironment(options: ExecutorOptions): TaskEnvironment<Serve
     acquire: (contextId) => pool.acquire(contextId),
     mustWait: (contextId) => pool.wouldWait(contextId),
     whenFree: (contextId, signal) => pool.whenFree(contextId, signal),
-    forgo: () => pool.forgo(),
+    forgo: (contextId) => pool.forgo(contextId),
     own: (runId, task) => ownership.own(runId, task),
     disown: (runId) => ownership.disown(runId),
     budgetStop: (conversation, background) => {

@@ -102,7 +102,7 @@ export interface TaskEnvironment<Task = unknown> {
    */
   whenFree(conversation: ConversationKey, signal: AbortSignal): Promise<void>;
   /** Gives back a slot `whenFree` kept for a task that will not acquire after all. */
-  forgo(): void;
+  forgo(conversation: ConversationKey): void;
   /**
    * If the conversation's caller has reached its daily budget (`limits.*.dailyBudgetUsd`): the
    * text a task stops with after its turn (`background`: it had background work, now stopped).

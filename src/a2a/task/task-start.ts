@@ -106,7 +106,7 @@ export class TaskStart {
       waiting = false;
     }
     if (core.ended) {
-      core.env.forgo();
+      core.env.forgo(core.conversation);
       return false;
     }
     if (waits) core.logger.debug("task: a Claude Code process freed for it");

@@ -1,17 +1,13 @@
-import { access, mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
-import nodePath, { join, resolve } from "node:path";
+import { access, mkdir, readdir, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import type { Logger } from "pino";
 import { commitTask, type TaskCommit } from "./commit.js";
 import { runGit } from "./git.js";
-import {
-  branchName,
-  excludePatterns,
-  resolveServerPath,
-  withExcludes,
-  worktreeName,
-} from "./names.js";
+import { excludeServerFiles } from "./exclude-file.js";
+import { branchName, worktreeName } from "./names.js";
 import { SerialQueues } from "./serial-queue.js";
 import { inspect } from "./repository.js";
+import { dropLink, folderOf, isLink, linked, touch } from "./links.js";
 import { SpareWorktree, spareName } from "./spare.js";
 
 export { inspect, WORKTREE_SETUP, WorktreeSetupError } from "./repository.js";
@@ -81,14 +77,22 @@ export class WorktreeManager {
     const dir = resolve(o.cwd, o.dir);
     const queues = o.queues ?? PROCESS_QUEUES;
     const manager = new WorktreeManager(o, repo, prefix, dir, queues);
-    await queues.run(repo, () => manager.exclude(top));
+    await queues.run(repo, () => excludeServerFiles(repo, top, dir, o));
     if (o.spare !== false) manager.spare.replenish();
     return manager;
   }
 
-  /** The folder a conversation's Claude Code process runs in (it exists once `prepare` ran). */
+  /**
+   * The folder a conversation's Claude Code process runs in (it exists once `prepare` ran): its
+   * worktree, or the spare it took, which its link names (see spare.ts).
+   */
   cwdOf(conversation: ConversationRef): string {
-    return join(this.pathOf(conversation), this.prefix);
+    return join(linked(this.dir, this.pathOf(conversation)), this.prefix);
+  }
+
+  /** Where a spare Claude Code process runs: the ready spare worktree (`sessions.spares`). */
+  spareCwd(): string | undefined {
+    return this.spare.ready ? join(this.spare.path, this.prefix) : undefined;
   }
 
   /** The conversation's branch. */
@@ -170,7 +174,10 @@ export class WorktreeManager {
       if (info === undefined || !info.isDirectory() || info.mtimeMs >= before) continue;
       const gone = await this.queues.run(this.repo, async () => {
         if (this.inUse.has(name) || !(await this.isOurs(path, name))) return false;
-        await runGit(this.options.cwd, ["worktree", "remove", "--force", path]);
+        // A taken spare's folder goes; its link stays, so the conversation's worktree comes back
+        // at the same path (where its transcripts are keyed), should it go on.
+        const real = await folderOf(path);
+        await runGit(this.options.cwd, ["worktree", "remove", "--force", real]);
         await runGit(this.options.cwd, ["branch", "-d", branchName(name)], { okCodes: [1] });
         return true;
       });
@@ -252,11 +259,16 @@ export class WorktreeManager {
       { okCodes: [1] },
     );
     const resumed = known.code === 0;
+    // A link to a taken spare whose folder went (retention): back where it was, on its branch;
+    // with no branch left, the conversation starts over and the link is made again.
+    const link = await isLink(path);
+    if (link && !resumed) await dropLink(path);
+    const where = link && resumed ? linked(this.dir, path) : path;
     const spare = !resumed && from === "HEAD" && (await this.spare.claim(path, branch));
     if (!spare) {
       const args = resumed
-        ? ["worktree", "add", "--quiet", path, branch]
-        : ["worktree", "add", "--quiet", "-b", branch, path, from];
+        ? ["worktree", "add", "--quiet", where, branch]
+        : ["worktree", "add", "--quiet", "-b", branch, where, from];
       await mkdir(this.dir, { recursive: true });
       await runGit(this.options.cwd, args);
     }
@@ -266,28 +278,4 @@ export class WorktreeManager {
     if (!spare) this.replenish();
     this.options.logger.info({ branch, path, resumed, spare }, "worktree created");
   }
-
-  /** Adds the worktrees folder and the server's files to the repository's exclude file. */
-  private async exclude(top: string): Promise<void> {
-    const patterns = excludePatterns(
-      top,
-      [
-        `${this.dir}/`,
-        ...this.options.serverPaths.map((p) => resolveServerPath(this.options.cwd, p)),
-      ],
-      nodePath,
-    );
-    const file = join(this.repo, "info", "exclude");
-    const current = await readFile(file, "utf8").catch(() => "");
-    const next = withExcludes(current, patterns);
-    if (next === undefined) return;
-    await mkdir(join(this.repo, "info"), { recursive: true });
-    await writeFile(file, next);
-  }
-}
-
-/** Marks a worktree used now (retention reads the folder's mtime). */
-async function touch(path: string): Promise<void> {
-  const now = new Date();
-  await utimes(path, now, now).catch(() => undefined);
 }

@@ -1,13 +1,19 @@
 import { createHash } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, rm, symlink, unlink } from "node:fs/promises";
+import { basename, join } from "node:path";
 import type { Logger } from "pino";
 import { runGit } from "./git.js";
 
 /**
  * The spare worktree: one checkout of the workspace's HEAD, detached, kept ready in the
- * background, so a conversation's first task takes it (`git worktree move` and `git switch -c`,
- * both cheap) instead of waiting for `git worktree add` to write every file.
+ * background, so a conversation's first task takes it (a link and `git switch -c`, both cheap)
+ * instead of waiting for `git worktree add` to write every file.
+ *
+ * It never moves: a spare Claude Code process (`sessions.spares`) may already run in it, and
+ * Claude Code keeps its folder (its transcripts lie under that path). So each spare gets a
+ * folder of its own (the spare's name and a serial), and the conversation that takes it names
+ * it by a link, `<worktrees>/<conversation's name>` → that folder (`WorktreeManager.cwdOf`
+ * follows it).
  *
  * Why building it outside the repository's queue is safe: it is a worktree of its own (its own
  * index, its own detached HEAD, no ref of the repository is written), `git worktree add` marks
@@ -29,6 +35,9 @@ export function spareName(cwd: string): string {
 export class SpareWorktree {
   /** The commit the ready spare is checked out at (undefined: none ready). */
   private commit: string | undefined;
+  /** The folder of the spare ready or being built (undefined: none yet). */
+  private current: string | undefined;
+  private serial = 0;
   private building: Promise<void> | undefined;
   /** The commit the spare under way is being made at (known once the build read HEAD). */
   private buildingAt: string | undefined;
@@ -37,10 +46,22 @@ export class SpareWorktree {
   constructor(
     /** The workspace (git runs there). */
     private readonly cwd: string,
-    /** The spare's folder. */
-    readonly path: string,
+    /** The spares' folders start with this (`spareName`, in the worktrees folder). */
+    private readonly base: string,
     private readonly logger: Logger,
   ) {}
+
+  /** The folder of the spare ready, or being built. */
+  get path(): string {
+    return this.current ?? this.base;
+  }
+
+  private readonly readyListeners: (() => void)[] = [];
+
+  /** Calls `listener` each time a spare is built. */
+  onReady(listener: () => void): void {
+    this.readyListeners.push(listener);
+  }
 
   /** Builds a spare in the background unless one is ready or on its way. Never throws. */
   replenish(): void {
@@ -54,6 +75,7 @@ export class SpareWorktree {
         if (this.building !== job) return;
         this.building = undefined;
         this.buildingAt = undefined;
+        if (this.ready) for (const listener of this.readyListeners) listener();
       });
     this.building = job;
   }
@@ -84,25 +106,30 @@ export class SpareWorktree {
       await this.settled();
     }
     const commit = this.commit;
-    if (commit === undefined || this.building !== undefined) return false;
+    const path = this.current;
+    if (commit === undefined || path === undefined || this.building !== undefined) return false;
     this.commit = undefined;
     if (head !== commit) {
       this.logger.info({ spare: commit, head }, "the spare worktree is behind HEAD: rebuilding it");
       return false;
     }
+    this.current = undefined;
     try {
-      await runGit(this.cwd, ["worktree", "unlock", this.path]);
-      await runGit(this.cwd, ["worktree", "move", this.path, target]);
+      // Unlocked, it is a conversation's: a later build's clean-up leaves it alone.
+      await runGit(this.cwd, ["worktree", "unlock", path]);
+      await symlink(basename(path), target);
     } catch (err) {
       this.logger.warn({ err }, "the spare worktree could not be taken");
+      await this.remove(path);
       return false;
     }
     try {
       // Same commit: no file is written, the index is kept.
-      await runGit(target, ["switch", "--quiet", "--create", branch]);
+      await runGit(path, ["switch", "--quiet", "--create", branch]);
     } catch (err) {
       this.logger.warn({ err }, "the spare worktree could not take the conversation's branch");
-      await runGit(this.cwd, ["worktree", "remove", "--force", target]).catch(() => undefined);
+      await unlink(target).catch(() => undefined);
+      await this.remove(path);
       return false;
     }
     return true;
@@ -122,6 +149,7 @@ export class SpareWorktree {
     if (this.closed) return;
     const head = (await runGit(this.cwd, ["rev-parse", "--verify", "HEAD^{commit}"])).stdout.trim();
     this.buildingAt = head;
+    this.current = `${this.base}${Date.now()}${++this.serial}`;
     await mkdir(join(this.path, ".."), { recursive: true });
     // `--force` twice: a registered but missing and locked spare (a crash) is replaced.
     await runGit(this.cwd, [
@@ -139,11 +167,29 @@ export class SpareWorktree {
     this.logger.debug({ path: this.path, commit: head }, "spare worktree ready");
   }
 
-  /** Removes the spare's worktree and folder, if there is one. */
+  /**
+   * Removes every spare not taken: the workspace's worktrees under the spares' name that are
+   * still locked (a taken one was unlocked), this run's and those a crash left behind.
+   */
   private async discard(): Promise<void> {
-    await runGit(this.cwd, ["worktree", "remove", "--force", "--force", this.path], {
+    this.current = undefined;
+    const list = await runGit(this.cwd, ["worktree", "list", "--porcelain"]).catch(() => undefined);
+    const untaken = (list?.stdout ?? "")
+      .split("\n\n")
+      .map((block) => block.split("\n"))
+      .filter((lines) => lines.some((l) => l === "locked" || l.startsWith("locked ")))
+      .flatMap((lines) => lines.filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9)))
+      .filter((path) => basename(path).startsWith(basename(this.base)));
+    for (const path of untaken) await this.remove(path);
+    // One whose folder lost its `.git` (a crash) is still registered: forget it too.
+    if (untaken.length > 0) await runGit(this.cwd, ["worktree", "prune"]).catch(() => undefined);
+  }
+
+  private async remove(path: string): Promise<void> {
+    await runGit(this.cwd, ["worktree", "unlock", path]).catch(() => undefined);
+    await runGit(this.cwd, ["worktree", "remove", "--force", "--force", path], {
       okCodes: [128],
     }).catch(() => undefined);
-    await rm(this.path, { recursive: true, force: true });
+    await rm(path, { recursive: true, force: true });
   }
 }

@@ -27,6 +27,7 @@ export async function twoWorkspaces(
   const config = resolveConfig(
     {
       ...input,
+      sessions: { spares: 0, ...input.sessions },
       claude: { model: TEST_MODEL, settingSources: [], permissionMode: "acceptEdits" },
       workspaces: {
         api: { agentCard: { name: "API agent" }, ...api, cwd: dirs.api },

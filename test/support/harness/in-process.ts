@@ -88,6 +88,8 @@ export function testConfig(extra: ConfigInput = {}): ConfigInput {
   return {
     ...extra,
     server: { ...extra.server },
+    // No spare process unless the test is about them: `spawns()` counts what each test says.
+    sessions: { spares: 0, ...extra.sessions },
     claude: {
       model: TEST_MODEL,
       settingSources: [],

@@ -49,6 +49,7 @@ export * from "./clients.js";
 export * from "./messages.js";
 export * from "./model.js";
 export * from "./ports.js";
+export * from "./runtime-processes.js";
 export * from "./scope.js";
 export * from "./services.js";
 export * from "./temp.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planFrom } from "../../../bench/plan.js";
+import { planFrom, SCENARIOS } from "../../../bench/plan.js";
 import { figures, median, p95, quantile, type Row } from "../../../bench/stats.js";
 import { formatValue, renderTable } from "../../../bench/table.js";
 
@@ -53,6 +53,12 @@ describe("bench plan", () => {
     const quick = planFrom({ BENCH_QUICK: "1", BENCH_ONLY: "store, long" });
     expect(quick.warmRounds).toBeLessThan(full.warmRounds);
     expect(quick.scenarios).toEqual(["store", "long"]);
+    // Quick covers every scenario (but `compare`, which needs BENCH_BEFORE), each at small sizes.
+    const everyQuick = planFrom({ BENCH_QUICK: "1" });
+    expect(everyQuick.scenarios).toEqual(SCENARIOS.filter((s) => s !== "compare"));
+    expect(everyQuick.storeBulkTasks).toBe(0);
+    expect(Math.max(...everyQuick.workspaceSizes)).toBeLessThan(Math.max(...full.workspaceSizes));
+    expect(everyQuick.sparesFiles).toBeLessThan(full.sparesFiles);
     expect(full.scenarios).toEqual([
       "warm",
       "long",
@@ -63,6 +69,7 @@ describe("bench plan", () => {
       "fleet",
       "sandbox",
       "resume",
+      "spares",
     ]);
     expect(() => planFrom({ BENCH_ONLY: "warm,nope" })).toThrow(/nope/);
   });

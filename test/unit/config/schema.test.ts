@@ -40,6 +40,8 @@ describe("config schema", () => {
       maxLive: 8,
       minIdleBeforeEvictMs: 1_000,
       maxBackgroundMs: 4 * 60 * 60_000,
+      spares: 1,
+      spareIdleMs: 30 * 60_000,
     });
     expect(c.artifacts).toEqual({ maxFileBytes: 1024 * 1024, maxToolOutputBytes: 16 * 1024 });
   });

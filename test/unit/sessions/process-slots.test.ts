@@ -23,6 +23,7 @@ const occupants: Record<string, Occupant> = {
   young: { key: key("young"), busy: false, lastUsed: 3, idleSince: 9_500 },
   younger: { key: key("younger"), busy: false, lastUsed: 4, idleSince: 9_900 },
   edge: { key: key("edge"), busy: false, lastUsed: 5, idleSince: 9_000 },
+  spare: { key: key("spare"), busy: false, lastUsed: 9, idleSince: 9_990, spare: true },
 };
 const names = (keys: readonly ConversationKey[]) =>
   keys.map((k) => Object.keys(occupants).find((n) => occupants[n]?.key === k));
@@ -47,6 +48,11 @@ describe("evictionOrder", () => {
       ["younger", "young", "oldMru"],
       ["oldMru", "young", "younger"],
     ],
+    // A spare goes first: before the least recently used, even in its grace.
+    [
+      ["oldLru", "spare", "busy", "young"],
+      ["spare", "oldLru", "young"],
+    ],
     // Idle exactly the grace: out of it.
     [
       ["young", "edge"],
@@ -61,9 +67,10 @@ describe("evictionOrder", () => {
     expect(names(evictionOrder(live, 10_000, 1_000))).toEqual(order);
   });
 
-  it("with no grace it is least recently used first", () => {
+  it("with no grace it is least recently used first, after the spare", () => {
     const all = Object.values(occupants);
     expect(names(evictionOrder(all, 10_000, 0))).toEqual([
+      "spare",
       "oldLru",
       "young",
       "younger",

@@ -247,7 +247,12 @@ export async function scriptedAgent(
   const timers = new ManualTimers();
   const store = new HoldableStore();
   const config = resolveConfig(
-    { ...options.config, claude: { permissionMode: "acceptEdits", ...options.config?.claude } },
+    {
+      ...options.config,
+      // No spare process: each scripted query is the one a test's conversation makes.
+      sessions: { spares: 0, ...options.config?.sessions },
+      claude: { permissionMode: "acceptEdits", ...options.config?.claude },
+    },
     { file: "<unit test>", startDir: dir, overrides: { cwd: dir } },
   );
   const realInbox: Inbox = { write: writeInbox, remove: removeInbox };

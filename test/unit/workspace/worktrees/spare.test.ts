@@ -1,5 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { access, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import {
+  access,
+  mkdir,
+  mkdtemp,
+  readFile,
+  realpath,
+  rm,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { pino } from "pino";
@@ -68,7 +77,9 @@ describe("the spare worktree", () => {
     const c = conv("ctx-1");
     const cwd = await m.prepare(c);
     expect(addedAs(cwd)).toMatch(SPARE_ID);
-    expect(basename(cwd)).toBe(worktreeName(c.key, c.contextId));
+    // The spare never moved (a spare process may run in it): the conversation's name links it.
+    expect(await realpath(join(m.dir, worktreeName(c.key, c.contextId)))).toBe(await realpath(cwd));
+    expect(basename(cwd)).toMatch(/^\.claude-a2a-spare-/);
     expect(git(cwd, "symbolic-ref", "HEAD").trim()).toBe(`refs/heads/${m.branchOf(c)}`);
     expect(git(cwd, "rev-parse", "HEAD")).toBe(git(repo, "rev-parse", "main"));
     expect(git(cwd, "status", "--porcelain")).toBe("");
@@ -129,11 +140,12 @@ describe("the spare worktree", () => {
     await utimes(first, old, old);
     await utimes(m.spare.path, old, old);
     // Retention removes the conversation's worktree, never the spare.
-    expect(await m.prune(Date.now() - 86_400_000)).toEqual([basename(first)]);
+    expect(await m.prune(Date.now() - 86_400_000)).toEqual([worktreeName(c.key, c.contextId)]);
     expect(m.spare.ready).toBe(true);
     expect(await exists(join(m.spare.path, ".git"))).toBe(true);
     const again = await m.prepare(c);
-    expect(addedAs(again)).toBe(basename(first));
+    // Back at the same path (a taken spare's: the link stayed), where its transcripts are keyed.
+    expect(again).toBe(first);
     expect(await readFile(join(again, "b.txt"), "utf8")).toBe("kept\n");
     expect(m.spare.ready).toBe(true);
   });
@@ -162,11 +174,13 @@ describe("the spare worktree", () => {
     const n = await open();
     await n.spare.settled();
     expect(n.spare.ready).toBe(true);
-    expect(git(path, "status", "--porcelain")).toBe("");
+    // The leftover is gone; the new spare has a folder of its own.
+    expect(await exists(path)).toBe(false);
+    expect(git(n.spare.path, "status", "--porcelain")).toBe("");
     expect(
       git(repo, "worktree", "list")
         .split("\n")
-        .filter((l) => l.includes(path)),
+        .filter((l) => l.includes(spareName(repo))),
     ).toHaveLength(1);
     expect(status()).toBe(before);
   });

@@ -1,0 +1,53 @@
+/**
+ * The agent's session pool: how conversations get their sessions (`sessionFactory`), the spares
+ * (`sessions.spares`), the transcripts a mapped session is checked against, and the pid file each
+ * process is recorded in. Kept out of `agent.ts`, which only calls it.
+ */
+import type { SessionEvent } from "../claude/index.js";
+import { readTranscriptSync, rewindPoint, transcriptCheck } from "../claude/index.js";
+import type { ConversationKey } from "../identity/conversation.js";
+import type { SlotsFactory } from "../sessions/machine-slots.js";
+import type { OrphanGuard } from "../sessions/orphans.js";
+import { SessionPool } from "../sessions/pool.js";
+import type { SpareSite } from "../sessions/spare-sessions.js";
+import type { SessionMap } from "../store/session-map.js";
+import { poolSpares, sessionFactory, type SessionWiring } from "./session-factory.js";
+
+export interface PoolWiring {
+  readonly sessionMap: SessionMap;
+  readonly orphans: OrphanGuard;
+  /** Where spares start: the workspace, or its spare worktree. */
+  readonly spareSite: SpareSite;
+  /** The environment the transcripts are found with (`CLAUDE_CONFIG_DIR`). */
+  readonly transcriptEnv: Record<string, string> | undefined;
+  readonly slots: SlotsFactory | undefined;
+  /** Sees every event of every live session (metrics, sandbox denials). */
+  readonly onSessionEvent: (key: ConversationKey, event: SessionEvent) => void;
+}
+
+export function openSessionPool(w: SessionWiring, p: PoolWiring): SessionPool {
+  const { config, logger, cwdOf } = w;
+  const env = p.transcriptEnv;
+  return new SessionPool({
+    sessionMap: p.sessionMap,
+    createSession: sessionFactory(w),
+    spares: poolSpares(w, {
+      site: p.spareSite,
+      // A spare's process is recorded in the pid file like any other: no orphan after kill -9.
+      onChange: () => void p.orphans.record(),
+    }),
+    idleTimeoutMs: config.sessions.idleTimeoutMs,
+    maxLive: config.sessions.maxLive,
+    minIdleBeforeEvictMs: config.sessions.minIdleBeforeEvictMs,
+    maxBackgroundMs: config.sessions.maxBackgroundMs,
+    logger: logger.child({ component: "sessions" }),
+    checkTranscript: (sessionId, key) => transcriptCheck({ cwd: cwdOf(key), env })(sessionId),
+    rewindPoint: (sessionId, key) =>
+      rewindPoint(readTranscriptSync({ cwd: cwdOf(key), env }, sessionId)),
+    ...(p.slots && { slots: p.slots }),
+    onSessionEvent: (key, event) => {
+      p.onSessionEvent(key, event);
+      if (event.type === "session_id" || event.type === "closed") void p.orphans.record();
+    },
+  });
+}
