@@ -4,24 +4,25 @@
  * a task of its own ("detach", or a wake nothing owns), and reaches webhooks.
  */
 import { readFile } from "node:fs/promises";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
 import {
+  a2a,
+  type A2AHarness,
   describeStream,
   idsOf,
   lastStatus,
   listRequest,
   messageText,
+  perTest,
   processesWithCommandLine,
   reply,
   resultText,
+  type Rule,
   sendRequest,
-  startA2AHarness,
   text,
   toolUse,
   userMessage,
-  type A2AHarness,
-  type Rule,
 } from "../support/harness/index.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
 import {
@@ -31,15 +32,6 @@ import {
   isWakeRequest,
   startJobRules,
 } from "../support/a2a/background.js";
-
-let h: A2AHarness | undefined;
-let hook: WebhookReceiver | undefined;
-afterEach(async () => {
-  await h?.close();
-  await hook?.close();
-  h = undefined;
-  hook = undefined;
-});
 
 /** Starts `command` in the background on "Start the job", and answers the wake with `wakeText`. */
 function jobRules(command: string, wakeText: string): Rule[] {
@@ -73,7 +65,7 @@ function streamedKinds(events: readonly StreamResponse[]): { kind: unknown; text
 
 describe("A2A background work (real runtime)", () => {
   it("wait: the blocking SendMessage returns COMPLETED with the wake's answer; progress stays out of its history", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: jobRules("sleep 2 && echo job-done", "The job is done: job-done."),
     });
     const task = await h.send("Start the job");
@@ -88,8 +80,8 @@ describe("A2A background work (real runtime)", () => {
   });
 
   it("detach: the task completes at once; the wake is a new task, listed, referenced and pushed to the webhook", async () => {
-    hook = await WebhookReceiver.start();
-    h = await startA2AHarness({
+    const hook = perTest(await WebhookReceiver.start());
+    const h = await a2a({
       // The webhook receiver is on 127.0.0.1: refused unless private networks are allowed.
       config: {
         server: { pushAllowPrivateNetworks: true },
@@ -135,7 +127,7 @@ describe("A2A background work (real runtime)", () => {
   });
 
   it("waits for two background tasks: it completes after both wakes, with both answers in it", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           name: "start-two",
@@ -187,7 +179,7 @@ describe("A2A background work (real runtime)", () => {
   });
 
   it("a wake that asks permission parks its task; the answer takes effect", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const outside = `${h.bench.sandbox.root}/wake-output.txt`;
     h.bench.model.setRules([
       ...startJobRules("sleep 1 && echo job-done"),
@@ -219,7 +211,7 @@ describe("A2A background work (real runtime)", () => {
 
   it("do-it-again + immediate hello, 10 cycles: no hang, every answer in exactly one task", async () => {
     const jobOf = (t: string) => /Job (\d+)/.exec(t)?.[1] ?? "?";
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           name: "start-job",
@@ -294,7 +286,7 @@ describe("A2A background work (real runtime)", () => {
   }, 180_000);
 
   it("cancel of a waiting task stops its background process", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     // A read-only command (no permission prompt) whose command line is unique to this test.
     const marker = `600.${process.pid}${Date.now() % 100_000}`;
     h.bench.model.setRules(jobRules(`sleep ${marker}`, "unused"));
@@ -328,7 +320,7 @@ describe("A2A background work (real runtime)", () => {
     await expect.poll(() => conversationKeyOf(cwd, contextId), { timeout: 20_000 }).toBeDefined();
     const key = await mappedConversationKey(cwd, contextId);
     await expect
-      .poll(() => h?.server.pool.peek(key)?.backgroundTasks().length ?? 0, { timeout: 20_000 })
+      .poll(() => h.server.pool.peek(key)?.backgroundTasks().length ?? 0, { timeout: 20_000 })
       .toBe(0);
   });
 });

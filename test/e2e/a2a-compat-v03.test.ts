@@ -7,20 +7,20 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Task } from "v03";
 import { ClientFactory } from "v03/client";
 import { versionRefusedMessage } from "../../src/contract/versions.js";
 import {
+  a2a,
   COLOUR_QUESTION,
+  perTest,
   reply,
+  type Rule,
   sendRequest,
-  startA2AHarness,
   text,
   toolUse,
   userMessage,
-  type A2AHarness,
-  type Rule,
 } from "../support/harness/index.js";
 import {
   collectV03,
@@ -33,15 +33,6 @@ import {
   v03Message,
 } from "../support/a2a/v03.js";
 import { WebhookReceiver } from "../support/webhook.js";
-
-let h: A2AHarness | undefined;
-let hook: WebhookReceiver | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  await hook?.close();
-  hook = undefined;
-});
 
 const COMPAT = { server: { compat: { v03: true } } } as const;
 const CI_TOKEN = "ci-token-0123456789";
@@ -63,7 +54,7 @@ const outsideWrite = (path: string): Rule => ({
 
 describe("A2A v0.3 clients (server.compat.v03)", () => {
   it("sends, streams and gets tasks with the v0.3 client, over JSON-RPC and HTTP+JSON", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: COMPAT,
       rules: [
         { match: { lastUserText: "Say hello" }, reply: reply(text("Hello from Claude.")) },
@@ -113,7 +104,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   });
 
   it("answers a question: input-required with the data part, then the answer resumes it", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: COMPAT,
       rules: [
         {
@@ -143,7 +134,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   });
 
   it("answers a permission prompt with a v0.3 data part; a repeated denied request stops the task", async () => {
-    h = await startA2AHarness({ config: COMPAT });
+    const h = await a2a({ config: COMPAT });
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     await mkdir(join(h.bench.sandbox.root, "outside"));
     h.bench.model.setRules([
@@ -199,7 +190,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   });
 
   it("refuses a message for a working task, cancels it, and refuses a second cancel", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: COMPAT,
       rules: [
         { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
@@ -243,7 +234,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   });
 
   it("authenticates a v0.3 client like any other, and scopes its tasks to its token", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { server: { compat: { v03: true }, auth: { tokens: TOKENS } } },
       rules: [{ match: { lastUserText: "Mine" }, reply: reply(text("Yours.")) }],
     });
@@ -265,8 +256,8 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   });
 
   it("delivers each webhook in the version it was registered with", async () => {
-    hook = await WebhookReceiver.start();
-    h = await startA2AHarness({
+    const hook = perTest(await WebhookReceiver.start());
+    const h = await a2a({
       config: { server: { compat: { v03: true }, pushAllowPrivateNetworks: true } },
       rules: [{ match: { lastUserText: "Notify me" }, reply: reply(text("Done.")) }],
     });
@@ -307,7 +298,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   });
 
   it("serves a header-less request (curl) as v0.3, the card in v0.3's shape", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: COMPAT,
       rules: [{ match: { lastUserText: "By hand" }, reply: reply(text("Hand-made.")) }],
     });
@@ -366,7 +357,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
 
 describe("A2A v0.3 clients, compat off (the default)", () => {
   it("answers a v0.3 client and a header-less request -32009, saying how to send 1.0", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     // The v1.0-only card has no interface a v0.3 client can use.
     await expect(new ClientFactory().createFromUrl(h.server.url)).rejects.toThrow(
       /No compatible transport found/,

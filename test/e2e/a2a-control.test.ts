@@ -4,7 +4,7 @@
  */
 import { access, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import {
@@ -15,24 +15,22 @@ import {
   type Client,
 } from "@a2a-js/sdk/client";
 import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
+  a2a,
+  COLOUR_QUESTION,
   describeStream,
-  messageText,
-  sendRequest,
-  startA2AHarness,
-  userMessage,
-  type A2AHarness,
   type HarnessOptions,
-} from "../support/a2a/harness.js";
-import { COLOUR_QUESTION, idsOf, lastStatus, resultText } from "../support/a2a/stream-view.js";
-import { watch } from "../support/a2a/watch.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+  idsOf,
+  lastStatus,
+  messageText,
+  reply,
+  resultText,
+  sendRequest,
+  text,
+  toolUse,
+  userMessage,
+  watch,
+} from "../support/harness/index.js";
 
 /** Every request of the client names the control extension. */
 const withControl: typeof fetch = (input, init) => {
@@ -73,7 +71,7 @@ const isSteered = (e: StreamResponse) =>
 
 describe("control extension: steering (real runtime)", () => {
   it("a steering message during a slow Bash is folded into the same turn of the same task", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       fetchImpl: withControl,
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules(),
@@ -86,7 +84,7 @@ describe("control extension: steering (real runtime)", () => {
     const head = await steering.first(() => true);
     expect(head.payload?.$case === "task" && head.payload.value.id).toBe(ids.taskId);
     // The runtime has the message once it says it queued it; the command then ends.
-    await waitFor(() => h?.frames.some(isQueuedCommand) === true);
+    await waitFor(() => h.frames.some(isQueuedCommand) === true);
     await writeFile(join(h.bench.sandbox.cwd, "release"), "");
 
     const shape = describeStream(await stream.done);
@@ -116,7 +114,7 @@ describe("control extension: steering (real runtime)", () => {
   });
 
   it('"now" interrupts the slow command and the turn goes on with the message', async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       fetchImpl: withControl,
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules(),
@@ -138,7 +136,7 @@ describe("control extension: steering (real runtime)", () => {
   });
 
   it("without the extension header the message is refused exactly as before", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules(),
     });
@@ -155,7 +153,7 @@ describe("control extension: steering (real runtime)", () => {
   });
 
   it("a steering message sent as the turn ends runs as the next turn of the same task", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       fetchImpl: withControl,
       rules: [
         {
@@ -190,7 +188,7 @@ describe("control extension: steering (real runtime)", () => {
 
 describe("control extension: the other states (real runtime)", () => {
   it("with the header, a parked task takes the message as its answer and a finished one refuses it", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       fetchImpl: withControl,
       rules: [
         {
@@ -225,7 +223,7 @@ describe("control extension: who may steer (real runtime)", () => {
       ops: "ops-token-0123456789",
     };
     const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
-    h = await startA2AHarness({
+    const h = await a2a({
       config: {
         server: {
           auth: { tokens: Object.entries(TOKEN).map(([name, t]) => ({ name, sha256: sha256(t) })) },
@@ -248,7 +246,7 @@ describe("control extension: who may steer (real runtime)", () => {
       /not found/i,
     );
     await ops.sendMessage(sendRequest(userMessage(STEER, ids)));
-    await waitFor(() => h?.frames.some(isQueuedCommand) === true);
+    await waitFor(() => h.frames.some(isQueuedCommand) === true);
     await writeFile(join(h.bench.sandbox.cwd, "release"), "");
 
     await stream.done;

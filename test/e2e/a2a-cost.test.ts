@@ -4,40 +4,26 @@
  * metadata, the client's output and the metrics show those figures summed over its runs (a wake
  * included); a resumed session does not count its earlier turns again; budgets stop tasks.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Message } from "@a2a-js/sdk";
 import { usageOf, type TaskUsage } from "../../src/contract/usage.js";
 import {
+  a2a,
+  temp,
   lastStatus,
   listRequest,
   reply,
+  runCli,
   sendForTask,
-  startA2AHarness,
   TEST_MODEL,
   text,
   toolUse,
   userMessage,
-  type A2AHarness,
 } from "../support/harness/index.js";
 import { startJobRules } from "../support/a2a/background.js";
-import { runCli } from "../support/client/run.js";
 
 /** The runtime's price of one scripted reply (10 input, 20 output tokens) for TEST_MODEL. */
 const REPLY_USD = 0.00033;
-
-let h: A2AHarness | undefined;
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "claude-a2a-cost-e2e-"));
-});
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
 
 /** The usage a task whose runs made `replies` model calls in `modelTurns` round-trips reports. */
 function expectUsage(u: TaskUsage | undefined, replies: number, runs: number, modelTurns: number) {
@@ -63,7 +49,7 @@ const withBudget = (message: Message, maxBudgetUsd: unknown): Message => ({
 
 describe("usage and cost of a task (real runtime)", () => {
   it("sums its turn and the wake its background job caused: metadata, client output, metrics", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         ...startJobRules("sleep 1 && echo job-done"),
         {
@@ -73,6 +59,7 @@ describe("usage and cost of a task (real runtime)", () => {
         },
       ],
     });
+    const dir = (await temp("claude-a2a-cost-e2e-")).path;
     const env = { XDG_CONFIG_HOME: dir, A2A_URL: h.server.url };
     // Three model calls: the tool call and "Job started." (one run), the wake's answer (another).
     const sent = await runCli(["send", "Start the job"], { env });
@@ -112,7 +99,7 @@ describe("usage and cost of a task (real runtime)", () => {
   });
 
   it("a conversation resumed after a restart counts only the new task's run", async () => {
-    h = await startA2AHarness({ rules: [{ match: {}, reply: reply(text("Hello.")) }] });
+    const h = await a2a({ rules: [{ match: {}, reply: reply(text("Hello.")) }] });
     const first = await h.send("Hello");
     expectUsage(usageOf(first.metadata), 1, 1, 1);
     await h.restart();
@@ -129,7 +116,7 @@ describe("usage and cost of a task (real runtime)", () => {
 
 describe("budgets (real runtime)", () => {
   it("claude.maxBudgetUsd and a lower metadata.maxBudgetUsd stop a task with the text; a higher one is refused before any task", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { claude: { maxBudgetUsd: 0.0005 } },
       rules: [
         {

@@ -7,31 +7,31 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { status as Status } from "@grpc/grpc-js";
 import { runClient, type ClientEnv } from "../../src/client/index.js";
 import {
+  a2a,
+  perTest,
   collect,
   COLOUR_QUESTION,
   describeStream,
   freePort,
+  type HarnessOptions,
   idsOf,
   lastStatus,
   listRequest,
   messageText,
   reply,
+  type Rule,
   sendForTask,
   sendRequest,
-  startA2AHarness,
   text,
   toolUse,
   userMessage,
   watch,
-  type A2AHarness,
-  type HarnessOptions,
-  type Rule,
 } from "../support/harness/index.js";
 import { AUDIENCE, ISSUER, makeKey, mint } from "../support/oidc.js";
 import {
@@ -46,18 +46,10 @@ import {
 
 const TIMEOUT = 120_000;
 
-let h: A2AHarness | undefined;
-const clients: { close(): void }[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await h?.close();
-  h = undefined;
-});
-
 /** A harness with the gRPC binding on a free loopback port, and the SDK's gRPC client to it. */
 async function startGrpc(o: HarnessOptions & { token?: string } = {}) {
   const port = await freePort();
-  h = await startA2AHarness({
+  const h = await a2a({
     ...o,
     config: { ...o.config, server: { ...o.config?.server, grpc: { port } } },
   });
@@ -245,7 +237,7 @@ describe("the gRPC binding", () => {
       ).rejects.toMatchObject({ status: Status.NOT_FOUND });
       expect((await ops.listTasks(listRequest(task.contextId))).tasks).toEqual([]);
       const raw = rawGrpcClient(address);
-      clients.push(raw);
+      perTest(raw);
       const wrong = await raw.unary(GET_TASK, getTaskBytes(task.id), {
         authorization: "Bearer not-a-token",
       });
@@ -296,7 +288,7 @@ describe("the gRPC binding", () => {
         rules: [{ match: { lastUserText: "Still there?" }, reply: reply(text("Yes.")) }],
       });
       const raw = rawGrpcClient(address);
-      clients.push(raw);
+      perTest(raw);
       const garbage = await raw.unary(SEND_MESSAGE, Buffer.from([0x0a, 0xff, 0xff, 0x01]));
       expect(garbage.error?.code).toBe(Status.INVALID_ARGUMENT);
       expect(garbage.error?.details).toMatch(/^The request is not a valid SendMessage request/);

@@ -5,41 +5,31 @@
  * may not is refused before any task exists on every binding, and each passed-through option
  * shows in what the model is sent or in the runtime's init message.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Message, type Task } from "@a2a-js/sdk";
 import type { SDKSystemMessage } from "@anthropic-ai/claude-agent-sdk";
 import { TASK_OPTIONS_EXTENSION_URI } from "../../src/contract/task-options.js";
 import {
+  a2a,
+  temp,
+  type A2AHarness,
   freePort,
   listRequest,
   messageText,
+  type ParsedRequest,
   partsText,
   reply,
   sendForTask,
   sendRequest,
-  startA2AHarness,
   TEST_MODEL,
   text,
   toolUse,
   userMessage,
-  type A2AHarness,
-  type ParsedRequest,
 } from "../support/harness/index.js";
 import { sdkGrpcClient } from "../support/grpc.js";
 import { mcpEchoServer } from "../support/mcp-echo-server.js";
 
 const OPUS = "claude-opus-4-5";
-
-let h: A2AHarness | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
 
 const withMetadata = (message: Message, metadata: Record<string, unknown>): Message => ({
   ...message,
@@ -60,7 +50,7 @@ const answerText = (task: Task): string => task.artifacts.map((a) => partsText(a
 
 describe("per-task model and effort (real runtime)", () => {
   it("an allowed model and effort reach the model's request; a task asking for none runs the defaults again, in the same process", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { claude: { allowedModels: [OPUS], allowedEfforts: ["high"] } },
       rules: [{ name: "any", match: {}, reply: reply(text("Done.")) }],
     });
@@ -109,7 +99,7 @@ describe("per-task model and effort (real runtime)", () => {
 
   it("a model the runtime refuses to switch to fails its task, saying so; the conversation goes on", async () => {
     const BOGUS = "claude-bogus-9";
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { claude: { allowedModels: [BOGUS] } },
       rules: [
         {
@@ -140,7 +130,7 @@ describe("per-task model and effort (real runtime)", () => {
 
   it("a model or effort not allowed is refused with InvalidParams before any task exists, on JSON-RPC, REST and gRPC", async () => {
     const grpcPort = await freePort();
-    h = await startA2AHarness({
+    const h = await a2a({
       config: {
         claude: { allowedModels: [OPUS] },
         server: { grpc: { port: grpcPort } },
@@ -204,9 +194,8 @@ describe("per-task model and effort (real runtime)", () => {
 
 describe("Claude options passed through (real runtime)", () => {
   it("systemPrompt.append, agents, mcpServers, effort, env and additionalDirectories reach the runtime", async () => {
-    const extra = await mkdtemp(join(tmpdir(), "claude-a2a-extra-dir-"));
-    dirs.push(extra);
-    h = await startA2AHarness({
+    const extra = (await temp("claude-a2a-extra-dir-")).path;
+    const h = await a2a({
       config: {
         claude: {
           model: OPUS,
@@ -258,7 +247,7 @@ describe("Claude options passed through (real runtime)", () => {
   });
 
   it("fallbackModel: the runtime turns to it when the model is overloaded", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { claude: { model: OPUS, fallbackModel: TEST_MODEL } },
       rules: [
         {

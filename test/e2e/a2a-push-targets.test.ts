@@ -5,28 +5,19 @@
  * refused URL is refused at config time, so nothing is ever sent to it (10.0.0.1 included: the
  * error is the proof, no connection is attempted).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type SendMessageRequest, type TaskPushNotificationConfig } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import {
+  a2a,
   listRequest,
+  perTest,
   reply,
   sendRequest,
-  startA2AHarness,
   text,
   userMessage,
-  type A2AHarness,
 } from "../support/harness/index.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
-
-let h: A2AHarness | undefined;
-let hook: WebhookReceiver | undefined;
-afterEach(async () => {
-  await h?.close();
-  await hook?.close();
-  h = undefined;
-  hook = undefined;
-});
 
 const rules = [{ name: "hello", match: { lastUserText: "Hello" }, reply: reply(text("Hi.")) }];
 
@@ -53,12 +44,12 @@ const PRIVATE_HINT = /webhooks must have public addresses unless server\.pushAll
 
 describe("push-notification webhook targets", () => {
   it("refuses loopback, private and credential-carrying URLs by default, storing nothing", async () => {
-    hook = await WebhookReceiver.start();
-    h = await startA2AHarness({ rules });
+    const hook = perTest(await WebhookReceiver.start());
+    const h = await a2a({ rules });
     const task = await h.send("Hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const create = (url: string) =>
-      h!.client.createTaskPushNotificationConfig(pushConfig(task.id, url));
+      h.client.createTaskPushNotificationConfig(pushConfig(task.id, url));
 
     await expect(create(hook.url)).rejects.toThrow(
       /Push notification config refused: 127\.0\.0\.1 is a loopback address/,
@@ -109,8 +100,8 @@ describe("push-notification webhook targets", () => {
   });
 
   it("accepts a loopback webhook with server.pushAllowPrivateNetworks, and delivers to it", async () => {
-    hook = await WebhookReceiver.start();
-    h = await startA2AHarness({ rules, config: { server: { pushAllowPrivateNetworks: true } } });
+    const hook = perTest(await WebhookReceiver.start());
+    const h = await a2a({ rules, config: { server: { pushAllowPrivateNetworks: true } } });
     const first = await h.send("Hello");
     const created = await h.client.createTaskPushNotificationConfig(pushConfig(first.id, hook.url));
     expect(created.url).toBe(hook.url);

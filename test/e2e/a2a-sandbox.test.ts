@@ -8,46 +8,36 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { pino } from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
 import {
+  a2a,
+  perTest,
+  temp,
+  type A2AHarness,
+  collect,
+  dataPart,
+  freePort,
+  idsOf,
+  lastStatus,
+  listRequest,
+  type ParsedRequest,
   reply,
+  type Rule,
+  sendRequest,
   text,
   toolUse,
-  type ParsedRequest,
-  type Rule,
-} from "../support/fake-model/index.js";
-import {
-  collect,
-  freePort,
-  listRequest,
-  sendRequest,
-  startA2AHarness,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import { dataPart, idsOf, lastStatus } from "../support/a2a/stream-view.js";
+} from "../support/harness/index.js";
 import { resolveConfig } from "../../src/config/load.js";
 import type { ConfigInput } from "../../src/config/schema.js";
 import { startServer } from "../../src/app/server.js";
 import { StartupError } from "../../src/common/startup-error.js";
 import { main } from "../../src/app/main.js";
-
-let h: A2AHarness | undefined;
-let listener: Server | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  await new Promise<void>((done) => (listener ? listener.close(() => done()) : done()));
-  listener = undefined;
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
 
 /** "RUN: <command>": the model runs the command with Bash, then says it did. */
 const bashRules: Rule[] = [
@@ -122,11 +112,12 @@ const toolStatuses = (events: readonly StreamResponse[]) =>
 /** A loopback HTTP listener that counts what reaches it. */
 async function startListener(): Promise<{ port: number; hits: () => number }> {
   let hits = 0;
-  listener = createServer((_req, res) => {
+  const listener = createServer((_req, res) => {
     hits++;
     res.end("hello from the listener");
   });
-  await new Promise<void>((done) => listener?.listen(0, "127.0.0.1", done));
+  perTest({ close: () => new Promise<void>((done) => listener.close(() => done())) });
+  await new Promise<void>((done) => listener.listen(0, "127.0.0.1", done));
   const address = listener.address();
   if (address === null || typeof address === "string") throw new Error("no port");
   return { port: address.port, hits: () => hits };
@@ -138,7 +129,7 @@ const curl = (port: number) => `curl --noproxy '' -sS -m 10 http://127.0.0.1:${p
 
 describe("claude.sandbox (real runtime, real bubblewrap)", () => {
   it('"strict": a write inside the workspace completes with no input-required at all', async () => {
-    h = await startA2AHarness({ config: { claude: { sandbox: "strict" } }, rules: bashRules });
+    const h = await a2a({ config: { claude: { sandbox: "strict" } }, rules: bashRules });
     const { events, prompted } = await run(h, "echo inside > inside.txt && echo wrote");
     expect(prompted).toBe(false);
     expect(inputRequired(events)).toBe(false);
@@ -148,7 +139,7 @@ describe("claude.sandbox (real runtime, real bubblewrap)", () => {
   });
 
   it('"strict": a write outside the workspace leaves no file (a prompt, if any, denied)', async () => {
-    h = await startA2AHarness({ config: { claude: { sandbox: "strict" } }, rules: bashRules });
+    const h = await a2a({ config: { claude: { sandbox: "strict" } }, rules: bashRules });
     const outside = join(h.bench.sandbox.root, "outside.txt");
     const { events } = await run(h, `echo outside > ${outside}; echo rc=$?`);
     expect(lastStatus(events).state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -158,7 +149,7 @@ describe("claude.sandbox (real runtime, real bubblewrap)", () => {
   it('"strict": a connection to a loopback listener arrives nowhere, and the stream, the metric and the log say it was refused', async () => {
     const lines: string[] = [];
     const logger = pino({ level: "warn" }, { write: (l: string) => void lines.push(l) });
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { claude: { sandbox: "strict" } },
       rules: bashRules,
       logger,
@@ -192,7 +183,7 @@ describe("claude.sandbox (real runtime, real bubblewrap)", () => {
   });
 
   it("with the host in allowedDomains, the same request arrives", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: {
         claude: { sandbox: { preset: "strict", network: { allowedDomains: ["127.0.0.1"] } } },
       },
@@ -206,7 +197,7 @@ describe("claude.sandbox (real runtime, real bubblewrap)", () => {
   });
 
   it('"strict": a file under HOME/.ssh and the server\'s database cannot be read', async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { claude: { sandbox: "strict" }, store: { type: "sqlite" } },
       rules: bashRules,
     });
@@ -225,7 +216,7 @@ describe("claude.sandbox (real runtime, real bubblewrap)", () => {
   });
 
   it("with \"worktree\" isolation the write root is the conversation's worktree: another conversation's is refused", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { claude: { sandbox: "strict", isolation: "worktree" } },
       rules: bashRules,
       beforeStart: async (cwd) => {
@@ -257,7 +248,7 @@ describe("claude.sandbox (real runtime, real bubblewrap)", () => {
   });
 
   it("a per-task metadata.sandbox that would widen the sandbox is refused before any task exists", async () => {
-    h = await startA2AHarness({ config: { claude: { sandbox: "strict" } }, rules: bashRules });
+    const h = await a2a({ config: { claude: { sandbox: "strict" } }, rules: bashRules });
     const message = {
       ...userMessage("RUN: echo hi"),
       metadata: { sandbox: { network: { allowedDomains: ["evil.example"] } } },
@@ -271,7 +262,7 @@ describe("claude.sandbox (real runtime, real bubblewrap)", () => {
   });
 
   it("a per-task narrowing holds for its task only: the next task has the workspace's sandbox again", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: {
         claude: {
           sandbox: { preset: "strict", network: { allowedDomains: ["127.0.0.1"] } },
@@ -295,11 +286,7 @@ describe("claude.sandbox (real runtime, real bubblewrap)", () => {
 });
 
 describe("the operator's sandbox policy", () => {
-  const tempDir = async () => {
-    const dir = await mkdtemp(join(tmpdir(), "claude-a2a-sandbox-"));
-    dirs.push(dir);
-    return dir;
-  };
+  const tempDir = async () => (await temp("claude-a2a-sandbox-")).path;
 
   it("server.sandbox.required with bubblewrap unavailable stops startup with the documented message", async () => {
     const cwd = await tempDir();

@@ -13,6 +13,8 @@ import type { Client } from "@a2a-js/sdk/client";
 import { connect, errorMessage } from "../../src/client/connect.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import {
+  a2a,
+  type A2AHarness,
   COLOUR_QUESTION,
   lastStatus,
   listRequest,
@@ -20,19 +22,14 @@ import {
   resultOf,
   sendForTask,
   sendRequest,
-  startA2AHarness,
   text,
   toolUse,
   userMessage,
-  type A2AHarness,
 } from "../support/harness/index.js";
 
 const TIMEOUT = 120_000;
 
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
+afterEach(() => {
   delete process.env[OPS_ENV];
 });
 
@@ -90,7 +87,7 @@ describe("identity headers are believed only from the trusted proxy", () => {
   it(
     "a forged Tailscale-User-Login from 127.0.0.2 is ignored; from 127.0.0.1 it is honoured",
     async () => {
-      h = await startA2AHarness({
+      const h = await a2a({
         rules: [{ match: { lastUserText: "Hello" }, reply: reply(text("Hi Ada.")) }],
         config: { server: { allowedLogins: ["ada@example.com"] } },
       });
@@ -133,7 +130,7 @@ describe("identity headers are believed only from the trusted proxy", () => {
   it(
     "without allowedLogins, a forged login from another peer is just the anonymous caller",
     async () => {
-      h = await startA2AHarness({
+      const h = await a2a({
         rules: [{ match: { lastUserText: "Hello" }, reply: reply(text("Hi.")) }],
       });
       const ada = { ...V1, "Tailscale-User-Login": "ada@example.com" };
@@ -173,7 +170,7 @@ describe("bearer tokens", () => {
     "every A2A call needs a configured token (401 with WWW-Authenticate otherwise); card and /healthz stay public",
     async () => {
       process.env[OPS_ENV] = OPS_TOKEN;
-      h = await startA2AHarness({
+      const h = await a2a({
         rules: [{ match: { lastUserText: "Hello" }, reply: reply(text("Hello, token holder.")) }],
         config: { server: { auth: { tokens: TOKENS } } },
       });
@@ -280,7 +277,7 @@ describe("isolation down to the conversation", () => {
     "two callers with one contextId get two conversations that neither see nor wait on each other",
     async () => {
       process.env[OPS_ENV] = OPS_TOKEN;
-      h = await startA2AHarness({
+      const h = await a2a({
         rules: [
           { match: { lastUserText: "The password is swordfish" }, reply: reply(text("Noted.")) },
           { match: { lastUserText: "What is the password?" }, reply: reply(text("No idea.")) },
@@ -353,7 +350,7 @@ describe("the docs' permission example", () => {
   it(
     "git push prompts under the default settings, as docs/security.md shows; rm -rf build does not",
     async () => {
-      h = await startA2AHarness({
+      const h = await a2a({
         rules: [
           {
             match: { lastUserText: "Clean the build", toolResult: false },

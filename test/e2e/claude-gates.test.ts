@@ -6,7 +6,7 @@
  *  2. transcript/timeline parity after that race: every assistant message the runtime wrote to
  *     its transcript is in streamHistory().
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   defaultHistoryLoader,
   type AssistantTimelineEntry,
@@ -17,7 +17,8 @@ import {
 } from "../../src/claude/index.js";
 import {
   reply,
-  startTestBench,
+  bench,
+  perTest,
   text,
   toolUse,
   type FakeModel,
@@ -33,15 +34,6 @@ import {
 } from "../support/session-events.js";
 
 const WAIT_MS = 20_000;
-
-let bench: TestBench | undefined;
-let session: ClaudeSession | undefined;
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-  await bench?.close();
-  bench = undefined;
-});
 
 const cycleOf = (s: string, re: RegExp) => Number(re.exec(s)?.[1] ?? "0");
 /** What the wake finally says, slowly: 3 characters every 25 ms, ~1 s unless interrupted. */
@@ -101,7 +93,7 @@ const churnRules: Rule[] = [
 
 function openSession(b: TestBench) {
   const opened = openBenchSession(b);
-  session = opened.session;
+  perTest(opened.session);
   return opened;
 }
 
@@ -229,10 +221,10 @@ async function history(s: ClaudeSession): Promise<TimelineEntry[]> {
 
 describe("the plan's real-runtime gates", () => {
   it("gate 1: do-it-again + immediate hello under churn never hangs (12 cycles)", async () => {
-    bench = await startTestBench(churnRules);
-    const { session: s, counting, events } = openSession(bench);
+    const b = await bench(churnRules);
+    const { session: s, counting, events } = openSession(b);
     const cycles: CycleOutcome[] = [];
-    for (let n = 1; n <= 12; n++) cycles.push(await churnCycle(s, events, bench.model, n));
+    for (let n = 1; n <= 12; n++) cycles.push(await churnCycle(s, events, b.model, n));
 
     // The race was real: every hello sent while the wake ran took the atomic handoff.
     const handoffs = events.of("turn_state").filter((t) => t.from === "autonomous");
@@ -246,14 +238,14 @@ describe("the plan's real-runtime gates", () => {
       const hello = timeline.find((e) => e.kind === "assistant" && e.runId === c.helloRunId);
       expect(hello?.text, `cycle ${i + 1}: hello in the timeline`).toBe(`HELLO ${i + 1}`);
     }
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.unmatched).toEqual([]);
   }, 180_000);
 
   it("gate 2: after the race, every transcript assistant message is in streamHistory()", async () => {
-    bench = await startTestBench(churnRules);
-    const { session: s, events } = openSession(bench);
+    const b = await bench(churnRules);
+    const { session: s, events } = openSession(b);
     const cycles: CycleOutcome[] = [];
-    for (let n = 1; n <= 4; n++) cycles.push(await churnCycle(s, events, bench.model, n));
+    for (let n = 1; n <= 4; n++) cycles.push(await churnCycle(s, events, b.model, n));
     // One last wake nobody races: it completes.
     const from = events.mark();
     await collect(s.stream("Cycle 5: start the job."), "cycle 5: the job prompt");
@@ -269,8 +261,8 @@ describe("the plan's real-runtime gates", () => {
     await s.close();
 
     const transcript = await defaultHistoryLoader(sessionId, {
-      cwd: bench.sandbox.cwd,
-      env: bench.sandbox.env,
+      cwd: b.sandbox.cwd,
+      env: b.sandbox.env,
     });
     // The transcript has one line per content block; the timeline one entry per API message.
     const byId = new Map<string, string>();
@@ -299,6 +291,6 @@ describe("the plan's real-runtime gates", () => {
       assistants.find((e) => e.text === wakeText(5))?.runId,
       "the completed wake belongs to its autonomous run",
     ).toBe(lastWake.runId);
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.unmatched).toEqual([]);
   }, 120_000);
 });

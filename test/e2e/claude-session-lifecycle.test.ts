@@ -2,7 +2,7 @@
  * ClaudeSession lifecycle on the REAL Claude Code runtime: close and resume, and a runtime
  * process that dies mid-run.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type {
   ClaudeSession,
   ClaudeSessionOptions,
@@ -11,7 +11,8 @@ import type {
 } from "../../src/claude/index.js";
 import {
   reply,
-  startTestBench,
+  bench,
+  perTest,
   text,
   type Rule,
   type TestBench,
@@ -20,14 +21,6 @@ import { openBenchSession, recordingSpawner, requestMessages } from "../support/
 import { collectRun, within } from "../support/session-events.js";
 
 const WAIT_MS = 30_000;
-
-let bench: TestBench | undefined;
-const sessions: ClaudeSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-  await bench?.close();
-  bench = undefined;
-});
 
 const rules = (word: string): Rule[] => [
   {
@@ -50,7 +43,7 @@ const rules = (word: string): Rule[] => [
 
 function openSession(b: TestBench, extra: Partial<ClaudeSessionOptions> = {}) {
   const opened = openBenchSession(b, extra);
-  sessions.push(opened.session);
+  perTest(opened.session);
   return opened;
 }
 
@@ -65,8 +58,8 @@ async function history(s: ClaudeSession): Promise<TimelineEntry[]> {
 
 describe("ClaudeSession lifecycle on the real runtime", () => {
   it("closes an idle session and resumes it: the conversation and its history go on", async () => {
-    bench = await startTestBench(rules("BANANA"));
-    const first = openSession(bench);
+    const b = await bench(rules("BANANA"));
+    const first = openSession(b);
     const remember = first.session.stream("Remember the word BANANA.");
     expect((await collect(remember, "the first turn")).at(-1)).toMatchObject({
       kind: "run_completed",
@@ -78,7 +71,7 @@ describe("ClaudeSession lifecycle on the real runtime", () => {
     expect(first.events.of("closed").map((e) => e.reason)).toEqual(["session closed"]);
     expect(first.session.status).toBe("idle");
 
-    const second = openSession(bench, { resume: sessionId });
+    const second = openSession(b, { resume: sessionId });
     const earlier = await history(second.session);
     expect(earlier.map((e) => [e.kind, e.text, e.source])).toEqual([
       ["user", "Remember the word BANANA.", "history"],
@@ -92,7 +85,7 @@ describe("ClaudeSession lifecycle on the real runtime", () => {
     });
     expect(second.counting.count).toBe(1);
     expect(second.session.sessionId).toBe(sessionId);
-    const request = requestMessages(bench.model.messageRequests.at(-1));
+    const request = requestMessages(b.model.messageRequests.at(-1));
     expect(
       request.some((m) => m.startsWith("user:") && m.includes("Remember the word BANANA.")),
     ).toBe(true);
@@ -104,15 +97,14 @@ describe("ClaudeSession lifecycle on the real runtime", () => {
       ["user", "Which word did I ask you to remember?"],
       ["assistant", "You asked me to remember BANANA."],
     ]);
-    expect(bench.model.requests.map((r) => r.rule)).toEqual(["remember", "recall"]);
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.requests.map((r) => r.rule)).toEqual(["remember", "recall"]);
+    expect(b.model.unmatched).toEqual([]);
   });
 
   it("fails the run of a runtime process killed mid-run; a re-created session goes on", async () => {
-    bench = await startTestBench(rules("CHERRY"));
-    const b = bench;
+    const b = await bench(rules("CHERRY"));
     const spawner = recordingSpawner((d) => b.stderr.push(d));
-    const first = openSession(bench, {
+    const first = openSession(b, {
       sdkOptions: { spawnClaudeCodeProcess: spawner.spawnClaudeCodeProcess },
     });
     const s = first.session;
@@ -151,18 +143,18 @@ describe("ClaudeSession lifecycle on the real runtime", () => {
     );
     expect(first.counting.count).toBe(1);
 
-    const second = openSession(bench, { resume: sessionId });
+    const second = openSession(b, { resume: sessionId });
     const recall = second.session.stream("Which word did I ask you to remember?");
     expect((await collect(recall, "the turn of the re-created session")).at(-1)).toEqual({
       kind: "run_completed",
       runId: recall.runId,
       text: "You asked me to remember CHERRY.",
     });
-    expect(requestMessages(bench.model.messageRequests.at(-1))).toContain(
+    expect(requestMessages(b.model.messageRequests.at(-1))).toContain(
       "assistant: I will remember CHERRY.",
     );
     expect(await second.session.waitForFinish(WAIT_MS)).toBe("idle");
-    expect(bench.model.requests.map((r) => r.rule)).toEqual(["remember", "slow-story", "recall"]);
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.requests.map((r) => r.rule)).toEqual(["remember", "slow-story", "recall"]);
+    expect(b.model.unmatched).toEqual([]);
   });
 });

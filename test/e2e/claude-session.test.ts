@@ -2,26 +2,17 @@
  * ClaudeSession against the REAL Claude Code runtime (default query factory) and the scripted
  * model: turns in one process, interrupt, and an autonomous wake seen through subscribe().
  */
-import { afterEach, describe, expect, it } from "vitest";
-import type { ClaudeSession, RunStreamEvent } from "../../src/claude/index.js";
-import { reply, startTestBench, text, toolUse, type TestBench } from "../support/harness/index.js";
+import { describe, expect, it } from "vitest";
+import type { RunStreamEvent } from "../../src/claude/index.js";
+import { reply, bench, perTest, text, toolUse, type TestBench } from "../support/harness/index.js";
 import { openBenchSession, requestMessages } from "../support/session-bench.js";
 import { collectRun, streamedText, within } from "../support/session-events.js";
 
 const WAIT_MS = 30_000;
 
-let bench: TestBench | undefined;
-let session: ClaudeSession | undefined;
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-  await bench?.close();
-  bench = undefined;
-});
-
 function openSession(b: TestBench) {
   const opened = openBenchSession(b);
-  session = opened.session;
+  perTest(opened.session);
   return opened;
 }
 
@@ -30,7 +21,7 @@ const collect = (stream: AsyncIterable<RunStreamEvent>, what: string) =>
 
 describe("ClaudeSession on the real runtime", () => {
   it("holds a two-turn conversation in one process; the second request carries the first", async () => {
-    bench = await startTestBench([
+    const b = await bench([
       {
         name: "turn-1",
         match: { lastUserText: "What is the codeword?" },
@@ -42,7 +33,7 @@ describe("ClaudeSession on the real runtime", () => {
         reply: reply(text("PAPAYA, again.")),
       },
     ]);
-    const { session: s, counting } = openSession(bench);
+    const { session: s, counting } = openSession(b);
 
     const first = s.stream("What is the codeword?");
     expect((await collect(first, "turn 1")).at(-1)).toEqual({
@@ -60,7 +51,7 @@ describe("ClaudeSession on the real runtime", () => {
     const history = [];
     for await (const entry of s.streamHistory()) history.push(entry);
     expect(counting.count).toBe(1);
-    expect(bench.model.requests.map((r) => r.rule)).toEqual(["turn-1", "turn-2"]);
+    expect(b.model.requests.map((r) => r.rule)).toEqual(["turn-1", "turn-2"]);
     // The runtime fact the router relies on: a turn's first partial frame, its first assistant
     // message and its result carry the uuid of the send they answer.
     for (const entry of history.filter((e) => e.kind === "user")) {
@@ -72,7 +63,7 @@ describe("ClaudeSession on the real runtime", () => {
         `frames stamped with the send of "${entry.text}"`,
       ).toEqual(["stream_event:message_start", "assistant", "result"]);
     }
-    const turn2 = requestMessages(bench.model.messageRequests[1]);
+    const turn2 = requestMessages(b.model.messageRequests[1]);
     expect(turn2).toContain("assistant: The codeword is PAPAYA.");
     expect(turn2.some((m) => m.startsWith("user:") && m.includes("What is the codeword?"))).toBe(
       true,
@@ -84,12 +75,12 @@ describe("ClaudeSession on the real runtime", () => {
       ["assistant", "PAPAYA, again."],
     ]);
     expect(await s.waitForFinish(WAIT_MS)).toBe("idle");
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.unmatched).toEqual([]);
   });
 
   it("interrupts a slowly streaming run; the next prompt completes with its own text", async () => {
     const story = "Once upon a time, ".repeat(40);
-    bench = await startTestBench([
+    const b = await bench([
       {
         name: "slow-story",
         match: { lastUserText: "Tell me a long story." },
@@ -102,7 +93,7 @@ describe("ClaudeSession on the real runtime", () => {
         reply: reply(text("OK.")),
       },
     ]);
-    const { session: s, counting, events } = openSession(bench);
+    const { session: s, counting, events } = openSession(b);
 
     const slow = s.stream("Tell me a long story.");
     const slowOut = collect(slow, "the interrupted run to end");
@@ -137,11 +128,11 @@ describe("ClaudeSession on the real runtime", () => {
     ).toBe(false);
     expect(counting.count).toBe(1);
     expect(await s.waitForFinish(WAIT_MS)).toBe("idle");
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.unmatched).toEqual([]);
   });
 
   it("a caller that stops reading its stream cancels the run; the next prompt works", async () => {
-    bench = await startTestBench([
+    const b = await bench([
       {
         name: "slow-story",
         match: { lastUserText: "Tell me a long story." },
@@ -149,7 +140,7 @@ describe("ClaudeSession on the real runtime", () => {
       },
       { name: "short-answer", match: { lastUserText: "Just say OK." }, reply: reply(text("OK.")) },
     ]);
-    const { session: s, events } = openSession(bench);
+    const { session: s, events } = openSession(b);
     const slow = s.stream("Tell me a long story.");
     await within(
       (async () => {
@@ -170,11 +161,11 @@ describe("ClaudeSession on the real runtime", () => {
       runId: next.runId,
       text: "OK.",
     });
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.unmatched).toEqual([]);
   });
 
   it("interrupts an autonomous run with no foreground prompt; the session goes on", async () => {
-    bench = await startTestBench([
+    const b = await bench([
       {
         name: "start-job",
         match: { lastUserText: "Run the job in the background.", toolResult: false },
@@ -199,7 +190,7 @@ describe("ClaudeSession on the real runtime", () => {
       },
       { name: "short-answer", match: { lastUserText: "Just say OK." }, reply: reply(text("OK.")) },
     ]);
-    const { session: s, events } = openSession(bench);
+    const { session: s, events } = openSession(b);
     await collect(s.stream("Run the job in the background."), "the foreground run");
     const wake = await events.waitForType("run_started", (e) => e.origin === "autonomous", {
       timeoutMs: WAIT_MS,
@@ -227,11 +218,11 @@ describe("ClaudeSession on the real runtime", () => {
       runId: next.runId,
       text: "OK.",
     });
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.unmatched).toEqual([]);
   });
 
   it("turns a finished background Bash into an autonomous run: running, then idle", async () => {
-    bench = await startTestBench([
+    const b = await bench([
       {
         name: "start-job",
         match: { lastUserText: "Run the job in the background.", toolResult: false },
@@ -254,7 +245,7 @@ describe("ClaudeSession on the real runtime", () => {
         reply: reply(text("The job is done."), { chunkSize: 4, chunkDelayMs: 20 }),
       },
     ]);
-    const { session: s, counting, events } = openSession(bench);
+    const { session: s, counting, events } = openSession(b);
     // Asked the moment the wake begins: it must not answer idle while the wake runs.
     let finishedAt: { status: string; index: number } | undefined;
     let finish: Promise<void> | undefined;
@@ -304,8 +295,8 @@ describe("ClaudeSession on the real runtime", () => {
     const finished = events.of("background_task_finished");
     expect(finished.map((e) => [e.task.status, e.task.runId])).toEqual([["completed", fg.runId]]);
     expect(counting.count).toBe(1);
-    expect(bench.model.requests.map((r) => r.rule)).toEqual(["start-job", "job-started", "wake"]);
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.requests.map((r) => r.rule)).toEqual(["start-job", "job-started", "wake"]);
+    expect(b.model.unmatched).toEqual([]);
   });
 });
 

@@ -2,57 +2,32 @@
  * `claude-a2a send|chat|tasks` against our server, the REAL Claude Code runtime and the scripted
  * model. `chat` runs as a process in a pseudo-terminal (node-pty) and is driven with keystrokes.
  */
-import { access, mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { GuardedRequestHandler } from "../../src/a2a/handler/guarded-request-handler.js";
 import {
   COLOUR_QUESTION,
   reply,
-  startA2AHarness,
+  a2a,
+  KEY,
+  temp,
+  terminal,
   text,
   toolUse,
-  type A2AHarness,
+  type HarnessOptions,
 } from "../support/harness/index.js";
-import { runCli } from "../support/client/run.js";
-import { KEY, runInTerminal, type Terminal } from "../support/client/pty.js";
 
-let h: A2AHarness | undefined;
-let term: Terminal | undefined;
-let dir: string;
-let env: NodeJS.ProcessEnv;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "claude-a2a-client-e2e-"));
-});
-afterEach(async () => {
-  term?.kill();
-  await term?.exited;
-  term = undefined;
-  await h?.close();
-  h = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function start(rules: Parameters<typeof startA2AHarness>[0]) {
-  h = await startA2AHarness(rules);
-  env = { XDG_CONFIG_HOME: dir, A2A_URL: h.server.url };
-  return h;
-}
-
-/** `claude-a2a chat` in a terminal, colours off, its config in the temp dir. */
-function chat(harness: A2AHarness, extra: string[] = []): Terminal {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: dir, NO_COLOR: "1" };
-  delete childEnv.A2A_URL;
-  term = runInTerminal(["chat", "--url", harness.server.url, ...extra], childEnv, process.cwd());
-  return term;
+/** The server, and the terminal client pointed at it (its config in a temp dir of its own). */
+async function start(options: HarnessOptions) {
+  const h = await a2a(options);
+  return { h, cli: await terminal(h.server.url) };
 }
 
 describe("claude-a2a send (our server, real runtime)", () => {
   it("streams the answer, one line per tool call and per written file, and exits 0", async () => {
-    await start({
+    const { h, cli } = await start({
       rules: [
         {
           name: "write",
@@ -70,7 +45,7 @@ describe("claude-a2a send (our server, real runtime)", () => {
         },
       ],
     });
-    const r = await runCli(["send", "Write the notes"], { env });
+    const r = await cli.run(["send", "Write the notes"]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     expect(r.out).toContain("• Calling tool Write\n");
@@ -80,15 +55,15 @@ describe("claude-a2a send (our server, real runtime)", () => {
     expect(r.out.endsWith("[completed] $0.00066 · 20 in, 40 out tokens\n")).toBe(true);
     // The answer text is printed once, not again from the `result` status or the closing chunk.
     expect(r.out.split("The notes are written.")).toHaveLength(2);
-    expect(await readFile(join(h!.bench.sandbox.cwd, "notes.md"), "utf8")).toBe("# notes\n");
+    expect(await readFile(join(h.bench.sandbox.cwd, "notes.md"), "utf8")).toBe("# notes\n");
 
     // The next send continues the same conversation (same context: the same Claude process).
-    const again = await runCli(["send", "And again"], { env });
+    const again = await cli.run(["send", "And again"]);
     expect(again.code).toBe(0);
-    expect(h!.spawns()).toBe(1);
+    expect(h.spawns()).toBe(1);
 
     // tasks lists what was done.
-    const list = await runCli(["tasks"], { env });
+    const list = await cli.run(["tasks"]);
     expect(list.code).toBe(0);
     const rows = list.out.trimEnd().split("\n").slice(1);
     expect(rows).toHaveLength(2);
@@ -96,14 +71,16 @@ describe("claude-a2a send (our server, real runtime)", () => {
     expect(list.out).toContain("Write the notes");
     expect(list.out).toContain("And again");
     const id = rows.find((row) => row.includes("Write the notes"))?.split(/\s+/)[0] ?? "";
-    const shown = await runCli(["task", id], { env });
+    const shown = await cli.run(["task", id]);
     expect(shown.out).toContain("file notes.md (created");
-    expect(h!.bench.model.unmatched).toEqual([]);
+    expect(h.bench.model.unmatched).toEqual([]);
   });
 
   it("--json prints each stream event as one JSON line", async () => {
-    await start({ rules: [{ match: { lastUserText: "ping" }, reply: reply(text("pong")) }] });
-    const r = await runCli(["send", "--json", "ping"], { env });
+    const { cli } = await start({
+      rules: [{ match: { lastUserText: "ping" }, reply: reply(text("pong")) }],
+    });
+    const r = await cli.run(["send", "--json", "ping"]);
     expect(r.code).toBe(0);
     const events = r.out
       .trimEnd()
@@ -123,8 +100,10 @@ describe("claude-a2a send (our server, real runtime)", () => {
   });
 
   it("a failed turn exits 1 with the reason on stderr", async () => {
-    await start({ rules: [{ match: { lastUserText: "break" }, reply: { kind: "bad_request" } }] });
-    const r = await runCli(["send", "break"], { env });
+    const { cli } = await start({
+      rules: [{ match: { lastUserText: "break" }, reply: { kind: "bad_request" } }],
+    });
+    const r = await cli.run(["send", "break"]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^claude-a2a: task \S+ failed: /);
   });
@@ -132,8 +111,8 @@ describe("claude-a2a send (our server, real runtime)", () => {
 
 describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
   it("a permission prompt answered Allow with the arrow keys lets the write happen", async () => {
-    const outside = join(dir, "outside", "report.txt");
-    const harness = await start({
+    const outside = join((await temp("claude-a2a-client-e2e-")).path, "outside", "report.txt");
+    const { h: harness, cli } = await start({
       rules: [
         {
           name: "write-outside",
@@ -143,7 +122,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
         { name: "saved", match: { toolResult: true }, reply: reply(text("Saved the report.")) },
       ],
     });
-    const t = chat(harness);
+    const t = cli.chat();
     await t.waitFor("Ctrl-C during a turn cancels it");
     let at = await t.waitFor(">");
     t.write("Save the report\r");
@@ -160,7 +139,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
   });
 
   it("a question answered with the arrow keys reaches the model as the chosen label", async () => {
-    const harness = await start({
+    const { h: harness, cli } = await start({
       rules: [
         {
           name: "ask",
@@ -174,7 +153,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
         },
       ],
     });
-    const t = chat(harness);
+    const t = cli.chat();
     let at = await t.waitFor("Ctrl-C during a turn cancels it");
     t.write("Paint the fence\r");
     at = await t.waitFor("[Colour] Which colour do you prefer?", { from: at });
@@ -191,7 +170,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
   });
 
   it("a multi-select question ticked with Space, then a permission denied with a reason", async () => {
-    const outside = join(dir, "outside", "pizza.txt");
+    const outside = join((await temp("claude-a2a-client-e2e-")).path, "outside", "pizza.txt");
     const toppings = {
       question: "Which toppings?",
       header: "Toppings",
@@ -202,7 +181,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
       ],
       multiSelect: true,
     };
-    const harness = await start({
+    const { h: harness, cli } = await start({
       rules: [
         {
           name: "ask",
@@ -221,7 +200,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
         },
       ],
     });
-    const t = chat(harness);
+    const t = cli.chat();
     let at = await t.waitFor("Ctrl-C during a turn cancels it");
     t.write("Order a pizza\r");
     at = await t.waitFor("[Toppings] Which toppings?", { from: at });
@@ -255,7 +234,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
 
   it("Ctrl-C during a slow turn cancels the task (CANCELED) and the chat goes on", async () => {
     const slow = "This answer takes a long while to stream. ".repeat(60);
-    const harness = await start({
+    const { h: harness, cli } = await start({
       rules: [
         {
           name: "slow",
@@ -265,7 +244,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
         { name: "short", match: { lastUserText: "Still there?" }, reply: reply(text("Yes.")) },
       ],
     });
-    const t = chat(harness);
+    const t = cli.chat();
     let at = await t.waitFor("Ctrl-C during a turn cancels it");
     t.write("Tell me a long story\r");
     at = await t.waitFor("This answer", { from: at });
@@ -289,7 +268,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
     await t.waitFor("[completed]", { from: at });
     t.write("/exit\r");
     expect(await t.exited).toBe(0);
-    await access(join(dir, "claude-a2a", "contexts.json"));
+    await access(join(cli.configHome, "claude-a2a", "contexts.json"));
 
     // A second Ctrl-C during a turn leaves the client (exit 130) after asking for the cancel. The
     // server holds that cancel, so the second Ctrl-C lands while the turn still runs: a cancel
@@ -305,7 +284,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
         return cancelTask.apply(this, args);
       });
     try {
-      const again = chat(harness, ["--continue"]);
+      const again = cli.chat(["--continue"]);
       at = await again.waitFor("Ctrl-C during a turn cancels it");
       again.write("Tell me a long story\r");
       at = await again.waitFor("This answer", { from: at });

@@ -17,27 +17,20 @@ import {
   RestTransportFactory,
   type Client,
 } from "@a2a-js/sdk/client";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { endsStream, eventNumberOf } from "../../src/a2a/handler/event-numbers.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
+  a2a,
+  perTest,
   describeStream,
+  lastStatus,
+  reply,
   sendRequest,
-  startA2AHarness,
+  text,
+  toolUse,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import { lastStatus } from "../support/a2a/stream-view.js";
-import { seeded, startCuttingProxy, type CuttingProxy } from "../support/cutting-proxy.js";
-
-let h: A2AHarness | undefined;
-let proxy: CuttingProxy | undefined;
-afterEach(async () => {
-  await proxy?.close();
-  await h?.close();
-  proxy = undefined;
-  h = undefined;
-});
+} from "../support/harness/index.js";
+import { seeded, startCuttingProxy } from "../support/cutting-proxy.js";
 
 const CUTS = Number(process.env.CUTS ?? 200);
 /** The scripted answer: 24 deltas of 12 characters, each its own event (streaming.flushMs 0). */
@@ -129,7 +122,7 @@ const taskText = (task: Task) =>
 
 describe("streams cut mid-answer (real runtime, TCP proxy)", () => {
   it(`${CUTS} cuts across blocking, streaming and subscribe: every client ends with the exact text, nothing lost or twice`, async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { streaming: { flushMs: 0 } },
       rules: [
         {
@@ -140,14 +133,15 @@ describe("streams cut mid-answer (real runtime, TCP proxy)", () => {
       ],
     });
     const port = Number(new URL(h.server.url).port);
-    proxy = await startCuttingProxy({
-      target: port,
-      cuts: CUTS,
-      probability: 1,
-      maxBytes: 5_000,
-      random: seeded(33),
-    });
-    const cutting = proxy;
+    const cutting = perTest(
+      await startCuttingProxy({
+        target: port,
+        cuts: CUTS,
+        probability: 1,
+        maxBytes: 5_000,
+        random: seeded(33),
+      }),
+    );
     const viaProxy = await proxiedClient(h.server.url, cutting.port);
     const direct = h.client;
     const modes = ["blocking", "streaming", "subscribe"] as const;
@@ -245,7 +239,7 @@ describe("streams cut mid-answer (real runtime, TCP proxy)", () => {
 
 describe("a client gone during a permission prompt", () => {
   it("comes back with its cursor, sees the prompt and answers it", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     await mkdir(join(h.bench.sandbox.root, "outside"));
     h.bench.model.setRules([
@@ -284,7 +278,7 @@ describe("a client gone during a permission prompt", () => {
     // Back with its cursor: what it missed, up to the prompt.
     const back = await follow(
       (c) =>
-        h!.client.resubscribeTask(
+        h.client.resubscribeTask(
           { tenant: "", id: taskId },
           { serviceParameters: { "Last-Event-ID": String(c) } },
         ),
@@ -296,7 +290,7 @@ describe("a client gone during a permission prompt", () => {
       kind: "permission_request",
     });
     const answered = await follow(() =>
-      h!.client.sendMessageStream(sendRequest(userMessage("yes", { taskId, contextId }))),
+      h.client.sendMessageStream(sendRequest(userMessage("yes", { taskId, contextId }))),
     );
     expect(describeStream(answered.events).at(-1)).toBe("status:completed");
     expect(await readFile(outside, "utf8")).toBe("report\n");

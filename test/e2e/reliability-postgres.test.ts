@@ -5,28 +5,21 @@
  * the client received: none lost, none twice.
  */
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eventNumberOf } from "../../src/a2a/handler/event-numbers.js";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  a2a,
   collect,
   describeStream,
+  reply,
   sendRequest,
-  startA2AHarness,
+  shared,
+  startPostgres,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
+} from "../support/harness/index.js";
 
-let postgres: TestPostgres | undefined;
-let h: A2AHarness | undefined;
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-}, 120_000);
-afterAll(async () => {
-  await h?.close().catch(() => undefined);
-  await postgres?.stop();
-}, 60_000);
+const database = shared(startPostgres, 120_000);
 
 const health = async (url: string) => {
   const res = await fetch(`${url}/healthz`);
@@ -35,14 +28,15 @@ const health = async (url: string) => {
 
 describe("PostgreSQL restarted mid-task", () => {
   it("the server stays up, /healthz goes degraded then ok, the task completes, nothing lost or twice (embedded PostgreSQL only)", async () => {
-    const restart = postgres?.restart;
+    const postgres = database();
+    const restart = postgres.restart;
     if (restart === undefined) return; // A2A_TEST_POSTGRES_URL: a server this test may not restart.
-    const url = await postgres!.createDatabase();
+    const url = await postgres.createDatabase();
     let release!: () => void;
     const outage = new Promise<void>((resolve) => (release = resolve));
     let asked!: () => void;
     const modelAsked = new Promise<void>((resolve) => (asked = resolve));
-    h = await startA2AHarness({
+    const h = await a2a({
       config: { store: { type: "postgres", url, retainDays: 30 } },
       rules: [
         {

@@ -11,16 +11,17 @@ import { TaskState } from "@a2a-js/sdk";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  type A2AHarness,
   collect,
   describeStream,
+  reply,
   sendForTask,
   sendRequest,
   startA2AHarness,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
+} from "../support/harness/index.js";
 
 /** A 4 MB tmpfs in a temp dir (we run as root in CI and here); undefined where mounting fails. */
 async function smallFilesystem(): Promise<string | undefined> {

@@ -4,16 +4,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { query, type SDKMessage, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
-import { reply, startTestBench, text, toolUse, type TestBench } from "../support/harness/index.js";
+import { bench, reply, text, toolUse } from "../support/harness/index.js";
 import { InputQueue } from "../support/input-queue.js";
-
-let bench: TestBench | undefined;
-afterEach(async () => {
-  await bench?.close();
-  bench = undefined;
-});
 
 const results = (msgs: SDKMessage[]) =>
   msgs.filter((m): m is SDKResultMessage => m.type === "result");
@@ -26,7 +20,7 @@ const assistantTexts = (msgs: SDKMessage[]) =>
 
 describe("real Claude Code runtime against the scripted model", () => {
   it("answers a prompt with the scripted text and a success result", async () => {
-    bench = await startTestBench([
+    const b = await bench([
       {
         name: "greeting",
         match: { lastUserText: "Say hello" },
@@ -34,7 +28,7 @@ describe("real Claude Code runtime against the scripted model", () => {
       },
     ]);
     const messages: SDKMessage[] = [];
-    for await (const m of query({ prompt: "Say hello", options: bench.queryOptions() }))
+    for await (const m of query({ prompt: "Say hello", options: b.queryOptions() }))
       messages.push(m);
 
     expect(assistantTexts(messages)).toEqual(["Hello from the fake model"]);
@@ -43,15 +37,15 @@ describe("real Claude Code runtime against the scripted model", () => {
     expect(result && "result" in result ? result.result : undefined).toBe(
       "Hello from the fake model",
     );
-    expect(bench.model.messageRequests).toHaveLength(1);
-    expect(bench.model.messageRequests[0]?.model).toBe("claude-sonnet-4-5");
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.messageRequests).toHaveLength(1);
+    expect(b.model.messageRequests[0]?.model).toBe("claude-sonnet-4-5");
+    expect(b.model.unmatched).toEqual([]);
   });
 
   it("runs a Write tool_use in the cwd and shows the model its tool_result", async () => {
-    bench = await startTestBench();
-    const target = join(bench.sandbox.cwd, "notes.txt");
-    bench.model.setRules([
+    const b = await bench();
+    const target = join(b.sandbox.cwd, "notes.txt");
+    b.model.setRules([
       {
         name: "write",
         match: { lastUserText: "Create notes.txt", toolResult: false },
@@ -64,22 +58,22 @@ describe("real Claude Code runtime against the scripted model", () => {
       },
     ]);
     const messages: SDKMessage[] = [];
-    for await (const m of query({ prompt: "Create notes.txt", options: bench.queryOptions() })) {
+    for await (const m of query({ prompt: "Create notes.txt", options: b.queryOptions() })) {
       messages.push(m);
     }
 
     expect(await readFile(target, "utf8")).toBe("written by the runtime\n");
-    const [, second] = bench.model.messageRequests;
+    const [, second] = b.model.messageRequests;
     expect(second?.toolResults).toHaveLength(1);
     expect(second?.toolResults[0]?.isError).toBe(false);
-    expect(bench.model.requests.map((r) => r.rule)).toEqual(["write", "after-write"]);
+    expect(b.model.requests.map((r) => r.rule)).toEqual(["write", "after-write"]);
     expect(results(messages).map((r) => r.subtype)).toEqual(["success"]);
     expect(assistantTexts(messages)).toContain("File created.");
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.unmatched).toEqual([]);
   });
 
   it("wakes up by itself when a background Bash finishes (autonomous turn)", async () => {
-    bench = await startTestBench([
+    const b = await bench([
       {
         name: "start-bg",
         match: { lastUserText: "Run the job in the background", toolResult: false },
@@ -103,7 +97,7 @@ describe("real Claude Code runtime against the scripted model", () => {
       },
     ]);
     const input = new InputQueue();
-    const q = query({ prompt: input, options: bench.queryOptions() });
+    const q = query({ prompt: input, options: b.queryOptions() });
     const messages: SDKMessage[] = [];
     const sentUuid = input.push("Run the job in the background");
     for await (const m of q) {
@@ -129,12 +123,12 @@ describe("real Claude Code runtime against the scripted model", () => {
     expect(notification && "status" in notification ? notification.status : undefined).toBe(
       "completed",
     );
-    expect(bench.model.requests.map((r) => r.rule)).toEqual(["start-bg", "started", "wake"]);
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.requests.map((r) => r.rule)).toEqual(["start-bg", "started", "wake"]);
+    expect(b.model.unmatched).toEqual([]);
   });
 
   it("retries after an injected 529 and then answers", async () => {
-    bench = await startTestBench([
+    const b = await bench([
       {
         name: "overloaded-once",
         match: { lastUserText: "Are you there" },
@@ -148,11 +142,11 @@ describe("real Claude Code runtime against the scripted model", () => {
       },
     ]);
     const messages: SDKMessage[] = [];
-    for await (const m of query({ prompt: "Are you there?", options: bench.queryOptions() }))
+    for await (const m of query({ prompt: "Are you there?", options: b.queryOptions() }))
       messages.push(m);
 
     expect(messages.some((m) => m.type === "system" && m.subtype === "api_retry")).toBe(true);
-    expect(bench.model.requests.map((r) => r.rule)).toEqual(["overloaded-once", "answer"]);
+    expect(b.model.requests.map((r) => r.rule)).toEqual(["overloaded-once", "answer"]);
     expect(results(messages).map((r) => r.subtype)).toEqual(["success"]);
     expect(assistantTexts(messages)).toEqual(["Here after a retry"]);
   });

@@ -7,25 +7,11 @@ import { execFile } from "node:child_process";
 import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PIDS_FILE } from "../../src/sessions/orphans.js";
-import { freePort } from "../support/a2a/harness.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { runCli } from "../support/client/run.js";
-import { reply, text } from "../support/fake-model/index.js";
-import { spawnServer, writeTestConfig, type ServerProcess } from "../support/server-process.js";
+import { reply, runCli, serverProcess, text, writeTestConfig } from "../support/harness/index.js";
 
 const run = promisify(execFile);
-let bench: TestBench | undefined;
-let server: ServerProcess | undefined;
-
-afterEach(async () => {
-  server?.kill("SIGKILL");
-  await server?.exited;
-  server = undefined;
-  await bench?.close();
-  bench = undefined;
-});
 
 const git = (cwd: string, ...args: string[]) =>
   run("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd }).then((r) => r.stdout);
@@ -47,9 +33,11 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15
 
 describe("a served git repository", () => {
   it("shows nothing in git status after a start, a task with an attachment, and a stop", async () => {
-    bench = await startTestBench([
-      { match: { lastUserText: "Read the attachment" }, reply: reply(text("Read it.")) },
-    ]);
+    const h = await serverProcess({
+      deferStart: true,
+      rules: [{ match: { lastUserText: "Read the attachment" }, reply: reply(text("Read it.")) }],
+    });
+    const bench = h.bench;
     const repo = bench.sandbox.cwd;
     // The user's repository, its config file committed: the server adds nothing beside it.
     await writeTestConfig(repo);
@@ -60,7 +48,8 @@ describe("a served git repository", () => {
     const attachment = join(bench.sandbox.root, "notes.txt");
     await writeFile(attachment, "some notes\n");
 
-    server = await spawnServer({ cwd: repo, port: await freePort(), env: bench.sandbox.env });
+    // Its config is the committed one, written again as it is.
+    const server = await h.spawn();
     expect(await git(repo, "status", "--porcelain", "--untracked-files=all")).toBe("");
 
     const env = { A2A_URL: server.url, XDG_CONFIG_HOME: bench.sandbox.home };
@@ -80,7 +69,6 @@ describe("a served git repository", () => {
 
     server.kill("SIGTERM");
     expect((await server.exited).code).toBe(0);
-    server = undefined;
     expect(await exists(join(repo, PIDS_FILE))).toBe(false);
     expect(await git(repo, "status", "--porcelain", "--untracked-files=all")).toBe("");
   });

@@ -6,31 +6,25 @@
 import { randomUUID } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Role, TaskState, type Message } from "@a2a-js/sdk";
 import { parseConversationKey } from "../../src/identity/conversation.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
-import { reply, text } from "../support/fake-model/index.js";
 import {
+  a2a,
   messageText,
+  reply,
   sendForTask,
-  startA2AHarness,
+  text,
   userMessage,
-  type A2AHarness,
-} from "../support/a2a/harness.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+} from "../support/harness/index.js";
 
 const kinds = (history: readonly Message[]) =>
   history.map((m) => String(m.metadata?.kind ?? (m.role === Role.ROLE_USER ? "user" : "agent")));
 
 describe("session_reset for a blocking client", () => {
   it("a blocking SendMessage after a stale session returns the notice in the task's history", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         { match: { lastUserText: "Hello there" }, reply: reply(text("Hi.")) },
         { match: { lastUserText: "Second message" }, reply: reply(text("Fresh answer.")) },

@@ -5,24 +5,21 @@
  * task's terminal status; the stored task is amended with it); so does a failed run.
  */
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { usageOf } from "../../src/contract/usage.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
 import {
-  collect,
-  sendRequest,
-  startA2AHarness,
-  userMessage,
   type A2AHarness,
-} from "../support/a2a/harness.js";
-import { idsOf, lastStatus } from "../support/a2a/stream-view.js";
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+  collect,
+  idsOf,
+  lastStatus,
+  reply,
+  sendRequest,
+  sharedA2A,
+  text,
+  toolUse,
+  userMessage,
+} from "../support/harness/index.js";
 
 /** The stored task's usage, once it has any (bounded: the run's result arrives after the end). */
 async function storedUsage(harness: A2AHarness, id: string) {
@@ -41,10 +38,14 @@ async function storedUsage(harness: A2AHarness, id: string) {
 }
 
 describe("usage of a task that ended before its run", () => {
-  it("stopped by loop protection: the denied Write's model call is counted", async () => {
-    h = await startA2AHarness({ config: { claude: { maxPermissionDenials: 1 } } });
+  // One server: each test its own task in a fresh context. Loop protection after one denial is
+  // the first test's; the others are refused nothing.
+  const server = sharedA2A({ config: { claude: { maxPermissionDenials: 1 } } });
+  /** The shared server, its model asking to Write outside the workspace, then saying so. */
+  const writesOutside = () => {
+    const h = server();
     const outside = join(h.bench.sandbox.root, "outside.txt");
-    h.bench.model.setRules([
+    h.reset([
       {
         name: "write-outside",
         match: { lastUserText: "Save the report", toolResult: false },
@@ -52,6 +53,11 @@ describe("usage of a task that ended before its run", () => {
       },
       { name: "after", match: { toolResult: true }, reply: reply(text("Not saved.")) },
     ]);
+    return h;
+  };
+
+  it("stopped by loop protection: the denied Write's model call is counted", async () => {
+    const h = writesOutside();
     const client = h.client;
     const first = await collect(
       client.sendMessageStream(sendRequest(userMessage("Save the report"))),
@@ -67,16 +73,7 @@ describe("usage of a task that ended before its run", () => {
   });
 
   it("canceled while it waits for a permission: the model call that asked is counted", async () => {
-    h = await startA2AHarness();
-    const outside = join(h.bench.sandbox.root, "outside.txt");
-    h.bench.model.setRules([
-      {
-        name: "write-outside",
-        match: { lastUserText: "Save the report", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "x" })),
-      },
-      { name: "after", match: { toolResult: true }, reply: reply(text("Not saved.")) },
-    ]);
+    const h = writesOutside();
     const client = h.client;
     const first = await collect(
       client.sendMessageStream(sendRequest(userMessage("Save the report"))),
@@ -93,8 +90,8 @@ describe("usage of a task that ended before its run", () => {
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
   it("failed after a model call: that call is counted", async () => {
-    h = await startA2AHarness();
-    h.bench.model.setRules([
+    const h = server();
+    h.reset([
       {
         name: "read",
         match: { lastUserText: "Read the notes", toolResult: false },

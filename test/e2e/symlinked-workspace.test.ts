@@ -7,33 +7,30 @@
  */
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { pino } from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { connect } from "../../src/client/connect.js";
 import { resolveConfig } from "../../src/config/load.js";
-import { startServer, type RunningServer } from "../../src/app/server.js";
 import { rawPart, textPart } from "../../src/contract/messages.js";
-import { freePort, sendForTask, userMessage } from "../support/a2a/harness.js";
-import { TEST_MODEL, startTestBench, type TestBench } from "../support/bench.js";
-import { reply, text, toolUse } from "../support/fake-model/index.js";
-
-let bench: TestBench | undefined;
-let server: RunningServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await bench?.close();
-  bench = undefined;
-});
+import {
+  bench,
+  freePort,
+  reply,
+  sendForTask,
+  served,
+  TEST_MODEL,
+  text,
+  toolUse,
+  userMessage,
+} from "../support/harness/index.js";
 
 describe("a workspace served through a symlink", () => {
   it("gives relative artifact ids, reads its inbox inside the workspace, keeps outside absolute", async () => {
-    bench = await startTestBench();
-    const real = bench.sandbox.cwd;
-    const outside = join(bench.sandbox.root, "outside");
+    const b = await bench();
+    const real = b.sandbox.cwd;
+    const outside = join(b.sandbox.root, "outside");
     await mkdir(outside);
-    bench.model.setRules([
+    b.model.setRules([
       {
         name: "read-attachment",
         match: { lastUserText: "Write the load", toolResult: false },
@@ -64,7 +61,7 @@ describe("a workspace served through a symlink", () => {
       },
       { name: "done", match: { toolResult: true }, reply: reply(text("Written.")) },
     ]);
-    const link = join(bench.sandbox.root, "link");
+    const link = join(b.sandbox.root, "link");
     await symlink(real, link, "dir");
     await mkdir(join(real, "sub"));
     await writeFile(join(real, "README.md"), "# ws\n");
@@ -81,11 +78,7 @@ describe("a workspace served through a symlink", () => {
       { file: "<test>", startDir: link, overrides: { port: await freePort() } },
     );
     expect(config.claude.cwd).toBe(link);
-    server = await startServer({
-      config,
-      logger: pino({ level: "silent" }),
-      claudeEnv: bench.sandbox.env,
-    });
+    const server = await served(b, config);
     const client = await connect(server.url);
     const task = await sendForTask(
       client,
@@ -104,6 +97,6 @@ describe("a workspace served through a symlink", () => {
       ["file:sub/load_11.txt", "sub/load_11.txt"],
       [`file:${join(outside, "x.txt")}`, join(outside, "x.txt")],
     ]);
-    expect(bench.model.unmatched).toEqual([]);
+    expect(b.model.unmatched).toEqual([]);
   });
 });

@@ -4,34 +4,28 @@
  * `/agents/<name>` redirects to `/agents/<name>/`, and the terminal client pointed at the root
  * says which workspaces there are and how to pick one.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import type { RunningServer } from "../../src/app/server.js";
-import { startTestBench, type TestBench } from "../support/bench.js";
-import { buildConsole, launchBrowser, openConsole } from "../support/browser.js";
-import { runCli } from "../support/client/run.js";
+import { describe, expect, it } from "vitest";
+import {
+  openConsole,
+  runCli,
+  shared,
+  startChromium,
+  startTestBench,
+} from "../support/harness/index.js";
 import { start, twoWorkspaces } from "../support/a2a/workspaces.js";
 
-let bench: TestBench;
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  buildConsole();
-  bench = await startTestBench([]);
-  const { config } = await twoWorkspaces(bench);
-  server = await start(bench, config);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await bench?.close();
-});
+// One server and one browser for the file: every test only reads (lists, redirects, cards).
+const model = shared(() => startTestBench([]));
+const served = shared(async () => start(model(), (await twoWorkspaces(model())).config));
+const chromium = shared(startChromium);
 
 describe("the root of a server with workspaces", () => {
   it("in a browser: / lists the workspaces, and a link opens that workspace's console", async () => {
-    const { page, context, foreign, errors } = await openConsole(browser, `${server.url}/`);
+    const server = served();
+    const { page, context, foreign, errors } = await openConsole(
+      chromium().browser,
+      `${server.url}/`,
+    );
     try {
       expect(await page.locator("h1").textContent()).toBe("claude-a2a: workspaces");
       const links = page.locator("li a");
@@ -50,7 +44,8 @@ describe("the root of a server with workspaces", () => {
   });
 
   it("in a browser: /console/ is the same list", async () => {
-    const { page, context } = await openConsole(browser, `${server.url}/console/`);
+    const server = served();
+    const { page, context } = await openConsole(chromium().browser, `${server.url}/console/`);
     try {
       const links = page.locator("li a");
       expect(await links.allTextContents()).toEqual(["api", "web"]);
@@ -64,6 +59,7 @@ describe("the root of a server with workspaces", () => {
   });
 
   it("answers JSON to Accept: application/json, with each console's URL", async () => {
+    const server = served();
     const res = await fetch(`${server.url}/`, { headers: { accept: "application/json" } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { workspaces: { name: string; console: string }[] };
@@ -74,6 +70,7 @@ describe("the root of a server with workspaces", () => {
   });
 
   it("redirects /agents/<name> to /agents/<name>/, and nothing else", async () => {
+    const server = served();
     const bare = await fetch(`${server.url}/agents/api?x=1`, { redirect: "manual" });
     expect(bare.status).toBe(301);
     expect(bare.headers.get("location")).toBe("/agents/api/?x=1");
@@ -86,7 +83,8 @@ describe("the root of a server with workspaces", () => {
   });
 
   it("the terminal client, given the root: names the workspaces and how to pick one", async () => {
-    const env = { XDG_CONFIG_HOME: bench.sandbox.home };
+    const server = served();
+    const env = { XDG_CONFIG_HOME: model().sandbox.home };
     const root = await runCli(["tasks", "--url", server.url], { env });
     expect(root.code).toBe(1);
     expect(root.err).toBe(

@@ -1,13 +1,12 @@
 import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { pino } from "pino";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { Config, ConfigInput } from "../../../src/config/schema.js";
 import type { WorkspaceInput } from "../../../src/config/workspace-schema.js";
-import { startServer } from "../../../src/app/server.js";
 import { TEST_MODEL, type TestBench } from "../bench.js";
 import { reply, text, toolUse, type Rule } from "../harness/model.js";
-import { freePort } from "./harness.js";
+import { freePort } from "../harness/ports.js";
+import { startServed } from "../harness/served.js";
 
 /** What the workspaces' e2e tests share: two workspace directories and a server over them. */
 
@@ -43,13 +42,8 @@ export async function twoWorkspaces(
   return { dirs, config };
 }
 
-export const start = (b: TestBench, config: Config) =>
-  startServer({
-    config,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
-    claudeEnv: b.sandbox.env,
-    sdkOptions: { stderr: (d) => b.stderr.push(d) },
-  });
+/** The server over `config` (unowned: the caller closes it; `served()` for a test's own). */
+export const start = startServed;
 
 /** Claude writes `note.txt` with `content` in `dir`, then says so. */
 export const writeNote = (prompt: string, dir: string, content: string): Rule[] => [

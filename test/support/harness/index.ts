@@ -6,6 +6,8 @@
  * - `sharedA2A(o)`: the same, once for the tests of the enclosing `describe` (call at collection;
  *   the getter inside a test). For tests that do not interfere: fresh contexts, own rules.
  * - `serverProcess(o)`: `claude-a2a` as real processes on one sandbox (restart, signals, fleets).
+ * - `bench(rules)`: the scripted model and a runtime sandbox alone (SDK-level tests, a config
+ *   the test resolves itself); `served(bench, config)`: our server over that config.
  * - `terminal(url)`, `postgres()`, `chromium()`, `temp()`: the terminal client, PostgreSQL,
  *   headless Chromium, a temp dir; each closed when the test ends (`shared(…)` for a file's).
  * - The `start*` functions give the same things unowned (the caller closes them).
@@ -14,6 +16,10 @@ import { startA2AHarness, type A2AHarness, type HarnessOptions } from "./in-proc
 import { startProcessHarness, type ProcessHarness, type ProcessHarnessOptions } from "./process.js";
 import type { Rule } from "./model.js";
 import { perTest, shared } from "./scope.js";
+import { startServed } from "./served.js";
+import type { Config } from "../../../src/config/schema.js";
+import type { RunningServer } from "../../../src/app/server.js";
+import { startTestBench, type TestBench } from "../bench.js";
 import { startChromium, startPostgres, type Chromium, type Postgres } from "./services.js";
 import { tempDir, type TempDir } from "./temp.js";
 import { startTerminalClient, type TerminalClient } from "./terminal.js";
@@ -34,6 +40,12 @@ export function sharedA2A(options?: HarnessOptions): (rules?: readonly Rule[]) =
 export const serverProcess = async (options?: ProcessHarnessOptions): Promise<ProcessHarness> =>
   perTest(await startProcessHarness(options));
 
+export const bench = async (rules?: readonly Rule[]): Promise<TestBench> =>
+  perTest(await startTestBench(rules));
+
+export const served = async (b: TestBench, config: Config): Promise<RunningServer> =>
+  perTest(await startServed(b, config));
+
 export const terminal = async (url: string): Promise<TerminalClient> =>
   perTest(await startTerminalClient(url));
 
@@ -51,6 +63,7 @@ export * from "./model.js";
 export * from "./ports.js";
 export * from "./runtime-processes.js";
 export * from "./scope.js";
+export * from "./served.js";
 export * from "./services.js";
 export * from "./temp.js";
 export * from "./terminal.js";

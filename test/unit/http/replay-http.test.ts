@@ -4,22 +4,16 @@
  * conformance run (TaskNotCancelable is 409 on HTTP+JSON, `statusTimestampAfter` is at-or-after
  * and a non-timestamp is InvalidParams), and an idempotency conflict is 409.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reply } from "../claude/support/sdk-messages.js";
 import { sentStamp } from "../a2a/support/agent.js";
 import {
   jsonRpc,
   restPost,
-  serveAgent,
+  servedAgent,
   wireMessage,
   type AgentServer,
 } from "./support/agent-server.js";
-
-let s: AgentServer | undefined;
-afterEach(async () => {
-  await s?.close();
-  s = undefined;
-});
 
 interface SseEvent {
   readonly id: string | undefined;
@@ -52,7 +46,7 @@ async function finishedTask(server: AgentServer, message = wireMessage()) {
 
 describe("SSE ids and Last-Event-ID", () => {
   it("numbers every SSE event with its id on JSON-RPC; Last-Event-ID resumes after it on both bindings", async () => {
-    s = await serveAgent({});
+    const s = await servedAgent({});
     const { events, taskId } = await finishedTask(s);
     expect(events.map((e) => e.id)).toEqual(events.map((_, i) => String(i + 1)));
 
@@ -73,7 +67,7 @@ describe("SSE ids and Last-Event-ID", () => {
   });
 
   it("a repeated send with the same messageId starts nothing and gets the same events", async () => {
-    s = await serveAgent({});
+    const s = await servedAgent({});
     const message = wireMessage();
     const { events } = await finishedTask(s, message);
     const again = await jsonRpc(s, "ci", "SendStreamingMessage", { message });
@@ -89,7 +83,7 @@ describe("SSE ids and Last-Event-ID", () => {
 
 describe("protocol fixes", () => {
   it("TaskNotCancelable is HTTP 409 on HTTP+JSON", async () => {
-    s = await serveAgent({});
+    const s = await servedAgent({});
     const { taskId } = await finishedTask(s);
     const res = await restPost(s, "ci", `/tasks/${taskId}:cancel`, {});
     expect(res.status).toBe(409);
@@ -97,7 +91,7 @@ describe("protocol fixes", () => {
   });
 
   it("ListTasks' statusTimestampAfter is at-or-after; a non-timestamp is InvalidParams", async () => {
-    s = await serveAgent({});
+    const s = await servedAgent({});
     const { taskId } = await finishedTask(s);
     const got = await jsonRpc(s, "ci", "GetTask", { id: taskId });
     const at = (got.body.result as { status: { timestamp: string } }).status.timestamp;

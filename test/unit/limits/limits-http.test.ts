@@ -3,7 +3,7 @@
  * scripted queries, the real HTTP app on 127.0.0.1:0), two bearer-token callers, the wall clock
  * by hand. Each refusal is checked on the wire of both bindings, and that it made no task.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ConfigInput } from "../../../src/config/schema.js";
 import { autonomousTurn, sdk } from "../claude/support/sdk-messages.js";
 import { sentStamp } from "../a2a/support/agent.js";
@@ -11,7 +11,7 @@ import {
   answeredTaskId as taskIdOf,
   jsonRpc,
   restPost as rest,
-  serveAgent,
+  servedAgent,
   wireMessage as message,
   type AgentServer as Served,
   type Who,
@@ -19,16 +19,8 @@ import {
 
 const T0 = Date.UTC(2025, 0, 31, 23, 0, 0); // an hour before a new UTC day
 
-let served: Served | undefined;
-afterEach(async () => {
-  await served?.close();
-  served = undefined;
-});
-
-async function serve(limits: ConfigInput["limits"], config: ConfigInput = {}): Promise<Served> {
-  served = await serveAgent({ config: { ...config, limits }, now: T0 });
-  return served;
-}
+const serve = (limits: ConfigInput["limits"], config: ConfigInput = {}): Promise<Served> =>
+  servedAgent({ config: { ...config, limits }, now: T0 });
 
 /** A new task that returns at once (it keeps working: the scripted model never answers). */
 const startTask = (s: Served, who: Who) =>

@@ -3,40 +3,26 @@
  * HTTP on 127.0.0.1, a scripted run with a tool call, and a webhook receiver on loopback.
  */
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createTracing } from "../../../src/tracing/otel.js";
+import { perTest } from "../../support/harness/scope.js";
 import { WebhookReceiver } from "../../support/webhook.js";
 import { sentStamp } from "../a2a/support/agent.js";
 import { sdk } from "../claude/support/sdk-messages.js";
-import {
-  answeredTaskId,
-  jsonRpc,
-  serveAgent,
-  wireMessage,
-  type AgentServer,
-} from "../http/support/agent-server.js";
+import { answeredTaskId, jsonRpc, servedAgent, wireMessage } from "../http/support/agent-server.js";
 
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT_SPAN = "00f067aa0ba902b7";
 const TRACEPARENT = `00-${TRACE_ID}-${PARENT_SPAN}-01`;
 
-let served: AgentServer | undefined;
-let receiver: WebhookReceiver | undefined;
-afterEach(async () => {
-  await served?.close();
-  await receiver?.close();
-  served = undefined;
-  receiver = undefined;
-});
-
 async function serveTraced() {
   const exporter = new InMemorySpanExporter();
   const tracing = createTracing({ serviceName: "agent-under-test", exporter, immediate: true });
-  served = await serveAgent({
+  const s = await servedAgent({
     tracing,
     config: { server: { pushAllowPrivateNetworks: true } },
   });
-  return { s: served, exporter };
+  return { s, exporter };
 }
 
 const named = (spans: readonly ReadableSpan[], name: string) =>
@@ -52,7 +38,7 @@ const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 describe("tracing: one request's spans", () => {
   it("request → task → run → tool call, with the ids, under the incoming traceparent; the webhook gets the task's traceparent", async () => {
     const { s, exporter } = await serveTraced();
-    receiver = await WebhookReceiver.start();
+    const receiver = perTest(await WebhookReceiver.start());
     const sending = jsonRpc(
       s,
       "ci",

@@ -5,7 +5,7 @@
  */
 import { TaskState, type SendMessageRequest, type StreamResponse } from "@a2a-js/sdk";
 import { ServerCallContext, STATE_HEADERS_KEY } from "@a2a-js/sdk/server";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eventNumberOf } from "../../../../src/a2a/handler/event-numbers.js";
 import { CallerUser } from "../../../../src/identity/caller.js";
 import { reply } from "../../claude/support/sdk-messages.js";
@@ -13,18 +13,12 @@ import {
   describeEvent,
   idsOf,
   isState,
-  scriptedAgent,
+  agent,
   sentStamp,
   StreamReader,
   userMessage,
   type ScriptedAgent,
 } from "../support/agent.js";
-
-let h: ScriptedAgent | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 const { TASK_STATE_COMPLETED } = TaskState;
 
@@ -64,7 +58,7 @@ const drain = async (stream: AsyncGenerator<StreamResponse, void, undefined>) =>
 
 describe("event numbers", () => {
   it("numbers a task's events 1, 2, 3 … with no gap, and GetTask says the last", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const { reader, taskId } = await completedTurn(h);
     const n = numbers(reader.events);
     expect(n).toEqual(n.map((_, i) => i + 1));
@@ -75,7 +69,7 @@ describe("event numbers", () => {
 
 describe("replay from a cursor", () => {
   it("gives exactly the events after the cursor (Last-Event-ID), even of a finished task", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const { reader, taskId } = await completedTurn(h);
     for (const cursor of [0, 1, 2, reader.events.length - 1]) {
       const replayed = await drain(
@@ -90,12 +84,12 @@ describe("replay from a cursor", () => {
   });
 
   it("refuses a cursor past the last event and one that is not a number, naming why", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const { reader, taskId } = await completedTurn(h);
     const last = reader.events.length;
     const subscribe = (cursor: string) =>
       drain(
-        h!.agent.requestHandler.resubscribe(
+        h.agent.requestHandler.resubscribe(
           { tenant: "", id: taskId },
           withHeaders({ "last-event-id": cursor }),
         ),
@@ -107,7 +101,7 @@ describe("replay from a cursor", () => {
   });
 
   it("a subscriber from a cursor mid-answer gets the rest once, then the live events", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const first = new StreamReader(
       h.agent.requestHandler.sendMessageStream(request("m-live", "hi"), h.context),
     );
@@ -135,7 +129,7 @@ describe("replay from a cursor", () => {
 
 describe("idempotent sends", () => {
   it("a repeated streaming send starts nothing and replays its events from the start", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const { reader } = await completedTurn(h, "m-same");
     const again = await drain(
       h.agent.requestHandler.sendMessageStream(request("m-same", "hi"), h.context),
@@ -145,7 +139,7 @@ describe("idempotent sends", () => {
   });
 
   it("a repeated blocking send answers with the task's final state", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const { taskId } = await completedTurn(h, "m-block");
     const again = await h.agent.requestHandler.sendMessage(request("m-block", "hi"), h.context);
     expect("id" in again && again.id).toBe(taskId);
@@ -154,7 +148,7 @@ describe("idempotent sends", () => {
   });
 
   it("the Idempotency-Key header is the key; another caller's repeat is a conflict", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const alice = new CallerUser({ kind: "token", name: "alice" });
     const bob = new CallerUser({ kind: "token", name: "bob" });
     const reader = new StreamReader(

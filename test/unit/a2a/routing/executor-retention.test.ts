@@ -1,18 +1,12 @@
 /** The executor keeps what attributes wakes only while a session can still wake. */
 import { TaskState } from "@a2a-js/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sdk } from "../../claude/support/sdk-messages.js";
-import { isState, scriptedAgent, sentStamp, type ScriptedAgent } from "../support/agent.js";
-
-let h: ScriptedAgent | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+import { isState, agent, sentStamp } from "../support/agent.js";
 
 describe("executor retention", () => {
   it("forgets a conversation's background owners and caller when its session closes", async () => {
-    h = await scriptedAgent({ config: { claude: { backgroundTasks: "detach" } } });
+    const h = await agent({ config: { claude: { backgroundTasks: "detach" } } });
     const a = h.send("run it in the background");
     const stamp = await sentStamp(h, 0);
     await h.fake.query.feed(

@@ -4,20 +4,8 @@
  * internal error, and never reaches Claude.
  */
 import { TaskState } from "@a2a-js/sdk";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  describeEvent,
-  idsOf,
-  isState,
-  scriptedAgent,
-  type ScriptedAgent,
-} from "../support/agent.js";
-
-let h: ScriptedAgent | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+import { describe, expect, it, vi } from "vitest";
+import { describeEvent, idsOf, isState, agent, type ScriptedAgent } from "../support/agent.js";
 
 const statusText = (h: ScriptedAgent, taskId: string) =>
   h.stored(taskId).then((t) => {
@@ -27,9 +15,9 @@ const statusText = (h: ScriptedAgent, taskId: string) =>
 
 describe("shutdown with tasks that have not started", () => {
   it("a task queued in its context and one waiting for a process fail saying the server is stopping", async () => {
-    h = await scriptedAgent({ config: { sessions: { maxLive: 1 } } });
+    const h = await agent({ config: { sessions: { maxLive: 1 } } });
     const a = h.send("first");
-    await vi.waitFor(() => expect(h?.fake.queries.length).toBe(1));
+    await vi.waitFor(() => expect(h.fake.queries.length).toBe(1));
     await a.until((e) => describeEvent(e) === "status:WORKING");
     const { contextId } = idsOf(a);
     const b = h.send("behind it", { contextId });

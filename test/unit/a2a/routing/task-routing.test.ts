@@ -5,7 +5,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DENIAL, TEXT } from "../../../../src/contract/texts.js";
 import { reply, sdk } from "../../claude/support/sdk-messages.js";
 import {
@@ -14,17 +14,11 @@ import {
   fileWritten,
   idsOf,
   isState,
-  scriptedAgent,
+  agent,
   sentStamp,
   type ScriptedAgent,
   type StreamReader,
 } from "../support/agent.js";
-
-let h: ScriptedAgent | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 const { TASK_STATE_WORKING, TASK_STATE_INPUT_REQUIRED, TASK_STATE_COMPLETED } = TaskState;
 
@@ -72,7 +66,7 @@ async function twoPrompts(agent: ScriptedAgent) {
 
 describe("several pending prompts in one task", () => {
   it("asks them one at a time in arrival order; each answer takes effect", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const { first, stamp, decisionA, decisionB, taskId, contextId } = await twoPrompts(h);
     expect(promptData(first)).toMatchObject({ toolName: "Write", input: A });
 
@@ -96,7 +90,7 @@ describe("several pending prompts in one task", () => {
   });
 
   it("cancel settles every pending prompt, shown or not", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const { decisionA, decisionB, taskId } = await twoPrompts(h);
     await h.cancel(taskId);
     expect(await decisionA).toMatchObject({ behavior: "deny", interrupt: true });
@@ -104,7 +98,7 @@ describe("several pending prompts in one task", () => {
   });
 
   it("a prompt the runtime withdraws is settled, and the next one shown", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const first = h.send("two subagents");
     const stamp = await sentStamp(h, 0);
     await h.fake.query.feed(
@@ -133,7 +127,7 @@ describe("several pending prompts in one task", () => {
   });
 
   it("progress of a call made while a prompt is shown waits for the answer that resumes the task", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const first = h.send("read two notes");
     const stamp = await sentStamp(h, 0);
     const RA = { file_path: "/outside/a.txt" };
@@ -192,7 +186,7 @@ describe("several pending prompts in one task", () => {
 
 describe("a wake's prompt and file while a new task starts in the context", () => {
   it("never reach the new task: they belong to the wake's own (autonomous) task", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     // Task A creates the session and completes.
     const a = h.send("start the background job");
     const stampA = await sentStamp(h, 0);
@@ -209,7 +203,7 @@ describe("a wake's prompt and file while a new task starts in the context", () =
     );
     // Task B arrives: the session interrupts the wake and waits for its teardown.
     const b = h.send("hello", { contextId });
-    await vi.waitFor(() => expect(h?.fake.query.interrupts).toBe(1));
+    await vi.waitFor(() => expect(h.fake.query.interrupts).toBe(1));
     const { taskId: taskB } = idsOf(b);
     expect(h.agent.executor.phaseOf(taskB)?.name).toBe("starting");
 
@@ -232,7 +226,7 @@ describe("a wake's prompt and file while a new task starts in the context", () =
     const wakeTask = listed.tasks.find((t) => t.id !== taskA && t.id !== taskB);
     expect(wakeTask?.metadata?.origin).toBe("autonomous");
     await vi.waitFor(() =>
-      expect(h?.agent.executor.phaseOf(wakeTask?.id ?? "")?.name).toBe("parked"),
+      expect(h.agent.executor.phaseOf(wakeTask?.id ?? "")?.name).toBe("parked"),
     );
 
     await h.fake.query.feed(sdk.abortedResult());
@@ -255,7 +249,7 @@ describe("a wake's prompt and file while a new task starts in the context", () =
   });
 
   it("a prompt of a run whose task has ended is denied, saying no client can answer it", async () => {
-    h = await scriptedAgent({ config: { claude: { backgroundTasks: "detach" } } });
+    const h = await agent({ config: { claude: { backgroundTasks: "detach" } } });
     const a = h.send("start a background helper");
     const stamp = await sentStamp(h, 0);
     await h.fake.query.feed(

@@ -13,6 +13,7 @@ import { InMemoryTaskStore, ServerCallContext, type TaskStore } from "@a2a-js/sd
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { pino } from "pino";
 import { expect, vi } from "vitest";
+import { perTest } from "../../../support/harness/scope.js";
 import { removeInbox, writeInbox } from "../../../../src/workspace/inbox.js";
 import { textPart } from "../../../../src/contract/messages.js";
 import type { Inbox } from "../../../../src/a2a/task/environment.js";
@@ -293,6 +294,11 @@ export async function scriptedAgent(
     },
   };
 }
+
+/** `scriptedAgent(options)`, closed when the running test ends (call it inside a test). */
+export const agent = async (
+  options?: Parameters<typeof scriptedAgent>[0],
+): Promise<ScriptedAgent> => perTest(await scriptedAgent(options));
 
 /** The ids of a stream's first (task) event. */
 export function idsOf(reader: StreamReader): { taskId: string; contextId: string } {

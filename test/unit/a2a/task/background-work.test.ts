@@ -4,23 +4,9 @@
  * stops its work when canceled, and a wake nobody takes becomes an autonomous task.
  */
 import { TaskState } from "@a2a-js/sdk";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { autonomousTurn, reply, sdk } from "../../claude/support/sdk-messages.js";
-import {
-  describeEvent,
-  idsOf,
-  isState,
-  scriptedAgent,
-  sentStamp,
-  contextTasks,
-  type ScriptedAgent,
-} from "../support/agent.js";
-
-let h: ScriptedAgent | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+import { describeEvent, idsOf, isState, agent, sentStamp, contextTasks } from "../support/agent.js";
 
 const { TASK_STATE_COMPLETED, TASK_STATE_CANCELED } = TaskState;
 
@@ -45,7 +31,7 @@ const jobFinished = [
 
 describe("background work (wait)", () => {
   it("waits, adopts the wake its work causes, and completes with the wake's answer", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const a = h.send("run it in the background");
     const stamp = await sentStamp(h, 0);
     await h.fake.query.feed(...startsBackgroundJob(stamp));
@@ -67,7 +53,7 @@ describe("background work (wait)", () => {
   });
 
   it("gives up after claude.backgroundWaitTimeoutMs; the later wake becomes an autonomous task", async () => {
-    h = await scriptedAgent({ config: { claude: { backgroundWaitTimeoutMs: 1_000 } } });
+    const h = await agent({ config: { claude: { backgroundWaitTimeoutMs: 1_000 } } });
     const a = h.send("run it in the background");
     const stamp = await sentStamp(h, 0);
     await h.fake.query.feed(...startsBackgroundJob(stamp));
@@ -82,17 +68,17 @@ describe("background work (wait)", () => {
     const { taskId, contextId } = idsOf(a);
 
     await h.fake.query.feed(...jobFinished, ...autonomousTurn("m3", "Late report."));
-    await vi.waitFor(async () => expect(await contextTasks(h!, contextId)).toHaveLength(2));
+    await vi.waitFor(async () => expect(await contextTasks(h, contextId)).toHaveLength(2));
     const wake = (await contextTasks(h, contextId)).find((t) => t.id !== taskId);
     expect(wake?.metadata?.origin).toBe("autonomous");
     expect(wake?.history[0]?.referenceTaskIds).toEqual([taskId]);
     await vi.waitFor(async () =>
-      expect((await h?.stored(wake?.id ?? ""))?.status?.state).toBe(TASK_STATE_COMPLETED),
+      expect((await h.stored(wake?.id ?? ""))?.status?.state).toBe(TASK_STATE_COMPLETED),
     );
   });
 
   it("stops waiting when its finished work's notification was folded into another turn", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const a = h.send("run it in the background");
     const stampA = await sentStamp(h, 0);
     await h.fake.query.feed(...startsBackgroundJob(stampA));
@@ -109,7 +95,7 @@ describe("background work (wait)", () => {
   });
 
   it("cancel stops its background tasks", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const a = h.send("run it in the background");
     const stamp = await sentStamp(h, 0);
     await h.fake.query.feed(...startsBackgroundJob(stamp));
@@ -120,13 +106,13 @@ describe("background work (wait)", () => {
   });
 
   it("sessions.maxBackgroundMs: the pool stops its work; it says why (background_stopped) and completes without a wake", async () => {
-    h = await scriptedAgent({ config: { sessions: { maxBackgroundMs: 1 } } });
+    const h = await agent({ config: { sessions: { maxBackgroundMs: 1 } } });
     const a = h.send("run it in the background");
     const stamp = await sentStamp(h, 0);
     await h.fake.query.feed(...startsBackgroundJob(stamp));
     await a.until((e) => describeEvent(e) === "status:WORKING:background_wait");
     // The pool's clock (real here, 1 ms) runs out: it asks the runtime to stop the job…
-    await vi.waitFor(() => expect(h?.fake.query.stoppedTasks).toEqual(["t1"]));
+    await vi.waitFor(() => expect(h.fake.query.stoppedTasks).toEqual(["t1"]));
     // …which kills it and says so, and starts no turn for it.
     await h.fake.query.feed(
       sdk.taskUpdated("t1", "killed"),
@@ -155,7 +141,7 @@ describe("background work (wait)", () => {
 
 describe("background work (detach)", () => {
   it("completes at the turn's result; the wake is an autonomous task that inherits push configs", async () => {
-    h = await scriptedAgent({
+    const h = await agent({
       // The webhook below is on loopback, refused by default.
       config: { server: { pushAllowPrivateNetworks: true }, claude: { backgroundTasks: "detach" } },
     });
@@ -181,7 +167,7 @@ describe("background work (detach)", () => {
     expect(a.describe()).not.toContain("status:WORKING:background_wait");
 
     await h.fake.query.feed(...jobFinished, ...autonomousTurn("m3", "Report."));
-    await vi.waitFor(async () => expect(await contextTasks(h!, contextId)).toHaveLength(2));
+    await vi.waitFor(async () => expect(await contextTasks(h, contextId)).toHaveLength(2));
     const wake = (await contextTasks(h, contextId)).find((t) => t.id !== taskId);
     const inherited = await h.agent.requestHandler.listTaskPushNotificationConfigs(
       { tenant: "", taskId: wake?.id ?? "", pageSize: 10, pageToken: "" },

@@ -7,7 +7,7 @@ import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { rawPart, textPart } from "../../../../src/contract/messages.js";
 import { sdk, reply } from "../../claude/support/sdk-messages.js";
 import {
@@ -16,17 +16,11 @@ import {
   GatedInbox,
   idsOf,
   isState,
-  scriptedAgent,
+  agent,
   sentStamp,
   type ScriptedAgent,
   type StreamReader,
 } from "../support/agent.js";
-
-let h: ScriptedAgent | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 const { TASK_STATE_WORKING, TASK_STATE_INPUT_REQUIRED, TASK_STATE_COMPLETED } = TaskState;
 const { TASK_STATE_CANCELED, TASK_STATE_FAILED } = TaskState;
@@ -69,7 +63,7 @@ const hasMessage = (history: { messageId: string }[] | undefined, text: string) 
 
 describe("cancel vs answer", () => {
   it("a cancel between the answer's admission and its execution wins; the answer is refused and never runs", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const { taskId, contextId, decision, stamp } = await parkedTask(h);
     tearDownOnInterrupt(h, stamp);
     // The window: the SDK loads the task (input-required), appends the answer and saves it back.
@@ -81,7 +75,7 @@ describe("cancel vs answer", () => {
     const answer = h.send("yes", { taskId, contextId });
     await held;
     const cancel = h.cancel(taskId);
-    await vi.waitFor(() => expect(h?.agent.executor.isActive(taskId)).toBe(false));
+    await vi.waitFor(() => expect(h.agent.executor.isActive(taskId)).toBe(false));
     gate.open();
 
     expect((await cancel).status?.state).toBe(TASK_STATE_CANCELED);
@@ -99,7 +93,7 @@ describe("cancel vs answer", () => {
   });
 
   it("a cancel before the SDK's own check makes the answer get the SDK's terminal-task refusal", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const { taskId, contextId, stamp } = await parkedTask(h);
     tearDownOnInterrupt(h, stamp);
     // The guard loads the task first, the SDK a second time: hold the second load.
@@ -119,7 +113,7 @@ describe("cancel vs answer", () => {
 
 describe("cancel vs first token", () => {
   it("publishes nothing after CANCELED, and the next task says WORKING only once its prompt is sent", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const a = h.send("stream slowly");
     const stampA = await sentStamp(h, 0);
     await a.until(isState(TASK_STATE_WORKING));
@@ -164,7 +158,7 @@ describe("cancel vs first token", () => {
 describe("cancel during the inbox write", () => {
   it("ends CANCELED; Claude never gets the prompt and the attachment is removed", async () => {
     let inbox: GatedInbox | undefined;
-    h = await scriptedAgent({ inbox: (real) => (inbox = new GatedInbox(real)) });
+    const h = await agent({ inbox: (real) => (inbox = new GatedInbox(real)) });
     const a = h.send([
       textPart("read the attachment"),
       rawPart(Buffer.from("hello"), "text/plain", "notes.txt"),
@@ -185,7 +179,7 @@ describe("cancel during the inbox write", () => {
 
 describe("timeout vs answer", () => {
   it("an answer already admitted when the timeout fires wins", async () => {
-    h = await scriptedAgent({ config: { claude: { inputTimeoutMs: 60_000 } } });
+    const h = await agent({ config: { claude: { inputTimeoutMs: 60_000 } } });
     const { taskId, contextId, decision, stamp } = await parkedTask(h);
     const { held, gate } = h.store.holdNext(
       "save",
@@ -203,7 +197,7 @@ describe("timeout vs answer", () => {
   });
 
   it("the timeout applies as soon as an admitted answer's request fails", async () => {
-    h = await scriptedAgent({ config: { claude: { inputTimeoutMs: 60_000 } } });
+    const h = await agent({ config: { claude: { inputTimeoutMs: 60_000 } } });
     const { taskId, contextId, decision, stamp } = await parkedTask(h);
     tearDownOnInterrupt(h, stamp);
     let loads = 0;
@@ -218,7 +212,7 @@ describe("timeout vs answer", () => {
     expect(await answer.done).toBeInstanceOf(Error);
     expect(await decision).toMatchObject({ behavior: "deny", interrupt: true });
     await vi.waitFor(async () =>
-      expect((await h?.stored(taskId))?.status?.state).toBe(TASK_STATE_FAILED),
+      expect((await h.stored(taskId))?.status?.state).toBe(TASK_STATE_FAILED),
     );
     const stored = await h.stored(taskId);
     expect(stored?.status?.message?.parts[0]?.content?.value).toMatch(
@@ -229,7 +223,7 @@ describe("timeout vs answer", () => {
 
 describe("answer vs answer", () => {
   it("the second answer to one prompt is refused while the first is on its way", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const { taskId, contextId, decision, stamp } = await parkedTask(h);
     const { held, gate } = h.store.holdNext(
       "save",
@@ -251,7 +245,7 @@ describe("answer vs answer", () => {
 
 describe("process death while parked", () => {
   it("fails the task in the store, settles the prompt, and ends subscribers' streams", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const { taskId, decision } = await parkedTask(h);
     const subscriber = h.agent.requestHandler.resubscribe({ tenant: "", id: taskId }, h.context);
     const events: StreamResponse[] = [];
@@ -263,7 +257,7 @@ describe("process death while parked", () => {
     await followed;
     expect(events.map(describeEvent)).toEqual(["task:INPUT_REQUIRED", "status:FAILED"]);
     await vi.waitFor(async () =>
-      expect((await h?.stored(taskId))?.status?.state).toBe(TASK_STATE_FAILED),
+      expect((await h.stored(taskId))?.status?.state).toBe(TASK_STATE_FAILED),
     );
     const stored = await h.stored(taskId);
     expect(stored?.status?.message?.parts[0]?.content?.value).toMatch(

@@ -4,7 +4,7 @@
  */
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EMPTY_USAGE, usageOf, type TaskUsage } from "../../../../src/contract/usage.js";
 import {
   addRunUsage,
@@ -19,18 +19,11 @@ import {
   describeEvent,
   idsOf,
   isState,
-  scriptedAgent,
+  agent,
   sentStamp,
   StreamReader,
   userMessage,
-  type ScriptedAgent,
 } from "../support/agent.js";
-
-let h: ScriptedAgent | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 const SONNET = "claude-sonnet-4-5";
 const run = (costUsd: number, input: number, output: number, model = SONNET): RunUsage => {
@@ -165,7 +158,7 @@ const wake = (text: string, cost: ReturnType<typeof totals>) => [
 
 describe("a task's usage (scripted runtime)", () => {
   it("sums its runs, the wake its background work caused included, on its final status and stored task", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const a = h.send("run it in the background");
     const stamp = await sentStamp(h, 0);
     await h.fake.query.feed(...startsBackgroundJob(stamp, totals(0.00066, 20, 40)));
@@ -181,7 +174,7 @@ describe("a task's usage (scripted runtime)", () => {
   });
 
   it("a failed or canceled task carries its usage too", async () => {
-    h = await scriptedAgent();
+    const h = await agent();
     const a = h.send("fail");
     const stamp = await sentStamp(h, 0);
     await h.fake.query.feed(
@@ -201,7 +194,7 @@ describe("a task's usage (scripted runtime)", () => {
 
 describe("a task's budget (scripted runtime)", () => {
   it("a run that crosses claude.maxBudgetUsd ends the task FAILED with the text, after its turn", async () => {
-    h = await scriptedAgent({ config: { claude: { maxBudgetUsd: 0.0005 } } });
+    const h = await agent({ config: { claude: { maxBudgetUsd: 0.0005 } } });
     const a = h.send("run it in the background");
     const stamp = await sentStamp(h, 0);
     await h.fake.query.feed(...startsBackgroundJob(stamp, totals(0.00066, 20, 40)));
@@ -216,7 +209,7 @@ describe("a task's budget (scripted runtime)", () => {
   });
 
   it("a message's lower metadata.maxBudgetUsd is its task's; a higher one is refused before any task", async () => {
-    h = await scriptedAgent({ config: { claude: { maxBudgetUsd: 0.01 } } });
+    const h = await agent({ config: { claude: { maxBudgetUsd: 0.01 } } });
     const handler = h.agent.requestHandler;
     const withBudget = (maxBudgetUsd: unknown, contextId = "") => ({
       tenant: "",

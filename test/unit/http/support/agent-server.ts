@@ -14,6 +14,7 @@ import { CombinedVerifier } from "../../../../src/auth/verifier.js";
 import { createHttpApp } from "../../../../src/http/app.js";
 import type { Tracing } from "../../../../src/tracing/tracing.js";
 import { scriptedAgent, type ScriptedAgent } from "../../a2a/support/agent.js";
+import { perTest } from "../../../support/harness/scope.js";
 import { JSON_V1 } from "./stub-handler.js";
 
 export const TOKENS = { ci: "token-of-ci", laptop: "token-of-laptop" } as const;
@@ -76,6 +77,10 @@ export async function serveAgent(o: {
     },
   };
 }
+
+/** `serveAgent(o)`, closed when the running test ends (call it inside a test). */
+export const servedAgent = async (o: Parameters<typeof serveAgent>[0] = {}): Promise<AgentServer> =>
+  perTest(await serveAgent(o));
 
 /** Headers of a v1.0 request by `who`; `extra` may unset one by giving it `""`. */
 const auth = (who: Who, extra: Record<string, string> = {}) =>
