@@ -114,7 +114,12 @@ export class OwnTableSource implements RelaySource {
     return Number(rows[0]?.cursor ?? 0);
   }
 
-  async read(subscriber: string, taskId: string, cursor: number, limit: number) {
+  async read(
+    subscriber: string,
+    taskId: string,
+    cursor: number,
+    limit: number,
+  ): Promise<RelayRow[]> {
     // One round trip: the rows, and the subscriber's cursor moved past them (for pruning).
     const { rows } = await this.pool.query<{ seq: string; event: unknown; lag: number }>(
       `WITH ev AS (

@@ -1,4 +1,5 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import type { Part } from "@a2a-js/sdk";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { rawPart } from "../contract/messages.js";
 import { mediaTypeOfName, OCTET_STREAM } from "../common/media-types.js";
@@ -14,7 +15,7 @@ const inside = (root: string, path: string): boolean => {
 };
 
 /** The file parts of `paths` (relative to `cwd`); throws with a clear reason for one outside. */
-export async function filePartsOf(cwd: string, paths: readonly string[]) {
+export async function filePartsOf(cwd: string, paths: readonly string[]): Promise<Part[]> {
   return Promise.all(
     paths.map(async (path) => {
       const full = resolve(cwd, path);
