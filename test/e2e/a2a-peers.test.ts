@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from "node:net";
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { describe, expect, it } from "vitest";
@@ -25,6 +25,8 @@ import {
   dataPart,
   idsOf,
   lastStatus,
+  describeStream,
+  partsText,
   reply,
   resultOf,
   sendRequest,
@@ -58,6 +60,66 @@ const peerOf = (b: A2AHarness, extra: Record<string, unknown> = {}) => ({
 
 const statuses = (events: readonly StreamResponse[]) =>
   events.flatMap((e) => (e.payload?.$case === "statusUpdate" ? [e.payload.value] : []));
+
+/** One event as docs/peers.md's recorded example shows it: its `describeStream` line, its text. */
+interface Row {
+  readonly event: string;
+  readonly text: string;
+}
+
+const textOf = (e: StreamResponse): string => {
+  const p = e.payload;
+  if (p?.$case === "artifactUpdate") return partsText(p.value.artifact?.parts);
+  if (p?.$case === "task" || p?.$case === "statusUpdate")
+    return partsText(p.value.status?.message?.parts);
+  return "";
+};
+
+/** A stream's rows; consecutive chunks of one artifact as one (their count is not the point). */
+const rowsOf = (events: readonly StreamResponse[]): Row[] =>
+  describeStream(events)
+    .map((event, i) => ({ event, text: textOf(events[i]!) }))
+    .filter((r, i, all) => !(r.event.startsWith("artifact:") && all[i - 1]?.event === r.event));
+
+/**
+ * The event tables of docs/peers.md's recorded example: `n  state  kind  text`, one line a row, so
+ * a space there is any white space, and `…` anything elided.
+ */
+async function recordedExample(): Promise<{ event: string; text: RegExp }[][]> {
+  const doc = await readFile(new URL("../../docs/peers.md", import.meta.url), "utf8");
+  const section = doc.slice(doc.indexOf("## A recorded example"));
+  const tables = [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)]
+    .filter((m) => m[1] === "")
+    .map((m) => m[2]!);
+  const pattern = (t: string) =>
+    new RegExp(
+      `^${t
+        .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+        .replace(/…/g, "[\\s\\S]*")
+        .replace(/ /g, "\\s+")}$`,
+    );
+  return tables.map((table) =>
+    table
+      .trimEnd()
+      .split("\n")
+      .map((line) => {
+        const [, state = "", kind = "", text = ""] = line.split(/\s{2,}/);
+        const event =
+          state === "(artifact)"
+            ? `artifact:${kind}`
+            : kind === "(the task)"
+              ? `task:${state}`
+              : `status:${state}${kind ? `:${kind}` : ""}`;
+        return { event, text: pattern(text) };
+      })
+      .filter((r, i, all) => !(r.event.startsWith("artifact:") && all[i - 1]?.event === r.event)),
+  );
+}
+
+const expectRows = (got: Row[], doc: { event: string; text: RegExp }[]) => {
+  expect(got.map((r) => r.event)).toEqual(doc.map((r) => r.event));
+  got.forEach((r, i) => expect(r.text).toMatch(doc[i]!.text));
+};
 
 describe("delegation to a peer A2A agent", () => {
   it("A's Claude asks B: B's answer reaches A's, the tasks are linked both ways, B's progress and usage show on A", async () => {
@@ -146,6 +208,11 @@ describe("delegation to a peer A2A agent", () => {
       m.parts.flatMap((p) => (p.content?.$case === "data" ? [p.content.value as unknown] : [])),
     );
     expect(answers).toContainEqual({ answers: { [COLOUR_QUESTION.question]: "blue" } });
+
+    // docs/peers.md's recorded example is this run's stream.
+    const [before, after] = await recordedExample();
+    expectRows(rowsOf(asked), before!);
+    expectRows(rowsOf(done), after!);
   });
 
   it("B's permission request reaches A's caller; a deny reaches B and B's file is not written", async () => {

@@ -1,0 +1,78 @@
+/**
+ * The terminal client and a delegated call (issue 35, docs/peers.md): `claude-a2a chat` against A,
+ * whose Claude asks peer B; B's question reaches the chat named as B's and is answered there with
+ * the arrow keys like A's own, and the answer goes back to B. Both servers are real, with the real
+ * runtime and a scripted model each.
+ */
+import { TaskState } from "@a2a-js/sdk";
+import { describe, expect, it } from "vitest";
+import { DELEGATED_TASKS_KEY, type DelegatedTaskRef } from "../../src/contract/delegation.js";
+import {
+  a2a,
+  COLOUR_QUESTION,
+  KEY,
+  reply,
+  terminal,
+  text,
+  toolUse,
+} from "../support/harness/index.js";
+
+describe("claude-a2a chat and a delegated call", () => {
+  it("B's question shows with B's name, is answered with the arrow keys, and B gets the answer", async () => {
+    const b = await a2a({
+      rules: [
+        {
+          match: { lastUserText: "Pick a colour", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+        { name: "b-answered", match: { toolResult: /blue/ }, reply: reply(text("B picked blue")) },
+      ],
+    });
+    const a = await a2a({
+      config: { peers: { agents: { b: { url: b.server.url, allowPrivateNetwork: true } } } },
+      rules: [
+        {
+          match: { lastUserText: "Ask B to choose", toolResult: false },
+          reply: reply(toolUse("mcp__a2a__send_message", { agent: "b", text: "Pick a colour" })),
+        },
+        {
+          match: { toolResult: true },
+          reply: (req) => reply(text(`A relays: ${req.toolResults.at(-1)?.content ?? ""}`)),
+        },
+      ],
+    });
+    const cli = await terminal(a.server.url);
+    const t = cli.chat();
+    let at = await t.waitFor("Ctrl-C during a turn cancels it");
+    t.write("Ask B to choose\r");
+    // The `delegated` progress names B and says what it asks, just before the question itself.
+    at = await t.waitFor(`Peer b: input-required: ${COLOUR_QUESTION.question}`, { from: at });
+    at = await t.waitFor("[Colour] Which colour do you prefer?", { from: at });
+    await t.waitFor("Other (type an answer)", { from: at });
+    t.write(KEY.down); // red → blue
+    await t.waitFor("Choose blue", { from: at });
+    t.write(KEY.enter);
+    at = await t.waitFor("Peer b: completed", { from: at });
+    at = await t.waitFor("B picked blue", { from: at });
+    await t.waitFor("[completed]", { from: at });
+    t.write("/exit\r");
+    expect(await t.exited).toBe(0);
+
+    const answered = b.bench.model.requests.find((r) => r.rule === "b-answered")?.request;
+    expect(answered?.toolResults[0]?.content).toContain('"Which colour do you prefer?"="blue"');
+    const tasks = await a.client.listTasks({
+      tenant: "",
+      contextId: "",
+      status: 0,
+      pageSize: 10,
+      pageToken: "",
+      historyLength: 0,
+      statusTimestampAfter: undefined,
+      includeArtifacts: false,
+    });
+    expect(tasks.tasks).toHaveLength(1);
+    const [task] = tasks.tasks;
+    expect(task?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((task?.metadata?.[DELEGATED_TASKS_KEY] as DelegatedTaskRef[])[0]?.agent).toBe("b");
+  });
+});
