@@ -232,6 +232,14 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(push && { push }),
     ...(replay && { replay }),
   });
+  const operatorTasks = {
+    operators: operatorScopes({
+      operators: config.server.operators,
+      tokens: config.server.auth.tokens.map((t) => t.name),
+      logins: config.server.allowedLogins ?? [],
+    }),
+    ownerOf: (taskId: string, tenant: string) => stores.everyOwner.ownerOf(taskId, tenant),
+  };
   const executor = new ClaudeAgentExecutor({
     pool,
     cwd,
@@ -262,16 +270,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ...(worktrees && { isolation: worktrees.task }),
     control: { rewind: config.server.control.rewind, fork: config.server.control.fork },
     controlEnv: controlEnvironment(pool, cwdOf, o.claudeEnv),
+    operatorTasks,
   });
 
   const { card } = cards;
   const operators = {
-    operators: operatorScopes({
-      operators: config.server.operators,
-      tokens: config.server.auth.tokens.map((t) => t.name),
-      logins: config.server.allowedLogins ?? [],
-    }),
-    ownerOf: (taskId: string, tenant: string) => stores.everyOwner.ownerOf(taskId, tenant),
+    ...operatorTasks,
     cancelingOperator: (taskId: string, name: string | undefined) =>
       executor.cancelingOperator(taskId, name),
   };

@@ -16,6 +16,7 @@ export function controlEnvironment(
 ): ControlEnvironment {
   return {
     restartAt: (key, plan) => pool.restartAt(key, plan),
+    settle: (key) => pool.closeIdle(key),
     transcript: (sessionId, key) => readTranscriptSync({ cwd: cwdOf(key), env }, sessionId),
     shareTranscript: async (sessionId, _from, to) => {
       await shareTranscript({ cwd: cwdOf(to), env }, sessionId);

@@ -57,8 +57,6 @@ export type ResumePoint =
   | { readonly kind: "at"; readonly uuid: string }
   /** Nothing comes before it: a fresh conversation. */
   | { readonly kind: "start" }
-  /** The whole conversation, as it is. */
-  | { readonly kind: "end" }
   /** The prompt is not in the conversation's chain (rewound away, or another session's). */
   | { readonly kind: "missing" };
 
@@ -73,7 +71,9 @@ export function pointBefore(transcript: string, promptUuid: string): ResumePoint
 
 /**
  * The end of the task that began at `promptUuid`: the entry before the next prompt that is not
- * its own (`own`: its steering messages); the whole chain when nothing came after it. Pure.
+ * its own (`own`: its steering messages); the chain's last entry when nothing came after it.
+ * Never "the whole session": after a rewind the transcript holds the branch rewound away too,
+ * and a resume without `resumeSessionAt` may continue that one. Pure.
  */
 export function pointAfter(
   transcript: string,
@@ -89,5 +89,5 @@ export function pointAfter(
       return { kind: "at", uuid: c[j - 1]?.uuid as string };
     }
   }
-  return { kind: "end" };
+  return { kind: "at", uuid: c.at(-1)?.uuid as string };
 }

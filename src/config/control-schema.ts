@@ -36,7 +36,8 @@ export const controlSchema = z
       .describe(
         "Let a client that activates the control extension start a new context with " +
           "metadata.forkOf: a new conversation that continues from the end of one of its own " +
-          "tasks (under worktrees, on a new branch from that task's commit). Off: refused.",
+          "tasks, or any caller's for an operator (under worktrees, on a new branch from that " +
+          "task's commit). Off: refused.",
       ),
   })
   .prefault({})

@@ -204,6 +204,12 @@ export class SessionPool {
     this.recovery.choose(key, { ...plan, dropMapping: false });
   }
 
+  /** Closes the conversation's live session if it is idle (its next use resumes it). */
+  async closeIdle(key: ConversationKey): Promise<void> {
+    const live = this.entries.get(key);
+    if (live !== undefined && !live.busy) await this.evict(live, "transcript read");
+  }
+
   /** Closes every live session (server shutdown). */
   async closeAll(): Promise<void> {
     this.closed = true;

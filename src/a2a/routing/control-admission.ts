@@ -7,12 +7,21 @@ import {
 } from "../../contract/control.js";
 import type { TaskRef } from "../../contract/messages.js";
 import { isTerminalState } from "../../contract/task-states.js";
-import { conversationKey, ownerOf } from "../../identity/conversation.js";
+import { callContextOf, conversationKey, ownerOf } from "../../identity/conversation.js";
 import { checkTarget, controlIntent } from "../control/rewind-fork-decision.js";
 import type { ControlStart } from "../task/control-start.js";
 
+/** The operator role (`server.operators`): who has it, and whose a task is. */
+export interface OperatorTasks {
+  /** The scopes of the callers with the role. */
+  readonly operators: ReadonlySet<string>;
+  ownerOf(taskId: string, tenant: string): Promise<string | undefined>;
+}
+
 /** What the executor's options say: its store, `server.control`, whether under worktrees. */
 export interface ControlAdmissionDeps {
+  /** An operator may fork another caller's task (unset: nobody has the role). */
+  readonly operatorTasks?: OperatorTasks;
   readonly taskStore: TaskStore;
   /** `server.control.rewind` and `.fork`; unset: both off. */
   readonly control?: { readonly rewind: boolean; readonly fork: boolean } | undefined;
@@ -29,9 +38,32 @@ const recordOf = (task: Task): ControlRecord | undefined => {
 };
 
 /**
+ * The task a fork names and the scope it is in: the caller's own, or, for an operator, its
+ * owner's. A rewind is always the caller's own: it is new work in the task's conversation, and an
+ * operator never starts work in another caller's conversation (docs/security.md#operators); a
+ * fork's new conversation is the operator's own.
+ */
+async function lookUp(
+  deps: ControlAdmissionDeps,
+  id: string,
+  fork: boolean,
+  context: ServerCallContext,
+): Promise<{ stored: Task | undefined; owner: string }> {
+  const caller = ownerOf(context);
+  const own = await deps.taskStore.load(id, context);
+  const ops = deps.operatorTasks;
+  if (own !== undefined || !fork || ops === undefined || !ops.operators.has(caller)) {
+    return { stored: own, owner: caller };
+  }
+  const owner = await ops.ownerOf(id, context.tenant ?? "");
+  if (owner === undefined || owner === caller) return { stored: undefined, owner: caller };
+  return { stored: await deps.taskStore.load(id, callContextOf(owner)), owner };
+}
+
+/**
  * A new task's `metadata.rewindTo` / `metadata.forkOf` (docs/control.md): the decisions are
  * pure (`rewind-fork-decision.ts`); this reads what they need from the caller's own store, so a
- * task of another caller is as unknown as one that never was.
+ * task of another caller is as unknown as one that never was (but to an operator's fork).
  */
 export async function admitControl(
   deps: ControlAdmissionDeps,
@@ -51,7 +83,8 @@ export async function admitControl(
   if (intent.kind === "none") return { ok: true, control: undefined };
   if (intent.kind === "refuse") return { ok: false, reason: intent.reason };
   const id = intent.kind === "rewind" ? intent.to : intent.of;
-  const stored = context && (await deps.taskStore.load(id, context));
+  const found = context && (await lookUp(deps, id, intent.kind === "fork", context));
+  const stored = found?.stored;
   let othersInContext = 0;
   if (intent.kind === "fork" && context) {
     const listed = await deps.taskStore.list(
@@ -87,9 +120,6 @@ export async function admitControl(
   if (intent.kind === "rewind") {
     return { ok: true, control: { kind: "rewind", taskId: id, record, dryRun: intent.dryRun } };
   }
-  const source = conversationKey({
-    owner: ownerOf(context as ServerCallContext),
-    contextId: stored?.contextId ?? "",
-  });
+  const source = conversationKey({ owner: found?.owner ?? "", contextId: stored?.contextId ?? "" });
   return { ok: true, control: { kind: "fork", taskId: id, record, source } };
 }

@@ -8,6 +8,7 @@ import type { Inbox, TaskEnvironment, TurnPolicy } from "../task/environment.js"
 import type { ServerTask } from "../task/server-task.js";
 import type { ControlEnvironment } from "../task/control-start.js";
 import type { AutonomousTasks } from "./autonomous-tasks.js";
+import type { OperatorTasks } from "./control-admission.js";
 import type { CallerAccounting } from "./caller-accounting.js";
 import type { RunOwnership } from "./run-ownership.js";
 import type { TaskOutlets } from "./task-channels.js";
@@ -35,6 +36,8 @@ export interface ExecutorOptions extends TaskOutlets {
   /** `server.control.rewind` / `.fork`, and what they need of the server (unset: both off). */
   readonly control?: { readonly rewind: boolean; readonly fork: boolean };
   readonly controlEnv?: ControlEnvironment;
+  /** `server.operators`: an operator may fork another caller's task. */
+  readonly operatorTasks?: OperatorTasks;
   /** `claude.isolation: "worktree"`: each conversation's worktree (unset: the shared workspace). */
   readonly isolation?: TaskEnvironment["isolation"];
 }

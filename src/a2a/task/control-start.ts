@@ -34,6 +34,11 @@ export interface RestartPlan {
 export interface ControlEnvironment {
   /** The conversation's next session starts as `plan` says (its live one, idle, is closed). */
   restartAt(conversation: ConversationKey, plan: RestartPlan): Promise<void>;
+  /**
+   * Closes the conversation's idle process: the runtime records where the conversation ends
+   * (which branch, after a rewind) lazily, and a resume of its transcript follows that record.
+   */
+  settle(conversation: ConversationKey): Promise<void>;
   /** The transcript of a session, as the runtime wrote it under the conversation's folder. */
   transcript(sessionId: string, conversation: ConversationKey): string;
   /** Makes a session's transcript resumable from another conversation's folder (worktrees). */

@@ -14,8 +14,6 @@ const planAt = (sessionId: string, point: ResumePoint, fork: boolean): RestartPl
   switch (point.kind) {
     case "at":
       return { resume: sessionId, resumeAt: point.uuid, ...f };
-    case "end":
-      return { resume: sessionId, ...f };
     case "start":
     case "missing":
       return { resume: undefined };
@@ -120,6 +118,8 @@ export class TaskControl {
     const core = this.core;
     const env = this.env();
     const { sessionId, promptUuid } = s.record as Required<ControlRecord>;
+    // The source's idle process is closed first, so its transcript says which branch is its end.
+    await env.settle(s.source);
     const point = pointAfter(env.transcript(sessionId, s.source), promptUuid);
     if (point.kind === "missing") return this.fail(CONTROL_TEXT.notInConversation(s.taskId));
     if (core.env.isolation !== undefined) {

@@ -54,6 +54,8 @@ describe("pointBefore: just before a task's prompt", () => {
     const branched = [conversation, line("p:p4", "a1"), line("a:a4", "p4")].join("\n");
     expect(pointBefore(branched, "p3")).toEqual({ kind: "missing" });
     expect(pointBefore(branched, "p4")).toEqual({ kind: "at", uuid: "a1" });
+    // The end of the last task is the branch's last entry, not the one rewound away.
+    expect(pointAfter(branched, "p4")).toEqual({ kind: "at", uuid: "a4" });
   });
 });
 
@@ -67,8 +69,14 @@ describe("pointAfter: the end of a task", () => {
       { kind: "at", uuid: "m1" },
     ],
     ["the first task", conversation, "p1", new Set<string>(), { kind: "at", uuid: "a1" }],
-    ["the last task", conversation, "p3", new Set<string>(), { kind: "end" }],
-    ["its own steering message is inside it", conversation, "p2", new Set(["p3"]), { kind: "end" }],
+    ["the last task", conversation, "p3", new Set<string>(), { kind: "at", uuid: "a3" }],
+    [
+      "its own steering message is inside it",
+      conversation,
+      "p2",
+      new Set(["p3"]),
+      { kind: "at", uuid: "a3" },
+    ],
     ["an unknown prompt", conversation, "zz", new Set<string>(), { kind: "missing" }],
   ])("%s", (_name, transcript, uuid, own, expected) => {
     expect(pointAfter(transcript, uuid, own)).toEqual(expected);
