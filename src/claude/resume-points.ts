@@ -3,6 +3,7 @@
  * stores each user message we stream under the `uuid` we gave it, and chains every entry to the
  * one before it (`parentUuid`); a resume "at" an entry keeps the chain up to and including it.
  */
+import { isPrompt } from "./rewind.js";
 
 interface Entry {
   readonly type?: string;
@@ -38,17 +39,6 @@ function chain(transcript: string): Entry[] {
     e = e.parentUuid ? byUuid.get(e.parentUuid) : undefined;
   }
   return out.reverse();
-}
-
-/** A user message a client sent (not a tool result, not one of the runtime's own notes). */
-function isPrompt(e: Entry): boolean {
-  if (e.type !== "user" || e.isMeta === true) return false;
-  const content = e.message?.content;
-  if (typeof content === "string") return true;
-  return (
-    Array.isArray(content) &&
-    !content.some((b) => (b as { type?: unknown } | null)?.type === "tool_result")
-  );
 }
 
 /** Where a resume point was looked for and what it is. */

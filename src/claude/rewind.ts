@@ -12,7 +12,8 @@ interface Entry {
   readonly message?: { readonly content?: unknown };
 }
 
-const isPrompt = (e: Entry) => {
+/** A user message a client sent (not a tool result, not one of the runtime's own notes). */
+export const isPrompt = (e: Pick<Entry, "type" | "isMeta" | "message">): boolean => {
   if (e.type !== "user" || e.isMeta === true) return false;
   const content = e.message?.content;
   if (typeof content === "string") return true;
