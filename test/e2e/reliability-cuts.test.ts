@@ -40,7 +40,9 @@ const ANSWER = Array.from({ length: 24 }, (_, i) => `chunk-${String(i).padStart(
 
 /** The official client, every request of it going through `proxy` instead of `serverPort`. */
 function proxiedClient(serverUrl: string, proxyPort: number): Promise<Client> {
-  // The card names the server as localhost or 127.0.0.1: either way, through the proxy.
+  // The card is read directly (a cut there is no stream to resume: the client is only being
+  // built); the card names the server as localhost or 127.0.0.1: either way, the calls go
+  // through the proxy.
   const server = new RegExp(`//(?:127\\.0\\.0\\.1|localhost):${new URL(serverUrl).port}`);
   const via = `//127.0.0.1:${proxyPort}`;
   const fetchImpl: typeof fetch = (input, init) =>
@@ -50,9 +52,9 @@ function proxiedClient(serverUrl: string, proxyPort: number): Promise<Client> {
       new JsonRpcTransportFactory({ fetchImpl }),
       new RestTransportFactory({ fetchImpl }),
     ],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+    cardResolver: new DefaultAgentCardResolver(),
   });
-  return new ClientFactory(options).createFromUrl(`http:${via}/`);
+  return new ClientFactory(options).createFromUrl(serverUrl);
 }
 
 interface Followed {
