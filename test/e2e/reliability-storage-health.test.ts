@@ -4,9 +4,7 @@
  * Once a write has failed, `/healthz` answers 200 `degraded` naming the part and the fault, the
  * tasks stored before are still served; room again, the next write succeeds and it is `ok`.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtemp, open, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it } from "vitest";
@@ -22,34 +20,11 @@ import {
   userMessage,
   type A2AHarness,
 } from "../support/harness/index.js";
-
-/** A 4 MB tmpfs in a temp dir (root only); undefined where mounting fails. */
-async function smallFilesystem(): Promise<string | undefined> {
-  const dir = await mkdtemp(join(tmpdir(), "claude-a2a-degraded-"));
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", dir], { stdio: "ignore" });
-    return dir;
-  } catch {
-    await rm(dir, { recursive: true, force: true });
-    return undefined;
-  }
-}
-
-/** Fills the filesystem at `dir` through `file` until it has no byte left. */
-async function fill(file: string): Promise<void> {
-  const handle = await open(file, "w");
-  try {
-    for (let size = 64 * 1024; size >= 1; size = Math.floor(size / 2)) {
-      try {
-        for (;;) await handle.write(Buffer.alloc(size, 1));
-      } catch {
-        // ENOSPC at this size: the next size down takes what is left.
-      }
-    }
-  } finally {
-    await handle.close();
-  }
-}
+import {
+  fill,
+  removeSmallFilesystem,
+  smallFilesystem,
+} from "../support/harness/small-filesystem.js";
 
 interface Health {
   status: string;
@@ -60,16 +35,13 @@ const health = async (url: string) => {
   return { code: res.status, body: (await res.json()) as Health };
 };
 
-const mounted = await smallFilesystem();
+const mounted = await smallFilesystem("claude-a2a-degraded-");
 
 let h: A2AHarness | undefined;
 afterEach(async () => {
   await h?.close().catch(() => undefined);
   h = undefined;
-  if (mounted !== undefined) {
-    execFileSync("umount", [mounted]);
-    await rm(mounted, { recursive: true, force: true });
-  }
+  await removeSmallFilesystem(mounted);
 });
 
 describe("/healthz under a storage fault", () => {

@@ -3,9 +3,6 @@
  * the SQLite store on a filesystem with no room left. The first write that fails is a clear
  * error to the caller and in the log, the server does not crash, and earlier tasks are intact.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtemp, open, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
 import { pino } from "pino";
@@ -22,49 +19,19 @@ import {
   text,
   userMessage,
 } from "../support/harness/index.js";
+import {
+  fill,
+  removeSmallFilesystem,
+  smallFilesystem,
+} from "../support/harness/small-filesystem.js";
 
-/** A 4 MB tmpfs in a temp dir (we run as root in CI and here); undefined where mounting fails. */
-async function smallFilesystem(): Promise<string | undefined> {
-  const dir = await mkdtemp(join(tmpdir(), "claude-a2a-full-"));
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", dir], { stdio: "ignore" });
-    return dir;
-  } catch {
-    await rm(dir, { recursive: true, force: true });
-    return undefined;
-  }
-}
-
-/** Fills the filesystem at `dir` until it has no byte left. */
-async function fill(dir: string): Promise<void> {
-  const file = await open(join(dir, "filler"), "w");
-  const block = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (;;) await file.write(block);
-  } catch {
-    // ENOSPC: full. Smaller writes take what is left.
-    for (let size = 4096; size >= 1; size = Math.floor(size / 2)) {
-      try {
-        for (;;) await file.write(Buffer.alloc(size, 1));
-      } catch {
-        // Next size down.
-      }
-    }
-  } finally {
-    await file.close();
-  }
-}
-
-const mounted = await smallFilesystem();
+const mounted = await smallFilesystem("claude-a2a-full-");
 
 let h: A2AHarness | undefined;
 afterEach(async () => {
   await h?.close().catch(() => undefined);
   h = undefined;
-  if (mounted !== undefined) {
-    execFileSync("umount", [mounted]);
-    await rm(mounted, { recursive: true, force: true });
-  }
+  await removeSmallFilesystem(mounted);
 });
 
 describe("SQLite without room", () => {
@@ -82,7 +49,7 @@ describe("SQLite without room", () => {
       const earlier = await sendForTask(h.client, userMessage("Hello"));
       expect(earlier.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
-      await fill(dir);
+      await fill(join(dir, "filler"));
       const refused = await collect(
         h.client.sendMessageStream(sendRequest(userMessage("Hello again"))),
       ).then(
