@@ -7,7 +7,6 @@ import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Message, type StreamResponse } from "@a2a-js/sdk";
-import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import {
   a2a,
   describeStream,
@@ -21,18 +20,11 @@ import {
   userMessage,
   watch,
 } from "../support/harness/index.js";
-
-const withControl: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.set("A2A-Extensions", CONTROL_EXTENSION_URI);
-  return fetch(input, { ...init, headers });
-};
+import { bodyHas, withControl } from "../support/harness/control.js";
 
 const STEER = "Also update the changelog.";
 const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo bash-done > finished";
 const PLAN = "# Plan\n\n1. Write hello.txt.\n";
-const bodyHas = (needle: string) => (req: { body: unknown }) =>
-  JSON.stringify(req.body).includes(needle);
 const isToolUse = (e: StreamResponse) =>
   e.payload?.$case === "statusUpdate" &&
   e.payload.value.status?.message?.metadata?.kind === "tool_use";

@@ -31,20 +31,11 @@ import {
   userMessage,
   watch,
 } from "../support/harness/index.js";
-
-/** Every request of the client names the control extension. */
-const withControl: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.set("A2A-Extensions", CONTROL_EXTENSION_URI);
-  return fetch(input, { ...init, headers });
-};
+import { bodyHas, withControl } from "../support/harness/control.js";
 
 const STEER = "Also update the changelog.";
 /** A Bash command that runs until the test creates `release` (no timing), then says so. */
 const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo bash-done > finished";
-
-const bodyHas = (needle: string) => (req: { body: unknown }) =>
-  JSON.stringify(req.body).includes(needle);
 
 function slowBashRules(): NonNullable<HarnessOptions["rules"]> {
   return [

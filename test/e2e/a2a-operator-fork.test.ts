@@ -8,7 +8,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import {
   a2a,
   a2aClient,
@@ -18,6 +17,7 @@ import {
   text,
   userMessage,
 } from "../support/harness/index.js";
+import { withControl } from "../support/harness/control.js";
 
 const TOKEN = {
   alice: "alice-token-0123456789",
@@ -25,12 +25,6 @@ const TOKEN = {
   ops: "ops-token-0123456789",
 };
 const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
-
-const withControl: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.set("A2A-Extensions", CONTROL_EXTENSION_URI);
-  return fetch(input, { ...init, headers });
-};
 
 const control = (metadata: Record<string, unknown>, prompt: string, contextId: string) => ({
   ...userMessage(prompt, { contextId }),

@@ -24,13 +24,7 @@ import {
   watch,
   type Rule,
 } from "../support/harness/index.js";
-
-/** Every request of the client names the control extension. */
-const withControl: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.set("A2A-Extensions", CONTROL_EXTENSION_URI);
-  return fetch(input, { ...init, headers });
-};
+import { withControl } from "../support/harness/control.js";
 
 const PLAN_V1 = "# Plan\n\n1. Write hello.txt saying hi.\n";
 const PLAN_V2 = "# Plan\n\n1. Write hello.txt saying hi.\n2. Write README.md.\n";

@@ -9,7 +9,6 @@ import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
-import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import {
   a2a,
   messageText,
@@ -23,12 +22,7 @@ import {
   type ParsedRequest,
   watch,
 } from "../support/harness/index.js";
-
-const withControl: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.set("A2A-Extensions", CONTROL_EXTENSION_URI);
-  return fetch(input, { ...init, headers });
-};
+import { withControl } from "../support/harness/control.js";
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {

@@ -7,13 +7,11 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { a2a, EVERY_TASK, KEY, reply, terminal, text, toolUse } from "../support/harness/index.js";
+import { bodyHas } from "../support/harness/control.js";
 
 const STEER = "Also update the changelog.";
 /** A Bash command that runs until the test creates `release` (no timing). */
 const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo bash-done > finished";
-
-const bodyHas = (needle: string) => (req: { body: unknown }) =>
-  JSON.stringify(req.body).includes(needle);
 
 /** The runtime's frame saying it read a user message and queued it for the running turn. */
 const isQueuedCommand = (frame: unknown) => {

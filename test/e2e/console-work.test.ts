@@ -25,6 +25,7 @@ import {
   type A2AHarness,
   type ConsolePage,
 } from "../support/harness/index.js";
+import { bodyHas } from "../support/harness/control.js";
 
 const browser = shared(() => startChromium());
 
@@ -313,8 +314,6 @@ describe("the console does not let a prompt go unseen", () => {
 
 const STEER = "Also update the changelog.";
 const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";
-const bodyHas = (needle: string) => (req: { body: unknown }) =>
-  JSON.stringify(req.body).includes(needle);
 const isQueuedCommand = (frame: unknown) => {
   const f = frame as { type?: string; state?: string };
   return f.type === "command_lifecycle" && f.state === "queued";
