@@ -126,6 +126,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const orphans = new OrphanGuard({ cwd, logger: logger.child({ component: "orphans" }) });
   await orphans.stopPredecessor();
   const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
+  const recoveredUsage = transcriptRecoveredUsage(sessionMap, claudeEnv);
   const stores: TaskStores = o.taskStore
     ? memoryStores(o.taskStore)
     : await openTaskStores({
@@ -134,7 +135,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         logger: logger.child({ component: "store" }),
         operators: config.server.operators.length > 0,
         failUnfinished: config.store.type !== "postgres", // the fleet recovers (src/fleet/)
-        recoveredUsage: transcriptRecoveredUsage(sessionMap, claudeEnv),
+        recoveredUsage,
       });
 
   const sandboxLogger = logger.child({ component: "sandbox" });
@@ -176,7 +177,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       logins: config.server.allowedLogins ?? [],
     }),
   });
-  const fleet = o.taskStore ? undefined : await fleets.openFleetOf(config, logger, metrics, stores);
+  const fleet = o.taskStore
+    ? undefined
+    : await fleets.openFleetOf(config, logger, metrics, stores, recoveredUsage);
   await pool.dropStaleSessions();
   const owned = fleet?.ownedStore(stores.taskStore) ?? stores.taskStore;
   const terminal = new TerminalTaskStore(owned, logger.child({ component: "store" }));

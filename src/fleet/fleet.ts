@@ -13,6 +13,7 @@ import { OwnedTaskStore, ownerOfTask } from "./owned-task-store.js";
 import { recoverTasks } from "./recovery.js";
 import { notifying, ReplayTableSource, type KeptLog } from "./replay-relay-source.js";
 import type { ReplayBackend } from "../store/kept-events.js";
+import type { RecoveredUsage } from "../store/recovery.js";
 import { migrateFleet } from "./tables.js";
 
 export type FleetConfig = Config["fleet"];
@@ -32,6 +33,8 @@ export interface FleetOptions {
   readonly logger: Logger;
   /** The server's metrics registry: the fleet's counters join it. */
   readonly registry: Registry;
+  /** What the runs of a task recovery fails used (`src/app/recovered-usage.ts`). */
+  readonly recoveredUsage?: RecoveredUsage | undefined;
 }
 
 /** The grace before an event every subscriber has read is deleted (see `eventPrunable`). */
@@ -219,6 +222,7 @@ export class Fleet {
       self: this.o.instanceId,
       logger: this.o.logger,
       metrics: this.metrics,
+      usageOf: this.o.recoveredUsage,
     };
   }
 }

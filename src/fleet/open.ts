@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import type { Config } from "../config/schema.js";
+import type { RecoveredUsage } from "../store/recovery.js";
 import { Fleet } from "./fleet.js";
 import { instanceIdOf } from "./instance-id.js";
 
@@ -20,9 +21,10 @@ export async function openFleetOf(
   logger: Logger,
   metrics: { readonly registry: Registry },
   stores: { close(): Promise<void> },
+  recoveredUsage?: RecoveredUsage,
 ): Promise<Fleet | undefined> {
   try {
-    return await openFleet(config, logger, metrics.registry);
+    return await openFleet(config, logger, metrics.registry, recoveredUsage);
   } catch (err) {
     // The store opened first: a fleet that cannot start closes it too.
     await stores.close();
@@ -34,6 +36,7 @@ async function openFleet(
   config: Config,
   logger: Logger,
   registry: Registry,
+  recoveredUsage: RecoveredUsage | undefined,
 ): Promise<Fleet | undefined> {
   if (config.store.type !== "postgres") return undefined;
   const instanceId = instanceIdOf(config.server.instanceId, hostname(), config.claude.cwd);
@@ -43,6 +46,7 @@ async function openFleet(
     config: config.fleet,
     logger: logger.child({ component: "fleet", instanceId }),
     registry,
+    recoveredUsage,
   });
   try {
     await fleet.recoverAtStartup();

@@ -4,8 +4,10 @@ import type { Logger } from "pino";
 import { FLEET_TEXT } from "../contract/fleet-texts.js";
 import {
   failedByRestart,
+  recoverUsage,
   RESTART_TEXTS,
   writeBack,
+  type RecoveredUsage,
   type RecoveryTexts,
 } from "../store/recovery.js";
 import { TaskTable } from "../store/task-table.js";
@@ -19,6 +21,8 @@ export interface FleetRecoveryOptions {
   readonly self: string;
   readonly logger: Logger;
   readonly metrics: FleetMetrics;
+  /** What the runs of a task it fails used (else the task is failed without `usage`). */
+  readonly usageOf?: RecoveredUsage | undefined;
 }
 
 /** The status texts of a task failed for this verdict. */
@@ -67,7 +71,11 @@ export async function recoverTasks(o: FleetRecoveryOptions, atStartup: boolean):
     });
     if (verdict.fail === undefined) continue;
     if (owner !== undefined && !(await claim(o.pool, scoped.task.id, owner))) continue;
-    await writeBack(o.db, scoped, failedByRestart(scoped.task, new Date(), textsOf(verdict)));
+    // From this instance's session map and transcripts: a dead instance's task has usage only
+    // when that instance shared this one's workspace and Claude config directory.
+    const usage = await recoverUsage(o.db, scoped, o.usageOf, o.logger);
+    const failedTask = failedByRestart(scoped.task, new Date(), textsOf(verdict), usage);
+    await writeBack(o.db, scoped, failedTask);
     failed.push(scoped.task.id);
     o.metrics.tasksRecovered.inc({ reason: verdict.fail === "restart" ? "restart" : "owner_lost" });
     if (verdict.fail === "ownerLost") {

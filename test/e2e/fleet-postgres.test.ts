@@ -13,6 +13,7 @@ import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { FLEET_TEXT } from "../../src/contract/fleet-texts.js";
 import { KIND } from "../../src/contract/kinds.js";
 import { TEXT } from "../../src/contract/texts.js";
+import { usageOf } from "../../src/contract/usage.js";
 import type { ConfigInput } from "../../src/config/schema.js";
 import { deriveInstanceId } from "../../src/fleet/instance-id.js";
 import {
@@ -20,6 +21,7 @@ import {
   describeStream,
   endProcessTest,
   freePort,
+  killSandboxProcesses,
   messageText,
   processesWithCommandLine,
   reply,
@@ -246,6 +248,36 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     expect(messageText(failed.status?.message)).toBe(TEXT.restartedWhileRunning);
     const own = await f.clientB.getTask({ tenant: "", id: bTask, historyLength: 0 });
     expect(own.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+  }, 180_000);
+
+  it("A is killed with SIGKILL while its task asks a question and restarts: the task A fails carries the asking call's tokens (usage)", async () => {
+    const f = await startFleet(
+      [
+        {
+          match: { lastUserText: "Paint the fence", toolResult: false },
+          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+        },
+      ],
+      { leaseMs: 600_000, heartbeatMs: 500 },
+    );
+    const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const aTask = headId(await onA.first(() => true));
+    await onA.first(isState(TaskState.TASK_STATE_INPUT_REQUIRED));
+
+    f.a.kill("SIGKILL");
+    await f.a.exited;
+    await onA.done.catch(() => undefined);
+    if (bench) await killSandboxProcesses(bench.sandbox.configDir);
+    await f.restartA();
+
+    const failed = await f.clientA.getTask({ tenant: "", id: aTask, historyLength: 0 });
+    expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(messageText(failed.status?.message)).toBe(TEXT.restartedWhileParked);
+    const usage = usageOf(failed.metadata);
+    expect(usage).toMatchObject({ runs: 1, costUsd: 0 });
+    expect(usage?.modelTurns).toBeGreaterThanOrEqual(1);
+    expect(usage?.inputTokens).toBeGreaterThan(0);
+    expect(usage?.outputTokens).toBeGreaterThan(0);
   }, 180_000);
 
   it("through B: an answer to A's parked task resumes it (streamed), and a cancel stops A's running command", async () => {
