@@ -12,10 +12,29 @@ interface Entry {
   readonly message?: { readonly content?: unknown };
 }
 
+/**
+ * The note the runtime writes as a user entry when a turn is interrupted (an interrupt, or its
+ * input closed because the server died): its own, not a prompt anyone sent.
+ */
+const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
+
+const isInterruptNote = (content: unknown): boolean =>
+  typeof content === "string"
+    ? INTERRUPTED.test(content)
+    : Array.isArray(content) &&
+      content.length > 0 &&
+      content.every((b) => {
+        const block = b as { type?: unknown; text?: unknown } | null;
+        return (
+          block?.type === "text" && typeof block.text === "string" && INTERRUPTED.test(block.text)
+        );
+      });
+
 /** A user message a client sent (not a tool result, not one of the runtime's own notes). */
 export const isPrompt = (e: Pick<Entry, "type" | "isMeta" | "message">): boolean => {
   if (e.type !== "user" || e.isMeta === true) return false;
   const content = e.message?.content;
+  if (isInterruptNote(content)) return false;
   if (typeof content === "string") return true;
   return (
     Array.isArray(content) &&

@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { childConfigDir, transcriptDirStore } from "./history.js";
 import { isRec, type Rec } from "./json.js";
+import { isPrompt } from "./rewind.js";
 import { addModels, addTokens, ZERO_TOKENS, type ModelUsage, type TokenCounts } from "./usage.js";
 
 export interface TranscriptUsage extends TokenCounts {
@@ -35,16 +36,8 @@ function tokensOf(usage: unknown): TokenCounts {
   };
 }
 
-/** A user entry the runtime was prompted with (not a tool's result, not its own meta note). */
-function isPrompt(entry: Rec): boolean {
-  if (entry.type !== "user" || entry.isMeta === true || entry.isCompactSummary === true)
-    return false;
-  const message = entry.message;
-  if (!isRec(message)) return false;
-  const content = message.content;
-  if (typeof content === "string") return true;
-  return Array.isArray(content) && !content.some((b) => isRec(b) && b.type === "tool_result");
-}
+/** A prompt sent to the runtime, not a compaction summary it wrote itself. */
+const isSentPrompt = (entry: Rec): boolean => entry.isCompactSummary !== true && isPrompt(entry);
 
 /**
  * The usage of the model calls in `entries` written at or after `sinceMs` (epoch ms); undefined
@@ -58,7 +51,7 @@ export function transcriptUsageSince(
   let prompts = 0;
   for (const entry of entries) {
     if (!isRec(entry) || !(at(entry) >= sinceMs)) continue;
-    if (isPrompt(entry)) prompts++;
+    if (isSentPrompt(entry)) prompts++;
     const message = entry.message;
     if (entry.type !== "assistant" || !isRec(message) || entry.isApiErrorMessage === true) continue;
     const model = typeof message.model === "string" ? message.model : "unknown";

@@ -49,6 +49,8 @@ describe("transcriptUsageSince", () => {
     assistant(11, "msg-a", { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 5 }),
     assistant(12, "msg-a", { input_tokens: 10, output_tokens: 7, cache_read_input_tokens: 5 }),
     toolResult(13),
+    // What the runtime writes when its input closes mid-tool (the server died): not a prompt.
+    prompt(13, "[Request interrupted by user for tool use]"),
     assistant(14, "msg-b", { input_tokens: 20, output_tokens: 3, cache_creation_input_tokens: 2 }),
     assistant(15, "msg-c", { input_tokens: 4, output_tokens: 4 }, "m-2"),
     { ...assistant(16, "msg-x", { input_tokens: 99 }, "<synthetic>") },
