@@ -28,7 +28,7 @@ export async function migrateReplay(db: Kysely<unknown>): Promise<void> {
 }
 
 export class SqlReplayBackend implements ReplayBackend {
-  constructor(private readonly db: Kysely<unknown>) {}
+  constructor(protected readonly db: Kysely<unknown>) {}
 
   async write(events: readonly EventRow[], sends: readonly SendRow[]): Promise<void> {
     for (let i = 0; i < events.length; i += CHUNK) {
@@ -94,5 +94,5 @@ export class SqlReplayBackend implements ReplayBackend {
   }
 }
 
-const toNumber = (v: unknown): number | undefined =>
+export const toNumber = (v: unknown): number | undefined =>
   v === null || v === undefined ? undefined : Number(v);

@@ -28,6 +28,7 @@ import { scheduleRetention } from "./retention.js";
 import { FaultTellingStore } from "./fault-telling-store.js";
 import type { ReplayBackend } from "./kept-events.js";
 import { migrateReplay, SqlReplayBackend } from "./sql-replay-backend.js";
+import { SqliteReplayBackend } from "./sqlite-replay-backend.js";
 import { sqliteStores } from "./sqlite-stores.js";
 import { ensureTaskIndexes } from "./task-indexes.js";
 import { TaskTable } from "./task-table.js";
@@ -162,7 +163,12 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
       everyOwner,
       pushStore: stores.pushStore,
       usage: new SqlCallerUsage(db),
-      replayBackend: watchedReplay(new SqlReplayBackend(db), watch),
+      replayBackend: watchedReplay(
+        database.type === "sqlite"
+          ? new SqliteReplayBackend(db, database.statements)
+          : new SqlReplayBackend(db),
+        watch,
+      ),
       recovered,
       countByState: () => new TaskTable(db).countByState(),
       ping: () => pingDatabase(db),

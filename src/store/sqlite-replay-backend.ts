@@ -1,0 +1,82 @@
+import { StreamResponse } from "@a2a-js/sdk";
+import type { EventRow, SendRow } from "./kept-events.js";
+import type { KeptEvent, KeptRange, SentMessage } from "./replay-log.js";
+import { SqlReplayBackend, toNumber } from "./sql-replay-backend.js";
+import type { Statements } from "./statement-cache.js";
+import type { Kysely } from "kysely";
+
+const INSERT_EVENT = `INSERT INTO claude_a2a_replay_events (task_id, n, at, ends, event)
+  VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+const INSERT_SEND = `INSERT INTO claude_a2a_sent_messages (scope, key, owner, task_id, after_n, at)
+  VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+const SELECT_SEND = `SELECT owner, task_id, after_n FROM claude_a2a_sent_messages
+  WHERE scope = ? AND key = ?`;
+const SELECT_RANGE = `SELECT min(n) AS oldest, max(n) AS last FROM claude_a2a_replay_events
+  WHERE task_id = ?`;
+const SELECT_EVENTS = `SELECT n, event FROM claude_a2a_replay_events WHERE task_id = ? AND n > ?
+  ORDER BY n`;
+
+/**
+ * The replay tables on SQLite, through prepared statements of the store's own connection: what
+ * every warm turn does (its send looked up and written, its events written) went through Kysely's
+ * query building, which cost more server CPU than SQLite's work (docs/BENCHMARKS.md, "resume").
+ * Writes hold Kysely's connection while they run, so they never land inside a transaction the
+ * task store has open; pruning, rare, stays on Kysely.
+ */
+export class SqliteReplayBackend extends SqlReplayBackend {
+  constructor(
+    db: Kysely<unknown>,
+    private readonly statements: Statements,
+  ) {
+    super(db);
+  }
+
+  override async write(events: readonly EventRow[], sends: readonly SendRow[]): Promise<void> {
+    if (events.length === 0 && sends.length === 0) return;
+    // Serialized before the connection is taken: nothing else waits on it meanwhile.
+    const eventRows = events.map((e) => [e.taskId, e.n, e.at, e.ends ? 1 : 0, e.json] as const);
+    await this.db.connection().execute(() => {
+      const s = this.statements;
+      s.prepare("BEGIN").run();
+      try {
+        const insertEvent = s.prepare(INSERT_EVENT);
+        for (const row of eventRows) insertEvent.run(...row);
+        const insertSend = s.prepare(INSERT_SEND);
+        for (const r of sends) insertSend.run(r.scope, r.key, r.owner, r.taskId, r.after, r.at);
+        s.prepare("COMMIT").run();
+      } catch (err) {
+        s.prepare("ROLLBACK").run();
+        throw err;
+      }
+      return Promise.resolve();
+    });
+  }
+
+  override read(
+    taskId: string,
+    cursor: number,
+  ): Promise<{ range: KeptRange; events: KeptEvent[] }> {
+    const row = this.statements.prepare(SELECT_RANGE).get(taskId) as
+      { oldest: unknown; last: unknown } | undefined;
+    const range = { oldest: toNumber(row?.oldest), last: toNumber(row?.last) };
+    if (range.last === undefined || cursor >= range.last)
+      return Promise.resolve({ range, events: [] });
+    const rows = this.statements.prepare(SELECT_EVENTS).all(taskId, cursor) as {
+      n: unknown;
+      event: string;
+    }[];
+    const kept = rows.map((r) => ({
+      n: Number(r.n),
+      event: StreamResponse.fromJSON(JSON.parse(r.event)),
+    }));
+    return Promise.resolve({ range, events: kept });
+  }
+
+  override findSend(scope: string, key: string): Promise<SentMessage | undefined> {
+    const row = this.statements.prepare(SELECT_SEND).get(scope, key) as
+      { owner: string; task_id: string; after_n: unknown } | undefined;
+    return Promise.resolve(
+      row && { owner: row.owner, taskId: row.task_id, after: Number(row.after_n) },
+    );
+  }
+}
