@@ -4,11 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import pino from "pino";
+import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../../../src/store/database.js";
+import { openDatabase, type Database } from "../../../src/store/database.js";
 import { KeptEvents } from "../../../src/store/kept-events.js";
 import { parseCursor, replayDecision } from "../../../src/store/replay-log.js";
 import { migrateReplay, SqlReplayBackend } from "../../../src/store/sql-replay-backend.js";
+import { SqliteReplayBackend } from "../../../src/store/sqlite-replay-backend.js";
 
 const logger = pino({ level: "silent" });
 
@@ -56,7 +58,21 @@ const status = (taskId: string, state: TaskState, n: number): StreamResponse => 
   },
 });
 
-describe("KeptEvents over SQLite", () => {
+const BACKENDS = [
+  {
+    name: "Kysely's queries (PostgreSQL's path)",
+    make: (d: Database) => new SqlReplayBackend(d.db),
+  },
+  {
+    name: "prepared statements (SQLite's path)",
+    make: (d: Database) =>
+      d.type === "sqlite"
+        ? new SqliteReplayBackend(d.db, d.statements)
+        : new SqlReplayBackend(d.db),
+  },
+];
+
+describe.each(BACKENDS)("KeptEvents over SQLite, $name", ({ make }) => {
   let dir: string | undefined;
   afterEach(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -67,7 +83,7 @@ describe("KeptEvents over SQLite", () => {
     dir ??= await mkdtemp(join(tmpdir(), "claude-a2a-replay-"));
     const database = await openDatabase({ type: "sqlite", file: join(dir, "db.sqlite") });
     await migrateReplay(database.db);
-    const backend = new SqlReplayBackend(database.db);
+    const backend = make(database);
     return {
       db: database.db,
       log: () => new KeptEvents({ backend, retainMs: 1_000, logger, now, delayMs }),
@@ -115,6 +131,34 @@ describe("KeptEvents over SQLite", () => {
       .toBe(2);
     await writer.close();
     await reader.close();
+    await db.destroy();
+  });
+
+  it("a write during a transaction the task store has open waits for it: a rollback there loses none of its rows", async () => {
+    const { db, log } = await open(() => 1);
+    const writer = log();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inside!: () => void;
+    const opened = new Promise<void>((resolve) => (inside = resolve));
+    const rolledBack = db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`CREATE TABLE scratch (x INTEGER)`.execute(trx);
+        inside();
+        await held;
+        throw new Error("roll back");
+      })
+      .catch(() => "rolled back");
+    await opened;
+    writer.append("t4", 1, status("t4", TaskState.TASK_STATE_COMPLETED, 1), true);
+    const written = writer.flush();
+    release();
+    expect(await rolledBack).toBe("rolled back");
+    await written;
+    const read = await log().read("t4", 0);
+    expect(read.kind === "events" && read.events.map((e) => e.n)).toEqual([1]);
+    await writer.close();
     await db.destroy();
   });
 
