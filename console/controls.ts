@@ -123,7 +123,7 @@ export function dryRunOf(task: Task): DryRun {
   for (const a of task.artifacts) {
     const diff = a.parts.find((p) => p.mediaType === "text/x-diff");
     const c = diff?.content;
-    if (c?.$case === "raw") return { kind: "diff", diff: decoder.decode(c.value) };
+    if (c?.$case === "raw") return { kind: "diff", diff: decoder.decode(c.value as Uint8Array) };
     if (c?.$case === "text") return { kind: "diff", diff: c.value };
   }
   const texts = task.artifacts.flatMap((a) =>
