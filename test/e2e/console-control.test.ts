@@ -82,7 +82,7 @@ describe("the console approves a plan", () => {
     const { page } = open;
     await planFromPage(page);
     const plan = page.locator(".plan-form .markdown.plan");
-    expect(await plan.locator("h1").textContent()).toBe("Plan");
+    expect(await plan.locator(".md-heading").textContent()).toBe("Plan");
     expect(await plan.locator("ol > li").allTextContents()).toEqual(["Write hello.txt saying hi."]);
     // Planning changed nothing, and the focus is on the form, not on Approve.
     expect(await exists(join(h.bench.sandbox.cwd, "hello.txt"))).toBe(false);
