@@ -207,6 +207,13 @@ describe("the console rewinds and forks", () => {
     expect(await page.locator("#composer-target").textContent()).toBe(
       `Conversation ${forked.contextId.slice(0, 8)}`,
     );
+    // The list shows the new conversation, titled by its first prompt, the original kept.
+    await page
+      .locator(`.conversation[data-context-id="${forked.contextId}"] h2`, {
+        hasText: "Go on from two",
+      })
+      .waitFor({ timeout: 30_000 });
+    expect(await page.locator('.conversation[data-context-id="fk1"] .task-row').count()).toBe(3);
     const seen = requestOf(h, "Go on from two");
     expect(seen).toContain("Remember one");
     expect(seen).toContain("Remember two");
