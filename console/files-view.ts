@@ -21,7 +21,7 @@ function diffOf(file: FileView): DiffLine[] {
   return lines;
 }
 
-function diffTable(lines: readonly DiffLine[]): HTMLElement {
+export function diffTable(lines: readonly DiffLine[]): HTMLElement {
   return h(
     "pre",
     { class: "diff", tabindex: 0 },

@@ -22,6 +22,9 @@ export const ui = {
   composerText: byId<HTMLTextAreaElement>("composer-text"),
   composerTarget: byId("composer-target"),
   composerNew: byId<HTMLButtonElement>("composer-new"),
+  /** "Plan first", where the card lets a new task ask for plan mode (docs/control.md). */
+  composerPlan: byId("composer-plan"),
+  composerPlanFirst: byId<HTMLInputElement>("composer-plan-first"),
 };
 
 const TROUBLE_TEXT: Record<Trouble["kind"], string> = {

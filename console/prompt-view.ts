@@ -2,7 +2,8 @@
  * An input-required task's prompt as a form: a question with its options (radio buttons, or
  * check boxes where the question is multi-select, plus a free answer), or a permission request
  * (tool, input, reason) with Allow / Deny and an optional reason. What it sends is the structured
- * answer of README "Answering".
+ * answer of README "Answering". A prompt a delegated peer asked (docs/peers.md) says so, with the
+ * peer's name: the answer goes to that agent, not to Claude.
  */
 import type { Part } from "@a2a-js/sdk";
 import {
@@ -61,12 +62,32 @@ function choicesOf(form: HTMLFormElement, questions: readonly Question[]): Choic
   return choices;
 }
 
-function questionForm(questions: readonly Question[], answer: Answer): HTMLFormElement {
+/** Who asks: Claude, or the delegated peer by its configured name. */
+const askerOf = (peer: string | undefined): string =>
+  peer === undefined ? "Claude" : `Peer agent ${peer}`;
+
+/** The line naming the peer a delegated prompt came from (nothing for Claude's own). */
+const fromPeer = (peer: string | undefined) =>
+  peer !== undefined &&
+  h(
+    "p",
+    { class: "from-peer", "data-peer": peer },
+    "Asked by the delegated agent ",
+    h("strong", { class: "peer-name" }, peer),
+    ": your answer goes to it.",
+  );
+
+function questionForm(
+  questions: readonly Question[],
+  answer: Answer,
+  peer: string | undefined,
+): HTMLFormElement {
   const error = h("p", { class: "form-error", role: "alert" });
   const form = h(
     "form",
-    { class: "prompt question-form", "aria-label": "Claude asks", tabindex: -1 },
-    h("h3", {}, "Claude asks"),
+    { class: "prompt question-form", "aria-label": `${askerOf(peer)} asks`, tabindex: -1 },
+    h("h3", {}, `${askerOf(peer)} asks`),
+    fromPeer(peer),
     questions.map(questionFieldset),
     error,
     h("button", { type: "submit", class: "primary" }, "Send answer"),
@@ -96,6 +117,7 @@ const inputText = (input: unknown): string => {
 function permissionForm(
   req: Extract<InputRequest, { kind: "permission" }>,
   answer: Answer,
+  peer: string | undefined,
 ): HTMLFormElement {
   const reason = h("input", {
     type: "text",
@@ -110,7 +132,8 @@ function permissionForm(
   const form = h(
     "form",
     { class: "prompt permission-form", "aria-label": "Permission request", tabindex: -1 },
-    h("h3", {}, `Permission: ${req.title ?? `Claude wants to use ${req.toolName}`}`),
+    h("h3", {}, `Permission: ${req.title ?? `${askerOf(peer)} wants to use ${req.toolName}`}`),
+    fromPeer(peer),
     h(
       "dl",
       {},
@@ -139,12 +162,17 @@ function permissionForm(
   return form;
 }
 
-function textForm(req: Extract<InputRequest, { kind: "text" }>, answer: Answer): HTMLFormElement {
+function textForm(
+  req: Extract<InputRequest, { kind: "text" }>,
+  answer: Answer,
+  peer: string | undefined,
+): HTMLFormElement {
   const field = h("textarea", { name: "answer", rows: 2, "aria-label": "Your answer" });
   const form = h(
     "form",
-    { class: "prompt text-form", "aria-label": "Claude asks", tabindex: -1 },
-    h("h3", {}, "Claude asks"),
+    { class: "prompt text-form", "aria-label": `${askerOf(peer)} asks`, tabindex: -1 },
+    h("h3", {}, `${askerOf(peer)} asks`),
+    fromPeer(peer),
     h("p", {}, req.text),
     field,
     h("button", { type: "submit", class: "primary" }, "Send answer"),
@@ -157,14 +185,17 @@ function textForm(req: Extract<InputRequest, { kind: "text" }>, answer: Answer):
   return form;
 }
 
-/** The form for `req`; every control reachable with Tab, Enter/Space to choose. */
-export function promptForm(req: InputRequest, answer: Answer): HTMLFormElement {
+/**
+ * The form for `req` (asked by the delegated `peer`, when one asked it); every control reachable
+ * with Tab, Enter/Space to choose.
+ */
+export function promptForm(req: InputRequest, answer: Answer, peer?: string): HTMLFormElement {
   switch (req.kind) {
     case "question":
-      return questionForm(req.questions, answer);
+      return questionForm(req.questions, answer, peer);
     case "permission":
-      return permissionForm(req, answer);
+      return permissionForm(req, answer, peer);
     case "text":
-      return textForm(req, answer);
+      return textForm(req, answer, peer);
   }
 }

@@ -5,19 +5,14 @@
  */
 import type { AgentCard, Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
-import { CONTROL_EXTENSION_URI, CONTROL_KEYS } from "../src/contract/control.js";
+import { CONTROL_KEYS } from "../src/contract/control.js";
 import { textPart, userMessage } from "./answers.js";
+import { controlOptions, offeredControls } from "./controls.js";
 import { h } from "./dom.js";
 
 /** Whether the card lists the control extension with `steer` among its controls. */
-export function offersSteer(card: AgentCard | undefined): boolean {
-  const ext = card?.capabilities?.extensions.find((e) => e.uri === CONTROL_EXTENSION_URI);
-  const controls = (ext?.params as { controls?: unknown } | undefined)?.controls;
-  return Array.isArray(controls) && controls.includes("steer");
-}
-
-/** The request options that activate the control extension. */
-const controlOptions = { serviceParameters: { "A2A-Extensions": CONTROL_EXTENSION_URI } };
+export const offersSteer = (card: AgentCard | undefined): boolean =>
+  offeredControls(card).has("steer");
 
 /** Sends `text` to the working `task`, Claude reading it at the next tool boundary or `now`. */
 export async function sendSteer(

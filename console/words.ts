@@ -71,6 +71,8 @@ export function statusWords(kind: string | undefined, state: string, text: strin
       return "Waiting for the conversation's previous task to end";
     case KIND.steered:
       return `You steered: ${text}`;
+    case KIND.planApproval:
+      return "Asked you to approve its plan";
     case KIND.result:
       return text;
     case undefined:
