@@ -63,7 +63,7 @@ export function renderEnd(
   const id = view.taskId ?? "?";
   const cost =
     o.cost !== false && view.usage !== undefined && isTerminalState(view.state)
-      ? ` ${c.dim(costText(view.usage))}`
+      ? ` ${c.dim(costText(view.usage, view.delegatedTo))}`
       : "";
   if (view.state === TaskState.TASK_STATE_COMPLETED)
     return line(view, `${c.dim(`[${name}]`)}${cost}`);

@@ -9,6 +9,7 @@ import {
   type StreamResponse,
   type Task,
 } from "@a2a-js/sdk";
+import { delegatedAgentsOf } from "../contract/delegation.js";
 import { usageOf, type TaskUsage } from "../contract/usage.js";
 import type { Colors } from "./colors.js";
 import { inputRequestOf, type InputRequest } from "./interaction.js";
@@ -41,6 +42,8 @@ export interface TurnView {
   reason?: string;
   /** What the task cost, from its final status (`metadata.usage`); absent from other agents. */
   usage?: TaskUsage;
+  /** The peers it delegated to, by name (`metadata.delegatedTasks`), for its cost line. */
+  delegatedTo?: readonly string[];
 }
 
 export const newView = (): TurnView => ({
@@ -89,6 +92,12 @@ export function line(view: TurnView, text: string, to: "out" | "err" = "out"): O
   view.atLineStart = true;
   out.push({ to, text: `${text}\n` });
   return out;
+}
+
+/** The peers named in an event's or task's metadata join those the view knows. */
+function notePeers(view: TurnView, metadata: Record<string, unknown> | undefined): void {
+  const agents = delegatedAgentsOf(metadata);
+  if (agents.length > 0) view.delegatedTo = [...new Set([...(view.delegatedTo ?? []), ...agents])];
 }
 
 const metaKind = (m: Record<string, unknown> | undefined): string | undefined =>
@@ -163,6 +172,7 @@ function renderStatus(
 ): Output[] {
   view.state = state;
   view.usage = usageOf(eventMeta) ?? view.usage;
+  notePeers(view, eventMeta);
   const kind = metaKind(message?.metadata) ?? metaKind(eventMeta);
   const text = partsText(message?.parts);
   if (isParkedState(state)) {
@@ -210,6 +220,8 @@ function renderTask(view: TurnView, task: Task, c: Colors): Output[] {
   view.taskId = task.id;
   view.contextId = task.contextId;
   const state = task.status?.state;
+  // A later turn of a task that delegated before: its snapshot names the peers.
+  notePeers(view, task.metadata);
   if (!isTerminalState(state)) {
     view.state = state;
     if (isParkedState(state)) view.input = inputRequestOf(task.status?.message);

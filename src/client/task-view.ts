@@ -7,8 +7,9 @@ import { summary, table } from "./table.js";
 import { KIND } from "../contract/kinds.js";
 import { OWNER_KEY } from "../contract/operator.js";
 import { DIFF_MEDIA_TYPE } from "../contract/worktree.js";
+import { delegatedAgentsOf } from "../contract/delegation.js";
 import { formatUsd, usageOf } from "../contract/usage.js";
-import { usageLines } from "./usage-view.js";
+import { totalFigures, usageLines } from "./usage-view.js";
 
 const firstUserText = (task: Task): string =>
   partsText(task.history.find((m) => m.role === Role.ROLE_USER)?.parts);
@@ -24,10 +25,13 @@ function when(timestamp: string | undefined): string {
         .replace(/\.\d+Z$/, "Z");
 }
 
-/** A task's cost once it has ended (`metadata.usage`); blank while it runs or from other agents. */
+/**
+ * A task's cost once it has ended (`metadata.usage`, with what its peers reported); blank while
+ * it runs or from other agents.
+ */
 function costOf(task: Task): string {
   const usage = usageOf(task.metadata);
-  return usage === undefined ? "" : formatUsd(usage.costUsd);
+  return usage === undefined ? "" : formatUsd(totalFigures(usage).costUsd);
 }
 
 /** The `tasks` table: newest first, as the server lists them. */
@@ -70,7 +74,7 @@ export function taskDetail(task: Task, c: Colors): string {
   const status = partsText(task.status?.message?.parts);
   if (status) lines.push(`${c.bold("Status")}   ${status}`);
   const usage = usageOf(task.metadata);
-  if (usage !== undefined) lines.push(...usageLines(usage, c));
+  if (usage !== undefined) lines.push(...usageLines(usage, c, delegatedAgentsOf(task.metadata)));
   lines.push("", c.bold(`History (${task.history.length})`));
   for (const m of task.history) {
     const who = m.role === Role.ROLE_USER ? "user " : "agent";

@@ -51,6 +51,23 @@ export function delegationDepthOf(metadata: Readonly<Record<string, unknown>> | 
   return typeof depth === "number" && Number.isInteger(depth) && depth > 0 ? depth : 0;
 }
 
+/**
+ * The peers a task delegated to, by name, once each in call order, from its (or a status
+ * event's) `metadata.delegatedTasks`; empty when absent or malformed. Pure.
+ */
+export function delegatedAgentsOf(
+  metadata: Readonly<Record<string, unknown>> | undefined,
+): string[] {
+  const refs = metadata?.[DELEGATED_TASKS_KEY];
+  if (!Array.isArray(refs)) return [];
+  const agents = refs.flatMap((r: unknown) =>
+    typeof r === "object" && r !== null && typeof (r as { agent?: unknown }).agent === "string"
+      ? [(r as { agent: string }).agent]
+      : [],
+  );
+  return [...new Set(agents)];
+}
+
 /** The texts of delegation (docs/peers.md quotes them). */
 export const DELEGATION_TEXT = {
   /** A `delegated` status: the peer's task changed state (`what`: its status text, if any). */

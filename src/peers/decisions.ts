@@ -84,3 +84,32 @@ export function cardUrlOf(url: string): string {
   }
   return parsed.toString();
 }
+
+/** Most redirects one request to a peer follows, each hop checked as a request of its own. */
+export const MAX_REDIRECTS = 5;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Where a peer's answer sends a request next, or undefined when it is the answer: only a read
+ * (GET, HEAD: its card) follows a redirect, to an absolute http(s) URL or one relative to
+ * `from`. A POST's redirect (a message, a cancel) is returned as the peer's answer, whose
+ * status the A2A client reports, rather than resent somewhere the operator did not name.
+ */
+export function redirectTarget(
+  status: number,
+  location: string | null,
+  from: string,
+  method: string,
+): string | undefined {
+  if (!REDIRECT_STATUSES.has(status) || location === null || location === "") return undefined;
+  const verb = method.toUpperCase();
+  if (verb !== "GET" && verb !== "HEAD") return undefined;
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    return undefined;
+  }
+  return next.protocol === "http:" || next.protocol === "https:" ? next.href : undefined;
+}

@@ -2,17 +2,23 @@ import {
   pushTargetPolicy,
   resolvePushTarget,
   systemResolve,
+  type PushTargetPolicy,
   type Resolve,
+  type ResolvedAddress,
 } from "../a2a/push/target.js";
 import { realTimers, type Timers } from "../common/timers.js";
-import { retryStep } from "./decisions.js";
+import { MAX_REDIRECTS, redirectTarget, retryStep } from "./decisions.js";
+import { sendPinned, type SendPinned } from "./pinned-fetch.js";
 
 /**
  * How every request to a peer goes out (docs/peers.md "Limits"): through the same address check
  * as a push notification's webhook (`a2a/push/target.ts`), so a peer on a loopback, private or
- * link-local address is refused unless its `allowPrivateNetwork` is true; with the peer's bearer
- * token; bounded by `requestTimeoutMs` until the response's headers come (a streamed answer is
- * then bounded by the call's own timeout); tried again as `retryStep` says.
+ * link-local address is refused unless its `allowPrivateNetwork` is true; connected to exactly
+ * the addresses that check passed, as a webhook delivery is (`pinned-fetch.ts`), so the name is
+ * resolved once per request and a rebinding DNS answer cannot redirect it; with the peer's
+ * bearer token; bounded by `requestTimeoutMs` until the response's headers come (a streamed
+ * answer is then bounded by the call's own timeout); tried again as `retryStep` says, on the same
+ * addresses. A redirect of a read is a new request: checked and pinned anew.
  */
 export interface OutboundOptions {
   readonly allowPrivateNetwork: boolean;
@@ -20,8 +26,12 @@ export interface OutboundOptions {
   readonly retries: number;
   /** The bearer token, read from the environment when the call is made. */
   readonly token?: string | undefined;
-  /** Injectable: tests never resolve or reach a real host. */
+  /** Injectable: tests never resolve a real host. */
   readonly resolve?: Resolve;
+  /**
+   * Injectable: a transport in place of the pinned one, for tests that never open a socket (it
+   * gets the URL and init only; the addresses were checked all the same).
+   */
   readonly fetch?: typeof fetch;
   readonly timers?: Timers;
 }
@@ -46,20 +56,32 @@ function sleep(timers: Timers, ms: number, signal: AbortSignal | undefined): Pro
   });
 }
 
+/** The addresses a request to `url` may connect to, or the refusal, said of a peer. */
+async function checkedAddresses(
+  url: string,
+  policy: PushTargetPolicy,
+): Promise<readonly ResolvedAddress[]> {
+  const target = await resolvePushTarget(url, policy);
+  if (target.ok) return target.addresses;
+  const reason = target.reason
+    .replace(/webhook/g, "peer")
+    .replace(/server\.pushAllowPrivateNetworks/, "the peer's allowPrivateNetwork");
+  throw new PeerRefusedError(`Refused to call ${url}: ${reason}.`);
+}
+
 /** The `fetch` of the A2A client toward one peer. */
 export function outboundFetch(o: OutboundOptions): typeof fetch {
   const policy = pushTargetPolicy(o.allowPrivateNetwork, o.resolve ?? systemResolve);
-  const base = o.fetch ?? fetch;
+  const injected = o.fetch;
+  const send: SendPinned = injected ? (url, init) => injected(url.href, init) : sendPinned;
   const timers = o.timers ?? realTimers;
-  return async (input, init) => {
-    const url = urlOf(input);
-    const target = await resolvePushTarget(url, policy);
-    if (!target.ok) {
-      const reason = target.reason
-        .replace(/webhook/g, "peer")
-        .replace(/server\.pushAllowPrivateNetworks/, "the peer's allowPrivateNetwork");
-      throw new PeerRefusedError(`Refused to call ${url}: ${reason}.`);
-    }
+
+  /** One request on checked addresses, with its retries. */
+  async function attempts(
+    url: string,
+    addresses: readonly ResolvedAddress[],
+    init: RequestInit | undefined,
+  ): Promise<Response> {
     const headers = new Headers(init?.headers);
     if (o.token !== undefined) headers.set("authorization", `Bearer ${o.token}`);
     for (let attempt = 0; ; attempt++) {
@@ -70,7 +92,11 @@ export function outboundFetch(o: OutboundOptions): typeof fetch {
       );
       const signals = [timeout.signal, ...(init?.signal ? [init.signal] : [])];
       try {
-        const response = await base(input, { ...init, headers, signal: AbortSignal.any(signals) });
+        const response = await send(
+          new URL(url),
+          { ...init, headers, signal: AbortSignal.any(signals) },
+          addresses,
+        );
         const step = retryStep({ status: response.status }, attempt, o.retries);
         if (!step.retry) return response;
         await response.body?.cancel();
@@ -86,6 +112,19 @@ export function outboundFetch(o: OutboundOptions): typeof fetch {
       } finally {
         timers.clearTimeout(handle);
       }
+    }
+  }
+
+  return async (input, init) => {
+    const method = init?.method ?? "GET";
+    let url = urlOf(input);
+    for (let hop = 0; ; hop++) {
+      const response = await attempts(url, await checkedAddresses(url, policy), init);
+      const next = redirectTarget(response.status, response.headers.get("location"), url, method);
+      if (next === undefined) return response;
+      await response.body?.cancel();
+      if (hop === MAX_REDIRECTS) throw new Error(`${url}: more than ${MAX_REDIRECTS} redirects`);
+      url = next;
     }
   };
 }
