@@ -6,7 +6,6 @@
  * with its processes (nothing closed them). Real server processes, the REAL runtime, the
  * scripted model, the official client with the control extension's header.
  */
-import { execSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Message, type Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
@@ -74,7 +73,6 @@ describe("a restart right after a rewind or a fork (real runtime, real server pr
         expect(live.has(sessionId ?? "")).toBe(true);
       }
 
-      execSync(`cp -r ${p.bench.sandbox.configDir}/projects /tmp/cr/before-${stop.replace(/\W/g, "")}`); // TEMP
       const first = p.server;
       first.kill(stop === "SIGTERM" ? "SIGTERM" : "SIGKILL");
       await first.exited;
@@ -84,7 +82,6 @@ describe("a restart right after a rewind or a fork (real runtime, real server pr
       const again = await p.connect({ fetchImpl: withControl });
 
       await done(again, userMessage("Which words do you know?", { contextId: "rk" }));
-      execSync(`cp -r ${p.bench.sandbox.configDir}/projects /tmp/cr/after-${stop.replace(/\W/g, "")}`); // TEMP
       const known = requestOf(p, "Which words do you know?");
       expect(known).toContain("Remember alpha.");
       expect(known).toContain("Remember gamma.");
