@@ -3,11 +3,13 @@
  * still up (docs/control.md "After a restart"): the next message resumes the rewound branch, and
  * the fork's own conversation, whether the server stopped cleanly (SIGTERM: it closes its
  * processes), was killed (SIGKILL: the new server stops what it left running), or was killed
- * with its processes (nothing closed them). Real server processes, the REAL runtime, the
+ * with its processes (nothing closed them); and a restart after a rewind has put the files back
+ * but before its prompt reached Claude resumes where the files are. Real server processes, the REAL runtime, the
  * scripted model, the official client with the control extension's header.
  */
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { TaskState, type Message, type Task } from "@a2a-js/sdk";
+import { TaskState, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import {
   killSandboxProcesses,
@@ -15,9 +17,12 @@ import {
   reply,
   runtimeProcesses,
   sendForTask,
+  sendRequest,
   serverProcess,
   text,
+  toolUse,
   userMessage,
+  watch,
   type ProcessHarness,
 } from "../support/harness/index.js";
 import { withControl } from "../support/harness/control.js";
@@ -45,6 +50,19 @@ function requestOf(p: ProcessHarness, prompt: string): string {
   const last = found.at(-1);
   if (last === undefined) throw new Error(`no model request for ${prompt}`);
   return JSON.stringify(last.request.body);
+}
+
+/** A Bash command that runs until a file appears that nobody creates: it holds its process. */
+const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done";
+
+const kindOf = (e: StreamResponse): unknown =>
+  e.payload?.$case === "statusUpdate" ? e.payload.value.status?.message?.metadata?.kind : undefined;
+
+function initRepository(cwd: string): void {
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd });
+  git("init", "-q", "-b", "main");
+  git("commit", "-q", "--allow-empty", "-m", "the base");
 }
 
 type Stop = "SIGTERM" | "SIGKILL" | "SIGKILL, its processes too";
@@ -94,4 +112,55 @@ describe("a restart right after a rewind or a fork (real runtime, real server pr
     },
     240_000,
   );
+
+  it("SIGKILL after a rewind reset the worktree, before its prompt reached Claude: the next message resumes before the rewound task, as the files are", async () => {
+    const p = await serverProcess({
+      rules: [
+        {
+          name: "slow build",
+          match: { lastUserText: /Build the release/, toolResult: false },
+          reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
+        },
+        { name: "any", match: {}, reply: reply(text("Noted.")) },
+      ],
+      // One process for the machine: the rewinding task waits for it after its rewind is done.
+      config: {
+        claude: { isolation: "worktree", allowedTools: ["Bash"] },
+        sessions: { maxLive: 1 },
+      },
+      deferStart: true,
+    });
+    initRepository(p.bench.sandbox.cwd);
+    await p.spawn();
+    const client = await p.connect({ fetchImpl: withControl });
+    await done(client, userMessage("Remember alpha.", { contextId: "rk" }));
+    const beta = await done(client, userMessage("Remember beta.", { contextId: "rk" }));
+    // Another conversation takes the one process and keeps it (its command waits forever).
+    const busy = watch(
+      client.sendMessageStream(sendRequest(userMessage("Build the release", { contextId: "b" }))),
+    );
+    await busy.first((e) => kindOf(e) === "tool_use");
+    const rewinding = watch(
+      client.sendMessageStream(
+        sendRequest(control({ rewindTo: beta.id }, "Remember gamma.", "rk")),
+      ),
+    );
+    await rewinding.first((e) => kindOf(e) === "rewound");
+
+    p.server.kill("SIGKILL");
+    await p.server.exited;
+    await killSandboxProcesses(p.bench.sandbox.configDir);
+    await Promise.all([busy.done.catch(() => undefined), rewinding.done.catch(() => undefined)]);
+    expect(p.bench.model.requests.some((r) => r.request.lastUserText.includes("gamma"))).toBe(
+      false,
+    );
+    await p.spawn();
+    const again = await p.connect({ fetchImpl: withControl });
+
+    await done(again, userMessage("Which words do you know?", { contextId: "rk" }));
+    const known = requestOf(p, "Which words do you know?");
+    expect(known).toContain("Remember alpha.");
+    expect(known).not.toContain("Remember beta.");
+    expect(p.bench.model.unmatched).toEqual([]);
+  }, 240_000);
 });
