@@ -292,6 +292,10 @@ export class SessionPool {
         this.review(entry);
         return;
       case "run_started":
+        // A rewind resumes its own session (no new id): its start point is spent once it runs.
+        if (current) this.options.sessionMap.spend(entry.key).catch(() => undefined);
+        if (current) entry.clock.update();
+        return;
       case "background_task_started":
       case "background_task_attributed":
         if (current) entry.clock.update();

@@ -139,6 +139,14 @@ export class SessionMap {
     return this.persist();
   }
 
+  /** A session started from the conversation's start point: it is spent (no write if none). */
+  async spend(key: ConversationKey): Promise<void> {
+    const entry = this.entries.get(key);
+    if (entry === undefined || (entry.resumeAt === undefined && entry.fork !== true)) return;
+    this.entries.set(key, { sessionId: entry.sessionId, updatedAt: this.now().toISOString() });
+    await this.persist();
+  }
+
   /** Forgets a conversation; resolves (true if it was known) once the change is on disk. */
   async delete(key: ConversationKey): Promise<boolean> {
     if (!this.entries.delete(key)) return false;

@@ -1,7 +1,7 @@
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { isTerminalState } from "../../contract/task-states.js";
 
-/** A task state as a word (`completed`, `input_required`); an absent one has "ended". */
+/** A task state as a word (`completed`, `input_required`; absent: `unspecified`). */
 export const stateName = (state: TaskState | undefined): string =>
   (TaskState[state ?? TaskState.TASK_STATE_UNSPECIFIED] ?? "ended")
     .replace(/^TASK_STATE_/, "")

@@ -37,9 +37,11 @@ describe("SessionMap: a rewind's or fork's start point survives a restart", () =
       resumeAt: "a-9",
       fork: true,
     });
-    // The rewound session started (same id): the point is spent.
-    await reopened.set(k("rk"), "s-1");
+    // The rewound session ran (it keeps its id): the point is spent; the fork's, by its new id.
+    await reopened.spend(k("rk"));
     expect(reopened.names(k("rk"), "s-1")).toBe(true);
+    await reopened.set(k("fk"), "s-fork");
+    expect(reopened.names(k("fk"), "s-fork")).toBe(true);
     expect((await open()).get(k("rk"))).toEqual({
       sessionId: "s-1",
       updatedAt: "2025-01-02T03:04:05.678Z",
