@@ -14,8 +14,9 @@ export interface SessionEntry {
   updatedAt: string;
   /**
    * A rewind or a fork chose where the conversation's next session starts: at this entry of
-   * `sessionId` (`resumeSessionAt`), copied to a new session when `fork`. Kept on disk until a
-   * session of the conversation has started, so a restart in between resumes there too.
+   * `sessionId` (`resumeSessionAt`), copied to a new session when `fork`. Kept on disk until the
+   * session started from it runs (`spend`, or `set` of a fork's new id), so a restart in between
+   * resumes there too.
    */
   resumeAt?: string;
   fork?: boolean;
