@@ -200,7 +200,9 @@ export class SessionPool {
     const live = this.entries.get(key);
     if (live?.busy === true) throw new Error("the conversation's session is busy");
     if (live !== undefined) await this.evict(live, "rewind");
+    // On disk before the files go back or the prompt goes: a restart meanwhile resumes there too.
     if (plan.resume === undefined) await this.options.sessionMap.delete(key);
+    else await this.options.sessionMap.point(key, plan.resume, plan);
     this.recovery.choose(key, { ...plan, dropMapping: false });
   }
 
@@ -267,7 +269,8 @@ export class SessionPool {
     const current = this.entries.get(entry.key) === entry;
     switch (event.type) {
       case "session_id":
-        if (this.options.sessionMap.get(entry.key)?.sessionId !== event.sessionId) {
+        // A rewind's or fork's start point is spent once a session of the conversation runs.
+        if (!this.options.sessionMap.names(entry.key, event.sessionId)) {
           this.options.sessionMap.set(entry.key, event.sessionId).catch((err: unknown) => {
             this.options.logger.error({ err, conversation: entry.key }, "session map write failed");
           });
@@ -289,6 +292,10 @@ export class SessionPool {
         this.review(entry);
         return;
       case "run_started":
+        // A rewind resumes its own session (no new id): its start point is spent once it runs.
+        if (current) this.options.sessionMap.spend(entry.key).catch(() => undefined);
+        if (current) entry.clock.update();
+        return;
       case "background_task_started":
       case "background_task_attributed":
         if (current) entry.clock.update();

@@ -7,7 +7,7 @@
 import type { Logger } from "pino";
 import type { RunOutcome } from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
-import type { SessionMap } from "../store/session-map.js";
+import type { SessionMap, StartPoint } from "../store/session-map.js";
 import { SESSION_NOT_FOUND, type TranscriptCheck } from "../claude/index.js";
 import { TEXT } from "../contract/texts.js";
 
@@ -40,6 +40,8 @@ export interface ResumePlan {
 export interface ResumeInput {
   /** The session the map names, if any. */
   readonly mapped: string | undefined;
+  /** Where a rewind or fork had it start, kept in the map until a session started (a restart). */
+  readonly point?: StartPoint | undefined;
   /** Its mapping was dropped as stale since its last session. */
   readonly reset: SessionReset | undefined;
   /** Its last session's last prompt was rejected by the model API. */
@@ -53,6 +55,16 @@ export function planResume(input: ResumeInput): ResumePlan {
   if (input.reset !== undefined)
     return { resume: undefined, reset: input.reset, dropMapping: false };
   const resume = input.mapped;
+  const point = input.point;
+  if (resume !== undefined && (point?.resumeAt !== undefined || point?.fork === true)) {
+    const at = point.resumeAt;
+    return {
+      resume,
+      ...(at !== undefined && { resumeAt: at }),
+      ...(point.fork === true && { fork: true }),
+      dropMapping: false,
+    };
+  }
   if (resume === undefined || !input.poisoned) return { resume, dropMapping: false };
   const resumeAt = input.rewindPoint(resume);
   if (resumeAt !== undefined) return { resume, resumeAt, dropMapping: false };
@@ -120,11 +132,12 @@ export class SessionRecovery {
     }
     const reset = this.resets.get(key);
     this.resets.delete(key);
-    const mapped = reset ? undefined : this.options.sessionMap.get(key)?.sessionId;
+    const entry = reset ? undefined : this.options.sessionMap.get(key);
+    const mapped = entry?.sessionId;
     // A mark without a mapping to rewind waits for one (as it always has).
     const poisoned = mapped !== undefined && this.poisoned.delete(key);
     const rewindPoint = (sessionId: string) => this.options.rewindPoint?.(sessionId, key);
-    const plan = planResume({ mapped, reset, poisoned, rewindPoint });
+    const plan = planResume({ mapped, point: entry, reset, poisoned, rewindPoint });
     if (plan.dropMapping) void this.options.sessionMap.delete(key).catch(() => undefined);
     if (poisoned) {
       this.options.logger.warn(

@@ -12,6 +12,20 @@ export interface SessionEntry {
   sessionId: string;
   /** ISO 8601 time of the last change. */
   updatedAt: string;
+  /**
+   * A rewind or a fork chose where the conversation's next session starts: at this entry of
+   * `sessionId` (`resumeSessionAt`), copied to a new session when `fork`. Kept on disk until the
+   * session started from it runs (`spend`, or `set` of a fork's new id), so a restart in between
+   * resumes there too.
+   */
+  resumeAt?: string;
+  fork?: boolean;
+}
+
+/** Where a rewind or a fork has the conversation's next session start (`SessionMap.point`). */
+export interface StartPoint {
+  readonly resumeAt?: string | undefined;
+  readonly fork?: boolean | undefined;
 }
 
 /** The subset of a pino logger this module needs. */
@@ -36,7 +50,12 @@ const fileSchema = z.object({
   version: z.literal(1),
   sessions: z.record(
     z.string().min(1),
-    z.object({ sessionId: z.string().min(1), updatedAt: z.string() }),
+    z.object({
+      sessionId: z.string().min(1),
+      updatedAt: z.string(),
+      resumeAt: z.string().min(1).optional(),
+      fork: z.boolean().optional(),
+    }),
   ),
 });
 
@@ -101,6 +120,34 @@ export class SessionMap {
     return this.persist();
   }
 
+  /** Whether the conversation's entry is `sessionId`, with no start point pending. */
+  names(key: ConversationKey, sessionId: string): boolean {
+    const entry = this.entries.get(key);
+    return entry?.sessionId === sessionId && entry.resumeAt === undefined && entry.fork !== true;
+  }
+
+  /**
+   * The conversation's next session resumes `sessionId` at `at` (a rewind, a fork), until a
+   * session of it starts (`set`); resolves once the change is on disk.
+   */
+  point(key: ConversationKey, sessionId: string, at: StartPoint): Promise<void> {
+    this.entries.set(key, {
+      sessionId,
+      updatedAt: this.now().toISOString(),
+      ...(at.resumeAt !== undefined && { resumeAt: at.resumeAt }),
+      ...(at.fork === true && { fork: true }),
+    });
+    return this.persist();
+  }
+
+  /** A session started from the conversation's start point: it is spent (no write if none). */
+  async spend(key: ConversationKey): Promise<void> {
+    const entry = this.entries.get(key);
+    if (entry === undefined || (entry.resumeAt === undefined && entry.fork !== true)) return;
+    this.entries.set(key, { sessionId: entry.sessionId, updatedAt: this.now().toISOString() });
+    await this.persist();
+  }
+
   /** Forgets a conversation; resolves (true if it was known) once the change is on disk. */
   async delete(key: ConversationKey): Promise<boolean> {
     if (!this.entries.delete(key)) return false;
@@ -162,7 +209,12 @@ function entriesOf(file: { sessions: Record<string, SessionEntry> }): Map<string
   return new Map(
     Object.entries(file.sessions).map(([key, e]) => [
       key,
-      { sessionId: e.sessionId, updatedAt: e.updatedAt },
+      {
+        sessionId: e.sessionId,
+        updatedAt: e.updatedAt,
+        ...(e.resumeAt !== undefined && { resumeAt: e.resumeAt }),
+        ...(e.fork === true && { fork: true }),
+      },
     ]),
   );
 }

@@ -8,6 +8,12 @@ export type ControlIntent =
   | { readonly kind: "fork"; readonly of: string }
   | { readonly kind: "refuse"; readonly reason: string };
 
+/** A new message's rewind or fork, as the request guard sees it before any task exists. */
+export type ControlCheck =
+  | { readonly kind: "none" }
+  | { readonly kind: "admitted" }
+  | { readonly kind: "refused"; readonly reason: string };
+
 export interface IntentQuestion {
   readonly metadata: Record<string, unknown> | undefined;
   /** The client's request names the control extension. */
@@ -47,7 +53,7 @@ export function controlIntent(q: IntentQuestion): ControlIntent {
   if (!q.enabled.rewind) return refuse(CONTROL_TEXT.off("rewind"));
   if (!isId(rewindTo)) return refuse(CONTROL_TEXT.notATaskId(key, rewindTo));
   if (dryRun !== undefined && typeof dryRun !== "boolean") {
-    return refuse(`metadata.dryRun must be true or false (got ${JSON.stringify(dryRun)}).`);
+    return refuse(CONTROL_TEXT.dryRunNotBoolean(dryRun));
   }
   return { kind: "rewind", to: rewindTo, dryRun: dryRun === true };
 }

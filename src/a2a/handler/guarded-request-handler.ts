@@ -1,4 +1,3 @@
-import { TaskState } from "@a2a-js/sdk";
 import type {
   AgentCard,
   Message,
@@ -26,19 +25,21 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
-import { ownerOf } from "../../identity/conversation.js";
-import type { AdmissionResult } from "../../limits/caller-limits.js";
 import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
-import { requestedBudget } from "../task/task-usage.js";
-import { taskSettings, type TaskPolicies } from "../task/task-settings.js";
-import { isTerminalState } from "../../contract/task-states.js";
-import { REFUSAL_STATE_KEY } from "../../contract/limits.js";
 import { CONTROL_EXTENSION_URI, controlRequested } from "../../contract/control.js";
-import { cannotTakeMessage, isWorking, SteerGate, type SteerableTasks } from "../control/index.js";
+import {
+  cannotTakeMessage,
+  SteerGate,
+  type ControlCheck,
+  type SteerableTasks,
+} from "../control/index.js";
+import { answerDecision, stillWorkingMessage } from "./answer-guard.js";
+import { admitNewTask, type NewTaskLimits } from "./caller-admission.js";
+import { cancelRefusal } from "./cancel-guard.js";
 import { FreshTasks } from "./fresh-tasks.js";
 import { checkHistoryLength } from "./history-length.js";
-import { CallerLimitError } from "./limit-error.js";
+import { checkNewTask, type NewTaskPolicy } from "./new-task-guard.js";
 
 /** What the guard needs to know of the executor (`steer`: the control extension's steering). */
 export interface ActiveTasks extends SteerableTasks {
@@ -51,36 +52,23 @@ export interface ActiveTasks extends SteerableTasks {
   releaseClaim(taskId: string, messageId: string): void;
   /** Why an admitted answer was not delivered (its task moved on meanwhile), once. */
   takeRefusal(messageId: string): string | undefined;
+  /** A new message's rewind or fork (`metadata.rewindTo`, `forkOf`); unset: not checked here. */
+  checkControl?(message: Message, context: ServerCallContext): Promise<ControlCheck>;
 }
 
-const stateName = (state: TaskState | undefined): string =>
-  (TaskState[state ?? TaskState.TASK_STATE_UNSPECIFIED] ?? "ended")
-    .replace(/^TASK_STATE_/, "")
-    .toLowerCase();
-
-export { cannotTakeMessage };
+export { cannotTakeMessage, stillWorkingMessage };
+export type { NewTaskLimits };
 export { historyLengthProblem } from "./history-length.js";
-
-export const stillWorkingMessage = (taskId: string) =>
-  `Task ${taskId} is still working; wait for input-required or send a new message without taskId.`;
 
 /**
  * What the guard checks besides tasks: the server's limits, and what a message may choose
  * (`models`, `sandbox`: unset, those keys are not checked).
  */
-export interface GuardOptions extends TaskPolicies {
-  /** `claude.maxBudgetUsd`: a message's `metadata.maxBudgetUsd` may lower it, never raise it. */
-  readonly maxBudgetUsd?: number | undefined;
+export interface GuardOptions extends NewTaskPolicy {
   /** Per-caller limits on new tasks (unset: none configured). */
   readonly callerLimits?: NewTaskLimits | undefined;
   /** The controls of the control extension that are on (`server.control`; unset: none). */
   readonly control?: { readonly steer: boolean } | undefined;
-}
-
-/** Per-caller limits, as the guard asks them before a new task exists. */
-export interface NewTaskLimits {
-  /** Admits a new task of `owner` for the message `messageId`, or says which limit refuses it. */
-  admit(owner: string, messageId: string): AdmissionResult;
 }
 
 interface Claim {
@@ -98,11 +86,9 @@ interface Claim {
  * synthetic task + FAILED status on the shared bus, i.e. into the running turn. So the check lives
  * here, where a throw becomes a JSON-RPC error for the new request alone.
  *
- * Why it is over 300 lines: it is the SDK's request handler with one override per A2A method that
- * must refuse before a bus or a task exists (send, stream, get, list, cancel, push configs), each
- * a short check in front of `super`, and the checks they share; every decision behind a check is
- * a pure function elsewhere (task-settings.ts, task-usage.ts, interaction/, the push target
- * policy, the per-caller limits), and splitting the overrides would part a method from its check.
+ * Each override is a short check in front of `super`; every decision behind a check is a pure
+ * function of its own module (answer-guard.ts, cancel-guard.ts, new-task-guard.ts, the steering
+ * and rewind/fork decisions of control/, the push target policy, the per-caller limits).
  */
 export class GuardedRequestHandler extends DefaultRequestHandler {
   private readonly activeTasks: ActiveTasks;
@@ -206,18 +192,8 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = await this.tasks.load(params.id, context);
-    // Unknown: the SDK's own TaskNotFound. Terminal: TaskNotCancelable, a canceled task included
-    // (the SDK would answer a second cancel with the task, as if it had canceled it again).
-    if (task && isTerminalState(task.status?.state)) {
-      throw new TaskNotCancelableError(
-        `Task ${task.id} is not cancelable: it has already ended (${stateName(task.status?.state)}).`,
-      );
-    }
-    if (task && !this.activeTasks.isActive(task.id)) {
-      throw new TaskNotCancelableError(
-        `Task ${task.id} is not running on this server and cannot be canceled.`,
-      );
-    }
+    const why = cancelRefusal(task, task !== undefined && this.activeTasks.isActive(task.id));
+    if (why !== undefined) throw new TaskNotCancelableError(why);
     return super.cancelTask(params, context);
   }
 
@@ -230,31 +206,27 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   }
 
   /**
-   * Refuses a new task's `metadata.maxBudgetUsd` that is not a positive number or is above
-   * `claude.maxBudgetUsd` (InvalidParams). Only the message that creates a task sets its budget:
-   * on an answer (it names its task) the key is ignored.
+   * Refuses what a new task's message may not choose (`new-task-guard.ts`), with InvalidParams;
+   * a permission mode it may is the control extension acted on.
    */
-  private checkBudget(message: Message | undefined): void {
-    if (message === undefined || message.taskId) return;
-    const budget = requestedBudget(message.metadata, this.limits.maxBudgetUsd);
-    if (!budget.ok) throw new RequestMalformedError(budget.reason);
+  private checkNewTask(message: Message | undefined, context: ServerCallContext): void {
+    const control = controlRequested(context.requestedExtensions);
+    const checked = checkNewTask(message, this.limits, control);
+    if (!checked.ok) throw new RequestMalformedError(checked.reason);
+    if (checked.permissionMode) context.addActivatedExtension(CONTROL_EXTENSION_URI);
   }
 
   /**
-   * Refuses a new task's `metadata.model`, `effort`, `sandbox` or `permissionMode` the policy does
-   * not allow (a sandbox or mode wider than the workspace's, a mode without the control
-   * extension), with InvalidParams. Only the creating message chooses.
+   * Refuses a rewind or fork that cannot be done (`control-admission.ts`: not the caller's task,
+   * another context, the conversation busy, the task no longer on its branch…), with
+   * InvalidParams, so that no task is stored for it; one that can is the extension acted on.
    */
-  private checkSettings(message: Message | undefined, context: ServerCallContext): void {
-    const { models, sandbox, permissionModes } = this.limits;
-    if (message === undefined || message.taskId) return;
-    if (!models && !sandbox && !permissionModes) return;
-    const control = controlRequested(context.requestedExtensions);
-    const settings = taskSettings(message.metadata, { models, sandbox, permissionModes }, control);
-    if (!settings.ok) throw new RequestMalformedError(settings.reason);
-    if (settings.settings.permissionMode !== undefined) {
-      context.addActivatedExtension(CONTROL_EXTENSION_URI);
-    }
+  private async checkControl(message: Message | undefined, context: ServerCallContext) {
+    const check = this.activeTasks.checkControl?.bind(this.activeTasks);
+    if (message === undefined || check === undefined) return;
+    const checked = await check(message, context);
+    if (checked.kind === "refused") throw new RequestMalformedError(checked.reason);
+    if (checked.kind === "admitted") context.addActivatedExtension(CONTROL_EXTENSION_URI);
   }
 
   /** Refuses a webhook the server must not call, before the SDK stores anything. */
@@ -265,9 +237,10 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   }
 
   /**
-   * Everything a send must pass before the SDK sees it, in order: its shape, content modes and
-   * budget, its webhook, then the answer's claim on its input request or the new task's
-   * admission under its caller's limits. The caller releases what it returns.
+   * Everything a send must pass before the SDK sees it, in order: its shape, content modes, what
+   * a new task chooses, its webhook, its rewind or fork, then the answer's claim on its input
+   * request or the new task's admission under its caller's limits. The caller releases what it
+   * returns.
    */
   private async guardSend(
     params: SendMessageRequest,
@@ -275,34 +248,15 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
   ): Promise<{ claimed: Claim | undefined; admitted: { release(): void } | undefined }> {
     checkHistoryLength(params.configuration?.historyLength);
     checkContentModes(params, this.contentModes);
-    this.checkBudget(params.message);
-    this.checkSettings(params.message, context);
+    this.checkNewTask(params.message, context);
     await this.checkPushTarget(params.configuration?.taskPushNotificationConfig);
+    await this.checkControl(params.message, context);
     const claimed = await this.admit(params, context);
-    const admitted = claimed === undefined ? this.admitNewTask(params, context) : undefined;
+    const admitted =
+      claimed === undefined
+        ? admitNewTask(this.limits.callerLimits, params.message, context)
+        : undefined;
     return { claimed, admitted };
-  }
-
-  /**
-   * A message that will create a task (it names none) is counted against its caller's limits, or
-   * refused by one of them. The admission holds its place until the task exists or the request ends.
-   */
-  private admitNewTask(
-    params: SendMessageRequest,
-    context: ServerCallContext,
-  ): { release(): void } | undefined {
-    const message = params.message;
-    const limits = this.limits.callerLimits;
-    if (limits === undefined || message === undefined || message.taskId) return undefined;
-    const owner = ownerOf(context);
-    const result = limits.admit(owner, message.messageId);
-    if (!result.ok) {
-      const error = new CallerLimitError(owner, result.refusal, result.at);
-      // For the binding: it answers in its own shape (REST 429 and Retry-After, JSON-RPC -32029).
-      context.state.set(REFUSAL_STATE_KEY, error.info);
-      throw error;
-    }
-    return result.admission;
   }
 
   private throwIfRefused(claimed: Claim | undefined): void {
@@ -325,13 +279,15 @@ export class GuardedRequestHandler extends DefaultRequestHandler {
     const taskId = message?.taskId;
     if (!message || !taskId) return undefined;
     const task = await this.tasks.load(taskId, context);
-    const state = task?.status?.state;
-    // Unknown or finished: the SDK's own refusals (TaskNotFound, UnsupportedOperation) apply.
-    if (task === undefined || isTerminalState(state)) return undefined;
-    if (isWorking(this.activeTasks.liveState(taskId), task)) {
-      throw new UnsupportedOperationError(stillWorkingMessage(taskId));
+    const live = this.activeTasks.liveState(taskId);
+    switch (answerDecision({ task, live, contextId: message.contextId })) {
+      case "sdk":
+        return undefined;
+      case "working":
+        throw new UnsupportedOperationError(stillWorkingMessage(taskId));
+      case "claim":
+        break;
     }
-    if (message.contextId && message.contextId !== task.contextId) return undefined; // SDK: -32602
     const why = this.activeTasks.claimAnswer(taskId, message);
     if (why !== undefined) throw new UnsupportedOperationError(cannotTakeMessage(taskId, why));
     return { taskId, messageId: message.messageId };

@@ -7,9 +7,15 @@ import {
 } from "../../contract/control.js";
 import type { TaskRef } from "../../contract/messages.js";
 import { isTerminalState } from "../../contract/task-states.js";
-import { callContextOf, conversationKey, ownerOf } from "../../identity/conversation.js";
-import { checkTarget, controlIntent } from "../control/rewind-fork-decision.js";
-import type { ControlStart } from "../task/control-start.js";
+import {
+  callContextOf,
+  conversationKey,
+  ownerOf,
+  type ConversationKey,
+} from "../../identity/conversation.js";
+import { checkTarget, controlIntent, type ControlCheck } from "../control/rewind-fork-decision.js";
+import { resumePointOf } from "../control/rewind-fork-point.js";
+import type { ControlEnvironment, ControlStart } from "../task/control-start.js";
 
 /** The operator role (`server.operators`): who has it, and whose a task is. */
 export interface OperatorTasks {
@@ -86,7 +92,8 @@ export async function admitControl(
   const found = context && (await lookUp(deps, id, intent.kind === "fork", context));
   const stored = found?.stored;
   let othersInContext = 0;
-  if (intent.kind === "fork" && context) {
+  // A new context (the guard's message without one): nothing can be in it.
+  if (intent.kind === "fork" && context && contextId !== "") {
     const listed = await deps.taskStore.list(
       {
         tenant: "",
@@ -122,4 +129,43 @@ export async function admitControl(
   }
   const source = conversationKey({ owner: found?.owner ?? "", contextId: stored?.contextId ?? "" });
   return { ok: true, control: { kind: "fork", taskId: id, record, source } };
+}
+
+/** What the request guard's check reads besides the admission's: the runtime's transcripts. */
+export interface ControlCheckDeps extends ControlAdmissionDeps {
+  /** The runtime's transcript of a session under a conversation's folder ("" when there is none). */
+  readonly controlEnv?: Pick<ControlEnvironment, "transcript">;
+}
+
+/**
+ * The request guard's check of `metadata.rewindTo` / `metadata.forkOf` (docs/control.md): the
+ * admission the task's start would make, and whether the named task is still on its
+ * conversation's branch of the transcript, so a refusal is the request's error and no task is
+ * stored. The task's start decides again (a task may have entered the conversation meanwhile).
+ */
+export type ControlChecker = (
+  message: Message,
+  context: ServerCallContext,
+) => Promise<ControlCheck>;
+
+/** `depth`: tasks holding or waiting for a conversation (the executor's queue). */
+export function controlChecker(
+  deps: ControlCheckDeps,
+  depth: (conversation: ConversationKey) => number,
+): ControlChecker {
+  return async (message, context) => {
+    const contextId = message.contextId;
+    const key = conversationKey({ owner: ownerOf(context), contextId });
+    const queued = contextId === "" ? 0 : depth(key);
+    const admitted = await admitControl(deps, queued, message, { taskId: "", contextId }, context);
+    if (!admitted.ok) return { kind: "refused", reason: admitted.reason };
+    const control = admitted.control;
+    if (control === undefined) return { kind: "none" };
+    const env = deps.controlEnv;
+    if (env === undefined) return { kind: "admitted" };
+    const { sessionId, promptUuid } = control.record as Required<ControlRecord>;
+    const transcript = env.transcript(sessionId, control.kind === "rewind" ? key : control.source);
+    const at = resumePointOf(control.kind, control.taskId, promptUuid, transcript);
+    return at.ok ? { kind: "admitted" } : { kind: "refused", reason: at.reason };
+  };
 }

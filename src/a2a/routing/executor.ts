@@ -22,7 +22,7 @@ import { ContextQueue } from "./context-queue.js";
 import { taskEnvironment, type ExecutorOptions } from "./executor-options.js";
 import type { LiveState, RunOwnership } from "./run-ownership.js";
 import { SessionEvents } from "./session-events.js";
-import { admitControl } from "./control-admission.js";
+import { admitControl, controlChecker, type ControlChecker } from "./control-admission.js";
 import { admitTask } from "./task-admission.js";
 import { openChannel } from "./task-channels.js";
 import { endTaskSpan, taskSpan } from "./task-spans.js";
@@ -36,11 +36,10 @@ export type { ExecutorOptions } from "./executor-options.js";
  * asks or does (permission prompts, questions, file changes) reaches the task that owns the run,
  * by run id, never "whoever holds the context".
  *
- * It is the SDK's one entry (`execute`, `cancelTask`), the sessions' callbacks (permission
- * requests, file changes, session events) and the guard's queries; each is a short routing step
- * over what lives beside it: what a new task's message asks (`task-admission.ts`, pure), what
- * the sessions report (`session-events.ts`: background work, wakes, autonomous tasks), run
- * ownership (`run-ownership.ts`), the conversation queue (`context-queue.ts`).
+ * It is the SDK's one entry (`execute`, `cancelTask`), the sessions' callbacks and the guard's
+ * queries, each a short step over what lives beside it: what a new task's message asks
+ * (`task-admission.ts`, `control-admission.ts`), what the sessions report (`session-events.ts`),
+ * run ownership (`run-ownership.ts`), the conversation queue (`context-queue.ts`).
  */
 export class ClaudeAgentExecutor implements AgentExecutor {
   private readonly queue = new ContextQueue();
@@ -52,8 +51,11 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   private readonly autonomous: AutonomousTasks;
   private readonly env: TaskEnvironment<ServerTask>;
   private readonly sessionEvents: SessionEvents;
+  /** A new message's rewind or fork, checked by the request guard before any task exists. */
+  readonly checkControl: ControlChecker;
 
   constructor(private readonly options: ExecutorOptions) {
+    this.checkControl = controlChecker(options, (key) => this.queue.depth(key));
     this.ownership = options.ownership;
     this.autonomous = options.autonomous;
     this.env = taskEnvironment(options);
@@ -87,10 +89,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     return this.ownership.task(taskId)?.phase;
   }
 
-  /**
-   * Reserves a parked task's shown prompt for an answering message, before the SDK opens the
-   * bus. Returns the reason when the message cannot answer it.
-   */
+  /** Reserves a parked task's shown prompt for an answer (the guard's); says why it cannot. */
   claimAnswer(taskId: string, message: Pick<Message, "parts" | "messageId">): string | undefined {
     const task = this.ownership.task(taskId);
     if (task === undefined) return "it is not waiting for an answer on this server";

@@ -1,21 +1,23 @@
 import type { TaskStatusUpdateEvent } from "@a2a-js/sdk";
-import { pointAfter, pointBefore, type ResumePoint } from "../../claude/index.js";
+import type { ResumePoint } from "../../claude/index.js";
 import type { ControlRecord } from "../../contract/control.js";
 import { CONTROL_TEXT } from "../../contract/control-texts.js";
 import { artifact, dataPart, textPart } from "../../contract/messages.js";
 import { status } from "../../contract/statuses.js";
 import { diffArtifact, WORKTREE_KEY } from "../../contract/worktree.js";
+import { resumePointOf } from "../control/rewind-fork-point.js";
 import type { ControlStart, RestartPlan } from "./control-start.js";
 import type { TaskCore } from "./task-core.js";
 import type { TaskFinish } from "./task-finish.js";
 
-const planAt = (sessionId: string, point: ResumePoint, fork: boolean): RestartPlan => {
+type Found = Exclude<ResumePoint, { kind: "missing" }>;
+
+const planAt = (sessionId: string, point: Found, fork: boolean): RestartPlan => {
   const f = fork ? { fork } : {};
   switch (point.kind) {
     case "at":
       return { resume: sessionId, resumeAt: point.uuid, ...f };
     case "start":
-    case "missing":
       return { resume: undefined };
   }
 };
@@ -60,8 +62,14 @@ export class TaskControl {
     const core = this.core;
     const env = this.env();
     const { sessionId, promptUuid, startCommit } = s.record as Required<ControlRecord>;
-    const point = pointBefore(env.transcript(sessionId, core.conversation), promptUuid);
-    if (point.kind === "missing") return this.fail(CONTROL_TEXT.notInConversation(s.taskId));
+    const at = resumePointOf(
+      "rewind",
+      s.taskId,
+      promptUuid,
+      env.transcript(sessionId, core.conversation),
+    );
+    if (!at.ok) return this.fail(at.reason);
+    const point = at.point;
     const ref = { key: core.conversation, contextId: core.ref.contextId };
     const iso = core.env.isolation?.worktrees;
     let files: string;
@@ -120,12 +128,12 @@ export class TaskControl {
     const { sessionId, promptUuid } = s.record as Required<ControlRecord>;
     // The source's idle process is closed first, so its transcript says which branch is its end.
     await env.settle(s.source);
-    const point = pointAfter(env.transcript(sessionId, s.source), promptUuid);
-    if (point.kind === "missing") return this.fail(CONTROL_TEXT.notInConversation(s.taskId));
+    const at = resumePointOf("fork", s.taskId, promptUuid, env.transcript(sessionId, s.source));
+    if (!at.ok) return this.fail(at.reason);
     if (core.env.isolation !== undefined) {
       await env.shareTranscript(sessionId, s.source, core.conversation);
     }
-    await env.restartAt(core.conversation, planAt(sessionId, point, true));
+    await env.restartAt(core.conversation, planAt(sessionId, at.point, true));
     core.record.forkOf = s.taskId;
     this.publish(status.forked(core.ref, CONTROL_TEXT.forked(s.taskId), s.taskId));
     return !core.ended;

@@ -25,10 +25,7 @@ const WATCH_INTERVAL_MS = 1500;
 
 class Interrupted extends Error {}
 
-/**
- * One turn, with Ctrl-C = CancelTask and a second Ctrl-C = leave; with `steer` (the card offers
- * it), a line typed meanwhile steers the task.
- */
+/** One turn (Ctrl-C: CancelTask, twice: leave); with `steer`, a line typed meanwhile steers. */
 async function runTurn(
   client: Client,
   parts: Part[],
@@ -258,6 +255,7 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
       e.out(c.dim(`${control.text}\n`));
       continue;
     }
+    const stayIn = contextId; // a refused fork (a request error: no task) stays in this context
     if (control?.newContext) contextId = undefined;
     let parts: Part[] = [textPart(control ? control.text : text)];
     let taskId: string | undefined;
@@ -294,6 +292,7 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
       }
     } catch (err) {
       if (err instanceof Interrupted) return EXIT.interrupted;
+      contextId ??= stayIn;
       e.err(`claude-a2a: ${errorMessage(err, s.url)}\n`);
     }
   }

@@ -9,7 +9,7 @@ import { PLAN_MEDIA_TYPE, PLAN_TEXT, planApprovalData } from "../../../src/contr
 import { DELEGATION_TEXT } from "../../../src/contract/delegation.js";
 import { EVENTS_EXTENSION_URI, EVENTS_EXTENSION_VERSION } from "../../../src/contract/extension.js";
 import { CONTROL_EXTENSION_URI, CONTROL_EXTENSION_VERSION } from "../../../src/contract/control.js";
-import { CONTROL_TEXT } from "../../../src/contract/control-texts.js";
+import { CONTROL_REFUSAL, CONTROL_TEXT } from "../../../src/contract/control-texts.js";
 import { versionRefusedMessage } from "../../../src/contract/versions.js";
 import { sessionResetText } from "../../../src/sessions/recovery.js";
 import { docPage, manual } from "../../support/docs/pages.js";
@@ -231,6 +231,7 @@ describe("the docs' event contract and src/contract/", () => {
     ...rendered(FLEET_TEXT).map(([n, t]) => [`fleet ${n}`, t]),
     ...rendered(PLAN_TEXT).map(([n, t]) => [`plan ${n}`, t]),
     ...rendered(DELEGATION_TEXT).map(([n, t]) => [`delegation ${n}`, t]),
+    ...rendered(CONTROL_REFUSAL).map(([n, t]) => [`control ${n}`, t]),
   ])("%s is quoted in the docs", (_name, text) => {
     expect(snippets.filter((s) => pattern(s).test(text))).not.toEqual([]);
   });

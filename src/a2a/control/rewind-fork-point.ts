@@ -1,0 +1,28 @@
+import { pointAfter, pointBefore, type ResumePoint } from "../../claude/index.js";
+import { CONTROL_TEXT } from "../../contract/control-texts.js";
+
+export type PointCheck =
+  | { readonly ok: true; readonly point: Exclude<ResumePoint, { kind: "missing" }> }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Where a rewind (just before the task's prompt) or a fork (the end of the task) resumes the
+ * task's session, read from the runtime's transcript of it; refused when the session has no
+ * transcript here any more, or when the prompt is not on the branch the conversation is on (an
+ * earlier rewind went back before it). The request guard asks it before the task exists, the
+ * task's start again with the transcript as it then is. Pure.
+ */
+export function resumePointOf(
+  kind: "rewind" | "fork",
+  taskId: string,
+  promptUuid: string,
+  transcript: string,
+): PointCheck {
+  if (transcript.trim() === "") return { ok: false, reason: CONTROL_TEXT.noTranscript(taskId) };
+  const point =
+    kind === "rewind" ? pointBefore(transcript, promptUuid) : pointAfter(transcript, promptUuid);
+  if (point.kind === "missing") {
+    return { ok: false, reason: CONTROL_TEXT.notInConversation(taskId) };
+  }
+  return { ok: true, point };
+}

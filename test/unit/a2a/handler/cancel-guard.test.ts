@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { TaskState } from "@a2a-js/sdk";
+import { cancelRefusal, stateName } from "../../../../src/a2a/handler/cancel-guard.js";
+
+const task = (state: TaskState) => ({
+  id: "t1",
+  status: { state, message: undefined, timestamp: undefined },
+});
+
+describe("cancelRefusal: what CancelTask refuses before the SDK sees it", () => {
+  it.each<[string, ReturnType<typeof task> | undefined, boolean, string | undefined]>([
+    ["unknown: the SDK's TaskNotFound", undefined, false, undefined],
+    ["working here", task(TaskState.TASK_STATE_WORKING), true, undefined],
+    ["parked here", task(TaskState.TASK_STATE_INPUT_REQUIRED), true, undefined],
+    [
+      "completed",
+      task(TaskState.TASK_STATE_COMPLETED),
+      false,
+      "Task t1 is not cancelable: it has already ended (completed).",
+    ],
+    [
+      "canceled already (the SDK would answer it as canceled again)",
+      task(TaskState.TASK_STATE_CANCELED),
+      false,
+      "Task t1 is not cancelable: it has already ended (canceled).",
+    ],
+    [
+      "stored as working, not running here",
+      task(TaskState.TASK_STATE_WORKING),
+      false,
+      "Task t1 is not running on this server and cannot be canceled.",
+    ],
+  ])("%s", (_name, stored, active, expected) => {
+    expect(cancelRefusal(stored, active)).toBe(expected);
+  });
+
+  it("names a state as a word", () => {
+    expect(stateName(TaskState.TASK_STATE_INPUT_REQUIRED)).toBe("input_required");
+    expect(stateName(undefined)).toBe("unspecified");
+  });
+});
