@@ -34,14 +34,18 @@ interface Variant {
   contextId: string;
   pids: number[];
   readonly wallMs: number[];
-  cpuMs: number;
+  /** Summed over the rounds: the Claude Code process's own threads, and its commands. */
+  readonly cpuMs: { runtime: number; commands: number };
 }
 
-/** CPU time so far of the Claude Code processes and of the commands they waited for. */
-async function cpuOf(pids: readonly number[]): Promise<number> {
-  let ms = 0;
-  for (const pid of pids) ms += (await cpuTimePreciseMs(pid)) + (await childrenCpuTimeMs(pid));
-  return ms;
+/** CPU time so far of the Claude Code processes, and of the commands they waited for. */
+async function cpuOf(pids: readonly number[]): Promise<{ runtime: number; commands: number }> {
+  const cpu = { runtime: 0, commands: 0 };
+  for (const pid of pids) {
+    cpu.runtime += await cpuTimePreciseMs(pid);
+    cpu.commands += await childrenCpuTimeMs(pid);
+  }
+  return cpu;
 }
 
 export async function sandbox(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
@@ -53,7 +57,14 @@ export async function sandbox(rig: Rig, plan: Plan, log: (s: string) => void): P
         ...(sandboxSetting !== undefined && { sandbox: sandboxSetting }),
       },
     });
-    variants.push({ name, server, contextId: "", pids: [], wallMs: [], cpuMs: 0 });
+    variants.push({
+      name,
+      server,
+      contextId: "",
+      pids: [],
+      wallMs: [],
+      cpuMs: { runtime: 0, commands: 0 },
+    });
   };
   try {
     await add("sandbox off");
@@ -81,7 +92,9 @@ export async function sandbox(rig: Rig, plan: Plan, log: (s: string) => void): P
         if (turn.error || turn.text !== "Ran it.") errors++;
         if (round < 0) continue;
         v.wallMs.push(turn.finalMs);
-        v.cpuMs += (await cpuOf(v.pids)) - cpuBefore;
+        const cpuAfter = await cpuOf(v.pids);
+        v.cpuMs.runtime += cpuAfter.runtime - cpuBefore.runtime;
+        v.cpuMs.commands += cpuAfter.commands - cpuBefore.commands;
       }
     }
     if (errors > 0) log(`bench: sandbox: ${errors} turn(s) did not complete with the command run`);
@@ -101,7 +114,14 @@ function rows(variants: readonly Variant[], rounds: number): Row[] {
     samples,
     ...extra,
   });
-  const cpuPerTurn = (v: Variant) => v.cpuMs / rounds;
+  const cpu = (v: Variant, part: "runtime" | "commands") => v.cpuMs[part] / rounds;
+  const cpuRows = (part: "runtime" | "commands", what: string): Row[] => [
+    row(`CPU per turn, ${what}`, `${off.name} (mean)`, [cpu(off, part)], { baseline: true }),
+    ...sandboxed.flatMap((v) => [
+      row(`CPU per turn, ${what}`, `${v.name} (mean)`, [cpu(v, part)]),
+      row(`CPU added, ${what}`, `${v.name} − off`, [cpu(v, part) - cpu(off, part)]),
+    ]),
+  ];
   return [
     row("turn", off.name, off.wallMs, { baseline: true }),
     ...sandboxed.flatMap((v) => [
@@ -113,12 +133,7 @@ function rows(variants: readonly Variant[], rounds: number): Row[] {
         { target: "< 50 ms" },
       ),
     ]),
-    row("CPU per turn, mean", `${off.name}: runtime + commands`, [cpuPerTurn(off)], {
-      baseline: true,
-    }),
-    ...sandboxed.flatMap((v) => [
-      row("CPU per turn, mean", `${v.name}: runtime + commands`, [cpuPerTurn(v)]),
-      row("CPU added per command", `${v.name} − off`, [cpuPerTurn(v) - cpuPerTurn(off)]),
-    ]),
+    ...cpuRows("commands", "commands"),
+    ...cpuRows("runtime", "runtime"),
   ];
 }
