@@ -15,6 +15,7 @@
  * BENCH_SANDBOX_RG=<path of a ripgrep>: a third server, "strict" with `ripgrep.command` set to
  * it, in the same rounds: the runtime runs ripgrep before every sandboxed command (its
  * dangerous-file scan), by default its own 400 MB binary; this measures a system one instead.
+ * BENCH_SANDBOX_ALSO=<claude.sandbox as JSON>: one more server with that sandbox, likewise.
  */
 import { blockingTurn } from "../a2a.js";
 import { BASH_PROMPT } from "../model-rules.js";
@@ -73,6 +74,8 @@ export async function sandbox(rig: Rig, plan: Plan, log: (s: string) => void): P
     if (rg !== undefined && rg !== "") {
       await add('"strict", system ripgrep', { preset: "strict", ripgrep: { command: rg } });
     }
+    const also = process.env.BENCH_SANDBOX_ALSO;
+    if (also !== undefined && also !== "") await add(also, JSON.parse(also) as SandboxSetting);
     // The first turn of each spawns its process; then every turn is warm.
     for (const v of variants) {
       const first = await blockingTurn(v.server.client, BASH_PROMPT);
