@@ -15,6 +15,16 @@ export async function cpuTimeMs(pid: number): Promise<number> {
 }
 
 /**
+ * CPU time, in ms (10 ms resolution), of the process's children that have exited and been
+ * waited for (with theirs): what its short-lived commands cost, which `/proc` no longer lists.
+ */
+export async function childrenCpuTimeMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "latin1");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND;
+}
+
+/**
  * The same, to the nanosecond: the time on a CPU of every thread of the process
  * (`/proc/<pid>/task/<tid>/schedstat`), so a single warm turn's few milliseconds can be read
  * without `stat`'s 10 ms ticks. A thread that has exited is no longer counted: node's threads

@@ -5,77 +5,138 @@
  * alternating order, whose model reply is one trivial Bash command (`echo`) and then a short
  * text: the turn's whole time, blocking. The difference of the medians is what one sandboxed
  * command adds. Target (issue 32): under 50 ms on this 2-core machine.
+ *
+ * Wall time on a loaded machine is mostly waiting for a CPU, and a sandboxed command starts
+ * about nine processes where an unsandboxed one starts one, so the rounds also read the CPU time
+ * each turn costs the Claude Code process and the commands it started and waited for (`/proc`:
+ * its threads to the nanosecond, its children in 10 ms ticks, hence a mean over the rounds):
+ * what the sandbox adds whatever the load.
+ *
+ * BENCH_SANDBOX_RG=<path of a ripgrep>: a third server, "strict" with `ripgrep.command` set to
+ * it, in the same rounds: the runtime runs ripgrep before every sandboxed command (its
+ * dangerous-file scan), by default its own 400 MB binary; this measures a system one instead.
+ * BENCH_SANDBOX_ALSO=<claude.sandbox as JSON>: one more server with that sandbox, likewise.
  */
 import { blockingTurn } from "../a2a.js";
 import { BASH_PROMPT } from "../model-rules.js";
 import type { Plan } from "../plan.js";
+import { childrenCpuTimeMs, cpuTimePreciseMs } from "../proc.js";
 import type { ExtraServer, Rig } from "../rig.js";
 import type { Row } from "../stats.js";
+import type { ConfigInput } from "../../src/config/schema.js";
+
+type SandboxSetting = NonNullable<ConfigInput["claude"]>["sandbox"];
 
 const SCENARIO = "sandbox: one Bash per turn";
 
+interface Variant {
+  readonly name: string;
+  readonly server: ExtraServer;
+  contextId: string;
+  pids: number[];
+  readonly wallMs: number[];
+  /** Summed over the rounds: the Claude Code process's own threads, and its commands. */
+  readonly cpuMs: { runtime: number; commands: number };
+}
+
+/** CPU time so far of the Claude Code processes, and of the commands they waited for. */
+async function cpuOf(pids: readonly number[]): Promise<{ runtime: number; commands: number }> {
+  const cpu = { runtime: 0, commands: 0 };
+  for (const pid of pids) {
+    cpu.runtime += await cpuTimePreciseMs(pid);
+    cpu.commands += await childrenCpuTimeMs(pid);
+  }
+  return cpu;
+}
+
 export async function sandbox(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
-  const servers: ExtraServer[] = [];
-  try {
-    const off = await rig.extraServer({ claude: { permissionMode: "acceptEdits" } });
-    servers.push(off);
-    const strict = await rig.extraServer({
-      claude: { permissionMode: "acceptEdits", sandbox: "strict" },
+  const variants: Variant[] = [];
+  const add = async (name: string, sandboxSetting?: SandboxSetting) => {
+    const server = await rig.extraServer({
+      claude: {
+        permissionMode: "acceptEdits",
+        ...(sandboxSetting !== undefined && { sandbox: sandboxSetting }),
+      },
     });
-    servers.push(strict);
-    const variants = [off, strict];
+    variants.push({
+      name,
+      server,
+      contextId: "",
+      pids: [],
+      wallMs: [],
+      cpuMs: { runtime: 0, commands: 0 },
+    });
+  };
+  try {
+    await add("sandbox off");
+    await add('"strict" (bubblewrap)', "strict");
+    const rg = process.env.BENCH_SANDBOX_RG;
+    if (rg !== undefined && rg !== "") {
+      await add('"strict", system ripgrep', { preset: "strict", ripgrep: { command: rg } });
+    }
+    const also = process.env.BENCH_SANDBOX_ALSO;
+    if (also !== undefined && also !== "") await add(also, JSON.parse(also) as SandboxSetting);
     // The first turn of each spawns its process; then every turn is warm.
-    const contexts: string[] = [];
-    for (const s of variants) {
-      const first = await blockingTurn(s.client, BASH_PROMPT);
+    for (const v of variants) {
+      const first = await blockingTurn(v.server.client, BASH_PROMPT);
       if (first.error || first.text !== "Ran it.") {
         throw new Error(`sandbox bench: the first turn did not run the command (${first.text})`);
       }
-      contexts.push(first.contextId);
+      v.contextId = first.contextId;
+      v.pids = await v.server.claudePids();
     }
-    const samples: number[][] = [[], []];
     let errors = 0;
     for (let round = -2; round < plan.sandboxRounds; round++) {
-      const order = round % 2 === 0 ? [0, 1] : [1, 0];
-      for (const at of order) {
-        const turn = await blockingTurn(
-          (variants[at] as ExtraServer).client,
-          BASH_PROMPT,
-          contexts[at],
-        );
+      // Each variant first as often as the others.
+      for (const at of variants.map((_, i) => (i + round + 2) % variants.length)) {
+        const v = variants[at] as Variant;
+        const cpuBefore = await cpuOf(v.pids);
+        const turn = await blockingTurn(v.server.client, BASH_PROMPT, v.contextId);
         if (turn.error || turn.text !== "Ran it.") errors++;
-        if (round >= 0) samples[at]?.push(turn.finalMs);
+        if (round < 0) continue;
+        v.wallMs.push(turn.finalMs);
+        const cpuAfter = await cpuOf(v.pids);
+        v.cpuMs.runtime += cpuAfter.runtime - cpuBefore.runtime;
+        v.cpuMs.commands += cpuAfter.commands - cpuBefore.commands;
       }
     }
     if (errors > 0) log(`bench: sandbox: ${errors} turn(s) did not complete with the command run`);
-    const [offMs = [], strictMs = []] = samples;
-    const added = strictMs.map((ms, i) => ms - (offMs[i] ?? ms));
-    return [
-      {
-        scenario: SCENARIO,
-        group: "turn",
-        variant: "sandbox off",
-        unit: "ms",
-        samples: offMs,
-        baseline: true,
-      },
-      {
-        scenario: SCENARIO,
-        group: "turn",
-        variant: '"strict" (bubblewrap)',
-        unit: "ms",
-        samples: strictMs,
-      },
-      {
-        scenario: SCENARIO,
-        group: "added per command",
-        variant: "strict − off, same round",
-        unit: "ms",
-        samples: added,
-        target: "< 50 ms",
-      },
-    ];
+    return rows(variants, plan.sandboxRounds);
   } finally {
-    await Promise.all(servers.map((s) => s.close()));
+    await Promise.all(variants.map((v) => v.server.close()));
   }
+}
+
+function rows(variants: readonly Variant[], rounds: number): Row[] {
+  const [off, ...sandboxed] = variants as [Variant, ...Variant[]];
+  const row = (group: string, variant: string, samples: number[], extra: Partial<Row> = {}) => ({
+    scenario: SCENARIO,
+    group,
+    variant,
+    unit: "ms" as const,
+    samples,
+    ...extra,
+  });
+  const cpu = (v: Variant, part: "runtime" | "commands") => v.cpuMs[part] / rounds;
+  const cpuRows = (part: "runtime" | "commands", what: string): Row[] => [
+    row(`CPU per turn, ${what}`, `${off.name} (mean)`, [cpu(off, part)], { baseline: true }),
+    ...sandboxed.flatMap((v) => [
+      row(`CPU per turn, ${what}`, `${v.name} (mean)`, [cpu(v, part)]),
+      row(`CPU added, ${what}`, `${v.name} − off`, [cpu(v, part) - cpu(off, part)]),
+    ]),
+  ];
+  return [
+    row("turn", off.name, off.wallMs, { baseline: true }),
+    ...sandboxed.flatMap((v) => [
+      row("turn", v.name, v.wallMs),
+      row(
+        "added per command",
+        `${v.name} − off, same round`,
+        v.wallMs.map((ms, i) => ms - (off.wallMs[i] ?? ms)),
+        { target: "< 50 ms" },
+      ),
+    ]),
+    ...cpuRows("commands", "commands"),
+    ...cpuRows("runtime", "runtime"),
+  ];
 }

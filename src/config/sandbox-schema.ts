@@ -125,6 +125,13 @@ export const sandboxSettingsShape = {
     .record(name(), names(), { error: "expected an object of command patterns to paths" })
     .optional()
     .describe("Violations not reported, by command pattern."),
+  ripgrep: z
+    .strictObject({ command: name(), args: names().optional() })
+    .optional()
+    .describe(
+      "Linux: the ripgrep the runtime runs before every sandboxed command to find dangerous " +
+        "files (.bashrc, .git/hooks, …) below the working directory. Default: its bundled one.",
+    ),
   bwrapPath: name().optional().describe("Linux: the bubblewrap binary. Default: bwrap on PATH."),
   socatPath: name().optional().describe("Linux: the socat binary. Default: socat on PATH."),
 } as const;
