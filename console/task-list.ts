@@ -8,6 +8,7 @@
 import type { Task } from "@a2a-js/sdk";
 import { usageOf } from "../src/contract/usage.js";
 import { h, replace } from "./dom.js";
+import { markListed } from "./marks.js";
 import { age, originOf, shortId, stateName } from "./format.js";
 import { askOfTask, conversations, ownerOf, saidOfTask, type ListFilter } from "./list-filter.js";
 import { outcomeLine, plainOf, titleOf } from "./words.js";
@@ -121,4 +122,5 @@ export function renderList(
     on.more !== undefined &&
       h("button", { type: "button", id: "list-more", onclick: on.more }, "Show more tasks"),
   );
+  markListed();
 }

@@ -25,6 +25,8 @@ export type Entry =
       readonly toolUseId: string;
       readonly toolName: string;
       readonly input: unknown;
+      /** A subagent's call: the `Task`/`Agent` call it runs in (`parentToolUseId`). */
+      readonly parent?: string;
     }
   /** Claude's text of one run (`assistant_text` artifact), shown as it grows. */
   | { readonly type: "text"; readonly artifactId: string }
@@ -233,13 +235,16 @@ function toolEvent(
     const bytes = meta[TOOL_IO_KEYS.outputBytes];
     if (typeof bytes === "number") outcome.bytes = bytes;
   } else if (meta.sandbox === "refused") outcome.refused = text;
-  else
+  else {
+    const parent = meta[TOOL_IO_KEYS.parent];
     model.entries.push({
       type: "tool",
       toolUseId: id,
       toolName: typeof meta.toolName === "string" ? meta.toolName : "tool",
       input: meta[TOOL_IO_KEYS.input],
+      ...(typeof parent === "string" && { parent }),
     });
+  }
   return true;
 }
 
