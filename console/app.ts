@@ -22,6 +22,7 @@ import {
   type Connection,
 } from "./connection.js";
 import { replace } from "./dom.js";
+import { patch } from "./dom-patch.js";
 import {
   endsStream,
   eventNumberOf,
@@ -87,7 +88,7 @@ function renderTask(): void {
   if (model === undefined) return;
   const atBottom = ui.view.scrollHeight - ui.view.scrollTop - ui.view.clientHeight < 40;
   const focused = focusKey();
-  replace(ui.view, taskHead(model, { cancel: () => void cancel() }), ...taskBody(model));
+  patch(ui.view, taskHead(model, { cancel: () => void cancel() }), ...taskBody(model));
   refocus(focused);
   if (atBottom) ui.view.scrollTop = ui.view.scrollHeight;
   const status = model.task.status;

@@ -8,6 +8,7 @@
 import type { Task } from "@a2a-js/sdk";
 import { usageOf } from "../src/contract/usage.js";
 import { h, replace } from "./dom.js";
+import { patch } from "./dom-patch.js";
 import { markListed } from "./marks.js";
 import { age, originOf, shortId, stateName } from "./format.js";
 import { askOfTask, conversations, ownerOf, saidOfTask, type ListFilter } from "./list-filter.js";
@@ -82,7 +83,8 @@ export function renderList(
     return;
   }
   const shown = conversations(tasks, filter);
-  replace(
+  // Patched, not rebuilt: a thousand rows re-rendered at every poll touch only what changed.
+  patch(
     el,
     shown.length === 0 && h("p", { class: "empty none-found" }, "No task matches the search."),
     shown.map(({ contextId, title, tasks: group }) =>

@@ -80,8 +80,10 @@ export interface TaskModel {
   readonly files: Map<string, FileView>;
   /** `text/x-diff` artifacts: id → the unified diff. */
   readonly diffs: Map<string, { name: string; text: string }>;
-  /** History messages already in `entries`. */
+  /** History messages already read into `entries`. */
   shownHistory: number;
+  /** Texts the page sent (`applySent`) whose echo in the history is not read yet. */
+  readonly sent: string[];
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -175,7 +177,10 @@ function historyEntries(model: TaskModel, history: readonly Message[], usersOnly
     const role = m.role === Role.ROLE_USER ? "user" : "agent";
     if (usersOnly && role !== "user") continue;
     const text = messageText(m);
-    if (text !== "") model.entries.push({ type: "message", role, text });
+    // The page's own message is shown since it was sent: its echo is not shown again.
+    const echo = role === "user" ? model.sent.indexOf(text) : -1;
+    if (echo >= 0) model.sent.splice(echo, 1);
+    else if (text !== "") model.entries.push({ type: "message", role, text });
   }
   model.shownHistory = Math.max(model.shownHistory, history.length);
 }
@@ -191,6 +196,7 @@ export function modelOf(task: Task): TaskModel {
     files: new Map(),
     diffs: new Map(),
     shownHistory: 0,
+    sent: [],
   };
   historyEntries(model, task.history, false);
   for (const a of task.artifacts) {
@@ -213,7 +219,8 @@ export function applySnapshot(model: TaskModel, task: Task): void {
 /** A message the page sent (an answer, a follow-up), shown before the server echoes it. */
 export function applySent(model: TaskModel, text: string): void {
   model.entries.push({ type: "message", role: "user", text });
-  model.shownHistory++;
+  // Matched by its text, not counted: the history also holds the prompts the page answered.
+  model.sent.push(text);
 }
 
 /** A `tool_use` or `tool_result` status folded into its tool call; false for any other. */

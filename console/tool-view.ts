@@ -41,7 +41,8 @@ function inputDetail(toolName: string, input: unknown): HTMLElement | undefined 
     default:
       return input === undefined || Object.keys(i).length === 0
         ? undefined
-        : h("pre", { class: "tool-input" }, JSON.stringify(input, null, 2));
+        : // Focusable: a long input scrolls in its box, and a keyboard must reach it.
+          h("pre", { class: "tool-input", tabindex: 0 }, JSON.stringify(input, null, 2));
   }
 }
 

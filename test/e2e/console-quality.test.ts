@@ -274,6 +274,7 @@ describe("the console's budgets", () => {
     const rows = page.locator(".task-row");
     await rows.first().waitFor({ timeout: 30_000 });
     const listedAt = await markTime(page, LISTED_MARK);
+    console.log("DIAG", await page.evaluate(`JSON.stringify(performance.getEntries().map((e) => [e.name.slice(-40), Math.round(e.startTime), Math.round(e.duration), e.responseStart ? Math.round(e.responseStart) : 0]))`));
     expect(listedAt).toBeDefined();
     expect(listedAt).toBeLessThan(1000);
     // The first page of ListTasks, newest first; the rest a page at a time.
@@ -338,6 +339,7 @@ describe("the console's subagents", () => {
               description: "Count the files",
               prompt: "Count the files of the repository",
               subagent_type: "general-purpose",
+              run_in_background: false,
             }),
           ),
         },
