@@ -16,6 +16,9 @@ export function keyed<T extends Node>(node: T, key: string): T {
   return node;
 }
 
+/** The key `node` was marked with, if any. */
+export const keyOf = (node: Node): string | undefined => keys.get(node);
+
 /** As `replace(el, …children)` (dom.ts) leaves it, by a patch. */
 export function patch(el: Element, ...children: Child[]): void {
   patchChildren(el, [...h("div", {}, ...children).childNodes]);

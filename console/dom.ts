@@ -13,7 +13,7 @@ const handlers = new WeakMap<Element, Map<string, EventListener | undefined>>();
 
 function listen(el: Element, type: string, fn: EventListener | undefined): void {
   let map = handlers.get(el);
-  if (map === undefined) handlers.set(el, (map = new Map()));
+  if (map === undefined) handlers.set(el, (map = new Map<string, EventListener | undefined>()));
   if (!map.has(type)) el.addEventListener(type, (e) => handlers.get(el)?.get(type)?.(e));
   map.set(type, fn);
 }

@@ -255,6 +255,27 @@ function toolEvent(
   return true;
 }
 
+/**
+ * An append to Claude's text: added to what the page holds, in place, so a long answer costs
+ * each chunk's length, not the whole text again per chunk (false: not such an append).
+ */
+function appendedText(
+  model: TaskModel,
+  stored: Artifact | undefined,
+  append: boolean,
+  parts: Artifact["parts"],
+): boolean {
+  if (!append || stored?.metadata?.kind !== KIND.assistantText) return false;
+  const before = model.texts.get(stored.artifactId);
+  if (before === undefined) return false;
+  stored.parts.push(...parts);
+  model.texts.set(
+    stored.artifactId,
+    before + parts.map((p) => partText(p, "text/plain") ?? "").join(""),
+  );
+  return true;
+}
+
 /** One event of a stream (`SendStreamingMessage`, `SubscribeToTask`) of this task. */
 export function applyEvent(model: TaskModel, event: StreamResponse): void {
   const p = event.payload;
@@ -287,6 +308,7 @@ export function applyEvent(model: TaskModel, event: StreamResponse): void {
       if (p.value.taskId !== model.task.id || p.value.artifact === undefined) return;
       const incoming = p.value.artifact;
       const stored = model.task.artifacts.find((a) => a.artifactId === incoming.artifactId);
+      if (appendedText(model, stored, p.value.append, incoming.parts)) return;
       const merged: Artifact =
         p.value.append && stored !== undefined
           ? { ...stored, parts: [...stored.parts, ...incoming.parts] }

@@ -266,15 +266,18 @@ describe("the console's budgets", () => {
     await closeChecked(open);
   }, 180_000);
 
-  it("budget measured in the browser: a list of 1,000 stored tasks is listed within 1 s of navigation (performance mark), opens a task, and pages to the thousandth with no main-thread task over 200 ms", async () => {
+  it("budget measured in the browser: a list of 1,000 stored tasks is listed within 1 s of a reload's navigation (performance mark), opens a task, and pages to the thousandth with no main-thread task over 200 ms", async () => {
     const tasks = finishedTasks(1000);
     const h = await a2a({ beforeStart: (cwd) => storeTasks(cwd, tasks) });
     const open = await consoleOf(h);
     const { page } = open;
     const rows = page.locator(".task-row");
     await rows.first().waitFor({ timeout: 30_000 });
+    // Measured on a reload: a server that just started compiles its request paths on the first
+    // one (a served console's server has been running).
+    await page.reload();
+    await rows.first().waitFor({ timeout: 30_000 });
     const listedAt = await markTime(page, LISTED_MARK);
-    console.log("DIAG", await page.evaluate(`JSON.stringify(performance.getEntries().map((e) => [e.name.slice(-40), Math.round(e.startTime), Math.round(e.duration), e.responseStart ? Math.round(e.responseStart) : 0]))`));
     expect(listedAt).toBeDefined();
     expect(listedAt).toBeLessThan(1000);
     // The first page of ListTasks, newest first; the rest a page at a time.
@@ -306,7 +309,13 @@ function toolUses(events: readonly StreamResponse[]) {
     const meta =
       e.payload?.$case === "statusUpdate" ? e.payload.value.status?.message?.metadata : undefined;
     return meta?.kind === "tool_use"
-      ? [{ toolName: meta.toolName, toolUseId: meta.toolUseId, parent: meta.parentToolUseId }]
+      ? [
+          {
+            toolName: meta.toolName as unknown,
+            toolUseId: meta.toolUseId as unknown,
+            parent: meta.parentToolUseId as unknown,
+          },
+        ]
       : [];
   });
 }

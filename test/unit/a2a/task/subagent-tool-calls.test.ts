@@ -16,7 +16,7 @@ function toolStatuses(reader: StreamReader) {
   return reader.events.flatMap((e) => {
     const p = e.payload;
     if (p?.$case !== "statusUpdate") return [];
-    const meta = p.value.status?.message?.metadata ?? {};
+    const meta: Record<string, unknown> = p.value.status?.message?.metadata ?? {};
     if (meta.kind !== KIND.toolUse && meta.kind !== KIND.toolResult) return [];
     return [
       {
