@@ -79,6 +79,8 @@ function renderTask(): void {
         ? { ...t, status: model.task.status, metadata: model.task.metadata }
         : t,
     );
+  // Read before anything changes: a read after a change lays the whole page out at once.
+  const atBottom = ui.view.scrollHeight - ui.view.scrollTop - ui.view.clientHeight < 40;
   renderList(ui.list, state.tasks, model?.task.id, state.filter, {
     open: (t) => void open(t.id),
     write,
@@ -86,7 +88,6 @@ function renderTask(): void {
   });
   noticeTasks(state.tasks, (id) => void open(id));
   if (model === undefined) return;
-  const atBottom = ui.view.scrollHeight - ui.view.scrollTop - ui.view.clientHeight < 40;
   const focused = focusKey();
   patch(ui.view, taskHead(model, { cancel: () => void cancel() }), ...taskBody(model));
   refocus(focused);
