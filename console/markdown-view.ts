@@ -1,12 +1,13 @@
 /**
  * Claude's answer as DOM nodes, from `markdown.ts`'s tree: every piece of text is a text node,
  * never HTML, and a link opens in a new tab without a referrer or a handle on this page. A
- * streamed answer re-renders only its last block: the blocks above it keep their nodes (no
- * flicker, and a long answer stays cheap to grow).
+ * streamed answer re-renders only its last block: the blocks above it keep their nodes in the
+ * page (no flicker, and a long answer stays cheap to grow: the work per render is the new text).
  */
 import { h } from "./dom.js";
 import { highlight } from "./highlight.js";
-import { blockSources, parseMarkdown, type Block, type Inline } from "./markdown.js";
+import { keyed } from "./dom-patch.js";
+import { blockSpans, parseMarkdown, type Block, type Inline } from "./markdown.js";
 
 function inlineNodes(inline: readonly Inline[]): (Node | string)[] {
   return inline.map((i) => {
@@ -83,8 +84,22 @@ function blockNode(b: Block): HTMLElement {
   }
 }
 
-// Rendered blocks by their source, per answer: a re-render reuses every unchanged block's node.
-const cache = new Map<string, Map<string, HTMLElement>>();
+interface Rendered {
+  /** The answer as last rendered (line breaks `\n`). */
+  readonly source: string;
+  readonly spans: readonly { start: number; text: string }[];
+  /** Each block's node, by its source: a template (dom-patch.ts `keyed`), never in the page. */
+  readonly nodes: ReadonlyMap<string, HTMLElement>;
+}
+
+// Per answer: a re-render walks only the text from the last block on when the answer grew, and
+// builds only the blocks that changed; the patch leaves the page's copies of the others alone.
+const cache = new Map<string, Rendered>();
+
+function blockTemplate(src: string): HTMLElement {
+  const [block] = parseMarkdown(src);
+  return keyed(block === undefined ? h("p") : blockNode(block), src);
+}
 
 /** The answer `source` as a `.markdown` element; `key` names the answer across re-renders. */
 export function markdownView(
@@ -92,17 +107,24 @@ export function markdownView(
   key: string,
   attrs: Record<string, string> = {},
 ): HTMLElement {
-  const before = cache.get(key) ?? new Map<string, HTMLElement>();
+  const text = source.replace(/\r\n?/g, "\n");
+  const before = cache.get(key);
+  const last = before?.spans.at(-1);
+  const spans =
+    before !== undefined && last !== undefined && text.startsWith(before.source)
+      ? [
+          ...before.spans.slice(0, -1),
+          ...blockSpans(text.slice(last.start)).map((s) => ({ ...s, start: s.start + last.start })),
+        ]
+      : blockSpans(text);
   const after = new Map<string, HTMLElement>();
-  const nodes = blockSources(source).map((src) => {
-    let node = before.get(src) ?? after.get(src);
-    if (node === undefined || after.has(src)) {
-      const [block] = parseMarkdown(src);
-      node = block === undefined ? h("p") : blockNode(block);
-    }
+  const nodes = spans.map(({ text: src }) => {
+    // The same block twice in one answer: the second is a node of its own.
+    if (after.has(src)) return blockTemplate(src);
+    const node = before?.nodes.get(src) ?? blockTemplate(src);
     after.set(src, node);
     return node;
   });
-  cache.set(key, after);
+  cache.set(key, { source: text, spans, nodes: after });
   return h("div", { class: "markdown", ...attrs }, nodes);
 }

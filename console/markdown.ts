@@ -55,6 +55,26 @@ export function blockSources(source: string): string[] {
   return out;
 }
 
+/**
+ * Each top-level block's source and its offset in `source` (its line breaks already `\n`): a
+ * streamed answer grows at its end, which changes its last block at most, so only the text from
+ * that block's start needs walking again.
+ */
+export function blockSpans(source: string): { start: number; text: string }[] {
+  const lines = source.split("\n");
+  const offsets: number[] = [];
+  let at = 0;
+  for (const line of lines) {
+    offsets.push(at);
+    at += line.length + 1;
+  }
+  const out: { start: number; text: string }[] = [];
+  walk(lines, (start, end) =>
+    out.push({ start: offsets[start] ?? 0, text: lines.slice(start, end).join("\n") }),
+  );
+  return out;
+}
+
 function blocksOf(lines: string[]): Block[] {
   const out: Block[] = [];
   walk(lines, (start, end) => {

@@ -140,7 +140,8 @@ function permissionForm(
       h("dt", {}, "Tool"),
       h("dd", { class: "tool" }, req.toolName),
       h("dt", {}, "Input"),
-      h("dd", {}, h("pre", { class: "input" }, inputText(req.input))),
+      // Focusable: a long input (a Write's content) scrolls in its box; a keyboard reaches it.
+      h("dd", {}, h("pre", { class: "input", tabindex: 0 }, inputText(req.input))),
       req.decisionReason !== undefined && [
         h("dt", {}, "Reason"),
         h("dd", { class: "reason" }, req.decisionReason),

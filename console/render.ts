@@ -8,6 +8,7 @@ import type { Part, Task } from "@a2a-js/sdk";
 import { dryRunOf, offeredControls, taskControls } from "./controls.js";
 import { controlButtons, forkPanel, rewindPanel } from "./control-panels.js";
 import { replace } from "./dom.js";
+import { patch } from "./dom-patch.js";
 import { noticeTasks } from "./notify.js";
 import { focusKey, refocus, ui } from "./page.js";
 import { planForm } from "./plan-view.js";
@@ -69,6 +70,8 @@ export function renderTask(): void {
         ? { ...t, status: model.task.status, metadata: model.task.metadata }
         : t,
     );
+  // Read before anything changes: a read after a change lays the whole page out at once.
+  const atBottom = ui.view.scrollHeight - ui.view.scrollTop - ui.view.clientHeight < 40;
   renderList(ui.list, state.tasks, model?.task.id, state.filter, {
     open: (t) => handlers.open(t.id),
     write: handlers.write,
@@ -76,13 +79,12 @@ export function renderTask(): void {
   });
   noticeTasks(state.tasks, handlers.open);
   if (model === undefined) return;
-  const atBottom = ui.view.scrollHeight - ui.view.scrollTop - ui.view.clientHeight < 40;
   const focused = focusKey();
   const offered = offeredControls(state.conn?.card);
   const head = taskHead(model, { cancel: handlers.cancel });
   const buttons = controlButtons(taskControls(offered, model.task), handlers);
   if (buttons !== undefined) head.append(buttons);
-  replace(ui.view, head, ...taskBody(model));
+  patch(ui.view, head, ...taskBody(model));
   refocus(focused);
   if (atBottom) ui.view.scrollTop = ui.view.scrollHeight;
   const slot = slotOf(model.task, offered.has("steer"), state.panel);

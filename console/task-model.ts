@@ -25,6 +25,8 @@ export type Entry =
       readonly toolUseId: string;
       readonly toolName: string;
       readonly input: unknown;
+      /** A subagent's call: the `Task`/`Agent` call it runs in (`parentToolUseId`). */
+      readonly parent?: string;
     }
   /** Claude's text of one run (`assistant_text` artifact), shown as it grows. */
   | { readonly type: "text"; readonly artifactId: string }
@@ -78,8 +80,10 @@ export interface TaskModel {
   readonly files: Map<string, FileView>;
   /** `text/x-diff` artifacts: id → the unified diff. */
   readonly diffs: Map<string, { name: string; text: string }>;
-  /** History messages already in `entries`. */
+  /** History messages already read into `entries`. */
   shownHistory: number;
+  /** Texts the page sent (`applySent`) whose echo in the history is not read yet. */
+  readonly sent: string[];
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -173,7 +177,10 @@ function historyEntries(model: TaskModel, history: readonly Message[], usersOnly
     const role = m.role === Role.ROLE_USER ? "user" : "agent";
     if (usersOnly && role !== "user") continue;
     const text = messageText(m);
-    if (text !== "") model.entries.push({ type: "message", role, text });
+    // The page's own message is shown since it was sent: its echo is not shown again.
+    const echo = role === "user" ? model.sent.indexOf(text) : -1;
+    if (echo >= 0) model.sent.splice(echo, 1);
+    else if (text !== "") model.entries.push({ type: "message", role, text });
   }
   model.shownHistory = Math.max(model.shownHistory, history.length);
 }
@@ -189,6 +196,7 @@ export function modelOf(task: Task): TaskModel {
     files: new Map(),
     diffs: new Map(),
     shownHistory: 0,
+    sent: [],
   };
   historyEntries(model, task.history, false);
   for (const a of task.artifacts) {
@@ -211,7 +219,8 @@ export function applySnapshot(model: TaskModel, task: Task): void {
 /** A message the page sent (an answer, a follow-up), shown before the server echoes it. */
 export function applySent(model: TaskModel, text: string): void {
   model.entries.push({ type: "message", role: "user", text });
-  model.shownHistory++;
+  // Matched by its text, not counted: the history also holds the prompts the page answered.
+  model.sent.push(text);
 }
 
 /** A `tool_use` or `tool_result` status folded into its tool call; false for any other. */
@@ -233,13 +242,37 @@ function toolEvent(
     const bytes = meta[TOOL_IO_KEYS.outputBytes];
     if (typeof bytes === "number") outcome.bytes = bytes;
   } else if (meta.sandbox === "refused") outcome.refused = text;
-  else
+  else {
+    const parent = meta[TOOL_IO_KEYS.parent];
     model.entries.push({
       type: "tool",
       toolUseId: id,
       toolName: typeof meta.toolName === "string" ? meta.toolName : "tool",
       input: meta[TOOL_IO_KEYS.input],
+      ...(typeof parent === "string" && { parent }),
     });
+  }
+  return true;
+}
+
+/**
+ * An append to Claude's text: added to what the page holds, in place, so a long answer costs
+ * each chunk's length, not the whole text again per chunk (false: not such an append).
+ */
+function appendedText(
+  model: TaskModel,
+  stored: Artifact | undefined,
+  append: boolean,
+  parts: Artifact["parts"],
+): boolean {
+  if (!append || stored?.metadata?.kind !== KIND.assistantText) return false;
+  const before = model.texts.get(stored.artifactId);
+  if (before === undefined) return false;
+  stored.parts.push(...parts);
+  model.texts.set(
+    stored.artifactId,
+    before + parts.map((p) => partText(p, "text/plain") ?? "").join(""),
+  );
   return true;
 }
 
@@ -275,6 +308,7 @@ export function applyEvent(model: TaskModel, event: StreamResponse): void {
       if (p.value.taskId !== model.task.id || p.value.artifact === undefined) return;
       const incoming = p.value.artifact;
       const stored = model.task.artifacts.find((a) => a.artifactId === incoming.artifactId);
+      if (appendedText(model, stored, p.value.append, incoming.parts)) return;
       const merged: Artifact =
         p.value.append && stored !== undefined
           ? { ...stored, parts: [...stored.parts, ...incoming.parts] }

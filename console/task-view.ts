@@ -22,7 +22,8 @@ import {
 } from "./format.js";
 import { markdownView } from "./markdown-view.js";
 import type { Entry, TaskModel } from "./task-model.js";
-import { toolEntry } from "./tool-view.js";
+import { nestTools, type Nesting } from "./tool-nesting.js";
+import { toolTree } from "./tool-view.js";
 import { outcomeLine, statusWords, titleOf } from "./words.js";
 
 export interface ViewHandlers {
@@ -36,6 +37,7 @@ function entryView(
   model: TaskModel,
   entry: Entry,
   lastText: string | undefined,
+  nesting: Nesting,
 ): HTMLElement | undefined {
   switch (entry.type) {
     case "message":
@@ -60,7 +62,10 @@ function entryView(
         }),
       );
     case "tool":
-      return toolEntry(entry, model.tools.get(entry.toolUseId));
+      // A subagent's call is shown under the call that ran it.
+      return nesting.nested.has(entry.toolUseId)
+        ? undefined
+        : toolTree(entry, model.tools, nesting);
     case "file":
       // The change itself is shown once, in the files section.
       return h(
@@ -187,8 +192,9 @@ function detailsView(model: TaskModel): HTMLElement | undefined {
 export function taskBody(model: TaskModel): HTMLElement[] {
   let lastText: string | undefined;
   const entries: HTMLElement[] = [];
+  const nesting = nestTools(model.entries);
   for (const e of model.entries) {
-    const view = entryView(model, e, lastText);
+    const view = entryView(model, e, lastText, nesting);
     if (e.type === "text") lastText = model.texts.get(e.artifactId);
     if (view !== undefined) entries.push(view);
   }

@@ -2,11 +2,13 @@
  * One tool call in the timeline, collapsible: what Claude did in words ("Running `npm test`"),
  * then its input and its output (docs/protocol.md "Tool calls"). A long output shows its last
  * lines first with a "Show all"; a Write/Edit shows its path only, since its change is shown once,
- * in the task's files. A subagent (`Task`) call shows its prompt.
+ * in the task's files. A subagent (`Task`/`Agent`) call shows its prompt, then the calls the
+ * subagent made, nested under it (tool-nesting.ts), then its report.
  */
 import { toolWords } from "../src/client/tool-summary.js";
 import { h } from "./dom.js";
 import type { ToolOutcome } from "./task-model.js";
+import type { Nesting, ToolCall } from "./tool-nesting.js";
 
 /** Lines of output shown before "Show all". */
 export const OUTPUT_LINES = 12;
@@ -39,7 +41,8 @@ function inputDetail(toolName: string, input: unknown): HTMLElement | undefined 
     default:
       return input === undefined || Object.keys(i).length === 0
         ? undefined
-        : h("pre", { class: "tool-input" }, JSON.stringify(input, null, 2));
+        : // Focusable: a long input scrolls in its box, and a keyboard must reach it.
+          h("pre", { class: "tool-input", tabindex: 0 }, JSON.stringify(input, null, 2));
   }
 }
 
@@ -79,9 +82,22 @@ function outputView(id: string, outcome: ToolOutcome | undefined): HTMLElement {
   );
 }
 
+/** A call with the calls made inside it (a subagent's), each nested under its own parent. */
+export function toolTree(
+  entry: ToolCall,
+  tools: ReadonlyMap<string, ToolOutcome>,
+  nesting: Nesting,
+): HTMLElement {
+  const inner = (nesting.children.get(entry.toolUseId) ?? []).map((c) =>
+    toolTree(c, tools, nesting),
+  );
+  return toolEntry(entry, tools.get(entry.toolUseId), inner);
+}
+
 export function toolEntry(
   entry: { toolUseId: string; toolName: string; input: unknown },
   outcome: ToolOutcome | undefined,
+  inner: readonly HTMLElement[] = [],
 ): HTMLElement {
   const words = toolWords(entry.toolName, entry.input);
   const state =
@@ -113,9 +129,17 @@ export function toolEntry(
       words.where !== undefined && [" in ", h("code", {}, words.where)],
       " ",
       h("span", { class: "badge tool-name" }, entry.toolName),
+      inner.length > 0 &&
+        h("span", { class: "tool-count" }, `${inner.length} call${inner.length === 1 ? "" : "s"}`),
       state !== "done" && h("span", { class: `tool-state ${state}` }, state),
     ),
     inputDetail(entry.toolName, entry.input),
+    inner.length > 0 &&
+      h(
+        "div",
+        { class: "subagent-calls", role: "group", "aria-label": "The subagent's calls" },
+        inner,
+      ),
     entry.toolName === "Write" || entry.toolName === "Edit" || entry.toolName === "MultiEdit"
       ? h("p", { class: "tool-note" }, "The change is shown under Files changed.")
       : outputView(entry.toolUseId, outcome),

@@ -49,32 +49,39 @@ export interface FinishedWork extends WorkRef {
 export const status = {
   /** Claude took the prompt (no message). */
   working: (ref: TaskRef): TaskStatusUpdateEvent => statusUpdate(ref, WORKING),
-  /** `io`: the call's input, capped (`toolInput`, src/contract/tool-io.ts); unset: not shown. */
+  /**
+   * `io`: the call's input, capped (`toolInput`, src/contract/tool-io.ts); unset: not shown.
+   * `parent`: the subagent call (`Task`/`Agent`) this call runs in; unset on the main thread.
+   */
   toolUse: (
     ref: TaskRef,
     toolName: string,
     toolUseId: string,
     io?: { readonly input: unknown; readonly truncated: boolean },
+    parent?: string,
   ): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.toolUse, TEXT.toolUse(toolName), {
       toolName,
       toolUseId,
+      ...(parent !== undefined && { [TOOL_IO_KEYS.parent]: parent }),
       ...(io !== undefined && {
         [TOOL_IO_KEYS.input]: io.input,
         ...(io.truncated && { [TOOL_IO_KEYS.inputTruncated]: true }),
       }),
     }),
-  /** The call's output (capped), once the runtime returned it to Claude. */
+  /** The call's output (capped), once the runtime returned it to Claude; `parent` as above. */
   toolResult: (
     ref: TaskRef,
     toolName: string,
     toolUseId: string,
     isError: boolean,
     output: { readonly text: string; readonly bytes: number; readonly truncated: boolean },
+    parent?: string,
   ): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.toolResult, TEXT.toolResult(toolName, isError), {
       toolName,
       toolUseId,
+      ...(parent !== undefined && { [TOOL_IO_KEYS.parent]: parent }),
       [TOOL_IO_KEYS.isError]: isError,
       [TOOL_IO_KEYS.output]: output.text,
       [TOOL_IO_KEYS.outputBytes]: output.bytes,

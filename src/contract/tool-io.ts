@@ -19,6 +19,11 @@ export const TOOL_IO_KEYS = {
   outputBytes: "outputBytes",
   truncated: "truncated",
   isError: "isError",
+  /**
+   * On a subagent's call (one a `Task`/`Agent` call runs): the `toolUseId` of that call, so a
+   * client can show the subagent's calls nested under it. Unset on the main thread's calls.
+   */
+  parent: "parentToolUseId",
 } as const;
 
 const encoder = new TextEncoder();

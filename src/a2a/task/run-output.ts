@@ -8,14 +8,14 @@ import type { TaskChannel } from "../handler/task-channel.js";
 
 /**
  * What one run of a task shows the client, per docs/protocol.md's event contract: its text as the
- * `response-<runId>` artifact, streamed, a `tool_use` status per main-thread tool call (with its
- * input) and a `tool_result` status with its output (each handed to `progress`: its task decides
- * when it goes out, not while the task is parked).
+ * `response-<runId>` artifact, streamed, a `tool_use` status per tool call (with its input; a
+ * subagent's with `parentToolUseId`) and a `tool_result` status with its output (each handed to
+ * `progress`: its task decides when it goes out, not while the task is parked).
  */
 export class RunOutput {
   private readonly text: AssistantTextArtifact;
   private readonly release: () => void;
-  /** The main thread's tool calls by id: a result names only the id. */
+  /** The tool calls seen, by id: a result names only the id. */
   private readonly toolNames = new Map<string, string>();
 
   constructor(
@@ -37,22 +37,26 @@ export class RunOutput {
   }
 
   onEvent(event: RunStreamEvent): void {
-    if (event.kind === "assistant" && event.parentToolUseId === null) {
+    // A subagent's calls (inside a `Task`/`Agent` call) too, marked with that call's id, so a
+    // client can nest them under it.
+    if (event.kind === "assistant") {
+      const parent = event.parentToolUseId ?? undefined;
       for (const block of event.content) {
         if (block.type !== "tool_use") continue;
         this.toolNames.set(block.id, block.name);
         const io = this.toolBytes > 0 ? capInput(block.input, this.toolBytes) : undefined;
-        this.progress(status.toolUse(this.ref, block.name, block.id, io));
+        this.progress(status.toolUse(this.ref, block.name, block.id, io, parent));
       }
     }
-    if (event.kind === "user" && event.parentToolUseId === null) {
+    if (event.kind === "user") {
+      const parent = event.parentToolUseId ?? undefined;
       // A second tool_use status, of the same call, once the runtime says its sandbox refused it.
       for (const result of event.toolResults) {
         const name = this.toolNames.get(result.toolUseId);
         if (name !== undefined && this.toolBytes > 0) {
           const output = capText(result.text ?? "", this.toolBytes);
           this.progress(
-            status.toolResult(this.ref, name, result.toolUseId, result.isError, output),
+            status.toolResult(this.ref, name, result.toolUseId, result.isError, output, parent),
           );
         }
         if (result.sandbox === undefined) continue;
