@@ -84,7 +84,8 @@ export class WorkspaceActivity {
         if (this.running.get(key)?.size === 0) this.running.delete(key);
         this.lastActivity = this.o.now();
         // A spare waits for this: it may start once the quiet moment has lasted.
-        if (this.running.size === 0 && this.timer.armed) this.timer.arm(this.quietMs, this.o.recheck);
+        if (this.running.size === 0 && this.timer.armed)
+          this.timer.arm(this.quietMs, this.o.recheck);
         return;
       case "closed":
         if (this.running.delete(key)) this.lastActivity = this.o.now();

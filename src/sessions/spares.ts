@@ -81,7 +81,8 @@ export type SupplyDecision =
   | { readonly kind: "start" }
   | {
       readonly kind: "wait";
-      readonly reason: "enough" | "closed" | "holding" | "starting" | "busy" | "no room" | "no site";
+      readonly reason:
+        "enough" | "closed" | "holding" | "starting" | "busy" | "no room" | "no site";
     };
 
 /**
