@@ -2,10 +2,17 @@
  * `sessions.spares`: a one-shot conversation (a message in a new context) against a warm
  * follow-up turn, time to the first streamed chunk and to the final status, spares on and off,
  * under "shared" and under "worktree" isolation (a repository of `plan.sparesFiles` files), all
- * four servers in the same run and interleaved: one new conversation every 2 s (the spare has
- * time to come back), each followed by a warm turn of a conversation already live. Then a burst
- * of 8 new conversations at once on each "shared" server, against the same burst with spares off.
+ * four servers in the same run and interleaved. Each server in turn gets a slot of 2 s: one new
+ * conversation, then a warm turn of a conversation already live, then nothing until the slot
+ * ends (one new conversation every 2 s: the spare has time to come back, and its start-up lands
+ * in its own server's slot rather than in the next server's turns). A fifth server ("shared",
+ * spares off, one process at most) measures a resumed conversation's first turn: two contexts
+ * take turns, so each one's process was closed for the other's and its next message resumes.
+ * Then a burst of 8 new conversations at once on each "shared" server, against the same burst
+ * with spares off. `BENCH_SPARES_BEFORE=<a built checkout>`: a server of that build with spares
+ * on joins each isolation's slots (rows "…, before"), for a before/after in the same run.
  */
+import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { streamingTurn } from "../a2a.js";
 import type { Plan } from "../plan.js";
@@ -19,6 +26,12 @@ const GAP_MS = 2_000;
 interface Side {
   readonly isolation: "shared" | "worktree";
   readonly spares: number;
+  /** The resume side: every turn resumes a conversation whose process was closed. */
+  readonly resumes: boolean;
+  /** The resume side's two contexts. */
+  readonly contexts: string[];
+  /** Another build's server (`BENCH_SPARES_BEFORE`). */
+  readonly before: boolean;
   readonly server: ExtraServer;
   context: string;
   readonly oneShotFirst: number[];
@@ -27,18 +40,26 @@ interface Side {
   readonly burstFinal: number[];
 }
 
-async function side(rig: Rig, isolation: Side["isolation"], spares: number, files: number) {
+async function side(
+  rig: Rig,
+  o: Pick<Side, "isolation" | "spares"> & { files: number; resumes?: boolean; cli?: string },
+) {
+  const { isolation, spares, files, resumes = false } = o;
   const config = {
-    sessions: { spares, maxLive: 32, minIdleBeforeEvictMs: 0 },
+    sessions: { spares, maxLive: resumes ? 1 : 32, minIdleBeforeEvictMs: 0 },
     claude: { isolation },
   };
   const server = await rig.extraServer(
     config,
     isolation === "worktree" ? (cwd) => generateRepository(cwd, files) : undefined,
+    o.cli,
   );
   const s: Side = {
     isolation,
     spares,
+    resumes,
+    contexts: [],
+    before: o.cli !== undefined,
     server,
     context: "",
     oneShotFirst: [],
@@ -53,26 +74,45 @@ export async function spares(rig: Rig, plan: Plan, log: (s: string) => void): Pr
   const sides: Side[] = [];
   let errors = 0;
   try {
+    const files = plan.sparesFiles;
+    const before = process.env.BENCH_SPARES_BEFORE;
     for (const isolation of ["shared", "worktree"] as const) {
-      for (const n of [1, 0]) sides.push(await side(rig, isolation, n, plan.sparesFiles));
+      for (const n of [1, 0]) sides.push(await side(rig, { isolation, spares: n, files }));
+      if (before !== undefined && before !== "") {
+        const cli = join(before, "dist", "cli.js");
+        sides.push(await side(rig, { isolation, spares: 1, files, cli }));
+      }
     }
-    for (const s of sides)
+    sides.push(await side(rig, { isolation: "shared", spares: 0, files, resumes: true }));
+    for (const s of sides) {
       s.context = (await streamingTurn(s.server.client, TURN_PROMPT)).contextId;
+      if (s.resumes) {
+        s.contexts.push(s.context, (await streamingTurn(s.server.client, TURN_PROMPT)).contextId);
+      }
+    }
     for (let round = 0; round < plan.sparesRounds; round++) {
       // Alternate the order, so no side always follows the same one.
       const order = round % 2 === 0 ? sides : [...sides].reverse();
-      const started = Date.now();
       for (const s of order) {
-        const one = await streamingTurn(s.server.client, TURN_PROMPT);
-        const warm = await streamingTurn(s.server.client, TURN_PROMPT, s.context);
-        if (one.error || warm.error) errors++;
-        s.oneShotFirst.push(one.firstChunkMs);
-        s.oneShotFinal.push(one.finalMs);
-        s.warmFinal.push(warm.finalMs);
+        const started = Date.now();
+        if (s.resumes) {
+          // The other context's process holds the one slot: this one's was closed for it.
+          const resumed = await streamingTurn(s.server.client, TURN_PROMPT, s.contexts[round % 2]);
+          if (resumed.error) errors++;
+          s.oneShotFirst.push(resumed.firstChunkMs);
+          s.oneShotFinal.push(resumed.finalMs);
+        } else {
+          const one = await streamingTurn(s.server.client, TURN_PROMPT);
+          const warm = await streamingTurn(s.server.client, TURN_PROMPT, s.context);
+          if (one.error || warm.error) errors++;
+          s.oneShotFirst.push(one.firstChunkMs);
+          s.oneShotFinal.push(one.finalMs);
+          s.warmFinal.push(warm.finalMs);
+        }
+        await delay(Math.max(0, GAP_MS - (Date.now() - started)));
       }
-      await delay(Math.max(0, GAP_MS - (Date.now() - started)));
     }
-    for (const s of sides.filter((x) => x.isolation === "shared")) {
+    for (const s of sides.filter((x) => x.isolation === "shared" && !x.resumes && !x.before)) {
       await delay(GAP_MS);
       const burst = await Promise.all(
         Array.from({ length: BURST }, () => streamingTurn(s.server.client, TURN_PROMPT)),
@@ -84,20 +124,22 @@ export async function spares(rig: Rig, plan: Plan, log: (s: string) => void): Pr
   } finally {
     await Promise.all(sides.map((s) => s.server.close()));
   }
-  const rows = sides.flatMap((s, i) => rowsOf(s, i % 2 === 0, plan.sparesFiles));
+  const rows = sides.flatMap((s) => (s.resumes ? resumeRows(s) : rowsOf(s, plan.sparesFiles)));
   // One scenario's groups together, in the order they first appear.
   const key = (r: Row) => `${r.scenario}\0${r.group}`;
   const order = [...new Set(rows.map(key))];
   return rows.sort((a, b) => order.indexOf(key(a)) - order.indexOf(key(b)));
 }
 
-/** A side's rows; `on` (spares on) carries the baselines and targets of its isolation. */
-function rowsOf(s: Side, on: boolean, files: number): Row[] {
+/** A side's rows; spares on (this build) carries the baselines and targets of its isolation. */
+function rowsOf(s: Side, files: number): Row[] {
   const scenario =
     s.isolation === "shared"
       ? "spares (shared)"
       : `spares (worktree, ${files.toLocaleString("en-US")} files)`;
-  const spares = on ? `spares on (${s.spares})` : "spares off";
+  const on = s.spares > 0 && !s.before;
+  const spares =
+    s.spares > 0 ? `spares on (${s.spares})${s.before ? ", before" : ""}` : "spares off";
   const rows: Row[] = [
     {
       scenario,
@@ -121,7 +163,7 @@ function rowsOf(s: Side, on: boolean, files: number): Row[] {
       variant: `one-shot, ${spares}`,
       unit: "ms",
       samples: s.oneShotFirst,
-      ...(!on && { baseline: true }),
+      ...(s.spares === 0 && { baseline: true }),
     },
   ];
   if (s.burstFinal.length > 0) {
@@ -135,4 +177,19 @@ function rowsOf(s: Side, on: boolean, files: number): Row[] {
     });
   }
   return rows;
+}
+
+/** The resume side's rows: against the one-shot with spares off (spawn-fresh) of the same run. */
+function resumeRows(s: Side): Row[] {
+  const variant = "resumed (process closed for another), spares off";
+  return [
+    { scenario: "spares (shared)", group: "final", variant, unit: "ms", samples: s.oneShotFinal },
+    {
+      scenario: "spares (shared)",
+      group: "first chunk",
+      variant,
+      unit: "ms",
+      samples: s.oneShotFirst,
+    },
+  ];
 }

@@ -9,6 +9,7 @@ import type { Timers } from "../common/timers.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { PoolSlots } from "./machine-slots.js";
 import type { Occupant } from "./process-slots.js";
+import { WorkspaceActivity } from "./spare-quiet.js";
 import {
   isSpareKey,
   SpareSessions,
@@ -48,15 +49,24 @@ export class PoolSpares {
    */
   private readonly starting = new Map<ConversationKey, ReturnType<Timers["setTimeout"]>>();
   private readonly spares: SpareSessions;
+  /** The workspace's turns: a spare's start-up waits for a quiet moment between them. */
+  private readonly activity: WorkspaceActivity;
 
   constructor(
     private readonly options: PoolSparesOptions,
     private readonly host: PoolSparesHost,
   ) {
+    this.activity = new WorkspaceActivity({
+      timers: host.timers,
+      now: host.now,
+      recheck: () => this.spares.fill(),
+    });
     this.spares = new SpareSessions({
       ...options,
       room: () => !host.closed() && host.slots().hasRoom(),
       starting: () => this.starting.size > 0,
+      // Asked only when a spare is wanted: a busy answer arms the recheck.
+      quiet: () => this.spares.count >= options.wanted || this.activity.allows(),
       closing: {
         started: () => host.slots().closingStarted(),
         ended: () => host.slots().closingEnded(),
@@ -130,6 +140,7 @@ export class PoolSpares {
 
   /** Every event of every live session: a starting conversation's first turn under way. */
   onEvent(key: ConversationKey, event: SessionEvent): void {
+    this.activity.onEvent(key, event);
     if (event.type === "run_event" || event.type === "run_ended" || event.type === "closed") {
       this.started(key);
     }
@@ -145,6 +156,7 @@ export class PoolSpares {
   }
 
   async close(reason: string): Promise<void> {
+    this.activity.close();
     for (const timer of this.starting.values()) this.host.timers.clearTimeout(timer);
     this.starting.clear();
     const held = [...this.held.values()];

@@ -39,6 +39,8 @@ export interface SpareSessionsOptions {
   readonly room: () => boolean;
   /** New conversations' own processes have their first turn to get under way (a burst). */
   readonly starting?: () => boolean;
+  /** No turn of the workspace runs or just ran (`spare-quiet.ts`); absent: always. */
+  readonly quiet?: () => boolean;
   /** Calls `changed` when a settings or memory file of `cwd` may have changed; returns the stop. */
   readonly watch?: (cwd: string, changed: () => void) => () => void;
   /** The slots' count of processes still shutting down. */
@@ -105,10 +107,6 @@ export class SpareSessions {
     }));
   }
 
-  has(key: ConversationKey): boolean {
-    return this.spares.some((s) => s.key === key);
-  }
-
   /** Closes the spare `key` (the slots want its slot for a conversation). */
   evict(key: ConversationKey, reason: string): void {
     const spare = this.spares.find((s) => s.key === key);
@@ -173,6 +171,7 @@ export class SpareSessions {
       holding: this.holding !== undefined,
       room: this.o.room(),
       starting: this.o.starting?.() ?? false,
+      quiet: this.o.quiet?.() ?? true,
       site: cwd !== undefined,
       closed: this.closed,
     });

@@ -64,6 +64,11 @@ export interface SpareSupply {
    * turn not under way yet (a burst): a spare now would compete with them for the cores.
    */
   readonly starting: boolean;
+  /**
+   * No turn of the workspace runs or just ran, or it has been busy too long to wait for that
+   * (`spare-quiet.ts`): a start-up now would not slow a turn down.
+   */
+  readonly quiet: boolean;
   /** One more process fits under `sessions.maxLive` with nothing closed and nobody waiting. */
   readonly room: boolean;
   /** A folder to start it in is there (the spare worktree is built). */
@@ -76,20 +81,22 @@ export type SupplyDecision =
   | { readonly kind: "start" }
   | {
       readonly kind: "wait";
-      readonly reason: "enough" | "closed" | "holding" | "starting" | "no room" | "no site";
+      readonly reason:
+        "enough" | "closed" | "holding" | "starting" | "busy" | "no room" | "no site";
     };
 
 /**
  * Whether to start a spare now: one at a time (each start is a CPU burst of its own), only while
  * fewer than wanted are there, never over the process cap or ahead of a conversation waiting
  * for a slot, and never while a conversation that just took one, or a burst of new ones that
- * found none, has its first turn to run. Pure.
+ * found none, has its first turn to run, nor while the workspace's turns are running. Pure.
  */
 export function supplyDecision(s: SpareSupply): SupplyDecision {
   if (s.closed) return { kind: "wait", reason: "closed" };
   if (s.present >= s.wanted) return { kind: "wait", reason: "enough" };
   if (s.holding) return { kind: "wait", reason: "holding" };
   if (s.starting) return { kind: "wait", reason: "starting" };
+  if (!s.quiet) return { kind: "wait", reason: "busy" };
   if (!s.room) return { kind: "wait", reason: "no room" };
   if (!s.site) return { kind: "wait", reason: "no site" };
   return { kind: "start" };

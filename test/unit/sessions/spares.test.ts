@@ -61,6 +61,7 @@ const supply: SpareSupply = {
   present: 0,
   holding: false,
   starting: false,
+  quiet: true,
   room: true,
   site: true,
   closed: false,
