@@ -1,16 +1,16 @@
 import { generateKeyPairSync } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { ConfigInput } from "../../../src/config/schema.js";
 import { checkAccess } from "../../../src/doctor/checks.js";
 import { checkOidc, checkSigning, usableKeys } from "../../../src/doctor/security-checks.js";
+import { useTempDir } from "../../support/unit/temp-dir.js";
 import { freePort } from "../../support/a2a/harness.js";
 import { makeKey, startJwksServer, type JwksServer, type TestKey } from "../../support/oidc.js";
 
-let dir = "";
 let key: TestKey;
 let jwks: JwksServer;
 beforeAll(async () => {
@@ -20,15 +20,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await jwks.close();
 });
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "a2a-doctor-sec-"));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir("a2a-doctor-sec-");
 
 const config = (input: ConfigInput = {}) =>
-  resolveConfig(input, { file: "t.json", startDir: dir, overrides: { cwd: dir } });
+  resolveConfig(input, { file: "t.json", startDir: dir(), overrides: { cwd: dir() } });
 const oidc = (o: Record<string, unknown>) =>
   config({
     server: { auth: { oidc: { issuer: "https://idp", audience: "a2a", ...o } } },
