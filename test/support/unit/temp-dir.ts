@@ -6,10 +6,7 @@ import { afterEach, beforeEach } from "vitest";
 import { tempDir, type TempDir } from "../harness/temp.js";
 
 /** Registers the hooks; the function it returns gives the running test's directory. */
-export function useTempDir(
-  prefix: string,
-  prepare?: (dir: string) => Promise<void>,
-): () => string {
+export function useTempDir(prefix: string, prepare?: (dir: string) => Promise<void>): () => string {
   let current: TempDir | undefined;
   beforeEach(async () => {
     current = await tempDir(prefix);

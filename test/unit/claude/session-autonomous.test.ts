@@ -1,29 +1,22 @@
 import { describe, expect, it } from "vitest";
 import type { RunStreamEvent } from "../../../src/claude/events.js";
 import { collect } from "./support/helpers.js";
-import { autonomousTurn, reply, sdk } from "./support/sdk-messages.js";
+import {
+  autonomousTurn,
+  backgroundJobFinished,
+  reply,
+  sdk,
+  startsBackgroundJob,
+} from "./support/sdk-messages.js";
 import { scriptedSession } from "./support/session.js";
 
-/** A foreground turn that starts background Bash `t1` (tool use tu-bg), as the runtime sends it. */
-function launchesBackgroundTask(stamp: string): unknown[] {
-  return [
-    sdk.init(),
-    sdk.toolUse("m1", "tu-bg", "Bash", { command: "sleep 1", run_in_background: true }, { stamp }),
-    sdk.tasksChanged(["t1"]),
-    sdk.taskStarted("t1", "tu-bg"),
-    sdk.toolResult("tu-bg", "Command running in background with ID: t1"),
-    sdk.text("m2", "Started."),
-    sdk.result({ text: "Started.", stamp }),
-    sdk.sessionState("idle"),
-  ];
-}
-
-const wake = [
-  sdk.taskUpdated("t1", "completed"),
-  sdk.taskNotification("t1", "tu-bg"),
-  sdk.tasksChanged([]),
-  sdk.sessionState("running"),
+/** A foreground turn that starts background Bash `t1` (tool use tu-bg); the session goes idle. */
+const launchesBackgroundTask = (stamp: string): unknown[] => [
+  ...startsBackgroundJob(stamp, { command: "sleep 1" }),
+  sdk.sessionState("idle"),
 ];
+
+const wake = [...backgroundJobFinished(), sdk.sessionState("running")];
 
 describe("ClaudeSession: autonomous runs", () => {
   it("names the background tasks whose completion caused a wake, and lets a listener follow it", async () => {

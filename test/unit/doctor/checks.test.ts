@@ -122,7 +122,9 @@ describe("claude-a2a --check", () => {
     });
     await mkdir(join(dir(), "cfg"));
     await writeFile(join(dir(), "cfg", ".credentials.json"), "{}");
-    expect(await checkCredentials({ CLAUDE_CONFIG_DIR: join(dir(), "cfg") }, "linux")).toMatchObject({
+    expect(
+      await checkCredentials({ CLAUDE_CONFIG_DIR: join(dir(), "cfg") }, "linux"),
+    ).toMatchObject({
       ok: true,
     });
     const none = await checkCredentials({ HOME: join(dir(), "nohome") }, "linux");

@@ -32,6 +32,8 @@ describe("claude-a2a --check: isolation", () => {
     git("commit", "-q", "-m", "a");
     const r = await checkIsolation(config("worktree"));
     expect(r?.ok).toBe(true);
-    expect(execFileSync("git", ["status", "--porcelain"], { cwd: dir(), encoding: "utf8" })).toBe("");
+    expect(execFileSync("git", ["status", "--porcelain"], { cwd: dir(), encoding: "utf8" })).toBe(
+      "",
+    );
   });
 });

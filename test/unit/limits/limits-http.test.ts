@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import type { ConfigInput } from "../../../src/config/schema.js";
-import { autonomousTurn, sdk } from "../claude/support/sdk-messages.js";
+import { autonomousTurn, sdk, startsBackgroundJob } from "../claude/support/sdk-messages.js";
 import { sentStamp } from "../a2a/support/agent.js";
 import {
   answeredTaskId as taskIdOf,
@@ -221,18 +221,14 @@ describe("dailyBudgetUsd", () => {
     const taskId = taskIdOf(await startTask(s, "ci"));
     const stamp = await sentStamp(s.h, 0);
     await s.h.fake.query.feed(
-      sdk.init(),
-      sdk.toolUse(
-        "m1",
-        "tu-bg",
-        "Bash",
-        { command: "sleep 100", run_in_background: true },
-        { stamp },
-      ),
-      sdk.taskStarted("bg-1", "tu-bg"),
-      sdk.toolResult("tu-bg", "Command running in background with ID: bg-1"),
-      sdk.text("m2", "started it", { stamp }),
-      { ...sdk.result({ text: "started it", stamp }), total_cost_usd: 0.5 },
+      ...startsBackgroundJob(stamp, {
+        taskId: "bg-1",
+        command: "sleep 100",
+        text: "started it",
+        listed: false,
+        stampedText: true,
+        costUsd: 0.5,
+      }),
     );
     await vi.waitFor(() => expect(s.h.agent.executor.phaseOf(taskId)).toBeUndefined());
     expect(s.h.fake.query.stoppedTasks).toEqual(["bg-1"]);
@@ -254,18 +250,7 @@ describe("dailyBudgetUsd", () => {
     const stamp = await sentStamp(s.h, 0);
     const query = s.h.fake.query;
     await query.feed(
-      sdk.init(),
-      sdk.toolUse(
-        "m1",
-        "tu-bg",
-        "Bash",
-        { command: "sleep 9", run_in_background: true },
-        { stamp },
-      ),
-      sdk.taskStarted("t1", "tu-bg"),
-      sdk.toolResult("tu-bg", "Command running in background with ID: t1"),
-      sdk.text("m2", "Started.", { stamp }),
-      { ...sdk.result({ text: "Started.", stamp }), total_cost_usd: 0.7 },
+      ...startsBackgroundJob(stamp, { listed: false, stampedText: true, costUsd: 0.7 }),
     );
     await vi.waitFor(() => expect(s.h.agent.executor.phaseOf(taskId)).toBeUndefined());
     expect(query.interrupts).toBe(0);

@@ -1,9 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type {
-  BackgroundTask,
-  SessionEvent,
-  SessionListener,
-} from "../../../src/claude/index.js";
+import type { BackgroundTask, SessionEvent, SessionListener } from "../../../src/claude/index.js";
 import { describeMs } from "../../../src/contract/texts.js";
 import { backgroundClock, backgroundLimitReason } from "../../../src/sessions/background-limit.js";
 import {

@@ -89,32 +89,12 @@ describe("waitsForBusy", () => {
   it.each([
     ["every slot busy", demand({ live: 4 }), true],
     ["an idle session to close", demand({ live: 4, idle: 1 }), false],
-    [
-      "the idle one is for the waiter ahead",
-      demand({ live: 4, idle: 1, waiting: 1 }),
-      true,
-    ],
-    [
-      "two idle, one waiter ahead",
-      demand({ live: 4, idle: 2, waiting: 1 }),
-      false,
-    ],
+    ["the idle one is for the waiter ahead", demand({ live: 4, idle: 1, waiting: 1 }), true],
+    ["two idle, one waiter ahead", demand({ live: 4, idle: 2, waiting: 1 }), false],
     ["a process still exiting", demand({ live: 3, closing: 1 }), false],
-    [
-      "its slot kept for the waiter ahead",
-      demand({ live: 3, reserved: 1 }),
-      true,
-    ],
-    [
-      "over the cap, idle ones to close",
-      demand({ live: 6, idle: 3 }),
-      false,
-    ],
-    [
-      "over the cap, all but one busy",
-      demand({ live: 6, idle: 2 }),
-      true,
-    ],
+    ["its slot kept for the waiter ahead", demand({ live: 3, reserved: 1 }), true],
+    ["over the cap, idle ones to close", demand({ live: 6, idle: 3 }), false],
+    ["over the cap, all but one busy", demand({ live: 6, idle: 2 }), true],
   ])("%s: %s", (_name, counts, expected) => {
     expect(waitsForBusy(counts, 4)).toBe(expected);
   });

@@ -243,3 +243,49 @@ export function autonomousTurn(messageId: string, text: string): unknown[] {
     sdk.autonomousResult(text),
   ];
 }
+
+/** What tests vary in a turn that starts a background job. */
+export interface BackgroundJobTurn {
+  /** The job's task id (default `t1`); its tool use is always `tu-bg`. */
+  taskId?: string;
+  command?: string;
+  /** The turn's closing words (default "Started."). */
+  text?: string;
+  /** Whether the runtime lists the job in `background_tasks_changed` first (default yes). */
+  listed?: boolean;
+  /** Whether the closing text carries the send's stamp, as the result does (default no). */
+  stampedText?: boolean;
+  /** The result's running totals (`sdk.result`'s `totals`). */
+  totals?: { costUsd: number; input: number; output: number; model?: string };
+  /** `total_cost_usd` alone, without model usage. */
+  costUsd?: number;
+}
+
+/** A foreground turn answering the send `stamp` that starts background Bash and ends. */
+export function startsBackgroundJob(stamp: string, o: BackgroundJobTurn = {}): unknown[] {
+  const taskId = o.taskId ?? "t1";
+  const text = o.text ?? "Started.";
+  const result = sdk.result({ text, stamp, totals: o.totals });
+  return [
+    sdk.init(),
+    sdk.toolUse(
+      "m1",
+      "tu-bg",
+      "Bash",
+      { command: o.command ?? "sleep 9", run_in_background: true },
+      { stamp },
+    ),
+    ...(o.listed === false ? [] : [sdk.tasksChanged([taskId])]),
+    sdk.taskStarted(taskId, "tu-bg"),
+    sdk.toolResult("tu-bg", `Command running in background with ID: ${taskId}`),
+    sdk.text("m2", text, o.stampedText === true ? { stamp } : {}),
+    o.costUsd === undefined ? result : { ...result, total_cost_usd: o.costUsd },
+  ];
+}
+
+/** Background job `taskId` (tool use `tu-bg`) completes: its update, its notification, none left. */
+export const backgroundJobFinished = (taskId = "t1"): unknown[] => [
+  sdk.taskUpdated(taskId, "completed"),
+  sdk.taskNotification(taskId, "tu-bg"),
+  sdk.tasksChanged([]),
+];

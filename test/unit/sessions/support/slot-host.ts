@@ -1,5 +1,8 @@
 /** A pool stand-in for the slot tests: live sessions by name; `evict` starts closing, as the pool does. */
-import { parseConversationKey, type ConversationKey } from "../../../../src/identity/conversation.js";
+import {
+  parseConversationKey,
+  type ConversationKey,
+} from "../../../../src/identity/conversation.js";
 import type { Occupant, SlotHost } from "../../../../src/sessions/process-slots.js";
 import { key } from "./pool.js";
 
