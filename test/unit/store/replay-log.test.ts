@@ -2,13 +2,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { TaskState } from "@a2a-js/sdk";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../src/store/database.js";
 import { KeptEvents } from "../../../src/store/kept-events.js";
 import { parseCursor, replayDecision } from "../../../src/store/replay-log.js";
 import { migrateReplay, SqlReplayBackend } from "../../../src/store/sql-replay-backend.js";
+import { numberedStatus } from "../../support/unit/stream-events.js";
 
 const logger = pino({ level: "silent" });
 
@@ -44,18 +45,6 @@ describe("replayDecision", () => {
   });
 });
 
-const status = (taskId: string, state: TaskState, n: number): StreamResponse => ({
-  payload: {
-    $case: "statusUpdate",
-    value: {
-      taskId,
-      contextId: "c",
-      status: { state, message: undefined, timestamp: new Date(0).toISOString() },
-      metadata: { eventNumber: n },
-    },
-  },
-});
-
 describe("KeptEvents over SQLite", () => {
   let dir: string | undefined;
   afterEach(async () => {
@@ -78,9 +67,9 @@ describe("KeptEvents over SQLite", () => {
     let now = 10_000;
     const { db, log } = await open(() => now);
     const writer = log();
-    writer.append("t1", 1, status("t1", TaskState.TASK_STATE_WORKING, 1), false);
-    writer.append("t1", 2, status("t1", TaskState.TASK_STATE_WORKING, 2), false);
-    writer.append("t1", 3, status("t1", TaskState.TASK_STATE_COMPLETED, 3), true);
+    writer.append("t1", 1, numberedStatus("t1", TaskState.TASK_STATE_WORKING, 1), false);
+    writer.append("t1", 2, numberedStatus("t1", TaskState.TASK_STATE_WORKING, 2), false);
+    writer.append("t1", 3, numberedStatus("t1", TaskState.TASK_STATE_COMPLETED, 3), true);
     writer.recordSend("ws\u001f", "m-1", { owner: "alice", taskId: "t1", after: 0 });
     await writer.flush();
 
@@ -107,8 +96,14 @@ describe("KeptEvents over SQLite", () => {
     // A batch an hour away: only the immediate write can land within the wait.
     const { db, log } = await open(() => 1, 3_600_000);
     const writer = log();
-    writer.append("t3", 1, status("t3", TaskState.TASK_STATE_WORKING, 1), false);
-    writer.append("t3", 2, status("t3", TaskState.TASK_STATE_INPUT_REQUIRED, 2), false, true);
+    writer.append("t3", 1, numberedStatus("t3", TaskState.TASK_STATE_WORKING, 1), false);
+    writer.append(
+      "t3",
+      2,
+      numberedStatus("t3", TaskState.TASK_STATE_INPUT_REQUIRED, 2),
+      false,
+      true,
+    );
     const reader = log();
     await expect
       .poll(async () => (await reader.last("t3")) ?? 0, { timeout: 20_000, interval: 20 })
@@ -122,7 +117,7 @@ describe("KeptEvents over SQLite", () => {
     const { db, log } = await open(() => 1);
     const writer = log();
     await db.schema.dropTable("claude_a2a_replay_events").execute();
-    writer.append("t2", 1, status("t2", TaskState.TASK_STATE_WORKING, 1), false);
+    writer.append("t2", 1, numberedStatus("t2", TaskState.TASK_STATE_WORKING, 1), false);
     await writer.flush();
     await migrateReplay(db);
     await writer.flush();

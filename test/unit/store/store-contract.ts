@@ -34,6 +34,12 @@ class LegacyLogin implements User {
     return true;
   }
 }
+/** A call by the user whose raw scope name is `name` (in `tenant`, when given). */
+export const rawCaller = (name: string, tenant?: string) =>
+  new ServerCallContext({
+    user: new LegacyLogin(name),
+    ...(tenant === undefined ? {} : { tenant }),
+  });
 export const as = (login: string) =>
   new ServerCallContext({ user: new CallerUser({ kind: "login", login }) });
 const anonymous = new ServerCallContext();
@@ -131,7 +137,7 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
 
     it("moves tasks and push configs of a bare login scope to login:<login>; anonymous ones stay", async () => {
       const first = await openStores();
-      const legacy = new ServerCallContext({ user: new LegacyLogin("ada@example.com") });
+      const legacy = rawCaller("ada@example.com");
       await first.taskStore.save(task("t-ada", TaskState.TASK_STATE_COMPLETED), legacy);
       await first.pushStore.save("t-ada", legacy, {
         tenant: "",
