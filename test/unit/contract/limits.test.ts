@@ -7,6 +7,7 @@ import {
   limitErrorInfo,
   limitMessage,
 } from "../../../src/contract/limits.js";
+import { taskRateErrorInfo } from "../../support/unit/error-info.js";
 
 const caller = (scope: string) => ({ scope, anonymous: scope === "unknown" });
 
@@ -65,18 +66,14 @@ describe("refusal messages and ErrorInfo", () => {
         { limit: "tasksPerMinute", max: 3, resetsAt: T + 42_000 },
         T,
       ),
-    ).toEqual({
-      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-      reason: "TASK_RATE_LIMIT_EXCEEDED",
-      domain: "claude-a2a",
-      metadata: {
-        limit: "tasksPerMinute",
+    ).toEqual(
+      taskRateErrorInfo({
         caller: "token:ci",
         max: "3",
         retryAfterSeconds: "42",
         resetsAt: "2025-01-31T21:48:12.000Z",
-      },
-    });
+      }),
+    );
     expect(
       limitErrorInfo(caller("token:ci"), { limit: "concurrentTasks", max: 2, working: 2 }, T),
     ).toMatchObject({
