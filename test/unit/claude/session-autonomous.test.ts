@@ -176,9 +176,8 @@ describe("ClaudeSession: autonomous runs", () => {
   });
 
   it("interrupts a prompt still waiting behind a turn the runtime started first", async () => {
-    const { fake, session, send } = scriptedSession();
-    const { stream, stamp } = await send("hello", 0);
-    const out = collect(stream);
+    const { fake, session, start } = scriptedSession();
+    const { stamp, out } = await start("hello", 0);
     await fake.query.feed(sdk.init(), sdk.messageStart("mA"), sdk.textDelta(0, "wake"));
     const teardowns = [
       // The first interrupt stops the turn ahead of ours; our message then runs in the runtime.
@@ -200,9 +199,8 @@ describe("ClaudeSession: autonomous runs", () => {
   });
 
   it("keeps foreground exclusivity under interleaved task, state and subagent frames", async () => {
-    const { fake, session, rec, send, transitions } = scriptedSession();
-    const { stream, stamp } = await send("hello", 0);
-    const out = collect(stream);
+    const { fake, session, rec, transitions, start } = scriptedSession();
+    const { stream, stamp, out } = await start("hello", 0);
     await fake.query.feed(sdk.init(), sdk.messageStart("m1", { stamp }), sdk.textDelta(0, "Hi"));
     const interleaved = [
       sdk.taskNotification("t-old", "tu-old"),
@@ -236,11 +234,10 @@ describe("ClaudeSession: autonomous runs", () => {
   });
 
   it("a task notification arriving during a foreground run changes no lifecycle", async () => {
-    const { fake, session, rec, send } = scriptedSession();
+    const { fake, session, rec, send, start } = scriptedSession();
     const first = await send("start background work", 0);
     await fake.query.feed(...launchesBackgroundTask(first.stamp));
-    const { stream, stamp } = await send("hello", 1);
-    const out = collect(stream);
+    const { stamp, out } = await start("hello", 1);
     await fake.query.feed(sdk.init(), sdk.messageStart("m5", { stamp }), sdk.textDelta(0, "Hel"));
     const before = { states: rec.of("run_state").length, turns: rec.of("turn_state").length };
     await fake.query.feed(...wake);

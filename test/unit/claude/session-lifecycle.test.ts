@@ -29,9 +29,8 @@ async function startBackgroundJob(
 
 describe("ClaudeSession: process lifecycle", () => {
   it("fails the active run with a clear reason when the stream ends without a result", async () => {
-    const { fake, session, send } = scriptedSession();
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { fake, session, start } = scriptedSession();
+    const { stream, stamp, out } = await start("hi", 0);
     await fake.query.feed(sdk.init(), sdk.messageStart("m1", { stamp }), sdk.textDelta(0, "par"));
     fake.query.end();
     const last = (await out).at(-1);
@@ -64,9 +63,8 @@ describe("ClaudeSession: process lifecycle", () => {
   });
 
   it("does not crash on unknown or malformed frames mid-run", async () => {
-    const { fake, rec, send } = scriptedSession();
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { fake, rec, start } = scriptedSession();
+    const { stamp, out } = await start("hi", 0);
     await fake.query.feed(
       sdk.init(),
       sdk.unknown("command_lifecycle"),
@@ -187,9 +185,8 @@ describe("ClaudeSession: waitForFinish", () => {
   it("resolves permission while the caller's canUseTool is pending", async () => {
     let answer: (v: Awaited<ReturnType<CanUseTool>>) => void = () => undefined;
     const canUseTool: CanUseTool = () => new Promise((resolve) => (answer = resolve));
-    const { fake, session, rec, send } = scriptedSession({ canUseTool });
-    const { stream, stamp } = await send("write outside cwd", 0);
-    const out = collect(stream);
+    const { fake, session, rec, start } = scriptedSession({ canUseTool });
+    const { stream, stamp, out } = await start("write outside cwd", 0);
     await fake.query.feed(
       sdk.init(),
       sdk.toolUse("m1", "tu-w", "Write", { file_path: "/etc/x" }, { stamp }),

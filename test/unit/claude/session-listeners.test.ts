@@ -35,13 +35,12 @@ describe("ClaudeSession: calls made from an event listener", () => {
   });
 
   it("waitForFinish called on a foreground run_started does not resolve before the run ends", async () => {
-    const { fake, session, send } = scriptedSession();
+    const { fake, session, start } = scriptedSession();
     let finish: Promise<FinishStatus> | undefined;
     session.subscribe((e) => {
       if (e.type === "run_started") finish ??= session.waitForFinish(1000);
     });
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { stamp, out } = await start("hi", 0);
     let settled: FinishStatus | undefined;
     void finish?.then((s) => (settled = s));
     await fake.query.feed(sdk.init(), sdk.messageStart("m1", { stamp }));
@@ -52,9 +51,8 @@ describe("ClaudeSession: calls made from an event listener", () => {
   });
 
   it("announces each run_ended before the status it leads to, foreground and autonomous", async () => {
-    const { fake, session, rec, send } = scriptedSession();
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { fake, session, rec, start } = scriptedSession();
+    const { stamp, out } = await start("hi", 0);
     await fake.query.feed(...reply(stamp, "m1", "Hello"));
     await out;
     await fake.query.feed(...autonomousTurn("mA", "woke up"));
