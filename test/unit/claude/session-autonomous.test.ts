@@ -7,6 +7,7 @@ import {
   reply,
   sdk,
   startsBackgroundJob,
+  interruptedMessage,
 } from "./support/sdk-messages.js";
 import { scriptedSession } from "./support/session.js";
 
@@ -60,7 +61,7 @@ describe("ClaudeSession: autonomous runs", () => {
   });
 
   it("turns a wake with no send pending into an autonomous run: running, then idle", async () => {
-    const { fake, session, rec, send } = scriptedSession();
+    const { fake, session, rec, send, turnMoves } = scriptedSession();
     const { stream, stamp } = await send("run sleep in the background", 0);
     await fake.query.feed(...launchesBackgroundTask(stamp));
     expect((await collect(stream)).at(-1)).toMatchObject({
@@ -78,7 +79,7 @@ describe("ClaudeSession: autonomous runs", () => {
       text: "The sleep finished.",
     });
     expect(rec.of("status").map((s) => s.status)).toEqual(["running", "idle", "running", "idle"]);
-    expect(rec.of("turn_state").map((t) => `${t.from}->${t.to}`)).toEqual([
+    expect(turnMoves()).toEqual([
       "idle->foreground",
       "foreground->idle",
       "idle->autonomous",
@@ -106,13 +107,7 @@ describe("ClaudeSession: autonomous runs", () => {
     const auto = session.runs()[0];
     expect(auto).toMatchObject({ origin: "autonomous", state: "streaming" });
     expect(session.status).toBe("running");
-    fake.query.onInterrupt = () =>
-      fake.query.emit(
-        sdk.text("mA", "still going", { aborted: true }),
-        sdk.interruptedMarker(),
-        sdk.messageStop(),
-        sdk.abortedResult(),
-      );
+    fake.query.onInterrupt = () => fake.query.emit(...interruptedMessage("mA", "still going"));
     await session.interrupt();
     expect(fake.query.interrupts).toBe(1);
     expect(session.runs()[0]).toMatchObject({
@@ -129,7 +124,7 @@ describe("ClaudeSession: autonomous runs", () => {
   });
 
   it("takes the atomic path from autonomous to foreground: interrupt, await teardown, then send", async () => {
-    const { fake, session, rec, runState } = scriptedSession();
+    const { fake, session, rec, runState, turnMoves } = scriptedSession();
     session.start();
     await fake.query.feed(sdk.init(), sdk.messageStart("mA"), sdk.textDelta(0, "auto "));
     const autoId = session.runs()[0]?.id ?? "";
@@ -159,11 +154,7 @@ describe("ClaudeSession: autonomous runs", () => {
     const events = await out;
     expect(events.at(-1)).toMatchObject({ kind: "run_completed", text: "HELLO" });
     expect(events.some((e) => "messageId" in e && e.messageId === "mA")).toBe(false);
-    expect(rec.of("turn_state").map((t) => `${t.from}->${t.to}`)).toEqual([
-      "idle->autonomous",
-      "autonomous->foreground",
-      "foreground->idle",
-    ]);
+    expect(turnMoves()).toEqual(["idle->autonomous", "autonomous->foreground", "foreground->idle"]);
     // The autonomous run's partial output stays in the timeline, attributed to it.
     const history = [];
     for await (const e of session.streamHistory()) history.push(e);

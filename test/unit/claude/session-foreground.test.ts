@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { collect } from "./support/helpers.js";
-import { reply, sdk } from "./support/sdk-messages.js";
+import { reply, sdk, interruptedMessage } from "./support/sdk-messages.js";
 import { scriptedSession } from "./support/session.js";
 
 describe("ClaudeSession: foreground runs", () => {
   it("streams one run through its whole lifecycle and ends with one completed event", async () => {
-    const { fake, session, rec, transitions, start } = scriptedSession();
+    const { fake, session, rec, transitions, start, turnMoves } = scriptedSession();
     const { stream, stamp, out } = await start("hi", 0);
     expect(fake.query.sent[0]).toMatchObject({
       type: "user",
@@ -26,10 +26,7 @@ describe("ClaudeSession: foreground runs", () => {
       "finalizing",
       "completed",
     ]);
-    expect(rec.of("turn_state").map((t) => `${t.from}->${t.to}`)).toEqual([
-      "idle->foreground",
-      "foreground->idle",
-    ]);
+    expect(turnMoves()).toEqual(["idle->foreground", "foreground->idle"]);
     expect(rec.of("status").map((s) => s.status)).toEqual(["running", "idle"]);
     expect(session.sessionId).toBe("11111111-1111-4111-8111-111111111111");
   });
@@ -64,12 +61,7 @@ describe("ClaudeSession: foreground runs", () => {
       sdk.textDelta(0, "Once upon"),
     );
     fake.query.onInterrupt = () =>
-      fake.query.emit(
-        sdk.text("m1", "Once upon", { aborted: true }),
-        sdk.interruptedMarker(),
-        sdk.messageStop(),
-        sdk.abortedResult({ stamp }),
-      );
+      fake.query.emit(...interruptedMessage("m1", "Once upon", { stamp }));
     await session.interrupt();
     expect(fake.query.interrupts).toBe(1);
     expect((await out).at(-1)).toEqual({

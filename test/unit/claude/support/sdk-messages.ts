@@ -289,3 +289,15 @@ export const backgroundJobFinished = (taskId = "t1"): unknown[] => [
   sdk.taskNotification(taskId, "tu-bg"),
   sdk.tasksChanged([]),
 ];
+
+/** What the runtime streams when an interrupt cuts message `messageId` after `text`. */
+export const interruptedMessage = (
+  messageId: string,
+  text: string,
+  o: { stamp?: string } = {},
+): unknown[] => [
+  sdk.text(messageId, text, { aborted: true }),
+  sdk.interruptedMarker(),
+  sdk.messageStop(),
+  sdk.abortedResult(o),
+];

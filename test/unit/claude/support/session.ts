@@ -33,5 +33,7 @@ export function scriptedSession(opts: Partial<ClaudeSessionOptions> = {}) {
       .of("run_state")
       .filter((e) => e.runId === runId)
       .map((e) => e.to);
-  return { fake, session, rec, send, start, runState, transitions };
+  /** The session's turn moves so far, as "from->to". */
+  const turnMoves = () => rec.of("turn_state").map((t) => `${t.from}->${t.to}`);
+  return { fake, session, rec, send, start, runState, transitions, turnMoves };
 }
