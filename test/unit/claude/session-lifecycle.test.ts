@@ -1,9 +1,8 @@
 import type { CanUseTool } from "@anthropic-ai/claude-agent-sdk";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { HistoryMessage } from "../../../src/claude/timeline.js";
 import { collect } from "./support/helpers.js";
-import { reply, sdk } from "./support/sdk-messages.js";
+import { historyExchange, reply, sdk } from "./support/sdk-messages.js";
 import { scriptedSession } from "./support/session.js";
 
 afterEach(() => {
@@ -248,20 +247,10 @@ describe("ClaudeSession: options, resume, history", () => {
   });
 
   it("resumes: earlier messages start the history, then the new turn follows", async () => {
-    const history: HistoryMessage[] = [
-      {
-        type: "user",
-        uuid: "h1",
-        message: { role: "user", content: "earlier question" },
-        parent_tool_use_id: null,
-      },
-      {
-        type: "assistant",
-        uuid: "h2",
-        message: { id: "old-m", content: [{ type: "text", text: "earlier answer" }] },
-        parent_tool_use_id: null,
-      },
-    ];
+    const history = historyExchange(
+      { uuid: "h1", text: "earlier question" },
+      { uuid: "h2", messageId: "old-m", text: "earlier answer" },
+    );
     const calls: unknown[] = [];
     const { fake, session, send } = scriptedSession({
       resume: "22222222-2222-4222-8222-222222222222",

@@ -2,6 +2,8 @@
  * Builders for the SDK frames the runtime sends, shaped as in notes/claude-agent-sdk.md. Only the
  * fields the provider reads are filled; the rest of each SDK type is irrelevant here.
  */
+import type { HistoryMessage } from "../../../../src/claude/timeline.js";
+
 let counter = 0;
 const uuid = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`;
 
@@ -300,4 +302,23 @@ export const interruptedMessage = (
   sdk.interruptedMarker(),
   sdk.messageStop(),
   sdk.abortedResult(o),
+];
+
+/** A resumed session's transcript, as the history loader reads it: a question, then its answer. */
+export const historyExchange = (
+  question: { uuid: string; text: string },
+  answer: { uuid: string; messageId: string; text: string },
+): HistoryMessage[] => [
+  {
+    type: "user",
+    uuid: question.uuid,
+    message: { role: "user", content: question.text },
+    parent_tool_use_id: null,
+  },
+  {
+    type: "assistant",
+    uuid: answer.uuid,
+    message: { id: answer.messageId, content: [{ type: "text", text: answer.text }] },
+    parent_tool_use_id: null,
+  },
 ];
