@@ -77,6 +77,10 @@ const hasMessage = (history: { messageId: string }[] | undefined, text: string) 
     ),
   );
 
+/** Holds the next save of the task that carries the answer "yes". */
+const holdAnswerSave = (h: ScriptedAgent) =>
+  h.store.holdNext("save", (t) => typeof t !== "string" && hasMessage(t.history, "yes"));
+
 describe("cancel vs answer", () => {
   it("a cancel between the answer's admission and its execution wins; the answer is refused and never runs", async () => {
     const h = await agent();
@@ -193,10 +197,7 @@ describe("timeout vs answer", () => {
   it("an answer already admitted when the timeout fires wins", async () => {
     const h = await agent({ config: { claude: { inputTimeoutMs: 60_000 } } });
     const { taskId, contextId, decision, stamp } = await parkedTask(h);
-    const { held, gate } = h.store.holdNext(
-      "save",
-      (t) => typeof t !== "string" && hasMessage(t.history, "yes"),
-    );
+    const { held, gate } = holdAnswerSave(h);
     const answer = h.send("yes", { taskId, contextId });
     await held;
     h.timers.fireAll();
@@ -232,10 +233,7 @@ describe("answer vs answer", () => {
   it("the second answer to one prompt is refused while the first is on its way", async () => {
     const h = await agent();
     const { taskId, contextId, decision, stamp } = await parkedTask(h);
-    const { held, gate } = h.store.holdNext(
-      "save",
-      (t) => typeof t !== "string" && hasMessage(t.history, "yes"),
-    );
+    const { held, gate } = holdAnswerSave(h);
     const first = h.send("yes", { taskId, contextId });
     await held;
     const second = h.send("no", { taskId, contextId });
