@@ -1,19 +1,13 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { resolveConfig } from "../../src/config/load.js";
 import { startServer, StartupError } from "../../src/app/server.js";
+import { useTempDir } from "../support/unit/temp-dir.js";
 
-let dir = "";
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "a2a-startup-"));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir("a2a-startup-");
 
 describe("startup with a bad card-signing key", () => {
   it("stops before anything opens, with the key's problem as the message", async () => {
@@ -24,7 +18,7 @@ describe("startup with a bad card-signing key", () => {
         },
         store: { type: "memory" },
       },
-      { file: "t.json", startDir: dir, overrides: { cwd: dir, port: 1 } },
+      { file: "t.json", startDir: dir(), overrides: { cwd: dir(), port: 1 } },
     );
     const starting = startServer({ config, logger: pino({ level: "silent" }) });
     await expect(starting).rejects.toBeInstanceOf(StartupError);
@@ -32,6 +26,6 @@ describe("startup with a bad card-signing key", () => {
       /^agentCard\.signing: cannot read the private key file .*no-such-key/,
     );
     // No session map, pid file or store was created in the workspace.
-    expect(existsSync(join(dir, ".claude"))).toBe(false);
+    expect(existsSync(join(dir(), ".claude"))).toBe(false);
   });
 });

@@ -3,42 +3,27 @@
  * by jose in the test: every refusal, the subject as the caller, and the key set's cache.
  */
 import { generateSecret, SignJWT, UnsecuredJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { refusalMessage } from "../../../src/contract/auth-messages.js";
 import { KeysUnavailable, refusalOf } from "../../../src/auth/jose-problems.js";
 import { grantedScopes, OidcVerifier, type OidcSettings } from "../../../src/auth/oidc.js";
 import type { TokenProblem } from "../../../src/auth/refusal.js";
 import { AuthConfigError, type Verdict } from "../../../src/auth/verifier.js";
 import { freePort } from "../../support/a2a/harness.js";
-import {
-  AUDIENCE,
-  ISSUER,
-  makeKey,
-  mint,
-  startJwksServer,
-  type JwksServer,
-  type TestKey,
-} from "../../support/oidc.js";
+import { AUDIENCE, ISSUER, makeKey, mint, startJwksServer } from "../../support/oidc.js";
+import { useJwks } from "../../support/unit/jwks.js";
 
-let key: TestKey;
-let rsa: TestKey;
-let stranger: TestKey;
-let jwks: JwksServer;
-
-beforeAll(async () => {
-  key = await makeKey("key-1", "ES256");
-  rsa = await makeKey("key-rsa", "RS256");
-  stranger = await makeKey("key-1", "ES256"); // same kid, another key: a forgery
-  jwks = await startJwksServer([key.jwk, rsa.jwk]);
-});
-afterAll(async () => {
-  await jwks.close();
+const idp = useJwks({
+  key: { kid: "key-1", alg: "ES256" },
+  rsa: { kid: "key-rsa", alg: "RS256" },
+  // Same kid, another key: a forgery.
+  stranger: { kid: "key-1", alg: "ES256", served: false },
 });
 
 const settings = (o: Partial<OidcSettings> = {}): OidcSettings => ({
   issuer: ISSUER,
   audience: [AUDIENCE],
-  jwksUrl: jwks.url,
+  jwksUrl: idp.url,
   algorithms: ["ES256", "RS256"],
   subjectClaim: "sub",
   requiredScopes: [],
@@ -56,29 +41,33 @@ describe("OIDC verifier", () => {
 
   it("takes a valid token's subject as the caller, whichever accepted key signed it", async () => {
     const v = verifier();
-    expect(await v.verify(await mint(key, { sub: "alice" }))).toEqual({
+    expect(await v.verify(await mint(idp.keys.key, { sub: "alice" }))).toEqual({
       ok: true,
       caller: { kind: "oidc", subject: "alice" },
     });
-    expect(await v.verify(await mint(rsa, { sub: "bob" }))).toEqual({
+    expect(await v.verify(await mint(idp.keys.rsa, { sub: "bob" }))).toEqual({
       ok: true,
       caller: { kind: "oidc", subject: "bob" },
     });
     // One of several audiences is enough; a skew within the tolerance is forgiven.
-    const multi = await mint(key, { sub: "c" }, { audience: ["other", AUDIENCE], expiresIn: -5 });
+    const multi = await mint(
+      idp.keys.key,
+      { sub: "c" },
+      { audience: ["other", AUDIENCE], expiresIn: -5 },
+    );
     expect(await v.verify(multi)).toMatchObject({ ok: true });
   });
 
   it.each<[string, () => Promise<string>, TokenProblem]>([
-    ["expired", () => mint(key, { sub: "a" }, { expiresIn: -3600 }), { kind: "expired" }],
+    ["expired", () => mint(idp.keys.key, { sub: "a" }, { expiresIn: -3600 }), { kind: "expired" }],
     [
       "wrong audience",
-      () => mint(key, { sub: "a" }, { audience: "someone-else" }),
+      () => mint(idp.keys.key, { sub: "a" }, { audience: "someone-else" }),
       { kind: "wrong_audience", expected: [AUDIENCE] },
     ],
     [
       "wrong issuer",
-      () => mint(key, { sub: "a" }, { issuer: "https://evil.example" }),
+      () => mint(idp.keys.key, { sub: "a" }, { issuer: "https://evil.example" }),
       { kind: "wrong_issuer", expected: ISSUER },
     ],
     [
@@ -94,7 +83,7 @@ describe("OIDC verifier", () => {
       { kind: "algorithm", alg: "none", accepted: ["ES256", "RS256"] },
     ],
     [
-      "an HMAC token (a shared secret is never a provider's key)",
+      "an HMAC token (a shared secret is never a provider's idp.keys.key)",
       async () =>
         new SignJWT({ sub: "a" })
           .setProtectedHeader({ alg: "HS256", kid: "key-1" })
@@ -111,13 +100,13 @@ describe("OIDC verifier", () => {
     ],
     [
       "forged with a key of a known kid",
-      () => mint(stranger, { sub: "a" }),
+      () => mint(idp.keys.stranger, { sub: "a" }),
       { kind: "bad_signature" },
     ],
     [
       "payload changed after signing",
       async () => {
-        const [h, , s] = (await mint(key, { sub: "a" })).split(".");
+        const [h, , s] = (await mint(idp.keys.key, { sub: "a" })).split(".");
         const forged = Buffer.from(
           JSON.stringify({ sub: "admin", iss: ISSUER, aud: AUDIENCE, exp: 9_999_999_999 }),
         ).toString("base64url");
@@ -127,14 +116,18 @@ describe("OIDC verifier", () => {
     ],
     ["not a JWT", () => Promise.resolve("not-a-jwt"), { kind: "malformed" }],
     ["three segments of junk", () => Promise.resolve("abc.def.ghi"), { kind: "malformed" }],
-    ["no exp", () => mint(key, { sub: "a" }, { exp: false }), { kind: "claim", claim: "exp" }],
+    [
+      "no exp",
+      () => mint(idp.keys.key, { sub: "a" }, { exp: false }),
+      { kind: "claim", claim: "exp" },
+    ],
     [
       "not valid yet",
-      () => mint(key, { sub: "a" }, { notBefore: 3600 }),
+      () => mint(idp.keys.key, { sub: "a" }, { notBefore: 3600 }),
       { kind: "not_yet_valid" },
     ],
-    ["no subject", () => mint(key, { name: "a" }), { kind: "no_subject", claim: "sub" }],
-    ["empty subject", () => mint(key, { sub: "" }), { kind: "no_subject", claim: "sub" }],
+    ["no subject", () => mint(idp.keys.key, { name: "a" }), { kind: "no_subject", claim: "sub" }],
+    ["empty subject", () => mint(idp.keys.key, { sub: "" }), { kind: "no_subject", claim: "sub" }],
   ])("refuses a token that is %s, saying so", async (_label, token, expected) => {
     const verdict = await verifier().verify(await token());
     expect(verdict).toEqual(problem(expected));
@@ -143,22 +136,22 @@ describe("OIDC verifier", () => {
 
   it("accepts only the configured algorithms", async () => {
     const esOnly = OidcVerifier.from(settings({ algorithms: ["ES256"] }));
-    expect(await esOnly.verify(await mint(rsa))).toEqual(
+    expect(await esOnly.verify(await mint(idp.keys.rsa))).toEqual(
       problem({ kind: "algorithm", alg: "RS256", accepted: ["ES256"] }),
     );
-    expect(await esOnly.verify(await mint(key))).toMatchObject({ ok: true });
+    expect(await esOnly.verify(await mint(idp.keys.key))).toMatchObject({ ok: true });
   });
 
   it("names the caller by the configured claim", async () => {
     const byEmail = OidcVerifier.from(settings({ subjectClaim: "email" }));
-    expect(await byEmail.verify(await mint(key, { sub: "u-1", email: "ada@x" }))).toEqual({
+    expect(await byEmail.verify(await mint(idp.keys.key, { sub: "u-1", email: "ada@x" }))).toEqual({
       ok: true,
       caller: { kind: "oidc", subject: "ada@x" },
     });
-    expect(await byEmail.verify(await mint(key, { sub: "u-1" }))).toEqual(
+    expect(await byEmail.verify(await mint(idp.keys.key, { sub: "u-1" }))).toEqual(
       problem({ kind: "no_subject", claim: "email" }),
     );
-    expect(await byEmail.verify(await mint(key, { sub: "u-1", email: 42 }))).toEqual(
+    expect(await byEmail.verify(await mint(idp.keys.key, { sub: "u-1", email: 42 }))).toEqual(
       problem({ kind: "no_subject", claim: "email" }),
     );
   });
@@ -166,20 +159,20 @@ describe("OIDC verifier", () => {
   it("requires every configured scope, from scope or scp", async () => {
     const scoped = OidcVerifier.from(settings({ requiredScopes: ["a2a.call", "repo"] }));
     expect(
-      await scoped.verify(await mint(key, { sub: "a", scope: "repo a2a.call openid" })),
+      await scoped.verify(await mint(idp.keys.key, { sub: "a", scope: "repo a2a.call openid" })),
     ).toMatchObject({
       ok: true,
     });
     expect(
-      await scoped.verify(await mint(key, { sub: "a", scp: ["a2a.call", "repo"] })),
+      await scoped.verify(await mint(idp.keys.key, { sub: "a", scp: ["a2a.call", "repo"] })),
     ).toMatchObject({
       ok: true,
     });
-    expect(await scoped.verify(await mint(key, { sub: "a", scope: "repo" }))).toEqual({
+    expect(await scoped.verify(await mint(idp.keys.key, { sub: "a", scope: "repo" }))).toEqual({
       ok: false,
       refusal: { kind: "insufficient_scope", missing: ["a2a.call"] },
     });
-    expect(await scoped.verify(await mint(key, { sub: "a" }))).toEqual({
+    expect(await scoped.verify(await mint(idp.keys.key, { sub: "a" }))).toEqual({
       ok: false,
       refusal: { kind: "insufficient_scope", missing: ["a2a.call", "repo"] },
     });
@@ -189,13 +182,13 @@ describe("OIDC verifier", () => {
 
 describe("OIDC key set", () => {
   it("refetches the key set once for an unknown kid, and then knows the new key", async () => {
-    const server = await startJwksServer([key.jwk]);
+    const server = await startJwksServer([idp.keys.key.jwk]);
     try {
       const v = OidcVerifier.from(settings({ jwksUrl: server.url }), { cooldownMs: 0 });
-      expect(await v.verify(await mint(key))).toMatchObject({ ok: true });
+      expect(await v.verify(await mint(idp.keys.key))).toMatchObject({ ok: true });
       expect(server.requests()).toBe(1);
       const rotated = await makeKey("key-2");
-      server.setKeys([key.jwk, rotated.jwk]);
+      server.setKeys([idp.keys.key.jwk, rotated.jwk]);
       expect(await v.verify(await mint(rotated, { sub: "rotated" }))).toEqual({
         ok: true,
         caller: { kind: "oidc", subject: "rotated" },
@@ -203,7 +196,7 @@ describe("OIDC key set", () => {
       expect(server.requests()).toBe(2);
       // Cached now: known keys cost no fetch.
       await v.verify(await mint(rotated));
-      await v.verify(await mint(key));
+      await v.verify(await mint(idp.keys.key));
       expect(server.requests()).toBe(2);
     } finally {
       await server.close();
@@ -211,12 +204,14 @@ describe("OIDC key set", () => {
   });
 
   it("is bounded: tokens with unknown kids do not refetch within the cooldown", async () => {
-    const server = await startJwksServer([key.jwk]);
+    const server = await startJwksServer([idp.keys.key.jwk]);
     try {
       const v = OidcVerifier.from(settings({ jwksUrl: server.url }));
-      expect(await v.verify(await mint(key))).toMatchObject({ ok: true });
+      expect(await v.verify(await mint(idp.keys.key))).toMatchObject({ ok: true });
       for (let i = 0; i < 5; i++) {
-        const verdict = await v.verify(await mint(key, { sub: "a" }, { kid: `random-${i}` }));
+        const verdict = await v.verify(
+          await mint(idp.keys.key, { sub: "a" }, { kid: `random-${i}` }),
+        );
         expect(verdict).toEqual(problem({ kind: "unknown_key", kid: `random-${i}` }));
       }
       expect(server.requests()).toBe(1);
@@ -229,15 +224,15 @@ describe("OIDC key set", () => {
     const down = OidcVerifier.from(
       settings({ jwksUrl: `http://127.0.0.1:${await freePort()}/jwks` }),
     );
-    expect(await down.verify(await mint(key))).toMatchObject({
+    expect(await down.verify(await mint(idp.keys.key))).toMatchObject({
       ok: false,
       refusal: { kind: "unavailable", cause: expect.stringMatching(/fetch failed/) as string },
     });
-    const server = await startJwksServer([key.jwk]);
+    const server = await startJwksServer([idp.keys.key.jwk]);
     try {
       server.failWith(500);
       const failing = OidcVerifier.from(settings({ jwksUrl: server.url }));
-      expect(await failing.verify(await mint(key))).toMatchObject({
+      expect(await failing.verify(await mint(idp.keys.key))).toMatchObject({
         ok: false,
         refusal: { kind: "unavailable", cause: expect.stringMatching(/200 OK/) as string },
       });
@@ -249,20 +244,22 @@ describe("OIDC key set", () => {
   });
 
   it("verifies against static keys, which must be public keys that parse", async () => {
-    const v = OidcVerifier.from(settings({ jwksUrl: undefined, keys: [key.jwk] }));
-    expect(await v.verify(await mint(key, { sub: "s" }))).toEqual({
+    const v = OidcVerifier.from(settings({ jwksUrl: undefined, keys: [idp.keys.key.jwk] }));
+    expect(await v.verify(await mint(idp.keys.key, { sub: "s" }))).toEqual({
       ok: true,
       caller: { kind: "oidc", subject: "s" },
     });
-    expect(await v.verify(await mint(rsa))).toEqual(
+    expect(await v.verify(await mint(idp.keys.rsa))).toEqual(
       problem({ kind: "unknown_key", kid: "key-rsa" }),
     );
     const bad = (keys: Record<string, unknown>[]) => () =>
       OidcVerifier.from(settings({ jwksUrl: undefined, keys }));
-    expect(bad([{ ...key.jwk, d: "secret" }])).toThrow(AuthConfigError);
-    expect(bad([{ ...key.jwk, d: "secret" }])).toThrow(/keys\[0\]: a private or symmetric key/);
+    expect(bad([{ ...idp.keys.key.jwk, d: "secret" }])).toThrow(AuthConfigError);
+    expect(bad([{ ...idp.keys.key.jwk, d: "secret" }])).toThrow(
+      /keys\[0\]: a private or symmetric key/,
+    );
     expect(
-      bad([key.jwk as Record<string, unknown>, { kty: "EC", crv: "P-256", x: "nope" }]),
+      bad([idp.keys.key.jwk as Record<string, unknown>, { kty: "EC", crv: "P-256", x: "nope" }]),
     ).toThrow(/keys\[1\]: not a usable public key/);
     expect(bad([{ kty: "oct", k: "c2VjcmV0" }])).toThrow(AuthConfigError);
   });

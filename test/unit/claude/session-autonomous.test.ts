@@ -1,29 +1,23 @@
 import { describe, expect, it } from "vitest";
 import type { RunStreamEvent } from "../../../src/claude/events.js";
 import { collect } from "./support/helpers.js";
-import { autonomousTurn, reply, sdk } from "./support/sdk-messages.js";
+import {
+  autonomousTurn,
+  backgroundJobFinished,
+  reply,
+  sdk,
+  startsBackgroundJob,
+  interruptedMessage,
+} from "./support/sdk-messages.js";
 import { scriptedSession } from "./support/session.js";
 
-/** A foreground turn that starts background Bash `t1` (tool use tu-bg), as the runtime sends it. */
-function launchesBackgroundTask(stamp: string): unknown[] {
-  return [
-    sdk.init(),
-    sdk.toolUse("m1", "tu-bg", "Bash", { command: "sleep 1", run_in_background: true }, { stamp }),
-    sdk.tasksChanged(["t1"]),
-    sdk.taskStarted("t1", "tu-bg"),
-    sdk.toolResult("tu-bg", "Command running in background with ID: t1"),
-    sdk.text("m2", "Started."),
-    sdk.result({ text: "Started.", stamp }),
-    sdk.sessionState("idle"),
-  ];
-}
-
-const wake = [
-  sdk.taskUpdated("t1", "completed"),
-  sdk.taskNotification("t1", "tu-bg"),
-  sdk.tasksChanged([]),
-  sdk.sessionState("running"),
+/** A foreground turn that starts background Bash `t1` (tool use tu-bg); the session goes idle. */
+const launchesBackgroundTask = (stamp: string): unknown[] => [
+  ...startsBackgroundJob(stamp, { command: "sleep 1" }),
+  sdk.sessionState("idle"),
 ];
+
+const wake = [...backgroundJobFinished(), sdk.sessionState("running")];
 
 describe("ClaudeSession: autonomous runs", () => {
   it("names the background tasks whose completion caused a wake, and lets a listener follow it", async () => {
@@ -67,7 +61,7 @@ describe("ClaudeSession: autonomous runs", () => {
   });
 
   it("turns a wake with no send pending into an autonomous run: running, then idle", async () => {
-    const { fake, session, rec, send } = scriptedSession();
+    const { fake, session, rec, send, turnMoves } = scriptedSession();
     const { stream, stamp } = await send("run sleep in the background", 0);
     await fake.query.feed(...launchesBackgroundTask(stamp));
     expect((await collect(stream)).at(-1)).toMatchObject({
@@ -85,7 +79,7 @@ describe("ClaudeSession: autonomous runs", () => {
       text: "The sleep finished.",
     });
     expect(rec.of("status").map((s) => s.status)).toEqual(["running", "idle", "running", "idle"]);
-    expect(rec.of("turn_state").map((t) => `${t.from}->${t.to}`)).toEqual([
+    expect(turnMoves()).toEqual([
       "idle->foreground",
       "foreground->idle",
       "idle->autonomous",
@@ -113,13 +107,7 @@ describe("ClaudeSession: autonomous runs", () => {
     const auto = session.runs()[0];
     expect(auto).toMatchObject({ origin: "autonomous", state: "streaming" });
     expect(session.status).toBe("running");
-    fake.query.onInterrupt = () =>
-      fake.query.emit(
-        sdk.text("mA", "still going", { aborted: true }),
-        sdk.interruptedMarker(),
-        sdk.messageStop(),
-        sdk.abortedResult(),
-      );
+    fake.query.onInterrupt = () => fake.query.emit(...interruptedMessage("mA", "still going"));
     await session.interrupt();
     expect(fake.query.interrupts).toBe(1);
     expect(session.runs()[0]).toMatchObject({
@@ -136,7 +124,7 @@ describe("ClaudeSession: autonomous runs", () => {
   });
 
   it("takes the atomic path from autonomous to foreground: interrupt, await teardown, then send", async () => {
-    const { fake, session, rec, runState } = scriptedSession();
+    const { fake, session, rec, runState, turnMoves } = scriptedSession();
     session.start();
     await fake.query.feed(sdk.init(), sdk.messageStart("mA"), sdk.textDelta(0, "auto "));
     const autoId = session.runs()[0]?.id ?? "";
@@ -166,11 +154,7 @@ describe("ClaudeSession: autonomous runs", () => {
     const events = await out;
     expect(events.at(-1)).toMatchObject({ kind: "run_completed", text: "HELLO" });
     expect(events.some((e) => "messageId" in e && e.messageId === "mA")).toBe(false);
-    expect(rec.of("turn_state").map((t) => `${t.from}->${t.to}`)).toEqual([
-      "idle->autonomous",
-      "autonomous->foreground",
-      "foreground->idle",
-    ]);
+    expect(turnMoves()).toEqual(["idle->autonomous", "autonomous->foreground", "foreground->idle"]);
     // The autonomous run's partial output stays in the timeline, attributed to it.
     const history = [];
     for await (const e of session.streamHistory()) history.push(e);
@@ -183,9 +167,8 @@ describe("ClaudeSession: autonomous runs", () => {
   });
 
   it("interrupts a prompt still waiting behind a turn the runtime started first", async () => {
-    const { fake, session, send } = scriptedSession();
-    const { stream, stamp } = await send("hello", 0);
-    const out = collect(stream);
+    const { fake, session, start } = scriptedSession();
+    const { stamp, out } = await start("hello", 0);
     await fake.query.feed(sdk.init(), sdk.messageStart("mA"), sdk.textDelta(0, "wake"));
     const teardowns = [
       // The first interrupt stops the turn ahead of ours; our message then runs in the runtime.
@@ -207,9 +190,8 @@ describe("ClaudeSession: autonomous runs", () => {
   });
 
   it("keeps foreground exclusivity under interleaved task, state and subagent frames", async () => {
-    const { fake, session, rec, send, transitions } = scriptedSession();
-    const { stream, stamp } = await send("hello", 0);
-    const out = collect(stream);
+    const { fake, session, rec, transitions, start } = scriptedSession();
+    const { stream, stamp, out } = await start("hello", 0);
     await fake.query.feed(sdk.init(), sdk.messageStart("m1", { stamp }), sdk.textDelta(0, "Hi"));
     const interleaved = [
       sdk.taskNotification("t-old", "tu-old"),
@@ -243,11 +225,10 @@ describe("ClaudeSession: autonomous runs", () => {
   });
 
   it("a task notification arriving during a foreground run changes no lifecycle", async () => {
-    const { fake, session, rec, send } = scriptedSession();
+    const { fake, session, rec, send, start } = scriptedSession();
     const first = await send("start background work", 0);
     await fake.query.feed(...launchesBackgroundTask(first.stamp));
-    const { stream, stamp } = await send("hello", 1);
-    const out = collect(stream);
+    const { stamp, out } = await start("hello", 1);
     await fake.query.feed(sdk.init(), sdk.messageStart("m5", { stamp }), sdk.textDelta(0, "Hel"));
     const before = { states: rec.of("run_state").length, turns: rec.of("turn_state").length };
     await fake.query.feed(...wake);

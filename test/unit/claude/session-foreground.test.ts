@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { collect } from "./support/helpers.js";
-import { reply, sdk } from "./support/sdk-messages.js";
+import { reply, sdk, interruptedMessage } from "./support/sdk-messages.js";
 import { scriptedSession } from "./support/session.js";
 
 describe("ClaudeSession: foreground runs", () => {
   it("streams one run through its whole lifecycle and ends with one completed event", async () => {
-    const { fake, session, rec, send, transitions } = scriptedSession();
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { fake, session, rec, transitions, start, turnMoves } = scriptedSession();
+    const { stream, stamp, out } = await start("hi", 0);
     expect(fake.query.sent[0]).toMatchObject({
       type: "user",
       message: { role: "user", content: "hi" },
@@ -27,10 +26,7 @@ describe("ClaudeSession: foreground runs", () => {
       "finalizing",
       "completed",
     ]);
-    expect(rec.of("turn_state").map((t) => `${t.from}->${t.to}`)).toEqual([
-      "idle->foreground",
-      "foreground->idle",
-    ]);
+    expect(turnMoves()).toEqual(["idle->foreground", "foreground->idle"]);
     expect(rec.of("status").map((s) => s.status)).toEqual(["running", "idle"]);
     expect(session.sessionId).toBe("11111111-1111-4111-8111-111111111111");
   });
@@ -57,21 +53,15 @@ describe("ClaudeSession: foreground runs", () => {
   });
 
   it("interrupts a streaming foreground run, ends it interrupted, and the next prompt works", async () => {
-    const { fake, session, send, transitions } = scriptedSession();
-    const { stream, stamp } = await send("write a long story", 0);
-    const out = collect(stream);
+    const { fake, session, send, transitions, start } = scriptedSession();
+    const { stream, stamp, out } = await start("write a long story", 0);
     await fake.query.feed(
       sdk.init(),
       sdk.messageStart("m1", { stamp }),
       sdk.textDelta(0, "Once upon"),
     );
     fake.query.onInterrupt = () =>
-      fake.query.emit(
-        sdk.text("m1", "Once upon", { aborted: true }),
-        sdk.interruptedMarker(),
-        sdk.messageStop(),
-        sdk.abortedResult({ stamp }),
-      );
+      fake.query.emit(...interruptedMessage("m1", "Once upon", { stamp }));
     await session.interrupt();
     expect(fake.query.interrupts).toBe(1);
     expect((await out).at(-1)).toEqual({
@@ -95,9 +85,8 @@ describe("ClaudeSession: foreground runs", () => {
   });
 
   it("fails a run whose turn ends in error, then recovers on the next prompt", async () => {
-    const { fake, session, send } = scriptedSession();
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { fake, session, send, start } = scriptedSession();
+    const { stream, stamp, out } = await start("hi", 0);
     await fake.query.feed(
       sdk.init(),
       sdk.result({
@@ -122,9 +111,8 @@ describe("ClaudeSession: foreground runs", () => {
   });
 
   it("fails a run the runtime could not authenticate with that cause, keeping its text as the reason", async () => {
-    const { fake, send } = scriptedSession();
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { fake, start } = scriptedSession();
+    const { stream, stamp, out } = await start("hi", 0);
     const text = "Not logged in · Please run /login";
     // As Claude Code 2.1 answers with no API key and no login: no model call, no stream frames.
     await fake.query.feed(
@@ -141,9 +129,8 @@ describe("ClaudeSession: foreground runs", () => {
   });
 
   it("a failure cause of an earlier message does not outlive the message that recovered", async () => {
-    const { fake, send } = scriptedSession();
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { fake, start } = scriptedSession();
+    const { stream, stamp, out } = await start("hi", 0);
     await fake.query.feed(
       sdk.init(),
       sdk.apiError("m1", "Not logged in", { stamp, error: "authentication_failed" }),
@@ -172,9 +159,8 @@ describe("ClaudeSession: foreground runs", () => {
   });
 
   it("a stale autonomous turn that the runtime ran before our prompt never reaches the prompt", async () => {
-    const { fake, session, send, runState, rec } = scriptedSession();
-    const { stream, stamp } = await send("hello", 0);
-    const out = collect(stream);
+    const { fake, session, runState, rec, start } = scriptedSession();
+    const { stream, stamp, out } = await start("hello", 0);
     // The wake began in the runtime before our send arrived: its frames carry no stamp of ours.
     await fake.query.feed(
       sdk.init(),
@@ -203,9 +189,8 @@ describe("ClaudeSession: foreground runs", () => {
   });
 
   it("binds the runtime's folding of our prompt into the running turn to the prompt", async () => {
-    const { fake, session, send } = scriptedSession();
-    const { stream, stamp } = await send("also do this", 0);
-    const out = collect(stream);
+    const { fake, session, start } = scriptedSession();
+    const { stamp, out } = await start("also do this", 0);
     await fake.query.feed(sdk.init(), sdk.text("mA", "working on the notification"));
     await fake.query.feed(
       sdk.text("m2", "and your request", { stamp }),

@@ -1,9 +1,8 @@
 import type { CanUseTool } from "@anthropic-ai/claude-agent-sdk";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { HistoryMessage } from "../../../src/claude/timeline.js";
 import { collect } from "./support/helpers.js";
-import { reply, sdk } from "./support/sdk-messages.js";
+import { historyExchange, reply, sdk } from "./support/sdk-messages.js";
 import { scriptedSession } from "./support/session.js";
 
 afterEach(() => {
@@ -29,9 +28,8 @@ async function startBackgroundJob(
 
 describe("ClaudeSession: process lifecycle", () => {
   it("fails the active run with a clear reason when the stream ends without a result", async () => {
-    const { fake, session, send } = scriptedSession();
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { fake, session, start } = scriptedSession();
+    const { stream, stamp, out } = await start("hi", 0);
     await fake.query.feed(sdk.init(), sdk.messageStart("m1", { stamp }), sdk.textDelta(0, "par"));
     fake.query.end();
     const last = (await out).at(-1);
@@ -64,9 +62,8 @@ describe("ClaudeSession: process lifecycle", () => {
   });
 
   it("does not crash on unknown or malformed frames mid-run", async () => {
-    const { fake, rec, send } = scriptedSession();
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { fake, rec, start } = scriptedSession();
+    const { stamp, out } = await start("hi", 0);
     await fake.query.feed(
       sdk.init(),
       sdk.unknown("command_lifecycle"),
@@ -187,9 +184,8 @@ describe("ClaudeSession: waitForFinish", () => {
   it("resolves permission while the caller's canUseTool is pending", async () => {
     let answer: (v: Awaited<ReturnType<CanUseTool>>) => void = () => undefined;
     const canUseTool: CanUseTool = () => new Promise((resolve) => (answer = resolve));
-    const { fake, session, rec, send } = scriptedSession({ canUseTool });
-    const { stream, stamp } = await send("write outside cwd", 0);
-    const out = collect(stream);
+    const { fake, session, rec, start } = scriptedSession({ canUseTool });
+    const { stream, stamp, out } = await start("write outside cwd", 0);
     await fake.query.feed(
       sdk.init(),
       sdk.toolUse("m1", "tu-w", "Write", { file_path: "/etc/x" }, { stamp }),
@@ -251,20 +247,10 @@ describe("ClaudeSession: options, resume, history", () => {
   });
 
   it("resumes: earlier messages start the history, then the new turn follows", async () => {
-    const history: HistoryMessage[] = [
-      {
-        type: "user",
-        uuid: "h1",
-        message: { role: "user", content: "earlier question" },
-        parent_tool_use_id: null,
-      },
-      {
-        type: "assistant",
-        uuid: "h2",
-        message: { id: "old-m", content: [{ type: "text", text: "earlier answer" }] },
-        parent_tool_use_id: null,
-      },
-    ];
+    const history = historyExchange(
+      { uuid: "h1", text: "earlier question" },
+      { uuid: "h2", messageId: "old-m", text: "earlier answer" },
+    );
     const calls: unknown[] = [];
     const { fake, session, send } = scriptedSession({
       resume: "22222222-2222-4222-8222-222222222222",

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { FinishStatus } from "../../../src/claude/session.js";
 import { collect } from "./support/helpers.js";
-import { autonomousTurn, reply, sdk } from "./support/sdk-messages.js";
+import { autonomousTurn, reply, sdk, interruptedMessage } from "./support/sdk-messages.js";
 import { scriptedSession } from "./support/session.js";
 
 describe("ClaudeSession: calls made from an event listener", () => {
@@ -35,13 +35,12 @@ describe("ClaudeSession: calls made from an event listener", () => {
   });
 
   it("waitForFinish called on a foreground run_started does not resolve before the run ends", async () => {
-    const { fake, session, send } = scriptedSession();
+    const { fake, session, start } = scriptedSession();
     let finish: Promise<FinishStatus> | undefined;
     session.subscribe((e) => {
       if (e.type === "run_started") finish ??= session.waitForFinish(1000);
     });
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { stamp, out } = await start("hi", 0);
     let settled: FinishStatus | undefined;
     void finish?.then((s) => (settled = s));
     await fake.query.feed(sdk.init(), sdk.messageStart("m1", { stamp }));
@@ -52,9 +51,8 @@ describe("ClaudeSession: calls made from an event listener", () => {
   });
 
   it("announces each run_ended before the status it leads to, foreground and autonomous", async () => {
-    const { fake, session, rec, send } = scriptedSession();
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { fake, session, rec, start } = scriptedSession();
+    const { stamp, out } = await start("hi", 0);
     await fake.query.feed(...reply(stamp, "m1", "Hello"));
     await out;
     await fake.query.feed(...autonomousTurn("mA", "woke up"));
@@ -79,19 +77,13 @@ describe("ClaudeSession: calls made from an event listener", () => {
   });
 
   it("a prompt sent on the autonomous run_started takes the atomic handoff", async () => {
-    const { fake, session, rec, runState } = scriptedSession();
+    const { fake, session, rec, runState, turnMoves } = scriptedSession();
     let fg: ReturnType<typeof session.stream> | undefined;
     session.subscribe((e) => {
       if (e.type === "run_started" && e.origin === "autonomous") fg = session.stream("hello");
     });
     session.start();
-    fake.query.onInterrupt = () =>
-      fake.query.emit(
-        sdk.text("mA", "wak", { aborted: true }),
-        sdk.interruptedMarker(),
-        sdk.messageStop(),
-        sdk.abortedResult(),
-      );
+    fake.query.onInterrupt = () => fake.query.emit(...interruptedMessage("mA", "wak"));
     await fake.query.feed(sdk.init(), sdk.messageStart("mA"), sdk.textDelta(0, "wak"));
     if (fg === undefined) throw new Error("no prompt was sent from the listener");
     const out = collect(fg);
@@ -102,11 +94,7 @@ describe("ClaudeSession: calls made from an event listener", () => {
     expect(runState(autoId)).toBe("interrupted");
     await fake.query.feed(...reply(String(sent.uuid), "m1", "HELLO"));
     expect((await out).at(-1)).toMatchObject({ kind: "run_completed", text: "HELLO" });
-    expect(rec.of("turn_state").map((t) => `${t.from}->${t.to}`)).toEqual([
-      "idle->autonomous",
-      "autonomous->foreground",
-      "foreground->idle",
-    ]);
+    expect(turnMoves()).toEqual(["idle->autonomous", "autonomous->foreground", "foreground->idle"]);
     expect(session.status).toBe("idle");
   });
 

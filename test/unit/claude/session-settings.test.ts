@@ -92,7 +92,7 @@ describe("ClaudeSession: a prompt's model and effort", () => {
   });
 
   it("after the atomic handoff from an autonomous turn, switches first, then sends", async () => {
-    const { fake, session, rec } = scriptedSession({ model: "default-model" });
+    const { fake, session, turnMoves } = scriptedSession({ model: "default-model" });
     session.start();
     await fake.query.feed(sdk.init(), sdk.messageStart("mA"), sdk.textDelta(0, "auto "));
     fake.query.onInterrupt = () =>
@@ -111,7 +111,7 @@ describe("ClaudeSession: a prompt's model and effort", () => {
     expect(fake.query.switches).toEqual([{ model: "big" }]);
     await fake.query.feed(...reply(String(sent.uuid), "m1", "HELLO"));
     expect((await out).at(-1)).toMatchObject({ kind: "run_completed", text: "HELLO" });
-    expect(rec.of("turn_state").map((t) => `${t.from}->${t.to}`)).toEqual([
+    expect(turnMoves()).toEqual([
       "idle->autonomous",
       "autonomous->idle",
       "idle->foreground",

@@ -5,9 +5,8 @@ import { scriptedSession } from "./support/session.js";
 
 describe("ClaudeSession: steering a foreground run", () => {
   it("pushes the message with its priority; the run's stream says steered when a frame lists it", async () => {
-    const { fake, session, send } = scriptedSession();
-    const { stream, stamp } = await send("build it", 0);
-    const out = collect(stream);
+    const { fake, session, start } = scriptedSession();
+    const { stream, stamp, out } = await start("build it", 0);
     await fake.query.feed(sdk.init(), sdk.messageStart("m1", { stamp }));
     const outcome = session.steer(stream.runId, "also the changelog", "next");
     expect(outcome.kind).toBe("sent");
@@ -32,9 +31,8 @@ describe("ClaudeSession: steering a foreground run", () => {
   });
 
   it("a message the turn did not take keeps the run for the runtime's next turn, which answers it", async () => {
-    const { fake, session, send } = scriptedSession();
-    const { stream, stamp } = await send("write notes", 0);
-    const out = collect(stream);
+    const { fake, session, start } = scriptedSession();
+    const { stream, stamp, out } = await start("write notes", 0);
     await fake.query.feed(sdk.init(), sdk.messageStart("m1", { stamp }));
     const outcome = session.steer(stream.runId, "and a summary", "now");
     const pushed = await fake.query.sentMessage(1);
@@ -72,9 +70,8 @@ describe("ClaudeSession: steering a foreground run", () => {
   });
 
   it("nothing is sent to a run that has ended, or that is not a foreground run", async () => {
-    const { fake, session, send } = scriptedSession();
-    const { stream, stamp } = await send("hi", 0);
-    const out = collect(stream);
+    const { fake, session, start } = scriptedSession();
+    const { stream, stamp, out } = await start("hi", 0);
     await fake.query.feed(...reply(stamp, "m1", "Hello!"));
     await out;
     expect(session.steer(stream.runId, "late", "next")).toEqual({ kind: "not_running" });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Normalizer } from "../../../src/claude/normalize.js";
 import { TimelineAssembler, type TimelineEntry } from "../../../src/claude/timeline.js";
 import { silentLogger } from "./support/helpers.js";
-import { sdk } from "./support/sdk-messages.js";
+import { historyExchange, sdk } from "./support/sdk-messages.js";
 
 function assembler() {
   const n = new Normalizer();
@@ -133,18 +133,10 @@ describe("TimelineAssembler", () => {
     const { t, feed } = assembler();
     feed("r", sdk.text("live-1", "live"));
     t.seedHistory([
-      {
-        type: "user",
-        uuid: "h-u1",
-        message: { role: "user", content: "old question" },
-        parent_tool_use_id: null,
-      },
-      {
-        type: "assistant",
-        uuid: "h-a1",
-        message: { id: "old-1", content: [{ type: "text", text: "old answer" }] },
-        parent_tool_use_id: null,
-      },
+      ...historyExchange(
+        { uuid: "h-u1", text: "old question" },
+        { uuid: "h-a1", messageId: "old-1", text: "old answer" },
+      ),
       {
         type: "user",
         uuid: "h-u2",

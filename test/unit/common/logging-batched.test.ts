@@ -49,32 +49,37 @@ const messages = (lines: { msg?: string }[]) => lines.map((l) => l.msg);
 const hundred = Array.from({ length: 100 }, (_, i) => `line ${i}`);
 
 describe("batched log lines", () => {
-  it("writes every line, whole and in order, when the process ends", async () => {
-    const { code, lines } = await run(
+  it.each([
+    [
+      "writes every line, whole and in order, when the process ends",
       "ends",
       `for (let i = 0; i < 100; i++) log.info(\`line \${i}\`);`,
-    );
-    expect(code).toBe(0);
-    expect(messages(lines)).toEqual(hundred);
-  }, 30_000);
-
-  it("writes every line at process.exit()", async () => {
-    const { code, lines } = await run(
+      0,
+      hundred,
+    ],
+    [
+      "writes every line at process.exit()",
       "exits",
       `for (let i = 0; i < 100; i++) log.info(\`line \${i}\`);\nprocess.exit(3);`,
-    );
-    expect(code).toBe(3);
-    expect(messages(lines)).toEqual(hundred);
-  }, 30_000);
-
-  it("writes every line, the last before the crash included, after an uncaught exception", async () => {
-    const { code, lines } = await run(
+      3,
+      hundred,
+    ],
+    [
+      "writes every line, the last before the crash included, after an uncaught exception",
       "crashes",
       `setTimeout(() => { log.info("before the crash"); throw new Error("boom"); }, 0);`,
-    );
-    expect(code).toBe(1);
-    expect(messages(lines)).toEqual(["before the crash"]);
-  }, 30_000);
+      1,
+      ["before the crash"],
+    ],
+  ])(
+    "%s",
+    async (_name, script, body, exitCode, expected) => {
+      const { code, lines } = await run(script, body);
+      expect(code).toBe(exitCode);
+      expect(messages(lines)).toEqual(expected);
+    },
+    30_000,
+  );
 
   it("writes a line while the process goes on, without a flush or an exit", async () => {
     // Killed (SIGKILL, which no handler sees) once the line has come: it came from the timer.

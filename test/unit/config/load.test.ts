@@ -1,13 +1,13 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ConfigError,
   loadConfig,
   parseConfigText,
   resolveConfig,
 } from "../../../src/config/load.js";
+import { useTempDir } from "../../support/unit/temp-dir.js";
 
 const FILE = "/work/.claude/claude-a2a.config.json";
 
@@ -139,13 +139,7 @@ describe("parseConfigText (pure)", () => {
 });
 
 describe("loadConfig (files)", () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "claude-a2a-config-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = useTempDir("claude-a2a-config-");
 
   async function writeConfig(base: string, content: string): Promise<string> {
     await mkdir(join(base, ".claude"), { recursive: true });
@@ -155,30 +149,30 @@ describe("loadConfig (files)", () => {
   }
 
   it("uses every default when the default file does not exist", async () => {
-    const { config, file } = await loadConfig({ cwd: dir });
+    const { config, file } = await loadConfig({ cwd: dir() });
     expect(file).toBeNull();
     expect(config.server.port).toBe(3008);
-    expect(config.claude.cwd).toBe(dir);
+    expect(config.claude.cwd).toBe(dir());
   });
 
   it("reads <cwd>/.claude/claude-a2a.config.json", async () => {
-    const path = await writeConfig(dir, JSON.stringify({ server: { port: 4321 } }));
-    const { config, file } = await loadConfig({ cwd: dir });
+    const path = await writeConfig(dir(), JSON.stringify({ server: { port: 4321 } }));
+    const { config, file } = await loadConfig({ cwd: dir() });
     expect(file).toBe(path);
     expect(config.server.publicUrl).toBe("http://localhost:4321");
   });
 
   it("looks the config up in --cwd, like cd", async () => {
-    const ws = join(dir, "ws");
+    const ws = join(dir(), "ws");
     await writeConfig(ws, JSON.stringify({ agentCard: { name: "In ws" } }));
-    const { config } = await loadConfig({ cwd: dir, overrides: { cwd: "ws" } });
+    const { config } = await loadConfig({ cwd: dir(), overrides: { cwd: "ws" } });
     expect(config.agentCard.name).toBe("In ws");
     expect(config.claude.cwd).toBe(ws);
   });
 
   it("fails when an explicit --config file is missing", async () => {
-    const missing = join(dir, "nope.json");
-    const err: unknown = await loadConfig({ cwd: dir, configPath: "nope.json" }).catch(
+    const missing = join(dir(), "nope.json");
+    const err: unknown = await loadConfig({ cwd: dir(), configPath: "nope.json" }).catch(
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(ConfigError);
@@ -187,30 +181,30 @@ describe("loadConfig (files)", () => {
   });
 
   it("reads an explicit --config file relative to the start directory", async () => {
-    await writeFile(join(dir, "custom.json"), JSON.stringify({ server: { host: "::1" } }));
-    const { config } = await loadConfig({ cwd: dir, configPath: "custom.json" });
+    await writeFile(join(dir(), "custom.json"), JSON.stringify({ server: { host: "::1" } }));
+    const { config } = await loadConfig({ cwd: dir(), configPath: "custom.json" });
     expect(config.server.host).toBe("::1");
   });
 
   it("names the file in a JSON syntax error", async () => {
-    const path = await writeConfig(dir, '{ "server": { "port": 3008, } }');
-    await expect(loadConfig({ cwd: dir })).rejects.toThrow(`Invalid JSON in ${path} at line 1`);
+    const path = await writeConfig(dir(), '{ "server": { "port": 3008, } }');
+    await expect(loadConfig({ cwd: dir() })).rejects.toThrow(`Invalid JSON in ${path} at line 1`);
   });
 
   it("names the file in a schema error", async () => {
-    const path = await writeConfig(dir, JSON.stringify({ server: { port: "abc" } }));
-    await expect(loadConfig({ cwd: dir })).rejects.toThrow(
+    const path = await writeConfig(dir(), JSON.stringify({ server: { port: "abc" } }));
+    await expect(loadConfig({ cwd: dir() })).rejects.toThrow(
       `Invalid config file ${path}:\n  - server.port: expected an integer between 1 and 65535, got "abc"`,
     );
   });
 
   it("rejects a claude.cwd that is not a directory", async () => {
-    const path = await writeConfig(dir, JSON.stringify({ claude: { cwd: "missing" } }));
-    await expect(loadConfig({ cwd: dir })).rejects.toThrow(
-      `Invalid config file ${path}:\n  - claude.cwd: expected an existing directory, got ${join(dir, "missing")}`,
+    const path = await writeConfig(dir(), JSON.stringify({ claude: { cwd: "missing" } }));
+    await expect(loadConfig({ cwd: dir() })).rejects.toThrow(
+      `Invalid config file ${path}:\n  - claude.cwd: expected an existing directory, got ${join(dir(), "missing")}`,
     );
-    await expect(loadConfig({ cwd: dir, overrides: { cwd: "missing" } })).rejects.toThrow(
-      `Invalid option --cwd: no such directory: ${join(dir, "missing")}`,
+    await expect(loadConfig({ cwd: dir(), overrides: { cwd: "missing" } })).rejects.toThrow(
+      `Invalid option --cwd: no such directory: ${join(dir(), "missing")}`,
     );
   });
 });

@@ -1,7 +1,6 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, resolveConfig } from "../../../src/config/load.js";
 import type { Config, ConfigInput } from "../../../src/config/schema.js";
 import {
@@ -13,6 +12,7 @@ import {
   writtenKeys,
   type WorkspaceSpec,
 } from "../../../src/config/workspaces.js";
+import { useTempDir } from "../../support/unit/temp-dir.js";
 
 const FILE = "/start/.claude/claude-a2a.config.json";
 const resolved = (input: ConfigInput, flags?: string[]): Config =>
@@ -212,16 +212,11 @@ describe("workspaceAllows (pure)", () => {
 });
 
 describe("loadConfig with workspaces", () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "a2a-ws-"));
-    await mkdir(join(dir, "api"));
-    await mkdir(join(dir, "web"));
+  const dir = useTempDir("a2a-ws-", async (d) => {
+    await mkdir(join(d, "api"));
+    await mkdir(join(d, "web"));
   });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-  const load = (flags: string[]) => loadConfig({ cwd: dir, overrides: { workspaces: flags } });
+  const load = (flags: string[]) => loadConfig({ cwd: dir(), overrides: { workspaces: flags } });
   const failure = (flags: string[]) =>
     load(flags).then(
       () => "loaded",
@@ -231,34 +226,34 @@ describe("loadConfig with workspaces", () => {
   it("loads the workspaces of the flags, resolved against the start directory", async () => {
     const { config } = await load(["api=api", "web=./web"]);
     expect(config.workspaces.map((w) => [w.name, w.cwd])).toEqual([
-      ["api", join(dir, "api")],
-      ["web", join(dir, "web")],
+      ["api", join(dir(), "api")],
+      ["web", join(dir(), "web")],
     ]);
   });
 
   it("stops at a missing directory, a file, or two names for one directory, naming it", async () => {
-    await writeFile(join(dir, "file"), "x");
-    await symlink(join(dir, "api"), join(dir, "link"));
+    await writeFile(join(dir(), "file"), "x");
+    await symlink(join(dir(), "api"), join(dir(), "link"));
     expect(await failure(["api=api", "gone=nope"])).toBe(
-      `Workspace "gone": no such directory: ${join(dir, "nope")}`,
+      `Workspace "gone": no such directory: ${join(dir(), "nope")}`,
     );
     expect(await failure(["f=file"])).toBe(
-      `Workspace "f": no such directory: ${join(dir, "file")}`,
+      `Workspace "f": no such directory: ${join(dir(), "file")}`,
     );
     expect(await failure(["api=api", "alias=link"])).toBe(
-      `Workspaces "api" and "alias" are the same directory (${join(dir, "api")}): give each directory one name.`,
+      `Workspaces "api" and "alias" are the same directory (${join(dir(), "api")}): give each directory one name.`,
     );
   });
 
   it("reads the workspaces of the config file", async () => {
-    await mkdir(join(dir, ".claude"));
+    await mkdir(join(dir(), ".claude"));
     await writeFile(
-      join(dir, ".claude", "claude-a2a.config.json"),
+      join(dir(), ".claude", "claude-a2a.config.json"),
       JSON.stringify({ workspaces: { api: { cwd: "api", agentCard: { name: "API" } } } }),
     );
     const { config } = await load([]);
     expect(config.workspaces).toEqual([
-      expect.objectContaining({ name: "api", cwd: join(dir, "api"), agentCard: { name: "API" } }),
+      expect.objectContaining({ name: "api", cwd: join(dir(), "api"), agentCard: { name: "API" } }),
     ]);
   });
 });

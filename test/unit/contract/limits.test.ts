@@ -7,6 +7,7 @@ import {
   limitErrorInfo,
   limitMessage,
 } from "../../../src/contract/limits.js";
+import { taskRateErrorInfo } from "../../support/unit/error-info.js";
 
 const caller = (scope: string) => ({ scope, anonymous: scope === "unknown" });
 
@@ -28,14 +29,15 @@ describe("figures in the texts", () => {
 });
 
 describe("refusal messages and ErrorInfo", () => {
+  /** `token:ci` past 3 tasks a minute, free again in 42 s. */
+  const ciOverRate = [
+    caller("token:ci"),
+    { limit: "tasksPerMinute", max: 3, resetsAt: T + 42_000 },
+    T,
+  ] as const;
+
   it("names the limit, the caller's figures and when it resets", () => {
-    expect(
-      limitMessage(
-        caller("token:ci"),
-        { limit: "tasksPerMinute", max: 3, resetsAt: T + 42_000 },
-        T,
-      ),
-    ).toBe(
+    expect(limitMessage(...ciOverRate)).toBe(
       "Caller limit reached (tasksPerMinute): token:ci may start at most 3 task(s) per minute; " +
         "try again in 42 s (at 2025-01-31T21:48:12.000Z).",
     );
@@ -59,24 +61,14 @@ describe("refusal messages and ErrorInfo", () => {
   });
 
   it("the ErrorInfo has one reason per limit and string metadata", () => {
-    expect(
-      limitErrorInfo(
-        caller("token:ci"),
-        { limit: "tasksPerMinute", max: 3, resetsAt: T + 42_000 },
-        T,
-      ),
-    ).toEqual({
-      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-      reason: "TASK_RATE_LIMIT_EXCEEDED",
-      domain: "claude-a2a",
-      metadata: {
-        limit: "tasksPerMinute",
+    expect(limitErrorInfo(...ciOverRate)).toEqual(
+      taskRateErrorInfo({
         caller: "token:ci",
         max: "3",
         retryAfterSeconds: "42",
         resetsAt: "2025-01-31T21:48:12.000Z",
-      },
-    });
+      }),
+    );
     expect(
       limitErrorInfo(caller("token:ci"), { limit: "concurrentTasks", max: 2, working: 2 }, T),
     ).toMatchObject({

@@ -1,7 +1,6 @@
-import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { ConfigInput } from "../../../src/config/schema.js";
 import {
@@ -15,16 +14,11 @@ import {
 } from "../../../src/doctor/checks.js";
 import { main } from "../../../src/app/main.js";
 import { makeTestCert } from "../../support/tls.js";
+import { useTempDir } from "../../support/unit/temp-dir.js";
 
-let dir = "";
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "a2a-doctor-"));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir("a2a-doctor-");
 const config = (input: ConfigInput = {}) =>
-  resolveConfig(input, { file: "t.json", startDir: dir, overrides: { cwd: dir } });
+  resolveConfig(input, { file: "t.json", startDir: dir(), overrides: { cwd: dir() } });
 
 describe("claude-a2a --check", () => {
   it("checks who may call: an unsafe bind and an unset token variable are failures with a fix", () => {
@@ -67,7 +61,7 @@ describe("claude-a2a --check", () => {
       ok: false,
       detail: "server.grpc.port 3008 is the HTTP port (server.port) too",
     });
-    await makeTestCert(dir);
+    await makeTestCert(dir());
     const tls = { keyFile: "server.key", certFile: "server.crt" };
     const secure = await checkGrpc(config({ server: { grpc: { port: 50051, tls } } }));
     expect(secure.ok).toBe(true);
@@ -126,30 +120,32 @@ describe("claude-a2a --check", () => {
     expect(await checkCredentials({ ANTHROPIC_API_KEY: "sk" }, "linux")).toMatchObject({
       ok: true,
     });
-    await mkdir(join(dir, "cfg"));
-    await writeFile(join(dir, "cfg", ".credentials.json"), "{}");
-    expect(await checkCredentials({ CLAUDE_CONFIG_DIR: join(dir, "cfg") }, "linux")).toMatchObject({
+    await mkdir(join(dir(), "cfg"));
+    await writeFile(join(dir(), "cfg", ".credentials.json"), "{}");
+    expect(
+      await checkCredentials({ CLAUDE_CONFIG_DIR: join(dir(), "cfg") }, "linux"),
+    ).toMatchObject({
       ok: true,
     });
-    const none = await checkCredentials({ HOME: join(dir, "nohome") }, "linux");
+    const none = await checkCredentials({ HOME: join(dir(), "nohome") }, "linux");
     expect(none.ok).toBe(false);
     expect(none.fix).toMatch(/claude/);
   });
 
   it("workspace and store: writable directory, SQLite readable, memory always fine", async () => {
-    expect((await checkWorkspace(dir)).ok).toBe(true);
+    expect((await checkWorkspace(dir())).ok).toBe(true);
     expect(await checkStore(config())).toMatchObject({ ok: true });
     expect(await checkStore(config({ store: { type: "memory" } }))).toMatchObject({ ok: true });
-    await writeFile(join(dir, "garbage.db"), "not a database at all, not even close".repeat(100));
+    await writeFile(join(dir(), "garbage.db"), "not a database at all, not even close".repeat(100));
     const corrupt = await checkStore(config({ store: { type: "sqlite", path: "garbage.db" } }));
     expect(corrupt.ok).toBe(false);
   });
 
   it("main --check prints the report and exits 1 on an invalid config, without starting a server", async () => {
-    await mkdir(join(dir, ".claude"));
-    await writeFile(join(dir, ".claude", "claude-a2a.config.json"), '{"sevrer": {}}');
+    await mkdir(join(dir(), ".claude"));
+    await writeFile(join(dir(), ".claude", "claude-a2a.config.json"), '{"sevrer": {}}');
     let out = "";
-    const code = await main(["--check", "--cwd", dir], {
+    const code = await main(["--check", "--cwd", dir()], {
       out: (t) => (out += t),
       err: (t) => (out += t),
     });

@@ -1,22 +1,16 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/config/load.js";
 import { checkIsolation } from "../../../src/doctor/isolation-check.js";
 import { WORKTREE_SETUP } from "../../../src/workspace/worktrees/manager.js";
+import { useTempDir } from "../../support/unit/temp-dir.js";
 
-let dir = "";
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "a2a-doctor-isolation-"));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir("a2a-doctor-isolation-");
 
 const config = (isolation: "shared" | "worktree") =>
-  resolveConfig({ claude: { isolation } }, { file: "<test>", startDir: dir });
+  resolveConfig({ claude: { isolation } }, { file: "<test>", startDir: dir() });
 
 describe("claude-a2a --check: isolation", () => {
   it("says nothing with shared", async () => {
@@ -26,18 +20,20 @@ describe("claude-a2a --check: isolation", () => {
   it("fails a workspace that is not a git repository with the startup error", async () => {
     const r = await checkIsolation(config("worktree"));
     expect(r).toMatchObject({ name: "isolation", ok: false });
-    expect(r?.detail).toBe(WORKTREE_SETUP.notARepository(dir));
+    expect(r?.detail).toBe(WORKTREE_SETUP.notARepository(dir()));
   });
 
   it("passes a repository with a commit, and changes nothing in it", async () => {
     const git = (...a: string[]) =>
-      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...a], { cwd: dir });
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...a], { cwd: dir() });
     git("init", "-q");
-    await writeFile(join(dir, "a"), "a");
+    await writeFile(join(dir(), "a"), "a");
     git("add", "a");
     git("commit", "-q", "-m", "a");
     const r = await checkIsolation(config("worktree"));
     expect(r?.ok).toBe(true);
-    expect(execFileSync("git", ["status", "--porcelain"], { cwd: dir, encoding: "utf8" })).toBe("");
+    expect(execFileSync("git", ["status", "--porcelain"], { cwd: dir(), encoding: "utf8" })).toBe(
+      "",
+    );
   });
 });

@@ -1,34 +1,21 @@
 import { generateKeyPairSync } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/config/load.js";
 import type { ConfigInput } from "../../../src/config/schema.js";
 import { checkAccess } from "../../../src/doctor/checks.js";
 import { checkOidc, checkSigning, usableKeys } from "../../../src/doctor/security-checks.js";
+import { useTempDir } from "../../support/unit/temp-dir.js";
 import { freePort } from "../../support/a2a/harness.js";
-import { makeKey, startJwksServer, type JwksServer, type TestKey } from "../../support/oidc.js";
+import { useJwks } from "../../support/unit/jwks.js";
 
-let dir = "";
-let key: TestKey;
-let jwks: JwksServer;
-beforeAll(async () => {
-  key = await makeKey("k1");
-  jwks = await startJwksServer([key.jwk]);
-});
-afterAll(async () => {
-  await jwks.close();
-});
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "a2a-doctor-sec-"));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const idp = useJwks({ key: { kid: "k1" } });
+const dir = useTempDir("a2a-doctor-sec-");
 
 const config = (input: ConfigInput = {}) =>
-  resolveConfig(input, { file: "t.json", startDir: dir, overrides: { cwd: dir } });
+  resolveConfig(input, { file: "t.json", startDir: dir(), overrides: { cwd: dir() } });
 const oidc = (o: Record<string, unknown>) =>
   config({
     server: { auth: { oidc: { issuer: "https://idp", audience: "a2a", ...o } } },
@@ -37,7 +24,7 @@ const oidc = (o: Record<string, unknown>) =>
 describe("--check: OpenID Connect", () => {
   it("says nothing when OIDC is off, and counts it as authentication when on", async () => {
     expect(await checkOidc(config().server)).toEqual([]);
-    const remote = oidc({ jwksUrl: jwks.url });
+    const remote = oidc({ jwksUrl: idp.url });
     expect(checkAccess({ ...remote.server, host: "0.0.0.0" })).toMatchObject({
       ok: true,
       detail: "0.0.0.0: OpenID Connect (https://idp)",
@@ -45,8 +32,8 @@ describe("--check: OpenID Connect", () => {
   });
 
   it("fetches the key set and counts its usable keys", async () => {
-    expect(await checkOidc(oidc({ jwksUrl: jwks.url }).server)).toEqual([
-      { name: "oidc", ok: true, detail: `issuer https://idp, 1 key(s) at ${jwks.url}` },
+    expect(await checkOidc(oidc({ jwksUrl: idp.url }).server)).toEqual([
+      { name: "oidc", ok: true, detail: `issuer https://idp, 1 key(s) at ${idp.url}` },
     ]);
     const down = `http://127.0.0.1:${await freePort()}/jwks`;
     const [unreachable] = await checkOidc(oidc({ jwksUrl: down }).server);
@@ -62,7 +49,7 @@ describe("--check: OpenID Connect", () => {
   });
 
   it("requires static keys to parse", async () => {
-    expect(await checkOidc(oidc({ keys: [key.jwk] }).server)).toEqual([
+    expect(await checkOidc(oidc({ keys: [idp.keys.key.jwk] }).server)).toEqual([
       { name: "oidc", ok: true, detail: "issuer https://idp, 1 static key(s)" },
     ]);
     const [bad] = await checkOidc(

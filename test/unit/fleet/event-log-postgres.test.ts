@@ -9,23 +9,16 @@ import type { AgentExecutionEvent } from "@a2a-js/sdk/server";
 import pg from "pg";
 import pino from "pino";
 import { Registry } from "prom-client";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eventPrunable, type PrunePolicy } from "../../../src/fleet/decisions.js";
 import { Fleet } from "../../../src/fleet/fleet.js";
-import { startTestPostgres, type TestPostgres } from "../../support/postgres.js";
+import { useTestPostgres } from "../../support/unit/postgres.js";
 
-let server: TestPostgres | undefined;
+const postgres = useTestPostgres();
 let fleet: Fleet | undefined;
 let db: pg.Client | undefined;
-beforeAll(async () => {
-  server = await startTestPostgres();
-}, 180_000);
-afterAll(async () => {
-  await server?.stop();
-}, 60_000);
 beforeEach(async () => {
-  if (!server) throw new Error("no PostgreSQL");
-  const url = await server.createDatabase();
+  const url = await postgres.createDatabase();
   fleet = await Fleet.open({
     url,
     instanceId: "owner",

@@ -4,32 +4,26 @@
  * the owner's numbered events in order, its cursor is the event number, a forwarded answer's
  * `lastSeq` is the task's last number, and the fleet's own events table stays empty.
  */
-import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { TaskState } from "@a2a-js/sdk";
 import pg from "pg";
 import pino from "pino";
 import { Registry } from "prom-client";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eventNumberOf } from "../../../src/a2a/handler/event-numbers.js";
 import { Fleet } from "../../../src/fleet/fleet.js";
 import { openDatabase, type Database } from "../../../src/store/database.js";
 import { KeptEvents } from "../../../src/store/kept-events.js";
 import { migrateReplay, SqlReplayBackend } from "../../../src/store/sql-replay-backend.js";
-import { startTestPostgres, type TestPostgres } from "../../support/postgres.js";
+import { useTestPostgres } from "../../support/unit/postgres.js";
+import { numberedStatus } from "../../support/unit/stream-events.js";
 
 const logger = pino({ level: "silent" });
-let server: TestPostgres | undefined;
+const postgres = useTestPostgres();
 let owner: Fleet | undefined;
 let other: Fleet | undefined;
 let kept: KeptEvents | undefined;
 let database: Database | undefined;
 let client: pg.Client | undefined;
-
-beforeAll(async () => {
-  server = await startTestPostgres();
-}, 180_000);
-afterAll(async () => {
-  await server?.stop();
-}, 60_000);
 
 const config = {
   leaseMs: 30_000,
@@ -39,8 +33,7 @@ const config = {
 };
 
 beforeEach(async () => {
-  if (!server) throw new Error("no PostgreSQL");
-  const url = await server.createDatabase();
+  const url = await postgres.createDatabase();
   database = await openDatabase({ type: "postgres", url });
   await migrateReplay(database.db);
   owner = await Fleet.open({ url, instanceId: "owner", config, logger, registry: new Registry() });
@@ -61,24 +54,22 @@ afterEach(async () => {
   await database?.db.destroy();
 });
 
-const status = (taskId: string, state: TaskState, n: number): StreamResponse => ({
-  payload: {
-    $case: "statusUpdate",
-    value: {
-      taskId,
-      contextId: "c",
-      status: { state, message: undefined, timestamp: new Date().toISOString() },
-      metadata: { eventNumber: n },
-    },
-  },
-});
-
 /** The owner's task: working three times, then completed, numbered from `from`. */
 function publish(taskId: string, from = 1): void {
   for (let i = 0; i < 3; i++) {
-    kept!.append(taskId, from + i, status(taskId, TaskState.TASK_STATE_WORKING, from + i), false);
+    kept!.append(
+      taskId,
+      from + i,
+      numberedStatus(taskId, TaskState.TASK_STATE_WORKING, from + i),
+      false,
+    );
   }
-  kept!.append(taskId, from + 3, status(taskId, TaskState.TASK_STATE_COMPLETED, from + 3), true);
+  kept!.append(
+    taskId,
+    from + 3,
+    numberedStatus(taskId, TaskState.TASK_STATE_COMPLETED, from + 3),
+    true,
+  );
 }
 
 const rows = async (table: string) => {

@@ -1,33 +1,27 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadTls, TlsConfigError } from "../../../src/grpc/tls.js";
 import { makeTestCert } from "../../support/tls.js";
+import { useTempDir } from "../../support/unit/temp-dir.js";
 
-let dir = "";
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "a2a-tls-"));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir("a2a-tls-");
 
 describe("server.grpc.tls", () => {
   it("reads a matching key and certificate, relative paths against claude.cwd", async () => {
-    const made = await makeTestCert(dir);
-    const tls = await loadTls({ keyFile: "server.key", certFile: "server.crt" }, dir);
+    const made = await makeTestCert(dir());
+    const tls = await loadTls({ keyFile: "server.key", certFile: "server.crt" }, dir());
     expect(tls.cert).toEqual(made.cert);
     expect(tls.subject).toBe("CN=localhost");
     expect(tls.validTo.getTime()).toBeGreaterThan(Date.now());
   });
 
   it("refuses a missing file, a file that is not PEM, a key of another certificate, a date outside it", async () => {
-    await makeTestCert(dir, "a");
-    await makeTestCert(dir, "b");
-    await writeFile(join(dir, "junk.pem"), "not a key\n");
+    await makeTestCert(dir(), "a");
+    await makeTestCert(dir(), "b");
+    await writeFile(join(dir(), "junk.pem"), "not a key\n");
     const fails = (files: { keyFile: string; certFile: string }, now?: Date) =>
-      loadTls(files, dir, now).then(
+      loadTls(files, dir(), now).then(
         () => "loaded",
         (err: unknown) => {
           expect(err).toBeInstanceOf(TlsConfigError);

@@ -14,18 +14,10 @@ import { authGate } from "../../../src/http/auth.js";
 import { callerOf } from "../../../src/http/caller.js";
 import { ownerKey } from "../../../src/identity/caller.js";
 import { freePort } from "../../support/a2a/harness.js";
-import {
-  AUDIENCE,
-  ISSUER,
-  makeKey,
-  mint,
-  startJwksServer,
-  type JwksServer,
-  type TestKey,
-} from "../../support/oidc.js";
+import { AUDIENCE, ISSUER, mint } from "../../support/oidc.js";
+import { useJwks } from "../../support/unit/jwks.js";
 
-let key: TestKey;
-let jwks: JwksServer;
+const idp = useJwks({ key: { kid: "k1" } });
 let server: Server | undefined;
 let url = "";
 const warnings: unknown[] = [];
@@ -64,14 +56,11 @@ async function serve(oidc: Record<string, unknown>): Promise<void> {
 }
 
 beforeAll(async () => {
-  key = await makeKey("k1");
-  jwks = await startJwksServer([key.jwk]);
-  await serve({ jwksUrl: jwks.url, requiredScopes: ["a2a"] });
+  await serve({ jwksUrl: idp.url, requiredScopes: ["a2a"] });
 });
-afterAll(async () => {
+afterAll(() => {
   server?.closeAllConnections();
   server?.close();
-  await jwks.close();
 });
 
 const get = async (token?: string) => {
@@ -88,7 +77,7 @@ const get = async (token?: string) => {
 
 describe("auth gate with OIDC and static tokens", () => {
   it("lets a valid JWT in as oidc:<sub>, and a static token as token:<name>", async () => {
-    expect(await get(await mint(key, { sub: "alice", scope: "a2a" }))).toMatchObject({
+    expect(await get(await mint(idp.keys.key, { sub: "alice", scope: "a2a" }))).toMatchObject({
       status: 200,
       body: { scope: "oidc:alice" },
     });
@@ -96,7 +85,9 @@ describe("auth gate with OIDC and static tokens", () => {
   });
 
   it("answers an expired token 401 with the reason in WWW-Authenticate and the body", async () => {
-    expect(await get(await mint(key, { sub: "a", scope: "a2a" }, { expiresIn: -3600 }))).toEqual({
+    expect(
+      await get(await mint(idp.keys.key, { sub: "a", scope: "a2a" }, { expiresIn: -3600 })),
+    ).toEqual({
       status: 401,
       challenge:
         'Bearer realm="claude-a2a", error="invalid_token", error_description="The token has expired."',
@@ -105,7 +96,9 @@ describe("auth gate with OIDC and static tokens", () => {
   });
 
   it("answers a wrong audience 401, naming the expected one", async () => {
-    const refused = await get(await mint(key, { sub: "a", scope: "a2a" }, { audience: "other" }));
+    const refused = await get(
+      await mint(idp.keys.key, { sub: "a", scope: "a2a" }, { audience: "other" }),
+    );
     expect(refused.status).toBe(401);
     expect(refused.challenge).toContain(
       `error_description="The token is not meant for this agent (expected audience '${AUDIENCE}').`,
@@ -113,7 +106,7 @@ describe("auth gate with OIDC and static tokens", () => {
   });
 
   it("answers a missing scope 403 insufficient_scope, and a missing token 401 without error", async () => {
-    expect(await get(await mint(key, { sub: "a" }))).toEqual({
+    expect(await get(await mint(idp.keys.key, { sub: "a" }))).toEqual({
       status: 403,
       challenge:
         'Bearer realm="claude-a2a", error="insufficient_scope", error_description="The token lacks the scope this agent requires: a2a.", scope="a2a"',
@@ -128,7 +121,7 @@ describe("auth gate with OIDC and static tokens", () => {
 
   it("answers 503 and logs the cause when the provider's keys cannot be fetched", async () => {
     await serve({ jwksUrl: `http://127.0.0.1:${await freePort()}/jwks` });
-    const refused = await get(await mint(key, { sub: "a" }));
+    const refused = await get(await mint(idp.keys.key, { sub: "a" }));
     expect(refused).toMatchObject({ status: 503, challenge: null, body: { error: "unavailable" } });
     expect(warnings).toContainEqual(
       expect.objectContaining({ msg: "auth: the identity provider's keys could not be fetched" }),

@@ -24,6 +24,12 @@ const restMessage = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** The problem is the text, or matches the pattern, a row names. */
+function expectProblem(problem: string | undefined, why: string | RegExp): void {
+  if (typeof why === "string") expect(problem).toBe(why);
+  else expect(problem).toMatch(why);
+}
+
 describe("legacyMessageProblem (v0.3 JSON-RPC)", () => {
   it.each([
     [{}],
@@ -87,9 +93,7 @@ describe("legacyMessageProblem (v0.3 JSON-RPC)", () => {
       "message.parts[0].metadata must be an object, not string",
     ],
   ])("refuses %s", (_name, input, why) => {
-    const problem = legacyMessageProblem(input);
-    if (typeof why === "string") expect(problem).toBe(why);
-    else expect(problem).toMatch(why);
+    expectProblem(legacyMessageProblem(input), why);
   });
 });
 
@@ -132,9 +136,7 @@ describe("legacyRestMessageProblem (v0.3 HTTP+JSON)", () => {
       "message.content[0].file.fileWithBytes is not valid base64",
     ],
   ])("refuses %s", (_name, input, why) => {
-    const problem = legacyRestMessageProblem(input);
-    if (typeof why === "string") expect(problem).toBe(why);
-    else expect(problem).toMatch(why);
+    expectProblem(legacyRestMessageProblem(input), why);
   });
 });
 

@@ -12,9 +12,21 @@ const ALICE = "token:alice";
 const ops = { owner: "token:ops", operator: true };
 const bob = { owner: "token:bob", operator: false };
 
+type Row = [string, { owner: string; operator: boolean }, string, TaskAction, Access];
+
+/** One row per action of `actor` on alice's task, named as "<who>, alice's task, <action>". */
+const onAlicesTask = (actor: Row[1], who: string, access: Record<TaskAction, Access>): Row[] =>
+  (Object.entries(access) as [TaskAction, Access][]).map(([action, a]) => [
+    `${who}, alice's task, ${action.replace("_", " ")}`,
+    actor,
+    ALICE,
+    action,
+    a,
+  ]);
+
 describe("mayAct: who may do what to a task", () => {
   // [actor, task owner, action, access]
-  const table: [string, { owner: string; operator: boolean }, string, TaskAction, Access][] = [
+  const table: Row[] = [
     // A caller's own task: everything, operator or not.
     ["bob, his own task, read", bob, bob.owner, "read", "own"],
     ["bob, his own task, answer", bob, bob.owner, "answer", "own"],
@@ -23,19 +35,23 @@ describe("mayAct: who may do what to a task", () => {
     ["ops, its own task, cancel", ops, ops.owner, "cancel", "own"],
     ["ops, its own task, push config", ops, ops.owner, "push_config", "own"],
     // Another caller's task, without the role: as if it did not exist.
-    ["bob, alice's task, read", bob, ALICE, "read", "none"],
-    ["bob, alice's task, subscribe", bob, ALICE, "subscribe", "none"],
-    ["bob, alice's task, answer", bob, ALICE, "answer", "none"],
-    ["bob, alice's task, cancel", bob, ALICE, "cancel", "none"],
-    ["bob, alice's task, push config", bob, ALICE, "push_config", "none"],
-    ["bob, alice's task, start", bob, ALICE, "start", "none"],
+    ...onAlicesTask(bob, "bob", {
+      read: "none",
+      subscribe: "none",
+      answer: "none",
+      cancel: "none",
+      push_config: "none",
+      start: "none",
+    }),
     // With the role: see, follow, answer, cancel; never her webhooks, never new work of hers.
-    ["ops, alice's task, read", ops, ALICE, "read", "operator"],
-    ["ops, alice's task, subscribe", ops, ALICE, "subscribe", "operator"],
-    ["ops, alice's task, answer", ops, ALICE, "answer", "operator"],
-    ["ops, alice's task, cancel", ops, ALICE, "cancel", "operator"],
-    ["ops, alice's task, push config", ops, ALICE, "push_config", "none"],
-    ["ops, alice's task, start", ops, ALICE, "start", "none"],
+    ...onAlicesTask(ops, "ops", {
+      read: "operator",
+      subscribe: "operator",
+      answer: "operator",
+      cancel: "operator",
+      push_config: "none",
+      start: "none",
+    }),
     // The anonymous caller's tasks are another caller's too.
     ["ops, an anonymous task, answer", ops, "unknown", "answer", "operator"],
     ["bob, an anonymous task, read", bob, "unknown", "read", "none"],

@@ -5,7 +5,12 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import type { ConfigInput } from "../../../src/config/schema.js";
-import { autonomousTurn, sdk } from "../claude/support/sdk-messages.js";
+import {
+  autonomousTurn,
+  sdk,
+  startsBackgroundJob,
+  type BackgroundJobTurn,
+} from "../claude/support/sdk-messages.js";
 import { sentStamp } from "../a2a/support/agent.js";
 import {
   answeredTaskId as taskIdOf,
@@ -16,6 +21,7 @@ import {
   type AgentServer as Served,
   type Who,
 } from "../http/support/agent-server.js";
+import { taskRateErrorInfo } from "../../support/unit/error-info.js";
 
 const T0 = Date.UTC(2025, 0, 31, 23, 0, 0); // an hour before a new UTC day
 
@@ -52,18 +58,14 @@ describe("tasksPerMinute", () => {
       "Caller limit reached (tasksPerMinute): token:ci may start at most 2 task(s) per minute; " +
         "try again in 40 s (at 2025-01-31T23:01:00.000Z).",
     );
-    expect(errorInfo(error.data)).toEqual({
-      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-      reason: "TASK_RATE_LIMIT_EXCEEDED",
-      domain: "claude-a2a",
-      metadata: {
-        limit: "tasksPerMinute",
+    expect(errorInfo(error.data)).toEqual(
+      taskRateErrorInfo({
         caller: "token:ci",
         max: "2",
         retryAfterSeconds: "40",
         resetsAt: "2025-01-31T23:01:00.000Z",
-      },
-    });
+      }),
+    );
 
     // The same refusal on REST: 429, Retry-After, google.rpc.Status with the same ErrorInfo.
     const viaRest = await rest(s, "ci", "/message:send", { message: message() });
@@ -213,28 +215,28 @@ describe("dailyBudgetUsd", () => {
     expect((await startTask(s, "ci")).body.result).toBeDefined();
   });
 
-  it("a task that reaches it with background work still running stops it and does not wait", async () => {
-    const s = await serve(
-      { default: { dailyBudgetUsd: 0.5 } },
-      { claude: { backgroundTasks: "wait" } },
-    );
+  /** `ci`'s task under a $0.50 daily budget: its turn starts background work, costs, and ends. */
+  async function spendsOnBackgroundWork(
+    backgroundTasks: "wait" | "detach",
+    job: BackgroundJobTurn,
+  ) {
+    const s = await serve({ default: { dailyBudgetUsd: 0.5 } }, { claude: { backgroundTasks } });
     const taskId = taskIdOf(await startTask(s, "ci"));
     const stamp = await sentStamp(s.h, 0);
     await s.h.fake.query.feed(
-      sdk.init(),
-      sdk.toolUse(
-        "m1",
-        "tu-bg",
-        "Bash",
-        { command: "sleep 100", run_in_background: true },
-        { stamp },
-      ),
-      sdk.taskStarted("bg-1", "tu-bg"),
-      sdk.toolResult("tu-bg", "Command running in background with ID: bg-1"),
-      sdk.text("m2", "started it", { stamp }),
-      { ...sdk.result({ text: "started it", stamp }), total_cost_usd: 0.5 },
+      ...startsBackgroundJob(stamp, { listed: false, stampedText: true, ...job }),
     );
     await vi.waitFor(() => expect(s.h.agent.executor.phaseOf(taskId)).toBeUndefined());
+    return { s, taskId };
+  }
+
+  it("a task that reaches it with background work still running stops it and does not wait", async () => {
+    const { s, taskId } = await spendsOnBackgroundWork("wait", {
+      taskId: "bg-1",
+      command: "sleep 100",
+      text: "started it",
+      costUsd: 0.5,
+    });
     expect(s.h.fake.query.stoppedTasks).toEqual(["bg-1"]);
     const task = (await jsonRpc(s, "ci", "GetTask", { id: taskId })).body.result as {
       status: { state: string; message: { parts: { text: string }[] } };
@@ -246,28 +248,8 @@ describe("dailyBudgetUsd", () => {
   });
 
   it("past the budget, a wake of background work is interrupted before it costs, and makes no task", async () => {
-    const s = await serve(
-      { default: { dailyBudgetUsd: 0.5 } },
-      { claude: { backgroundTasks: "detach" } },
-    );
-    const taskId = taskIdOf(await startTask(s, "ci"));
-    const stamp = await sentStamp(s.h, 0);
+    const { s } = await spendsOnBackgroundWork("detach", { costUsd: 0.7 });
     const query = s.h.fake.query;
-    await query.feed(
-      sdk.init(),
-      sdk.toolUse(
-        "m1",
-        "tu-bg",
-        "Bash",
-        { command: "sleep 9", run_in_background: true },
-        { stamp },
-      ),
-      sdk.taskStarted("t1", "tu-bg"),
-      sdk.toolResult("tu-bg", "Command running in background with ID: t1"),
-      sdk.text("m2", "Started.", { stamp }),
-      { ...sdk.result({ text: "Started.", stamp }), total_cost_usd: 0.7 },
-    );
-    await vi.waitFor(() => expect(s.h.agent.executor.phaseOf(taskId)).toBeUndefined());
     expect(query.interrupts).toBe(0);
     // The job ends and the runtime starts a turn of its own: interrupted at once.
     await query.feed(sdk.taskUpdated("t1", "completed"), sdk.taskNotification("t1", "tu-bg"));

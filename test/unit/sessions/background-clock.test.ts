@@ -1,33 +1,10 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { conversationKey } from "../../../src/identity/conversation.js";
 import { BackgroundClock } from "../../../src/sessions/background-clock.js";
 import { backgroundLimitReason } from "../../../src/sessions/background-limit.js";
-import type { Timers } from "../../../src/common/timers.js";
+import { key, ManualTimers } from "./support/pool.js";
 
 const LIMIT = 1_000;
-
-/** Manual timers: `advance` fires what is due. */
-class ManualTimers implements Timers {
-  now = 0;
-  private seq = 0;
-  readonly pending = new Map<number, { at: number; fn: () => void }>();
-  setTimeout(fn: () => void, ms: number) {
-    this.pending.set(++this.seq, { at: this.now + ms, fn });
-    return this.seq;
-  }
-  clearTimeout(h: unknown) {
-    this.pending.delete(h as number);
-  }
-  advance(ms: number) {
-    this.now += ms;
-    for (const [id, t] of [...this.pending]) {
-      if (t.at > this.now) continue;
-      this.pending.delete(id);
-      t.fn();
-    }
-  }
-}
 
 /** A session's activity, changed step by step; each change is told to the clock (`update`). */
 type Step = "job" | "no-job" | "message" | "message-ends" | "wait-limit" | "leave";
@@ -48,7 +25,7 @@ function run(steps: readonly Step[], limitMs = LIMIT) {
   };
   let expiries = 0;
   const clock = new BackgroundClock({
-    key: conversationKey({ owner: "unknown", contextId: "ctx" }),
+    key: key("ctx"),
     session,
     limitMs,
     timers,

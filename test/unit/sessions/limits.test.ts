@@ -1,28 +1,14 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type {
-  BackgroundTask,
-  ClaudeSession,
-  SessionEvent,
-  SessionListener,
-} from "../../../src/claude/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { BackgroundTask, SessionEvent, SessionListener } from "../../../src/claude/index.js";
 import { describeMs } from "../../../src/contract/texts.js";
 import { backgroundClock, backgroundLimitReason } from "../../../src/sessions/background-limit.js";
 import {
   SERVER_STOPPING,
-  SessionPool,
   type SessionFactoryArgs,
+  type SessionPool,
   type SessionPoolOptions,
-  type Timers,
 } from "../../../src/sessions/pool.js";
-import { SessionMap } from "../../../src/store/session-map.js";
-import { conversationKey } from "../../../src/identity/conversation.js";
-
-/** The pool is keyed by conversation: a caller's context. */
-const key = (contextId: string) => conversationKey({ owner: "unknown", contextId });
+import { key, ManualTimers, usePoolFixture } from "./support/pool.js";
 
 /** A session whose close() completes only when the test says (a process shutting down). */
 class FakeSession {
@@ -60,41 +46,11 @@ class FakeSession {
   }
 }
 
-/** Manual clock and timers. */
-class Clock implements Timers {
-  now = 0;
-  private readonly pending = new Map<number, { at: number; fn: () => void }>();
-  private seq = 0;
-  setTimeout(fn: () => void, ms: number) {
-    this.pending.set(++this.seq, { at: this.now + ms, fn });
-    return this.seq;
-  }
-  clearTimeout(h: unknown) {
-    this.pending.delete(h as number);
-  }
-  advance(ms: number) {
-    this.now += ms;
-    for (const [id, t] of [...this.pending].sort((a, b) => a[1].at - b[1].at)) {
-      if (t.at > this.now) continue;
-      this.pending.delete(id);
-      t.fn();
-    }
-  }
-}
-
-let dir = "";
-let sessionMap: SessionMap;
-let created: FakeSession[];
-let clock: Clock;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "a2a-limits-"));
-  sessionMap = await SessionMap.open({ cwd: dir, logger: { warn: () => undefined } });
-  created = [];
-  clock = new Clock();
-});
-afterEach(async () => {
-  await sessionMap.flush();
-  await rm(dir, { recursive: true, force: true });
+const pools = usePoolFixture("a2a-limits-", (args) => new FakeSession(args));
+const { created } = pools;
+let clock: ManualTimers;
+beforeEach(() => {
+  clock = new ManualTimers();
 });
 
 const makePool = (
@@ -102,19 +58,12 @@ const makePool = (
   minIdleBeforeEvictMs = 0,
   over: Partial<SessionPoolOptions> = {},
 ) =>
-  new SessionPool({
-    sessionMap,
-    createSession: (args) => {
-      const s = new FakeSession(args);
-      created.push(s);
-      return s as unknown as ClaudeSession;
-    },
+  pools.pool({
     idleTimeoutMs: 3_600_000,
     maxLive,
     minIdleBeforeEvictMs,
     now: () => clock.now,
     timers: clock,
-    logger: pino({ level: "silent" }),
     ...over,
   });
 

@@ -1,36 +1,14 @@
 import { describe, expect, it } from "vitest";
-import {
-  conversationKey,
-  parseConversationKey,
-  type ConversationKey,
-} from "../../../src/identity/conversation.js";
 import { MachineSlots, type PoolSlots } from "../../../src/sessions/machine-slots.js";
-import type { Occupant, SlotHost } from "../../../src/sessions/process-slots.js";
+import { key } from "./support/pool.js";
+import { settled, SlotStandIn } from "./support/slot-host.js";
 
-const key = (contextId: string) => conversationKey({ owner: "unknown", contextId });
-
-/** One workspace's pool stand-in: live sessions by name; `evict` starts closing, as the pool does. */
-class Pool implements SlotHost {
-  readonly live = new Map<ConversationKey, Occupant>();
-  readonly evicted: string[] = [];
-  slots!: PoolSlots;
-  liveCount = () => this.live.size;
-  has = (k: ConversationKey) => this.live.has(k);
-  occupants = () => [...this.live.values()];
-  evict(k: ConversationKey) {
-    this.live.delete(k);
-    this.evicted.push(parseConversationKey(k)?.contextId ?? "?");
-    this.slots.closingStarted();
-  }
+/** One workspace's pool stand-in. */
+class Pool extends SlotStandIn<PoolSlots> {
   /** A conversation gets its slot, then its (busy) session. */
   async open(name: string): Promise<void> {
     await this.slots.whenFree(key(name));
-    this.slots.claim();
-    this.live.set(key(name), { key: key(name), busy: true, lastUsed: 0, idleSince: 0 });
-  }
-  idle(name: string, lastUsed = 1) {
-    this.live.set(key(name), { key: key(name), busy: false, lastUsed, idleSince: 0 });
-    this.slots.idle();
+    this.add(name);
   }
 }
 
@@ -43,17 +21,6 @@ function machine(maxLive: number, caps: Record<string, number | undefined>): Rec
       return [name, pool];
     }),
   );
-}
-
-/** Whether the promise has settled once pending callbacks ran. */
-async function settled(p: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void p.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
 }
 
 describe("MachineSlots: one sessions.maxLive across workspaces", () => {

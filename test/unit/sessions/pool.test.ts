@@ -1,8 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type {
   BackgroundTask,
   ClaudeSession,
@@ -10,53 +6,13 @@ import type {
   SessionListener,
   SessionStatus,
 } from "../../../src/claude/index.js";
-import {
+import type {
+  SessionFactoryArgs,
   SessionPool,
-  type SessionFactoryArgs,
-  type SessionPoolOptions,
-  type Timers,
+  SessionPoolOptions,
 } from "../../../src/sessions/pool.js";
 import { SessionMap } from "../../../src/store/session-map.js";
-import { conversationKey } from "../../../src/identity/conversation.js";
-
-/** The pool is keyed by conversation: a caller's context. */
-const key = (contextId: string) => conversationKey({ owner: "unknown", contextId });
-
-/** A manual clock: timers fire only when the test advances it. */
-class ManualTimers implements Timers {
-  private now = 0;
-  private seq = 0;
-  private readonly pending = new Map<number, { at: number; fn: () => void }>();
-
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = ++this.seq;
-    this.pending.set(id, { at: this.now + ms, fn });
-    return id;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.pending.delete(handle as number);
-  }
-
-  get armed(): number {
-    return this.pending.size;
-  }
-
-  advance(ms: number): void {
-    const until = this.now + ms;
-    for (;;) {
-      const due = [...this.pending]
-        .filter(([, t]) => t.at <= until)
-        .sort((a, b) => a[1].at - b[1].at);
-      const next = due[0];
-      if (next === undefined) break;
-      this.pending.delete(next[0]);
-      this.now = next[1].at;
-      next[1].fn();
-    }
-    this.now = until;
-  }
-}
+import { key, ManualTimers, usePoolFixture } from "./support/pool.js";
 
 /** What the pool reads of a ClaudeSession. */
 class FakeSession {
@@ -107,36 +63,15 @@ const bgTask = (taskId: string): BackgroundTask => ({
 });
 
 const IDLE_MS = 60_000;
-let dir: string;
-let sessionMap: SessionMap;
+const pools = usePoolFixture("claude-a2a-pool-", (args) => new FakeSession(args));
+const { created } = pools;
 let timers: ManualTimers;
-let created: FakeSession[];
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "claude-a2a-pool-"));
-  sessionMap = await SessionMap.open({ cwd: dir, logger: { warn: () => undefined } });
+beforeEach(() => {
   timers = new ManualTimers();
-  created = [];
-});
-afterEach(async () => {
-  await sessionMap.flush();
-  await rm(dir, { recursive: true, force: true });
 });
 
 function makePool(over: Partial<SessionPoolOptions> = {}): SessionPool {
-  return new SessionPool({
-    sessionMap,
-    createSession: (args) => {
-      const s = new FakeSession(args);
-      created.push(s);
-      return s as unknown as ClaudeSession;
-    },
-    idleTimeoutMs: IDLE_MS,
-    maxLive: 10,
-    logger: pino({ level: "silent" }),
-    timers,
-    ...over,
-  });
+  return pools.pool({ idleTimeoutMs: IDLE_MS, timers, ...over });
 }
 
 const fake = (s: ClaudeSession) => s as unknown as FakeSession;
@@ -162,9 +97,9 @@ describe("SessionPool: one session per context", () => {
     const pool = makePool();
     const lease = pool.acquire(key("ctx-a"));
     fake(lease.session).emit({ type: "session_id", sessionId: "claude-sess-1" });
-    await sessionMap.flush();
-    expect(sessionMap.get(key("ctx-a"))?.sessionId).toBe("claude-sess-1");
-    const reopened = await SessionMap.open({ cwd: dir, logger: { warn: () => undefined } });
+    await pools.sessionMap.flush();
+    expect(pools.sessionMap.get(key("ctx-a"))?.sessionId).toBe("claude-sess-1");
+    const reopened = await SessionMap.open({ cwd: pools.dir, logger: { warn: () => undefined } });
     expect(reopened.get(key("ctx-a"))?.sessionId).toBe("claude-sess-1");
 
     lease.release();
@@ -176,7 +111,7 @@ describe("SessionPool: one session per context", () => {
   });
 
   it("resumes from a map written by an earlier run of the server", async () => {
-    await sessionMap.set(key("ctx-old"), "sess-old");
+    await pools.sessionMap.set(key("ctx-old"), "sess-old");
     const pool = makePool();
     pool.acquire(key("ctx-old"));
     expect(created[0]?.args).toEqual({ key: key("ctx-old"), resume: "sess-old" });
@@ -188,9 +123,9 @@ describe("SessionPool: one session per context", () => {
     s.emit({ type: "session_id", sessionId: "s1" });
     s.emit({ type: "session_id", sessionId: "s1" });
     s.emit({ type: "session_id", sessionId: "s2" });
-    await sessionMap.flush();
-    expect(sessionMap.get(key("ctx-a"))?.sessionId).toBe("s2");
-    expect(sessionMap.size).toBe(1);
+    await pools.sessionMap.flush();
+    expect(pools.sessionMap.get(key("ctx-a"))?.sessionId).toBe("s2");
+    expect(pools.sessionMap.size).toBe(1);
   });
 
   it("drops the entry on a closed event, stops listening, and re-creates on the next acquire", () => {

@@ -1,19 +1,14 @@
 import { describe, expect, it } from "vitest";
-import {
-  conversationKey,
-  parseConversationKey,
-  type ConversationKey,
-} from "../../../src/identity/conversation.js";
+import type { ConversationKey } from "../../../src/identity/conversation.js";
 import {
   evictionOrder,
   fits,
   ProcessSlots,
   type Occupant,
-  type SlotHost,
   waitsForBusy,
 } from "../../../src/sessions/process-slots.js";
-
-const key = (contextId: string) => conversationKey({ owner: "unknown", contextId });
+import { key } from "./support/pool.js";
+import { settled, SlotStandIn } from "./support/slot-host.js";
 
 /** Named sessions: busy or idle, last used (pool counter), idle since (ms). */
 const occupants: Record<string, Occupant> = {
@@ -81,38 +76,27 @@ describe("evictionOrder", () => {
 });
 
 describe("waitsForBusy", () => {
+  /** A pool's demand: what is not named is none. */
+  const demand = (d: Partial<Parameters<typeof waitsForBusy>[0]>) => ({
+    live: 0,
+    idle: 0,
+    closing: 0,
+    reserved: 0,
+    waiting: 0,
+    ...d,
+  });
   // Under a cap of 4.
   it.each([
-    ["every slot busy", { live: 4, idle: 0, closing: 0, reserved: 0, waiting: 0 }, true],
-    ["an idle session to close", { live: 4, idle: 1, closing: 0, reserved: 0, waiting: 0 }, false],
-    [
-      "the idle one is for the waiter ahead",
-      { live: 4, idle: 1, closing: 0, reserved: 0, waiting: 1 },
-      true,
-    ],
-    [
-      "two idle, one waiter ahead",
-      { live: 4, idle: 2, closing: 0, reserved: 0, waiting: 1 },
-      false,
-    ],
-    ["a process still exiting", { live: 3, idle: 0, closing: 1, reserved: 0, waiting: 0 }, false],
-    [
-      "its slot kept for the waiter ahead",
-      { live: 3, idle: 0, closing: 0, reserved: 1, waiting: 0 },
-      true,
-    ],
-    [
-      "over the cap, idle ones to close",
-      { live: 6, idle: 3, closing: 0, reserved: 0, waiting: 0 },
-      false,
-    ],
-    [
-      "over the cap, all but one busy",
-      { live: 6, idle: 2, closing: 0, reserved: 0, waiting: 0 },
-      true,
-    ],
-  ] as const)("%s: %s", (_name, demand, expected) => {
-    expect(waitsForBusy(demand, 4)).toBe(expected);
+    ["every slot busy", demand({ live: 4 }), true],
+    ["an idle session to close", demand({ live: 4, idle: 1 }), false],
+    ["the idle one is for the waiter ahead", demand({ live: 4, idle: 1, waiting: 1 }), true],
+    ["two idle, one waiter ahead", demand({ live: 4, idle: 2, waiting: 1 }), false],
+    ["a process still exiting", demand({ live: 3, closing: 1 }), false],
+    ["its slot kept for the waiter ahead", demand({ live: 3, reserved: 1 }), true],
+    ["over the cap, idle ones to close", demand({ live: 6, idle: 3 }), false],
+    ["over the cap, all but one busy", demand({ live: 6, idle: 2 }), true],
+  ])("%s: %s", (_name, counts, expected) => {
+    expect(waitsForBusy(counts, 4)).toBe(expected);
   });
 });
 
@@ -130,44 +114,11 @@ describe("fits", () => {
   });
 });
 
-/** A pool stand-in: live sessions by name; `evict` moves one to closing, as the pool does. */
-class Host implements SlotHost {
-  readonly live = new Map<ConversationKey, Occupant>();
-  readonly evicted: string[] = [];
-  slots!: ProcessSlots;
-  liveCount = () => this.live.size;
-  has = (k: ConversationKey) => this.live.has(k);
-  occupants = () => [...this.live.values()];
-  evict(k: ConversationKey) {
-    this.live.delete(k);
-    this.evicted.push(parseConversationKey(k)?.contextId ?? "?");
-    this.slots.closingStarted();
-  }
-  add(name: string, o: Partial<Occupant> = {}) {
-    this.slots.claim();
-    this.live.set(key(name), { key: key(name), busy: true, lastUsed: 0, idleSince: 0, ...o });
-  }
-  idle(name: string, lastUsed: number) {
-    this.live.set(key(name), { key: key(name), busy: false, lastUsed, idleSince: 0 });
-    this.slots.idle();
-  }
-}
-
-function slots(maxLive: number): Host {
-  const host = new Host();
+function slots(maxLive: number): SlotStandIn<ProcessSlots> {
+  const host = new SlotStandIn<ProcessSlots>();
   host.slots = new ProcessSlots({ maxLive, graceMs: 0, now: () => 0 }, host);
   return host;
 }
-
-const settled = async (p: Promise<void>) => {
-  let done = false;
-  void p.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
-};
 
 describe("ProcessSlots", () => {
   it("keeps a slot for a conversation let in until its session is created, then counts the session", async () => {

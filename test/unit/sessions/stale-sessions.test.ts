@@ -1,16 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ClaudeSession, SessionEvent, SessionListener } from "../../../src/claude/index.js";
-import { SessionPool, type SessionFactoryArgs } from "../../../src/sessions/pool.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { SessionEvent, SessionListener } from "../../../src/claude/index.js";
+import type { SessionFactoryArgs } from "../../../src/sessions/pool.js";
 import { sessionResetText, TRANSCRIPT_MISSING } from "../../../src/sessions/recovery.js";
-import { SessionMap } from "../../../src/store/session-map.js";
-import { conversationKey } from "../../../src/identity/conversation.js";
-
-/** The pool is keyed by conversation: a caller's context. */
-const key = (contextId: string) => conversationKey({ owner: "unknown", contextId });
+import { key, usePoolFixture } from "./support/pool.js";
 
 /** What the pool reads of a ClaudeSession. */
 class FakeSession {
@@ -33,45 +25,25 @@ class FakeSession {
   }
 }
 
-let dir: string;
-let sessionMap: SessionMap;
-let created: FakeSession[];
-let transcripts: Set<string>;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "claude-a2a-stale-"));
-  sessionMap = await SessionMap.open({ cwd: dir, logger: { warn: () => undefined } });
-  created = [];
+const pools = usePoolFixture("claude-a2a-stale-", (args) => new FakeSession(args));
+const { created } = pools;
+let transcripts = new Set<string>();
+beforeEach(() => {
   transcripts = new Set();
-});
-afterEach(async () => {
-  await sessionMap.flush();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const makePool = () =>
-  new SessionPool({
-    sessionMap,
-    createSession: (args) => {
-      const s = new FakeSession(args);
-      created.push(s);
-      return s as unknown as ClaudeSession;
-    },
-    idleTimeoutMs: 60_000,
-    maxLive: 10,
-    logger: pino({ level: "silent" }),
-    checkTranscript: (id) => Promise.resolve(transcripts.has(id)),
-  });
+  pools.pool({ checkTranscript: (id) => Promise.resolve(transcripts.has(id)) });
 
 describe("SessionPool: stale sessions", () => {
   it("at startup drops a mapping whose transcript is gone; the context starts fresh and its first lease says so", async () => {
-    await sessionMap.set(key("ctx-gone"), "sess-gone");
-    await sessionMap.set(key("ctx-kept"), "sess-kept");
+    await pools.sessionMap.set(key("ctx-gone"), "sess-gone");
+    await pools.sessionMap.set(key("ctx-kept"), "sess-kept");
     transcripts.add("sess-kept");
     const pool = makePool();
     expect(await pool.dropStaleSessions()).toEqual([key("ctx-gone")]);
-    expect(sessionMap.get(key("ctx-gone"))).toBeUndefined();
-    expect(sessionMap.get(key("ctx-kept"))?.sessionId).toBe("sess-kept");
+    expect(pools.sessionMap.get(key("ctx-gone"))).toBeUndefined();
+    expect(pools.sessionMap.get(key("ctx-kept"))?.sessionId).toBe("sess-kept");
 
     const first = pool.acquire(key("ctx-gone"));
     expect(created[0]?.args).toEqual({ key: key("ctx-gone"), resume: undefined });
@@ -90,7 +62,7 @@ describe("SessionPool: stale sessions", () => {
   });
 
   it("a session that ends with the runtime's 'No conversation found' drops the mapping; the next session is fresh", async () => {
-    await sessionMap.set(key("ctx"), "sess-1");
+    await pools.sessionMap.set(key("ctx"), "sess-1");
     transcripts.add("sess-1"); // present at startup, yet the runtime refuses it
     const pool = makePool();
     expect(await pool.dropStaleSessions()).toEqual([]);
@@ -101,8 +73,8 @@ describe("SessionPool: stale sessions", () => {
       reason: "Claude Code process exited: No conversation found with session ID: sess-1",
     });
     lease.release();
-    await sessionMap.flush();
-    expect(sessionMap.get(key("ctx"))).toBeUndefined();
+    await pools.sessionMap.flush();
+    expect(pools.sessionMap.get(key("ctx"))).toBeUndefined();
 
     const next = pool.acquire(key("ctx"));
     expect(created[1]?.args).toEqual({ key: key("ctx"), resume: undefined });
@@ -112,15 +84,15 @@ describe("SessionPool: stale sessions", () => {
   });
 
   it("any other process end keeps a mapping whose transcript exists", async () => {
-    await sessionMap.set(key("ctx"), "sess-1");
+    await pools.sessionMap.set(key("ctx"), "sess-1");
     transcripts.add("sess-1");
     const pool = makePool();
     const lease = pool.acquire(key("ctx"));
     created[0]?.emit({ type: "closed", reason: "Claude Code process exited with code 1" });
     lease.release();
     await new Promise((resolve) => setImmediate(resolve));
-    await sessionMap.flush();
-    expect(sessionMap.get(key("ctx"))?.sessionId).toBe("sess-1");
+    await pools.sessionMap.flush();
+    expect(pools.sessionMap.get(key("ctx"))?.sessionId).toBe("sess-1");
     expect(pool.acquire(key("ctx")).reset).toBeUndefined();
     expect(created[1]?.args.resume).toBe("sess-1");
     await pool.closeAll();
@@ -135,21 +107,10 @@ describe("SessionPool: stale sessions", () => {
   });
 
   it("a run that ends with the API's 400 replaces the session, resumed before the rejected prompt", async () => {
-    await sessionMap.set(key("ctx"), "sess-1");
+    await pools.sessionMap.set(key("ctx"), "sess-1");
     transcripts.add("sess-1");
     const points = new Map([["sess-1", "assistant-uuid-7"]]);
-    const pool = new SessionPool({
-      sessionMap,
-      createSession: (args) => {
-        const s = new FakeSession(args);
-        created.push(s);
-        return s as unknown as ClaudeSession;
-      },
-      idleTimeoutMs: 60_000,
-      maxLive: 10,
-      logger: pino({ level: "silent" }),
-      rewindPoint: (id) => points.get(id),
-    });
+    const pool = pools.pool({ rewindPoint: (id) => points.get(id) });
     const lease = pool.acquire(key("ctx"));
     created[0]?.emit({
       type: "run_ended",

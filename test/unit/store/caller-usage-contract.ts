@@ -1,33 +1,21 @@
 /** What per-caller limits keep in the store, run against SQLite and PostgreSQL. */
 import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CallerLimits } from "../../../src/limits/caller-limits.js";
-import { openTaskStores, type TaskStores } from "../../../src/store/task-stores.js";
-import type { ContractTarget } from "./store-contract.js";
+import type { TaskStores } from "../../../src/store/task-stores.js";
+import { useTargetStores, type ContractTarget } from "./store-contract.js";
 
 const logger = pino({ level: "silent" });
 const DAY = Date.UTC(2025, 0, 31, 12);
 
 export function describeCallerUsageContract(name: string, target: ContractTarget): void {
   describe(`${name} caller usage`, () => {
-    const open: TaskStores[] = [];
-    const openStores = async () => {
-      const stores = await openTaskStores({ store: target.config(), cwd: target.cwd(), logger });
-      open.push(stores);
-      return stores;
-    };
+    const { open, openStores } = useTargetStores(target);
     const restart = async (stores: TaskStores) => {
       await stores.close();
       open.splice(open.indexOf(stores), 1);
       return openStores();
     };
-    beforeEach(async () => {
-      await target.beforeEach?.();
-    });
-    afterEach(async () => {
-      for (const s of open.splice(0)) await s.close();
-      await target.afterEach?.();
-    });
 
     it("keeps task starts and spend per caller and day across a restart", async () => {
       let stores = await openStores();

@@ -2,13 +2,12 @@
  * Restart recovery records what a failed task's runs used: the model calls its conversation's
  * transcript holds since the task's first kept event (`server_restarted`, issue 31).
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { ServerCallContext } from "@a2a-js/sdk/server";
 import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { transcriptUsageSince } from "../../../src/claude/index.js";
 import { transcriptRecoveredUsage } from "../../../src/app/recovered-usage.js";
 import { EMPTY_USAGE, usageOf } from "../../../src/contract/usage.js";
@@ -19,6 +18,7 @@ import { SessionMap } from "../../../src/store/session-map.js";
 import { SqlReplayBackend } from "../../../src/store/sql-replay-backend.js";
 import { openDatabase } from "../../../src/store/database.js";
 import { openTaskStores } from "../../../src/store/task-stores.js";
+import { useTempDir } from "../../support/unit/temp-dir.js";
 
 const logger = pino({ level: "silent" });
 const T0 = Date.parse("2026-01-01T10:00:00.000Z");
@@ -101,13 +101,7 @@ describe("transcriptUsageSince", () => {
 });
 
 describe("restart recovery records the usage of the tasks it fails", () => {
-  let dir = "";
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "a2a-recovered-usage-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = useTempDir("a2a-recovered-usage-");
 
   const alice = new ServerCallContext({ user: new CallerUser({ kind: "login", login: "alice" }) });
   const store = { type: "sqlite", path: "tasks.db", retainDays: 30 } as const;
@@ -122,11 +116,11 @@ describe("restart recovery records the usage of the tasks it fails", () => {
 
   /** A first server's tasks and kept events, then a second open with `usage`. */
   async function restartWith(usage: RecoveredUsage) {
-    const first = await openTaskStores({ store, cwd: dir, logger });
+    const first = await openTaskStores({ store, cwd: dir(), logger });
     await first.taskStore.save(working("t-kept", "ctx-1"), alice);
     await first.taskStore.save(working("t-unkept", "ctx-2"), alice);
     await first.close();
-    const database = await openDatabase({ type: "sqlite", file: join(dir, "tasks.db") });
+    const database = await openDatabase({ type: "sqlite", file: join(dir(), "tasks.db") });
     const event = { taskId: "t-kept", ends: false, json: "{}" };
     await new SqlReplayBackend(database.db).write(
       [
@@ -136,7 +130,7 @@ describe("restart recovery records the usage of the tasks it fails", () => {
       [],
     );
     await database.db.destroy();
-    const second = await openTaskStores({ store, cwd: dir, logger, recoveredUsage: usage });
+    const second = await openTaskStores({ store, cwd: dir(), logger, recoveredUsage: usage });
     try {
       return {
         recovered: [...second.recovered].sort(),
@@ -174,8 +168,8 @@ describe("restart recovery records the usage of the tasks it fails", () => {
     expect(usageOf(got.kept?.metadata)).toBeUndefined();
   });
 
-  it("reads the mapped session's transcript in the child's config dir", async () => {
-    const configDir = join(dir, "config");
+  it("reads the mapped session's transcript in the child's config dir()", async () => {
+    const configDir = join(dir(), "config");
     const project = join(configDir, "projects", "-some-workspace");
     await mkdir(project, { recursive: true });
     const lines = [
@@ -185,7 +179,7 @@ describe("restart recovery records the usage of the tasks it fails", () => {
       assistant(11, "m-new", { input_tokens: 12, output_tokens: 6 }),
     ];
     await writeFile(join(project, "sess-1.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n"));
-    const sessionMap = await SessionMap.open({ cwd: dir, logger });
+    const sessionMap = await SessionMap.open({ cwd: dir(), logger });
     await sessionMap.set(conversationKey({ owner: ownerOf(alice), contextId: "ctx-1" }), "sess-1");
     const read = transcriptRecoveredUsage(sessionMap, { CLAUDE_CONFIG_DIR: configDir });
     const got = await restartWith(read);

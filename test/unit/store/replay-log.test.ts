@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { TaskState } from "@a2a-js/sdk";
 import pino from "pino";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { KeptEvents } from "../../../src/store/kept-events.js";
 import { parseCursor, replayDecision } from "../../../src/store/replay-log.js";
 import { migrateReplay, SqlReplayBackend } from "../../../src/store/sql-replay-backend.js";
 import { SqliteReplayBackend } from "../../../src/store/sqlite-replay-backend.js";
+import { numberedStatus } from "../../support/unit/stream-events.js";
 
 const logger = pino({ level: "silent" });
 
@@ -44,18 +45,6 @@ describe("replayDecision", () => {
   ] as const)("parseCursor(%j) is %j", (value, cursor) => {
     expect(parseCursor(value)).toBe(cursor);
   });
-});
-
-const status = (taskId: string, state: TaskState, n: number): StreamResponse => ({
-  payload: {
-    $case: "statusUpdate",
-    value: {
-      taskId,
-      contextId: "c",
-      status: { state, message: undefined, timestamp: new Date(0).toISOString() },
-      metadata: { eventNumber: n },
-    },
-  },
 });
 
 const BACKENDS = [
@@ -94,9 +83,9 @@ describe.each(BACKENDS)("KeptEvents over SQLite, $name", ({ make }) => {
     let now = 10_000;
     const { db, log } = await open(() => now);
     const writer = log();
-    writer.append("t1", 1, status("t1", TaskState.TASK_STATE_WORKING, 1), false);
-    writer.append("t1", 2, status("t1", TaskState.TASK_STATE_WORKING, 2), false);
-    writer.append("t1", 3, status("t1", TaskState.TASK_STATE_COMPLETED, 3), true);
+    writer.append("t1", 1, numberedStatus("t1", TaskState.TASK_STATE_WORKING, 1), false);
+    writer.append("t1", 2, numberedStatus("t1", TaskState.TASK_STATE_WORKING, 2), false);
+    writer.append("t1", 3, numberedStatus("t1", TaskState.TASK_STATE_COMPLETED, 3), true);
     writer.recordSend("ws\u001f", "m-1", { owner: "alice", taskId: "t1", after: 0 });
     await writer.flush();
 
@@ -123,8 +112,14 @@ describe.each(BACKENDS)("KeptEvents over SQLite, $name", ({ make }) => {
     // A batch an hour away: only the immediate write can land within the wait.
     const { db, log } = await open(() => 1, 3_600_000);
     const writer = log();
-    writer.append("t3", 1, status("t3", TaskState.TASK_STATE_WORKING, 1), false);
-    writer.append("t3", 2, status("t3", TaskState.TASK_STATE_INPUT_REQUIRED, 2), false, true);
+    writer.append("t3", 1, numberedStatus("t3", TaskState.TASK_STATE_WORKING, 1), false);
+    writer.append(
+      "t3",
+      2,
+      numberedStatus("t3", TaskState.TASK_STATE_INPUT_REQUIRED, 2),
+      false,
+      true,
+    );
     const reader = log();
     await expect
       .poll(async () => (await reader.last("t3")) ?? 0, { timeout: 20_000, interval: 20 })
@@ -151,7 +146,7 @@ describe.each(BACKENDS)("KeptEvents over SQLite, $name", ({ make }) => {
       })
       .catch(() => "rolled back");
     await opened;
-    writer.append("t4", 1, status("t4", TaskState.TASK_STATE_COMPLETED, 1), true);
+    writer.append("t4", 1, numberedStatus("t4", TaskState.TASK_STATE_COMPLETED, 1), true);
     const written = writer.flush();
     release();
     expect(await rolledBack).toBe("rolled back");
@@ -166,7 +161,7 @@ describe.each(BACKENDS)("KeptEvents over SQLite, $name", ({ make }) => {
     const { db, log } = await open(() => 1);
     const writer = log();
     await db.schema.dropTable("claude_a2a_replay_events").execute();
-    writer.append("t2", 1, status("t2", TaskState.TASK_STATE_WORKING, 1), false);
+    writer.append("t2", 1, numberedStatus("t2", TaskState.TASK_STATE_WORKING, 1), false);
     await writer.flush();
     await migrateReplay(db);
     await writer.flush();

@@ -1,40 +1,34 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EVERY_OWNER_INDEXES } from "../../../src/store/every-owner.js";
 import { openTaskStores } from "../../../src/store/task-stores.js";
 import { describeCallerUsageContract } from "./caller-usage-contract.js";
 import { describeStoreContract } from "./store-contract.js";
+import { useTempDir } from "../../support/unit/temp-dir.js";
 
-let cwd = "";
-beforeEach(async () => {
-  cwd = await mkdtemp(join(tmpdir(), "a2a-sqlite-"));
-});
-afterEach(async () => {
-  await rm(cwd, { recursive: true, force: true });
-});
+const cwd = useTempDir("a2a-sqlite-");
 
 describeStoreContract("SQLite", {
   config: () => ({ type: "sqlite", path: ".claude/claude-a2a.db", retainDays: 30 }),
-  cwd: () => cwd,
+  cwd: () => cwd(),
 });
 describeCallerUsageContract("SQLite", {
   config: () => ({ type: "sqlite", path: ".claude/claude-a2a.db", retainDays: 30 }),
-  cwd: () => cwd,
+  cwd: () => cwd(),
 });
 
 describe("SQLite task store file", () => {
-  it("lives in <cwd>/.claude/claude-a2a.db, in WAL mode, with the SDK's migration ledger", async () => {
+  it("lives in <cwd()>/.claude/claude-a2a.db, in WAL mode, with the SDK's migration ledger", async () => {
     const stores = await openTaskStores({
       store: { type: "sqlite", path: ".claude/claude-a2a.db", retainDays: 30 },
-      cwd,
+      cwd: cwd(),
       logger: pino({ level: "silent" }),
     });
     await stores.close();
-    const db = new BetterSqlite3(join(cwd, ".claude", "claude-a2a.db"), { readonly: true });
+    const db = new BetterSqlite3(join(cwd(), ".claude", "claude-a2a.db"), { readonly: true });
     try {
       expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
       const tables = db
@@ -55,11 +49,11 @@ describe("SQLite task store file", () => {
   });
 
   it("with operators, an operator's lookups and lists read through indexes; without, none is added", async () => {
-    const file = join(cwd, ".claude", "claude-a2a.db");
+    const file = join(cwd(), ".claude", "claude-a2a.db");
     const open = async (operators: boolean) => {
       const stores = await openTaskStores({
         store: { type: "sqlite", path: ".claude/claude-a2a.db", retainDays: 30 },
-        cwd,
+        cwd: cwd(),
         logger: pino({ level: "silent" }),
         operators,
       });
@@ -104,13 +98,13 @@ describe("SQLite task store file", () => {
   });
 
   it("a file that cannot be opened stops startup with a message naming it", async () => {
-    await writeFile(join(cwd, "not-a-dir"), "");
+    await writeFile(join(cwd(), "not-a-dir"), "");
     await expect(
       openTaskStores({
         store: { type: "sqlite", path: "not-a-dir/x.db", retainDays: 30 },
-        cwd,
+        cwd: cwd(),
         logger: pino({ level: "silent" }),
       }),
-    ).rejects.toThrow(`Cannot open the sqlite task store at ${join(cwd, "not-a-dir", "x.db")}`);
+    ).rejects.toThrow(`Cannot open the sqlite task store at ${join(cwd(), "not-a-dir", "x.db")}`);
   });
 });

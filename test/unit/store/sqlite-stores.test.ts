@@ -6,22 +6,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
-import { ServerCallContext, type User } from "@a2a-js/sdk/server";
 import { DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import { pino } from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { openDatabase, SQLITE_CACHE_KIB, type Database } from "../../../src/store/database.js";
 import { sqliteStores } from "../../../src/store/sqlite-stores.js";
-import { task } from "./store-contract.js";
+import { rawCaller, task } from "./store-contract.js";
 
-class Caller implements User {
-  constructor(readonly userName: string) {}
-  get isAuthenticated() {
-    return true;
-  }
-}
-const alice = new ServerCallContext({ user: new Caller("alice") });
-const bob = new ServerCallContext({ user: new Caller("bob") });
+const alice = rawCaller("alice");
+const bob = rawCaller("bob");
 
 let dir: string;
 let database: Extract<Database, { type: "sqlite" }>;

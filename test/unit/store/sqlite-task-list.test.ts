@@ -7,25 +7,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TaskState, type ListTasksRequest } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
-import { ServerCallContext, type User } from "@a2a-js/sdk/server";
+import { ServerCallContext } from "@a2a-js/sdk/server";
 import { DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVERY_TASK } from "../../support/harness/messages.js";
 import { openDatabase, type Database } from "../../../src/store/database.js";
 import { listQueries, SqliteTaskStore } from "../../../src/store/sqlite-task-list.js";
-import { task } from "./store-contract.js";
+import { rawCaller, task } from "./store-contract.js";
 
-class Caller implements User {
-  constructor(readonly userName: string) {}
-  get isAuthenticated() {
-    return true;
-  }
-}
-const alice = new ServerCallContext({ user: new Caller("alice") });
-const bob = new ServerCallContext({ user: new Caller("bob") });
+const alice = rawCaller("alice");
+const bob = rawCaller("bob");
 const anonymous = new ServerCallContext();
-const aliceElsewhere = new ServerCallContext({ user: new Caller("alice"), tenant: "other" });
+const aliceElsewhere = rawCaller("alice", "other");
 
 const base = EVERY_TASK;
 

@@ -34,6 +34,12 @@ class LegacyLogin implements User {
     return true;
   }
 }
+/** A call by the user whose raw scope name is `name` (in `tenant`, when given). */
+export const rawCaller = (name: string, tenant?: string) =>
+  new ServerCallContext({
+    user: new LegacyLogin(name),
+    ...(tenant === undefined ? {} : { tenant }),
+  });
 export const as = (login: string) =>
   new ServerCallContext({ user: new CallerUser({ kind: "login", login }) });
 const anonymous = new ServerCallContext();
@@ -88,22 +94,31 @@ export interface ContractTarget {
   afterEach?(): Promise<void>;
 }
 
+/**
+ * Registers `target`'s per-test setup and teardown; `openStores` opens stores on its database
+ * (`open` lists them), and every store a test opened is closed after it.
+ */
+export function useTargetStores(target: ContractTarget, o: { operators?: boolean } = {}) {
+  const open: TaskStores[] = [];
+  const openStores = async (store = target.config()) => {
+    const stores = await openTaskStores({ store, cwd: target.cwd(), logger, ...o });
+    open.push(stores);
+    return stores;
+  };
+  beforeEach(async () => {
+    await target.beforeEach?.();
+  });
+  afterEach(async () => {
+    for (const s of open.splice(0)) await s.close();
+    await target.afterEach?.();
+  });
+  return { open, openStores };
+}
+
 export function describeStoreContract(name: string, target: ContractTarget): void {
   describe(`${name} task store`, () => {
-    const open: TaskStores[] = [];
-    const openStores = async (store = target.config()) => {
-      // With the operator indexes: made at the first open, kept at the next (both dialects).
-      const stores = await openTaskStores({ store, cwd: target.cwd(), logger, operators: true });
-      open.push(stores);
-      return stores;
-    };
-    beforeEach(async () => {
-      await target.beforeEach?.();
-    });
-    afterEach(async () => {
-      for (const s of open.splice(0)) await s.close();
-      await target.afterEach?.();
-    });
+    // With the operator indexes: made at the first open, kept at the next (both dialects).
+    const { open, openStores } = useTargetStores(target, { operators: true });
 
     it("migrates at startup, keeps tasks and push configs across a restart, and answers ping", async () => {
       const first = await openStores();
@@ -131,7 +146,7 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
 
     it("moves tasks and push configs of a bare login scope to login:<login>; anonymous ones stay", async () => {
       const first = await openStores();
-      const legacy = new ServerCallContext({ user: new LegacyLogin("ada@example.com") });
+      const legacy = rawCaller("ada@example.com");
       await first.taskStore.save(task("t-ada", TaskState.TASK_STATE_COMPLETED), legacy);
       await first.pushStore.save("t-ada", legacy, {
         tenant: "",

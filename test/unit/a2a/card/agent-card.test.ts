@@ -23,23 +23,18 @@ type WireCard = {
   skills: Record<string, unknown>[];
 } & Record<string, unknown>;
 
+/** The JSON-RPC and HTTP+JSON interfaces at `version` on the default public URL, in that order. */
+const httpInterfaces = (protocolVersion: string) => [
+  { url: "http://localhost:3008/a2a/jsonrpc", protocolBinding: "JSONRPC", protocolVersion },
+  { url: "http://localhost:3008/a2a/rest", protocolBinding: "HTTP+JSON", protocolVersion },
+];
+
 const wire = (input?: ConfigInput, version = "9.9.9") =>
   agentCardJson(buildAgentCard(config(input), { version })) as WireCard;
 
 describe("agent card", () => {
   it("advertises JSON-RPC first and HTTP+JSON second on the default public URL", () => {
-    expect(wire().supportedInterfaces).toEqual([
-      {
-        url: "http://localhost:3008/a2a/jsonrpc",
-        protocolBinding: "JSONRPC",
-        protocolVersion: "1.0",
-      },
-      {
-        url: "http://localhost:3008/a2a/rest",
-        protocolBinding: "HTTP+JSON",
-        protocolVersion: "1.0",
-      },
-    ]);
+    expect(wire().supportedInterfaces).toEqual(httpInterfaces("1.0"));
   });
 
   it("lists the gRPC binding third, only when server.grpc.port is set", () => {
@@ -142,26 +137,8 @@ describe("agent card", () => {
 
   it("with server.compat.v03, lists each binding again at 0.3, after the 1.0 ones", () => {
     expect(wire({ server: { compat: { v03: true } } }).supportedInterfaces).toEqual([
-      {
-        url: "http://localhost:3008/a2a/jsonrpc",
-        protocolBinding: "JSONRPC",
-        protocolVersion: "1.0",
-      },
-      {
-        url: "http://localhost:3008/a2a/rest",
-        protocolBinding: "HTTP+JSON",
-        protocolVersion: "1.0",
-      },
-      {
-        url: "http://localhost:3008/a2a/jsonrpc",
-        protocolBinding: "JSONRPC",
-        protocolVersion: "0.3",
-      },
-      {
-        url: "http://localhost:3008/a2a/rest",
-        protocolBinding: "HTTP+JSON",
-        protocolVersion: "0.3",
-      },
+      ...httpInterfaces("1.0"),
+      ...httpInterfaces("0.3"),
     ]);
   });
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Part } from "@a2a-js/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   changedFilePath,
   decodeText,
@@ -13,6 +13,7 @@ import {
   FILE_TOOL_MATCHER,
   type FileChange,
 } from "../../../../src/a2a/content/file-artifacts.js";
+import { useTempDir } from "../../../support/unit/temp-dir.js";
 
 describe("changedFilePath", () => {
   it.each([
@@ -84,16 +85,10 @@ describe("displayPath", () => {
 });
 
 describe("fileArtifact", () => {
-  let cwd: string;
-  beforeEach(async () => {
-    cwd = await mkdtemp(join(tmpdir(), "claude-a2a-files-"));
-  });
-  afterEach(async () => {
-    await rm(cwd, { recursive: true, force: true });
-  });
+  const cwd = useTempDir("claude-a2a-files-");
 
   const change = (path: string, over: Partial<FileChange> = {}): FileChange => ({
-    cwd,
+    cwd: cwd(),
     path,
     toolName: "Write",
     operation: "created",
@@ -102,10 +97,10 @@ describe("fileArtifact", () => {
   });
 
   it("attaches a text file as a file part: raw bytes, the media type of its extension, its name", async () => {
-    await mkdir(join(cwd, "docs"));
+    await mkdir(join(cwd(), "docs"));
     const content = "# Title\nbody é\n";
-    await writeFile(join(cwd, "docs", "notes.md"), content);
-    const art = await fileArtifact(change(join(cwd, "docs", "notes.md")));
+    await writeFile(join(cwd(), "docs", "notes.md"), content);
+    const art = await fileArtifact(change(join(cwd(), "docs", "notes.md")));
     expect(art.artifactId).toBe("file:docs/notes.md");
     expect(art.name).toBe("notes.md");
     expect(art.metadata).toEqual({
@@ -139,7 +134,7 @@ describe("fileArtifact", () => {
     ["a.unknownext", "text/plain"],
     ["Makefile", "text/plain"],
   ])("gives %s the media type %s", async (name, mediaType) => {
-    await writeFile(join(cwd, name), "content");
+    await writeFile(join(cwd(), name), "content");
     const art = await fileArtifact(change(name, { toolName: "Edit", operation: "modified" }));
     expect(art.parts[0]?.mediaType).toBe(mediaType);
     expect(art.parts[0]?.content).toEqual({ $case: "raw", value: Buffer.from("content") });
@@ -148,7 +143,7 @@ describe("fileArtifact", () => {
 
   it("attaches a file containing NUL bytes as raw bytes, base64 on the wire", async () => {
     const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02, 0xff]);
-    await writeFile(join(cwd, "pic.png"), bytes);
+    await writeFile(join(cwd(), "pic.png"), bytes);
     const art = await fileArtifact(change("pic.png"));
     const part = art.parts[0];
     expect(part?.content).toEqual({ $case: "raw", value: bytes });
@@ -160,14 +155,14 @@ describe("fileArtifact", () => {
 
   it("treats invalid UTF-8 without NUL as binary, octet-stream when the type is unknown", async () => {
     const bytes = Buffer.from([0x41, 0xff, 0xfe, 0x42]);
-    await writeFile(join(cwd, "blob.bin"), bytes);
+    await writeFile(join(cwd(), "blob.bin"), bytes);
     const art = await fileArtifact(change("blob.bin"));
     expect(art.parts[0]?.content).toEqual({ $case: "raw", value: bytes });
     expect(art.parts[0]?.mediaType).toBe("application/octet-stream");
   });
 
   it("replaces a file over the size cap by a note, marked truncated", async () => {
-    await writeFile(join(cwd, "big.txt"), "x".repeat(2000));
+    await writeFile(join(cwd(), "big.txt"), "x".repeat(2000));
     const art = await fileArtifact(change("big.txt", { maxBytes: 1000, operation: "modified" }));
     expect(art.artifactId).toBe("file:big.txt");
     expect(art.metadata).toMatchObject({
@@ -187,17 +182,17 @@ describe("fileArtifact", () => {
   });
 
   it("attaches a file of exactly the cap, untruncated", async () => {
-    await writeFile(join(cwd, "edge.txt"), "y".repeat(10));
+    await writeFile(join(cwd(), "edge.txt"), "y".repeat(10));
     const art = await fileArtifact(change("edge.txt", { maxBytes: 10 }));
     expect(art.parts[0]?.content).toEqual({ $case: "raw", value: Buffer.from("y".repeat(10)) });
     expect(art.metadata).not.toHaveProperty("truncated");
   });
 
   it("keeps one artifact id per path, however the path is written", async () => {
-    await mkdir(join(cwd, "src"));
-    await writeFile(join(cwd, "src", "a.ts"), "v1");
-    const first = await fileArtifact(change(join(cwd, "src", "a.ts")));
-    await writeFile(join(cwd, "src", "a.ts"), "v2");
+    await mkdir(join(cwd(), "src"));
+    await writeFile(join(cwd(), "src", "a.ts"), "v1");
+    const first = await fileArtifact(change(join(cwd(), "src", "a.ts")));
+    await writeFile(join(cwd(), "src", "a.ts"), "v2");
     const second = await fileArtifact(change("src/a.ts", { operation: "modified" }));
     const third = await fileArtifact(change("./src/../src/a.ts", { operation: "modified" }));
     expect(first.artifactId).toBe("file:src/a.ts");

@@ -1,8 +1,7 @@
-import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, readdir } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import type { Part } from "@a2a-js/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   InputError,
   planPrompt,
@@ -10,6 +9,7 @@ import {
   type PromptPlan,
 } from "../../../../src/a2a/content/input.js";
 import { INBOX_DIR, writeInbox } from "../../../../src/workspace/inbox.js";
+import { useTempDir } from "../../../support/unit/temp-dir.js";
 
 const part = (content: Part["content"], mediaType = "", filename = ""): Part => ({
   content,
@@ -232,13 +232,7 @@ describe("planPrompt: bad input", () => {
 });
 
 describe("writeInbox", () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "claude-a2a-inbox-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = useTempDir("claude-a2a-inbox-");
 
   it("writes every planned file's bytes under the workspace, creating the directories", async () => {
     const p = plan(
@@ -246,17 +240,17 @@ describe("writeInbox", () => {
       raw("a,b\n1,2\n", "text/csv", "t.csv"),
       raw("again", "text/csv", "t.csv"),
     );
-    await writeInbox(dir, p.files);
-    const inbox = join(dir, ".claude", "a2a-inbox", "task-1");
+    await writeInbox(dir(), p.files);
+    const inbox = join(dir(), ".claude", "a2a-inbox", "task-1");
     expect((await readdir(inbox)).sort()).toEqual(["escape.png", "t-2.csv", "t.csv"]);
     expect(await readFile(join(inbox, "escape.png"))).toEqual(PNG);
     expect(await readFile(join(inbox, "t.csv"), "utf8")).toBe("a,b\n1,2\n");
     expect(await readFile(join(inbox, "t-2.csv"), "utf8")).toBe("again");
-    expect(await readdir(dir)).toEqual([".claude"]);
+    expect(await readdir(dir())).toEqual([".claude"]);
   });
 
   it("writes nothing for a text-only plan", async () => {
-    await writeInbox(dir, plan(text("hi")).files);
-    expect(await readdir(dir)).toEqual([]);
+    await writeInbox(dir(), plan(text("hi")).files);
+    expect(await readdir(dir())).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { Role, TaskState, type Message, type Task } from "@a2a-js/sdk";
+import { TaskState, type Message, type Task } from "@a2a-js/sdk";
 import {
   AgentEvent,
   DefaultExecutionEventBus,
@@ -11,6 +11,7 @@ import {
   type TaskStore,
 } from "@a2a-js/sdk/server";
 import { describe, expect, it } from "vitest";
+import { userMessage } from "../../../support/harness/messages.js";
 import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import { FreshTasks } from "../../../../src/a2a/handler/fresh-tasks.js";
 import { GuardedRequestHandler } from "../../../../src/a2a/handler/guarded-request-handler.js";
@@ -34,16 +35,7 @@ class RecordingStore extends InMemoryTaskStore {
   }
 }
 
-const message = (taskId = ""): Message => ({
-  messageId: crypto.randomUUID(),
-  contextId: "ctx-1",
-  taskId,
-  role: Role.ROLE_USER,
-  parts: [{ content: { $case: "text", value: "hi" }, mediaType: "", filename: "", metadata: {} }],
-  metadata: undefined,
-  extensions: [],
-  referenceTaskIds: [],
-});
+const message = (taskId = ""): Message => userMessage("hi", { taskId, contextId: "ctx-1" });
 
 const taskOf = (id: string, state: TaskState, history: Message[] = []): Task => ({
   id,

@@ -1,4 +1,4 @@
-import { Role, TaskState, type Message, type SendMessageRequest, type Task } from "@a2a-js/sdk";
+import { TaskState, type Message, type SendMessageRequest, type Task } from "@a2a-js/sdk";
 import {
   ContentTypeNotSupportedError,
   RequestMalformedError,
@@ -16,7 +16,7 @@ import {
   type RequestContext,
 } from "@a2a-js/sdk/server";
 import { beforeEach, describe, expect, it } from "vitest";
-import { EVERY_TASK } from "../../../support/harness/messages.js";
+import { EVERY_TASK, userMessage } from "../../../support/harness/messages.js";
 import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import {
   GuardedRequestHandler,
@@ -113,19 +113,11 @@ beforeEach(() => {
   handler = new GuardedRequestHandler(card, store, executor, new DefaultExecutionEventBusManager());
 });
 
-const userMessage = (taskId: string, contextId = "ctx-1"): Message => ({
-  messageId: crypto.randomUUID(),
-  contextId,
-  taskId,
-  role: Role.ROLE_USER,
-  parts: [{ content: { $case: "text", value: "hi" }, mediaType: "", filename: "", metadata: {} }],
-  metadata: undefined,
-  extensions: [],
-  referenceTaskIds: [],
-});
+const message = (taskId: string, contextId = "ctx-1"): Message =>
+  userMessage("hi", { taskId, contextId });
 const send = (taskId: string): SendMessageRequest => ({
   tenant: "",
-  message: userMessage(taskId),
+  message: message(taskId),
   configuration: undefined,
   metadata: undefined,
 });
@@ -136,7 +128,7 @@ async function storeTask(id: string, state: TaskState): Promise<Task> {
     contextId: "ctx-1",
     status: { state, message: undefined, timestamp: "2025-01-01T00:00:00.000Z" },
     artifacts: [],
-    history: [userMessage(id)],
+    history: [message(id)],
     metadata: { note: "original" },
   };
   await store.save(task, context);

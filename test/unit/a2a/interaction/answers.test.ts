@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Part } from "@a2a-js/sdk";
 import {
   AnswerError,
   denialKey,
@@ -9,19 +8,7 @@ import {
   type InputRequest,
 } from "../../../../src/a2a/interaction/answers.js";
 import { COLOUR_QUESTION } from "../../../support/a2a/stream-view.js";
-
-const text = (t: string): Part => ({
-  content: { $case: "text", value: t },
-  mediaType: "text/plain",
-  filename: "",
-  metadata: undefined,
-});
-const data = (d: unknown): Part => ({
-  content: { $case: "data", value: d },
-  mediaType: "application/json",
-  filename: "",
-  metadata: undefined,
-});
+import { textPart as text, dataPart as data } from "../../../../src/contract/messages.js";
 
 const permission: InputRequest = {
   kind: "permission",

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Part } from "@a2a-js/sdk";
 import { parseAnswer, type InputRequest } from "../../../../src/a2a/interaction/answers.js";
 import {
   decideFreeText,
@@ -8,6 +7,7 @@ import {
   words,
   type ReplyReading,
 } from "../../../../src/a2a/interaction/permission-reply.js";
+import { textPart as text } from "../../../../src/contract/messages.js";
 
 /** Every row of docs/protocol.md's table, the phrases, and the traps around them. */
 const TABLE: [reply: string, reading: ReplyReading][] = [
@@ -170,12 +170,6 @@ describe("a free-text answer to a permission prompt", () => {
     title: undefined,
     decisionReason: undefined,
   };
-  const text = (t: string): Part => ({
-    content: { $case: "text", value: t },
-    mediaType: "text/plain",
-    filename: "",
-    metadata: undefined,
-  });
 
   it("goes through the same table (the parts of a message are joined first)", () => {
     expect(parseAnswer(permission, { parts: [text("not sure")] })).toEqual({

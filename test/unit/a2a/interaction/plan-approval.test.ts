@@ -1,4 +1,3 @@
-import type { Part } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import {
   inputRequestContent,
@@ -13,6 +12,7 @@ import {
 import { verdictFor } from "../../../../src/a2a/task/input-requests.js";
 import { PLAN_TEXT } from "../../../../src/contract/plan.js";
 import { DENIAL, TEXT } from "../../../../src/contract/texts.js";
+import { textPart, dataPart } from "../../../../src/contract/messages.js";
 
 const PLAN = "# Plan\n\n1. Write hello.txt.\n";
 const INPUT = { plan: PLAN, planFilePath: "/config/plans/make-hello.md" };
@@ -24,19 +24,6 @@ const plan: InputRequest = {
   plan: PLAN,
   modeAfter: "acceptEdits",
 };
-
-const textPart = (t: string): Part => ({
-  content: { $case: "text", value: t },
-  mediaType: "text/plain",
-  filename: "",
-  metadata: undefined,
-});
-const dataPart = (d: unknown): Part => ({
-  content: { $case: "data", value: d },
-  mediaType: "application/json",
-  filename: "",
-  metadata: undefined,
-});
 
 describe("a reply to a plan (pure): anything but a clear yes is feedback", () => {
   it.each([

@@ -224,16 +224,22 @@ describe("RetryingPushSender: the webhook is checked again at every delivery", (
     expect(refusals).toEqual([40, 20]);
   });
 
-  it("connects only to the addresses it checked, and re-resolves for each delivery (DNS rebinding)", async () => {
-    // 93.184.216.34 is public; the recording transport never contacts it.
-    const dns = scriptedDns(["93.184.216.34"], ["10.0.0.1"]);
+  /** A sender to `url` that checks each target through `dns` (no private networks), recording. */
+  async function checkedSender(url: string, dns: ReturnType<typeof scriptedDns>) {
     const { calls, post } = recordingPost();
     const { logger, lines } = recordingLogger();
-    const sender = new RetryingPushSender(await storeWith("https://hook.invalid/x"), logger, {
+    const sender = new RetryingPushSender(await storeWith(url), logger, {
       targets: pushTargetPolicy(false, dns.resolve),
       post,
       ...quietSleep,
     });
+    return { calls, lines, sender };
+  }
+
+  it("connects only to the addresses it checked, and re-resolves for each delivery (DNS rebinding)", async () => {
+    // 93.184.216.34 is public; the recording transport never contacts it.
+    const dns = scriptedDns(["93.184.216.34"], ["10.0.0.1"]);
+    const { calls, lines, sender } = await checkedSender("https://hook.invalid/x", dns);
     await sender.send(status("t1", TaskState.TASK_STATE_WORKING), context);
     await sender.send(status("t1", TaskState.TASK_STATE_COMPLETED), context);
     await sender.idle("t1");
@@ -247,13 +253,7 @@ describe("RetryingPushSender: the webhook is checked again at every delivery", (
 
   it("refuses a host when any of its addresses is private", async () => {
     const dns = scriptedDns(["93.184.216.34", "::ffff:127.0.0.1"]);
-    const { calls, post } = recordingPost();
-    const { logger, lines } = recordingLogger();
-    const sender = new RetryingPushSender(await storeWith("http://hook.invalid/"), logger, {
-      targets: pushTargetPolicy(false, dns.resolve),
-      post,
-      ...quietSleep,
-    });
+    const { calls, lines, sender } = await checkedSender("http://hook.invalid/", dns);
     await sender.send(status("t1", TaskState.TASK_STATE_WORKING), context);
     await sender.idle("t1");
     expect(calls).toEqual([]);

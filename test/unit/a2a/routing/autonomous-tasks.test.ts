@@ -103,6 +103,24 @@ function setup(withPush: boolean) {
 
 const conversation = conversationKey({ owner: "", contextId: "ctx" });
 
+/** Opens the wake task of `conversation` caused by `caller`'s task `t-old`, which has a push config. */
+async function openCausedBy(
+  autonomous: AutonomousTasks,
+  pushStore: ReturnType<typeof setup>["pushStore"],
+  caller: ServerCallContext,
+) {
+  await pushStore.save("t-old", caller, {
+    tenant: "",
+    id: "cfg",
+    taskId: "t-old",
+    url: "http://127.0.0.1:9/hook",
+    token: "tok",
+    authentication: undefined,
+  });
+  const source = { ref: { taskId: "t-old", contextId: "ctx" }, channel: { callContext: caller } };
+  return autonomous.open(conversation, "r-1", source);
+}
+
 describe("AutonomousTasks.open", () => {
   it("a key that names no conversation opens nothing", () => {
     const { autonomous } = setup(false);
@@ -128,16 +146,7 @@ describe("AutonomousTasks.open", () => {
     const { autonomous, pushStore } = setup(true);
     const caller = new ServerCallContext();
     autonomous.noteCaller(conversation, new ServerCallContext());
-    await pushStore.save("t-old", caller, {
-      tenant: "",
-      id: "cfg",
-      taskId: "t-old",
-      url: "http://127.0.0.1:9/hook",
-      token: "tok",
-      authentication: undefined,
-    });
-    const source = { ref: { taskId: "t-old", contextId: "ctx" }, channel: { callContext: caller } };
-    const opened = autonomous.open(conversation, "r-1", source);
+    const opened = await openCausedBy(autonomous, pushStore, caller);
     expect(opened?.referenceTaskId).toBe("t-old");
     expect(opened?.channel.callContext).toBe(caller);
     await opened?.channel.flushed();
@@ -150,16 +159,7 @@ describe("AutonomousTasks.open", () => {
   it("without push on, nothing is inherited", async () => {
     const { autonomous, pushStore } = setup(false);
     const caller = new ServerCallContext();
-    await pushStore.save("t-old", caller, {
-      tenant: "",
-      id: "cfg",
-      taskId: "t-old",
-      url: "http://127.0.0.1:9/hook",
-      token: "tok",
-      authentication: undefined,
-    });
-    const source = { ref: { taskId: "t-old", contextId: "ctx" }, channel: { callContext: caller } };
-    const opened = autonomous.open(conversation, "r-1", source);
+    const opened = await openCausedBy(autonomous, pushStore, caller);
     await opened?.channel.flushed();
     expect(await pushStore.load(opened?.ref.taskId ?? "", caller)).toEqual([]);
   });

@@ -14,12 +14,18 @@ function track(ticket: Ticket) {
   return t;
 }
 
+/** A queue where `a`, `b` and `c` entered context `ctx` in that order. */
+function threeInLine() {
+  const q = new ContextQueue();
+  const a = track(q.enter(key("ctx")));
+  const b = track(q.enter(key("ctx")));
+  const c = track(q.enter(key("ctx")));
+  return { q, a, b, c };
+}
+
 describe("ContextQueue", () => {
   it("grants the first ticket of a context at once and makes the next ones wait", async () => {
-    const q = new ContextQueue();
-    const a = track(q.enter(key("ctx")));
-    const b = track(q.enter(key("ctx")));
-    const c = track(q.enter(key("ctx")));
+    const { q, a, b, c } = threeInLine();
     await settle();
     expect([a.ticket.immediate, b.ticket.immediate, c.ticket.immediate]).toEqual([
       true,
@@ -51,10 +57,7 @@ describe("ContextQueue", () => {
   });
 
   it("lets a waiter in the middle leave without granting anyone", async () => {
-    const q = new ContextQueue();
-    const a = track(q.enter(key("ctx")));
-    const b = track(q.enter(key("ctx")));
-    const c = track(q.enter(key("ctx")));
+    const { q, a, b, c } = threeInLine();
     b.ticket.release();
     await settle();
     expect([a.granted, b.granted, c.granted]).toEqual([true, false, false]);
@@ -96,10 +99,7 @@ describe("ContextQueue", () => {
   });
 
   it("makes a second release of the same ticket harmless", async () => {
-    const q = new ContextQueue();
-    const a = track(q.enter(key("ctx")));
-    const b = track(q.enter(key("ctx")));
-    const c = track(q.enter(key("ctx")));
+    const { q, a, b, c } = threeInLine();
     a.ticket.release();
     a.ticket.release();
     await settle();

@@ -1,7 +1,7 @@
 /** The executor keeps what attributes wakes only while a session can still wake. */
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { sdk } from "../../claude/support/sdk-messages.js";
+import { startsBackgroundJob } from "../../claude/support/sdk-messages.js";
 import { isState, agent, sentStamp } from "../support/agent.js";
 
 describe("executor retention", () => {
@@ -9,21 +9,7 @@ describe("executor retention", () => {
     const h = await agent({ config: { claude: { backgroundTasks: "detach" } } });
     const a = h.send("run it in the background");
     const stamp = await sentStamp(h, 0);
-    await h.fake.query.feed(
-      sdk.init(),
-      sdk.toolUse(
-        "m1",
-        "tu-bg",
-        "Bash",
-        { command: "sleep 9", run_in_background: true },
-        { stamp },
-      ),
-      sdk.tasksChanged(["t1"]),
-      sdk.taskStarted("t1", "tu-bg"),
-      sdk.toolResult("tu-bg", "Command running in background with ID: t1"),
-      sdk.text("m2", "Started."),
-      sdk.result({ text: "Started.", stamp }),
-    );
+    await h.fake.query.feed(...startsBackgroundJob(stamp));
     await a.until(isState(TaskState.TASK_STATE_COMPLETED));
     // The task ended, its job runs on: a wake would still need to know whose work it was.
     expect(h.agent.executor.retained).toEqual({ launchedBy: 1, lastCaller: 1 });

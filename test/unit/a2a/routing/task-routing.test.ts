@@ -64,20 +64,29 @@ async function twoPrompts(agent: ScriptedAgent) {
   return { first, stamp, decisionA, decisionB, ...idsOf(first) };
 }
 
+/** Answers yes to the prompt shown; the answer's stream shows the `next` prompt in its place. */
+async function yesShowsNext(
+  h: ScriptedAgent,
+  ids: { taskId: string; contextId: string },
+  next: { toolName: string; input: unknown },
+): Promise<void> {
+  const answer = h.send("yes", ids);
+  await answer.done;
+  expect(answer.describe()).toEqual([
+    "task:INPUT_REQUIRED",
+    "status:INPUT_REQUIRED:permission_request",
+  ]);
+  expect(promptData(answer)).toMatchObject(next);
+}
+
 describe("several pending prompts in one task", () => {
   it("asks them one at a time in arrival order; each answer takes effect", async () => {
     const h = await agent();
     const { first, stamp, decisionA, decisionB, taskId, contextId } = await twoPrompts(h);
     expect(promptData(first)).toMatchObject({ toolName: "Write", input: A });
 
-    const answerA = h.send("yes", { taskId, contextId });
-    await answerA.done;
     // The next prompt takes the answered one's place: the task never shows WORKING in between.
-    expect(answerA.describe()).toEqual([
-      "task:INPUT_REQUIRED",
-      "status:INPUT_REQUIRED:permission_request",
-    ]);
-    expect(promptData(answerA)).toMatchObject({ toolName: "Write", input: B });
+    await yesShowsNext(h, { taskId, contextId }, { toolName: "Write", input: B });
     expect(await decisionA).toEqual({ behavior: "allow", updatedInput: A });
 
     const answerB = h.send("no, not there", { taskId, contextId });
@@ -147,13 +156,7 @@ describe("several pending prompts in one task", () => {
     await h.fake.query.feed(sdk.toolUse("m1", "tu-rb", "Read", RB, { stamp }));
     const decisionB = askPermission(h.fake, "tu-rb", "Read", RB);
 
-    const answerA = h.send("yes", { taskId, contextId });
-    await answerA.done;
-    expect(answerA.describe()).toEqual([
-      "task:INPUT_REQUIRED",
-      "status:INPUT_REQUIRED:permission_request",
-    ]);
-    expect(promptData(answerA)).toMatchObject({ toolName: "Read", input: RB });
+    await yesShowsNext(h, { taskId, contextId }, { toolName: "Read", input: RB });
     expect(await decisionA).toEqual({ behavior: "allow", updatedInput: RA });
     await following;
     expect(seen.filter((e) => !e.startsWith("task:"))).toEqual([

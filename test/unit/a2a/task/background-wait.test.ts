@@ -7,15 +7,9 @@ import {
 import type { TurnPolicy } from "../../../../src/a2a/task/environment.js";
 import type { TaskPhase } from "../../../../src/a2a/task/lifecycle.js";
 import { ManualTimers } from "../support/agent.js";
+import { ENDED_PHASES, LIVE_PHASES } from "../support/phases.js";
 
-const phases: Record<string, TaskPhase> = {
-  queued: { name: "queued" },
-  starting: { name: "starting" },
-  running: { name: "running" },
-  parked: { name: "parked" },
-  waiting: { name: "waiting" },
-  ended: { name: "ended", outcome: { state: "completed" } },
-};
+const phases: Record<string, TaskPhase> = { ...LIVE_PHASES, ended: ENDED_PHASES.completed };
 
 /** "phase runActive workPending" → fate; every other combination stays. */
 const FATES = new Map<string, SettleFate>([

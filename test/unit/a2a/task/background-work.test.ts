@@ -5,41 +5,36 @@
  */
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it, vi } from "vitest";
-import { autonomousTurn, reply, sdk } from "../../claude/support/sdk-messages.js";
+import {
+  autonomousTurn,
+  backgroundJobFinished,
+  reply,
+  sdk,
+  startsBackgroundJob,
+} from "../../claude/support/sdk-messages.js";
 import { describeEvent, idsOf, isState, agent, sentStamp, contextTasks } from "../support/agent.js";
 
 const { TASK_STATE_COMPLETED, TASK_STATE_CANCELED } = TaskState;
 
-/** The runtime's frames for a turn that starts background Bash `t1` and ends. */
-function startsBackgroundJob(stamp: string): unknown[] {
-  return [
-    sdk.init(),
-    sdk.toolUse("m1", "tu-bg", "Bash", { command: "sleep 9", run_in_background: true }, { stamp }),
-    sdk.tasksChanged(["t1"]),
-    sdk.taskStarted("t1", "tu-bg"),
-    sdk.toolResult("tu-bg", "Command running in background with ID: t1"),
-    sdk.text("m2", "Started."),
-    sdk.result({ text: "Started.", stamp }),
-  ];
+/** A task whose turn started background job `t1`, now waiting for it (`claude.backgroundTasks: wait`). */
+async function waitingOnJob(options?: Parameters<typeof agent>[0]) {
+  const h = await agent(options);
+  const a = h.send("run it in the background");
+  const stamp = await sentStamp(h, 0);
+  await h.fake.query.feed(...startsBackgroundJob(stamp));
+  await a.until((e) => describeEvent(e) === "status:WORKING:background_wait");
+  return { h, a, ...idsOf(a) };
 }
-
-const jobFinished = [
-  sdk.taskUpdated("t1", "completed"),
-  sdk.taskNotification("t1", "tu-bg"),
-  sdk.tasksChanged([]),
-];
 
 describe("background work (wait)", () => {
   it("waits, adopts the wake its work causes, and completes with the wake's answer", async () => {
-    const h = await agent();
-    const a = h.send("run it in the background");
-    const stamp = await sentStamp(h, 0);
-    await h.fake.query.feed(...startsBackgroundJob(stamp));
-    await a.until((e) => describeEvent(e) === "status:WORKING:background_wait");
-    const { taskId } = idsOf(a);
+    const { h, a, taskId } = await waitingOnJob();
     expect(h.agent.executor.phaseOf(taskId)?.name).toBe("waiting");
 
-    await h.fake.query.feed(...jobFinished, ...autonomousTurn("m3", "It finished fine."));
+    await h.fake.query.feed(
+      ...backgroundJobFinished(),
+      ...autonomousTurn("m3", "It finished fine."),
+    );
     await a.until(isState(TASK_STATE_COMPLETED));
     expect(a.describe().slice(-4)).toEqual([
       expect.stringMatching(/^artifact:response-/),
@@ -53,11 +48,7 @@ describe("background work (wait)", () => {
   });
 
   it("gives up after claude.backgroundWaitTimeoutMs; the later wake becomes an autonomous task", async () => {
-    const h = await agent({ config: { claude: { backgroundWaitTimeoutMs: 1_000 } } });
-    const a = h.send("run it in the background");
-    const stamp = await sentStamp(h, 0);
-    await h.fake.query.feed(...startsBackgroundJob(stamp));
-    await a.until((e) => describeEvent(e) === "status:WORKING:background_wait");
+    const { h, a } = await waitingOnJob({ config: { claude: { backgroundWaitTimeoutMs: 1_000 } } });
     h.timers.fireAll();
     await a.until(isState(TASK_STATE_COMPLETED));
     expect(a.describe().slice(-3)).toEqual([
@@ -67,7 +58,7 @@ describe("background work (wait)", () => {
     ]);
     const { taskId, contextId } = idsOf(a);
 
-    await h.fake.query.feed(...jobFinished, ...autonomousTurn("m3", "Late report."));
+    await h.fake.query.feed(...backgroundJobFinished(), ...autonomousTurn("m3", "Late report."));
     await vi.waitFor(async () => expect(await contextTasks(h, contextId)).toHaveLength(2));
     const wake = (await contextTasks(h, contextId)).find((t) => t.id !== taskId);
     expect(wake?.metadata?.origin).toBe("autonomous");
@@ -78,14 +69,9 @@ describe("background work (wait)", () => {
   });
 
   it("stops waiting when its finished work's notification was folded into another turn", async () => {
-    const h = await agent();
-    const a = h.send("run it in the background");
-    const stampA = await sentStamp(h, 0);
-    await h.fake.query.feed(...startsBackgroundJob(stampA));
-    await a.until((e) => describeEvent(e) === "status:WORKING:background_wait");
-    const { taskId, contextId } = idsOf(a);
+    const { h, a, taskId, contextId } = await waitingOnJob();
     // The job finishes, but a new message's turn begins before any wake: it takes the news.
-    await h.fake.query.feed(...jobFinished);
+    await h.fake.query.feed(...backgroundJobFinished());
     const b = h.send("what happened?", { contextId });
     const stampB = await sentStamp(h, 1);
     await h.fake.query.feed(...reply(stampB, "m4", "The job finished."));
@@ -95,22 +81,13 @@ describe("background work (wait)", () => {
   });
 
   it("cancel stops its background tasks", async () => {
-    const h = await agent();
-    const a = h.send("run it in the background");
-    const stamp = await sentStamp(h, 0);
-    await h.fake.query.feed(...startsBackgroundJob(stamp));
-    await a.until((e) => describeEvent(e) === "status:WORKING:background_wait");
-    const { taskId } = idsOf(a);
+    const { h, taskId } = await waitingOnJob();
     expect((await h.cancel(taskId)).status?.state).toBe(TASK_STATE_CANCELED);
     expect(h.fake.query.stoppedTasks).toEqual(["t1"]);
   });
 
   it("sessions.maxBackgroundMs: the pool stops its work; it says why (background_stopped) and completes without a wake", async () => {
-    const h = await agent({ config: { sessions: { maxBackgroundMs: 1 } } });
-    const a = h.send("run it in the background");
-    const stamp = await sentStamp(h, 0);
-    await h.fake.query.feed(...startsBackgroundJob(stamp));
-    await a.until((e) => describeEvent(e) === "status:WORKING:background_wait");
+    const { h, a } = await waitingOnJob({ config: { sessions: { maxBackgroundMs: 1 } } });
     // The pool's clock (real here, 1 ms) runs out: it asks the runtime to stop the job…
     await vi.waitFor(() => expect(h.fake.query.stoppedTasks).toEqual(["t1"]));
     // …which kills it and says so, and starts no turn for it.
@@ -166,7 +143,7 @@ describe("background work (detach)", () => {
     await a.until(isState(TASK_STATE_COMPLETED));
     expect(a.describe()).not.toContain("status:WORKING:background_wait");
 
-    await h.fake.query.feed(...jobFinished, ...autonomousTurn("m3", "Report."));
+    await h.fake.query.feed(...backgroundJobFinished(), ...autonomousTurn("m3", "Report."));
     await vi.waitFor(async () => expect(await contextTasks(h, contextId)).toHaveLength(2));
     const wake = (await contextTasks(h, contextId)).find((t) => t.id !== taskId);
     const inherited = await h.agent.requestHandler.listTaskPushNotificationConfigs(

@@ -9,17 +9,9 @@ import {
   type LifecycleEvent,
   type TaskPhase,
 } from "../../../../src/a2a/task/lifecycle.js";
+import { ENDED_PHASES, LIVE_PHASES } from "../support/phases.js";
 
-const phases: Record<string, TaskPhase> = {
-  queued: { name: "queued" },
-  starting: { name: "starting" },
-  running: { name: "running" },
-  parked: { name: "parked" },
-  waiting: { name: "waiting" },
-  completed: { name: "ended", outcome: { state: "completed" } },
-  failed: { name: "ended", outcome: { state: "failed", reason: "boom" } },
-  canceled: { name: "ended", outcome: { state: "canceled" } },
-};
+const phases: Record<string, TaskPhase> = { ...LIVE_PHASES, ...ENDED_PHASES };
 const events: Record<string, LifecycleEvent> = {
   granted: { type: "granted" },
   prompt_sent: { type: "prompt_sent" },

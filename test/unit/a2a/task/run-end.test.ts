@@ -111,25 +111,19 @@ describe("runEndFate: what the end of a task's run means for the task", () => {
 });
 
 describe("failedText: what the client reads of a failed run", () => {
-  it("names the login, not the runtime's words, when it is not logged in", () => {
-    const event = {
-      kind: "run_failed",
-      runId: "r",
-      reason: "401 from api",
-      cause: "authentication_failed",
-    } as const;
-    expect(failedText(event)).toBe(TEXT.notLoggedIn);
-  });
-  it("says a rejected prompt was dropped, with the reason", () => {
-    const event = {
-      kind: "run_failed",
-      runId: "r",
-      reason: "too long",
-      cause: "prompt_rejected",
-    } as const;
-    expect(failedText(event)).toBe(TEXT.promptRejected("too long"));
-  });
-  it("passes any other reason on", () => {
-    expect(failedText({ kind: "run_failed", runId: "r", reason: "boom" })).toBe("boom");
+  it.each([
+    [
+      "names the login, not the runtime's words, when it is not logged in",
+      { reason: "401 from api", cause: "authentication_failed" },
+      TEXT.notLoggedIn,
+    ],
+    [
+      "says a rejected prompt was dropped, with the reason",
+      { reason: "too long", cause: "prompt_rejected" },
+      TEXT.promptRejected("too long"),
+    ],
+    ["passes any other reason on", { reason: "boom" }, "boom"],
+  ] as const)("%s", (_name, failure, text) => {
+    expect(failedText({ kind: "run_failed", runId: "r", ...failure })).toBe(text);
   });
 });

@@ -54,12 +54,32 @@ function afterTerminal(reader: StreamReader): string[] {
   return terminal < 0 ? [] : reader.describe().slice(terminal + 1);
 }
 
+/**
+ * Answers "yes" to the parked task and holds the answer's second load of it (the guard loads it
+ * first, the SDK second) as `hold` says; resolves once the load is held.
+ */
+async function answerHeldAtSecondLoad(
+  h: ScriptedAgent,
+  ids: { taskId: string; contextId: string },
+  hold?: { fail?: boolean; after?: boolean },
+) {
+  let loads = 0;
+  const { held, gate } = h.store.holdNext("load", (id) => id === ids.taskId && ++loads === 2, hold);
+  const answer = h.send("yes", ids);
+  await held;
+  return { answer, gate };
+}
+
 const hasMessage = (history: { messageId: string }[] | undefined, text: string) =>
   (history ?? []).some((m) =>
     (m as { parts?: { content?: { value?: unknown } }[] }).parts?.some(
       (p) => p.content?.value === text,
     ),
   );
+
+/** Holds the next save of the task that carries the answer "yes". */
+const holdAnswerSave = (h: ScriptedAgent) =>
+  h.store.holdNext("save", (t) => typeof t !== "string" && hasMessage(t.history, "yes"));
 
 describe("cancel vs answer", () => {
   it("a cancel between the answer's admission and its execution wins; the answer is refused and never runs", async () => {
@@ -68,12 +88,11 @@ describe("cancel vs answer", () => {
     tearDownOnInterrupt(h, stamp);
     // The window: the SDK loads the task (input-required), appends the answer and saves it back.
     // Hold it between its load and its save: the cancel lands there.
-    let loads = 0;
-    const { held, gate } = h.store.holdNext("load", (id) => id === taskId && ++loads === 2, {
-      after: true,
-    });
-    const answer = h.send("yes", { taskId, contextId });
-    await held;
+    const { answer, gate } = await answerHeldAtSecondLoad(
+      h,
+      { taskId, contextId },
+      { after: true },
+    );
     const cancel = h.cancel(taskId);
     await vi.waitFor(() => expect(h.agent.executor.isActive(taskId)).toBe(false));
     gate.open();
@@ -97,10 +116,7 @@ describe("cancel vs answer", () => {
     const { taskId, contextId, stamp } = await parkedTask(h);
     tearDownOnInterrupt(h, stamp);
     // The guard loads the task first, the SDK a second time: hold the second load.
-    let loads = 0;
-    const { held, gate } = h.store.holdNext("load", (id) => id === taskId && ++loads === 2);
-    const answer = h.send("yes", { taskId, contextId });
-    await held;
+    const { answer, gate } = await answerHeldAtSecondLoad(h, { taskId, contextId });
     expect((await h.cancel(taskId)).status?.state).toBe(TASK_STATE_CANCELED);
     gate.open();
     const error = (await answer.done) as Error;
@@ -181,10 +197,7 @@ describe("timeout vs answer", () => {
   it("an answer already admitted when the timeout fires wins", async () => {
     const h = await agent({ config: { claude: { inputTimeoutMs: 60_000 } } });
     const { taskId, contextId, decision, stamp } = await parkedTask(h);
-    const { held, gate } = h.store.holdNext(
-      "save",
-      (t) => typeof t !== "string" && hasMessage(t.history, "yes"),
-    );
+    const { held, gate } = holdAnswerSave(h);
     const answer = h.send("yes", { taskId, contextId });
     await held;
     h.timers.fireAll();
@@ -200,12 +213,7 @@ describe("timeout vs answer", () => {
     const h = await agent({ config: { claude: { inputTimeoutMs: 60_000 } } });
     const { taskId, contextId, decision, stamp } = await parkedTask(h);
     tearDownOnInterrupt(h, stamp);
-    let loads = 0;
-    const { held, gate } = h.store.holdNext("load", (id) => id === taskId && ++loads === 2, {
-      fail: true,
-    });
-    const answer = h.send("yes", { taskId, contextId });
-    await held;
+    const { answer, gate } = await answerHeldAtSecondLoad(h, { taskId, contextId }, { fail: true });
     h.timers.fireAll();
     expect(h.agent.executor.phaseOf(taskId)?.name).toBe("parked");
     gate.open();
@@ -225,10 +233,7 @@ describe("answer vs answer", () => {
   it("the second answer to one prompt is refused while the first is on its way", async () => {
     const h = await agent();
     const { taskId, contextId, decision, stamp } = await parkedTask(h);
-    const { held, gate } = h.store.holdNext(
-      "save",
-      (t) => typeof t !== "string" && hasMessage(t.history, "yes"),
-    );
+    const { held, gate } = holdAnswerSave(h);
     const first = h.send("yes", { taskId, contextId });
     await held;
     const second = h.send("no", { taskId, contextId });

@@ -13,7 +13,12 @@ import {
   type TaskBudget,
 } from "../../../../src/a2a/task/task-usage.js";
 import type { RunUsage } from "../../../../src/claude/index.js";
-import { autonomousTurn, sdk } from "../../claude/support/sdk-messages.js";
+import {
+  autonomousTurn,
+  backgroundJobFinished,
+  sdk,
+  startsBackgroundJob,
+} from "../../claude/support/sdk-messages.js";
 import {
   contextTasks,
   describeEvent,
@@ -134,23 +139,6 @@ const statusText = (e: StreamResponse | undefined) =>
     : undefined;
 const totals = (costUsd: number, input: number, output: number) => ({ costUsd, input, output });
 
-/** A turn that starts background Bash `t1`; its result reports the process's totals. */
-function startsBackgroundJob(stamp: string, cost: ReturnType<typeof totals>): unknown[] {
-  return [
-    sdk.init(),
-    sdk.toolUse("m1", "tu-bg", "Bash", { command: "sleep 9", run_in_background: true }, { stamp }),
-    sdk.tasksChanged(["t1"]),
-    sdk.taskStarted("t1", "tu-bg"),
-    sdk.toolResult("tu-bg", "Command running in background with ID: t1"),
-    sdk.text("m2", "Started."),
-    sdk.result({ text: "Started.", stamp, totals: cost }),
-  ];
-}
-const jobFinished = [
-  sdk.taskUpdated("t1", "completed"),
-  sdk.taskNotification("t1", "tu-bg"),
-  sdk.tasksChanged([]),
-];
 const wake = (text: string, cost: ReturnType<typeof totals>) => [
   ...autonomousTurn("m3", text).slice(0, -1),
   sdk.result({ text, origin: "task-notification", totals: cost }),
@@ -161,9 +149,12 @@ describe("a task's usage (scripted runtime)", () => {
     const h = await agent();
     const a = h.send("run it in the background");
     const stamp = await sentStamp(h, 0);
-    await h.fake.query.feed(...startsBackgroundJob(stamp, totals(0.00066, 20, 40)));
+    await h.fake.query.feed(...startsBackgroundJob(stamp, { totals: totals(0.00066, 20, 40) }));
     await a.until((e) => describeEvent(e) === "status:WORKING:background_wait");
-    await h.fake.query.feed(...jobFinished, ...wake("It finished fine.", totals(0.00099, 30, 60)));
+    await h.fake.query.feed(
+      ...backgroundJobFinished(),
+      ...wake("It finished fine.", totals(0.00099, 30, 60)),
+    );
     const done = await a.until(isState(TaskState.TASK_STATE_COMPLETED));
     const usage = usageOfEvent(done);
     expect(usage).toMatchObject({ inputTokens: 30, outputTokens: 60, runs: 2, modelTurns: 2 });
@@ -197,7 +188,7 @@ describe("a task's budget (scripted runtime)", () => {
     const h = await agent({ config: { claude: { maxBudgetUsd: 0.0005 } } });
     const a = h.send("run it in the background");
     const stamp = await sentStamp(h, 0);
-    await h.fake.query.feed(...startsBackgroundJob(stamp, totals(0.00066, 20, 40)));
+    await h.fake.query.feed(...startsBackgroundJob(stamp, { totals: totals(0.00066, 20, 40) }));
     const failed = await a.until(isState(TaskState.TASK_STATE_FAILED));
     expect(statusText(failed)).toBe(
       "Stopped: this task spent $0.00066, over its budget of $0.0005 (claude.maxBudgetUsd).",

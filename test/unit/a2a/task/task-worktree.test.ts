@@ -34,15 +34,14 @@ function held() {
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Task `taskId`'s worktree of the conversation, over `iso`'s worktrees, diffs cut at `maxDiffBytes`. */
+const worktreeOf = (iso: { worktrees: TaskIsolation }, taskId: string, maxDiffBytes: number) =>
+  new TaskWorktree({ worktrees: iso.worktrees, maxDiffBytes }, conversation, taskId, logger);
+
 describe("TaskWorktree", () => {
   it("holds a completion until its commit is made, once; then gives the diff and the metadata", async () => {
     const iso = held();
-    const w = new TaskWorktree(
-      { worktrees: iso.worktrees, maxDiffBytes: 1000 },
-      conversation,
-      "t1",
-      logger,
-    );
+    const w = worktreeOf(iso, "t1", 1000);
     let completions = 0;
     const complete = () => {
       if (!w.holdCompletion(complete)) completions++;
@@ -73,12 +72,7 @@ describe("TaskWorktree", () => {
 
   it("a failed commit lets the task complete, without metadata; a big diff becomes a note", async () => {
     const iso = held();
-    const w = new TaskWorktree(
-      { worktrees: iso.worktrees, maxDiffBytes: 10 },
-      conversation,
-      "t1",
-      logger,
-    );
+    const w = worktreeOf(iso, "t1", 10);
     let done = false;
     const complete = () => {
       if (!w.holdCompletion(complete)) done = true;
@@ -91,12 +85,7 @@ describe("TaskWorktree", () => {
     expect(w.diffArtifact()).toBeUndefined();
 
     const big = held();
-    const w2 = new TaskWorktree(
-      { worktrees: big.worktrees, maxDiffBytes: 10 },
-      conversation,
-      "t2",
-      logger,
-    );
+    const w2 = worktreeOf(big, "t2", 10);
     w2.afterEnd("canceled");
     expect(big.calls).toEqual([{ taskId: "t2", state: "canceled" }]);
     big.settle(made);

@@ -2,6 +2,8 @@
  * Builders for the SDK frames the runtime sends, shaped as in notes/claude-agent-sdk.md. Only the
  * fields the provider reads are filled; the rest of each SDK type is irrelevant here.
  */
+import type { HistoryMessage } from "../../../../src/claude/timeline.js";
+
 let counter = 0;
 const uuid = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`;
 
@@ -243,3 +245,80 @@ export function autonomousTurn(messageId: string, text: string): unknown[] {
     sdk.autonomousResult(text),
   ];
 }
+
+/** What tests vary in a turn that starts a background job. */
+export interface BackgroundJobTurn {
+  /** The job's task id (default `t1`); its tool use is always `tu-bg`. */
+  taskId?: string;
+  command?: string;
+  /** The turn's closing words (default "Started."). */
+  text?: string;
+  /** Whether the runtime lists the job in `background_tasks_changed` first (default yes). */
+  listed?: boolean;
+  /** Whether the closing text carries the send's stamp, as the result does (default no). */
+  stampedText?: boolean;
+  /** The result's running totals (`sdk.result`'s `totals`). */
+  totals?: { costUsd: number; input: number; output: number; model?: string };
+  /** `total_cost_usd` alone, without model usage. */
+  costUsd?: number;
+}
+
+/** A foreground turn answering the send `stamp` that starts background Bash and ends. */
+export function startsBackgroundJob(stamp: string, o: BackgroundJobTurn = {}): unknown[] {
+  const taskId = o.taskId ?? "t1";
+  const text = o.text ?? "Started.";
+  const result = sdk.result({ text, stamp, totals: o.totals });
+  return [
+    sdk.init(),
+    sdk.toolUse(
+      "m1",
+      "tu-bg",
+      "Bash",
+      { command: o.command ?? "sleep 9", run_in_background: true },
+      { stamp },
+    ),
+    ...(o.listed === false ? [] : [sdk.tasksChanged([taskId])]),
+    sdk.taskStarted(taskId, "tu-bg"),
+    sdk.toolResult("tu-bg", `Command running in background with ID: ${taskId}`),
+    sdk.text("m2", text, o.stampedText === true ? { stamp } : {}),
+    o.costUsd === undefined ? result : { ...result, total_cost_usd: o.costUsd },
+  ];
+}
+
+/** Background job `taskId` (tool use `tu-bg`) completes: its update, its notification, none left. */
+export const backgroundJobFinished = (taskId = "t1"): unknown[] => [
+  sdk.taskUpdated(taskId, "completed"),
+  sdk.taskNotification(taskId, "tu-bg"),
+  sdk.tasksChanged([]),
+];
+
+/** What the runtime streams when an interrupt cuts message `messageId` after `text`. */
+export const interruptedMessage = (
+  messageId: string,
+  text: string,
+  o: { stamp?: string } = {},
+): unknown[] => [
+  sdk.text(messageId, text, { aborted: true }),
+  sdk.interruptedMarker(),
+  sdk.messageStop(),
+  sdk.abortedResult(o),
+];
+
+/** A resumed session's transcript, as the history loader reads it: a question, then its answer. */
+export const historyExchange = (
+  question: { uuid: string; text: string },
+  answer: { uuid: string; messageId: string; text: string },
+): HistoryMessage[] => [
+  {
+    type: "user",
+    uuid: question.uuid,
+    message: { role: "user", content: question.text },
+    parent_tool_use_id: null,
+  },
+  {
+    type: "assistant",
+    uuid: answer.uuid,
+    message: { id: answer.messageId, content: [{ type: "text", text: answer.text }] },
+    parent_tool_use_id: null,
+  },
+];

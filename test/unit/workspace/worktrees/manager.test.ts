@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,25 +8,16 @@ import {
   WorktreeManager,
   WorktreeSetupError,
 } from "../../../../src/workspace/worktrees/manager.js";
+import { git, initRepo } from "./support/repo.js";
 
 const logger = pino({ level: "silent" });
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd,
-    encoding: "utf8",
-  });
 
 let root: string;
 let repo: string;
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), "claude-a2a-worktrees-"));
-  repo = join(root, "repo");
-  await mkdir(repo);
-  git(repo, "init", "-q", "-b", "main");
-  await writeFile(join(repo, "a.txt"), "one\n");
-  git(repo, "add", "a.txt");
-  git(repo, "commit", "-q", "-m", "init");
+  repo = await initRepo(root);
 });
 
 const opened: WorktreeManager[] = [];

@@ -1,14 +1,4 @@
-import { execFileSync } from "node:child_process";
-import {
-  access,
-  mkdir,
-  mkdtemp,
-  readFile,
-  realpath,
-  rm,
-  utimes,
-  writeFile,
-} from "node:fs/promises";
+import { access, mkdtemp, readFile, realpath, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { pino } from "pino";
@@ -16,13 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WorktreeManager } from "../../../../src/workspace/worktrees/manager.js";
 import { worktreeName } from "../../../../src/workspace/worktrees/names.js";
 import { SpareWorktree, spareName } from "../../../../src/workspace/worktrees/spare.js";
+import { git, initRepo } from "./support/repo.js";
 
 const logger = pino({ level: "silent" });
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd,
-    encoding: "utf8",
-  });
 const exists = (path: string) =>
   access(path).then(
     () => true,
@@ -35,12 +21,7 @@ const opened: WorktreeManager[] = [];
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), "claude-a2a-spare-"));
-  repo = join(root, "repo");
-  await mkdir(repo);
-  git(repo, "init", "-q", "-b", "main");
-  await writeFile(join(repo, "a.txt"), "one\n");
-  git(repo, "add", "a.txt");
-  git(repo, "commit", "-q", "-m", "init");
+  repo = await initRepo(root);
 });
 
 afterEach(async () => {
