@@ -23,6 +23,7 @@ import {
   text,
   toolUse,
   userMessage,
+  says,
 } from "../support/harness/index.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
 import {
@@ -142,16 +143,8 @@ describe("A2A background work (real runtime)", () => {
           match: { toolResult: /running in background/i },
           reply: reply(text("Both started.")),
         },
-        {
-          name: "wake-first",
-          match: { lastUserText: /First job[\s\S]*<\/task-notification>|<summary>[^<]*First job/ },
-          reply: reply(text("First job reported.")),
-        },
-        {
-          name: "wake-second",
-          match: { lastUserText: /<task-notification>/ },
-          reply: reply(text("Second job reported.")),
-        },
+        says(/First job[\s\S]*<\/task-notification>|<summary>[^<]*First job/, "First job reported.", "wake-first"),
+        says(/<task-notification>/, "Second job reported.", "wake-second"),
       ],
     });
     const events = await h.stream("Start two jobs");

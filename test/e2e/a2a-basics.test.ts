@@ -14,6 +14,7 @@ import {
   reply,
   text,
   toolUse,
+  says,
 } from "../support/harness/index.js";
 
 /** [filename, mediaType, content] of each raw (file) part; a text part would show as text. */
@@ -40,7 +41,7 @@ const artifactTexts = (events: StreamResponse[]) =>
 describe("A2A server: single turns", () => {
   it("a plain single-turn task completes with Claude's answer", async () => {
     const h = await a2a({
-      rules: [{ name: "answer", match: { lastUserText: "What is 2+2?" }, reply: reply(text("4")) }],
+      rules: [says("What is 2+2?", "4", "answer")],
     });
     const task = await h.send("What is 2+2?");
 

@@ -21,6 +21,8 @@ import {
   text,
   toolUse,
   userMessage,
+  says,
+  asks,
 } from "../support/harness/index.js";
 import {
   collectV03,
@@ -57,9 +59,9 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
     const h = await a2a({
       config: COMPAT,
       rules: [
-        { match: { lastUserText: "Say hello" }, reply: reply(text("Hello from Claude.")) },
-        { match: { lastUserText: "Say bye" }, reply: reply(text("Bye.")) },
-        { match: { lastUserText: "Over REST" }, reply: reply(text("REST works.")) },
+        says("Say hello", "Hello from Claude."),
+        says("Say bye", "Bye."),
+        says("Over REST", "REST works."),
       ],
     });
     const client = await connectV03(h.server.url);
@@ -106,13 +108,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   it("answers a question: input-required with the data part, then the answer resumes it", async () => {
     const h = await a2a({
       config: COMPAT,
-      rules: [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { name: "answered", match: { toolResult: /blue/ }, reply: reply(text("Blue it is.")) },
-      ],
+      rules: asks("Paint the fence", { answer: /blue/, then: "Blue it is.", name: "answered" }),
     });
     const client = await connectV03(h.server.url);
     const first = await collectV03(
@@ -236,7 +232,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   it("authenticates a v0.3 client like any other, and scopes its tasks to its token", async () => {
     const h = await a2a({
       config: { server: { compat: { v03: true }, auth: { tokens: TOKENS } } },
-      rules: [{ match: { lastUserText: "Mine" }, reply: reply(text("Yours.")) }],
+      rules: [says("Mine", "Yours.")],
     });
     const ci = await connectV03(h.server.url, { token: CI_TOKEN });
     const task = (await ci.sendMessage({ message: v03Message("Mine") })) as Task;
@@ -259,7 +255,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
     const hook = perTest(await WebhookReceiver.start());
     const h = await a2a({
       config: { server: { compat: { v03: true }, pushAllowPrivateNetworks: true } },
-      rules: [{ match: { lastUserText: "Notify me" }, reply: reply(text("Done.")) }],
+      rules: [says("Notify me", "Done.")],
     });
     const client = await connectV03(h.server.url);
     const task = (await client.sendMessage({
@@ -300,7 +296,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   it("serves a header-less request (curl) as v0.3, the card in v0.3's shape", async () => {
     const h = await a2a({
       config: COMPAT,
-      rules: [{ match: { lastUserText: "By hand" }, reply: reply(text("Hand-made.")) }],
+      rules: [says("By hand", "Hand-made.")],
     });
     const card = await fetch(`${h.server.url}/.well-known/agent-card.json`);
     expect(card.headers.get("vary")).toMatch(/A2A-Version/i);

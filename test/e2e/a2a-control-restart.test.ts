@@ -19,6 +19,7 @@ import {
   toolUse,
   userMessage,
   watch,
+  says,
 } from "../support/harness/index.js";
 import { bodyHas, withControl } from "../support/harness/control.js";
 
@@ -43,11 +44,7 @@ describe("control extension after a restart (real runtime)", () => {
       fetchImpl: withControl,
       config: { claude: { allowedTools: ["Bash"], allowedPermissionModes: ["plan"] } },
       rules: [
-        {
-          name: "hi",
-          match: { lastUserText: "Remember the word kiwi" },
-          reply: reply(text("Kiwi.")),
-        },
+        says("Remember the word kiwi", "Kiwi.", "hi"),
         {
           name: "carry out",
           match: { lastUserText: "User has approved your plan" },

@@ -19,6 +19,7 @@ import {
   text,
   toolUse,
   userMessage,
+  says,
 } from "../support/harness/index.js";
 import { startJobRules } from "../support/a2a/background.js";
 
@@ -125,7 +126,7 @@ describe("budgets (real runtime)", () => {
           reply: reply(toolUse("Glob", { pattern: "*" })),
         },
         { name: "looked", match: { toolResult: true }, reply: reply(text("Looked.")) },
-        { name: "hello", match: { lastUserText: "Hello" }, reply: reply(text("Hello.")) },
+        says("Hello", "Hello.", "hello"),
       ],
     });
     // Under the budget: one reply.

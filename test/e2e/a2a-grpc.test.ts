@@ -32,6 +32,7 @@ import {
   toolUse,
   userMessage,
   watch,
+  says,
 } from "../support/harness/index.js";
 import { AUDIENCE, ISSUER, makeKey, mint } from "../support/oidc.js";
 import {
@@ -76,10 +77,7 @@ describe("the gRPC binding", () => {
       const logs = captureLogs();
       const { h, grpc, address } = await startGrpc({
         logger: logs.logger,
-        rules: [
-          { match: { lastUserText: "Hello" }, reply: reply(text("Hi there.")) },
-          { match: { lastUserText: "Again" }, reply: reply(text("Hi again.")) },
-        ],
+        rules: [says("Hello", "Hi there."), says("Again", "Hi again.")],
       });
       const card = await grpc.getAgentCard();
       expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.url])).toEqual([
@@ -204,7 +202,7 @@ describe("the gRPC binding", () => {
       const { h, grpc, address } = await startGrpc({
         logger: logs.logger,
         token: "ci-token-0123456789",
-        rules: [{ match: { lastUserText: "Hello" }, reply: reply(text("Hi.")) }],
+        rules: [says("Hello", "Hi.")],
         config: {
           server: {
             auth: {
@@ -285,7 +283,7 @@ describe("the gRPC binding", () => {
       const { grpc, address } = await startGrpc({
         logger: logs.logger,
         config: { server: { bodyLimit: "64kb" } },
-        rules: [{ match: { lastUserText: "Still there?" }, reply: reply(text("Yes.")) }],
+        rules: [says("Still there?", "Yes.")],
       });
       const raw = rawGrpcClient(address);
       perTest(raw);
@@ -318,7 +316,7 @@ describe("the gRPC binding", () => {
       const { h, grpc } = await startGrpc({
         rules: [
           ...PAINT,
-          { match: { lastUserText: "Say hi" }, reply: reply(text("Hi from gRPC.")) },
+          says("Say hi", "Hi from gRPC."),
         ],
       });
       let out = "";

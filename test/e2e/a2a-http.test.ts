@@ -19,6 +19,7 @@ import {
   startTestBench,
   text,
   userMessage,
+  says,
 } from "../support/harness/index.js";
 
 const rpc = (method: string, params: unknown, id: number | string = 1) =>
@@ -66,7 +67,7 @@ describe("A2A server: HTTP surface", () => {
 
   it("accepts a body between the SDK's 100 kB default and the configured limit", async () => {
     const h = await a2a({
-      rules: [{ match: { lastUserText: "BIG:" }, reply: reply(text("received")) }],
+      rules: [says("BIG:", "received")],
     });
     const task = await h.send(`BIG: ${"y".repeat(300 * 1024)}`);
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -177,7 +178,7 @@ describe("claude-a2a command line", () => {
 
   it("serves a directory as a process, answers a task, and stops cleanly on SIGINT", async () => {
     const bench = await startTestBench([
-      { match: { lastUserText: "ping" }, reply: reply(text("pong")) },
+      says("ping", "pong"),
     ]);
     const port = await freePort();
     const { cwd, env } = bench.sandbox;

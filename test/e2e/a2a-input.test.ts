@@ -6,12 +6,11 @@ import { TaskState, type Part } from "@a2a-js/sdk";
 import {
   a2a,
   messageText,
-  reply,
   resultOf,
   sendForTask,
-  text,
   textPart,
   userMessage,
+  says,
 } from "../support/harness/index.js";
 
 // A 1x1 transparent PNG.
@@ -30,7 +29,7 @@ const part = (content: Part["content"], mediaType = "", filename = ""): Part => 
 describe("A2A server: message parts", () => {
   it("passes text, data, url, a file and an image to Claude, files saved in the inbox", async () => {
     const h = await a2a({
-      rules: [{ match: { lastUserText: "Review these" }, reply: reply(text("Reviewed.")) }],
+      rules: [says("Review these", "Reviewed.")],
     });
     const task = await sendForTask(
       h.client,

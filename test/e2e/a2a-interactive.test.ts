@@ -25,6 +25,8 @@ import {
   watch,
   type A2AHarness,
   type Rule,
+  says,
+  asks,
 } from "../support/harness/index.js";
 
 async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {
@@ -308,7 +310,7 @@ describe("interactive tasks", () => {
           match: { lastUserText: "Paint the fence", toolResult: false },
           reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
         },
-        { match: { lastUserText: "Hello again" }, reply: reply(text("Hi!")) },
+        says("Hello again", "Hi!"),
       ],
     });
     const first = await send(h, "Paint the fence");
@@ -322,13 +324,7 @@ describe("interactive tasks", () => {
 
   it("lets exactly one of two racing answers resume a parked task", async () => {
     const h = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { match: { toolResult: true }, reply: reply(text("Done.")) },
-      ],
+      rules: asks("Paint the fence", { then: "Done." }),
     });
     const first = await send(h, "Paint the fence");
     const ids = idsOf(first);
@@ -362,13 +358,7 @@ describe("interactive tasks", () => {
 
   it("SubscribeToTask on a parked task yields the task, then the resumed turn's events", async () => {
     const h = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { match: { toolResult: /red/ }, reply: reply(text("Red it is.")) },
-      ],
+      rules: asks("Paint the fence", { answer: /red/, then: "Red it is." }),
     });
     const first = await send(h, "Paint the fence");
     const ids = idsOf(first);

@@ -24,6 +24,7 @@ import {
   textPart,
   toolUse,
   userMessage,
+  says,
 } from "../support/harness/index.js";
 import { Gate, GatedInbox } from "../support/gated-inbox.js";
 import { isWakeRequest, startJobRules } from "../support/a2a/background.js";
@@ -57,11 +58,7 @@ describe("A2A task lifecycle (real runtime)", () => {
             return reply(toolUse("Bash", { command: "python3 -c 'print(42)'" }));
           },
         },
-        {
-          name: "hello",
-          match: { lastUserText: "Hello with an attachment" },
-          reply: reply(text("HELLO")),
-        },
+        says("Hello with an attachment", "HELLO", "hello"),
       ],
     });
     const first = await h.send("Start the job");

@@ -16,6 +16,7 @@ import {
   text,
   userMessage,
   type A2AHarness,
+  says,
 } from "../support/harness/index.js";
 import { conversationKeyOf } from "../support/a2a/background.js";
 import type { StreamResponse } from "@a2a-js/sdk";
@@ -41,7 +42,7 @@ describe("A2A limits (real runtime)", () => {
             return reply(text("FIRST"));
           },
         },
-        { name: "second", match: { lastUserText: "Second context" }, reply: reply(text("SECOND")) },
+        says("Second context", "SECOND", "second"),
       ],
     });
     const a: StreamResponse[] = [];

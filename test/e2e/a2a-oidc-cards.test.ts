@@ -15,13 +15,12 @@ import type { ConfigInput } from "../../src/config/schema.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import { verifyCardSignature } from "../support/card-signature.js";
 import {
-  reply,
   resultOf,
   sendForTask,
   startA2AHarness,
-  text,
   userMessage,
   type A2AHarness,
+  says,
 } from "../support/harness/index.js";
 import {
   AUDIENCE,
@@ -74,10 +73,7 @@ describe("OpenID Connect callers", () => {
     "a valid token's subject is the caller: its tasks and conversations are its own, like a token's name",
     async () => {
       h = await startA2AHarness({
-        rules: [
-          { match: { lastUserText: "I am Alice" }, reply: reply(text("Hello Alice.")) },
-          { match: { lastUserText: "Who am I?" }, reply: reply(text("I do not know.")) },
-        ],
+        rules: [says("I am Alice", "Hello Alice."), says("Who am I?", "I do not know.")],
         config: withOidc({
           server: {
             auth: { tokens: [CI] },

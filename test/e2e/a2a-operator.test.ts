@@ -33,6 +33,7 @@ import {
   watch,
   type A2AHarness,
   type Rule,
+  says,
 } from "../support/harness/index.js";
 import { captureLogs, sdkGrpcClient, type LogCapture } from "../support/grpc.js";
 import { AUDIENCE, ISSUER, makeKey, mint } from "../support/oidc.js";
@@ -92,7 +93,7 @@ const WRITE_OUTSIDE = (outside: string): Rule[] => [
     reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
   },
   { match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
-  { match: { lastUserText: "What did Alice ask?" }, reply: reply(text("Nothing I know of.")) },
+  says("What did Alice ask?", "Nothing I know of."),
 ];
 
 const stream = (client: Client, parts: Parameters<typeof userMessage>[0], ids = {}) =>

@@ -19,6 +19,7 @@ import {
   toolUse,
   watch,
   type A2AHarness,
+  asks,
 } from "../support/harness/index.js";
 
 async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {
@@ -138,13 +139,7 @@ describe("a parked task", () => {
 describe("a task's history", () => {
   it("holds the exchanged messages, not the progress statuses", async () => {
     const h = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
-      ],
+      rules: asks("Paint the fence", { answer: /blue/, then: "Painting it blue." }),
     });
     const first = await send(h, "Paint the fence");
     expect(lastStatus(first).kind).toBe("ask_user_question");

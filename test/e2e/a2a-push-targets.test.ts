@@ -12,14 +12,13 @@ import {
   a2a,
   listRequest,
   perTest,
-  reply,
   sendRequest,
-  text,
   userMessage,
+  says,
 } from "../support/harness/index.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
 
-const rules = [{ name: "hello", match: { lastUserText: "Hello" }, reply: reply(text("Hi.")) }];
+const rules = [says("Hello", "Hi.", "hello")];
 
 const pushConfig = (taskId: string, url: string): TaskPushNotificationConfig => ({
   tenant: "",

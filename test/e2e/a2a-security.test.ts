@@ -15,7 +15,6 @@ import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import {
   a2a,
   type A2AHarness,
-  COLOUR_QUESTION,
   lastStatus,
   listRequest,
   reply,
@@ -25,6 +24,8 @@ import {
   text,
   toolUse,
   userMessage,
+  says,
+  asks,
 } from "../support/harness/index.js";
 
 const TIMEOUT = 120_000;
@@ -88,7 +89,7 @@ describe("identity headers are believed only from the trusted proxy", () => {
     "a forged Tailscale-User-Login from 127.0.0.2 is ignored; from 127.0.0.1 it is honoured",
     async () => {
       const h = await a2a({
-        rules: [{ match: { lastUserText: "Hello" }, reply: reply(text("Hi Ada.")) }],
+        rules: [says("Hello", "Hi Ada.")],
         config: { server: { allowedLogins: ["ada@example.com"] } },
       });
       const ada = { ...V1, "Tailscale-User-Login": "ada@example.com" };
@@ -131,7 +132,7 @@ describe("identity headers are believed only from the trusted proxy", () => {
     "without allowedLogins, a forged login from another peer is just the anonymous caller",
     async () => {
       const h = await a2a({
-        rules: [{ match: { lastUserText: "Hello" }, reply: reply(text("Hi.")) }],
+        rules: [says("Hello", "Hi.")],
       });
       const ada = { ...V1, "Tailscale-User-Login": "ada@example.com" };
       const send = rpc("SendMessage", {
@@ -171,7 +172,7 @@ describe("bearer tokens", () => {
     async () => {
       process.env[OPS_ENV] = OPS_TOKEN;
       const h = await a2a({
-        rules: [{ match: { lastUserText: "Hello" }, reply: reply(text("Hello, token holder.")) }],
+        rules: [says("Hello", "Hello, token holder.")],
         config: { server: { auth: { tokens: TOKENS } } },
       });
       const card = await raw(`${h.server.url}/.well-known/agent-card.json`, { method: "GET" });
@@ -279,14 +280,10 @@ describe("isolation down to the conversation", () => {
       process.env[OPS_ENV] = OPS_TOKEN;
       const h = await a2a({
         rules: [
-          { match: { lastUserText: "The password is swordfish" }, reply: reply(text("Noted.")) },
-          { match: { lastUserText: "What is the password?" }, reply: reply(text("No idea.")) },
-          {
-            match: { lastUserText: "Paint the fence", toolResult: false },
-            reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-          },
-          { match: { toolResult: /red/ }, reply: reply(text("Painting it red.")) },
-          { match: { lastUserText: "Still there?" }, reply: reply(text("Yes.")) },
+          says("The password is swordfish", "Noted."),
+          says("What is the password?", "No idea."),
+          ...asks("Paint the fence", { answer: /red/, then: "Painting it red." }),
+          says("Still there?", "Yes."),
         ],
         config: { server: { auth: { tokens: TOKENS } } },
       });

@@ -13,6 +13,7 @@ import {
   text,
   userMessage,
   watch,
+  says,
 } from "../support/harness/index.js";
 
 const SLOW = { chunkSize: 4, chunkDelayMs: 40 } as const;
@@ -29,7 +30,7 @@ describe("A2A server: turns and contexts", () => {
   it("CancelTask stops a running task with one CANCELED status; the context goes on", async () => {
     const h = server([
       { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
-      { match: { lastUserText: "Are you still there?" }, reply: reply(text("Yes.")) },
+      says("Are you still there?", "Yes."),
     ]);
     const stream = watch(
       h.client.sendMessageStream(sendRequest(userMessage("Write a long essay"))),
@@ -88,8 +89,8 @@ describe("A2A server: turns and contexts", () => {
 
   it("runs two tasks of one context in one Claude process, the second seeing the first", async () => {
     const h = server([
-      { match: { lastUserText: "My name is Ada" }, reply: reply(text("Nice to meet you, Ada.")) },
-      { match: { lastUserText: "What is my name?" }, reply: reply(text("Your name is Ada.")) },
+      says("My name is Ada", "Nice to meet you, Ada."),
+      says("What is my name?", "Your name is Ada."),
     ]);
     const first = await h.send("My name is Ada");
     const second = await sendForTask(
@@ -107,11 +108,8 @@ describe("A2A server: turns and contexts", () => {
   it("resumes a context's Claude session after a server restart (session file)", async () => {
     const h = await a2a({
       rules: [
-        {
-          match: { lastUserText: "Remember the word kiwi" },
-          reply: reply(text("Remembered: kiwi.")),
-        },
-        { match: { lastUserText: "Which word?" }, reply: reply(text("The word was kiwi.")) },
+        says("Remember the word kiwi", "Remembered: kiwi."),
+        says("Which word?", "The word was kiwi."),
       ],
     });
     const first = await h.send("Remember the word kiwi");
@@ -130,7 +128,7 @@ describe("A2A server: turns and contexts", () => {
   it("queues a second task on a busy context (SUBMITTED, kind queued) and runs it after the first", async () => {
     const h = server([
       { match: { lastUserText: "First job" }, reply: reply(text(LONG_TEXT), SLOW) },
-      { match: { lastUserText: "Second job" }, reply: reply(text("Second done.")) },
+      says("Second job", "Second done."),
     ]);
     const one = watch(h.client.sendMessageStream(sendRequest(userMessage("First job"))));
     const head = await one.first(() => true);
@@ -161,7 +159,7 @@ describe("A2A server: turns and contexts", () => {
   it("cancels a queued task without touching the running one", async () => {
     const h = server([
       { match: { lastUserText: "Long job" }, reply: reply(text(LONG_TEXT), SLOW) },
-      { match: { lastUserText: "Third job" }, reply: reply(text("Third done.")) },
+      says("Third job", "Third done."),
     ]);
     const one = watch(h.client.sendMessageStream(sendRequest(userMessage("Long job"))));
     const head = await one.first(() => true);
@@ -229,10 +227,7 @@ describe("A2A server: idle sessions", () => {
   it("closes an idle Claude session after sessions.idleTimeoutMs and resumes it on the next task", async () => {
     const h = await a2a({
       config: { sessions: { idleTimeoutMs: 300 } },
-      rules: [
-        { match: { lastUserText: "The code is 7421" }, reply: reply(text("Noted: 7421.")) },
-        { match: { lastUserText: "What was the code?" }, reply: reply(text("It was 7421.")) },
-      ],
+      rules: [says("The code is 7421", "Noted: 7421."), says("What was the code?", "It was 7421.")],
     });
     const first = await h.send("The code is 7421");
     const harness = h;

@@ -14,15 +14,14 @@ import type { RunningServer } from "../../src/app/server.js";
 import {
   endProcessTest,
   freePort,
-  reply,
   sendForTask,
   spawnServer,
   startTestBench,
-  text,
   userMessage,
   writeTestConfig,
   type ServerProcess,
   type TestBench,
+  says,
 } from "../support/harness/index.js";
 import { ALL_TASKS, listed } from "../support/a2a/isolation.js";
 import { exists, start, twoWorkspaces } from "../support/a2a/workspaces.js";
@@ -52,7 +51,7 @@ describe("workspaces over the command line, gRPC and v0.3", () => {
     "claude-a2a --workspace api=… --workspace web=… serves both; a missing directory stops startup naming it",
     async () => {
       bench = await startTestBench([
-        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
+        says("Hello api", "Hello from the api."),
       ]);
       const { cwd, env, root } = bench.sandbox;
       const dirs = { api: join(root, "api"), web: join(root, "web") };
@@ -89,7 +88,7 @@ describe("workspaces over the command line, gRPC and v0.3", () => {
     "gRPC serves the first workspace, only its card lists it, and its callers apply there too",
     async () => {
       bench = await startTestBench([
-        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
+        says("Hello api", "Hello from the api."),
       ]);
       const port = await freePort();
       const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");

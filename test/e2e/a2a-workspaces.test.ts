@@ -16,12 +16,11 @@ import { connect } from "../../src/client/connect.js";
 import { workspaceForbidden } from "../../src/http/workspace-routes.js";
 import type { RunningServer } from "../../src/app/server.js";
 import {
-  reply,
   sendForTask,
   startTestBench,
-  text,
   userMessage,
   type TestBench,
+  says,
 } from "../support/harness/index.js";
 import { ALL_TASKS, expectUnknown, listed } from "../support/a2a/isolation.js";
 import { exists, start, twoWorkspaces, writeNote } from "../support/a2a/workspaces.js";
@@ -62,8 +61,8 @@ describe("several workspaces in one server", () => {
       bench.model.setRules([
         ...writeNote("Write the api note", dirs.api, "api\n"),
         ...writeNote("Write the web note", dirs.web, "web\n"),
-        { match: { lastUserText: "Go on, api" }, reply: reply(text("Still the api.")) },
-        { match: { lastUserText: "Go on, web" }, reply: reply(text("Still the web.")) },
+        says("Go on, api", "Still the api."),
+        says("Go on, web", "Still the web."),
       ]);
       server = await start(bench, config);
       const base = `http://localhost:${server.port}`;
@@ -170,7 +169,7 @@ describe("several workspaces in one server", () => {
       const OPS = "ops-token-9876543210";
       const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
       bench = await startTestBench([
-        { match: { lastUserText: "Hello web" }, reply: reply(text("Hello from the web.")) },
+        says("Hello web", "Hello from the web."),
       ]);
       const tokens = [
         { name: "ci", sha256: sha256(CI) },
@@ -237,8 +236,8 @@ describe("several workspaces in one server", () => {
       const database = new URL(url).pathname.slice(1);
       workspaceDatabases = { url, names: [`${database}_api`, `${database}_web`] };
       bench = await startTestBench([
-        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
-        { match: { lastUserText: "Hello web" }, reply: reply(text("Hello from the web.")) },
+        says("Hello api", "Hello from the api."),
+        says("Hello web", "Hello from the web."),
       ]);
       const { config } = await twoWorkspaces(bench, { store: { type: "postgres", url } });
       server = await start(bench, config);

@@ -4,7 +4,15 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunStreamEvent } from "../../src/claude/index.js";
-import { reply, bench, perTest, text, toolUse, type TestBench } from "../support/harness/index.js";
+import {
+  reply,
+  bench,
+  perTest,
+  text,
+  toolUse,
+  type TestBench,
+  says,
+} from "../support/harness/index.js";
 import { openBenchSession, requestMessages } from "../support/session-bench.js";
 import { collectRun, streamedText, within } from "../support/session-events.js";
 
@@ -22,16 +30,8 @@ const collect = (stream: AsyncIterable<RunStreamEvent>, what: string) =>
 describe("ClaudeSession on the real runtime", () => {
   it("holds a two-turn conversation in one process; the second request carries the first", async () => {
     const b = await bench([
-      {
-        name: "turn-1",
-        match: { lastUserText: "What is the codeword?" },
-        reply: reply(text("The codeword is PAPAYA.")),
-      },
-      {
-        name: "turn-2",
-        match: { lastUserText: "Say the codeword again." },
-        reply: reply(text("PAPAYA, again.")),
-      },
+      says("What is the codeword?", "The codeword is PAPAYA.", "turn-1"),
+      says("Say the codeword again.", "PAPAYA, again.", "turn-2"),
     ]);
     const { session: s, counting } = openSession(b);
 
@@ -87,11 +87,7 @@ describe("ClaudeSession on the real runtime", () => {
         // 2 characters every 50 ms: ~18 s if nobody interrupted it.
         reply: reply(text(story), { chunkSize: 2, chunkDelayMs: 50 }),
       },
-      {
-        name: "short-answer",
-        match: { lastUserText: "Just say OK." },
-        reply: reply(text("OK.")),
-      },
+      says("Just say OK.", "OK.", "short-answer"),
     ]);
     const { session: s, counting, events } = openSession(b);
 
@@ -138,7 +134,7 @@ describe("ClaudeSession on the real runtime", () => {
         match: { lastUserText: "Tell me a long story." },
         reply: reply(text("Once upon a time, ".repeat(40)), { chunkSize: 2, chunkDelayMs: 50 }),
       },
-      { name: "short-answer", match: { lastUserText: "Just say OK." }, reply: reply(text("OK.")) },
+      says("Just say OK.", "OK.", "short-answer"),
     ]);
     const { session: s, events } = openSession(b);
     const slow = s.stream("Tell me a long story.");
@@ -188,7 +184,7 @@ describe("ClaudeSession on the real runtime", () => {
         // ~20 s if nothing stopped it.
         reply: reply(text("The job is done. ".repeat(25)), { chunkSize: 2, chunkDelayMs: 50 }),
       },
-      { name: "short-answer", match: { lastUserText: "Just say OK." }, reply: reply(text("OK.")) },
+      says("Just say OK.", "OK.", "short-answer"),
     ]);
     const { session: s, events } = openSession(b);
     await collect(s.stream("Run the job in the background."), "the foreground run");

@@ -17,6 +17,7 @@ import {
   text,
   toolUse,
   type HarnessOptions,
+  says,
 } from "../support/harness/index.js";
 
 /** The server, and the terminal client pointed at it (its config in a temp dir of its own). */
@@ -37,7 +38,7 @@ describe("claude-a2a send (our server, real runtime)", () => {
             toolUse("Write", { file_path: "notes.md", content: "# notes\n" }),
           ]),
         },
-        { name: "again", match: { lastUserText: "And again" }, reply: reply(text("Again.")) },
+        says("And again", "Again.", "again"),
         {
           name: "done",
           match: { toolResult: true },
@@ -78,7 +79,7 @@ describe("claude-a2a send (our server, real runtime)", () => {
 
   it("--json prints each stream event as one JSON line", async () => {
     const { cli } = await start({
-      rules: [{ match: { lastUserText: "ping" }, reply: reply(text("pong")) }],
+      rules: [says("ping", "pong")],
     });
     const r = await cli.run(["send", "--json", "ping"]);
     expect(r.code).toBe(0);
@@ -241,7 +242,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
           match: { lastUserText: "Tell me a long story" },
           reply: reply(text(slow), { chunkSize: 4, chunkDelayMs: 40 }),
         },
-        { name: "short", match: { lastUserText: "Still there?" }, reply: reply(text("Yes.")) },
+        says("Still there?", "Yes.", "short"),
       ],
     });
     const t = cli.chat();

@@ -11,35 +11,20 @@ import {
   a2a,
   COLOUR_QUESTION,
   KEY,
-  reply,
   terminal,
-  text,
-  toolUse,
+  asks,
+  peerOf,
+  delegating,
 } from "../support/harness/index.js";
 
 describe("claude-a2a chat and a delegated call", () => {
   it("B's question shows with B's name, is answered with the arrow keys, and B gets the answer", async () => {
     const b = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Pick a colour", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { name: "b-answered", match: { toolResult: /blue/ }, reply: reply(text("B picked blue")) },
-      ],
+      rules: asks("Pick a colour", { answer: /blue/, then: "B picked blue", name: "b-answered" }),
     });
     const a = await a2a({
-      config: { peers: { agents: { b: { url: b.server.url, allowPrivateNetwork: true } } } },
-      rules: [
-        {
-          match: { lastUserText: "Ask B to choose", toolResult: false },
-          reply: reply(toolUse("mcp__a2a__send_message", { agent: "b", text: "Pick a colour" })),
-        },
-        {
-          match: { toolResult: true },
-          reply: (req) => reply(text(`A relays: ${req.toolResults.at(-1)?.content ?? ""}`)),
-        },
-      ],
+      config: peerOf(b),
+      rules: delegating("Ask B to choose", { agent: "b", text: "Pick a colour" }),
     });
     const cli = await terminal(a.server.url);
     const t = cli.chat();

@@ -13,7 +13,6 @@ import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import {
   a2a,
-  COLOUR_QUESTION,
   idsOf,
   openConsole,
   reply,
@@ -24,6 +23,8 @@ import {
   toolUse,
   type A2AHarness,
   type ConsolePage,
+  says,
+  asks,
 } from "../support/harness/index.js";
 import { bodyHas } from "../support/harness/control.js";
 
@@ -180,10 +181,7 @@ describe("the console shows the work", () => {
 describe("the console finds things", () => {
   it("search by a word of the prompt, the state filter, and a task's and a conversation's link", async () => {
     const h = await a2a({
-      rules: [
-        { match: { lastUserText: "Fix the login bug" }, reply: reply(text("Fixed.")) },
-        { match: { lastUserText: "Paint the fence" }, reply: reply(text("Painted.")) },
-      ],
+      rules: [says("Fix the login bug", "Fixed."), says("Paint the fence", "Painted.")],
     });
     const login = idsOf(await h.stream("Fix the login bug"));
     await h.stream("Paint the fence");
@@ -274,13 +272,7 @@ describe("the console before sign-in", () => {
 describe("the console does not let a prompt go unseen", () => {
   it("a prompt while the tab is hidden raises a notification and counts in the title", async () => {
     const h = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { match: { toolResult: true }, reply: reply(text("Painting it.")) },
-      ],
+      rules: asks("Paint the fence", { then: "Painting it." }),
     });
     const open = await consoleOf(h);
     const { page, context } = open;

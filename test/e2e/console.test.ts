@@ -11,7 +11,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { TaskState } from "@a2a-js/sdk";
 import {
-  COLOUR_QUESTION,
   idsOf,
   listRequest,
   reply,
@@ -21,6 +20,8 @@ import {
   toolUse,
   type A2AHarness,
   type Rule,
+  says,
+  asks,
 } from "../support/harness/index.js";
 import { bearerFetch } from "../../src/client/connect.js";
 import {
@@ -227,17 +228,7 @@ describe("the web console", () => {
 
   it("a question with options is answered by clicking one", async () => {
     h = await startA2AHarness({
-      rules: [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        {
-          name: "answered",
-          match: { toolResult: /blue/ },
-          reply: reply(text("Painting it blue.")),
-        },
-      ],
+      rules: asks("Paint the fence", { answer: /blue/, then: "Painting it blue.", name: "answered" }),
     });
     open = await openConsole(browser as Browser, consoleUrl(h));
     const { page } = open;
@@ -298,10 +289,7 @@ describe("the web console", () => {
 describe("the web console's composer", () => {
   it("starts a new conversation from the page, then writes into it", async () => {
     h = await startA2AHarness({
-      rules: [
-        { match: { lastUserText: "Hello from the page" }, reply: reply(text("Hello, page.")) },
-        { match: { lastUserText: "And again" }, reply: reply(text("Again, page.")) },
-      ],
+      rules: [says("Hello from the page", "Hello, page."), says("And again", "Again, page.")],
     });
     open = await openConsole(browser as Browser, consoleUrl(h));
     const { page } = open;
@@ -365,7 +353,7 @@ describe("the web console's authentication", () => {
     const token = "console-test-token-alice";
     const sha256 = createHash("sha256").update(token).digest("hex");
     h = await startA2AHarness({
-      rules: [{ match: { lastUserText: "Say hi" }, reply: reply(text("Hi.")) }],
+      rules: [says("Say hi", "Hi.")],
       config: { server: { auth: { tokens: [{ name: "alice", sha256 }] } } },
       fetchImpl: bearerFetch(token),
     });

@@ -17,6 +17,7 @@ import {
   toolUse,
   userMessage,
   watch,
+  says,
 } from "../support/harness/index.js";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -37,7 +38,7 @@ describe("durability: no orphans after kill -9", () => {
           ),
         },
         { match: { toolResult: /running in background/i }, reply: reply(text("Started.")) },
-        { match: { lastUserText: "What did you start?" }, reply: reply(text("A dev server.")) },
+        says("What did you start?", "A dev server."),
       ],
       deferStart: true,
     });

@@ -19,6 +19,7 @@ import {
   text,
   userMessage,
   watch,
+  says,
 } from "../support/harness/index.js";
 
 const SLOW = { chunkSize: 4, chunkDelayMs: 100 } as const;
@@ -31,7 +32,7 @@ describe("durability: restart recovery", () => {
     const p = await serverProcess({
       rules: [
         { match: { lastUserText: "Tell me about kiwis" }, reply: reply(text(LONG_TEXT), SLOW) },
-        { match: { lastUserText: "Go on" }, reply: reply(text("Continuing about kiwis.")) },
+        says("Go on", "Continuing about kiwis."),
       ],
       deferStart: true,
     });

@@ -32,6 +32,7 @@ import {
   type A2AHarness,
   type ServerProcess,
   type TestBench,
+  says,
 } from "../support/harness/index.js";
 import {
   EDGE_REQUESTS,
@@ -152,7 +153,7 @@ async function allTasks(client: Client): Promise<Task[]> {
 describe("hostile input", () => {
   it("a few hundred corrupted requests among valid ones: JSON errors or correct results, valid tasks complete, nothing stored or written from the garbage, JSON-line logs without secrets; odd ids survive a restart", async () => {
     bench = await startTestBench([
-      { name: "follow-up", match: { lastUserText: "Still there?" }, reply: reply(text("Yes.")) },
+      says("Still there?", "Yes.", "follow-up"),
       { name: "ok", match: {}, reply: reply(text("ok")) },
     ]);
     const { cwd, env, root } = bench.sandbox;

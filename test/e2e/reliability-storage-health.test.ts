@@ -12,13 +12,12 @@ import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
 import {
   collect,
   describeStream,
-  reply,
   sendForTask,
   sendRequest,
   startA2AHarness,
-  text,
   userMessage,
   type A2AHarness,
+  says,
 } from "../support/harness/index.js";
 import {
   fill,
@@ -51,7 +50,7 @@ describe("/healthz under a storage fault", () => {
       const dir = mounted ?? "";
       h = await startA2AHarness({
         config: { store: { type: "sqlite", path: join(dir, "tasks.db"), retainDays: 30 } },
-        rules: [{ name: "hi", match: { lastUserText: /^Hello/ }, reply: reply(text("Hi there.")) }],
+        rules: [says(/^Hello/, "Hi there.", "hi")],
       });
       const url = h.server.url;
       const earlier = await sendForTask(h.client, userMessage("Hello"));

@@ -12,12 +12,11 @@ import {
   type A2AHarness,
   collect,
   describeStream,
-  reply,
   sendForTask,
   sendRequest,
   startA2AHarness,
-  text,
   userMessage,
+  says,
 } from "../support/harness/index.js";
 import {
   fill,
@@ -44,7 +43,7 @@ describe("SQLite without room", () => {
       h = await startA2AHarness({
         logger,
         config: { store: { type: "sqlite", path: join(dir, "tasks.db"), retainDays: 30 } },
-        rules: [{ name: "hi", match: { lastUserText: "Hello" }, reply: reply(text("Hi there.")) }],
+        rules: [says("Hello", "Hi there.", "hi")],
       });
       const earlier = await sendForTask(h.client, userMessage("Hello"));
       expect(earlier.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { query, type SDKMessage, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
-import { bench, reply, text, toolUse } from "../support/harness/index.js";
+import { bench, reply, text, toolUse, says } from "../support/harness/index.js";
 import { InputQueue } from "../support/input-queue.js";
 
 const results = (msgs: SDKMessage[]) =>
@@ -21,11 +21,7 @@ const assistantTexts = (msgs: SDKMessage[]) =>
 describe("real Claude Code runtime against the scripted model", () => {
   it("answers a prompt with the scripted text and a success result", async () => {
     const b = await bench([
-      {
-        name: "greeting",
-        match: { lastUserText: "Say hello" },
-        reply: reply(text("Hello from the fake model")),
-      },
+      says("Say hello", "Hello from the fake model", "greeting"),
     ]);
     const messages: SDKMessage[] = [];
     for await (const m of query({ prompt: "Say hello", options: b.queryOptions() }))
@@ -90,11 +86,7 @@ describe("real Claude Code runtime against the scripted model", () => {
         match: { toolResult: /running in background/i },
         reply: reply(text("Started the job.")),
       },
-      {
-        name: "wake",
-        match: { lastUserText: /<task-notification>[\s\S]*<status>completed<\/status>/ },
-        reply: reply(text("The background job completed.")),
-      },
+      says(/<task-notification>[\s\S]*<status>completed<\/status>/, "The background job completed.", "wake"),
     ]);
     const input = new InputQueue();
     const q = query({ prompt: input, options: b.queryOptions() });
@@ -135,11 +127,7 @@ describe("real Claude Code runtime against the scripted model", () => {
         reply: { kind: "overloaded" },
         times: 1,
       },
-      {
-        name: "answer",
-        match: { lastUserText: "Are you there" },
-        reply: reply(text("Here after a retry")),
-      },
+      says("Are you there", "Here after a retry", "answer"),
     ]);
     const messages: SDKMessage[] = [];
     for await (const m of query({ prompt: "Are you there?", options: b.queryOptions() }))

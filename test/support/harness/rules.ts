@@ -1,0 +1,41 @@
+/**
+ * The scripted model's rules that most tests write, by what they say: a prompt answered in text,
+ * a question asked and then answered. One line a rule, so a test's script reads like the
+ * conversation it describes (build other rules with `reply`, `text` and `toolUse`).
+ */
+import { COLOUR_QUESTION } from "../a2a/stream-view.js";
+import { reply, text, toolUse, type Matcher, type Rule } from "./model.js";
+
+/** A prompt (the last user text holds it) answered with `answer`; `name` for `requests[].rule`. */
+export const says = (prompt: string | RegExp, answer: string, name?: string): Rule => ({
+  ...(name !== undefined && { name }),
+  match: { lastUserText: prompt },
+  reply: reply(text(answer)),
+});
+
+export interface Asking {
+  /** The reply once the question is answered. */
+  readonly then: string;
+  /** The tool result that counts as the answer (default: any). */
+  readonly answer?: Matcher["toolResult"];
+  /** What AskUserQuestion asks (default: the docs' colour question). */
+  readonly questions?: readonly unknown[];
+  /** The answering rule's name (for `requests[].rule`). */
+  readonly name?: string;
+}
+
+/**
+ * `prompt` makes Claude ask the caller (AskUserQuestion: the task parks in input-required); the
+ * answer's tool result gets `then`.
+ */
+export const asks = (prompt: string, a: Asking): Rule[] => [
+  {
+    match: { lastUserText: prompt, toolResult: false },
+    reply: reply(toolUse("AskUserQuestion", { questions: a.questions ?? [COLOUR_QUESTION] })),
+  },
+  {
+    ...(a.name !== undefined && { name: a.name }),
+    match: { toolResult: a.answer ?? true },
+    reply: reply(text(a.then)),
+  },
+];
