@@ -29,7 +29,7 @@ import {
   text,
   toolUse,
   userMessage,
-  watch,
+  watchMessage,
 } from "../support/harness/index.js";
 import { bodyHas, withControl } from "../support/harness/control.js";
 
@@ -67,11 +67,11 @@ describe("control extension: steering (real runtime)", () => {
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules(),
     });
-    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    const stream = watchMessage(h.client, "Build the release");
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
 
-    const steering = watch(h.client.sendMessageStream(sendRequest(userMessage(STEER, ids))));
+    const steering = watchMessage(h.client, STEER, ids);
     const head = await steering.first(() => true);
     expect(head.payload?.$case === "task" && head.payload.value.id).toBe(ids.taskId);
     // The runtime has the message once it says it queued it; the command then ends.
@@ -110,7 +110,7 @@ describe("control extension: steering (real runtime)", () => {
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules(),
     });
-    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    const stream = watchMessage(h.client, "Build the release");
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
     const steer = userMessage(STEER, ids);
@@ -131,7 +131,7 @@ describe("control extension: steering (real runtime)", () => {
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules(),
     });
-    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    const stream = watchMessage(h.client, "Build the release");
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
     await expect(h.client.sendMessage(sendRequest(userMessage(STEER, ids)))).rejects.toThrow(
@@ -163,7 +163,7 @@ describe("control extension: steering (real runtime)", () => {
         },
       ],
     });
-    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Write the notes"))));
+    const stream = watchMessage(h.client, "Write the notes");
     await stream.first((e) => e.payload?.$case === "artifactUpdate");
     const ids = idsOf(stream.items);
     await h.client.sendMessage(sendRequest(userMessage(STEER, ids)));
@@ -190,11 +190,11 @@ describe("control extension: the other states (real runtime)", () => {
         { name: "blue", match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
       ],
     });
-    const first = watch(h.client.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const first = watchMessage(h.client, "Paint the fence");
     const parked = await first.done;
     expect(lastStatus(parked).kind).toBe("ask_user_question");
     const ids = idsOf(parked);
-    const answer = watch(h.client.sendMessageStream(sendRequest(userMessage("blue", ids))));
+    const answer = watchMessage(h.client, "blue", ids);
     const shape = describeStream(await answer.done);
     expect(shape).toContain("status:working:resumed");
     expect(shape).not.toContain("status:working:steered");
@@ -229,7 +229,7 @@ describe("control extension: who may steer (real runtime)", () => {
       [TOKEN.alice, TOKEN.bob, TOKEN.ops].map((t) => clientAs(url, t, true)),
     );
     if (!alice || !bob || !ops) throw new Error("no client");
-    const stream = watch(alice.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    const stream = watchMessage(alice, "Build the release");
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
 

@@ -105,10 +105,7 @@ describe("usage and cost of a task (real runtime)", () => {
     expectUsage(usageOf(first.metadata), 1, 1, 1);
     await h.restart();
     // The runtime resumes with its saved total ($0.00033) and reports $0.00066 on this turn.
-    const second = await sendForTask(
-      h.client,
-      userMessage("Again", { contextId: first.contextId }),
-    );
+    const second = await h.send("Again", { contextId: first.contextId });
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(h.spawns()).toBe(2);
     expectUsage(usageOf(second.metadata), 1, 1, 1);

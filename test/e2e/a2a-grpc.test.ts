@@ -15,7 +15,6 @@ import { runClient, type ClientEnv } from "../../src/client/index.js";
 import {
   a2a,
   perTest,
-  collect,
   COLOUR_QUESTION,
   describeStream,
   freePort,
@@ -33,6 +32,7 @@ import {
   userMessage,
   watch,
   says,
+  streamMessage,
 } from "../support/harness/index.js";
 import { AUDIENCE, ISSUER, makeKey, mint } from "../support/oidc.js";
 import {
@@ -59,7 +59,7 @@ async function startGrpc(o: HarnessOptions & { token?: string } = {}) {
 }
 
 const stream = (client: Client, text: string, ids = {}) =>
-  collect(client.sendMessageStream(sendRequest(userMessage(text, ids))));
+  streamMessage(client, text, ids);
 
 const PAINT: Rule[] = [
   {
@@ -223,7 +223,7 @@ describe("the gRPC binding", () => {
         anonymous.getTask({ tenant: "", id: task.id, historyLength: 0 }),
       ).rejects.toMatchObject({ status: Status.UNAUTHENTICATED });
       await expect(
-        collect(anonymous.sendMessageStream(sendRequest(userMessage("Hello")))),
+        streamMessage(anonymous, "Hello"),
       ).rejects.toMatchObject({ status: Status.UNAUTHENTICATED });
 
       const ops = await sdkGrpcClient(h.server.url, { token: "ops-token-9876543210" });

@@ -3,15 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Part } from "@a2a-js/sdk";
-import {
-  a2a,
-  messageText,
-  resultOf,
-  sendForTask,
-  textPart,
-  userMessage,
-  says,
-} from "../support/harness/index.js";
+import { a2a, messageText, resultOf, textPart, says } from "../support/harness/index.js";
 
 // A 1x1 transparent PNG.
 const PNG = Buffer.from(
@@ -31,16 +23,7 @@ describe("A2A server: message parts", () => {
     const h = await a2a({
       rules: [says("Review these", "Reviewed.")],
     });
-    const task = await sendForTask(
-      h.client,
-      userMessage([
-        textPart("Review these"),
-        part({ $case: "data", value: { priority: "high", ids: [1, 2] } }, "application/json"),
-        part({ $case: "url", value: "https://example.com/spec" }, "", "spec"),
-        part({ $case: "raw", value: Buffer.from("name,qty\nmilk,2\n") }, "text/csv", "../list.csv"),
-        part({ $case: "raw", value: PNG }, "image/png", "dot.png"),
-      ]),
-    );
+    const task = await h.send([ textPart("Review these"), part({ $case: "data", value: { priority: "high", ids: [1, 2] } }, "application/json"), part({ $case: "url", value: "https://example.com/spec" }, "", "spec"), part({ $case: "raw", value: Buffer.from("name,qty\nmilk,2\n") }, "text/csv", "../list.csv"), part({ $case: "raw", value: PNG }, "image/png", "dot.png"), ]);
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(resultOf(task)).toBe("Reviewed.");
 

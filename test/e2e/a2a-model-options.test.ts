@@ -77,10 +77,7 @@ describe("per-task model and effort (real runtime)", () => {
     expect(effortOf(firstRequest)).toBe("high");
 
     // The same conversation asking for nothing: the live process switches back to the defaults.
-    const second = await sendForTask(
-      h.client,
-      userMessage("Second task", { contextId: first.contextId }),
-    );
+    const second = await h.send("Second task", { contextId: first.contextId });
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const [secondRequest] = requestsFor(h, "Second task");
     expect(secondRequest?.model).toBe(TEST_MODEL);
@@ -120,10 +117,7 @@ describe("per-task model and effort (real runtime)", () => {
     expect(messageText(refused.status?.message)).toMatch(
       new RegExp(`^Claude Code could not switch to model ${BOGUS}: .*${BOGUS} not found`),
     );
-    const after = await sendForTask(
-      h.client,
-      userMessage("After task", { contextId: first.contextId }),
-    );
+    const after = await h.send("After task", { contextId: first.contextId });
     expect(after.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(requestsFor(h, "After task").map((r) => r.model)).toEqual([TEST_MODEL]);
   });

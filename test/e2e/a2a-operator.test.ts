@@ -15,7 +15,6 @@ import { connect } from "../../src/client/connect.js";
 import { TEXT } from "../../src/contract/texts.js";
 import {
   a2a,
-  collect,
   COLOUR_QUESTION,
   dataPart,
   failure,
@@ -26,14 +25,13 @@ import {
   listRequest,
   messageText,
   reply,
-  sendRequest,
   text,
   toolUse,
-  userMessage,
   watch,
   type A2AHarness,
   type Rule,
   says,
+  streamMessage,
 } from "../support/harness/index.js";
 import { captureLogs, sdkGrpcClient, type LogCapture } from "../support/grpc.js";
 import { AUDIENCE, ISSUER, makeKey, mint } from "../support/oidc.js";
@@ -97,7 +95,7 @@ const WRITE_OUTSIDE = (outside: string): Rule[] => [
 ];
 
 const stream = (client: Client, parts: Parameters<typeof userMessage>[0], ids = {}) =>
-  collect(client.sendMessageStream(sendRequest(userMessage(parts, ids))));
+  streamMessage(client, parts, ids);
 
 const everyTask = {
   ...listRequest(""),

@@ -103,7 +103,7 @@ const worktreeMeta = (task: Task) =>
 async function threeTasks(h: A2AHarness, contextId: string): Promise<Task[]> {
   const tasks: Task[] = [];
   for (const n of [1, 2, 3]) {
-    const task = await sendForTask(h.client, userMessage(`Write f${n}`, { contextId }));
+    const task = await h.send(`Write f${n}`, { contextId });
     completed(task);
     tasks.push(task);
   }
@@ -164,10 +164,7 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
 
     // After a restart the conversation is the rewound one.
     await h.restart();
-    const after = await sendForTask(
-      h.client,
-      userMessage("What do you know", { contextId: "rw1" }),
-    );
+    const after = await h.send("What do you know", { contextId: "rw1" });
     completed(after);
     const known = requestOf(h, "What do you know");
     expect(known).toContain("Write f1");
@@ -203,19 +200,13 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
     expect(git(repo, "ls-tree", "--name-only", forkBranch)).not.toContain("f3.txt");
 
     // The original goes on, with task 3.
-    const original = await sendForTask(
-      h.client,
-      userMessage("Original next", { contextId: "fk1" }),
-    );
+    const original = await h.send("Original next", { contextId: "fk1" });
     completed(original);
     expect(requestOf(h, "Original next")).toContain("Write f3");
     expect(requestOf(h, "Original next")).not.toContain("Write f5");
 
     await h.restart();
-    const again = await sendForTask(
-      h.client,
-      userMessage("Fork after restart", { contextId: "fk2" }),
-    );
+    const again = await h.send("Fork after restart", { contextId: "fk2" });
     completed(again);
     const known = requestOf(h, "Fork after restart");
     expect(known).toContain("Write f2");
@@ -230,7 +221,7 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
       config: { claude: { isolation: "worktree" } },
       beforeStart: initRepository,
     });
-    const t1 = await sendForTask(h.client, userMessage("Write f1", { contextId: "rf1" }));
+    const t1 = await h.send("Write f1", { contextId: "rf1" });
     completed(t1);
     const noHeader = await sendForTask(h.client, control({ rewindTo: t1.id }, "x", "rf1"));
     expect(noHeader.status?.state).toBe(TaskState.TASK_STATE_FAILED);
@@ -251,7 +242,7 @@ describe("rewind while the conversation is busy (real runtime)", () => {
       config: { claude: { allowedTools: ["Bash"] } },
     });
     const cwd = h.bench.sandbox.cwd;
-    const t1 = await sendForTask(h.client, userMessage("Write f1", { contextId: "busy" }));
+    const t1 = await h.send("Write f1", { contextId: "busy" });
     completed(t1);
     const building = watch(
       h.client.sendMessageStream(
@@ -279,9 +270,9 @@ describe("rewind without worktrees: Claude Code's file checkpoints (real runtime
   it("a file written by Write in a later task is restored (removed); the dry run lists it and changes nothing", async () => {
     const h = await a2a({ rules, fetchImpl: withControl });
     const cwd = h.bench.sandbox.cwd;
-    const t1 = await sendForTask(h.client, userMessage("Write f1", { contextId: "cp1" }));
+    const t1 = await h.send("Write f1", { contextId: "cp1" });
     completed(t1);
-    const t2 = await sendForTask(h.client, userMessage("Write f2", { contextId: "cp1" }));
+    const t2 = await h.send("Write f2", { contextId: "cp1" });
     completed(t2);
     expect(await exists(join(cwd, "f2.txt"))).toBe(true);
 

@@ -32,6 +32,7 @@ import {
   text,
   toolUse,
   userMessage,
+  streamMessage,
 } from "../support/harness/index.js";
 import { resolveConfig } from "../../src/config/load.js";
 import type { ConfigInput } from "../../src/config/schema.js";
@@ -76,17 +77,13 @@ interface Run {
 
 /** Sends `prompt` and runs the task to its end, denying every permission request it parks on. */
 async function run(harness: A2AHarness, prompt: string, ids = {}): Promise<Run> {
-  let events = await collect(
-    harness.client.sendMessageStream(sendRequest(userMessage(`RUN: ${prompt}`, ids))),
-  );
+  let events = await streamMessage(harness.client, `RUN: ${prompt}`, ids);
   const all = [...events];
   let prompted = false;
   for (let i = 0; i < 5 && lastStatus(events).state === TaskState.TASK_STATE_INPUT_REQUIRED; i++) {
     prompted = true;
     const deny: Part[] = [dataPart({ kind: "permission_response", decision: "deny" })];
-    events = await collect(
-      harness.client.sendMessageStream(sendRequest(userMessage(deny, idsOf(all)))),
-    );
+    events = await streamMessage(harness.client, deny, idsOf(all));
     all.push(...events);
   }
   return { events: all, prompted };

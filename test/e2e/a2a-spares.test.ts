@@ -80,7 +80,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
     expect(h.spawns()).toBe(1);
     expect(await health(h)).toEqual({ ready: 1, taken: 0 });
 
-    const task = await sendForTask(h.client, userMessage("Hello"));
+    const task = await h.send("Hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     // The conversation's turn ran in the spare's process, under the session id it started with.
     expect(initSessions(h.frames)).toEqual([spare?.sessionId]);
@@ -93,7 +93,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
     expect(metrics).toContain('claude_a2a_spares{state="taken"} 1');
 
     // The conversation's next turn is in the same process: no spare is involved.
-    const next = await sendForTask(h.client, userMessage("Again", { contextId: task.contextId }));
+    const next = await h.send("Again", { contextId: task.contextId });
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(initSessions(h.frames)).toEqual([spare?.sessionId]);
     expect(h.spawns()).toBe(2);
@@ -104,8 +104,8 @@ describe("spare Claude Code processes (sessions.spares)", () => {
     const { configDir } = h.bench.sandbox;
     const [spare] = await untilProcesses(configDir, (all) => all.length === 1, "the spare");
     const [a, b] = await Promise.all([
-      sendForTask(h.client, userMessage("First")),
-      sendForTask(h.client, userMessage("Second")),
+      h.send("First"),
+      h.send("Second"),
     ]);
     expect(a.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(b.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -147,7 +147,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
       "the replacement spare",
     );
     expect(h.spawns()).toBe(2);
-    const task = await sendForTask(h.client, userMessage("Hello"));
+    const task = await h.send("Hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(initSessions(h.frames)).toEqual([fresh?.sessionId]);
     expect(initSessions(h.frames)).not.toContain(killed?.sessionId);
@@ -166,7 +166,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
       (all) => all.length === 1 && all[0]?.pid !== stale?.pid,
       "the spare started after the change",
     );
-    const task = await sendForTask(h.client, userMessage("Hello"));
+    const task = await h.send("Hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(initSessions(h.frames)).toEqual([fresh?.sessionId]);
     const asked = h.bench.model.requests.find((r) => r.request.lastUserText.includes("Hello"));
@@ -190,7 +190,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
     const before = git(cwd, "status", "--porcelain", "--untracked-files=all");
     const [spare] = await untilProcesses(configDir, (all) => all.length === 1, "the spare");
     expect(spare?.cwd.startsWith(join(cwd, ".claude/worktrees/.claude-a2a-spare-"))).toBe(true);
-    const task = await sendForTask(h.client, userMessage("Write the note"));
+    const task = await h.send("Write the note");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(initSessions(h.frames)).toEqual([spare?.sessionId]);
     const branch = (task.metadata?.worktree as { branch?: string } | undefined)?.branch ?? "";

@@ -7,13 +7,12 @@ import {
   messageText,
   reply,
   resultOf,
-  sendForTask,
   sendRequest,
   sharedA2A,
   text,
   userMessage,
-  watch,
   says,
+  watchMessage,
 } from "../support/harness/index.js";
 
 const SLOW = { chunkSize: 4, chunkDelayMs: 40 } as const;
@@ -32,9 +31,7 @@ describe("A2A server: turns and contexts", () => {
       { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
       says("Are you still there?", "Yes."),
     ]);
-    const stream = watch(
-      h.client.sendMessageStream(sendRequest(userMessage("Write a long essay"))),
-    );
+    const stream = watchMessage(h.client, "Write a long essay");
     const head = await stream.first(() => true);
     await stream.first(isArtifact); // the run is streaming
     const taskId = taskIdOf(head);
@@ -62,7 +59,7 @@ describe("A2A server: turns and contexts", () => {
     const h = server([
       { match: { lastUserText: "Count slowly" }, reply: reply(text(LONG_TEXT), SLOW) },
     ]);
-    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Count slowly"))));
+    const stream = watchMessage(h.client, "Count slowly");
     const head = await stream.first(() => true);
     await stream.first(isArtifact);
     const taskId = taskIdOf(head);
@@ -93,10 +90,7 @@ describe("A2A server: turns and contexts", () => {
       says("What is my name?", "Your name is Ada."),
     ]);
     const first = await h.send("My name is Ada");
-    const second = await sendForTask(
-      h.client,
-      userMessage("What is my name?", { contextId: first.contextId }),
-    );
+    const second = await h.send("What is my name?", { contextId: first.contextId });
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(second.id).not.toBe(first.id);
     expect(h.spawns()).toBe(1);
@@ -114,10 +108,7 @@ describe("A2A server: turns and contexts", () => {
     });
     const first = await h.send("Remember the word kiwi");
     await h.restart();
-    const second = await sendForTask(
-      h.client,
-      userMessage("Which word?", { contextId: first.contextId }),
-    );
+    const second = await h.send("Which word?", { contextId: first.contextId });
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(h.spawns()).toBe(2);
     const request = h.bench.model.messageRequests.at(-1);
@@ -130,13 +121,11 @@ describe("A2A server: turns and contexts", () => {
       { match: { lastUserText: "First job" }, reply: reply(text(LONG_TEXT), SLOW) },
       says("Second job", "Second done."),
     ]);
-    const one = watch(h.client.sendMessageStream(sendRequest(userMessage("First job"))));
+    const one = watchMessage(h.client, "First job");
     const head = await one.first(() => true);
     await one.first(isArtifact);
     const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
-    const two = watch(
-      h.client.sendMessageStream(sendRequest(userMessage("Second job", { contextId }))),
-    );
+    const two = watchMessage(h.client, "Second job", { contextId });
     const queued = await two.first((e) => e.payload?.$case === "statusUpdate");
     expect(describeStream([queued])).toEqual(["status:submitted:queued"]);
     expect(
@@ -161,13 +150,11 @@ describe("A2A server: turns and contexts", () => {
       { match: { lastUserText: "Long job" }, reply: reply(text(LONG_TEXT), SLOW) },
       says("Third job", "Third done."),
     ]);
-    const one = watch(h.client.sendMessageStream(sendRequest(userMessage("Long job"))));
+    const one = watchMessage(h.client, "Long job");
     const head = await one.first(() => true);
     await one.first(isArtifact);
     const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
-    const two = watch(
-      h.client.sendMessageStream(sendRequest(userMessage("Queued job", { contextId }))),
-    );
+    const two = watchMessage(h.client, "Queued job", { contextId });
     const queuedId = taskIdOf(await two.first(() => true));
     await two.first((e) => e.payload?.$case === "statusUpdate");
     const canceled = await h.client.cancelTask({ tenant: "", id: queuedId, metadata: undefined });
@@ -232,10 +219,7 @@ describe("A2A server: idle sessions", () => {
     const first = await h.send("The code is 7421");
     const harness = h;
     await until(() => harness.server.pool.liveCount === 0, "the idle session to close");
-    const second = await sendForTask(
-      h.client,
-      userMessage("What was the code?", { contextId: first.contextId }),
-    );
+    const second = await h.send("What was the code?", { contextId: first.contextId });
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(h.spawns()).toBe(2);
     expect(JSON.stringify(h.bench.model.messageRequests.at(-1)?.body.messages)).toContain(

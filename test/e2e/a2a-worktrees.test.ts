@@ -179,10 +179,7 @@ describe('claude.isolation: "worktree"', () => {
     const branch2 = worktreeOf(tasks[1] as Task)?.branch ?? "";
     const spawnsBefore = h.spawns();
     await h.restart();
-    const afterRestart = await sendForTask(
-      h.client,
-      userMessage("Show the file", { contextId: "wt2" }),
-    );
+    const afterRestart = await h.send("Show the file", { contextId: "wt2" });
     expect(h.spawns()).toBe(spawnsBefore + 1);
     const text2 = resultOf(afterRestart);
     expect(text2).toContain("edited in wt2");

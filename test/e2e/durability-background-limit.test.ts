@@ -12,10 +12,8 @@ import {
   messageText,
   processesWithCommandLine,
   reply,
-  sendRequest,
   text,
-  userMessage,
-  watch,
+  watchMessage,
 } from "../support/harness/index.js";
 import {
   conversationKeyOf,
@@ -42,7 +40,7 @@ describe("durability: sessions.maxBackgroundMs", () => {
         reply: reply(text("The job was stopped.")),
       },
     ]);
-    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Start the job"))));
+    const stream = watchMessage(h.client, "Start the job");
     const isKind = (kind: string) => (e: (typeof stream.items)[number]) =>
       e.payload?.$case === "statusUpdate" &&
       e.payload.value.status?.message?.metadata?.kind === kind;

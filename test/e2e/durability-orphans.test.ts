@@ -11,13 +11,12 @@ import {
   reply,
   resultOf,
   sendForTask,
-  sendRequest,
   serverProcess,
   text,
   toolUse,
   userMessage,
-  watch,
   says,
+  watchMessage,
 } from "../support/harness/index.js";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -46,9 +45,7 @@ describe("durability: no orphans after kill -9", () => {
     const { configDir } = bench.sandbox;
     const first = await p.spawn();
     const client = await a2aClient(first.url);
-    const stream = watch(
-      client.sendMessageStream(sendRequest(userMessage("Start the dev server"))),
-    );
+    const stream = watchMessage(client, "Start the dev server");
     await stream.first((e) => e.payload?.$case === "artifactUpdate");
 
     // Wait (by polling the process table, not the clock) until the job runs.

@@ -14,12 +14,11 @@ import {
   reply,
   resultOf,
   sendForTask,
-  sendRequest,
   serverProcess,
   text,
   userMessage,
-  watch,
   says,
+  watchMessage,
 } from "../support/harness/index.js";
 
 const SLOW = { chunkSize: 4, chunkDelayMs: 100 } as const;
@@ -40,7 +39,7 @@ describe("durability: restart recovery", () => {
     const first = await p.spawn();
     const client = await a2aClient(first.url);
 
-    const stream = watch(client.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
+    const stream = watchMessage(client, "Tell me about kiwis");
     const head = await stream.first(() => true);
     await stream.first((e: StreamResponse) => e.payload?.$case === "artifactUpdate");
     const task = head.payload?.$case === "task" ? head.payload.value : undefined;

@@ -16,11 +16,9 @@ import {
   processesWithCommandLine,
   processesWithConfigDir,
   reply,
-  sendRequest,
   serverProcess,
   text,
-  userMessage,
-  watch,
+  watchMessage,
 } from "../support/harness/index.js";
 import { conversationKeyOf, startJobRules } from "../support/a2a/background.js";
 
@@ -39,7 +37,7 @@ describe("durability: graceful shutdown", () => {
     const { configDir } = bench.sandbox;
     const server = await p.spawn();
     const client = await a2aClient(server.url);
-    const stream = watch(client.sendMessageStream(sendRequest(userMessage("Write slowly"))));
+    const stream = watchMessage(client, "Write slowly");
     await stream.first((e: StreamResponse) => e.payload?.$case === "artifactUpdate");
     const claude = (await processesWithConfigDir(configDir)).filter((p) => p !== server.pid);
     expect(claude.length).toBeGreaterThan(0);
@@ -81,7 +79,7 @@ describe("durability: graceful shutdown", () => {
     const p = await serverProcess({ rules: startJobRules(`sleep ${marker}`), deferStart: true });
     const server = await p.spawn();
     const client = await a2aClient(server.url);
-    const stream = watch(client.sendMessageStream(sendRequest(userMessage("Start the job"))));
+    const stream = watchMessage(client, "Start the job");
     await stream.first(
       (e) =>
         e.payload?.$case === "statusUpdate" &&

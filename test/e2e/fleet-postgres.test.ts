@@ -36,6 +36,7 @@ import {
   type Rule,
   type ServerProcess,
   type TestBench,
+  watchMessage,
 } from "../support/harness/index.js";
 import { startJobRules } from "../support/a2a/background.js";
 import { Gate } from "../support/gated-inbox.js";
@@ -158,7 +159,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
       lease: { state: "held" },
     });
 
-    const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
+    const onA = watchMessage(f.clientA, "Tell me about kiwis");
     const taskId = headId(await onA.first(() => true));
     await held.requested;
 
@@ -194,10 +195,10 @@ describe("a fleet of two servers on one PostgreSQL", () => {
         reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
       },
     ]);
-    const onB = watch(f.clientB.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const onB = watchMessage(f.clientB, "Paint the fence");
     const bTask = headId(await onB.first(() => true));
     await onB.first(isState(TaskState.TASK_STATE_INPUT_REQUIRED));
-    const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
+    const onA = watchMessage(f.clientA, "Tell me about kiwis");
     const aTask = headId(await onA.first(() => true));
     await held.requested;
 
@@ -229,10 +230,10 @@ describe("a fleet of two servers on one PostgreSQL", () => {
       ],
       { leaseMs: 600_000, heartbeatMs: 500 },
     );
-    const onB = watch(f.clientB.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const onB = watchMessage(f.clientB, "Paint the fence");
     const bTask = headId(await onB.first(() => true));
     await onB.first(isState(TaskState.TASK_STATE_INPUT_REQUIRED));
-    const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
+    const onA = watchMessage(f.clientA, "Tell me about kiwis");
     const aTask = headId(await onA.first(() => true));
     await held.requested;
 
@@ -260,7 +261,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
       ],
       { leaseMs: 600_000, heartbeatMs: 500 },
     );
-    const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const onA = watchMessage(f.clientA, "Paint the fence");
     const aTask = headId(await onA.first(() => true));
     await onA.first(isState(TaskState.TASK_STATE_INPUT_REQUIRED));
 
@@ -296,7 +297,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
       // A background command the task waits for (read-only: no permission prompt).
       ...startJobRules(`sleep ${marker}`),
     ]);
-    const parked = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const parked = watchMessage(f.clientA, "Paint the fence");
     const head = await parked.first(() => true);
     const taskId = headId(head);
     const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
@@ -318,7 +319,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     expect(bench?.model.requests.some((r) => r.rule === "after-answer")).toBe(true);
 
     // A blocking answer through B gets the owner's answer: the task as it ended.
-    const shed = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Paint the shed"))));
+    const shed = watchMessage(f.clientA, "Paint the shed");
     const shedHead = await shed.first(() => true);
     await shed.done;
     const shedTask = headId(shedHead);
@@ -341,7 +342,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
       )
       .toBe(TaskState.TASK_STATE_COMPLETED);
 
-    const running = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Start the job"))));
+    const running = watchMessage(f.clientA, "Start the job");
     const jobTask = headId(await running.first(() => true));
     await expect
       .poll(() => describeStream(running.items), { timeout: 30_000 })

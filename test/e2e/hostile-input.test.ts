@@ -20,19 +20,18 @@ import {
   listRequest,
   reply,
   sendForTask,
-  sendRequest,
   spawnServer,
   startA2AHarness,
   startTestBench,
   text,
   textPart,
   userMessage,
-  watch,
   writeTestConfig,
   type A2AHarness,
   type ServerProcess,
   type TestBench,
   says,
+  watchMessage,
 } from "../support/harness/index.js";
 import {
   EDGE_REQUESTS,
@@ -312,7 +311,7 @@ describe("hostile input", () => {
       ],
     });
     const client = h.client;
-    const stream = watch(client.sendMessageStream(sendRequest(userMessage("Talk slowly"))));
+    const stream = watchMessage(client, "Talk slowly");
     const head = await stream.first((e) => e.payload?.$case === "task");
     const running = head.payload?.$case === "task" ? head.payload.value : undefined;
     if (!running) throw new Error("expected a task first");

@@ -10,14 +10,13 @@ import { TaskState } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
 import {
-  collect,
   describeStream,
   sendForTask,
-  sendRequest,
   startA2AHarness,
   userMessage,
   type A2AHarness,
   says,
+  streamMessage,
 } from "../support/harness/index.js";
 import {
   fill,
@@ -59,9 +58,7 @@ describe("/healthz under a storage fault", () => {
 
       const filler = join(dir, "filler");
       await fill(filler);
-      const refused = await collect(
-        h.client.sendMessageStream(sendRequest(userMessage("Hello again"))),
-      ).then(
+      const refused = await streamMessage(h.client, "Hello again").then(
         (events) => describeStream(events).join(" "),
         (error: unknown) => String(error),
       );

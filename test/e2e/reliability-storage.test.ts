@@ -10,13 +10,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
 import {
   type A2AHarness,
-  collect,
   describeStream,
   sendForTask,
-  sendRequest,
   startA2AHarness,
   userMessage,
   says,
+  streamMessage,
 } from "../support/harness/index.js";
 import {
   fill,
@@ -49,9 +48,7 @@ describe("SQLite without room", () => {
       expect(earlier.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
       await fill(join(dir, "filler"));
-      const refused = await collect(
-        h.client.sendMessageStream(sendRequest(userMessage("Hello again"))),
-      ).then(
+      const refused = await streamMessage(h.client, "Hello again").then(
         (events) => ({ events, error: undefined }),
         (error: unknown) => ({ events: [], error: String(error) }),
       );

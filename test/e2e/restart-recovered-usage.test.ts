@@ -11,16 +11,14 @@ import { KIND } from "../../src/contract/kinds.js";
 import { usageOf } from "../../src/contract/usage.js";
 import {
   a2aClient,
-  collect,
   idsOf,
   killSandboxProcesses,
   lastStatus,
   reply,
-  sendRequest,
   serverProcess,
   text,
   toolUse,
-  userMessage,
+  streamMessage,
 } from "../support/harness/index.js";
 
 describe("restart recovery: the failed task's usage", () => {
@@ -37,9 +35,7 @@ describe("restart recovery: the failed task's usage", () => {
     ]);
     const first = await p.spawn();
     const client = await a2aClient(first.url);
-    const events = await collect(
-      client.sendMessageStream(sendRequest(userMessage("Save the report"))),
-    );
+    const events = await streamMessage(client, "Save the report");
     expect(lastStatus(events).kind).toBe("permission_request");
     const { taskId } = idsOf(events);
 

@@ -10,15 +10,13 @@ import { TaskState } from "@a2a-js/sdk";
 import { usageOf } from "../../src/contract/usage.js";
 import {
   type A2AHarness,
-  collect,
   idsOf,
   lastStatus,
   reply,
-  sendRequest,
   sharedA2A,
   text,
   toolUse,
-  userMessage,
+  streamMessage,
 } from "../support/harness/index.js";
 
 /** The stored task's usage, once it has any (bounded: the run's result arrives after the end). */
@@ -59,12 +57,10 @@ describe("usage of a task that ended before its run", () => {
   it("stopped by loop protection: the denied Write's model call is counted", async () => {
     const h = writesOutside();
     const client = h.client;
-    const first = await collect(
-      client.sendMessageStream(sendRequest(userMessage("Save the report"))),
-    );
+    const first = await streamMessage(client, "Save the report");
     expect(lastStatus(first).kind).toBe("permission_request");
     const ids = idsOf(first);
-    const second = await collect(client.sendMessageStream(sendRequest(userMessage("no", ids))));
+    const second = await streamMessage(client, "no", ids);
     expect(lastStatus(second).state).toBe(TaskState.TASK_STATE_FAILED);
     const usage = await storedUsage(h, ids.taskId);
     expect(usage).toMatchObject({ runs: 1 });
@@ -75,9 +71,7 @@ describe("usage of a task that ended before its run", () => {
   it("canceled while it waits for a permission: the model call that asked is counted", async () => {
     const h = writesOutside();
     const client = h.client;
-    const first = await collect(
-      client.sendMessageStream(sendRequest(userMessage("Save the report"))),
-    );
+    const first = await streamMessage(client, "Save the report");
     // Its run is under way: the runtime waits for the permission's answer.
     expect(lastStatus(first).kind).toBe("permission_request");
     const { taskId } = idsOf(first);
@@ -100,9 +94,7 @@ describe("usage of a task that ended before its run", () => {
       // The next call is rejected (HTTP 400): the run fails.
       { name: "reject", match: { toolResult: true }, reply: { kind: "bad_request" } },
     ]);
-    const events = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Read the notes"))),
-    );
+    const events = await streamMessage(h.client, "Read the notes");
     expect(lastStatus(events).state).toBe(TaskState.TASK_STATE_FAILED);
     const usage = await storedUsage(h, idsOf(events).taskId);
     expect(usage?.costUsd).toBeGreaterThan(0);
