@@ -20,7 +20,6 @@ import {
   userMessage,
   watch,
   says,
-  watchMessage,
 } from "../support/harness/index.js";
 import { bodyHas, withControl } from "../support/harness/control.js";
 
@@ -96,12 +95,12 @@ describe("control extension after a restart (real runtime)", () => {
     // The model's request held the conversation from before the restart.
     const planRequest = h.bench.model.requests.find((r) => r.rule === "plan");
     expect(bodyHas("Remember the word kiwi")(planRequest?.request ?? { body: "" })).toBe(true);
-    const approved = await watchMessage(h.client, "yes", idsOf(planned)).done;
+    const approved = await h.watch("yes", idsOf(planned)).done;
     expect(describeStream(approved).at(-1)).toBe("status:completed");
     expect(await readFile(join(h.bench.sandbox.cwd, "hello.txt"), "utf8")).toBe("hi\n");
 
     // Then a task of the same conversation is steered while its slow command runs.
-    const stream = watchMessage(h.client, "Build the release", { contextId });
+    const stream = h.watch("Build the release", { contextId });
     await stream.first(isToolUse);
     await h.client.sendMessage(sendRequest(userMessage(STEER, idsOf(stream.items))));
     await waitFor(() => h.frames.some(isQueuedCommand));

@@ -30,6 +30,7 @@ import {
   toolUse,
   userMessage,
   watchMessage,
+  watch,
 } from "../support/harness/index.js";
 import { bodyHas, withControl } from "../support/harness/control.js";
 
@@ -67,11 +68,11 @@ describe("control extension: steering (real runtime)", () => {
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules(),
     });
-    const stream = watchMessage(h.client, "Build the release");
+    const stream = h.watch("Build the release");
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
 
-    const steering = watchMessage(h.client, STEER, ids);
+    const steering = h.watch(STEER, ids);
     const head = await steering.first(() => true);
     expect(head.payload?.$case === "task" && head.payload.value.id).toBe(ids.taskId);
     // The runtime has the message once it says it queued it; the command then ends.
@@ -110,7 +111,7 @@ describe("control extension: steering (real runtime)", () => {
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules(),
     });
-    const stream = watchMessage(h.client, "Build the release");
+    const stream = h.watch("Build the release");
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
     const steer = userMessage(STEER, ids);
@@ -131,7 +132,7 @@ describe("control extension: steering (real runtime)", () => {
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules(),
     });
-    const stream = watchMessage(h.client, "Build the release");
+    const stream = h.watch("Build the release");
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
     await expect(h.client.sendMessage(sendRequest(userMessage(STEER, ids)))).rejects.toThrow(
@@ -163,7 +164,7 @@ describe("control extension: steering (real runtime)", () => {
         },
       ],
     });
-    const stream = watchMessage(h.client, "Write the notes");
+    const stream = h.watch("Write the notes");
     await stream.first((e) => e.payload?.$case === "artifactUpdate");
     const ids = idsOf(stream.items);
     await h.client.sendMessage(sendRequest(userMessage(STEER, ids)));
@@ -190,11 +191,11 @@ describe("control extension: the other states (real runtime)", () => {
         { name: "blue", match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
       ],
     });
-    const first = watchMessage(h.client, "Paint the fence");
+    const first = h.watch("Paint the fence");
     const parked = await first.done;
     expect(lastStatus(parked).kind).toBe("ask_user_question");
     const ids = idsOf(parked);
-    const answer = watchMessage(h.client, "blue", ids);
+    const answer = h.watch("blue", ids);
     const shape = describeStream(await answer.done);
     expect(shape).toContain("status:working:resumed");
     expect(shape).not.toContain("status:working:steered");

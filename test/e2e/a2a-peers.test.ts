@@ -38,7 +38,7 @@ import {
   peerOf,
   delegating,
   SEND_MESSAGE_TOOL,
-  watchMessage,
+  watch,
 } from "../support/harness/index.js";
 
 const statuses = (events: readonly StreamResponse[]) =>
@@ -238,7 +238,7 @@ describe("delegation to a peer A2A agent", () => {
       config: peerOf(b),
       rules: delegating("Ask B to work", { agent: "b", text: "Work for a long time" }),
     });
-    const stream = watchMessage(a.client, "Ask B to work");
+    const stream = a.watch("Ask B to work");
     const head = await stream.first(() => true);
     const taskId = head.payload?.$case === "task" ? head.payload.value.id : "";
     const working = await stream.first(

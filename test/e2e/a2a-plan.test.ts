@@ -23,7 +23,6 @@ import {
   userMessage,
   watch,
   type Rule,
-  watchMessage,
 } from "../support/harness/index.js";
 import { withControl } from "../support/harness/control.js";
 
@@ -103,7 +102,7 @@ describe("control extension: plan, then approve (real runtime)", () => {
     await expect(access(join(h.bench.sandbox.cwd, "hello.txt"))).rejects.toThrow();
     expect(h.frames).toContainEqual(expect.objectContaining({ permissionMode: "plan" }));
 
-    const answer = watchMessage(h.client, "yes", idsOf(parked));
+    const answer = h.watch("yes", idsOf(parked));
     const shape = describeStream(await answer.done);
     expect(shape).toContain("status:working:resumed");
     expect(shape.at(-1)).toBe("status:completed");
@@ -139,7 +138,7 @@ describe("control extension: plan, then approve (real runtime)", () => {
     expect(lastStatus(parked).kind).toBe("plan_approval");
 
     const ids = idsOf(parked);
-    const rejected = watchMessage(h.client, FEEDBACK, ids);
+    const rejected = h.watch(FEEDBACK, ids);
     const again = await rejected.done;
     const revised = lastStatus(again);
     expect(revised.kind).toBe("plan_approval");

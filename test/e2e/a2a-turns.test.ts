@@ -12,7 +12,7 @@ import {
   text,
   userMessage,
   says,
-  watchMessage,
+  watch,
 } from "../support/harness/index.js";
 
 const SLOW = { chunkSize: 4, chunkDelayMs: 40 } as const;
@@ -31,7 +31,7 @@ describe("A2A server: turns and contexts", () => {
       { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
       says("Are you still there?", "Yes."),
     ]);
-    const stream = watchMessage(h.client, "Write a long essay");
+    const stream = h.watch("Write a long essay");
     const head = await stream.first(() => true);
     await stream.first(isArtifact); // the run is streaming
     const taskId = taskIdOf(head);
@@ -59,7 +59,7 @@ describe("A2A server: turns and contexts", () => {
     const h = server([
       { match: { lastUserText: "Count slowly" }, reply: reply(text(LONG_TEXT), SLOW) },
     ]);
-    const stream = watchMessage(h.client, "Count slowly");
+    const stream = h.watch("Count slowly");
     const head = await stream.first(() => true);
     await stream.first(isArtifact);
     const taskId = taskIdOf(head);
@@ -121,11 +121,11 @@ describe("A2A server: turns and contexts", () => {
       { match: { lastUserText: "First job" }, reply: reply(text(LONG_TEXT), SLOW) },
       says("Second job", "Second done."),
     ]);
-    const one = watchMessage(h.client, "First job");
+    const one = h.watch("First job");
     const head = await one.first(() => true);
     await one.first(isArtifact);
     const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
-    const two = watchMessage(h.client, "Second job", { contextId });
+    const two = h.watch("Second job", { contextId });
     const queued = await two.first((e) => e.payload?.$case === "statusUpdate");
     expect(describeStream([queued])).toEqual(["status:submitted:queued"]);
     expect(
@@ -150,11 +150,11 @@ describe("A2A server: turns and contexts", () => {
       { match: { lastUserText: "Long job" }, reply: reply(text(LONG_TEXT), SLOW) },
       says("Third job", "Third done."),
     ]);
-    const one = watchMessage(h.client, "Long job");
+    const one = h.watch("Long job");
     const head = await one.first(() => true);
     await one.first(isArtifact);
     const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
-    const two = watchMessage(h.client, "Queued job", { contextId });
+    const two = h.watch("Queued job", { contextId });
     const queuedId = taskIdOf(await two.first(() => true));
     await two.first((e) => e.payload?.$case === "statusUpdate");
     const canceled = await h.client.cancelTask({ tenant: "", id: queuedId, metadata: undefined });

@@ -13,7 +13,7 @@ import {
   processesWithCommandLine,
   reply,
   text,
-  watchMessage,
+  watch,
 } from "../support/harness/index.js";
 import {
   conversationKeyOf,
@@ -40,7 +40,7 @@ describe("durability: sessions.maxBackgroundMs", () => {
         reply: reply(text("The job was stopped.")),
       },
     ]);
-    const stream = watchMessage(h.client, "Start the job");
+    const stream = h.watch("Start the job");
     const isKind = (kind: string) => (e: (typeof stream.items)[number]) =>
       e.payload?.$case === "statusUpdate" &&
       e.payload.value.status?.message?.metadata?.kind === kind;

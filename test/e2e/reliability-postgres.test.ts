@@ -15,7 +15,6 @@ import {
   shared,
   startPostgres,
   text,
-  streamMessage,
 } from "../support/harness/index.js";
 
 const database = shared(startPostgres, 120_000);
@@ -51,7 +50,7 @@ describe("PostgreSQL restarted mid-task", () => {
       ],
     });
     const server = h.server.url;
-    const streamed = streamMessage(h.client, "Survive the outage");
+    const streamed = h.stream("Survive the outage");
     await modelAsked;
     expect((await health(server)).body.status).toBe("ok");
 

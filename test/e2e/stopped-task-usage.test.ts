@@ -94,7 +94,7 @@ describe("usage of a task that ended before its run", () => {
       // The next call is rejected (HTTP 400): the run fails.
       { name: "reject", match: { toolResult: true }, reply: { kind: "bad_request" } },
     ]);
-    const events = await streamMessage(h.client, "Read the notes");
+    const events = await h.stream("Read the notes");
     expect(lastStatus(events).state).toBe(TaskState.TASK_STATE_FAILED);
     const usage = await storedUsage(h, idsOf(events).taskId);
     expect(usage?.costUsd).toBeGreaterThan(0);

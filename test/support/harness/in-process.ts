@@ -17,7 +17,7 @@ import type { Clock } from "../../../src/common/timers.js";
 import type { Tracing } from "../../../src/tracing/tracing.js";
 import { startTestBench, TEST_MODEL, type TestBench } from "../bench.js";
 import { a2aClient, type ClientOptions } from "./clients.js";
-import { sendForTask, streamMessage, userMessage } from "./messages.js";
+import { sendForTask, streamMessage, userMessage, watchMessage } from "./messages.js";
 import type { Rule } from "./model.js";
 import { freePort } from "./ports.js";
 import { recording } from "./recording.js";
@@ -44,6 +44,8 @@ export interface A2AHarness {
   send(parts: Part[] | string | Message, ids?: Ids): Promise<Task>;
   /** Streaming SendMessage of `parts` on `client`, every event collected. */
   stream(parts: Part[] | string, ids?: Ids): Promise<StreamResponse[]>;
+  /** Streaming SendMessage of `parts` on `client`, read in the background (`first`, `done`). */
+  watch(parts: Part[] | string, ids?: Ids): ReturnType<typeof watchMessage>;
   /** Another official client of this server (a binding, a token, a fetch). */
   connect(options?: ClientOptions): Promise<Client>;
   /**
@@ -159,6 +161,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
         typeof parts === "object" && "messageId" in parts ? parts : userMessage(parts, ids),
       ),
     stream: (parts, ids) => streamMessage(harness.client, parts, ids),
+    watch: (parts, ids) => watchMessage(harness.client, parts, ids),
     connect: (o = {}) => a2aClient(harness.server.url, o),
     reset(rules = []) {
       bench.model.setRules(rules);
