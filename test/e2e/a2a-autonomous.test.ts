@@ -11,10 +11,10 @@ import {
   describeStream,
   reply,
   resultText,
+  says,
   sendRequest,
   text,
   userMessage,
-  says,
 } from "../support/harness/index.js";
 import { startJobRules } from "../support/a2a/background.js";
 

@@ -8,7 +8,6 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
 import {
   a2a,
-  type A2AHarness,
   describeStream,
   idsOf,
   lastStatus,
@@ -18,12 +17,13 @@ import {
   processesWithCommandLine,
   reply,
   resultText,
-  type Rule,
+  says,
   sendRequest,
   text,
   toolUse,
   userMessage,
-  says,
+  type A2AHarness,
+  type Rule,
 } from "../support/harness/index.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
 import {

@@ -12,9 +12,9 @@ import {
   messageText,
   partsText,
   reply,
+  says,
   text,
   toolUse,
-  says,
 } from "../support/harness/index.js";
 
 /** [filename, mediaType, content] of each raw (file) part; a text part would show as text. */

@@ -13,16 +13,16 @@ import { ClientFactory } from "v03/client";
 import { versionRefusedMessage } from "../../src/contract/versions.js";
 import {
   a2a,
+  asks,
   COLOUR_QUESTION,
   perTest,
   reply,
-  type Rule,
+  says,
   sendRequest,
   text,
   toolUse,
   userMessage,
-  says,
-  asks,
+  type Rule,
 } from "../support/harness/index.js";
 import {
   collectV03,

@@ -14,12 +14,12 @@ import {
   lastStatus,
   reply,
   resultText,
+  says,
   sendRequest,
   text,
   toolUse,
   userMessage,
   watch,
-  says,
 } from "../support/harness/index.js";
 import { bodyHas, withControl } from "../support/harness/control.js";
 

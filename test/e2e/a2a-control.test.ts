@@ -19,7 +19,6 @@ import {
   a2a,
   COLOUR_QUESTION,
   describeStream,
-  type HarnessOptions,
   idsOf,
   lastStatus,
   messageText,
@@ -29,8 +28,9 @@ import {
   text,
   toolUse,
   userMessage,
-  watchMessage,
   watch,
+  watchMessage,
+  type HarnessOptions,
 } from "../support/harness/index.js";
 import { bodyHas, withControl } from "../support/harness/control.js";
 

@@ -9,17 +9,17 @@ import { TaskState, type Message } from "@a2a-js/sdk";
 import { usageOf, type TaskUsage } from "../../src/contract/usage.js";
 import {
   a2a,
-  temp,
   lastStatus,
   listRequest,
   reply,
   runCli,
+  says,
   sendForTask,
+  temp,
   TEST_MODEL,
   text,
   toolUse,
   userMessage,
-  says,
 } from "../support/harness/index.js";
 import { startJobRules } from "../support/a2a/background.js";
 

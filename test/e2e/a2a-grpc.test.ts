@@ -14,25 +14,25 @@ import { status as Status } from "@grpc/grpc-js";
 import { runClient, type ClientEnv } from "../../src/client/index.js";
 import {
   a2a,
-  perTest,
   COLOUR_QUESTION,
   describeStream,
   freePort,
-  type HarnessOptions,
   idsOf,
   lastStatus,
   listRequest,
   messageText,
+  perTest,
   reply,
-  type Rule,
+  says,
   sendForTask,
   sendRequest,
+  streamMessage,
   text,
   toolUse,
   userMessage,
   watch,
-  says,
-  streamMessage,
+  type HarnessOptions,
+  type Rule,
 } from "../support/harness/index.js";
 import { AUDIENCE, ISSUER, makeKey, mint } from "../support/oidc.js";
 import {

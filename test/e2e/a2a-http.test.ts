@@ -14,12 +14,12 @@ import {
   EVERY_TASK,
   freePort,
   reply,
+  says,
   sendForTask,
   spawnServer,
   startTestBench,
   text,
   userMessage,
-  says,
 } from "../support/harness/index.js";
 
 const rpc = (method: string, params: unknown, id: number | string = 1) =>

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Part } from "@a2a-js/sdk";
-import { a2a, messageText, resultOf, textPart, says } from "../support/harness/index.js";
+import { a2a, messageText, resultOf, says, textPart } from "../support/harness/index.js";
 
 // A 1x1 transparent PNG.
 const PNG = Buffer.from(

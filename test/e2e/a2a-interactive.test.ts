@@ -9,6 +9,7 @@ import { TaskState, type Part } from "@a2a-js/sdk";
 import { TEXT } from "../../src/contract/texts.js";
 import {
   a2a,
+  asks,
   COLOUR_QUESTION,
   dataPart,
   describeStream,
@@ -17,6 +18,7 @@ import {
   lastStatus,
   messageText,
   reply,
+  says,
   sendRequest,
   text,
   textPart,
@@ -25,8 +27,6 @@ import {
   watch,
   type A2AHarness,
   type Rule,
-  says,
-  asks,
 } from "../support/harness/index.js";
 
 async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {

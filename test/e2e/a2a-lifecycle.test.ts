@@ -19,12 +19,12 @@ import {
   messageText,
   reply,
   resultText,
+  says,
   sendRequest,
   text,
   textPart,
   toolUse,
   userMessage,
-  says,
 } from "../support/harness/index.js";
 import { Gate, GatedInbox } from "../support/gated-inbox.js";
 import { isWakeRequest, startJobRules } from "../support/a2a/background.js";

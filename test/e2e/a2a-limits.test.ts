@@ -12,11 +12,11 @@ import {
   idsOf,
   reply,
   resultText,
+  says,
   sendRequest,
   text,
   userMessage,
   type A2AHarness,
-  says,
 } from "../support/harness/index.js";
 import { conversationKeyOf } from "../support/a2a/background.js";
 import type { StreamResponse } from "@a2a-js/sdk";

@@ -11,20 +11,20 @@ import type { SDKSystemMessage } from "@anthropic-ai/claude-agent-sdk";
 import { TASK_OPTIONS_EXTENSION_URI } from "../../src/contract/task-options.js";
 import {
   a2a,
-  temp,
-  type A2AHarness,
   freePort,
   listRequest,
   messageText,
-  type ParsedRequest,
   partsText,
   reply,
   sendForTask,
   sendRequest,
+  temp,
   TEST_MODEL,
   text,
   toolUse,
   userMessage,
+  type A2AHarness,
+  type ParsedRequest,
 } from "../support/harness/index.js";
 import { sdkGrpcClient } from "../support/grpc.js";
 import { mcpEchoServer } from "../support/mcp-echo-server.js";

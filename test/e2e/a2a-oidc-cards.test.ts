@@ -16,11 +16,11 @@ import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import { verifyCardSignature } from "../support/card-signature.js";
 import {
   resultOf,
+  says,
   sendForTask,
   startA2AHarness,
   userMessage,
   type A2AHarness,
-  says,
 } from "../support/harness/index.js";
 import {
   AUDIENCE,

@@ -25,13 +25,13 @@ import {
   listRequest,
   messageText,
   reply,
+  says,
+  streamMessage,
   text,
   toolUse,
   watch,
   type A2AHarness,
   type Rule,
-  says,
-  streamMessage,
 } from "../support/harness/index.js";
 import { captureLogs, sdkGrpcClient, type LogCapture } from "../support/grpc.js";
 import { AUDIENCE, ISSUER, makeKey, mint } from "../support/oidc.js";

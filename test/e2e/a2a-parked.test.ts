@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { Role, TaskState, type Message, type Part, type StreamResponse } from "@a2a-js/sdk";
 import {
   a2a,
+  asks,
   COLOUR_QUESTION,
   describeStream,
   idsOf,
@@ -19,7 +20,6 @@ import {
   toolUse,
   watch,
   type A2AHarness,
-  asks,
 } from "../support/harness/index.js";
 
 async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {

@@ -7,7 +7,7 @@ import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trac
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { createTracing } from "../../src/tracing/otel.js";
-import { a2a, resultOf, says, peerOf, delegating } from "../support/harness/index.js";
+import { a2a, delegating, peerOf, resultOf, says } from "../support/harness/index.js";
 
 const byName = (spans: readonly ReadableSpan[], name: string) =>
   spans.filter((s) => s.name === name);

@@ -12,9 +12,9 @@ import {
   a2a,
   listRequest,
   perTest,
+  says,
   sendRequest,
   userMessage,
-  says,
 } from "../support/harness/index.js";
 import { statusOf, WebhookReceiver } from "../support/webhook.js";
 

@@ -7,10 +7,10 @@ import {
   collect,
   describeStream,
   resultOf,
+  says,
   sendForTask,
   sendRequest,
   userMessage,
-  says,
 } from "../support/harness/index.js";
 
 describe("A2A server: REST binding", () => {

@@ -18,9 +18,9 @@ import {
   text,
   toolUse,
   userMessage,
+  watch,
   type A2AHarness,
   type ParsedRequest,
-  watch,
 } from "../support/harness/index.js";
 import { withControl } from "../support/harness/control.js";
 

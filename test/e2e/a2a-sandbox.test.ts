@@ -16,23 +16,23 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
 import {
   a2a,
-  perTest,
-  temp,
-  type A2AHarness,
   collect,
   dataPart,
   freePort,
   idsOf,
   lastStatus,
   listRequest,
-  type ParsedRequest,
+  perTest,
   reply,
-  type Rule,
   sendRequest,
+  streamMessage,
+  temp,
   text,
   toolUse,
   userMessage,
-  streamMessage,
+  type A2AHarness,
+  type ParsedRequest,
+  type Rule,
 } from "../support/harness/index.js";
 import { resolveConfig } from "../../src/config/load.js";
 import type { ConfigInput } from "../../src/config/schema.js";

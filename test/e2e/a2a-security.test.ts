@@ -14,18 +14,18 @@ import { connect, errorMessage } from "../../src/client/connect.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import {
   a2a,
-  type A2AHarness,
+  asks,
   lastStatus,
   listRequest,
   reply,
   resultOf,
+  says,
   sendForTask,
   sendRequest,
   text,
   toolUse,
   userMessage,
-  says,
-  asks,
+  type A2AHarness,
 } from "../support/harness/index.js";
 
 const TIMEOUT = 120_000;

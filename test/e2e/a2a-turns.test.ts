@@ -7,11 +7,11 @@ import {
   messageText,
   reply,
   resultOf,
+  says,
   sendRequest,
   sharedA2A,
   text,
   userMessage,
-  says,
   watch,
 } from "../support/harness/index.js";
 

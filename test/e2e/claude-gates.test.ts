@@ -16,9 +16,9 @@ import {
   type TimelineEntry,
 } from "../../src/claude/index.js";
 import {
-  reply,
   bench,
   perTest,
+  reply,
   text,
   toolUse,
   type FakeModel,

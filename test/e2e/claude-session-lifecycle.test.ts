@@ -10,9 +10,9 @@ import type {
   TimelineEntry,
 } from "../../src/claude/index.js";
 import {
-  reply,
   bench,
   perTest,
+  reply,
   text,
   type Rule,
   type TestBench,

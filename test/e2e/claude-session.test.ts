@@ -5,13 +5,13 @@
 import { describe, expect, it } from "vitest";
 import type { RunStreamEvent } from "../../src/claude/index.js";
 import {
-  reply,
   bench,
   perTest,
+  reply,
+  says,
   text,
   toolUse,
   type TestBench,
-  says,
 } from "../support/harness/index.js";
 import { openBenchSession, requestMessages } from "../support/session-bench.js";
 import { collectRun, streamedText, within } from "../support/session-events.js";

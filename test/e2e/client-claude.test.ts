@@ -8,16 +8,16 @@ import { describe, expect, it, vi } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { GuardedRequestHandler } from "../../src/a2a/handler/guarded-request-handler.js";
 import {
-  COLOUR_QUESTION,
-  reply,
   a2a,
+  COLOUR_QUESTION,
   KEY,
+  reply,
+  says,
   temp,
   terminal,
   text,
   toolUse,
   type HarnessOptions,
-  says,
 } from "../support/harness/index.js";
 
 /** The server, and the terminal client pointed at it (its config in a temp dir of its own). */

@@ -9,12 +9,12 @@ import { describe, expect, it } from "vitest";
 import { DELEGATED_TASKS_KEY, type DelegatedTaskRef } from "../../src/contract/delegation.js";
 import {
   a2a,
-  COLOUR_QUESTION,
-  KEY,
-  terminal,
   asks,
-  peerOf,
+  COLOUR_QUESTION,
   delegating,
+  KEY,
+  peerOf,
+  terminal,
 } from "../support/harness/index.js";
 
 describe("claude-a2a chat and a delegated call", () => {

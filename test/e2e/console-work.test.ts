@@ -13,9 +13,11 @@ import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import {
   a2a,
+  asks,
   idsOf,
   openConsole,
   reply,
+  says,
   screenshotDir,
   shared,
   startChromium,
@@ -23,8 +25,6 @@ import {
   toolUse,
   type A2AHarness,
   type ConsolePage,
-  says,
-  asks,
 } from "../support/harness/index.js";
 import { bodyHas } from "../support/harness/control.js";
 

@@ -11,17 +11,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { TaskState } from "@a2a-js/sdk";
 import {
+  asks,
   idsOf,
   listRequest,
   reply,
+  says,
   startA2AHarness,
   startTestBench,
   text,
   toolUse,
   type A2AHarness,
   type Rule,
-  says,
-  asks,
 } from "../support/harness/index.js";
 import { bearerFetch } from "../../src/client/connect.js";
 import {

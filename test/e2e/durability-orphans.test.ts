@@ -10,12 +10,12 @@ import {
   processesWithConfigDir,
   reply,
   resultOf,
+  says,
   sendForTask,
   serverProcess,
   text,
   toolUse,
   userMessage,
-  says,
   watchMessage,
 } from "../support/harness/index.js";
 import { readdir, readFile } from "node:fs/promises";

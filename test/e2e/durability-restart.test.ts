@@ -13,11 +13,11 @@ import {
   messageText,
   reply,
   resultOf,
+  says,
   sendForTask,
   serverProcess,
   text,
   userMessage,
-  says,
   watchMessage,
 } from "../support/harness/index.js";
 

@@ -19,6 +19,7 @@ import {
   freePort,
   listRequest,
   reply,
+  says,
   sendForTask,
   spawnServer,
   startA2AHarness,
@@ -26,12 +27,11 @@ import {
   text,
   textPart,
   userMessage,
+  watchMessage,
   writeTestConfig,
   type A2AHarness,
   type ServerProcess,
   type TestBench,
-  says,
-  watchMessage,
 } from "../support/harness/index.js";
 import {
   EDGE_REQUESTS,

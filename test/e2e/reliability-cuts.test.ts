@@ -21,9 +21,9 @@ import { describe, expect, it } from "vitest";
 import { endsStream, eventNumberOf } from "../../src/a2a/handler/event-numbers.js";
 import {
   a2a,
-  perTest,
   describeStream,
   lastStatus,
+  perTest,
   reply,
   sendRequest,
   text,

@@ -11,12 +11,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
 import {
   describeStream,
+  says,
   sendForTask,
   startA2AHarness,
+  streamMessage,
   userMessage,
   type A2AHarness,
-  says,
-  streamMessage,
 } from "../support/harness/index.js";
 import {
   fill,

@@ -9,13 +9,13 @@ import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
 import {
-  type A2AHarness,
   describeStream,
+  says,
   sendForTask,
   startA2AHarness,
-  userMessage,
-  says,
   streamMessage,
+  userMessage,
+  type A2AHarness,
 } from "../support/harness/index.js";
 import {
   fill,

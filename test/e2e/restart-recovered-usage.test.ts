@@ -16,9 +16,9 @@ import {
   lastStatus,
   reply,
   serverProcess,
+  streamMessage,
   text,
   toolUse,
-  streamMessage,
 } from "../support/harness/index.js";
 
 describe("restart recovery: the failed task's usage", () => {

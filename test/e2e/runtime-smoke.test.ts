@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { query, type SDKMessage, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
-import { bench, reply, text, toolUse, says } from "../support/harness/index.js";
+import { bench, reply, says, text, toolUse } from "../support/harness/index.js";
 import { InputQueue } from "../support/input-queue.js";
 
 const results = (msgs: SDKMessage[]) =>

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { PIDS_FILE } from "../../src/sessions/orphans.js";
-import { runCli, serverProcess, writeTestConfig, says } from "../support/harness/index.js";
+import { runCli, says, serverProcess, writeTestConfig } from "../support/harness/index.js";
 
 const run = promisify(execFile);
 

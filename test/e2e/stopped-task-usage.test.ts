@@ -9,14 +9,14 @@ import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { usageOf } from "../../src/contract/usage.js";
 import {
-  type A2AHarness,
   idsOf,
   lastStatus,
   reply,
   sharedA2A,
+  streamMessage,
   text,
   toolUse,
-  streamMessage,
+  type A2AHarness,
 } from "../support/harness/index.js";
 
 /** The stored task's usage, once it has any (bounded: the run's result arrives after the end). */

@@ -15,12 +15,15 @@ import type { Config, ConfigInput } from "../../../src/config/schema.js";
 import { startServer, type RunningServer } from "../../../src/app/server.js";
 import type { Clock } from "../../../src/common/timers.js";
 import type { Tracing } from "../../../src/tracing/tracing.js";
-import { startTestBench, TEST_MODEL, type TestBench } from "../bench.js";
+import { startTestBench, type TestBench } from "../bench.js";
 import { a2aClient, type ClientOptions } from "./clients.js";
 import { sendForTask, streamMessage, userMessage, watchMessage } from "./messages.js";
 import type { Rule } from "./model.js";
 import { freePort } from "./ports.js";
 import { recording } from "./recording.js";
+import { testConfig } from "./test-config.js";
+
+export { testConfig };
 
 type Ids = { taskId?: string; contextId?: string };
 
@@ -83,22 +86,6 @@ export interface HarnessOptions {
   readonly logger?: Logger;
   /** Runs in the workspace before the first server starts (e.g. `git init` it). */
   readonly beforeStart?: (cwd: string) => Promise<void>;
-}
-
-/** The test defaults of every server's config, under what the test gives. */
-export function testConfig(extra: ConfigInput = {}): ConfigInput {
-  return {
-    ...extra,
-    server: { ...extra.server },
-    // No spare process unless the test is about them: `spawns()` counts what each test says.
-    sessions: { spares: 0, ...extra.sessions },
-    claude: {
-      model: TEST_MODEL,
-      settingSources: [],
-      permissionMode: "acceptEdits",
-      ...extra.claude,
-    },
-  };
 }
 
 export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2AHarness> {

@@ -24,15 +24,18 @@ export interface Asking {
   readonly name?: string;
 }
 
+/** `prompt` makes Claude ask the caller `questions` (the task parks; no answer is scripted). */
+export const asking = (prompt: string | RegExp, questions?: readonly unknown[]): Rule => ({
+  match: { lastUserText: prompt, toolResult: false },
+  reply: reply(toolUse("AskUserQuestion", { questions: questions ?? [COLOUR_QUESTION] })),
+});
+
 /**
  * `prompt` makes Claude ask the caller (AskUserQuestion: the task parks in input-required); the
  * answer's tool result gets `then`.
  */
-export const asks = (prompt: string, a: Asking): Rule[] => [
-  {
-    match: { lastUserText: prompt, toolResult: false },
-    reply: reply(toolUse("AskUserQuestion", { questions: a.questions ?? [COLOUR_QUESTION] })),
-  },
+export const asks = (prompt: string | RegExp, a: Asking): Rule[] => [
+  asking(prompt, a.questions),
   {
     ...(a.name !== undefined && { name: a.name }),
     match: { toolResult: a.answer ?? true },
