@@ -143,7 +143,11 @@ describe("A2A background work (real runtime)", () => {
           match: { toolResult: /running in background/i },
           reply: reply(text("Both started.")),
         },
-        says(/First job[\s\S]*<\/task-notification>|<summary>[^<]*First job/, "First job reported.", "wake-first"),
+        says(
+          /First job[\s\S]*<\/task-notification>|<summary>[^<]*First job/,
+          "First job reported.",
+          "wake-first",
+        ),
         says(/<task-notification>/, "Second job reported.", "wake-second"),
       ],
     });

@@ -58,8 +58,7 @@ async function startGrpc(o: HarnessOptions & { token?: string } = {}) {
   return { h, grpc, address: `127.0.0.1:${port}` };
 }
 
-const stream = (client: Client, text: string, ids = {}) =>
-  streamMessage(client, text, ids);
+const stream = (client: Client, text: string, ids = {}) => streamMessage(client, text, ids);
 
 const PAINT: Rule[] = [
   {
@@ -222,9 +221,9 @@ describe("the gRPC binding", () => {
       await expect(
         anonymous.getTask({ tenant: "", id: task.id, historyLength: 0 }),
       ).rejects.toMatchObject({ status: Status.UNAUTHENTICATED });
-      await expect(
-        streamMessage(anonymous, "Hello"),
-      ).rejects.toMatchObject({ status: Status.UNAUTHENTICATED });
+      await expect(streamMessage(anonymous, "Hello")).rejects.toMatchObject({
+        status: Status.UNAUTHENTICATED,
+      });
 
       const ops = await sdkGrpcClient(h.server.url, { token: "ops-token-9876543210" });
       await expect(
@@ -314,10 +313,7 @@ describe("the gRPC binding", () => {
     "the terminal client talks gRPC with --transport grpc; shutdown ends an open gRPC stream",
     async () => {
       const { h, grpc } = await startGrpc({
-        rules: [
-          ...PAINT,
-          says("Say hi", "Hi from gRPC."),
-        ],
+        rules: [...PAINT, says("Say hi", "Hi from gRPC.")],
       });
       let out = "";
       let err = "";

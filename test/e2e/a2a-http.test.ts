@@ -177,9 +177,7 @@ describe("claude-a2a command line", () => {
   });
 
   it("serves a directory as a process, answers a task, and stops cleanly on SIGINT", async () => {
-    const bench = await startTestBench([
-      says("ping", "pong"),
-    ]);
+    const bench = await startTestBench([says("ping", "pong")]);
     const port = await freePort();
     const { cwd, env } = bench.sandbox;
     const server = await spawnServer({ cwd, port, env: { ...env, LOG_LEVEL: "info" } });

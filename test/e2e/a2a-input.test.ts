@@ -23,7 +23,13 @@ describe("A2A server: message parts", () => {
     const h = await a2a({
       rules: [says("Review these", "Reviewed.")],
     });
-    const task = await h.send([ textPart("Review these"), part({ $case: "data", value: { priority: "high", ids: [1, 2] } }, "application/json"), part({ $case: "url", value: "https://example.com/spec" }, "", "spec"), part({ $case: "raw", value: Buffer.from("name,qty\nmilk,2\n") }, "text/csv", "../list.csv"), part({ $case: "raw", value: PNG }, "image/png", "dot.png"), ]);
+    const task = await h.send([
+      textPart("Review these"),
+      part({ $case: "data", value: { priority: "high", ids: [1, 2] } }, "application/json"),
+      part({ $case: "url", value: "https://example.com/spec" }, "", "spec"),
+      part({ $case: "raw", value: Buffer.from("name,qty\nmilk,2\n") }, "text/csv", "../list.csv"),
+      part({ $case: "raw", value: PNG }, "image/png", "dot.png"),
+    ]);
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(resultOf(task)).toBe("Reviewed.");
 

@@ -94,9 +94,6 @@ const WRITE_OUTSIDE = (outside: string): Rule[] => [
   says("What did Alice ask?", "Nothing I know of."),
 ];
 
-const stream = (client: Client, parts: Parameters<typeof userMessage>[0], ids = {}) =>
-  streamMessage(client, parts, ids);
-
 const everyTask = {
   ...listRequest(""),
   contextId: "",
@@ -119,7 +116,7 @@ describe("the operator role", () => {
     "bob cannot see alice's parked task; ops sees it, answers its permission request with allow, alice is told, the log names ops",
     async () => {
       const { alice, ops, bob, logs, outside } = await start(WRITE_OUTSIDE);
-      const first = await stream(alice, "Save the report");
+      const first = await streamMessage(alice, "Save the report");
       expect(lastStatus(first)).toMatchObject({
         state: TaskState.TASK_STATE_INPUT_REQUIRED,
         kind: "permission_request",
@@ -131,7 +128,7 @@ describe("the operator role", () => {
         () => getTask(bob, taskId),
         () => drain(bob.resubscribeTask({ tenant: "", id: taskId })),
         () => bob.cancelTask({ tenant: "", id: taskId, metadata: undefined }),
-        () => stream(bob, "yes", { taskId, contextId }),
+        () => streamMessage(bob, "yes", { taskId, contextId }),
       ]) {
         expect(await failure(probe)).toMatch(/not found/i);
       }
@@ -156,7 +153,7 @@ describe("the operator role", () => {
       const opsFirst = await opsView.first((e) => e.payload?.$case === "task");
       expect(opsFirst.payload?.$case === "task" && opsFirst.payload.value.id).toBe(taskId);
       const allow = dataPart({ kind: "permission_response", decision: "allow" });
-      const answered = await stream(ops, [allow], { taskId, contextId });
+      const answered = await streamMessage(ops, [allow], { taskId, contextId });
       expect(lastStatus(answered).state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(await readFile(outside, "utf8")).toBe("report\n");
 
@@ -204,12 +201,12 @@ describe("the operator role", () => {
     "ops cancels alice's task over HTTP+JSON (she reads who did); a new message of ops in her context is ops's own conversation",
     async () => {
       const { alice, ops, bob, logs, h } = await start(WRITE_OUTSIDE);
-      const first = await stream(alice, "Paint the fence", { contextId: "fence" });
+      const first = await streamMessage(alice, "Paint the fence", { contextId: "fence" });
       expect(lastStatus(first).kind).toBe("ask_user_question");
       const { taskId } = idsOf(first);
 
       // A new message of ops naming alice's context is no answer: it is ops's own conversation.
-      const own = await stream(ops, "What did Alice ask?", { contextId: "fence" });
+      const own = await streamMessage(ops, "What did Alice ask?", { contextId: "fence" });
       expect(lastStatus(own).state).toBe(TaskState.TASK_STATE_COMPLETED);
       const opsRequest = h.bench.model.messageRequests.find((r) =>
         r.lastUserText.includes("What did Alice ask?"),
@@ -251,14 +248,14 @@ describe("the operator role", () => {
     async () => {
       const port = await freePort();
       const { alice, h } = await start(WRITE_OUTSIDE, port);
-      const first = await stream(alice, "Paint the fence");
+      const first = await streamMessage(alice, "Paint the fence");
       const { taskId, contextId } = idsOf(first);
       const url = h.server.url;
       const opsGrpc = await sdkGrpcClient(url, { token: TOKEN.ops });
       const bobGrpc = await sdkGrpcClient(url, { token: TOKEN.bob });
       expect(await failure(() => getTask(bobGrpc, taskId))).toMatch(/not found/i);
       expect((await getTask(opsGrpc, taskId)).metadata?.owner).toBe("token:alice");
-      const answered = await stream(opsGrpc, "blue", { taskId, contextId });
+      const answered = await streamMessage(opsGrpc, "blue", { taskId, contextId });
       const resumed = statusesOfKind(answered, "resumed");
       expect(resumed[0]?.status?.message?.metadata).toMatchObject({ answeredBy: "ops" });
       expect(lastStatus(answered).state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -286,7 +283,7 @@ describe("the operator role", () => {
       const alice = await connect(url, TOKEN.alice);
       const ada = await connect(url, await mint(key, { sub: "ada@example.com" }));
       const eve = await connect(url, await mint(key, { sub: "eve@example.com" }));
-      const first = await stream(alice, "Paint the fence");
+      const first = await streamMessage(alice, "Paint the fence");
       const { taskId, contextId } = idsOf(first);
 
       expect(await failure(() => getTask(eve, taskId))).toMatch(/not found/i);
@@ -294,7 +291,7 @@ describe("the operator role", () => {
       expect((await ada.listTasks(everyTask)).tasks.map((t): unknown => t.metadata?.owner)).toEqual(
         ["token:alice"],
       );
-      const answered = await stream(ada, "blue", { taskId, contextId });
+      const answered = await streamMessage(ada, "blue", { taskId, contextId });
       expect(lastStatus(answered).state).toBe(TaskState.TASK_STATE_COMPLETED);
       // Named as logs name the caller: the subject itself.
       expect(statusesOfKind(answered, "resumed")[0]?.status?.message?.metadata).toEqual({

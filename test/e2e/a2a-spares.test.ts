@@ -103,10 +103,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
     const h = await a2a({ rules, config: { sessions: { spares: 1 } } });
     const { configDir } = h.bench.sandbox;
     const [spare] = await untilProcesses(configDir, (all) => all.length === 1, "the spare");
-    const [a, b] = await Promise.all([
-      h.send("First"),
-      h.send("Second"),
-    ]);
+    const [a, b] = await Promise.all([h.send("First"), h.send("Second")]);
     expect(a.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(b.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(a.contextId).not.toBe(b.contextId);

@@ -30,7 +30,10 @@ describe("workspaces over the command line, gRPC and v0.3", () => {
   it(
     "claude-a2a --workspace api=… --workspace web=… serves both; a missing directory stops startup naming it",
     async () => {
-      const p = await serverProcess({ rules: [says("Hello api", "Hello from the api.")], deferStart: true });
+      const p = await serverProcess({
+        rules: [says("Hello api", "Hello from the api.")],
+        deferStart: true,
+      });
       const { root } = p.bench.sandbox;
       const dirs = { api: join(root, "api"), web: join(root, "web") };
       await Promise.all(Object.values(dirs).map((d) => mkdir(d)));
@@ -52,9 +55,9 @@ describe("workspaces over the command line, gRPC and v0.3", () => {
           args: ["--workspace", `api=${dirs.api}`, "--workspace", `gone=${gone}`],
         })
         .then(
-        () => "started",
-        (err: unknown) => String(err),
-      );
+          () => "started",
+          (err: unknown) => String(err),
+        );
       expect(failed).toContain(`claude-a2a: Workspace "gone": no such directory: ${gone}\n`);
     },
     TIMEOUT,

@@ -228,7 +228,11 @@ describe("the web console", () => {
 
   it("a question with options is answered by clicking one", async () => {
     h = await startA2AHarness({
-      rules: asks("Paint the fence", { answer: /blue/, then: "Painting it blue.", name: "answered" }),
+      rules: asks("Paint the fence", {
+        answer: /blue/,
+        then: "Painting it blue.",
+        name: "answered",
+      }),
     });
     open = await openConsole(browser as Browser, consoleUrl(h));
     const { page } = open;

@@ -96,7 +96,11 @@ async function startFleet(
   const p = await serverProcess({ rules, deferStart: true, config });
   const cwdB = join(p.bench.sandbox.root, "workspace-b");
   await mkdir(cwdB, { recursive: true });
-  const spawnB = { cwd: cwdB, port: await freePort(), config: { ...config, server: { instanceId: "b" } } };
+  const spawnB = {
+    cwd: cwdB,
+    port: await freePort(),
+    config: { ...config, server: { instanceId: "b" } },
+  };
   const a = await p.spawn();
   let b = await p.spawn(spawnB);
   const fleet: Fleet = {

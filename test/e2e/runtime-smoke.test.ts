@@ -20,9 +20,7 @@ const assistantTexts = (msgs: SDKMessage[]) =>
 
 describe("real Claude Code runtime against the scripted model", () => {
   it("answers a prompt with the scripted text and a success result", async () => {
-    const b = await bench([
-      says("Say hello", "Hello from the fake model", "greeting"),
-    ]);
+    const b = await bench([says("Say hello", "Hello from the fake model", "greeting")]);
     const messages: SDKMessage[] = [];
     for await (const m of query({ prompt: "Say hello", options: b.queryOptions() }))
       messages.push(m);
@@ -86,7 +84,11 @@ describe("real Claude Code runtime against the scripted model", () => {
         match: { toolResult: /running in background/i },
         reply: reply(text("Started the job.")),
       },
-      says(/<task-notification>[\s\S]*<status>completed<\/status>/, "The background job completed.", "wake"),
+      says(
+        /<task-notification>[\s\S]*<status>completed<\/status>/,
+        "The background job completed.",
+        "wake",
+      ),
     ]);
     const input = new InputQueue();
     const q = query({ prompt: input, options: b.queryOptions() });

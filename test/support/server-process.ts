@@ -29,7 +29,10 @@ export interface ServerProcess {
 /** Writes the test config (`testConfig(extra)`) into the workspace. */
 export async function writeTestConfig(cwd: string, extra: ConfigInput = {}): Promise<void> {
   await mkdir(join(cwd, ".claude"), { recursive: true });
-  await writeFile(join(cwd, ".claude", "claude-a2a.config.json"), JSON.stringify(testConfig(extra)));
+  await writeFile(
+    join(cwd, ".claude", "claude-a2a.config.json"),
+    JSON.stringify(testConfig(extra)),
+  );
 }
 
 /**
