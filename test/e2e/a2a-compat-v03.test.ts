@@ -19,6 +19,7 @@ import {
   reply,
   says,
   sendRequest,
+  streamsSlowly,
   text,
   toolUse,
   userMessage,
@@ -44,9 +45,6 @@ const TOKENS = [
   { name: "ci", sha256: sha256(CI_TOKEN) },
   { name: "ops", sha256: sha256(OPS_TOKEN) },
 ];
-const SLOW = { chunkSize: 4, chunkDelayMs: 40 } as const;
-const LONG_TEXT = "This answer streams slowly, one small piece after another, for a long while.";
-
 /** Claude writes a file OUTSIDE the server's cwd: acceptEdits does not allow that by itself. */
 const outsideWrite = (path: string): Rule => ({
   name: "write-outside",
@@ -189,7 +187,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
     const h = await a2a({
       config: COMPAT,
       rules: [
-        { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
+        streamsSlowly("Write a long essay"),
       ],
     });
     const client = await connectV03(h.server.url);

@@ -2,7 +2,7 @@
  * The control extension against the REAL Claude Code runtime, through the official A2A client
  * with the extension's `A2A-Extensions` header: steering a working task (docs/control.md).
  */
-import { access, writeFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
@@ -30,33 +30,18 @@ import {
   userMessage,
   watch,
   watchMessage,
-  type HarnessOptions,
 } from "../support/harness/index.js";
-import { bodyHas, withControl } from "../support/harness/control.js";
+import {
+  bodyHas,
+  isToolUse,
+  releaseBash,
+  slowBashRules,
+  STEER,
+  STEERED_ANSWER,
+  untilQueued,
+  withControl,
+} from "../support/harness/control.js";
 
-const STEER = "Also update the changelog.";
-/** A Bash command that runs until the test creates `release` (no timing), then says so. */
-const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo bash-done > finished";
-
-function slowBashRules(): NonNullable<HarnessOptions["rules"]> {
-  return [
-    {
-      name: "steered answer",
-      match: { when: bodyHas(STEER) },
-      reply: reply(text("Built it, and updated the changelog as you asked.")),
-    },
-    {
-      name: "build",
-      match: { lastUserText: "Build the release", toolResult: false },
-      reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
-    },
-    { name: "built", match: { toolResult: true }, reply: reply(text("Built it.")) },
-  ];
-}
-
-const isToolUse = (e: StreamResponse) =>
-  e.payload?.$case === "statusUpdate" &&
-  e.payload.value.status?.message?.metadata?.kind === "tool_use";
 const isSteered = (e: StreamResponse) =>
   e.payload?.$case === "statusUpdate" &&
   e.payload.value.status?.message?.metadata?.kind === "steered";
@@ -76,13 +61,13 @@ describe("control extension: steering (real runtime)", () => {
     const head = await steering.first(() => true);
     expect(head.payload?.$case === "task" && head.payload.value.id).toBe(ids.taskId);
     // The runtime has the message once it says it queued it; the command then ends.
-    await waitFor(() => h.frames.some(isQueuedCommand) === true);
-    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+    await untilQueued(h);
+    await releaseBash(h);
 
     const shape = describeStream(await stream.done);
     expect(shape).toContain("status:working:steered");
     expect(shape.at(-1)).toBe("status:completed");
-    expect(resultText(stream.items)).toBe("Built it, and updated the changelog as you asked.");
+    expect(resultText(stream.items)).toBe(STEERED_ANSWER);
     // The scripted model's request after the tool result carried the steering message.
     const afterTool = h.bench.model.requests.find((r) => r.request.toolResults.length > 0);
     expect(JSON.stringify(afterTool?.request.body)).toContain(STEER);
@@ -122,9 +107,9 @@ describe("control extension: steering (real runtime)", () => {
     const shape = describeStream(await stream.done);
     expect(shape).toContain("status:working:steered");
     expect(shape.at(-1)).toBe("status:completed");
-    expect(resultText(stream.items)).toBe("Built it, and updated the changelog as you asked.");
+    expect(resultText(stream.items)).toBe(STEERED_ANSWER);
     await expect(access(join(h.bench.sandbox.cwd, "finished"))).rejects.toThrow();
-    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+    await releaseBash(h);
   });
 
   it("without the extension header the message is refused exactly as before", async () => {
@@ -138,7 +123,7 @@ describe("control extension: steering (real runtime)", () => {
     await expect(h.client.sendMessage(sendRequest(userMessage(STEER, ids)))).rejects.toThrow(
       `Task ${ids.taskId} is still working; wait for input-required or send a new message without taskId.`,
     );
-    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+    await releaseBash(h);
     expect(describeStream(await stream.done).at(-1)).toBe("status:completed");
     expect(resultText(stream.items)).toBe("Built it.");
     expect(h.bench.model.requests.some((r) => bodyHas(STEER)(r.request))).toBe(false);
@@ -238,8 +223,8 @@ describe("control extension: who may steer (real runtime)", () => {
       /not found/i,
     );
     await ops.sendMessage(sendRequest(userMessage(STEER, ids)));
-    await waitFor(() => h.frames.some(isQueuedCommand) === true);
-    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+    await untilQueued(h);
+    await releaseBash(h);
 
     await stream.done;
     const steered = stream.items.find(isSteered);
@@ -249,16 +234,10 @@ describe("control extension: who may steer (real runtime)", () => {
         : undefined;
     expect(messageText(message)).toBe(STEER);
     expect(message?.metadata?.answeredBy).toBe("ops");
-    expect(resultText(stream.items)).toBe("Built it, and updated the changelog as you asked.");
+    expect(resultText(stream.items)).toBe(STEERED_ANSWER);
     expect(h.bench.model.requests.some((r) => bodyHas("Stop building.")(r.request))).toBe(false);
   });
 });
-
-/** The runtime's frame saying it read a user message and queued it for the running turn. */
-const isQueuedCommand = (frame: unknown) => {
-  const f = frame as { type?: string; state?: string };
-  return f.type === "command_lifecycle" && f.state === "queued";
-};
 
 /** A client of `url` sending `token` and, with `control`, the control extension's header. */
 function clientAs(url: string, token: string, control: boolean): Promise<Client> {
@@ -273,9 +252,4 @@ function clientAs(url: string, token: string, control: boolean): Promise<Client>
     cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
   });
   return new ClientFactory(options).createFromUrl(url);
-}
-
-/** Polls a condition the runtime makes true (bounded: the test's own timeout). */
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
 }

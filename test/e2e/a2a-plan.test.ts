@@ -24,52 +24,14 @@ import {
   watch,
   type Rule,
 } from "../support/harness/index.js";
-import { withControl } from "../support/harness/control.js";
+import { planningRules as planningRulesFor, withControl } from "../support/harness/control.js";
 
 const PLAN_V1 = "# Plan\n\n1. Write hello.txt saying hi.\n";
 const PLAN_V2 = "# Plan\n\n1. Write hello.txt saying hi.\n2. Write README.md.\n";
 const FEEDBACK = "Also add a README";
 
-/**
- * The scripted model as Claude plans: it writes its plan to the plan file the runtime names in
- * its plan-mode reminder, calls ExitPlanMode, revises the plan on feedback, and once the plan is
- * approved writes the file it planned.
- */
-function planningRules(): Rule[] {
-  let planFile = "";
-  const planPath = (body: unknown) => {
-    const found = /create your plan at (\S+?\.md)/.exec(JSON.stringify(body))?.[1];
-    if (found !== undefined) planFile = found;
-    return planFile;
-  };
-  return [
-    {
-      name: "carry out",
-      match: { lastUserText: "User has approved your plan" },
-      reply: reply(toolUse("Write", { file_path: "hello.txt", content: "hi\n" })),
-    },
-    {
-      name: "done",
-      match: { toolResult: /File created successfully at: hello\.txt/ },
-      reply: reply(text("Wrote hello.txt as planned.")),
-    },
-    {
-      name: "revise",
-      match: { toolResult: FEEDBACK },
-      reply: () => reply(toolUse("Write", { file_path: planFile, content: PLAN_V2 })),
-    },
-    {
-      name: "exit plan mode",
-      match: { toolResult: /plans\/.*\.md/ },
-      reply: reply(toolUse("ExitPlanMode", {})),
-    },
-    {
-      name: "plan",
-      match: { lastUserText: "Make hello", toolResult: false },
-      reply: (req) => reply(toolUse("Write", { file_path: planPath(req.body), content: PLAN_V1 })),
-    },
-  ];
-}
+const planningRules = () =>
+  planningRulesFor({ plan: PLAN_V1, revised: { feedback: FEEDBACK, plan: PLAN_V2 } });
 
 const planMessage = (mode: unknown = "plan"): Message => ({
   ...userMessage("Make hello"),

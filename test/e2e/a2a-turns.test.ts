@@ -10,13 +10,11 @@ import {
   says,
   sendRequest,
   sharedA2A,
+  streamsSlowly,
   text,
   userMessage,
   watch,
 } from "../support/harness/index.js";
-
-const SLOW = { chunkSize: 4, chunkDelayMs: 40 } as const;
-const LONG_TEXT = "This answer streams slowly, one small piece after another, for a long while.";
 
 const taskIdOf = (e: StreamResponse | undefined) =>
   e?.payload?.$case === "task" ? e.payload.value.id : "";
@@ -28,7 +26,7 @@ describe("A2A server: turns and contexts", () => {
 
   it("CancelTask stops a running task with one CANCELED status; the context goes on", async () => {
     const h = server([
-      { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
+      streamsSlowly("Write a long essay"),
       says("Are you still there?", "Yes."),
     ]);
     const stream = h.watch("Write a long essay");
@@ -57,7 +55,7 @@ describe("A2A server: turns and contexts", () => {
 
   it("a message for a working task is refused; the running turn completes untouched", async () => {
     const h = server([
-      { match: { lastUserText: "Count slowly" }, reply: reply(text(LONG_TEXT), SLOW) },
+      streamsSlowly("Count slowly"),
     ]);
     const stream = h.watch("Count slowly");
     const head = await stream.first(() => true);
@@ -118,7 +116,7 @@ describe("A2A server: turns and contexts", () => {
 
   it("queues a second task on a busy context (SUBMITTED, kind queued) and runs it after the first", async () => {
     const h = server([
-      { match: { lastUserText: "First job" }, reply: reply(text(LONG_TEXT), SLOW) },
+      streamsSlowly("First job"),
       says("Second job", "Second done."),
     ]);
     const one = h.watch("First job");
@@ -147,7 +145,7 @@ describe("A2A server: turns and contexts", () => {
 
   it("cancels a queued task without touching the running one", async () => {
     const h = server([
-      { match: { lastUserText: "Long job" }, reply: reply(text(LONG_TEXT), SLOW) },
+      streamsSlowly("Long job"),
       says("Third job", "Third done."),
     ]);
     const one = h.watch("Long job");

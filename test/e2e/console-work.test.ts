@@ -7,7 +7,7 @@
  * notification and counts in the title; a working task is steered from the page.
  */
 import { createHash } from "node:crypto";
-import { copyFile, readFile, writeFile } from "node:fs/promises";
+import { copyFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -26,7 +26,12 @@ import {
   type A2AHarness,
   type ConsolePage,
 } from "../support/harness/index.js";
-import { bodyHas } from "../support/harness/control.js";
+import {
+  isQueuedCommand,
+  releaseBash,
+  slowBashRules,
+  STEER,
+} from "../support/harness/control.js";
 
 const browser = shared(() => startChromium());
 
@@ -304,28 +309,12 @@ describe("the console does not let a prompt go unseen", () => {
   });
 });
 
-const STEER = "Also update the changelog.";
-const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";
-const isQueuedCommand = (frame: unknown) => {
-  const f = frame as { type?: string; state?: string };
-  return f.type === "command_lifecycle" && f.state === "queued";
-};
 
 describe("the console controls a task where the server offers it", () => {
   it("steers a working task from the page", async () => {
     const h = await a2a({
       config: { claude: { allowedTools: ["Bash"] } },
-      rules: [
-        {
-          match: { when: bodyHas(STEER) },
-          reply: reply(text("Built it, and updated the changelog.")),
-        },
-        {
-          match: { lastUserText: "Build the release", toolResult: false },
-          reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
-        },
-        { match: { toolResult: true }, reply: reply(text("Built it.")) },
-      ],
+      rules: slowBashRules("Built it, and updated the changelog."),
     });
     const open = await consoleOf(h);
     const { page } = open;
@@ -338,7 +327,7 @@ describe("the console controls a task where the server offers it", () => {
     await form.locator("button[type=submit]").click();
     // The runtime has the message once it says it queued it; the command may then end.
     await expect.poll(() => h.frames.some(isQueuedCommand), { timeout: 30_000 }).toBe(true);
-    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+    await releaseBash(h);
     await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
     await page
       .locator('.entry.status[data-kind="steered"]', { hasText: `You steered: ${STEER}` })

@@ -11,26 +11,20 @@ import {
   a2aClient,
   killSandboxProcesses,
   messageText,
-  reply,
   resultOf,
   says,
   sendForTask,
   serverProcess,
-  text,
+  streamsSlowly,
   userMessage,
   watchMessage,
 } from "../support/harness/index.js";
-
-const SLOW = { chunkSize: 4, chunkDelayMs: 100 } as const;
-const LONG_TEXT =
-  "This answer streams slowly, one small piece after another, for a long while, " +
-  "long enough for the server to be killed in the middle of it.";
 
 describe("durability: restart recovery", () => {
   it("SIGKILL during a running task: after a restart the task is FAILED with the restart message, and the next message continues the conversation", async () => {
     const p = await serverProcess({
       rules: [
-        { match: { lastUserText: "Tell me about kiwis" }, reply: reply(text(LONG_TEXT), SLOW) },
+        streamsSlowly("Tell me about kiwis", 100),
         says("Go on", "Continuing about kiwis."),
       ],
       deferStart: true,

@@ -15,22 +15,16 @@ import {
   messageText,
   processesWithCommandLine,
   processesWithConfigDir,
-  reply,
   serverProcess,
-  text,
+  streamsSlowly,
   watchMessage,
 } from "../support/harness/index.js";
 import { conversationKeyOf, startJobRules } from "../support/a2a/background.js";
 
-const SLOW = { chunkSize: 4, chunkDelayMs: 100 } as const;
-const LONG_TEXT =
-  "This answer streams slowly, one small piece after another, for a long while, " +
-  "long enough for the server to be stopped in the middle of it.";
-
 describe("durability: graceful shutdown", () => {
   it("SIGTERM during a run: the stream gets the task's end, no Claude Code process remains, exit code 0", async () => {
     const p = await serverProcess({
-      rules: [{ match: { lastUserText: "Write slowly" }, reply: reply(text(LONG_TEXT), SLOW) }],
+      rules: [streamsSlowly("Write slowly", 100)],
       deferStart: true,
     });
     const { bench } = p;

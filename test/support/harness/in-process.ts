@@ -21,6 +21,7 @@ import { sendForTask, streamMessage, userMessage, watchMessage } from "./message
 import type { Rule } from "./model.js";
 import { freePort } from "./ports.js";
 import { recording } from "./recording.js";
+import { closeServed } from "./served.js";
 import { testConfig } from "./test-config.js";
 
 export { testConfig };
@@ -164,13 +165,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
       harness.server = next.server;
       harness.client = next.client;
     },
-    async close() {
-      try {
-        await harness.server.close();
-      } finally {
-        await bench.close();
-      }
-    },
+    close: () => closeServed(harness.server, bench),
   };
   return harness;
 }

@@ -42,3 +42,23 @@ export const asks = (prompt: string | RegExp, a: Asking): Rule[] => [
     reply: reply(text(a.then)),
   },
 ];
+
+/** A long answer: at a few characters a chunk, a turn that runs long enough to act during it. */
+export const LONG_ANSWER =
+  "This answer streams slowly, one small piece after another, for a long while, long enough " +
+  "for the test to act in the middle of it.";
+
+/**
+ * A prompt answered with `answer` (default `LONG_ANSWER`) 4 characters a chunk, one chunk every
+ * `chunkDelayMs`: the run is still streaming when the test cancels, steers, kills or queues.
+ */
+export const streamsSlowly = (
+  prompt: string | RegExp,
+  chunkDelayMs = 40,
+  answer = LONG_ANSWER,
+  name?: string,
+): Rule => ({
+  ...(name !== undefined && { name }),
+  match: { lastUserText: prompt },
+  reply: reply(text(answer), { chunkSize: 4, chunkDelayMs }),
+});

@@ -10,7 +10,7 @@ import type { WorkspaceInput } from "../../../src/config/workspace-schema.js";
 import { twoWorkspaces, type Workspaces } from "../a2a/workspaces.js";
 import { startTestBench, type TestBench } from "../bench.js";
 import type { Rule } from "./model.js";
-import { startServed } from "./served.js";
+import { closeServed, startServed } from "./served.js";
 
 export interface TwoWorkspacesOptions {
   readonly rules?: readonly Rule[];
@@ -48,13 +48,7 @@ export async function startTwoWorkspaces(
         await harness.server.close();
         harness.server = await startServed(bench, config);
       },
-      async close() {
-        try {
-          await harness.server.close();
-        } finally {
-          await bench.close();
-        }
-      },
+      close: () => closeServed(harness.server, bench),
     };
     return harness;
   } catch (err) {
