@@ -25,7 +25,7 @@ import {
   type A2AHarness,
   type Rule,
 } from "../support/harness/index.js";
-import { statusOf, WebhookReceiver } from "../support/webhook.js";
+import { statusOf, WebhookReceiver, withWebhook } from "../support/webhook.js";
 import {
   backgroundBash,
   conversationKeyOf,
@@ -90,22 +90,9 @@ describe("A2A background work (real runtime)", () => {
       },
       rules: jobRules("sleep 1 && echo job-done", "The job is done: job-done."),
     });
-    const first = await h.client.sendMessage({
-      ...sendRequest(userMessage("Start the job")),
-      configuration: {
-        acceptedOutputModes: [],
-        taskPushNotificationConfig: {
-          tenant: "",
-          id: "",
-          taskId: "",
-          url: hook.url,
-          token: "secret-token",
-          authentication: undefined,
-        },
-        historyLength: undefined,
-        returnImmediately: false,
-      },
-    });
+    const first = await h.client.sendMessage(
+      withWebhook(userMessage("Start the job"), hook.url, "secret-token"),
+    );
     if (!("status" in first)) throw new Error("expected a task");
     expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(messageText(first.history.at(-1))).toBe("Job started.");

@@ -18,7 +18,6 @@ import {
   perTest,
   reply,
   says,
-  sendRequest,
   streamsSlowly,
   text,
   toolUse,
@@ -35,7 +34,7 @@ import {
   v03Ids,
   v03Message,
 } from "../support/a2a/v03.js";
-import { WebhookReceiver } from "../support/webhook.js";
+import { WebhookReceiver, withWebhook } from "../support/webhook.js";
 
 const COMPAT = { server: { compat: { v03: true } } } as const;
 const CI_TOKEN = "ci-token-0123456789";
@@ -186,9 +185,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   it("refuses a message for a working task, cancels it, and refuses a second cancel", async () => {
     const h = await a2a({
       config: COMPAT,
-      rules: [
-        streamsSlowly("Write a long essay"),
-      ],
+      rules: [streamsSlowly("Write a long essay")],
     });
     const client = await connectV03(h.server.url);
     const events: unknown[] = [];
@@ -267,22 +264,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
     expect(delivery.headers["content-type"]).toBe("application/json");
     expect(delivery.body).toMatchObject({ kind: "task", id: task.id });
 
-    const v1 = await h.client.sendMessage({
-      ...sendRequest(userMessage("Notify me")),
-      configuration: {
-        acceptedOutputModes: [],
-        taskPushNotificationConfig: {
-          tenant: "",
-          id: "",
-          taskId: "",
-          url: hook.url,
-          token: "t10",
-          authentication: undefined,
-        },
-        historyLength: undefined,
-        returnImmediately: false,
-      },
-    });
+    const v1 = await h.client.sendMessage(withWebhook(userMessage("Notify me"), hook.url, "t10"));
     const v1Delivery = await hook.waitFor((d) => d.headers["x-a2a-notification-token"] === "t10");
     expect(v1Delivery.headers["content-type"]).toBe("application/a2a+json");
     expect(Object.keys(v1Delivery.body)).toEqual([

@@ -17,16 +17,16 @@ import {
 import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import {
   a2a,
-  COLOUR_QUESTION,
+  asks,
   describeStream,
   idsOf,
   lastStatus,
+  listRequest,
   messageText,
   reply,
   resultText,
   sendRequest,
   text,
-  toolUse,
   userMessage,
   watch,
   watchMessage,
@@ -76,16 +76,7 @@ describe("control extension: steering (real runtime)", () => {
 
     const stored = await h.client.getTask({ tenant: "", id: ids.taskId, historyLength: undefined });
     expect(stored.history.map((m) => messageText(m))).toContain(STEER);
-    const tasks = await h.client.listTasks({
-      tenant: "",
-      contextId: ids.contextId,
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageSize: 50,
-      pageToken: "",
-      historyLength: 0,
-      statusTimestampAfter: undefined,
-      includeArtifacts: false,
-    });
+    const tasks = await h.client.listTasks(listRequest(ids.contextId));
     expect(tasks.tasks.map((t) => t.id)).toEqual([ids.taskId]);
     expect(h.bench.model.unmatched).toEqual([]);
   });
@@ -167,14 +158,7 @@ describe("control extension: the other states (real runtime)", () => {
   it("with the header, a parked task takes the message as its answer and a finished one refuses it", async () => {
     const h = await a2a({
       fetchImpl: withControl,
-      rules: [
-        {
-          name: "ask",
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { name: "blue", match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
-      ],
+      rules: asks("Paint the fence", { answer: /blue/, then: "Painting it blue.", name: "blue" }),
     });
     const first = h.watch("Paint the fence");
     const parked = await first.done;

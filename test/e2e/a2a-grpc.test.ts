@@ -14,7 +14,7 @@ import { status as Status } from "@grpc/grpc-js";
 import { runClient, type ClientEnv } from "../../src/client/index.js";
 import {
   a2a,
-  COLOUR_QUESTION,
+  asks,
   describeStream,
   freePort,
   idsOf,
@@ -61,12 +61,7 @@ async function startGrpc(o: HarnessOptions & { token?: string } = {}) {
 const stream = (client: Client, text: string, ids = {}) => streamMessage(client, text, ids);
 
 const PAINT: Rule[] = [
-  {
-    name: "ask",
-    match: { lastUserText: "Paint the fence", toolResult: false },
-    reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-  },
-  { name: "painted", match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
+  ...asks("Paint the fence", { answer: /blue/, then: "Painting it blue.", name: "painted" }),
 ];
 
 describe("the gRPC binding", () => {

@@ -48,18 +48,11 @@ function outsideWriteRules(path: string, extra: Rule[] = []): Rule[] {
 describe("interactive tasks", () => {
   it("AskUserQuestion parks the task in input-required; the answer resumes it", async () => {
     const h = await a2a({
-      rules: [
-        {
-          name: "ask",
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        {
-          name: "after-answer",
-          match: { toolResult: /blue/ },
-          reply: reply(text("Painting it blue.")),
-        },
-      ],
+      rules: asks("Paint the fence", {
+        answer: /blue/,
+        then: "Painting it blue.",
+        name: "after-answer",
+      }),
     });
     const first = await send(h, "Paint the fence");
     const parked = lastStatus(first);

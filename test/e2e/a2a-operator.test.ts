@@ -15,7 +15,7 @@ import { connect } from "../../src/client/connect.js";
 import { TEXT } from "../../src/contract/texts.js";
 import {
   a2a,
-  COLOUR_QUESTION,
+  asks,
   dataPart,
   failure,
   freePort,
@@ -85,12 +85,7 @@ const WRITE_OUTSIDE = (outside: string): Rule[] => [
     reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
   },
   { name: "written", match: { toolResult: /created successfully/ }, reply: reply(text("Saved.")) },
-  {
-    name: "ask",
-    match: { lastUserText: "Paint the fence", toolResult: false },
-    reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-  },
-  { match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
+  ...asks("Paint the fence", { answer: /blue/, then: "Painting it blue." }),
   says("What did Alice ask?", "Nothing I know of."),
 ];
 

@@ -4,7 +4,6 @@
  * conversation Claude knows and the files go back to before a task, or a new context goes on
  * from the end of one, and both survive a restart.
  */
-import { execFileSync } from "node:child_process";
 import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -22,30 +21,8 @@ import {
   type A2AHarness,
   type ParsedRequest,
 } from "../support/harness/index.js";
+import { git, initRepository, workingDir } from "../support/harness/git.js";
 import { withControl } from "../support/harness/control.js";
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd,
-    encoding: "utf8",
-  });
-
-async function initRepository(cwd: string): Promise<void> {
-  git(cwd, "init", "-q", "-b", "main");
-  await writeFile(join(cwd, "base.txt"), "base\n");
-  git(cwd, "add", ".");
-  git(cwd, "commit", "-q", "-m", "the base");
-}
-
-/** The folder the runtime works in, as it last told the model (a fork's history names its source's). */
-function workingDir(req: ParsedRequest): string {
-  // A resumed process in another folder says "<new> (was <old>)".
-  const pattern = /Primary working directory: (.+?)(?: \(was |\\n|")/g;
-  const all = [...JSON.stringify(req.body).matchAll(pattern)];
-  const found = all.at(-1)?.[1];
-  if (found === undefined) throw new Error("no working directory in the system prompt");
-  return found.trim();
-}
 
 /** A Bash command that runs until the test creates `release` (no timing). */
 const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";

@@ -9,7 +9,6 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import type { Client } from "@a2a-js/sdk/client";
 import { connect, errorMessage } from "../../src/client/connect.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import {
@@ -21,12 +20,12 @@ import {
   resultOf,
   says,
   sendForTask,
-  sendRequest,
   text,
   toolUse,
   userMessage,
   type A2AHarness,
 } from "../support/harness/index.js";
+import { expectUnknown } from "../support/a2a/isolation.js";
 
 const TIMEOUT = 120_000;
 
@@ -228,51 +227,6 @@ describe("bearer tokens", () => {
   );
 });
 
-/** Makes a request fail the same way whatever the id: the error's class and text, id masked. */
-async function failure(id: string, call: () => Promise<unknown>): Promise<string> {
-  try {
-    const result = call();
-    await result;
-    return "no error";
-  } catch (err) {
-    const e = err as Error;
-    return `${e.constructor.name}: ${e.message.split(id).join("<id>")}`;
-  }
-}
-
-async function drain(stream: AsyncIterable<unknown>): Promise<void> {
-  for await (const _ of stream) void _;
-}
-
-/** Every method that names a task, as `caller` tries it on `id`. */
-function probes(caller: Client, id: string): Record<string, () => Promise<unknown>> {
-  return {
-    getTask: () => caller.getTask({ tenant: "", id, historyLength: undefined }),
-    cancelTask: () => caller.cancelTask({ tenant: "", id, metadata: undefined }),
-    subscribe: () => drain(caller.resubscribeTask({ tenant: "", id })),
-    sendMessage: () =>
-      caller.sendMessage(sendRequest(userMessage("red", { taskId: id, contextId: "shared" }))),
-    setPush: () =>
-      caller.createTaskPushNotificationConfig({
-        tenant: "",
-        id: "p1",
-        taskId: id,
-        url: "https://example.com/hook",
-        token: "",
-        authentication: undefined,
-      }),
-    getPush: () => caller.getTaskPushNotificationConfig({ tenant: "", taskId: id, id: "p1" }),
-    listPush: () =>
-      caller.listTaskPushNotificationConfig({
-        tenant: "",
-        taskId: id,
-        pageSize: 10,
-        pageToken: "",
-      }),
-    deletePush: () => caller.deleteTaskPushNotificationConfig({ tenant: "", taskId: id, id: "p1" }),
-  };
-}
-
 describe("isolation down to the conversation", () => {
   it(
     "two callers with one contextId get two conversations that neither see nor wait on each other",
@@ -310,13 +264,7 @@ describe("isolation down to the conversation", () => {
       expect(meanwhile.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
       // Alice's task is, for Bob, exactly an unknown task, whatever the method.
-      const unknown = randomUUID();
-      for (const [name, probe] of Object.entries(probes(bob, parked.id))) {
-        const onAlices = await failure(parked.id, probe);
-        const onUnknown = await failure(unknown, probes(bob, unknown)[name] ?? probe);
-        expect({ name, error: onAlices }).toEqual({ name, error: onUnknown });
-        expect(onAlices).not.toBe("no error");
-      }
+      await expectUnknown(bob, parked.id, { text: "red", contextId });
       const bobsList = await bob.listTasks(listRequest(contextId));
       expect(bobsList.tasks.map((t) => t.id).sort()).toEqual([asked.id, meanwhile.id].sort());
 

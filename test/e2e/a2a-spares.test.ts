@@ -7,7 +7,6 @@
  * handed out, a CLAUDE.md change gives a new one before the next conversation, and none outlives
  * its server, not even a server killed with SIGKILL.
  */
-import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -29,28 +28,9 @@ import {
   type A2AHarness,
   type ParsedRequest,
 } from "../support/harness/index.js";
+import { git, initRepository, workingDir } from "../support/harness/git.js";
 
 const OPUS = "claude-opus-4-5";
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd,
-    encoding: "utf8",
-  });
-
-async function initRepository(cwd: string): Promise<void> {
-  git(cwd, "init", "-q", "-b", "main");
-  await writeFile(join(cwd, "base.txt"), "base\n");
-  git(cwd, "add", ".");
-  git(cwd, "commit", "-q", "-m", "the base");
-}
-
-/** The folder the runtime works in: it tells the model ("Primary working directory: …"). */
-function workingDir(req: ParsedRequest): string {
-  const found = /Primary working directory: (.+?)(?:\\n|")/.exec(JSON.stringify(req.body));
-  if (found?.[1] === undefined) throw new Error("no working directory in the system prompt");
-  return found[1].trim();
-}
 
 const rules = [{ name: "any", match: {}, reply: reply(text("Done.")) }];
 

@@ -25,10 +25,7 @@ describe("A2A server: turns and contexts", () => {
   const server = sharedA2A();
 
   it("CancelTask stops a running task with one CANCELED status; the context goes on", async () => {
-    const h = server([
-      streamsSlowly("Write a long essay"),
-      says("Are you still there?", "Yes."),
-    ]);
+    const h = server([streamsSlowly("Write a long essay"), says("Are you still there?", "Yes.")]);
     const stream = h.watch("Write a long essay");
     const head = await stream.first(() => true);
     await stream.first(isArtifact); // the run is streaming
@@ -54,9 +51,7 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("a message for a working task is refused; the running turn completes untouched", async () => {
-    const h = server([
-      streamsSlowly("Count slowly"),
-    ]);
+    const h = server([streamsSlowly("Count slowly")]);
     const stream = h.watch("Count slowly");
     const head = await stream.first(() => true);
     await stream.first(isArtifact);
@@ -115,10 +110,7 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("queues a second task on a busy context (SUBMITTED, kind queued) and runs it after the first", async () => {
-    const h = server([
-      streamsSlowly("First job"),
-      says("Second job", "Second done."),
-    ]);
+    const h = server([streamsSlowly("First job"), says("Second job", "Second done.")]);
     const one = h.watch("First job");
     const head = await one.first(() => true);
     await one.first(isArtifact);
@@ -144,10 +136,7 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("cancels a queued task without touching the running one", async () => {
-    const h = server([
-      streamsSlowly("Long job"),
-      says("Third job", "Third done."),
-    ]);
+    const h = server([streamsSlowly("Long job"), says("Third job", "Third done.")]);
     const one = h.watch("Long job");
     const head = await one.first(() => true);
     await one.first(isArtifact);

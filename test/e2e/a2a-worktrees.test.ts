@@ -4,8 +4,7 @@
  * conversation works in its own worktree on its own branch, each task's change is committed
  * there, the workspace's own checkout is never touched.
  */
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { readdirSync, readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -24,23 +23,11 @@ import {
   userMessage,
   type ParsedRequest,
 } from "../support/harness/index.js";
+import { git, initRepository as initRepositoryOf, workingDir } from "../support/harness/git.js";
 import { resolveConfig } from "../../src/config/load.js";
 import { startServer, StartupError } from "../../src/app/server.js";
 import { WORKTREE_SETUP } from "../../src/workspace/worktrees/manager.js";
 import type { WorktreeMetadata } from "../../src/contract/worktree.js";
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd,
-    encoding: "utf8",
-  });
-
-/** The folder the runtime works in: it tells the model ("Primary working directory: …"). */
-function workingDir(req: ParsedRequest): string {
-  const found = /Primary working directory: (.+?)(?:\\n|")/.exec(JSON.stringify(req.body));
-  if (found?.[1] === undefined) throw new Error("no working directory in the system prompt");
-  return found[1].trim();
-}
 
 /**
  * The context id a worktree's name starts with (`<contextId>-<hash>`; ours have no `-`). The
@@ -98,13 +85,8 @@ const rules = [
   },
 ];
 
-async function initRepository(cwd: string): Promise<void> {
-  git(cwd, "init", "-q", "-b", "main");
-  await writeFile(join(cwd, "shared.txt"), "base\n");
-  await writeFile(join(cwd, "other.txt"), "untouched\n");
-  git(cwd, "add", ".");
-  git(cwd, "commit", "-q", "-m", "the base");
-}
+const initRepository = (cwd: string) =>
+  initRepositoryOf(cwd, { "shared.txt": "base\n", "other.txt": "untouched\n" });
 
 const worktreeOf = (task: Task) => task.metadata?.worktree as WorktreeMetadata | undefined;
 const diffOf = (task: Task) => {

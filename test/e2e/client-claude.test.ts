@@ -9,8 +9,9 @@ import { TaskState } from "@a2a-js/sdk";
 import { GuardedRequestHandler } from "../../src/a2a/handler/guarded-request-handler.js";
 import {
   a2a,
-  COLOUR_QUESTION,
+  asks,
   KEY,
+  listRequest,
   reply,
   says,
   temp,
@@ -141,18 +142,11 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
 
   it("a question answered with the arrow keys reaches the model as the chosen label", async () => {
     const { h: harness, cli } = await start({
-      rules: [
-        {
-          name: "ask",
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        {
-          name: "after-answer",
-          match: { toolResult: /blue/ },
-          reply: reply(text("Painting it blue.")),
-        },
-      ],
+      rules: asks("Paint the fence", {
+        answer: /blue/,
+        then: "Painting it blue.",
+        name: "after-answer",
+      }),
     });
     const t = cli.chat();
     let at = await t.waitFor("Ctrl-C during a turn cancels it");
@@ -252,16 +246,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
     t.write(KEY.ctrlC);
     at = await t.waitFor("canceling the task", { from: at });
     at = await t.waitFor("[canceled]", { from: at });
-    const list = await harness.client.listTasks({
-      tenant: "",
-      contextId: "",
-      status: 0,
-      pageSize: 10,
-      pageToken: "",
-      historyLength: 0,
-      statusTimestampAfter: undefined,
-      includeArtifacts: false,
-    });
+    const list = await harness.client.listTasks({ ...listRequest(""), pageSize: 10 });
     expect(list.tasks.map((task) => task.status?.state)).toEqual([TaskState.TASK_STATE_CANCELED]);
     // The client is still there, in the same context.
     t.write("Still there?\r");

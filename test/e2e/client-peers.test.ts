@@ -13,6 +13,7 @@ import {
   COLOUR_QUESTION,
   delegating,
   KEY,
+  listRequest,
   peerOf,
   terminal,
 } from "../support/harness/index.js";
@@ -45,16 +46,7 @@ describe("claude-a2a chat and a delegated call", () => {
 
     const answered = b.bench.model.requests.find((r) => r.rule === "b-answered")?.request;
     expect(answered?.toolResults[0]?.content).toContain('"Which colour do you prefer?"="blue"');
-    const tasks = await a.client.listTasks({
-      tenant: "",
-      contextId: "",
-      status: 0,
-      pageSize: 10,
-      pageToken: "",
-      historyLength: 0,
-      statusTimestampAfter: undefined,
-      includeArtifacts: false,
-    });
+    const tasks = await a.client.listTasks({ ...listRequest(""), pageSize: 10 });
     expect(tasks.tasks).toHaveLength(1);
     const [task] = tasks.tasks;
     expect(task?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);

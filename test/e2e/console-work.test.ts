@@ -26,12 +26,7 @@ import {
   type A2AHarness,
   type ConsolePage,
 } from "../support/harness/index.js";
-import {
-  isQueuedCommand,
-  releaseBash,
-  slowBashRules,
-  STEER,
-} from "../support/harness/control.js";
+import { isQueuedCommand, releaseBash, slowBashRules, STEER } from "../support/harness/control.js";
 
 const browser = shared(() => startChromium());
 
@@ -308,7 +303,6 @@ describe("the console does not let a prompt go unseen", () => {
     await closeChecked(open);
   });
 });
-
 
 describe("the console controls a task where the server offers it", () => {
   it("steers a working task from the page", async () => {

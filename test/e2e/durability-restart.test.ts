@@ -23,10 +23,7 @@ import {
 describe("durability: restart recovery", () => {
   it("SIGKILL during a running task: after a restart the task is FAILED with the restart message, and the next message continues the conversation", async () => {
     const p = await serverProcess({
-      rules: [
-        streamsSlowly("Tell me about kiwis", 100),
-        says("Go on", "Continuing about kiwis."),
-      ],
+      rules: [streamsSlowly("Tell me about kiwis", 100), says("Go on", "Continuing about kiwis.")],
       deferStart: true,
     });
     const { bench } = p;

@@ -23,6 +23,7 @@ import {
   a2a,
   describeStream,
   lastStatus,
+  listRequest,
   perTest,
   reply,
   sendRequest,
@@ -212,16 +213,7 @@ describe("streams cut mid-answer (real runtime, TCP proxy)", () => {
 
     // Nothing ran twice: each round is one task, however often its send was repeated.
     for (const contextId of ["ctx-a", "ctx-b", "ctx-c"]) {
-      const listed = await direct.listTasks({
-        tenant: "",
-        contextId,
-        status: TaskState.TASK_STATE_UNSPECIFIED,
-        pageSize: 100,
-        pageToken: "",
-        historyLength: 0,
-        statusTimestampAfter: undefined,
-        includeArtifacts: false,
-      });
+      const listed = await direct.listTasks({ ...listRequest(contextId), pageSize: 100 });
       expect(listed.tasks.every((t) => t.status?.state === TaskState.TASK_STATE_COMPLETED)).toBe(
         true,
       );

@@ -10,11 +10,7 @@ import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
 import { describeStream, says } from "../support/harness/index.js";
-import {
-  a2aStoringIn,
-  fill,
-  smallFilesystemForFile,
-} from "../support/harness/small-filesystem.js";
+import { a2aStoringIn, fill, smallFilesystemForFile } from "../support/harness/small-filesystem.js";
 
 interface Health {
   status: string;

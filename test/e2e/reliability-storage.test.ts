@@ -9,11 +9,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
 import { describeStream, says } from "../support/harness/index.js";
-import {
-  a2aStoringIn,
-  fill,
-  smallFilesystemForFile,
-} from "../support/harness/small-filesystem.js";
+import { a2aStoringIn, fill, smallFilesystemForFile } from "../support/harness/small-filesystem.js";
 
 const mounted = await smallFilesystemForFile("claude-a2a-full-");
 
