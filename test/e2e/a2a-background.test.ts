@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
 import {
   a2a,
+  afterTool,
   describeStream,
   idsOf,
   lastStatus,
@@ -20,8 +21,8 @@ import {
   says,
   sendRequest,
   text,
-  toolUse,
   userMessage,
+  writes,
   type A2AHarness,
   type Rule,
 } from "../support/harness/index.js";
@@ -125,11 +126,7 @@ describe("A2A background work (real runtime)", () => {
             backgroundBash("sleep 4 && echo second-done", "Second job"),
           ]),
         },
-        {
-          name: "started",
-          match: { toolResult: /running in background/i },
-          reply: reply(text("Both started.")),
-        },
+        afterTool(/running in background/i, "Both started.", "started"),
         says(
           /First job[\s\S]*<\/task-notification>|<summary>[^<]*First job/,
           "First job reported.",
@@ -167,16 +164,8 @@ describe("A2A background work (real runtime)", () => {
     const outside = `${h.bench.sandbox.root}/wake-output.txt`;
     h.bench.model.setRules([
       ...startJobRules("sleep 1 && echo job-done"),
-      {
-        name: "wake-write",
-        match: { lastUserText: /<task-notification>/, toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "from the wake\n" })),
-      },
-      {
-        name: "wake-wrote",
-        match: { toolResult: /File created|wrote|written/i },
-        reply: reply(text("Wrote the report.")),
-      },
+      writes(/<task-notification>/, outside, "from the wake\n", "wake-write"),
+      afterTool(/File created|wrote|written/i, "Wrote the report.", "wake-wrote"),
     ]);
     const parked = await h.stream("Start the job");
     expect(describeStream(parked)).toContain("status:working:background_wait");
@@ -208,11 +197,7 @@ describe("A2A background work (real runtime)", () => {
               ),
             ),
         },
-        {
-          name: "started",
-          match: { toolResult: /running in background/i },
-          reply: reply(text("Job started.")),
-        },
+        afterTool(/running in background/i, "Job started.", "started"),
         {
           name: "hello",
           match: { lastUserText: /Hello \d+/ },

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
 import {
   a2a,
+  afterTool,
   describeStream,
   messageText,
   partsText,
@@ -15,6 +16,7 @@ import {
   says,
   text,
   toolUse,
+  writes,
 } from "../support/harness/index.js";
 
 /** [filename, mediaType, content] of each raw (file) part; a text part would show as text. */
@@ -87,17 +89,13 @@ describe("A2A server: single turns", () => {
     const h = await a2a();
     const file = join(h.bench.sandbox.cwd, "notes", "todo.md");
     h.bench.model.setRules([
-      {
-        name: "write",
-        match: { lastUserText: "Write the todo list", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: file, content: "- buy milk\n" })),
-      },
+      writes("Write the todo list", file, "- buy milk\n", "write"),
       {
         name: "edit",
         match: { toolResult: /created successfully/ },
         reply: reply(toolUse("Edit", { file_path: file, old_string: "milk", new_string: "bread" })),
       },
-      { name: "done", match: { toolResult: true }, reply: reply(text("Todo list written.")) },
+      afterTool(true, "Todo list written.", "done"),
     ]);
     const events = await h.stream("Write the todo list");
     const shape = describeStream(events);

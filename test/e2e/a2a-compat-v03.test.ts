@@ -13,15 +13,16 @@ import { ClientFactory } from "v03/client";
 import { versionRefusedMessage } from "../../src/contract/versions.js";
 import {
   a2a,
+  afterTool,
   asks,
   COLOUR_QUESTION,
   perTest,
   reply,
   says,
   streamsSlowly,
-  text,
   toolUse,
   userMessage,
+  writes,
   type Rule,
 } from "../support/harness/index.js";
 import {
@@ -45,11 +46,8 @@ const TOKENS = [
   { name: "ops", sha256: sha256(OPS_TOKEN) },
 ];
 /** Claude writes a file OUTSIDE the server's cwd: acceptEdits does not allow that by itself. */
-const outsideWrite = (path: string): Rule => ({
-  name: "write-outside",
-  match: { lastUserText: "Save the report", toolResult: false },
-  reply: reply(toolUse("Write", { file_path: path, content: "report\n" })),
-});
+const outsideWrite = (path: string): Rule =>
+  writes("Save the report", path, "report\n", "write-outside");
 
 describe("A2A v0.3 clients (server.compat.v03)", () => {
   it("sends, streams and gets tasks with the v0.3 client, over JSON-RPC and HTTP+JSON", async () => {
@@ -132,11 +130,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
     await mkdir(join(h.bench.sandbox.root, "outside"));
     h.bench.model.setRules([
       outsideWrite(outside),
-      {
-        name: "written",
-        match: { toolResult: /created successfully/ },
-        reply: reply(text("Saved.")),
-      },
+      afterTool(/created successfully/, "Saved.", "written"),
     ]);
     const client = await connectV03(h.server.url);
     const first = await collectV03(
@@ -157,10 +151,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
     // Loop protection: denied, Claude asks for the very same write again, the task stops.
     const again = join(h.bench.sandbox.root, "outside", "again.txt");
     h.bench.model.setRules([
-      {
-        match: { lastUserText: "Save it again", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: again, content: "x\n" })),
-      },
+      writes("Save it again", again, "x\n"),
       {
         match: { toolResult: /The user denied this action/ },
         reply: reply(toolUse("Write", { file_path: again, content: "x\n" })),

@@ -11,6 +11,7 @@ import { TaskState, type Part, type SendMessageRequest } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, type Client } from "@a2a-js/sdk/client";
 import {
   a2a,
+  afterTool,
   collect,
   EVERY_TASK,
   freePort,
@@ -22,6 +23,7 @@ import {
   textPart,
   toolUse,
   userMessage,
+  writes,
 } from "../support/harness/index.js";
 
 const V1 = { "A2A-Version": "1.0" };
@@ -99,7 +101,7 @@ describe("A2A conformance: file artifacts", () => {
           match: { lastUserText: "Write the notes", toolResult: false },
           reply: reply(toolUse("Write", { file_path: "notes.md", content })),
         },
-        { name: "done", match: { toolResult: true }, reply: reply(text("Notes written.")) },
+        afterTool(true, "Notes written.", "done"),
       ],
     });
     const events = await h.stream("Write the notes");
@@ -275,12 +277,8 @@ describe("A2A conformance: output modes", () => {
   it("gives a text/plain-only client no file artifacts, and lists their paths in the answer", async () => {
     const h = await a2a({
       rules: [
-        {
-          name: "write",
-          match: { lastUserText: "Write the notes", toolResult: false },
-          reply: reply(toolUse("Write", { file_path: "notes.md", content: "# n\n" })),
-        },
-        { name: "done", match: { toolResult: true }, reply: reply(text("Notes written.")) },
+        writes("Write the notes", "notes.md", "# n\n", "write"),
+        afterTool(true, "Notes written.", "done"),
       ],
     });
     const request = withOutputModes(sendRequest(userMessage("Write the notes")), ["text/plain"]);

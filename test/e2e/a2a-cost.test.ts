@@ -9,6 +9,7 @@ import { TaskState, type Message } from "@a2a-js/sdk";
 import { usageOf, type TaskUsage } from "../../src/contract/usage.js";
 import {
   a2a,
+  afterTool,
   lastStatus,
   listRequest,
   reply,
@@ -122,7 +123,7 @@ describe("budgets (real runtime)", () => {
           match: { lastUserText: "Look around", toolResult: false },
           reply: reply(toolUse("Glob", { pattern: "*" })),
         },
-        { name: "looked", match: { toolResult: true }, reply: reply(text("Looked.")) },
+        afterTool(true, "Looked.", "looked"),
         says("Hello", "Hello.", "hello"),
       ],
     });

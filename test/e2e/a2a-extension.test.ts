@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import { EVENTS_EXTENSION_URI } from "../../src/contract/extension.js";
-import { a2a, reply, text, toolUse } from "../support/harness/index.js";
+import { a2a, afterTool, reply, toolUse } from "../support/harness/index.js";
 
 type Json = Record<string, unknown>;
 
@@ -22,7 +22,7 @@ describe("the event extension", () => {
           match: { lastUserText: "Look around", toolResult: false },
           reply: reply(toolUse("Bash", { command: "echo hi", description: "Say hi" })),
         },
-        { match: { toolResult: /hi/ }, reply: reply(text("Looked.")) },
+        afterTool(/hi/, "Looked."),
       ],
     });
     const card = (await h.client.getAgentCard()).capabilities?.extensions ?? [];

@@ -14,6 +14,7 @@ import { status as Status } from "@grpc/grpc-js";
 import { runClient, type ClientEnv } from "../../src/client/index.js";
 import {
   a2a,
+  afterTool,
   asks,
   describeStream,
   freePort,
@@ -22,15 +23,13 @@ import {
   listRequest,
   messageText,
   perTest,
-  reply,
   says,
   sendForTask,
   sendRequest,
   streamMessage,
-  text,
-  toolUse,
   userMessage,
   watch,
+  writes,
   type HarnessOptions,
   type Rule,
 } from "../support/harness/index.js";
@@ -129,16 +128,8 @@ describe("the gRPC binding", () => {
       await mkdir(join(h.bench.sandbox.root, "outside"));
       h.bench.model.setRules([
         ...PAINT,
-        {
-          name: "write-outside",
-          match: { lastUserText: "Save the report", toolResult: false },
-          reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
-        },
-        {
-          name: "saved",
-          match: { toolResult: /created successfully/ },
-          reply: reply(text("Saved.")),
-        },
+        writes("Save the report", outside, "report\n", "write-outside"),
+        afterTool(/created successfully/, "Saved.", "saved"),
       ]);
 
       const asked = await stream(grpc, "Paint the fence");

@@ -9,6 +9,7 @@ import { TaskState, type Part } from "@a2a-js/sdk";
 import { TEXT } from "../../src/contract/texts.js";
 import {
   a2a,
+  afterTool,
   asks,
   COLOUR_QUESTION,
   dataPart,
@@ -25,6 +26,7 @@ import {
   toolUse,
   userMessage,
   watch,
+  writes,
   type A2AHarness,
   type Rule,
 } from "../support/harness/index.js";
@@ -35,14 +37,7 @@ async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {
 
 /** Claude writes a file OUTSIDE the server's cwd: acceptEdits does not allow that by itself. */
 function outsideWriteRules(path: string, extra: Rule[] = []): Rule[] {
-  return [
-    {
-      name: "write-outside",
-      match: { lastUserText: "Save the report", toolResult: false },
-      reply: reply(toolUse("Write", { file_path: path, content: "report\n" })),
-    },
-    ...extra,
-  ];
+  return [writes("Save the report", path, "report\n", "write-outside"), ...extra];
 }
 
 describe("interactive tasks", () => {
@@ -109,7 +104,7 @@ describe("interactive tasks", () => {
           match: { lastUserText: "Order a shirt", toolResult: false },
           reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION, size] })),
         },
-        { name: "answered", match: { toolResult: /red/ }, reply: reply(text("Ordered.")) },
+        afterTool(/red/, "Ordered.", "answered"),
       ],
     });
     const first = await send(h, "Order a shirt");
@@ -179,13 +174,7 @@ describe("interactive tasks", () => {
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     await mkdir(join(h.bench.sandbox.root, "outside"));
     h.bench.model.setRules(
-      outsideWriteRules(outside, [
-        {
-          name: "written",
-          match: { toolResult: /created successfully/ },
-          reply: reply(text("Saved.")),
-        },
-      ]),
+      outsideWriteRules(outside, [afterTool(/created successfully/, "Saved.", "written")]),
     );
     const first = await send(h, "Save the report");
     expect(lastStatus(first).kind).toBe("permission_request");
@@ -200,11 +189,7 @@ describe("interactive tasks", () => {
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     h.bench.model.setRules(
       outsideWriteRules(outside, [
-        {
-          name: "gives-up",
-          match: { toolResult: /The user denied this action/ },
-          reply: reply(text("Understood, I will not save it.")),
-        },
+        afterTool(/The user denied this action/, "Understood, I will not save it.", "gives-up"),
       ]),
     );
     const first = await send(h, "Save the report");
@@ -223,16 +208,8 @@ describe("interactive tasks", () => {
     await mkdir(join(h.bench.sandbox.root, "outside"));
     h.bench.model.setRules(
       outsideWriteRules(outside, [
-        {
-          name: "gives-up",
-          match: { toolResult: /The user denied this action/ },
-          reply: reply(text("Understood, I will not save it.")),
-        },
-        {
-          name: "written",
-          match: { toolResult: /created successfully/ },
-          reply: reply(text("Saved.")),
-        },
+        afterTool(/The user denied this action/, "Understood, I will not save it.", "gives-up"),
+        afterTool(/created successfully/, "Saved.", "written"),
       ]),
     );
     const first = await send(h, "Save the report");
@@ -282,11 +259,7 @@ describe("interactive tasks", () => {
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     h.bench.model.setRules(
       outsideWriteRules(outside, [
-        {
-          name: "denied",
-          match: { toolResult: /turned off on this server/ },
-          reply: reply(text("I cannot save outside the workspace.")),
-        },
+        afterTool(/turned off on this server/, "I cannot save outside the workspace.", "denied"),
       ]),
     );
     const events = await send(h, "Save the report");

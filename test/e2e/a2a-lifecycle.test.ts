@@ -11,6 +11,7 @@ import { TEXT } from "../../src/contract/texts.js";
 import { rawPart } from "../../src/contract/messages.js";
 import {
   a2a,
+  afterTool,
   dataPart,
   describeStream,
   idsOf,
@@ -143,7 +144,7 @@ describe("A2A task lifecycle (real runtime)", () => {
         match: { lastUserText: "Two helpers", toolResult: false },
         reply: reply([agent("Write file A"), agent("Write file B")]),
       },
-      { name: "done", match: { toolResult: true }, reply: reply(text("Both helpers reported.")) },
+      afterTool(true, "Both helpers reported.", "done"),
     ]);
 
     const first = await h.stream("Two helpers");

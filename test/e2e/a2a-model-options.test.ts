@@ -11,6 +11,7 @@ import type { SDKSystemMessage } from "@anthropic-ai/claude-agent-sdk";
 import { TASK_OPTIONS_EXTENSION_URI } from "../../src/contract/task-options.js";
 import {
   a2a,
+  afterTool,
   freePort,
   listRequest,
   messageText,
@@ -210,7 +211,7 @@ describe("Claude options passed through (real runtime)", () => {
           match: { lastUserText: "Print the greeting", toolResult: false },
           reply: reply(toolUse("Bash", { command: "echo $GREETING_WORD", description: "Greet" })),
         },
-        { name: "greeted", match: { toolResult: /ahoy-from-config/ }, reply: reply(text("Arr.")) },
+        afterTool(/ahoy-from-config/, "Arr.", "greeted"),
       ],
     });
     const task = await h.send("Print the greeting");

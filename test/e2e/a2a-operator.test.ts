@@ -15,6 +15,7 @@ import { connect } from "../../src/client/connect.js";
 import { TEXT } from "../../src/contract/texts.js";
 import {
   a2a,
+  afterTool,
   asks,
   dataPart,
   failure,
@@ -24,12 +25,10 @@ import {
   lastStatus,
   listRequest,
   messageText,
-  reply,
   says,
   streamMessage,
-  text,
-  toolUse,
   watch,
+  writes,
   type A2AHarness,
   type Rule,
 } from "../support/harness/index.js";
@@ -79,12 +78,8 @@ async function start(rules: (outside: string) => Rule[], grpcPort?: number): Pro
 }
 
 const WRITE_OUTSIDE = (outside: string): Rule[] => [
-  {
-    name: "write-outside",
-    match: { lastUserText: "Save the report", toolResult: false },
-    reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
-  },
-  { name: "written", match: { toolResult: /created successfully/ }, reply: reply(text("Saved.")) },
+  writes("Save the report", outside, "report\n", "write-outside"),
+  afterTool(/created successfully/, "Saved.", "written"),
   ...asks("Paint the fence", { answer: /blue/, then: "Painting it blue." }),
   says("What did Alice ask?", "Nothing I know of."),
 ];

@@ -18,6 +18,7 @@ import { DELEGATED_TASKS_KEY, type DelegatedTaskRef } from "../../src/contract/d
 import { usageOf } from "../../src/contract/usage.js";
 import {
   a2a,
+  afterTool,
   asks,
   COLOUR_QUESTION,
   dataPart,
@@ -39,6 +40,7 @@ import {
   toolUse,
   userMessage,
   watch,
+  writes,
 } from "../support/harness/index.js";
 
 const statuses = (events: readonly StreamResponse[]) =>
@@ -197,11 +199,8 @@ describe("delegation to a peer A2A agent", () => {
     const target = join(outside.path, "denied.txt");
     const b = await a2a({
       rules: [
-        {
-          match: { lastUserText: "Write the file", toolResult: false },
-          reply: reply(toolUse("Write", { file_path: target, content: "no\n" })),
-        },
-        { match: { toolResult: true }, reply: reply(text("B was not allowed to write")) },
+        writes("Write the file", target, "no\n"),
+        afterTool(true, "B was not allowed to write"),
       ],
     });
     const a = await a2a({

@@ -11,17 +11,16 @@ import { TaskState, type Message, type StreamResponse } from "@a2a-js/sdk";
 import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import {
   a2a,
+  afterTool,
   describeStream,
   EVERY_TASK,
   idsOf,
   lastStatus,
-  reply,
   resultText,
   sendRequest,
-  text,
-  toolUse,
   userMessage,
   watch,
+  writes,
   type Rule,
 } from "../support/harness/index.js";
 import { planningRules as planningRulesFor, withControl } from "../support/harness/control.js";
@@ -81,11 +80,8 @@ describe("control extension: plan, then approve (real runtime)", () => {
 
     // The conversation's next task, which asks for no mode, runs in the workspace's again.
     h.bench.model.setRules([
-      {
-        match: { lastUserText: "Write bye", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: "bye.txt", content: "bye\n" })),
-      },
-      { match: { toolResult: /bye\.txt/ }, reply: reply(text("Wrote bye.txt.")) },
+      writes("Write bye", "bye.txt", "bye\n"),
+      afterTool(/bye\.txt/, "Wrote bye.txt."),
     ]);
     const next = await h.send("Write bye", { contextId: idsOf(parked).contextId });
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import {
   a2a,
+  afterTool,
   messageText,
   reply,
   sendForTask,
@@ -44,7 +45,7 @@ const rules = [
     match: { lastUserText: /Build the release/, toolResult: false },
     reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
   },
-  { name: "written", match: { toolResult: true }, reply: reply(text("Written.")) },
+  afterTool(true, "Written.", "written"),
   { name: "anything else", match: {}, reply: reply(text("Noted.")) },
 ];
 

@@ -16,6 +16,7 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
 import {
   a2a,
+  afterTool,
   collect,
   dataPart,
   freePort,
@@ -27,7 +28,6 @@ import {
   sendRequest,
   streamMessage,
   temp,
-  text,
   toolUse,
   userMessage,
   type A2AHarness,
@@ -42,7 +42,7 @@ import { main } from "../../src/app/main.js";
 
 /** "RUN: <command>": the model runs the command with Bash, then says it did. */
 const bashRules: Rule[] = [
-  { name: "ran", match: { toolResult: true }, reply: reply(text("Ran it.")) },
+  afterTool(true, "Ran it.", "ran"),
   {
     name: "run",
     match: { lastUserText: /RUN: / },

@@ -13,6 +13,7 @@ import { connect, errorMessage } from "../../src/client/connect.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import {
   a2a,
+  afterTool,
   asks,
   lastStatus,
   listRequest,
@@ -20,7 +21,6 @@ import {
   resultOf,
   says,
   sendForTask,
-  text,
   toolUse,
   userMessage,
   type A2AHarness,
@@ -307,7 +307,7 @@ describe("the docs' permission example", () => {
               toolUse("Bash", { command: "git push origin main", description: "Push the branch" }),
             ),
           },
-          { match: { toolResult: /[\s\S]*/ }, reply: reply(text("Done.")) },
+          afterTool(/[\s\S]*/, "Done."),
         ],
       });
       // The harness runs the documented defaults: permissionMode "acceptEdits".

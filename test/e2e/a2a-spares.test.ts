@@ -15,6 +15,7 @@ import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { PIDS_FILE } from "../../src/sessions/orphans.js";
 import {
   a2a,
+  afterTool,
   reply,
   runtimeProcesses,
   sendForTask,
@@ -157,7 +158,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
       reply: (req: ParsedRequest) =>
         reply(toolUse("Write", { file_path: join(workingDir(req), "note.txt"), content: "n\n" })),
     };
-    const done = { name: "done", match: { toolResult: true }, reply: reply(text("Written.")) };
+    const done = afterTool(true, "Written.", "done");
     const h = await a2a({
       rules: [written, done],
       config: { sessions: { spares: 1 }, claude: { isolation: "worktree" } },

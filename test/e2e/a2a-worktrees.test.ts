@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import {
   a2a,
+  afterTool,
   freePort,
   messageText,
   reply,
@@ -60,11 +61,7 @@ const rules = [
     reply: (req: ParsedRequest) =>
       reply(toolUse("Read", { file_path: join(workingDir(req), "shared.txt") })),
   },
-  {
-    name: "edited",
-    match: { toolResult: /updated successfully/ },
-    reply: reply(text("Edited.")),
-  },
+  afterTool(/updated successfully/, "Edited.", "edited"),
   {
     name: "edit: the base line becomes the context's",
     match: { toolResult: /base/ },

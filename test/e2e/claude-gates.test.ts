@@ -16,6 +16,7 @@ import {
   type TimelineEntry,
 } from "../../src/claude/index.js";
 import {
+  afterTool,
   bench,
   perTest,
   reply,
@@ -64,11 +65,7 @@ const churnRules: Rule[] = [
       );
     },
   },
-  {
-    name: "job-started",
-    match: { toolResult: /running in background/i },
-    reply: reply(text("Started the job.")),
-  },
+  afterTool(/running in background/i, "Started the job.", "job-started"),
   {
     name: "wake-check",
     match: { lastUserText: /<task-notification>[\s\S]*job-\d+/, toolResult: false },

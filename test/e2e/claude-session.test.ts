@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunStreamEvent } from "../../src/claude/index.js";
 import {
+  afterTool,
   bench,
   perTest,
   reply,
@@ -173,11 +174,7 @@ describe("ClaudeSession on the real runtime", () => {
           }),
         ),
       },
-      {
-        name: "job-started",
-        match: { toolResult: /running in background/i },
-        reply: reply(text("Started the job.")),
-      },
+      afterTool(/running in background/i, "Started the job.", "job-started"),
       {
         name: "slow-wake",
         match: { lastUserText: /<task-notification>/ },
@@ -230,11 +227,7 @@ describe("ClaudeSession on the real runtime", () => {
           }),
         ),
       },
-      {
-        name: "job-started",
-        match: { toolResult: /running in background/i },
-        reply: reply(text("Started the job.")),
-      },
+      afterTool(/running in background/i, "Started the job.", "job-started"),
       {
         name: "wake",
         match: { lastUserText: /<task-notification>[\s\S]*<status>completed<\/status>/ },

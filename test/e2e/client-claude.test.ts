@@ -9,6 +9,7 @@ import { TaskState } from "@a2a-js/sdk";
 import { GuardedRequestHandler } from "../../src/a2a/handler/guarded-request-handler.js";
 import {
   a2a,
+  afterTool,
   asks,
   KEY,
   listRequest,
@@ -18,6 +19,7 @@ import {
   terminal,
   text,
   toolUse,
+  writes,
   type HarnessOptions,
 } from "../support/harness/index.js";
 
@@ -116,12 +118,8 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
     const outside = join((await temp("claude-a2a-client-e2e-")).path, "outside", "report.txt");
     const { h: harness, cli } = await start({
       rules: [
-        {
-          name: "write-outside",
-          match: { lastUserText: "Save the report", toolResult: false },
-          reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
-        },
-        { name: "saved", match: { toolResult: true }, reply: reply(text("Saved the report.")) },
+        writes("Save the report", outside, "report\n", "write-outside"),
+        afterTool(true, "Saved the report.", "saved"),
       ],
     });
     const t = cli.chat();
@@ -188,11 +186,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
           match: { toolResult: /Which toppings/ },
           reply: reply(toolUse("Write", { file_path: outside, content: "pizza\n" })),
         },
-        {
-          name: "after-deny",
-          match: { toolResult: /denied this action/ },
-          reply: reply(text("Not writing the order.")),
-        },
+        afterTool(/denied this action/, "Not writing the order.", "after-deny"),
       ],
     });
     const t = cli.chat();

@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import {
   a2a,
+  afterTool,
   asks,
   idsOf,
   openConsole,
@@ -23,6 +24,7 @@ import {
   startChromium,
   text,
   toolUse,
+  writes,
   type A2AHarness,
   type ConsolePage,
 } from "../support/harness/index.js";
@@ -232,11 +234,8 @@ describe("the console by keyboard alone", () => {
     const h = await a2a();
     const outside = join(h.bench.sandbox.root, "outside", "keys.txt");
     h.bench.model.setRules([
-      {
-        match: { lastUserText: "Save by keyboard", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "keys\n" })),
-      },
-      { match: { toolResult: true }, reply: reply(text("Saved by keyboard.")) },
+      writes("Save by keyboard", outside, "keys\n"),
+      afterTool(true, "Saved by keyboard."),
     ]);
     await h.stream("Save by keyboard");
     const open = await consoleOf(h);

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { TaskState } from "@a2a-js/sdk";
 import {
+  afterTool,
   asks,
   idsOf,
   listRequest,
@@ -20,6 +21,7 @@ import {
   startTestBench,
   text,
   toolUse,
+  writes,
   type A2AHarness,
   type Rule,
 } from "../support/harness/index.js";
@@ -160,11 +162,8 @@ describe("the web console", () => {
     h = await startA2AHarness();
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     h.bench.model.setRules([
-      {
-        match: { lastUserText: "Save the report", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
-      },
-      { match: { toolResult: true }, reply: reply(text("Saved the report.")) },
+      writes("Save the report", outside, "report\n"),
+      afterTool(true, "Saved the report."),
     ]);
     open = await openConsole(browser as Browser, consoleUrl(h));
     const { page } = open;
@@ -202,11 +201,8 @@ describe("the web console", () => {
     h = await startA2AHarness();
     const outside = join(h.bench.sandbox.root, "outside", "denied.txt");
     h.bench.model.setRules([
-      {
-        match: { lastUserText: "Save the secret", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "secret\n" })),
-      },
-      { name: "told", match: { toolResult: true }, reply: reply(text("I did not save it.")) },
+      writes("Save the secret", outside, "secret\n"),
+      afterTool(true, "I did not save it.", "told"),
     ]);
     open = await openConsole(browser as Browser, consoleUrl(h));
     const { page } = open;
@@ -439,11 +435,8 @@ describe("the web console's authentication", () => {
     });
     const outside = join(h.bench.sandbox.root, "outside", "ops.txt");
     h.bench.model.setRules([
-      {
-        match: { lastUserText: "Save the ops report", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "ops\n" })),
-      },
-      { match: { toolResult: true }, reply: reply(text("Saved.")) },
+      writes("Save the ops report", outside, "ops\n"),
+      afterTool(true, "Saved."),
     ]);
     const first = await h.stream("Save the ops report");
     const { taskId } = idsOf(first);

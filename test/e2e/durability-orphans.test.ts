@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
   a2aClient,
+  afterTool,
   headTask,
   processesWithConfigDir,
   reply,
@@ -13,7 +14,6 @@ import {
   says,
   sendForTask,
   serverProcess,
-  text,
   toolUse,
   userMessage,
   watchMessage,
@@ -36,7 +36,7 @@ describe("durability: no orphans after kill -9", () => {
             toolUse("Bash", { command: JOB, description: "Dev server", run_in_background: true }),
           ),
         },
-        { match: { toolResult: /running in background/i }, reply: reply(text("Started.")) },
+        afterTool(/running in background/i, "Started."),
         says("What did you start?", "A dev server."),
       ],
       deferStart: true,

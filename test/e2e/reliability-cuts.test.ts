@@ -21,6 +21,7 @@ import { describe, expect, it } from "vitest";
 import { endsStream, eventNumberOf } from "../../src/a2a/handler/event-numbers.js";
 import {
   a2a,
+  afterTool,
   describeStream,
   lastStatus,
   listRequest,
@@ -28,8 +29,8 @@ import {
   reply,
   sendRequest,
   text,
-  toolUse,
   userMessage,
+  writes,
 } from "../support/harness/index.js";
 import { seeded, startCuttingProxy } from "../support/cutting-proxy.js";
 
@@ -237,16 +238,8 @@ describe("a client gone during a permission prompt", () => {
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     await mkdir(join(h.bench.sandbox.root, "outside"));
     h.bench.model.setRules([
-      {
-        name: "write-outside",
-        match: { lastUserText: "Save the report", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
-      },
-      {
-        name: "written",
-        match: { toolResult: /created successfully/ },
-        reply: reply(text("Saved.")),
-      },
+      writes("Save the report", outside, "report\n", "write-outside"),
+      afterTool(/created successfully/, "Saved.", "written"),
     ]);
     // The client reads the first event, then goes away (its connection closed).
     const gone = new AbortController();

@@ -11,14 +11,13 @@ import { KIND } from "../../src/contract/kinds.js";
 import { usageOf } from "../../src/contract/usage.js";
 import {
   a2aClient,
+  afterTool,
   idsOf,
   killSandboxProcesses,
   lastStatus,
-  reply,
   serverProcess,
   streamMessage,
-  text,
-  toolUse,
+  writes,
 } from "../support/harness/index.js";
 
 describe("restart recovery: the failed task's usage", () => {
@@ -26,12 +25,8 @@ describe("restart recovery: the failed task's usage", () => {
     const p = await serverProcess({ deferStart: true });
     const outside = join(p.bench.sandbox.root, "outside.txt");
     p.bench.model.setRules([
-      {
-        name: "write-outside",
-        match: { lastUserText: "Save the report", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "x" })),
-      },
-      { name: "after", match: { toolResult: true }, reply: reply(text("Not saved.")) },
+      writes("Save the report", outside, "x", "write-outside"),
+      afterTool(true, "Not saved.", "after"),
     ]);
     const first = await p.spawn();
     const client = await a2aClient(first.url);

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { query, type SDKMessage, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
-import { bench, reply, says, text, toolUse } from "../support/harness/index.js";
+import { afterTool, bench, reply, says, toolUse, writes } from "../support/harness/index.js";
 import { InputQueue } from "../support/input-queue.js";
 
 const results = (msgs: SDKMessage[]) =>
@@ -40,16 +40,8 @@ describe("real Claude Code runtime against the scripted model", () => {
     const b = await bench();
     const target = join(b.sandbox.cwd, "notes.txt");
     b.model.setRules([
-      {
-        name: "write",
-        match: { lastUserText: "Create notes.txt", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: target, content: "written by the runtime\n" })),
-      },
-      {
-        name: "after-write",
-        match: { toolResult: /notes\.txt/ },
-        reply: reply(text("File created.")),
-      },
+      writes("Create notes.txt", target, "written by the runtime\n", "write"),
+      afterTool(/notes\.txt/, "File created.", "after-write"),
     ]);
     const messages: SDKMessage[] = [];
     for await (const m of query({ prompt: "Create notes.txt", options: b.queryOptions() })) {
@@ -79,11 +71,7 @@ describe("real Claude Code runtime against the scripted model", () => {
           }),
         ),
       },
-      {
-        name: "started",
-        match: { toolResult: /running in background/i },
-        reply: reply(text("Started the job.")),
-      },
+      afterTool(/running in background/i, "Started the job.", "started"),
       says(
         /<task-notification>[\s\S]*<status>completed<\/status>/,
         "The background job completed.",

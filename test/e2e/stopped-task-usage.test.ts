@@ -9,13 +9,14 @@ import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { usageOf } from "../../src/contract/usage.js";
 import {
+  afterTool,
   idsOf,
   lastStatus,
   reply,
   sharedA2A,
   streamMessage,
-  text,
   toolUse,
+  writes,
   type A2AHarness,
 } from "../support/harness/index.js";
 
@@ -44,12 +45,8 @@ describe("usage of a task that ended before its run", () => {
     const h = server();
     const outside = join(h.bench.sandbox.root, "outside.txt");
     h.reset([
-      {
-        name: "write-outside",
-        match: { lastUserText: "Save the report", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "x" })),
-      },
-      { name: "after", match: { toolResult: true }, reply: reply(text("Not saved.")) },
+      writes("Save the report", outside, "x", "write-outside"),
+      afterTool(true, "Not saved.", "after"),
     ]);
     return h;
   };

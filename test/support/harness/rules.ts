@@ -62,3 +62,26 @@ export const streamsSlowly = (
   match: { lastUserText: prompt },
   reply: reply(text(answer), { chunkSize: 4, chunkDelayMs }),
 });
+
+/** A tool's result (matching `result`) answered with `answer`: the turn's end after the tool. */
+export const afterTool = (
+  result: NonNullable<Matcher["toolResult"]>,
+  answer: string,
+  name?: string,
+): Rule => ({
+  ...(name !== undefined && { name }),
+  match: { toolResult: result },
+  reply: reply(text(answer)),
+});
+
+/** A prompt (no tool result yet) makes Claude write `content` to `path`. */
+export const writes = (
+  prompt: string | RegExp,
+  path: string,
+  content: string,
+  name?: string,
+): Rule => ({
+  ...(name !== undefined && { name }),
+  match: { lastUserText: prompt, toolResult: false },
+  reply: reply(toolUse("Write", { file_path: path, content })),
+});
