@@ -28,6 +28,7 @@ import {
   watch,
   writes,
   type A2AHarness,
+  type HarnessOptions,
   type Rule,
 } from "../support/harness/index.js";
 
@@ -35,9 +36,24 @@ async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {
   return harness.stream(parts, ids);
 }
 
-/** Claude writes a file OUTSIDE the server's cwd: acceptEdits does not allow that by itself. */
-function outsideWriteRules(path: string, extra: Rule[] = []): Rule[] {
-  return [writes("Save the report", path, "report\n", "write-outside"), ...extra];
+/**
+ * A server whose Claude, on "Save the report", writes report.txt OUTSIDE its workspace (acceptEdits
+ * does not allow that by itself), then follows `after(outside)`. With `folder` the outside folder
+ * exists, so that an allowed Write really creates the file.
+ */
+async function savingOutside(
+  after: (outside: string) => Rule[],
+  o: { folder?: boolean; config?: HarnessOptions["config"] } = {},
+): Promise<{ h: A2AHarness; outside: string }> {
+  const h = await a2a(o.config === undefined ? {} : { config: o.config });
+  const folder = join(h.bench.sandbox.root, "outside");
+  const outside = join(folder, "report.txt");
+  if (o.folder === true) await mkdir(folder);
+  h.bench.model.setRules([
+    writes("Save the report", outside, "report\n", "write-outside"),
+    ...after(outside),
+  ]);
+  return { h, outside };
 }
 
 describe("interactive tasks", () => {
@@ -121,18 +137,16 @@ describe("interactive tasks", () => {
   });
 
   it("a structured deny beats a contradicting yes, and a repeated request stops the loop", async () => {
-    const h = await a2a();
-    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
-    await mkdir(join(h.bench.sandbox.root, "outside"));
-    h.bench.model.setRules(
-      outsideWriteRules(outside, [
+    const { h, outside } = await savingOutside(
+      (path) => [
         // The model ignores the instruction and asks for exactly the same thing again.
         {
           name: "asks-again",
           match: { toolResult: /The user denied this action/ },
-          reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
+          reply: reply(toolUse("Write", { file_path: path, content: "report\n" })),
         },
-      ]),
+      ],
+      { folder: true },
     );
     const first = await send(h, "Save the report");
     const parked = lastStatus(first);
@@ -170,11 +184,9 @@ describe("interactive tasks", () => {
   });
 
   it("`oui, vas-y` allows and the tool runs", async () => {
-    const h = await a2a();
-    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
-    await mkdir(join(h.bench.sandbox.root, "outside"));
-    h.bench.model.setRules(
-      outsideWriteRules(outside, [afterTool(/created successfully/, "Saved.", "written")]),
+    const { h, outside } = await savingOutside(
+      () => [afterTool(/created successfully/, "Saved.", "written")],
+      { folder: true },
     );
     const first = await send(h, "Save the report");
     expect(lastStatus(first).kind).toBe("permission_request");
@@ -185,13 +197,9 @@ describe("interactive tasks", () => {
   });
 
   it("a free-text deny is handed to Claude, which goes on", async () => {
-    const h = await a2a();
-    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
-    h.bench.model.setRules(
-      outsideWriteRules(outside, [
-        afterTool(/The user denied this action/, "Understood, I will not save it.", "gives-up"),
-      ]),
-    );
+    const { h } = await savingOutside(() => [
+      afterTool(/The user denied this action/, "Understood, I will not save it.", "gives-up"),
+    ]);
     const first = await send(h, "Save the report");
     const second = await send(h, "no, keep it in memory", idsOf(first));
     expect(describeStream(second).at(-1)).toBe("status:completed");
@@ -202,15 +210,13 @@ describe("interactive tasks", () => {
   });
 
   it("a free-text `not sure` denies: the file stays unwritten and Claude goes on", async () => {
-    const h = await a2a();
-    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     // The directory exists, so an allowed Write would really create the file.
-    await mkdir(join(h.bench.sandbox.root, "outside"));
-    h.bench.model.setRules(
-      outsideWriteRules(outside, [
+    const { h, outside } = await savingOutside(
+      () => [
         afterTool(/The user denied this action/, "Understood, I will not save it.", "gives-up"),
         afterTool(/created successfully/, "Saved.", "written"),
-      ]),
+      ],
+      { folder: true },
     );
     const first = await send(h, "Save the report");
     expect(lastStatus(first).kind).toBe("permission_request");
@@ -255,12 +261,11 @@ describe("interactive tasks", () => {
   });
 
   it("denies at once with claude.permissionPrompts = deny", async () => {
-    const h = await a2a({ config: { claude: { permissionPrompts: "deny" } } });
-    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
-    h.bench.model.setRules(
-      outsideWriteRules(outside, [
+    const { h } = await savingOutside(
+      () => [
         afterTool(/turned off on this server/, "I cannot save outside the workspace.", "denied"),
-      ]),
+      ],
+      { config: { claude: { permissionPrompts: "deny" } } },
     );
     const events = await send(h, "Save the report");
     const shape = describeStream(events);
