@@ -6,7 +6,7 @@ import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import type { StreamResponse } from "@a2a-js/sdk";
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -28,7 +28,6 @@ import {
   sendRequest,
   text,
   userMessage,
-  watch,
   watchMessage,
 } from "../support/harness/index.js";
 import {

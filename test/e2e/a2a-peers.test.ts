@@ -39,7 +39,6 @@ import {
   text,
   toolUse,
   userMessage,
-  watch,
   writes,
 } from "../support/harness/index.js";
 

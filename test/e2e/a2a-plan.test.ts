@@ -21,7 +21,6 @@ import {
   userMessage,
   watch,
   writes,
-  type Rule,
 } from "../support/harness/index.js";
 import { planningRules as planningRulesFor, withControl } from "../support/harness/control.js";
 

@@ -13,7 +13,6 @@ import {
   streamsSlowly,
   text,
   userMessage,
-  watch,
 } from "../support/harness/index.js";
 
 const taskIdOf = (e: StreamResponse | undefined) =>

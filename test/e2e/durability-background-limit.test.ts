@@ -13,7 +13,6 @@ import {
   processesWithCommandLine,
   reply,
   text,
-  watch,
 } from "../support/harness/index.js";
 import {
   conversationKeyOf,
