@@ -4,26 +4,12 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunStreamEvent } from "../../src/claude/index.js";
-import {
-  afterTool,
-  bench,
-  perTest,
-  reply,
-  says,
-  text,
-  toolUse,
-  type TestBench,
-} from "../support/harness/index.js";
-import { openBenchSession, requestMessages } from "../support/session-bench.js";
+import { afterTool, bench, reply, says, text, toolUse } from "../support/harness/index.js";
+import { openSession } from "../support/harness/session.js";
+import { requestMessages } from "../support/session-bench.js";
 import { collectRun, streamedText, within } from "../support/session-events.js";
 
 const WAIT_MS = 30_000;
-
-function openSession(b: TestBench) {
-  const opened = openBenchSession(b);
-  perTest(opened.session);
-  return opened;
-}
 
 const collect = (stream: AsyncIterable<RunStreamEvent>, what: string) =>
   collectRun(stream, what, WAIT_MS);
