@@ -4,7 +4,6 @@
  * under the same rules as v1.0 (one turn at a time, loop protection, per-caller scope); a
  * header-less request works as v0.3; with compat off, both get the documented -32009.
  */
-import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -20,6 +19,7 @@ import {
   reply,
   says,
   streamsSlowly,
+  tokenEntries,
   toolUse,
   userMessage,
   writes,
@@ -40,11 +40,7 @@ import { WebhookReceiver, withWebhook } from "../support/webhook.js";
 const COMPAT = { server: { compat: { v03: true } } } as const;
 const CI_TOKEN = "ci-token-0123456789";
 const OPS_TOKEN = "ops-token-9876543210";
-const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
-const TOKENS = [
-  { name: "ci", sha256: sha256(CI_TOKEN) },
-  { name: "ops", sha256: sha256(OPS_TOKEN) },
-];
+const TOKENS = tokenEntries({ ci: CI_TOKEN, ops: OPS_TOKEN });
 /** Claude writes a file OUTSIDE the server's cwd: acceptEdits does not allow that by itself. */
 const outsideWrite = (path: string): Rule =>
   writes("Save the report", path, "report\n", "write-outside");

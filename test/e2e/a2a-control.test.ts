@@ -5,7 +5,6 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createHash } from "node:crypto";
 import type { StreamResponse } from "@a2a-js/sdk";
 import {
   ClientFactory,
@@ -27,6 +26,7 @@ import {
   resultText,
   sendRequest,
   text,
+  tokenEntries,
   userMessage,
   watchMessage,
 } from "../support/harness/index.js";
@@ -182,11 +182,10 @@ describe("control extension: who may steer (real runtime)", () => {
       bob: "bob-token-0123456789",
       ops: "ops-token-0123456789",
     };
-    const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
     const h = await a2a({
       config: {
         server: {
-          auth: { tokens: Object.entries(TOKEN).map(([name, t]) => ({ name, sha256: sha256(t) })) },
+          auth: { tokens: tokenEntries(TOKEN) },
           operators: ["ops"],
         },
         claude: { allowedTools: ["Bash"] },

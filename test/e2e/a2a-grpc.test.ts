@@ -4,7 +4,7 @@
  * Code runtime, the scripted model, loopback only. Past ~300 lines because it is the binding's
  * one end-to-end file: each test is one scenario of the issue's list, sharing one harness helper.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -27,6 +27,7 @@ import {
   sendForTask,
   sendRequest,
   streamMessage,
+  tokenEntries,
   userMessage,
   watch,
   writes,
@@ -181,7 +182,6 @@ describe("the gRPC binding", () => {
   it(
     "authenticates by bearer metadata through the HTTP bindings' authenticator (static tokens and OIDC): none is UNAUTHENTICATED, another caller's task is unknown",
     async () => {
-      const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
       const key = await makeKey("idp-key-1");
       const logs = captureLogs();
       const { h, grpc, address } = await startGrpc({
@@ -191,10 +191,7 @@ describe("the gRPC binding", () => {
         config: {
           server: {
             auth: {
-              tokens: [
-                { name: "ci", sha256: sha256("ci-token-0123456789") },
-                { name: "ops", sha256: sha256("ops-token-9876543210") },
-              ],
+              tokens: tokenEntries({ ci: "ci-token-0123456789", ops: "ops-token-9876543210" }),
               oidc: { issuer: ISSUER, audience: AUDIENCE, keys: [{ ...key.jwk, kty: "EC" }] },
             },
           },

@@ -5,7 +5,6 @@
  * operator's name. Real runtime, scripted model, the official client over HTTP (and gRPC) on
  * loopback.
  */
-import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -27,6 +26,7 @@ import {
   messageText,
   says,
   streamMessage,
+  tokenEntries,
   watch,
   writes,
   type A2AHarness,
@@ -42,8 +42,7 @@ const TOKEN = {
   ops: "ops-token-0123456789",
   bob: "bob-token-0123",
 };
-const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
-const TOKENS = Object.entries(TOKEN).map(([name, token]) => ({ name, sha256: sha256(token) }));
+const TOKENS = tokenEntries(TOKEN);
 
 interface Callers {
   readonly alice: Client;

@@ -3,7 +3,7 @@
  * tokens, and conversations isolated per caller. Real runtime, scripted model, real HTTP on
  * loopback; "another machine" is a client socket bound to 127.0.0.2.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { request } from "node:http";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -21,6 +21,7 @@ import {
   resultOf,
   says,
   sendForTask,
+  sha256,
   toolUse,
   userMessage,
   type A2AHarness,
@@ -37,7 +38,6 @@ const V1 = { "A2A-Version": "1.0", "Content-Type": "application/json" };
 const OPS_ENV = "CLAUDE_A2A_TEST_OPS_TOKEN";
 const CI_TOKEN = "ci-token-0123456789";
 const OPS_TOKEN = "ops-token-9876543210";
-const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
 const TOKENS = [
   { name: "ci", sha256: sha256(CI_TOKEN) },
   { name: "ops", env: OPS_ENV },

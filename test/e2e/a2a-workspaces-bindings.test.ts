@@ -2,7 +2,6 @@
  * Workspaces through the other doors: the real command line (`--workspace`), the gRPC binding
  * (the first workspace only) and A2A v0.3 (`server.compat.v03`) under a workspace's prefix.
  */
-import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import {
   says,
   sendForTask,
   serverProcess,
+  tokenEntries,
   userMessage,
   workspaces,
 } from "../support/harness/index.js";
@@ -67,11 +67,7 @@ describe("workspaces over the command line, gRPC and v0.3", () => {
     "gRPC serves the first workspace, only its card lists it, and its callers apply there too",
     async () => {
       const port = await freePort();
-      const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
-      const tokens = [
-        { name: "ci", sha256: sha256(CI) },
-        { name: "ops", sha256: sha256(OPS) },
-      ];
+      const tokens = tokenEntries({ ci: CI, ops: OPS });
       const { server } = await workspaces({
         rules: [says("Hello api", "Hello from the api.")],
         config: { server: { grpc: { port }, auth: { tokens } } },

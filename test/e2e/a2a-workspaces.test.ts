@@ -5,7 +5,6 @@
  * its own conversations across a restart, and its own callers. The CLI, gRPC and v0.3 with
  * workspaces: a2a-workspaces-bindings.test.ts.
  */
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,7 +12,14 @@ import pg from "pg";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { connect } from "../../src/client/connect.js";
 import { workspaceForbidden } from "../../src/http/workspace-routes.js";
-import { postgres, says, sendForTask, userMessage, workspaces } from "../support/harness/index.js";
+import {
+  postgres,
+  says,
+  sendForTask,
+  tokenEntries,
+  userMessage,
+  workspaces,
+} from "../support/harness/index.js";
 import { ALL_TASKS, expectUnknown, listed } from "../support/a2a/isolation.js";
 import { exists, writeNote } from "../support/a2a/workspaces.js";
 
@@ -133,11 +139,7 @@ describe("several workspaces in one server", () => {
     async () => {
       const CI = "ci-token-0123456789";
       const OPS = "ops-token-9876543210";
-      const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
-      const tokens = [
-        { name: "ci", sha256: sha256(CI) },
-        { name: "ops", sha256: sha256(OPS) },
-      ];
+      const tokens = tokenEntries({ ci: CI, ops: OPS });
       const { server } = await workspaces({
         rules: [says("Hello web", "Hello from the web.")],
         config: { server: { auth: { tokens } } },

@@ -20,6 +20,7 @@ import {
   startA2AHarness,
   startTestBench,
   text,
+  tokenEntries,
   toolUse,
   writes,
   type A2AHarness,
@@ -421,12 +422,11 @@ describe("the web console's authentication", () => {
       bob: "console-bob-token",
       carol: "console-carol-token",
     };
-    const digest = (t: string) => createHash("sha256").update(t).digest("hex");
     h = await startA2AHarness({
       config: {
         server: {
           auth: {
-            tokens: Object.entries(tokens).map(([name, t]) => ({ name, sha256: digest(t) })),
+            tokens: tokenEntries(tokens),
           },
           operators: ["ops"],
         },

@@ -79,6 +79,7 @@ export * from "./served.js";
 export * from "./services.js";
 export * from "./temp.js";
 export * from "./terminal.js";
+export * from "./tokens.js";
 export * from "./workspaces.js";
 export * from "../a2a/stream-view.js";
 export { watch } from "../a2a/watch.js";
