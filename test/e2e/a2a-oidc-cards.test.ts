@@ -4,7 +4,7 @@
  * served from 127.0.0.1 with keys made by jose in the test.
  */
 import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentCard, TaskState } from "@a2a-js/sdk";
@@ -12,7 +12,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WORKSPACE_EXTENSION_URI } from "../../src/contract/extended-card.js";
 import { connect } from "../../src/client/connect.js";
 import type { ConfigInput } from "../../src/config/schema.js";
-import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import { verifyCardSignature } from "../support/card-signature.js";
 import {
   resultOf,
@@ -22,6 +21,7 @@ import {
   userMessage,
   type A2AHarness,
 } from "../support/harness/index.js";
+import { mappedSessionKeys } from "../support/harness/session-map.js";
 import {
   AUDIENCE,
   ISSUER,
@@ -108,10 +108,7 @@ describe("OpenID Connect callers", () => {
       });
 
       await h.server.pool.closeAll();
-      const map = JSON.parse(await readFile(join(h.bench.sandbox.cwd, SESSIONS_FILE), "utf8")) as {
-        sessions: Record<string, unknown>;
-      };
-      expect(Object.keys(map.sessions).sort()).toEqual([
+      expect(await mappedSessionKeys(h.bench.sandbox.cwd)).toEqual([
         JSON.stringify(["oidc:alice", contextId]),
         JSON.stringify(["oidc:bob", contextId]),
         JSON.stringify(["token:ci", contextId]),

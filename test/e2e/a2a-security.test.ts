@@ -5,12 +5,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { request } from "node:http";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { connect, errorMessage } from "../../src/client/connect.js";
-import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import {
   a2a,
   afterTool,
@@ -26,6 +23,7 @@ import {
   userMessage,
   type A2AHarness,
 } from "../support/harness/index.js";
+import { mappedSessionKeys } from "../support/harness/session-map.js";
 import { expectUnknown } from "../support/a2a/isolation.js";
 
 const TIMEOUT = 120_000;
@@ -279,10 +277,7 @@ describe("isolation down to the conversation", () => {
       // Two conversations, two Claude sessions, two entries in the session map.
       expect(h.spawns()).toBe(2);
       await h.server.pool.closeAll();
-      const map = JSON.parse(await readFile(join(h.bench.sandbox.cwd, SESSIONS_FILE), "utf8")) as {
-        sessions: Record<string, unknown>;
-      };
-      expect(Object.keys(map.sessions).sort()).toEqual([
+      expect(await mappedSessionKeys(h.bench.sandbox.cwd)).toEqual([
         JSON.stringify(["token:ci", contextId]),
         JSON.stringify(["token:ops", contextId]),
       ]);

@@ -39,12 +39,10 @@ describe("durability: no orphans after kill -9", () => {
         afterTool(/running in background/i, "Started."),
         says("What did you start?", "A dev server."),
       ],
-      deferStart: true,
     });
-    const { bench } = p;
+    const { bench, server: first } = p;
     const { configDir } = bench.sandbox;
-    const first = await p.spawn();
-    const client = await a2aClient(first.url);
+    const client = await p.connect();
     const stream = watchMessage(client, "Start the dev server");
     await stream.first((e) => e.payload?.$case === "artifactUpdate");
 

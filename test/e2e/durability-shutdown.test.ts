@@ -25,12 +25,10 @@ describe("durability: graceful shutdown", () => {
   it("SIGTERM during a run: the stream gets the task's end, no Claude Code process remains, exit code 0", async () => {
     const p = await serverProcess({
       rules: [streamsSlowly("Write slowly", 100)],
-      deferStart: true,
     });
-    const { bench } = p;
+    const { bench, server: server } = p;
     const { configDir } = bench.sandbox;
-    const server = await p.spawn();
-    const client = await a2aClient(server.url);
+    const client = await p.connect();
     const stream = watchMessage(client, "Write slowly");
     await stream.first((e: StreamResponse) => e.payload?.$case === "artifactUpdate");
     const claude = (await processesWithConfigDir(configDir)).filter((p) => p !== server.pid);

@@ -143,6 +143,10 @@ async function killA(f: Fleet, onA: { done: Promise<unknown> }): Promise<void> {
   await onA.done.catch(() => undefined);
 }
 
+/** The state of task `id` as `client`'s server has it now. */
+const stateOf = async (client: Client, id: string) =>
+  (await client.getTask({ tenant: "", id, historyLength: 0 })).status?.state;
+
 const json = (events: readonly StreamResponse[]) => events.map((e) => StreamResponse.toJSON(e));
 const headId = (e: StreamResponse) => (e.payload?.$case === "task" ? e.payload.value.id : "");
 const isState = (state: TaskState) => (e: StreamResponse) =>
@@ -164,8 +168,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     await held.requested;
 
     await f.restartB();
-    const seen = await f.clientB.getTask({ tenant: "", id: taskId, historyLength: 0 });
-    expect(seen.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(await stateOf(f.clientB, taskId)).toBe(TaskState.TASK_STATE_WORKING);
 
     const throughB = watch(f.clientB.resubscribeTask({ tenant: "", id: taskId }));
     const snapshot = await throughB.first(() => true);
@@ -180,8 +183,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     const tail = json(relayed.slice(1));
     expect(tail.length).toBeGreaterThan(1);
     expect(json(fromA).slice(-tail.length)).toEqual(tail);
-    const done = await f.clientB.getTask({ tenant: "", id: taskId, historyLength: 0 });
-    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(await stateOf(f.clientB, taskId)).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(f.p.bench.model.unmatched).toEqual([]);
   }, 180_000);
 
@@ -193,15 +195,14 @@ describe("a fleet of two servers on one PostgreSQL", () => {
 
     await killA(f, onA);
 
-    const getB = (id: string) => f.clientB.getTask({ tenant: "", id, historyLength: 0 });
     await expect
-      .poll(async () => (await getB(aTask)).status?.state, { timeout: 30_000, interval: 250 })
+      .poll(() => stateOf(f.clientB, aTask), { timeout: 30_000, interval: 250 })
       .toBe(TaskState.TASK_STATE_FAILED);
-    const failed = await getB(aTask);
+    const failed = await f.clientB.getTask({ tenant: "", id: aTask, historyLength: 0 });
     expect(failed.status?.message?.metadata).toEqual({ kind: KIND.serverRestarted });
     expect(messageText(failed.status?.message)).toBe(FLEET_TEXT.ownerLostWhileRunning(f.idA));
     // B's own parked task is B's: untouched.
-    expect((await getB(bTask)).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(await stateOf(f.clientB, bTask)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
   }, 180_000);
 
   it("A is killed with SIGKILL and restarts within its lease: A itself fails its own unfinished task with the restart text, and none of B's", async () => {
@@ -221,8 +222,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(failed.status?.message?.metadata).toEqual({ kind: KIND.serverRestarted });
     expect(messageText(failed.status?.message)).toBe(TEXT.restartedWhileRunning);
-    const own = await f.clientB.getTask({ tenant: "", id: bTask, historyLength: 0 });
-    expect(own.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(await stateOf(f.clientB, bTask)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
   }, 180_000);
 
   it("A is killed with SIGKILL while its task asks a question and restarts: the task A fails carries the asking call's tokens (usage)", async () => {
@@ -272,11 +272,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     expect(describeStream(events).at(-1)).toBe("status:completed");
     // The relayed end may outrun the owner's store write of it by a moment.
     await expect
-      .poll(
-        async () =>
-          (await f.clientA.getTask({ tenant: "", id: taskId, historyLength: 0 })).status?.state,
-        { timeout: 30_000 },
-      )
+      .poll(() => stateOf(f.clientA, taskId), { timeout: 30_000 })
       .toBe(TaskState.TASK_STATE_COMPLETED);
     expect(f.p.bench.model.requests.some((r) => r.rule === "after-answer")).toBe(true);
 
@@ -297,11 +293,7 @@ describe("a fleet of two servers on one PostgreSQL", () => {
       TaskState.TASK_STATE_INPUT_REQUIRED,
     );
     await expect
-      .poll(
-        async () =>
-          (await f.clientB.getTask({ tenant: "", id: shedTask, historyLength: 0 })).status?.state,
-        { timeout: 30_000 },
-      )
+      .poll(() => stateOf(f.clientB, shedTask), { timeout: 30_000 })
       .toBe(TaskState.TASK_STATE_COMPLETED);
 
     const running = watchMessage(f.clientA, "Start the job");

@@ -77,6 +77,7 @@ export * from "./runtime-processes.js";
 export * from "./scope.js";
 export * from "./served.js";
 export * from "./services.js";
+export * from "./session-map.js";
 export * from "./temp.js";
 export * from "./terminal.js";
 export * from "./tokens.js";
