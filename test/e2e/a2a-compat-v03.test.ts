@@ -16,12 +16,14 @@ import {
   asks,
   COLOUR_QUESTION,
   perTest,
+  postRpc,
   reply,
   says,
   streamsSlowly,
   tokenEntries,
   toolUse,
   userMessage,
+  V03_JSON,
   writes,
   type Rule,
 } from "../support/harness/index.js";
@@ -225,11 +227,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
     expect((await v03Error(ops.cancelTask({ id: task.id }))).code).toBe(-32001);
     const anonymous = await connectV03(h.server.url);
     await expect(anonymous.getTask({ id: task.id })).rejects.toThrow(/401/);
-    const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: task.id } }),
-    });
+    const res = await postRpc(h.server.url, "tasks/get", { id: task.id }, { headers: V03_JSON });
     expect(res.status).toBe(401);
   });
 
@@ -272,48 +270,41 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
       url: `${h.config.server.publicUrl}/a2a/jsonrpc`,
       preferredTransport: "JSONRPC",
     });
-    const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 7,
-        method: "message/send",
-        params: {
-          message: {
-            kind: "message",
-            messageId: "m-1",
-            role: "user",
-            parts: [{ kind: "text", text: "By hand" }],
-          },
+    const res = await postRpc(
+      h.server.url,
+      "message/send",
+      {
+        message: {
+          kind: "message",
+          messageId: "m-1",
+          role: "user",
+          parts: [{ kind: "text", text: "By hand" }],
         },
-      }),
-    });
+      },
+      { id: 7, headers: V03_JSON },
+    );
     const body = (await res.json()) as { id: number; result: Task };
     expect(body.id).toBe(7);
     expect(body.result).toMatchObject({ kind: "task", status: { state: "completed" } });
 
     // A v1.0 method without the header: read as v0.3, where it does not exist; the answer says
     // what to send.
-    const v1Name = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "GetTask", params: { id: "x" } }),
-    });
+    const v1Name = await postRpc(
+      h.server.url,
+      "GetTask",
+      { id: "x" },
+      { id: 8, headers: V03_JSON },
+    );
     const error = ((await v1Name.json()) as { error: { code: number; message: string } }).error;
     expect(error.code).toBe(-32601);
     expect(error.message).toContain("Send the header `A2A-Version: 1.0`");
     // An agent-role v0.3 message is refused like a v1.0 one, before any task exists.
-    const agent = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 9,
-        method: "message/send",
-        params: { message: { kind: "message", messageId: "m-2", role: "agent", parts: [] } },
-      }),
-    });
+    const agent = await postRpc(
+      h.server.url,
+      "message/send",
+      { message: { kind: "message", messageId: "m-2", role: "agent", parts: [] } },
+      { id: 9, headers: V03_JSON },
+    );
     expect(((await agent.json()) as { error: { code: number } }).error.code).toBe(-32602);
   });
 });
@@ -342,11 +333,7 @@ describe("A2A v0.3 clients, compat off (the default)", () => {
     await expect(refused).rejects.toThrow(versionRefusedMessage(undefined, false));
     await expect(client.getTask({ id: "x" })).rejects.toThrow(/server\.compat\.v03/);
 
-    const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "GetTask", params: { id: "x" } }),
-    });
+    const res = await postRpc(h.server.url, "GetTask", { id: "x" }, { id: 3, headers: V03_JSON });
     const body = (await res.json()) as {
       error: { code: number; message: string; data: { reason?: string }[] };
     };

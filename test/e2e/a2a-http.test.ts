@@ -14,6 +14,7 @@ import {
   EVERY_TASK,
   freePort,
   reply,
+  rpcBody,
   says,
   sendForTask,
   spawnServer,
@@ -22,8 +23,6 @@ import {
   userMessage,
 } from "../support/harness/index.js";
 
-const rpc = (method: string, params: unknown, id: number | string = 1) =>
-  JSON.stringify({ jsonrpc: "2.0", id, method, params });
 const v1 = { "content-type": "application/json", "A2A-Version": "1.0" };
 const sendParams = (t: string) => ({
   message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: t }] },
@@ -35,7 +34,7 @@ describe("A2A server: HTTP surface", () => {
     const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: rpc("GetTask", { id: "nope" }),
+      body: rpcBody("GetTask", { id: "nope" }),
     });
     const body = (await res.json()) as { error: { code: number; message: string } };
     expect(body.error.code).toBe(-32009);
@@ -48,7 +47,7 @@ describe("A2A server: HTTP surface", () => {
     const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: v1,
-      body: rpc("SendMessage", sendParams("x".repeat(70 * 1024))),
+      body: rpcBody("SendMessage", sendParams("x".repeat(70 * 1024))),
     });
     expect(res.status).toBe(413);
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
@@ -84,7 +83,7 @@ describe("A2A server: HTTP surface", () => {
     const unknown = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: v1,
-      body: rpc("NoSuchMethod", {}, 7),
+      body: rpcBody("NoSuchMethod", {}, 7),
     });
     expect(await unknown.json()).toMatchObject({ id: 7, error: { code: -32601 } });
   });
@@ -98,7 +97,7 @@ describe("A2A server: HTTP surface", () => {
     const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: v1,
-      body: rpc("CancelTask", { id: task.id }),
+      body: rpcBody("CancelTask", { id: task.id }),
     });
     expect(await res.json()).toMatchObject({ error: { code: -32002 } });
   });
@@ -117,7 +116,7 @@ describe("A2A server: HTTP surface", () => {
       const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
         method: "POST",
         headers,
-        body: rpc("SendMessage", sendParams("hi")),
+        body: rpcBody("SendMessage", sendParams("hi")),
       });
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({ error: "forbidden" });
@@ -125,7 +124,7 @@ describe("A2A server: HTTP surface", () => {
     const ok = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: { ...v1, "Tailscale-User-Login": "ada@example.com" },
-      body: rpc("SendMessage", sendParams("hi")),
+      body: rpcBody("SendMessage", sendParams("hi")),
     });
     const body = (await ok.json()) as {
       result: { task: { id: string; status: { state: string } } };
@@ -137,13 +136,13 @@ describe("A2A server: HTTP surface", () => {
     const asBob = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: { ...v1, "Tailscale-User-Login": "bob@example.com" },
-      body: rpc("GetTask", { id: body.result.task.id }),
+      body: rpcBody("GetTask", { id: body.result.task.id }),
     });
     expect(await asBob.json()).toMatchObject({ error: { code: -32001 } });
     const asAda = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: { ...v1, "Tailscale-User-Login": "ada@example.com" },
-      body: rpc("GetTask", { id: body.result.task.id }),
+      body: rpcBody("GetTask", { id: body.result.task.id }),
     });
     expect(await asAda.json()).toMatchObject({ result: { id: body.result.task.id } });
   });

@@ -16,6 +16,7 @@ import {
   listRequest,
   messageText,
   partsText,
+  postRpc,
   reply,
   sendForTask,
   sendRequest,
@@ -142,22 +143,13 @@ describe("per-task model and effort (real runtime)", () => {
       ),
     ).rejects.toThrow(modelRefusal);
 
-    const rpc = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "A2A-Version": "1.0" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "SendMessage",
-        params: {
-          message: {
-            messageId: crypto.randomUUID(),
-            role: "ROLE_USER",
-            parts: [{ text: "Hello" }],
-            metadata: { effort: "max" },
-          },
-        },
-      }),
+    const rpc = await postRpc(h.server.url, "SendMessage", {
+      message: {
+        messageId: crypto.randomUUID(),
+        role: "ROLE_USER",
+        parts: [{ text: "Hello" }],
+        metadata: { effort: "max" },
+      },
     });
     expect(await rpc.json()).toMatchObject({ error: { code: -32602, message: effortRefusal } });
 

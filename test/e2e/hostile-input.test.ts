@@ -18,6 +18,7 @@ import {
   endProcessTest,
   freePort,
   listRequest,
+  postRpc,
   reply,
   says,
   sendForTask,
@@ -326,16 +327,7 @@ describe("hostile input", () => {
       await expect(
         client.cancelTask({ tenant: "", id: task.id, metadata: undefined }),
       ).rejects.toThrow(/not cancelable/i);
-      const rpc = await fetch(`${url}/a2a/jsonrpc`, {
-        method: "POST",
-        headers: { "A2A-Version": "1.0", "content-type": "application/json" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 0,
-          method: "CancelTask",
-          params: { id: task.id },
-        }),
-      });
+      const rpc = await postRpc(url, "CancelTask", { id: task.id }, { id: 0 });
       expect(await rpc.json()).toMatchObject({ id: 0, error: { code: -32002 } });
       const rest = await fetch(`${url}/a2a/rest/tasks/${task.id}:cancel`, {
         method: "POST",

@@ -81,6 +81,7 @@ export * from "./session-map.js";
 export * from "./temp.js";
 export * from "./terminal.js";
 export * from "./tokens.js";
+export * from "./wire.js";
 export * from "./workspaces.js";
 export * from "../a2a/stream-view.js";
 export { watch } from "../a2a/watch.js";
