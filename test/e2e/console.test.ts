@@ -18,7 +18,9 @@ import {
   reply,
   says,
   shared,
+  startA2AHarness,
   startChromium,
+  testScope,
   text,
   tokenEntries,
   toolUse,
@@ -381,11 +383,14 @@ describe("the web console's authentication", () => {
   });
 
   it("says so when the server cannot be reached", async () => {
-    const h = await a2a();
+    // The test stops the server itself: closed when the test ends only if it did not get there.
+    const h = await startA2AHarness();
+    let stopped = false;
+    testScope().defer(() => (stopped ? undefined : h.close()));
     open = await openConsole(chromium().browser, consoleUrl(h));
     await open.page.locator('#connection[data-state="ok"]').waitFor({ timeout: 30_000 });
     await h.close();
-    h = undefined;
+    stopped = true;
     await open.page.locator('#trouble[data-kind="unreachable"]').waitFor({ timeout: 30_000 });
     expect(await open.page.locator("#connection").textContent()).toBe("unreachable");
   });
