@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunStreamEvent } from "../../src/claude/index.js";
-import { afterTool, bench, reply, says, text, toolUse } from "../support/harness/index.js";
+import { afterTool, bench, reply, says, text } from "../support/harness/index.js";
+import { backgroundBash } from "../support/a2a/background.js";
 import { openSession } from "../support/harness/session.js";
 import { requestMessages } from "../support/session-bench.js";
 import { collectRun, streamedText, within } from "../support/session-events.js";
@@ -152,13 +153,7 @@ describe("ClaudeSession on the real runtime", () => {
       {
         name: "start-job",
         match: { lastUserText: "Run the job in the background.", toolResult: false },
-        reply: reply(
-          toolUse("Bash", {
-            command: "sleep 0.2 && echo job-finished",
-            description: "the job",
-            run_in_background: true,
-          }),
-        ),
+        reply: reply(backgroundBash("sleep 0.2 && echo job-finished", "the job")),
       },
       afterTool(/running in background/i, "Started the job.", "job-started"),
       {
@@ -205,13 +200,7 @@ describe("ClaudeSession on the real runtime", () => {
       {
         name: "start-job",
         match: { lastUserText: "Run the job in the background.", toolResult: false },
-        reply: reply(
-          toolUse("Bash", {
-            command: "sleep 0.5 && echo job-finished",
-            description: "the job",
-            run_in_background: true,
-          }),
-        ),
+        reply: reply(backgroundBash("sleep 0.5 && echo job-finished", "the job")),
       },
       afterTool(/running in background/i, "Started the job.", "job-started"),
       {

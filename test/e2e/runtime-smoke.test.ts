@@ -6,7 +6,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { query, type SDKMessage, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
-import { afterTool, bench, reply, says, toolUse, writes } from "../support/harness/index.js";
+import { afterTool, bench, reply, says, writes } from "../support/harness/index.js";
+import { backgroundBash } from "../support/a2a/background.js";
 import { InputQueue } from "../support/input-queue.js";
 
 const results = (msgs: SDKMessage[]) =>
@@ -63,13 +64,7 @@ describe("real Claude Code runtime against the scripted model", () => {
       {
         name: "start-bg",
         match: { lastUserText: "Run the job in the background", toolResult: false },
-        reply: reply(
-          toolUse("Bash", {
-            command: "sleep 1 && echo job-finished",
-            description: "Run the job",
-            run_in_background: true,
-          }),
-        ),
+        reply: reply(backgroundBash("sleep 1 && echo job-finished", "Run the job")),
       },
       afterTool(/running in background/i, "Started the job.", "started"),
       says(
