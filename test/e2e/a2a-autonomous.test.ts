@@ -11,6 +11,7 @@ import {
   describeStream,
   reply,
   resultText,
+  says,
   sendRequest,
   text,
   userMessage,
@@ -26,11 +27,7 @@ describe("A2A server: autonomous wake", () => {
       config: { sessions: { idleTimeoutMs: 100 } },
       rules: [
         ...startJobRules("sleep 1 && echo job-done"),
-        {
-          name: "hello",
-          match: { lastUserText: "Hello during the wake" },
-          reply: reply(text("HELLO")),
-        },
+        says("Hello during the wake", "HELLO", "hello"),
         {
           name: "wake",
           match: { lastUserText: /<task-notification>/ },

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
 import {
   a2a,
-  type A2AHarness,
+  afterTool,
   describeStream,
   idsOf,
   lastStatus,
@@ -18,13 +18,15 @@ import {
   processesWithCommandLine,
   reply,
   resultText,
-  type Rule,
+  says,
   sendRequest,
   text,
-  toolUse,
   userMessage,
+  writes,
+  type A2AHarness,
+  type Rule,
 } from "../support/harness/index.js";
-import { statusOf, WebhookReceiver } from "../support/webhook.js";
+import { statusOf, WebhookReceiver, withWebhook } from "../support/webhook.js";
 import {
   backgroundBash,
   conversationKeyOf,
@@ -89,22 +91,9 @@ describe("A2A background work (real runtime)", () => {
       },
       rules: jobRules("sleep 1 && echo job-done", "The job is done: job-done."),
     });
-    const first = await h.client.sendMessage({
-      ...sendRequest(userMessage("Start the job")),
-      configuration: {
-        acceptedOutputModes: [],
-        taskPushNotificationConfig: {
-          tenant: "",
-          id: "",
-          taskId: "",
-          url: hook.url,
-          token: "secret-token",
-          authentication: undefined,
-        },
-        historyLength: undefined,
-        returnImmediately: false,
-      },
-    });
+    const first = await h.client.sendMessage(
+      withWebhook(userMessage("Start the job"), hook.url, "secret-token"),
+    );
     if (!("status" in first)) throw new Error("expected a task");
     expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(messageText(first.history.at(-1))).toBe("Job started.");
@@ -137,21 +126,13 @@ describe("A2A background work (real runtime)", () => {
             backgroundBash("sleep 4 && echo second-done", "Second job"),
           ]),
         },
-        {
-          name: "started",
-          match: { toolResult: /running in background/i },
-          reply: reply(text("Both started.")),
-        },
-        {
-          name: "wake-first",
-          match: { lastUserText: /First job[\s\S]*<\/task-notification>|<summary>[^<]*First job/ },
-          reply: reply(text("First job reported.")),
-        },
-        {
-          name: "wake-second",
-          match: { lastUserText: /<task-notification>/ },
-          reply: reply(text("Second job reported.")),
-        },
+        afterTool(/running in background/i, "Both started.", "started"),
+        says(
+          /First job[\s\S]*<\/task-notification>|<summary>[^<]*First job/,
+          "First job reported.",
+          "wake-first",
+        ),
+        says(/<task-notification>/, "Second job reported.", "wake-second"),
       ],
     });
     const events = await h.stream("Start two jobs");
@@ -183,16 +164,8 @@ describe("A2A background work (real runtime)", () => {
     const outside = `${h.bench.sandbox.root}/wake-output.txt`;
     h.bench.model.setRules([
       ...startJobRules("sleep 1 && echo job-done"),
-      {
-        name: "wake-write",
-        match: { lastUserText: /<task-notification>/, toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "from the wake\n" })),
-      },
-      {
-        name: "wake-wrote",
-        match: { toolResult: /File created|wrote|written/i },
-        reply: reply(text("Wrote the report.")),
-      },
+      writes(/<task-notification>/, outside, "from the wake\n", "wake-write"),
+      afterTool(/File created|wrote|written/i, "Wrote the report.", "wake-wrote"),
     ]);
     const parked = await h.stream("Start the job");
     expect(describeStream(parked)).toContain("status:working:background_wait");
@@ -224,11 +197,7 @@ describe("A2A background work (real runtime)", () => {
               ),
             ),
         },
-        {
-          name: "started",
-          match: { toolResult: /running in background/i },
-          reply: reply(text("Job started.")),
-        },
+        afterTool(/running in background/i, "Job started.", "started"),
         {
           name: "hello",
           match: { lastUserText: /Hello \d+/ },

@@ -8,12 +8,15 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
 import {
   a2a,
+  afterTool,
   describeStream,
   messageText,
   partsText,
   reply,
+  says,
   text,
   toolUse,
+  writes,
 } from "../support/harness/index.js";
 
 /** [filename, mediaType, content] of each raw (file) part; a text part would show as text. */
@@ -40,7 +43,7 @@ const artifactTexts = (events: StreamResponse[]) =>
 describe("A2A server: single turns", () => {
   it("a plain single-turn task completes with Claude's answer", async () => {
     const h = await a2a({
-      rules: [{ name: "answer", match: { lastUserText: "What is 2+2?" }, reply: reply(text("4")) }],
+      rules: [says("What is 2+2?", "4", "answer")],
     });
     const task = await h.send("What is 2+2?");
 
@@ -86,17 +89,13 @@ describe("A2A server: single turns", () => {
     const h = await a2a();
     const file = join(h.bench.sandbox.cwd, "notes", "todo.md");
     h.bench.model.setRules([
-      {
-        name: "write",
-        match: { lastUserText: "Write the todo list", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: file, content: "- buy milk\n" })),
-      },
+      writes("Write the todo list", file, "- buy milk\n", "write"),
       {
         name: "edit",
         match: { toolResult: /created successfully/ },
         reply: reply(toolUse("Edit", { file_path: file, old_string: "milk", new_string: "bread" })),
       },
-      { name: "done", match: { toolResult: true }, reply: reply(text("Todo list written.")) },
+      afterTool(true, "Todo list written.", "done"),
     ]);
     const events = await h.stream("Write the todo list");
     const shape = describeStream(events);

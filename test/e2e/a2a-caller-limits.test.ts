@@ -6,7 +6,7 @@
  */
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { a2a, messageText, reply, text } from "../support/harness/index.js";
+import { a2a, messageText, says } from "../support/harness/index.js";
 
 const NOW = Date.UTC(2025, 5, 1, 18, 30);
 const NEXT_DAY = Date.UTC(2025, 5, 2);
@@ -33,7 +33,7 @@ describe("per-caller daily budget (real runtime)", () => {
     const h = await a2a({
       config: { limits: { default: { dailyBudgetUsd: 0.0003 } } },
       clock: { now: () => clock.ms },
-      rules: [{ name: "answer", match: { lastUserText: "Say hi" }, reply: reply(text("Hi!")) }],
+      rules: [says("Say hi", "Hi!", "answer")],
     });
 
     const first = await h.send("Say hi");

@@ -4,7 +4,6 @@
  * under the same rules as v1.0 (one turn at a time, loop protection, per-caller scope); a
  * header-less request works as v0.3; with compat off, both get the documented -32009.
  */
-import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,14 +12,20 @@ import { ClientFactory } from "v03/client";
 import { versionRefusedMessage } from "../../src/contract/versions.js";
 import {
   a2a,
+  afterTool,
+  asks,
   COLOUR_QUESTION,
   perTest,
+  postRpc,
   reply,
-  type Rule,
-  sendRequest,
-  text,
+  says,
+  streamsSlowly,
+  tokenEntries,
   toolUse,
   userMessage,
+  V03_JSON,
+  writes,
+  type Rule,
 } from "../support/harness/index.js";
 import {
   collectV03,
@@ -32,34 +37,24 @@ import {
   v03Ids,
   v03Message,
 } from "../support/a2a/v03.js";
-import { WebhookReceiver } from "../support/webhook.js";
+import { WebhookReceiver, withWebhook } from "../support/webhook.js";
 
 const COMPAT = { server: { compat: { v03: true } } } as const;
 const CI_TOKEN = "ci-token-0123456789";
 const OPS_TOKEN = "ops-token-9876543210";
-const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
-const TOKENS = [
-  { name: "ci", sha256: sha256(CI_TOKEN) },
-  { name: "ops", sha256: sha256(OPS_TOKEN) },
-];
-const SLOW = { chunkSize: 4, chunkDelayMs: 40 } as const;
-const LONG_TEXT = "This answer streams slowly, one small piece after another, for a long while.";
-
+const TOKENS = tokenEntries({ ci: CI_TOKEN, ops: OPS_TOKEN });
 /** Claude writes a file OUTSIDE the server's cwd: acceptEdits does not allow that by itself. */
-const outsideWrite = (path: string): Rule => ({
-  name: "write-outside",
-  match: { lastUserText: "Save the report", toolResult: false },
-  reply: reply(toolUse("Write", { file_path: path, content: "report\n" })),
-});
+const outsideWrite = (path: string): Rule =>
+  writes("Save the report", path, "report\n", "write-outside");
 
 describe("A2A v0.3 clients (server.compat.v03)", () => {
   it("sends, streams and gets tasks with the v0.3 client, over JSON-RPC and HTTP+JSON", async () => {
     const h = await a2a({
       config: COMPAT,
       rules: [
-        { match: { lastUserText: "Say hello" }, reply: reply(text("Hello from Claude.")) },
-        { match: { lastUserText: "Say bye" }, reply: reply(text("Bye.")) },
-        { match: { lastUserText: "Over REST" }, reply: reply(text("REST works.")) },
+        says("Say hello", "Hello from Claude."),
+        says("Say bye", "Bye."),
+        says("Over REST", "REST works."),
       ],
     });
     const client = await connectV03(h.server.url);
@@ -106,13 +101,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   it("answers a question: input-required with the data part, then the answer resumes it", async () => {
     const h = await a2a({
       config: COMPAT,
-      rules: [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { name: "answered", match: { toolResult: /blue/ }, reply: reply(text("Blue it is.")) },
-      ],
+      rules: asks("Paint the fence", { answer: /blue/, then: "Blue it is.", name: "answered" }),
     });
     const client = await connectV03(h.server.url);
     const first = await collectV03(
@@ -139,11 +128,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
     await mkdir(join(h.bench.sandbox.root, "outside"));
     h.bench.model.setRules([
       outsideWrite(outside),
-      {
-        name: "written",
-        match: { toolResult: /created successfully/ },
-        reply: reply(text("Saved.")),
-      },
+      afterTool(/created successfully/, "Saved.", "written"),
     ]);
     const client = await connectV03(h.server.url);
     const first = await collectV03(
@@ -164,10 +149,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
     // Loop protection: denied, Claude asks for the very same write again, the task stops.
     const again = join(h.bench.sandbox.root, "outside", "again.txt");
     h.bench.model.setRules([
-      {
-        match: { lastUserText: "Save it again", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: again, content: "x\n" })),
-      },
+      writes("Save it again", again, "x\n"),
       {
         match: { toolResult: /The user denied this action/ },
         reply: reply(toolUse("Write", { file_path: again, content: "x\n" })),
@@ -192,9 +174,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   it("refuses a message for a working task, cancels it, and refuses a second cancel", async () => {
     const h = await a2a({
       config: COMPAT,
-      rules: [
-        { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
-      ],
+      rules: [streamsSlowly("Write a long essay")],
     });
     const client = await connectV03(h.server.url);
     const events: unknown[] = [];
@@ -236,7 +216,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   it("authenticates a v0.3 client like any other, and scopes its tasks to its token", async () => {
     const h = await a2a({
       config: { server: { compat: { v03: true }, auth: { tokens: TOKENS } } },
-      rules: [{ match: { lastUserText: "Mine" }, reply: reply(text("Yours.")) }],
+      rules: [says("Mine", "Yours.")],
     });
     const ci = await connectV03(h.server.url, { token: CI_TOKEN });
     const task = (await ci.sendMessage({ message: v03Message("Mine") })) as Task;
@@ -247,11 +227,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
     expect((await v03Error(ops.cancelTask({ id: task.id }))).code).toBe(-32001);
     const anonymous = await connectV03(h.server.url);
     await expect(anonymous.getTask({ id: task.id })).rejects.toThrow(/401/);
-    const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: task.id } }),
-    });
+    const res = await postRpc(h.server.url, "tasks/get", { id: task.id }, { headers: V03_JSON });
     expect(res.status).toBe(401);
   });
 
@@ -259,7 +235,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
     const hook = perTest(await WebhookReceiver.start());
     const h = await a2a({
       config: { server: { compat: { v03: true }, pushAllowPrivateNetworks: true } },
-      rules: [{ match: { lastUserText: "Notify me" }, reply: reply(text("Done.")) }],
+      rules: [says("Notify me", "Done.")],
     });
     const client = await connectV03(h.server.url);
     const task = (await client.sendMessage({
@@ -273,22 +249,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
     expect(delivery.headers["content-type"]).toBe("application/json");
     expect(delivery.body).toMatchObject({ kind: "task", id: task.id });
 
-    const v1 = await h.client.sendMessage({
-      ...sendRequest(userMessage("Notify me")),
-      configuration: {
-        acceptedOutputModes: [],
-        taskPushNotificationConfig: {
-          tenant: "",
-          id: "",
-          taskId: "",
-          url: hook.url,
-          token: "t10",
-          authentication: undefined,
-        },
-        historyLength: undefined,
-        returnImmediately: false,
-      },
-    });
+    const v1 = await h.client.sendMessage(withWebhook(userMessage("Notify me"), hook.url, "t10"));
     const v1Delivery = await hook.waitFor((d) => d.headers["x-a2a-notification-token"] === "t10");
     expect(v1Delivery.headers["content-type"]).toBe("application/a2a+json");
     expect(Object.keys(v1Delivery.body)).toEqual([
@@ -300,7 +261,7 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
   it("serves a header-less request (curl) as v0.3, the card in v0.3's shape", async () => {
     const h = await a2a({
       config: COMPAT,
-      rules: [{ match: { lastUserText: "By hand" }, reply: reply(text("Hand-made.")) }],
+      rules: [says("By hand", "Hand-made.")],
     });
     const card = await fetch(`${h.server.url}/.well-known/agent-card.json`);
     expect(card.headers.get("vary")).toMatch(/A2A-Version/i);
@@ -309,48 +270,41 @@ describe("A2A v0.3 clients (server.compat.v03)", () => {
       url: `${h.config.server.publicUrl}/a2a/jsonrpc`,
       preferredTransport: "JSONRPC",
     });
-    const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 7,
-        method: "message/send",
-        params: {
-          message: {
-            kind: "message",
-            messageId: "m-1",
-            role: "user",
-            parts: [{ kind: "text", text: "By hand" }],
-          },
+    const res = await postRpc(
+      h.server.url,
+      "message/send",
+      {
+        message: {
+          kind: "message",
+          messageId: "m-1",
+          role: "user",
+          parts: [{ kind: "text", text: "By hand" }],
         },
-      }),
-    });
+      },
+      { id: 7, headers: V03_JSON },
+    );
     const body = (await res.json()) as { id: number; result: Task };
     expect(body.id).toBe(7);
     expect(body.result).toMatchObject({ kind: "task", status: { state: "completed" } });
 
     // A v1.0 method without the header: read as v0.3, where it does not exist; the answer says
     // what to send.
-    const v1Name = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "GetTask", params: { id: "x" } }),
-    });
+    const v1Name = await postRpc(
+      h.server.url,
+      "GetTask",
+      { id: "x" },
+      { id: 8, headers: V03_JSON },
+    );
     const error = ((await v1Name.json()) as { error: { code: number; message: string } }).error;
     expect(error.code).toBe(-32601);
     expect(error.message).toContain("Send the header `A2A-Version: 1.0`");
     // An agent-role v0.3 message is refused like a v1.0 one, before any task exists.
-    const agent = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 9,
-        method: "message/send",
-        params: { message: { kind: "message", messageId: "m-2", role: "agent", parts: [] } },
-      }),
-    });
+    const agent = await postRpc(
+      h.server.url,
+      "message/send",
+      { message: { kind: "message", messageId: "m-2", role: "agent", parts: [] } },
+      { id: 9, headers: V03_JSON },
+    );
     expect(((await agent.json()) as { error: { code: number } }).error.code).toBe(-32602);
   });
 });
@@ -379,11 +333,7 @@ describe("A2A v0.3 clients, compat off (the default)", () => {
     await expect(refused).rejects.toThrow(versionRefusedMessage(undefined, false));
     await expect(client.getTask({ id: "x" })).rejects.toThrow(/server\.compat\.v03/);
 
-    const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "GetTask", params: { id: "x" } }),
-    });
+    const res = await postRpc(h.server.url, "GetTask", { id: "x" }, { id: 3, headers: V03_JSON });
     const body = (await res.json()) as {
       error: { code: number; message: string; data: { reason?: string }[] };
     };

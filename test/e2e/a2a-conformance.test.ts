@@ -11,10 +11,12 @@ import { TaskState, type Part, type SendMessageRequest } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, type Client } from "@a2a-js/sdk/client";
 import {
   a2a,
+  afterTool,
   collect,
   EVERY_TASK,
   freePort,
   reply,
+  rpcBody,
   sendRequest,
   spawnServer,
   startTestBench,
@@ -22,12 +24,11 @@ import {
   textPart,
   toolUse,
   userMessage,
+  writes,
 } from "../support/harness/index.js";
 
 const V1 = { "A2A-Version": "1.0" };
 const JSON_V1 = { ...V1, "content-type": "application/json" };
-const rpc = (method: string, params: unknown, id: number | string = 1) =>
-  JSON.stringify({ jsonrpc: "2.0", id, method, params });
 const wireMessage = (parts: unknown[]) => ({
   message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts },
 });
@@ -99,7 +100,7 @@ describe("A2A conformance: file artifacts", () => {
           match: { lastUserText: "Write the notes", toolResult: false },
           reply: reply(toolUse("Write", { file_path: "notes.md", content })),
         },
-        { name: "done", match: { toolResult: true }, reply: reply(text("Notes written.")) },
+        afterTool(true, "Notes written.", "done"),
       ],
     });
     const events = await h.stream("Write the notes");
@@ -125,7 +126,7 @@ describe("A2A conformance: file artifacts", () => {
     const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: JSON_V1,
-      body: rpc("GetTask", { id: taskId }),
+      body: rpcBody("GetTask", { id: taskId }),
     });
     const body = (await res.json()) as {
       result: { artifacts: { artifactId: string; parts: unknown[] }[] };
@@ -227,7 +228,7 @@ describe("A2A conformance: HTTP+JSON content types", () => {
     const rpcRefused = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: { ...V1, "content-type": "text/plain" },
-      body: rpc("SendMessage", wireMessage([{ text: "hi" }])),
+      body: rpcBody("SendMessage", wireMessage([{ text: "hi" }])),
     });
     expect(rpcRefused.status).toBe(200);
     expect(await rpcRefused.json()).toMatchObject({ error: { code: -32005 } });
@@ -250,7 +251,7 @@ describe("A2A conformance: output modes", () => {
     const raw = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: JSON_V1,
-      body: rpc("SendMessage", {
+      body: rpcBody("SendMessage", {
         ...wireMessage([{ text: "Draw me a cat" }]),
         configuration: { acceptedOutputModes: ["image/png"] },
       }),
@@ -275,12 +276,8 @@ describe("A2A conformance: output modes", () => {
   it("gives a text/plain-only client no file artifacts, and lists their paths in the answer", async () => {
     const h = await a2a({
       rules: [
-        {
-          name: "write",
-          match: { lastUserText: "Write the notes", toolResult: false },
-          reply: reply(toolUse("Write", { file_path: "notes.md", content: "# n\n" })),
-        },
-        { name: "done", match: { toolResult: true }, reply: reply(text("Notes written.")) },
+        writes("Write the notes", "notes.md", "# n\n", "write"),
+        afterTool(true, "Notes written.", "done"),
       ],
     });
     const request = withOutputModes(sendRequest(userMessage("Write the notes")), ["text/plain"]);
@@ -310,18 +307,18 @@ describe("A2A conformance: logs", () => {
       const post = (path: string, body: string, headers: Record<string, string> = JSON_V1) =>
         fetch(`${base}${path}`, { method: "POST", headers, body }).then((r) => r.text());
       const answers = [
-        await post("/a2a/jsonrpc", rpc("GetTask", { id: "no-such-task" })),
-        await post("/a2a/jsonrpc", rpc("SubscribeToTask", { id: "no-such-task" })),
-        await post("/a2a/jsonrpc", rpc("CancelTask", { id: "no-such-task" })),
-        await post("/a2a/jsonrpc", rpc("GetTask", { id: "x" }), {
+        await post("/a2a/jsonrpc", rpcBody("GetTask", { id: "no-such-task" })),
+        await post("/a2a/jsonrpc", rpcBody("SubscribeToTask", { id: "no-such-task" })),
+        await post("/a2a/jsonrpc", rpcBody("CancelTask", { id: "no-such-task" })),
+        await post("/a2a/jsonrpc", rpcBody("GetTask", { id: "x" }), {
           "content-type": "application/json",
         }),
-        await post("/a2a/jsonrpc", rpc("SendMessage", { message: 5 })),
-        await post("/a2a/jsonrpc", rpc("SendStreamingMessage", { message: { parts: [] } })),
+        await post("/a2a/jsonrpc", rpcBody("SendMessage", { message: 5 })),
+        await post("/a2a/jsonrpc", rpcBody("SendStreamingMessage", { message: { parts: [] } })),
         await post("/a2a/jsonrpc", "{oops"),
         await post(
           "/a2a/jsonrpc",
-          rpc(
+          rpcBody(
             "SendStreamingMessage",
             wireMessage([{ raw: "AAAA", mediaType: "video/mp4", filename: "v.mp4\nat evil" }]),
           ),

@@ -2,11 +2,10 @@
  * The control extension against the REAL Claude Code runtime, through the official A2A client
  * with the extension's `A2A-Extensions` header: steering a working task (docs/control.md).
  */
-import { access, writeFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createHash } from "node:crypto";
-import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import type { StreamResponse } from "@a2a-js/sdk";
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -17,45 +16,31 @@ import {
 import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import {
   a2a,
-  COLOUR_QUESTION,
+  asks,
   describeStream,
-  type HarnessOptions,
   idsOf,
   lastStatus,
+  listRequest,
   messageText,
   reply,
   resultText,
   sendRequest,
   text,
-  toolUse,
+  tokenEntries,
   userMessage,
-  watch,
+  watchMessage,
 } from "../support/harness/index.js";
-import { bodyHas, withControl } from "../support/harness/control.js";
+import {
+  bodyHas,
+  isToolUse,
+  releaseBash,
+  slowBashRules,
+  STEER,
+  STEERED_ANSWER,
+  untilQueued,
+  withControl,
+} from "../support/harness/control.js";
 
-const STEER = "Also update the changelog.";
-/** A Bash command that runs until the test creates `release` (no timing), then says so. */
-const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo bash-done > finished";
-
-function slowBashRules(): NonNullable<HarnessOptions["rules"]> {
-  return [
-    {
-      name: "steered answer",
-      match: { when: bodyHas(STEER) },
-      reply: reply(text("Built it, and updated the changelog as you asked.")),
-    },
-    {
-      name: "build",
-      match: { lastUserText: "Build the release", toolResult: false },
-      reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
-    },
-    { name: "built", match: { toolResult: true }, reply: reply(text("Built it.")) },
-  ];
-}
-
-const isToolUse = (e: StreamResponse) =>
-  e.payload?.$case === "statusUpdate" &&
-  e.payload.value.status?.message?.metadata?.kind === "tool_use";
 const isSteered = (e: StreamResponse) =>
   e.payload?.$case === "statusUpdate" &&
   e.payload.value.status?.message?.metadata?.kind === "steered";
@@ -67,21 +52,21 @@ describe("control extension: steering (real runtime)", () => {
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules(),
     });
-    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    const stream = h.watch("Build the release");
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
 
-    const steering = watch(h.client.sendMessageStream(sendRequest(userMessage(STEER, ids))));
+    const steering = h.watch(STEER, ids);
     const head = await steering.first(() => true);
     expect(head.payload?.$case === "task" && head.payload.value.id).toBe(ids.taskId);
     // The runtime has the message once it says it queued it; the command then ends.
-    await waitFor(() => h.frames.some(isQueuedCommand) === true);
-    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+    await untilQueued(h);
+    await releaseBash(h);
 
     const shape = describeStream(await stream.done);
     expect(shape).toContain("status:working:steered");
     expect(shape.at(-1)).toBe("status:completed");
-    expect(resultText(stream.items)).toBe("Built it, and updated the changelog as you asked.");
+    expect(resultText(stream.items)).toBe(STEERED_ANSWER);
     // The scripted model's request after the tool result carried the steering message.
     const afterTool = h.bench.model.requests.find((r) => r.request.toolResults.length > 0);
     expect(JSON.stringify(afterTool?.request.body)).toContain(STEER);
@@ -90,16 +75,7 @@ describe("control extension: steering (real runtime)", () => {
 
     const stored = await h.client.getTask({ tenant: "", id: ids.taskId, historyLength: undefined });
     expect(stored.history.map((m) => messageText(m))).toContain(STEER);
-    const tasks = await h.client.listTasks({
-      tenant: "",
-      contextId: ids.contextId,
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageSize: 50,
-      pageToken: "",
-      historyLength: 0,
-      statusTimestampAfter: undefined,
-      includeArtifacts: false,
-    });
+    const tasks = await h.client.listTasks(listRequest(ids.contextId));
     expect(tasks.tasks.map((t) => t.id)).toEqual([ids.taskId]);
     expect(h.bench.model.unmatched).toEqual([]);
   });
@@ -110,7 +86,7 @@ describe("control extension: steering (real runtime)", () => {
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules(),
     });
-    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    const stream = h.watch("Build the release");
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
     const steer = userMessage(STEER, ids);
@@ -121,9 +97,9 @@ describe("control extension: steering (real runtime)", () => {
     const shape = describeStream(await stream.done);
     expect(shape).toContain("status:working:steered");
     expect(shape.at(-1)).toBe("status:completed");
-    expect(resultText(stream.items)).toBe("Built it, and updated the changelog as you asked.");
+    expect(resultText(stream.items)).toBe(STEERED_ANSWER);
     await expect(access(join(h.bench.sandbox.cwd, "finished"))).rejects.toThrow();
-    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+    await releaseBash(h);
   });
 
   it("without the extension header the message is refused exactly as before", async () => {
@@ -131,13 +107,13 @@ describe("control extension: steering (real runtime)", () => {
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules(),
     });
-    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    const stream = h.watch("Build the release");
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
     await expect(h.client.sendMessage(sendRequest(userMessage(STEER, ids)))).rejects.toThrow(
       `Task ${ids.taskId} is still working; wait for input-required or send a new message without taskId.`,
     );
-    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+    await releaseBash(h);
     expect(describeStream(await stream.done).at(-1)).toBe("status:completed");
     expect(resultText(stream.items)).toBe("Built it.");
     expect(h.bench.model.requests.some((r) => bodyHas(STEER)(r.request))).toBe(false);
@@ -163,7 +139,7 @@ describe("control extension: steering (real runtime)", () => {
         },
       ],
     });
-    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Write the notes"))));
+    const stream = h.watch("Write the notes");
     await stream.first((e) => e.payload?.$case === "artifactUpdate");
     const ids = idsOf(stream.items);
     await h.client.sendMessage(sendRequest(userMessage(STEER, ids)));
@@ -181,20 +157,13 @@ describe("control extension: the other states (real runtime)", () => {
   it("with the header, a parked task takes the message as its answer and a finished one refuses it", async () => {
     const h = await a2a({
       fetchImpl: withControl,
-      rules: [
-        {
-          name: "ask",
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { name: "blue", match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
-      ],
+      rules: asks("Paint the fence", { answer: /blue/, then: "Painting it blue.", name: "blue" }),
     });
-    const first = watch(h.client.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const first = h.watch("Paint the fence");
     const parked = await first.done;
     expect(lastStatus(parked).kind).toBe("ask_user_question");
     const ids = idsOf(parked);
-    const answer = watch(h.client.sendMessageStream(sendRequest(userMessage("blue", ids))));
+    const answer = h.watch("blue", ids);
     const shape = describeStream(await answer.done);
     expect(shape).toContain("status:working:resumed");
     expect(shape).not.toContain("status:working:steered");
@@ -213,11 +182,10 @@ describe("control extension: who may steer (real runtime)", () => {
       bob: "bob-token-0123456789",
       ops: "ops-token-0123456789",
     };
-    const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
     const h = await a2a({
       config: {
         server: {
-          auth: { tokens: Object.entries(TOKEN).map(([name, t]) => ({ name, sha256: sha256(t) })) },
+          auth: { tokens: tokenEntries(TOKEN) },
           operators: ["ops"],
         },
         claude: { allowedTools: ["Bash"] },
@@ -229,7 +197,7 @@ describe("control extension: who may steer (real runtime)", () => {
       [TOKEN.alice, TOKEN.bob, TOKEN.ops].map((t) => clientAs(url, t, true)),
     );
     if (!alice || !bob || !ops) throw new Error("no client");
-    const stream = watch(alice.sendMessageStream(sendRequest(userMessage("Build the release"))));
+    const stream = watchMessage(alice, "Build the release");
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
 
@@ -237,8 +205,8 @@ describe("control extension: who may steer (real runtime)", () => {
       /not found/i,
     );
     await ops.sendMessage(sendRequest(userMessage(STEER, ids)));
-    await waitFor(() => h.frames.some(isQueuedCommand) === true);
-    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+    await untilQueued(h);
+    await releaseBash(h);
 
     await stream.done;
     const steered = stream.items.find(isSteered);
@@ -248,16 +216,10 @@ describe("control extension: who may steer (real runtime)", () => {
         : undefined;
     expect(messageText(message)).toBe(STEER);
     expect(message?.metadata?.answeredBy).toBe("ops");
-    expect(resultText(stream.items)).toBe("Built it, and updated the changelog as you asked.");
+    expect(resultText(stream.items)).toBe(STEERED_ANSWER);
     expect(h.bench.model.requests.some((r) => bodyHas("Stop building.")(r.request))).toBe(false);
   });
 });
-
-/** The runtime's frame saying it read a user message and queued it for the running turn. */
-const isQueuedCommand = (frame: unknown) => {
-  const f = frame as { type?: string; state?: string };
-  return f.type === "command_lifecycle" && f.state === "queued";
-};
 
 /** A client of `url` sending `token` and, with `control`, the control extension's header. */
 function clientAs(url: string, token: string, control: boolean): Promise<Client> {
@@ -272,9 +234,4 @@ function clientAs(url: string, token: string, control: boolean): Promise<Client>
     cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
   });
   return new ClientFactory(options).createFromUrl(url);
-}
-
-/** Polls a condition the runtime makes true (bounded: the test's own timeout). */
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
 }

@@ -9,12 +9,14 @@ import { TaskState, type Message } from "@a2a-js/sdk";
 import { usageOf, type TaskUsage } from "../../src/contract/usage.js";
 import {
   a2a,
-  temp,
+  afterTool,
   lastStatus,
   listRequest,
   reply,
   runCli,
+  says,
   sendForTask,
+  temp,
   TEST_MODEL,
   text,
   toolUse,
@@ -104,10 +106,7 @@ describe("usage and cost of a task (real runtime)", () => {
     expectUsage(usageOf(first.metadata), 1, 1, 1);
     await h.restart();
     // The runtime resumes with its saved total ($0.00033) and reports $0.00066 on this turn.
-    const second = await sendForTask(
-      h.client,
-      userMessage("Again", { contextId: first.contextId }),
-    );
+    const second = await h.send("Again", { contextId: first.contextId });
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(h.spawns()).toBe(2);
     expectUsage(usageOf(second.metadata), 1, 1, 1);
@@ -124,8 +123,8 @@ describe("budgets (real runtime)", () => {
           match: { lastUserText: "Look around", toolResult: false },
           reply: reply(toolUse("Glob", { pattern: "*" })),
         },
-        { name: "looked", match: { toolResult: true }, reply: reply(text("Looked.")) },
-        { name: "hello", match: { lastUserText: "Hello" }, reply: reply(text("Hello.")) },
+        afterTool(true, "Looked.", "looked"),
+        says("Hello", "Hello.", "hello"),
       ],
     });
     // Under the budget: one reply.

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import { EVENTS_EXTENSION_URI } from "../../src/contract/extension.js";
-import { a2a, reply, text, toolUse } from "../support/harness/index.js";
+import { a2a, afterTool, postRpc, reply, toolUse } from "../support/harness/index.js";
 
 type Json = Record<string, unknown>;
 
@@ -22,7 +22,7 @@ describe("the event extension", () => {
           match: { lastUserText: "Look around", toolResult: false },
           reply: reply(toolUse("Bash", { command: "echo hi", description: "Say hi" })),
         },
-        { match: { toolResult: /hi/ }, reply: reply(text("Looked.")) },
+        afterTool(/hi/, "Looked."),
       ],
     });
     const card = (await h.client.getAgentCard()).capabilities?.extensions ?? [];
@@ -33,38 +33,27 @@ describe("the event extension", () => {
       [CONTROL_EXTENSION_URI, false],
     ]);
 
-    const activated = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        "A2A-Version": "1.0",
-        "A2A-Extensions": EVENTS_EXTENSION_URI,
+    const activated = await postRpc(
+      h.server.url,
+      "SendMessage",
+      {
+        message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "Look around" }] },
       },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "SendMessage",
-        params: {
-          message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "Look around" }] },
+      {
+        headers: {
+          "Content-Type": "application/json",
+          "A2A-Version": "1.0",
+          "A2A-Extensions": EVENTS_EXTENSION_URI,
         },
-      }),
-    });
+      },
+    );
     expect(activated.headers.get("a2a-extensions")).toBe(EVENTS_EXTENSION_URI);
     const withIt = ((await activated.json()) as { result: { task: Json } }).result.task;
 
     // The official client activates nothing: the same task shape, the same kinds.
     const without = await h.send("Look around");
     const withoutJson = (await (
-      await fetch(`${h.server.url}/a2a/jsonrpc`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "A2A-Version": "1.0" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 2,
-          method: "GetTask",
-          params: { id: without.id },
-        }),
-      })
+      await postRpc(h.server.url, "GetTask", { id: without.id }, { id: 2 })
     ).json()) as { result: Json };
     // History holds the exchanged messages only (progress such as tool_use stays in the stream).
     expect(kinds(withIt)).toEqual(["-", "result"]);

@@ -4,7 +4,7 @@
  * Code runtime, the scripted model, loopback only. Past ~300 lines because it is the binding's
  * one end-to-end file: each test is one scenario of the issue's list, sharing one harness helper.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,24 +14,25 @@ import { status as Status } from "@grpc/grpc-js";
 import { runClient, type ClientEnv } from "../../src/client/index.js";
 import {
   a2a,
-  perTest,
-  collect,
-  COLOUR_QUESTION,
+  afterTool,
+  asks,
   describeStream,
   freePort,
-  type HarnessOptions,
   idsOf,
   lastStatus,
   listRequest,
   messageText,
-  reply,
-  type Rule,
+  perTest,
+  says,
   sendForTask,
   sendRequest,
-  text,
-  toolUse,
+  streamMessage,
+  tokenEntries,
   userMessage,
   watch,
+  writes,
+  type HarnessOptions,
+  type Rule,
 } from "../support/harness/index.js";
 import { AUDIENCE, ISSUER, makeKey, mint } from "../support/oidc.js";
 import {
@@ -57,16 +58,10 @@ async function startGrpc(o: HarnessOptions & { token?: string } = {}) {
   return { h, grpc, address: `127.0.0.1:${port}` };
 }
 
-const stream = (client: Client, text: string, ids = {}) =>
-  collect(client.sendMessageStream(sendRequest(userMessage(text, ids))));
+const stream = (client: Client, text: string, ids = {}) => streamMessage(client, text, ids);
 
 const PAINT: Rule[] = [
-  {
-    name: "ask",
-    match: { lastUserText: "Paint the fence", toolResult: false },
-    reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-  },
-  { name: "painted", match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
+  ...asks("Paint the fence", { answer: /blue/, then: "Painting it blue.", name: "painted" }),
 ];
 
 describe("the gRPC binding", () => {
@@ -76,10 +71,7 @@ describe("the gRPC binding", () => {
       const logs = captureLogs();
       const { h, grpc, address } = await startGrpc({
         logger: logs.logger,
-        rules: [
-          { match: { lastUserText: "Hello" }, reply: reply(text("Hi there.")) },
-          { match: { lastUserText: "Again" }, reply: reply(text("Hi again.")) },
-        ],
+        rules: [says("Hello", "Hi there."), says("Again", "Hi again.")],
       });
       const card = await grpc.getAgentCard();
       expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.url])).toEqual([
@@ -137,16 +129,8 @@ describe("the gRPC binding", () => {
       await mkdir(join(h.bench.sandbox.root, "outside"));
       h.bench.model.setRules([
         ...PAINT,
-        {
-          name: "write-outside",
-          match: { lastUserText: "Save the report", toolResult: false },
-          reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
-        },
-        {
-          name: "saved",
-          match: { toolResult: /created successfully/ },
-          reply: reply(text("Saved.")),
-        },
+        writes("Save the report", outside, "report\n", "write-outside"),
+        afterTool(/created successfully/, "Saved.", "saved"),
       ]);
 
       const asked = await stream(grpc, "Paint the fence");
@@ -198,20 +182,16 @@ describe("the gRPC binding", () => {
   it(
     "authenticates by bearer metadata through the HTTP bindings' authenticator (static tokens and OIDC): none is UNAUTHENTICATED, another caller's task is unknown",
     async () => {
-      const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
       const key = await makeKey("idp-key-1");
       const logs = captureLogs();
       const { h, grpc, address } = await startGrpc({
         logger: logs.logger,
         token: "ci-token-0123456789",
-        rules: [{ match: { lastUserText: "Hello" }, reply: reply(text("Hi.")) }],
+        rules: [says("Hello", "Hi.")],
         config: {
           server: {
             auth: {
-              tokens: [
-                { name: "ci", sha256: sha256("ci-token-0123456789") },
-                { name: "ops", sha256: sha256("ops-token-9876543210") },
-              ],
+              tokens: tokenEntries({ ci: "ci-token-0123456789", ops: "ops-token-9876543210" }),
               oidc: { issuer: ISSUER, audience: AUDIENCE, keys: [{ ...key.jwk, kty: "EC" }] },
             },
           },
@@ -224,9 +204,9 @@ describe("the gRPC binding", () => {
       await expect(
         anonymous.getTask({ tenant: "", id: task.id, historyLength: 0 }),
       ).rejects.toMatchObject({ status: Status.UNAUTHENTICATED });
-      await expect(
-        collect(anonymous.sendMessageStream(sendRequest(userMessage("Hello")))),
-      ).rejects.toMatchObject({ status: Status.UNAUTHENTICATED });
+      await expect(streamMessage(anonymous, "Hello")).rejects.toMatchObject({
+        status: Status.UNAUTHENTICATED,
+      });
 
       const ops = await sdkGrpcClient(h.server.url, { token: "ops-token-9876543210" });
       await expect(
@@ -285,7 +265,7 @@ describe("the gRPC binding", () => {
       const { grpc, address } = await startGrpc({
         logger: logs.logger,
         config: { server: { bodyLimit: "64kb" } },
-        rules: [{ match: { lastUserText: "Still there?" }, reply: reply(text("Yes.")) }],
+        rules: [says("Still there?", "Yes.")],
       });
       const raw = rawGrpcClient(address);
       perTest(raw);
@@ -316,10 +296,7 @@ describe("the gRPC binding", () => {
     "the terminal client talks gRPC with --transport grpc; shutdown ends an open gRPC stream",
     async () => {
       const { h, grpc } = await startGrpc({
-        rules: [
-          ...PAINT,
-          { match: { lastUserText: "Say hi" }, reply: reply(text("Hi from gRPC.")) },
-        ],
+        rules: [...PAINT, says("Say hi", "Hi from gRPC.")],
       });
       let out = "";
       let err = "";

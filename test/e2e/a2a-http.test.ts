@@ -14,6 +14,8 @@ import {
   EVERY_TASK,
   freePort,
   reply,
+  rpcBody,
+  says,
   sendForTask,
   spawnServer,
   startTestBench,
@@ -21,8 +23,6 @@ import {
   userMessage,
 } from "../support/harness/index.js";
 
-const rpc = (method: string, params: unknown, id: number | string = 1) =>
-  JSON.stringify({ jsonrpc: "2.0", id, method, params });
 const v1 = { "content-type": "application/json", "A2A-Version": "1.0" };
 const sendParams = (t: string) => ({
   message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: t }] },
@@ -34,7 +34,7 @@ describe("A2A server: HTTP surface", () => {
     const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: rpc("GetTask", { id: "nope" }),
+      body: rpcBody("GetTask", { id: "nope" }),
     });
     const body = (await res.json()) as { error: { code: number; message: string } };
     expect(body.error.code).toBe(-32009);
@@ -47,7 +47,7 @@ describe("A2A server: HTTP surface", () => {
     const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: v1,
-      body: rpc("SendMessage", sendParams("x".repeat(70 * 1024))),
+      body: rpcBody("SendMessage", sendParams("x".repeat(70 * 1024))),
     });
     expect(res.status).toBe(413);
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
@@ -66,7 +66,7 @@ describe("A2A server: HTTP surface", () => {
 
   it("accepts a body between the SDK's 100 kB default and the configured limit", async () => {
     const h = await a2a({
-      rules: [{ match: { lastUserText: "BIG:" }, reply: reply(text("received")) }],
+      rules: [says("BIG:", "received")],
     });
     const task = await h.send(`BIG: ${"y".repeat(300 * 1024)}`);
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -83,7 +83,7 @@ describe("A2A server: HTTP surface", () => {
     const unknown = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: v1,
-      body: rpc("NoSuchMethod", {}, 7),
+      body: rpcBody("NoSuchMethod", {}, 7),
     });
     expect(await unknown.json()).toMatchObject({ id: 7, error: { code: -32601 } });
   });
@@ -97,7 +97,7 @@ describe("A2A server: HTTP surface", () => {
     const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: v1,
-      body: rpc("CancelTask", { id: task.id }),
+      body: rpcBody("CancelTask", { id: task.id }),
     });
     expect(await res.json()).toMatchObject({ error: { code: -32002 } });
   });
@@ -116,7 +116,7 @@ describe("A2A server: HTTP surface", () => {
       const res = await fetch(`${h.server.url}/a2a/jsonrpc`, {
         method: "POST",
         headers,
-        body: rpc("SendMessage", sendParams("hi")),
+        body: rpcBody("SendMessage", sendParams("hi")),
       });
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({ error: "forbidden" });
@@ -124,7 +124,7 @@ describe("A2A server: HTTP surface", () => {
     const ok = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: { ...v1, "Tailscale-User-Login": "ada@example.com" },
-      body: rpc("SendMessage", sendParams("hi")),
+      body: rpcBody("SendMessage", sendParams("hi")),
     });
     const body = (await ok.json()) as {
       result: { task: { id: string; status: { state: string } } };
@@ -136,13 +136,13 @@ describe("A2A server: HTTP surface", () => {
     const asBob = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: { ...v1, "Tailscale-User-Login": "bob@example.com" },
-      body: rpc("GetTask", { id: body.result.task.id }),
+      body: rpcBody("GetTask", { id: body.result.task.id }),
     });
     expect(await asBob.json()).toMatchObject({ error: { code: -32001 } });
     const asAda = await fetch(`${h.server.url}/a2a/jsonrpc`, {
       method: "POST",
       headers: { ...v1, "Tailscale-User-Login": "ada@example.com" },
-      body: rpc("GetTask", { id: body.result.task.id }),
+      body: rpcBody("GetTask", { id: body.result.task.id }),
     });
     expect(await asAda.json()).toMatchObject({ result: { id: body.result.task.id } });
   });
@@ -176,9 +176,7 @@ describe("claude-a2a command line", () => {
   });
 
   it("serves a directory as a process, answers a task, and stops cleanly on SIGINT", async () => {
-    const bench = await startTestBench([
-      { match: { lastUserText: "ping" }, reply: reply(text("pong")) },
-    ]);
+    const bench = await startTestBench([says("ping", "pong")]);
     const port = await freePort();
     const { cwd, env } = bench.sandbox;
     const server = await spawnServer({ cwd, port, env: { ...env, LOG_LEVEL: "info" } });

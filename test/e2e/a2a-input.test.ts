@@ -3,16 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Part } from "@a2a-js/sdk";
-import {
-  a2a,
-  messageText,
-  reply,
-  resultOf,
-  sendForTask,
-  text,
-  textPart,
-  userMessage,
-} from "../support/harness/index.js";
+import { a2a, messageText, resultOf, says, textPart } from "../support/harness/index.js";
 
 // A 1x1 transparent PNG.
 const PNG = Buffer.from(
@@ -30,18 +21,15 @@ const part = (content: Part["content"], mediaType = "", filename = ""): Part => 
 describe("A2A server: message parts", () => {
   it("passes text, data, url, a file and an image to Claude, files saved in the inbox", async () => {
     const h = await a2a({
-      rules: [{ match: { lastUserText: "Review these" }, reply: reply(text("Reviewed.")) }],
+      rules: [says("Review these", "Reviewed.")],
     });
-    const task = await sendForTask(
-      h.client,
-      userMessage([
-        textPart("Review these"),
-        part({ $case: "data", value: { priority: "high", ids: [1, 2] } }, "application/json"),
-        part({ $case: "url", value: "https://example.com/spec" }, "", "spec"),
-        part({ $case: "raw", value: Buffer.from("name,qty\nmilk,2\n") }, "text/csv", "../list.csv"),
-        part({ $case: "raw", value: PNG }, "image/png", "dot.png"),
-      ]),
-    );
+    const task = await h.send([
+      textPart("Review these"),
+      part({ $case: "data", value: { priority: "high", ids: [1, 2] } }, "application/json"),
+      part({ $case: "url", value: "https://example.com/spec" }, "", "spec"),
+      part({ $case: "raw", value: Buffer.from("name,qty\nmilk,2\n") }, "text/csv", "../list.csv"),
+      part({ $case: "raw", value: PNG }, "image/png", "dot.png"),
+    ]);
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(resultOf(task)).toBe("Reviewed.");
 

@@ -9,6 +9,8 @@ import { TaskState, type Part } from "@a2a-js/sdk";
 import { TEXT } from "../../src/contract/texts.js";
 import {
   a2a,
+  afterTool,
+  asks,
   COLOUR_QUESTION,
   dataPart,
   describeStream,
@@ -17,13 +19,16 @@ import {
   lastStatus,
   messageText,
   reply,
+  says,
   sendRequest,
   text,
   textPart,
   toolUse,
   userMessage,
   watch,
+  writes,
   type A2AHarness,
+  type HarnessOptions,
   type Rule,
 } from "../support/harness/index.js";
 
@@ -31,33 +36,34 @@ async function send(harness: A2AHarness, parts: Part[] | string, ids = {}) {
   return harness.stream(parts, ids);
 }
 
-/** Claude writes a file OUTSIDE the server's cwd: acceptEdits does not allow that by itself. */
-function outsideWriteRules(path: string, extra: Rule[] = []): Rule[] {
-  return [
-    {
-      name: "write-outside",
-      match: { lastUserText: "Save the report", toolResult: false },
-      reply: reply(toolUse("Write", { file_path: path, content: "report\n" })),
-    },
-    ...extra,
-  ];
+/**
+ * A server whose Claude, on "Save the report", writes report.txt OUTSIDE its workspace (acceptEdits
+ * does not allow that by itself), then follows `after(outside)`. With `folder` the outside folder
+ * exists, so that an allowed Write really creates the file.
+ */
+async function savingOutside(
+  after: (outside: string) => Rule[],
+  o: { folder?: boolean; config?: HarnessOptions["config"] } = {},
+): Promise<{ h: A2AHarness; outside: string }> {
+  const h = await a2a(o.config === undefined ? {} : { config: o.config });
+  const folder = join(h.bench.sandbox.root, "outside");
+  const outside = join(folder, "report.txt");
+  if (o.folder === true) await mkdir(folder);
+  h.bench.model.setRules([
+    writes("Save the report", outside, "report\n", "write-outside"),
+    ...after(outside),
+  ]);
+  return { h, outside };
 }
 
 describe("interactive tasks", () => {
   it("AskUserQuestion parks the task in input-required; the answer resumes it", async () => {
     const h = await a2a({
-      rules: [
-        {
-          name: "ask",
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        {
-          name: "after-answer",
-          match: { toolResult: /blue/ },
-          reply: reply(text("Painting it blue.")),
-        },
-      ],
+      rules: asks("Paint the fence", {
+        answer: /blue/,
+        then: "Painting it blue.",
+        name: "after-answer",
+      }),
     });
     const first = await send(h, "Paint the fence");
     const parked = lastStatus(first);
@@ -114,7 +120,7 @@ describe("interactive tasks", () => {
           match: { lastUserText: "Order a shirt", toolResult: false },
           reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION, size] })),
         },
-        { name: "answered", match: { toolResult: /red/ }, reply: reply(text("Ordered.")) },
+        afterTool(/red/, "Ordered.", "answered"),
       ],
     });
     const first = await send(h, "Order a shirt");
@@ -131,18 +137,16 @@ describe("interactive tasks", () => {
   });
 
   it("a structured deny beats a contradicting yes, and a repeated request stops the loop", async () => {
-    const h = await a2a();
-    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
-    await mkdir(join(h.bench.sandbox.root, "outside"));
-    h.bench.model.setRules(
-      outsideWriteRules(outside, [
+    const { h, outside } = await savingOutside(
+      (path) => [
         // The model ignores the instruction and asks for exactly the same thing again.
         {
           name: "asks-again",
           match: { toolResult: /The user denied this action/ },
-          reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
+          reply: reply(toolUse("Write", { file_path: path, content: "report\n" })),
         },
-      ]),
+      ],
+      { folder: true },
     );
     const first = await send(h, "Save the report");
     const parked = lastStatus(first);
@@ -180,17 +184,9 @@ describe("interactive tasks", () => {
   });
 
   it("`oui, vas-y` allows and the tool runs", async () => {
-    const h = await a2a();
-    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
-    await mkdir(join(h.bench.sandbox.root, "outside"));
-    h.bench.model.setRules(
-      outsideWriteRules(outside, [
-        {
-          name: "written",
-          match: { toolResult: /created successfully/ },
-          reply: reply(text("Saved.")),
-        },
-      ]),
+    const { h, outside } = await savingOutside(
+      () => [afterTool(/created successfully/, "Saved.", "written")],
+      { folder: true },
     );
     const first = await send(h, "Save the report");
     expect(lastStatus(first).kind).toBe("permission_request");
@@ -201,17 +197,9 @@ describe("interactive tasks", () => {
   });
 
   it("a free-text deny is handed to Claude, which goes on", async () => {
-    const h = await a2a();
-    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
-    h.bench.model.setRules(
-      outsideWriteRules(outside, [
-        {
-          name: "gives-up",
-          match: { toolResult: /The user denied this action/ },
-          reply: reply(text("Understood, I will not save it.")),
-        },
-      ]),
-    );
+    const { h } = await savingOutside(() => [
+      afterTool(/The user denied this action/, "Understood, I will not save it.", "gives-up"),
+    ]);
     const first = await send(h, "Save the report");
     const second = await send(h, "no, keep it in memory", idsOf(first));
     expect(describeStream(second).at(-1)).toBe("status:completed");
@@ -222,23 +210,13 @@ describe("interactive tasks", () => {
   });
 
   it("a free-text `not sure` denies: the file stays unwritten and Claude goes on", async () => {
-    const h = await a2a();
-    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     // The directory exists, so an allowed Write would really create the file.
-    await mkdir(join(h.bench.sandbox.root, "outside"));
-    h.bench.model.setRules(
-      outsideWriteRules(outside, [
-        {
-          name: "gives-up",
-          match: { toolResult: /The user denied this action/ },
-          reply: reply(text("Understood, I will not save it.")),
-        },
-        {
-          name: "written",
-          match: { toolResult: /created successfully/ },
-          reply: reply(text("Saved.")),
-        },
-      ]),
+    const { h, outside } = await savingOutside(
+      () => [
+        afterTool(/The user denied this action/, "Understood, I will not save it.", "gives-up"),
+        afterTool(/created successfully/, "Saved.", "written"),
+      ],
+      { folder: true },
     );
     const first = await send(h, "Save the report");
     expect(lastStatus(first).kind).toBe("permission_request");
@@ -283,16 +261,11 @@ describe("interactive tasks", () => {
   });
 
   it("denies at once with claude.permissionPrompts = deny", async () => {
-    const h = await a2a({ config: { claude: { permissionPrompts: "deny" } } });
-    const outside = join(h.bench.sandbox.root, "outside", "report.txt");
-    h.bench.model.setRules(
-      outsideWriteRules(outside, [
-        {
-          name: "denied",
-          match: { toolResult: /turned off on this server/ },
-          reply: reply(text("I cannot save outside the workspace.")),
-        },
-      ]),
+    const { h } = await savingOutside(
+      () => [
+        afterTool(/turned off on this server/, "I cannot save outside the workspace.", "denied"),
+      ],
+      { config: { claude: { permissionPrompts: "deny" } } },
     );
     const events = await send(h, "Save the report");
     const shape = describeStream(events);
@@ -308,7 +281,7 @@ describe("interactive tasks", () => {
           match: { lastUserText: "Paint the fence", toolResult: false },
           reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
         },
-        { match: { lastUserText: "Hello again" }, reply: reply(text("Hi!")) },
+        says("Hello again", "Hi!"),
       ],
     });
     const first = await send(h, "Paint the fence");
@@ -322,13 +295,7 @@ describe("interactive tasks", () => {
 
   it("lets exactly one of two racing answers resume a parked task", async () => {
     const h = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { match: { toolResult: true }, reply: reply(text("Done.")) },
-      ],
+      rules: asks("Paint the fence", { then: "Done." }),
     });
     const first = await send(h, "Paint the fence");
     const ids = idsOf(first);
@@ -362,13 +329,7 @@ describe("interactive tasks", () => {
 
   it("SubscribeToTask on a parked task yields the task, then the resumed turn's events", async () => {
     const h = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { match: { toolResult: /red/ }, reply: reply(text("Red it is.")) },
-      ],
+      rules: asks("Paint the fence", { answer: /red/, then: "Red it is." }),
     });
     const first = await send(h, "Paint the fence");
     const ids = idsOf(first);

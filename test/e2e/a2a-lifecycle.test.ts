@@ -11,6 +11,7 @@ import { TEXT } from "../../src/contract/texts.js";
 import { rawPart } from "../../src/contract/messages.js";
 import {
   a2a,
+  afterTool,
   dataPart,
   describeStream,
   idsOf,
@@ -19,6 +20,7 @@ import {
   messageText,
   reply,
   resultText,
+  says,
   sendRequest,
   text,
   textPart,
@@ -57,11 +59,7 @@ describe("A2A task lifecycle (real runtime)", () => {
             return reply(toolUse("Bash", { command: "python3 -c 'print(42)'" }));
           },
         },
-        {
-          name: "hello",
-          match: { lastUserText: "Hello with an attachment" },
-          reply: reply(text("HELLO")),
-        },
+        says("Hello with an attachment", "HELLO", "hello"),
       ],
     });
     const first = await h.send("Start the job");
@@ -146,7 +144,7 @@ describe("A2A task lifecycle (real runtime)", () => {
         match: { lastUserText: "Two helpers", toolResult: false },
         reply: reply([agent("Write file A"), agent("Write file B")]),
       },
-      { name: "done", match: { toolResult: true }, reply: reply(text("Both helpers reported.")) },
+      afterTool(true, "Both helpers reported.", "done"),
     ]);
 
     const first = await h.stream("Two helpers");

@@ -12,6 +12,7 @@ import {
   idsOf,
   reply,
   resultText,
+  says,
   sendRequest,
   text,
   userMessage,
@@ -41,7 +42,7 @@ describe("A2A limits (real runtime)", () => {
             return reply(text("FIRST"));
           },
         },
-        { name: "second", match: { lastUserText: "Second context" }, reply: reply(text("SECOND")) },
+        says("Second context", "SECOND", "second"),
       ],
     });
     const a: StreamResponse[] = [];

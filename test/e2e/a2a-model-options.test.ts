@@ -11,20 +11,22 @@ import type { SDKSystemMessage } from "@anthropic-ai/claude-agent-sdk";
 import { TASK_OPTIONS_EXTENSION_URI } from "../../src/contract/task-options.js";
 import {
   a2a,
-  temp,
-  type A2AHarness,
+  afterTool,
   freePort,
   listRequest,
   messageText,
-  type ParsedRequest,
   partsText,
+  postRpc,
   reply,
   sendForTask,
   sendRequest,
+  temp,
   TEST_MODEL,
   text,
   toolUse,
   userMessage,
+  type A2AHarness,
+  type ParsedRequest,
 } from "../support/harness/index.js";
 import { sdkGrpcClient } from "../support/grpc.js";
 import { mcpEchoServer } from "../support/mcp-echo-server.js";
@@ -77,10 +79,7 @@ describe("per-task model and effort (real runtime)", () => {
     expect(effortOf(firstRequest)).toBe("high");
 
     // The same conversation asking for nothing: the live process switches back to the defaults.
-    const second = await sendForTask(
-      h.client,
-      userMessage("Second task", { contextId: first.contextId }),
-    );
+    const second = await h.send("Second task", { contextId: first.contextId });
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const [secondRequest] = requestsFor(h, "Second task");
     expect(secondRequest?.model).toBe(TEST_MODEL);
@@ -120,10 +119,7 @@ describe("per-task model and effort (real runtime)", () => {
     expect(messageText(refused.status?.message)).toMatch(
       new RegExp(`^Claude Code could not switch to model ${BOGUS}: .*${BOGUS} not found`),
     );
-    const after = await sendForTask(
-      h.client,
-      userMessage("After task", { contextId: first.contextId }),
-    );
+    const after = await h.send("After task", { contextId: first.contextId });
     expect(after.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(requestsFor(h, "After task").map((r) => r.model)).toEqual([TEST_MODEL]);
   });
@@ -147,22 +143,13 @@ describe("per-task model and effort (real runtime)", () => {
       ),
     ).rejects.toThrow(modelRefusal);
 
-    const rpc = await fetch(`${h.server.url}/a2a/jsonrpc`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "A2A-Version": "1.0" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "SendMessage",
-        params: {
-          message: {
-            messageId: crypto.randomUUID(),
-            role: "ROLE_USER",
-            parts: [{ text: "Hello" }],
-            metadata: { effort: "max" },
-          },
-        },
-      }),
+    const rpc = await postRpc(h.server.url, "SendMessage", {
+      message: {
+        messageId: crypto.randomUUID(),
+        role: "ROLE_USER",
+        parts: [{ text: "Hello" }],
+        metadata: { effort: "max" },
+      },
     });
     expect(await rpc.json()).toMatchObject({ error: { code: -32602, message: effortRefusal } });
 
@@ -216,7 +203,7 @@ describe("Claude options passed through (real runtime)", () => {
           match: { lastUserText: "Print the greeting", toolResult: false },
           reply: reply(toolUse("Bash", { command: "echo $GREETING_WORD", description: "Greet" })),
         },
-        { name: "greeted", match: { toolResult: /ahoy-from-config/ }, reply: reply(text("Arr.")) },
+        afterTool(/ahoy-from-config/, "Arr.", "greeted"),
       ],
     });
     const task = await h.send("Print the greeting");

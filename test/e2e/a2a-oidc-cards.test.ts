@@ -4,7 +4,7 @@
  * served from 127.0.0.1 with keys made by jose in the test.
  */
 import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentCard, TaskState } from "@a2a-js/sdk";
@@ -12,17 +12,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WORKSPACE_EXTENSION_URI } from "../../src/contract/extended-card.js";
 import { connect } from "../../src/client/connect.js";
 import type { ConfigInput } from "../../src/config/schema.js";
-import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import { verifyCardSignature } from "../support/card-signature.js";
 import {
-  reply,
   resultOf,
+  says,
   sendForTask,
   startA2AHarness,
-  text,
   userMessage,
   type A2AHarness,
 } from "../support/harness/index.js";
+import { mappedSessionKeys } from "../support/harness/session-map.js";
 import {
   AUDIENCE,
   ISSUER,
@@ -74,10 +73,7 @@ describe("OpenID Connect callers", () => {
     "a valid token's subject is the caller: its tasks and conversations are its own, like a token's name",
     async () => {
       h = await startA2AHarness({
-        rules: [
-          { match: { lastUserText: "I am Alice" }, reply: reply(text("Hello Alice.")) },
-          { match: { lastUserText: "Who am I?" }, reply: reply(text("I do not know.")) },
-        ],
+        rules: [says("I am Alice", "Hello Alice."), says("Who am I?", "I do not know.")],
         config: withOidc({
           server: {
             auth: { tokens: [CI] },
@@ -112,10 +108,7 @@ describe("OpenID Connect callers", () => {
       });
 
       await h.server.pool.closeAll();
-      const map = JSON.parse(await readFile(join(h.bench.sandbox.cwd, SESSIONS_FILE), "utf8")) as {
-        sessions: Record<string, unknown>;
-      };
-      expect(Object.keys(map.sessions).sort()).toEqual([
+      expect(await mappedSessionKeys(h.bench.sandbox.cwd)).toEqual([
         JSON.stringify(["oidc:alice", contextId]),
         JSON.stringify(["oidc:bob", contextId]),
         JSON.stringify(["token:ci", contextId]),

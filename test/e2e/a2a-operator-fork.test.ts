@@ -5,7 +5,6 @@
  * knows the owner's task. A caller without the role cannot, and an operator cannot rewind
  * another caller's conversation (that would be new work in it).
  */
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import {
@@ -15,6 +14,7 @@ import {
   reply,
   sendForTask,
   text,
+  tokenEntries,
   userMessage,
 } from "../support/harness/index.js";
 import { withControl } from "../support/harness/control.js";
@@ -24,7 +24,6 @@ const TOKEN = {
   bob: "bob-token-0123456789",
   ops: "ops-token-0123456789",
 };
-const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
 
 const control = (metadata: Record<string, unknown>, prompt: string, contextId: string) => ({
   ...userMessage(prompt, { contextId }),
@@ -36,7 +35,7 @@ describe("an operator forks another caller's task (real runtime)", () => {
     const h = await a2a({
       config: {
         server: {
-          auth: { tokens: Object.entries(TOKEN).map(([name, t]) => ({ name, sha256: sha256(t) })) },
+          auth: { tokens: tokenEntries(TOKEN) },
           operators: ["ops"],
         },
       },

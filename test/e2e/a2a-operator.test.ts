@@ -5,7 +5,6 @@
  * operator's name. Real runtime, scripted model, the official client over HTTP (and gRPC) on
  * loopback.
  */
-import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,8 +14,8 @@ import { connect } from "../../src/client/connect.js";
 import { TEXT } from "../../src/contract/texts.js";
 import {
   a2a,
-  collect,
-  COLOUR_QUESTION,
+  afterTool,
+  asks,
   dataPart,
   failure,
   freePort,
@@ -25,12 +24,11 @@ import {
   lastStatus,
   listRequest,
   messageText,
-  reply,
-  sendRequest,
-  text,
-  toolUse,
-  userMessage,
+  says,
+  streamMessage,
+  tokenEntries,
   watch,
+  writes,
   type A2AHarness,
   type Rule,
 } from "../support/harness/index.js";
@@ -44,8 +42,7 @@ const TOKEN = {
   ops: "ops-token-0123456789",
   bob: "bob-token-0123",
 };
-const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
-const TOKENS = Object.entries(TOKEN).map(([name, token]) => ({ name, sha256: sha256(token) }));
+const TOKENS = tokenEntries(TOKEN);
 
 interface Callers {
   readonly alice: Client;
@@ -80,23 +77,11 @@ async function start(rules: (outside: string) => Rule[], grpcPort?: number): Pro
 }
 
 const WRITE_OUTSIDE = (outside: string): Rule[] => [
-  {
-    name: "write-outside",
-    match: { lastUserText: "Save the report", toolResult: false },
-    reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
-  },
-  { name: "written", match: { toolResult: /created successfully/ }, reply: reply(text("Saved.")) },
-  {
-    name: "ask",
-    match: { lastUserText: "Paint the fence", toolResult: false },
-    reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-  },
-  { match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
-  { match: { lastUserText: "What did Alice ask?" }, reply: reply(text("Nothing I know of.")) },
+  writes("Save the report", outside, "report\n", "write-outside"),
+  afterTool(/created successfully/, "Saved.", "written"),
+  ...asks("Paint the fence", { answer: /blue/, then: "Painting it blue." }),
+  says("What did Alice ask?", "Nothing I know of."),
 ];
-
-const stream = (client: Client, parts: Parameters<typeof userMessage>[0], ids = {}) =>
-  collect(client.sendMessageStream(sendRequest(userMessage(parts, ids))));
 
 const everyTask = {
   ...listRequest(""),
@@ -120,7 +105,7 @@ describe("the operator role", () => {
     "bob cannot see alice's parked task; ops sees it, answers its permission request with allow, alice is told, the log names ops",
     async () => {
       const { alice, ops, bob, logs, outside } = await start(WRITE_OUTSIDE);
-      const first = await stream(alice, "Save the report");
+      const first = await streamMessage(alice, "Save the report");
       expect(lastStatus(first)).toMatchObject({
         state: TaskState.TASK_STATE_INPUT_REQUIRED,
         kind: "permission_request",
@@ -132,7 +117,7 @@ describe("the operator role", () => {
         () => getTask(bob, taskId),
         () => drain(bob.resubscribeTask({ tenant: "", id: taskId })),
         () => bob.cancelTask({ tenant: "", id: taskId, metadata: undefined }),
-        () => stream(bob, "yes", { taskId, contextId }),
+        () => streamMessage(bob, "yes", { taskId, contextId }),
       ]) {
         expect(await failure(probe)).toMatch(/not found/i);
       }
@@ -157,7 +142,7 @@ describe("the operator role", () => {
       const opsFirst = await opsView.first((e) => e.payload?.$case === "task");
       expect(opsFirst.payload?.$case === "task" && opsFirst.payload.value.id).toBe(taskId);
       const allow = dataPart({ kind: "permission_response", decision: "allow" });
-      const answered = await stream(ops, [allow], { taskId, contextId });
+      const answered = await streamMessage(ops, [allow], { taskId, contextId });
       expect(lastStatus(answered).state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(await readFile(outside, "utf8")).toBe("report\n");
 
@@ -205,12 +190,12 @@ describe("the operator role", () => {
     "ops cancels alice's task over HTTP+JSON (she reads who did); a new message of ops in her context is ops's own conversation",
     async () => {
       const { alice, ops, bob, logs, h } = await start(WRITE_OUTSIDE);
-      const first = await stream(alice, "Paint the fence", { contextId: "fence" });
+      const first = await streamMessage(alice, "Paint the fence", { contextId: "fence" });
       expect(lastStatus(first).kind).toBe("ask_user_question");
       const { taskId } = idsOf(first);
 
       // A new message of ops naming alice's context is no answer: it is ops's own conversation.
-      const own = await stream(ops, "What did Alice ask?", { contextId: "fence" });
+      const own = await streamMessage(ops, "What did Alice ask?", { contextId: "fence" });
       expect(lastStatus(own).state).toBe(TaskState.TASK_STATE_COMPLETED);
       const opsRequest = h.bench.model.messageRequests.find((r) =>
         r.lastUserText.includes("What did Alice ask?"),
@@ -252,14 +237,14 @@ describe("the operator role", () => {
     async () => {
       const port = await freePort();
       const { alice, h } = await start(WRITE_OUTSIDE, port);
-      const first = await stream(alice, "Paint the fence");
+      const first = await streamMessage(alice, "Paint the fence");
       const { taskId, contextId } = idsOf(first);
       const url = h.server.url;
       const opsGrpc = await sdkGrpcClient(url, { token: TOKEN.ops });
       const bobGrpc = await sdkGrpcClient(url, { token: TOKEN.bob });
       expect(await failure(() => getTask(bobGrpc, taskId))).toMatch(/not found/i);
       expect((await getTask(opsGrpc, taskId)).metadata?.owner).toBe("token:alice");
-      const answered = await stream(opsGrpc, "blue", { taskId, contextId });
+      const answered = await streamMessage(opsGrpc, "blue", { taskId, contextId });
       const resumed = statusesOfKind(answered, "resumed");
       expect(resumed[0]?.status?.message?.metadata).toMatchObject({ answeredBy: "ops" });
       expect(lastStatus(answered).state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -287,7 +272,7 @@ describe("the operator role", () => {
       const alice = await connect(url, TOKEN.alice);
       const ada = await connect(url, await mint(key, { sub: "ada@example.com" }));
       const eve = await connect(url, await mint(key, { sub: "eve@example.com" }));
-      const first = await stream(alice, "Paint the fence");
+      const first = await streamMessage(alice, "Paint the fence");
       const { taskId, contextId } = idsOf(first);
 
       expect(await failure(() => getTask(eve, taskId))).toMatch(/not found/i);
@@ -295,7 +280,7 @@ describe("the operator role", () => {
       expect((await ada.listTasks(everyTask)).tasks.map((t): unknown => t.metadata?.owner)).toEqual(
         ["token:alice"],
       );
-      const answered = await stream(ada, "blue", { taskId, contextId });
+      const answered = await streamMessage(ada, "blue", { taskId, contextId });
       expect(lastStatus(answered).state).toBe(TaskState.TASK_STATE_COMPLETED);
       // Named as logs name the caller: the subject itself.
       expect(statusesOfKind(answered, "resumed")[0]?.status?.message?.metadata).toEqual({

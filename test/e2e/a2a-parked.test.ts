@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { Role, TaskState, type Message, type Part, type StreamResponse } from "@a2a-js/sdk";
 import {
   a2a,
+  asks,
   COLOUR_QUESTION,
   describeStream,
   idsOf,
@@ -138,13 +139,7 @@ describe("a parked task", () => {
 describe("a task's history", () => {
   it("holds the exchanged messages, not the progress statuses", async () => {
     const h = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { match: { toolResult: /blue/ }, reply: reply(text("Painting it blue.")) },
-      ],
+      rules: asks("Paint the fence", { answer: /blue/, then: "Painting it blue." }),
     });
     const first = await send(h, "Paint the fence");
     expect(lastStatus(first).kind).toBe("ask_user_question");

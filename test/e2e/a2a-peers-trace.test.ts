@@ -7,7 +7,7 @@ import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trac
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { createTracing } from "../../src/tracing/otel.js";
-import { a2a, reply, resultOf, text, toolUse } from "../support/harness/index.js";
+import { a2a, delegating, peerOf, resultOf, says } from "../support/harness/index.js";
 
 const byName = (spans: readonly ReadableSpan[], name: string) =>
   spans.filter((s) => s.name === name);
@@ -21,21 +21,12 @@ describe("delegation and tracing", () => {
     const bSpans = new InMemorySpanExporter();
     const b = await a2a({
       tracing: traced(bSpans, "peer-b"),
-      rules: [{ match: { lastUserText: "Trace me" }, reply: reply(text("B traced")) }],
+      rules: [says("Trace me", "B traced")],
     });
     const a = await a2a({
       tracing: traced(aSpans, "peer-a"),
-      config: { peers: { agents: { b: { url: b.server.url, allowPrivateNetwork: true } } } },
-      rules: [
-        {
-          match: { lastUserText: "Ask B, traced", toolResult: false },
-          reply: reply(toolUse("mcp__a2a__send_message", { agent: "b", text: "Trace me" })),
-        },
-        {
-          match: { toolResult: true },
-          reply: (req) => reply(text(`A relays: ${req.toolResults.at(-1)?.content ?? ""}`)),
-        },
-      ],
+      config: peerOf(b),
+      rules: delegating("Ask B, traced", { agent: "b", text: "Trace me" }),
     });
 
     const task = await a.send("Ask B, traced");

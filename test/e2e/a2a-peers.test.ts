@@ -18,45 +18,29 @@ import { DELEGATED_TASKS_KEY, type DelegatedTaskRef } from "../../src/contract/d
 import { usageOf } from "../../src/contract/usage.js";
 import {
   a2a,
+  afterTool,
+  asks,
   COLOUR_QUESTION,
-  freePort,
-  perTest,
-  temp,
   dataPart,
+  delegating,
+  describeStream,
+  freePort,
   idsOf,
   lastStatus,
-  describeStream,
   partsText,
+  peerOf,
+  perTest,
   reply,
   resultOf,
+  says,
+  SEND_MESSAGE_TOOL,
   sendRequest,
+  temp,
   text,
   toolUse,
   userMessage,
-  watch,
-  type A2AHarness,
-  type Rule,
+  writes,
 } from "../support/harness/index.js";
-
-const SEND = "mcp__a2a__send_message";
-
-/** A's rules: a prompt makes Claude call send_message; the tool's result is relayed as the answer. */
-const delegating = (prompt: string, input: Record<string, unknown>): Rule[] => [
-  {
-    name: "delegate",
-    match: { lastUserText: prompt, toolResult: false },
-    reply: reply(toolUse(SEND, input)),
-  },
-  {
-    name: "relay",
-    match: { toolResult: true },
-    reply: (req) => reply(text(`A relays: ${req.toolResults.at(-1)?.content ?? ""}`)),
-  },
-];
-
-const peerOf = (b: A2AHarness, extra: Record<string, unknown> = {}) => ({
-  peers: { agents: { b: { url: b.server.url, allowPrivateNetwork: true, ...extra } } },
-});
 
 const statuses = (events: readonly StreamResponse[]) =>
   events.flatMap((e) => (e.payload?.$case === "statusUpdate" ? [e.payload.value] : []));
@@ -124,7 +108,7 @@ const expectRows = (got: Row[], doc: { event: string; text: RegExp }[]) => {
 describe("delegation to a peer A2A agent", () => {
   it("A's Claude asks B: B's answer reaches A's, the tasks are linked both ways, B's progress and usage show on A", async () => {
     const b = await a2a({
-      rules: [{ match: { lastUserText: "What is the answer?" }, reply: reply(text("B says 42")) }],
+      rules: [says("What is the answer?", "B says 42")],
     });
     const a = await a2a({
       config: peerOf(b),
@@ -169,13 +153,7 @@ describe("delegation to a peer A2A agent", () => {
 
   it("B's question reaches A's caller as delegated_input; the answer goes back to B and both complete", async () => {
     const b = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Pick a colour", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { match: { toolResult: /blue/ }, reply: reply(text("B picked blue")) },
-      ],
+      rules: asks("Pick a colour", { answer: /blue/, then: "B picked blue" }),
     });
     const a = await a2a({
       config: peerOf(b),
@@ -220,11 +198,8 @@ describe("delegation to a peer A2A agent", () => {
     const target = join(outside.path, "denied.txt");
     const b = await a2a({
       rules: [
-        {
-          match: { lastUserText: "Write the file", toolResult: false },
-          reply: reply(toolUse("Write", { file_path: target, content: "no\n" })),
-        },
-        { match: { toolResult: true }, reply: reply(text("B was not allowed to write")) },
+        writes("Write the file", target, "no\n"),
+        afterTool(true, "B was not allowed to write"),
       ],
     });
     const a = await a2a({
@@ -261,7 +236,7 @@ describe("delegation to a peer A2A agent", () => {
       config: peerOf(b),
       rules: delegating("Ask B to work", { agent: "b", text: "Work for a long time" }),
     });
-    const stream = watch(a.client.sendMessageStream(sendRequest(userMessage("Ask B to work"))));
+    const stream = a.watch("Ask B to work");
     const head = await stream.first(() => true);
     const taskId = head.payload?.$case === "task" ? head.payload.value.id : "";
     const working = await stream.first(
@@ -307,7 +282,7 @@ describe("delegation to a peer A2A agent", () => {
         ...delegating("Ask by URL", { agent: `http://127.0.0.1:${port}/`, text: "hello" }),
         {
           match: { lastUserText: "Ask the down one", toolResult: false },
-          reply: reply(toolUse(SEND, { agent: "down", text: "hello" })),
+          reply: reply(toolUse(SEND_MESSAGE_TOOL, { agent: "down", text: "hello" })),
         },
       ],
     });
@@ -345,11 +320,11 @@ describe("delegation to a peer A2A agent", () => {
       ...delegating("Loop through b", { agent: "b", text: "Call a back" }).slice(0, 1),
       {
         match: { lastUserText: "Call a back", toolResult: false },
-        reply: reply(toolUse(SEND, { agent: "a", text: "Back to a" })),
+        reply: reply(toolUse(SEND_MESSAGE_TOOL, { agent: "a", text: "Back to a" })),
       },
       {
         match: { lastUserText: "Ask c", toolResult: false },
-        reply: reply(toolUse(SEND, { agent: "c", text: "hello c" })),
+        reply: reply(toolUse(SEND_MESSAGE_TOOL, { agent: "c", text: "hello c" })),
       },
       ...delegating("never", {}).slice(1),
     ]);

@@ -11,65 +11,25 @@ import { TaskState, type Message, type StreamResponse } from "@a2a-js/sdk";
 import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import {
   a2a,
+  afterTool,
   describeStream,
   EVERY_TASK,
   idsOf,
   lastStatus,
-  reply,
   resultText,
   sendRequest,
-  text,
-  toolUse,
   userMessage,
   watch,
-  type Rule,
+  writes,
 } from "../support/harness/index.js";
-import { withControl } from "../support/harness/control.js";
+import { planningRules as planningRulesFor, withControl } from "../support/harness/control.js";
 
 const PLAN_V1 = "# Plan\n\n1. Write hello.txt saying hi.\n";
 const PLAN_V2 = "# Plan\n\n1. Write hello.txt saying hi.\n2. Write README.md.\n";
 const FEEDBACK = "Also add a README";
 
-/**
- * The scripted model as Claude plans: it writes its plan to the plan file the runtime names in
- * its plan-mode reminder, calls ExitPlanMode, revises the plan on feedback, and once the plan is
- * approved writes the file it planned.
- */
-function planningRules(): Rule[] {
-  let planFile = "";
-  const planPath = (body: unknown) => {
-    const found = /create your plan at (\S+?\.md)/.exec(JSON.stringify(body))?.[1];
-    if (found !== undefined) planFile = found;
-    return planFile;
-  };
-  return [
-    {
-      name: "carry out",
-      match: { lastUserText: "User has approved your plan" },
-      reply: reply(toolUse("Write", { file_path: "hello.txt", content: "hi\n" })),
-    },
-    {
-      name: "done",
-      match: { toolResult: /File created successfully at: hello\.txt/ },
-      reply: reply(text("Wrote hello.txt as planned.")),
-    },
-    {
-      name: "revise",
-      match: { toolResult: FEEDBACK },
-      reply: () => reply(toolUse("Write", { file_path: planFile, content: PLAN_V2 })),
-    },
-    {
-      name: "exit plan mode",
-      match: { toolResult: /plans\/.*\.md/ },
-      reply: reply(toolUse("ExitPlanMode", {})),
-    },
-    {
-      name: "plan",
-      match: { lastUserText: "Make hello", toolResult: false },
-      reply: (req) => reply(toolUse("Write", { file_path: planPath(req.body), content: PLAN_V1 })),
-    },
-  ];
-}
+const planningRules = () =>
+  planningRulesFor({ plan: PLAN_V1, revised: { feedback: FEEDBACK, plan: PLAN_V2 } });
 
 const planMessage = (mode: unknown = "plan"): Message => ({
   ...userMessage("Make hello"),
@@ -102,9 +62,7 @@ describe("control extension: plan, then approve (real runtime)", () => {
     await expect(access(join(h.bench.sandbox.cwd, "hello.txt"))).rejects.toThrow();
     expect(h.frames).toContainEqual(expect.objectContaining({ permissionMode: "plan" }));
 
-    const answer = watch(
-      h.client.sendMessageStream(sendRequest(userMessage("yes", idsOf(parked)))),
-    );
+    const answer = h.watch("yes", idsOf(parked));
     const shape = describeStream(await answer.done);
     expect(shape).toContain("status:working:resumed");
     expect(shape.at(-1)).toBe("status:completed");
@@ -121,11 +79,8 @@ describe("control extension: plan, then approve (real runtime)", () => {
 
     // The conversation's next task, which asks for no mode, runs in the workspace's again.
     h.bench.model.setRules([
-      {
-        match: { lastUserText: "Write bye", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: "bye.txt", content: "bye\n" })),
-      },
-      { match: { toolResult: /bye\.txt/ }, reply: reply(text("Wrote bye.txt.")) },
+      writes("Write bye", "bye.txt", "bye\n"),
+      afterTool(/bye\.txt/, "Wrote bye.txt."),
     ]);
     const next = await h.send("Write bye", { contextId: idsOf(parked).contextId });
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -140,7 +95,7 @@ describe("control extension: plan, then approve (real runtime)", () => {
     expect(lastStatus(parked).kind).toBe("plan_approval");
 
     const ids = idsOf(parked);
-    const rejected = watch(h.client.sendMessageStream(sendRequest(userMessage(FEEDBACK, ids))));
+    const rejected = h.watch(FEEDBACK, ids);
     const again = await rejected.done;
     const revised = lastStatus(again);
     expect(revised.kind).toBe("plan_approval");

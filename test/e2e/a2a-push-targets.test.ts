@@ -6,39 +6,12 @@
  * error is the proof, no connection is attempted).
  */
 import { describe, expect, it } from "vitest";
-import { TaskState, type SendMessageRequest, type TaskPushNotificationConfig } from "@a2a-js/sdk";
+import { TaskState } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
-import {
-  a2a,
-  listRequest,
-  perTest,
-  reply,
-  sendRequest,
-  text,
-  userMessage,
-} from "../support/harness/index.js";
-import { statusOf, WebhookReceiver } from "../support/webhook.js";
+import { a2a, listRequest, perTest, says, userMessage } from "../support/harness/index.js";
+import { pushConfig, statusOf, WebhookReceiver, withWebhook } from "../support/webhook.js";
 
-const rules = [{ name: "hello", match: { lastUserText: "Hello" }, reply: reply(text("Hi.")) }];
-
-const pushConfig = (taskId: string, url: string): TaskPushNotificationConfig => ({
-  tenant: "",
-  id: "",
-  taskId,
-  url,
-  token: "tok",
-  authentication: undefined,
-});
-
-const withWebhook = (contextId: string, url: string): SendMessageRequest => ({
-  ...sendRequest(userMessage("Hello", { contextId })),
-  configuration: {
-    acceptedOutputModes: [],
-    taskPushNotificationConfig: pushConfig("", url),
-    historyLength: undefined,
-    returnImmediately: false,
-  },
-});
+const rules = [says("Hello", "Hi.", "hello")];
 
 const PRIVATE_HINT = /webhooks must have public addresses unless server\.pushAllowPrivateNetworks/;
 
@@ -49,7 +22,7 @@ describe("push-notification webhook targets", () => {
     const task = await h.send("Hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const create = (url: string) =>
-      h.client.createTaskPushNotificationConfig(pushConfig(task.id, url));
+      h.client.createTaskPushNotificationConfig(pushConfig(url, "tok", task.id));
 
     await expect(create(hook.url)).rejects.toThrow(
       /Push notification config refused: 127\.0\.0\.1 is a loopback address/,
@@ -89,9 +62,11 @@ describe("push-notification webhook targets", () => {
 
     // A message carrying a refused webhook is refused as a whole: no task, no model call.
     const modelCalls = h.bench.model.requests.length;
-    await expect(h.client.sendMessage(withWebhook(task.contextId, hook.url))).rejects.toThrow(
-      /Push notification config refused: 127\.0\.0\.1 is a loopback address/,
-    );
+    await expect(
+      h.client.sendMessage(
+        withWebhook(userMessage("Hello", { contextId: task.contextId }), hook.url, "tok"),
+      ),
+    ).rejects.toThrow(/Push notification config refused: 127\.0\.0\.1 is a loopback address/);
     const listed = await h.client.listTasks(listRequest(task.contextId));
     expect(listed.tasks.map((t) => t.id)).toEqual([task.id]);
     expect(h.bench.model.requests.length).toBe(modelCalls);
@@ -103,16 +78,20 @@ describe("push-notification webhook targets", () => {
     const hook = perTest(await WebhookReceiver.start());
     const h = await a2a({ rules, config: { server: { pushAllowPrivateNetworks: true } } });
     const first = await h.send("Hello");
-    const created = await h.client.createTaskPushNotificationConfig(pushConfig(first.id, hook.url));
+    const created = await h.client.createTaskPushNotificationConfig(
+      pushConfig(hook.url, "tok", first.id),
+    );
     expect(created.url).toBe(hook.url);
     // Credentials in the URL stay refused: the switch is about addresses only.
     await expect(
       h.client.createTaskPushNotificationConfig(
-        pushConfig(first.id, hook.url.replace("http://", "http://user:pw@")),
+        pushConfig(hook.url.replace("http://", "http://user:pw@"), "tok", first.id),
       ),
     ).rejects.toThrow(/must not carry credentials/);
 
-    const second = await h.client.sendMessage(withWebhook(first.contextId, hook.url));
+    const second = await h.client.sendMessage(
+      withWebhook(userMessage("Hello", { contextId: first.contextId }), hook.url, "tok"),
+    );
     if (!("status" in second)) throw new Error("expected a task");
     const done = await hook.waitFor((d) => {
       const s = statusOf(d);

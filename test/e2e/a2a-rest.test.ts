@@ -6,21 +6,17 @@ import {
   a2a,
   collect,
   describeStream,
-  reply,
   resultOf,
+  says,
   sendForTask,
   sendRequest,
-  text,
   userMessage,
 } from "../support/harness/index.js";
 
 describe("A2A server: REST binding", () => {
   it("runs a task, streams one and reads it back over HTTP+JSON", async () => {
     const h = await a2a({
-      rules: [
-        { match: { lastUserText: "Over REST" }, reply: reply(text("Answered over REST.")) },
-        { match: { lastUserText: "Stream over REST" }, reply: reply(text("Streamed.")) },
-      ],
+      rules: [says("Over REST", "Answered over REST."), says("Stream over REST", "Streamed.")],
     });
     const client = await new ClientFactory({
       ...ClientFactoryOptions.default,

@@ -4,13 +4,13 @@
  * conversation Claude knows and the files go back to before a task, or a new context goes on
  * from the end of one, and both survive a restart.
  */
-import { execFileSync } from "node:child_process";
 import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import {
   a2a,
+  afterTool,
   messageText,
   reply,
   sendForTask,
@@ -18,34 +18,12 @@ import {
   text,
   toolUse,
   userMessage,
+  watch,
   type A2AHarness,
   type ParsedRequest,
-  watch,
 } from "../support/harness/index.js";
+import { git, initRepository, workingDir } from "../support/harness/git.js";
 import { withControl } from "../support/harness/control.js";
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd,
-    encoding: "utf8",
-  });
-
-async function initRepository(cwd: string): Promise<void> {
-  git(cwd, "init", "-q", "-b", "main");
-  await writeFile(join(cwd, "base.txt"), "base\n");
-  git(cwd, "add", ".");
-  git(cwd, "commit", "-q", "-m", "the base");
-}
-
-/** The folder the runtime works in, as it last told the model (a fork's history names its source's). */
-function workingDir(req: ParsedRequest): string {
-  // A resumed process in another folder says "<new> (was <old>)".
-  const pattern = /Primary working directory: (.+?)(?: \(was |\\n|")/g;
-  const all = [...JSON.stringify(req.body).matchAll(pattern)];
-  const found = all.at(-1)?.[1];
-  if (found === undefined) throw new Error("no working directory in the system prompt");
-  return found.trim();
-}
 
 /** A Bash command that runs until the test creates `release` (no timing). */
 const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";
@@ -67,7 +45,7 @@ const rules = [
     match: { lastUserText: /Build the release/, toolResult: false },
     reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
   },
-  { name: "written", match: { toolResult: true }, reply: reply(text("Written.")) },
+  afterTool(true, "Written.", "written"),
   { name: "anything else", match: {}, reply: reply(text("Noted.")) },
 ];
 
@@ -103,7 +81,7 @@ const worktreeMeta = (task: Task) =>
 async function threeTasks(h: A2AHarness, contextId: string): Promise<Task[]> {
   const tasks: Task[] = [];
   for (const n of [1, 2, 3]) {
-    const task = await sendForTask(h.client, userMessage(`Write f${n}`, { contextId }));
+    const task = await h.send(`Write f${n}`, { contextId });
     completed(task);
     tasks.push(task);
   }
@@ -164,10 +142,7 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
 
     // After a restart the conversation is the rewound one.
     await h.restart();
-    const after = await sendForTask(
-      h.client,
-      userMessage("What do you know", { contextId: "rw1" }),
-    );
+    const after = await h.send("What do you know", { contextId: "rw1" });
     completed(after);
     const known = requestOf(h, "What do you know");
     expect(known).toContain("Write f1");
@@ -203,19 +178,13 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
     expect(git(repo, "ls-tree", "--name-only", forkBranch)).not.toContain("f3.txt");
 
     // The original goes on, with task 3.
-    const original = await sendForTask(
-      h.client,
-      userMessage("Original next", { contextId: "fk1" }),
-    );
+    const original = await h.send("Original next", { contextId: "fk1" });
     completed(original);
     expect(requestOf(h, "Original next")).toContain("Write f3");
     expect(requestOf(h, "Original next")).not.toContain("Write f5");
 
     await h.restart();
-    const again = await sendForTask(
-      h.client,
-      userMessage("Fork after restart", { contextId: "fk2" }),
-    );
+    const again = await h.send("Fork after restart", { contextId: "fk2" });
     completed(again);
     const known = requestOf(h, "Fork after restart");
     expect(known).toContain("Write f2");
@@ -230,7 +199,7 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
       config: { claude: { isolation: "worktree" } },
       beforeStart: initRepository,
     });
-    const t1 = await sendForTask(h.client, userMessage("Write f1", { contextId: "rf1" }));
+    const t1 = await h.send("Write f1", { contextId: "rf1" });
     completed(t1);
     // Request errors before any task exists (a2a-control-refusals.test.ts has the rest).
     await expect(sendForTask(h.client, control({ rewindTo: t1.id }, "x", "rf1"))).rejects.toThrow(
@@ -254,7 +223,7 @@ describe("rewind while the conversation is busy (real runtime)", () => {
       config: { claude: { allowedTools: ["Bash"] } },
     });
     const cwd = h.bench.sandbox.cwd;
-    const t1 = await sendForTask(h.client, userMessage("Write f1", { contextId: "busy" }));
+    const t1 = await h.send("Write f1", { contextId: "busy" });
     completed(t1);
     const building = watch(
       h.client.sendMessageStream(
@@ -280,9 +249,9 @@ describe("rewind without worktrees: Claude Code's file checkpoints (real runtime
   it("a file written by Write in a later task is restored (removed); the dry run lists it and changes nothing", async () => {
     const h = await a2a({ rules, fetchImpl: withControl });
     const cwd = h.bench.sandbox.cwd;
-    const t1 = await sendForTask(h.client, userMessage("Write f1", { contextId: "cp1" }));
+    const t1 = await h.send("Write f1", { contextId: "cp1" });
     completed(t1);
-    const t2 = await sendForTask(h.client, userMessage("Write f2", { contextId: "cp1" }));
+    const t2 = await h.send("Write f2", { contextId: "cp1" });
     completed(t2);
     expect(await exists(join(cwd, "f2.txt"))).toBe(true);
 

@@ -16,22 +16,23 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
 import {
   a2a,
-  perTest,
-  temp,
-  type A2AHarness,
+  afterTool,
   collect,
   dataPart,
   freePort,
   idsOf,
   lastStatus,
   listRequest,
-  type ParsedRequest,
+  perTest,
   reply,
-  type Rule,
   sendRequest,
-  text,
+  streamMessage,
+  temp,
   toolUse,
   userMessage,
+  type A2AHarness,
+  type ParsedRequest,
+  type Rule,
 } from "../support/harness/index.js";
 import { resolveConfig } from "../../src/config/load.js";
 import type { ConfigInput } from "../../src/config/schema.js";
@@ -41,7 +42,7 @@ import { main } from "../../src/app/main.js";
 
 /** "RUN: <command>": the model runs the command with Bash, then says it did. */
 const bashRules: Rule[] = [
-  { name: "ran", match: { toolResult: true }, reply: reply(text("Ran it.")) },
+  afterTool(true, "Ran it.", "ran"),
   {
     name: "run",
     match: { lastUserText: /RUN: / },
@@ -76,17 +77,13 @@ interface Run {
 
 /** Sends `prompt` and runs the task to its end, denying every permission request it parks on. */
 async function run(harness: A2AHarness, prompt: string, ids = {}): Promise<Run> {
-  let events = await collect(
-    harness.client.sendMessageStream(sendRequest(userMessage(`RUN: ${prompt}`, ids))),
-  );
+  let events = await streamMessage(harness.client, `RUN: ${prompt}`, ids);
   const all = [...events];
   let prompted = false;
   for (let i = 0; i < 5 && lastStatus(events).state === TaskState.TASK_STATE_INPUT_REQUIRED; i++) {
     prompted = true;
     const deny: Part[] = [dataPart({ kind: "permission_response", decision: "deny" })];
-    events = await collect(
-      harness.client.sendMessageStream(sendRequest(userMessage(deny, idsOf(all)))),
-    );
+    events = await streamMessage(harness.client, deny, idsOf(all));
     all.push(...events);
   }
   return { events: all, prompted };

@@ -3,29 +3,28 @@
  * tokens, and conversations isolated per caller. Real runtime, scripted model, real HTTP on
  * loopback; "another machine" is a client socket bound to 127.0.0.2.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { request } from "node:http";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import type { Client } from "@a2a-js/sdk/client";
 import { connect, errorMessage } from "../../src/client/connect.js";
-import { SESSIONS_FILE } from "../../src/store/session-map.js";
 import {
   a2a,
-  type A2AHarness,
-  COLOUR_QUESTION,
+  afterTool,
+  asks,
   lastStatus,
   listRequest,
   reply,
   resultOf,
+  says,
   sendForTask,
-  sendRequest,
-  text,
+  sha256,
   toolUse,
   userMessage,
+  type A2AHarness,
 } from "../support/harness/index.js";
+import { mappedSessionKeys } from "../support/harness/session-map.js";
+import { expectUnknown } from "../support/a2a/isolation.js";
 
 const TIMEOUT = 120_000;
 
@@ -37,7 +36,6 @@ const V1 = { "A2A-Version": "1.0", "Content-Type": "application/json" };
 const OPS_ENV = "CLAUDE_A2A_TEST_OPS_TOKEN";
 const CI_TOKEN = "ci-token-0123456789";
 const OPS_TOKEN = "ops-token-9876543210";
-const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
 const TOKENS = [
   { name: "ci", sha256: sha256(CI_TOKEN) },
   { name: "ops", env: OPS_ENV },
@@ -88,7 +86,7 @@ describe("identity headers are believed only from the trusted proxy", () => {
     "a forged Tailscale-User-Login from 127.0.0.2 is ignored; from 127.0.0.1 it is honoured",
     async () => {
       const h = await a2a({
-        rules: [{ match: { lastUserText: "Hello" }, reply: reply(text("Hi Ada.")) }],
+        rules: [says("Hello", "Hi Ada.")],
         config: { server: { allowedLogins: ["ada@example.com"] } },
       });
       const ada = { ...V1, "Tailscale-User-Login": "ada@example.com" };
@@ -131,7 +129,7 @@ describe("identity headers are believed only from the trusted proxy", () => {
     "without allowedLogins, a forged login from another peer is just the anonymous caller",
     async () => {
       const h = await a2a({
-        rules: [{ match: { lastUserText: "Hello" }, reply: reply(text("Hi.")) }],
+        rules: [says("Hello", "Hi.")],
       });
       const ada = { ...V1, "Tailscale-User-Login": "ada@example.com" };
       const send = rpc("SendMessage", {
@@ -171,7 +169,7 @@ describe("bearer tokens", () => {
     async () => {
       process.env[OPS_ENV] = OPS_TOKEN;
       const h = await a2a({
-        rules: [{ match: { lastUserText: "Hello" }, reply: reply(text("Hello, token holder.")) }],
+        rules: [says("Hello", "Hello, token holder.")],
         config: { server: { auth: { tokens: TOKENS } } },
       });
       const card = await raw(`${h.server.url}/.well-known/agent-card.json`, { method: "GET" });
@@ -227,51 +225,6 @@ describe("bearer tokens", () => {
   );
 });
 
-/** Makes a request fail the same way whatever the id: the error's class and text, id masked. */
-async function failure(id: string, call: () => Promise<unknown>): Promise<string> {
-  try {
-    const result = call();
-    await result;
-    return "no error";
-  } catch (err) {
-    const e = err as Error;
-    return `${e.constructor.name}: ${e.message.split(id).join("<id>")}`;
-  }
-}
-
-async function drain(stream: AsyncIterable<unknown>): Promise<void> {
-  for await (const _ of stream) void _;
-}
-
-/** Every method that names a task, as `caller` tries it on `id`. */
-function probes(caller: Client, id: string): Record<string, () => Promise<unknown>> {
-  return {
-    getTask: () => caller.getTask({ tenant: "", id, historyLength: undefined }),
-    cancelTask: () => caller.cancelTask({ tenant: "", id, metadata: undefined }),
-    subscribe: () => drain(caller.resubscribeTask({ tenant: "", id })),
-    sendMessage: () =>
-      caller.sendMessage(sendRequest(userMessage("red", { taskId: id, contextId: "shared" }))),
-    setPush: () =>
-      caller.createTaskPushNotificationConfig({
-        tenant: "",
-        id: "p1",
-        taskId: id,
-        url: "https://example.com/hook",
-        token: "",
-        authentication: undefined,
-      }),
-    getPush: () => caller.getTaskPushNotificationConfig({ tenant: "", taskId: id, id: "p1" }),
-    listPush: () =>
-      caller.listTaskPushNotificationConfig({
-        tenant: "",
-        taskId: id,
-        pageSize: 10,
-        pageToken: "",
-      }),
-    deletePush: () => caller.deleteTaskPushNotificationConfig({ tenant: "", taskId: id, id: "p1" }),
-  };
-}
-
 describe("isolation down to the conversation", () => {
   it(
     "two callers with one contextId get two conversations that neither see nor wait on each other",
@@ -279,14 +232,10 @@ describe("isolation down to the conversation", () => {
       process.env[OPS_ENV] = OPS_TOKEN;
       const h = await a2a({
         rules: [
-          { match: { lastUserText: "The password is swordfish" }, reply: reply(text("Noted.")) },
-          { match: { lastUserText: "What is the password?" }, reply: reply(text("No idea.")) },
-          {
-            match: { lastUserText: "Paint the fence", toolResult: false },
-            reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-          },
-          { match: { toolResult: /red/ }, reply: reply(text("Painting it red.")) },
-          { match: { lastUserText: "Still there?" }, reply: reply(text("Yes.")) },
+          says("The password is swordfish", "Noted."),
+          says("What is the password?", "No idea."),
+          ...asks("Paint the fence", { answer: /red/, then: "Painting it red." }),
+          says("Still there?", "Yes."),
         ],
         config: { server: { auth: { tokens: TOKENS } } },
       });
@@ -313,13 +262,7 @@ describe("isolation down to the conversation", () => {
       expect(meanwhile.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
       // Alice's task is, for Bob, exactly an unknown task, whatever the method.
-      const unknown = randomUUID();
-      for (const [name, probe] of Object.entries(probes(bob, parked.id))) {
-        const onAlices = await failure(parked.id, probe);
-        const onUnknown = await failure(unknown, probes(bob, unknown)[name] ?? probe);
-        expect({ name, error: onAlices }).toEqual({ name, error: onUnknown });
-        expect(onAlices).not.toBe("no error");
-      }
+      await expectUnknown(bob, parked.id, { text: "red", contextId });
       const bobsList = await bob.listTasks(listRequest(contextId));
       expect(bobsList.tasks.map((t) => t.id).sort()).toEqual([asked.id, meanwhile.id].sort());
 
@@ -334,10 +277,7 @@ describe("isolation down to the conversation", () => {
       // Two conversations, two Claude sessions, two entries in the session map.
       expect(h.spawns()).toBe(2);
       await h.server.pool.closeAll();
-      const map = JSON.parse(await readFile(join(h.bench.sandbox.cwd, SESSIONS_FILE), "utf8")) as {
-        sessions: Record<string, unknown>;
-      };
-      expect(Object.keys(map.sessions).sort()).toEqual([
+      expect(await mappedSessionKeys(h.bench.sandbox.cwd)).toEqual([
         JSON.stringify(["token:ci", contextId]),
         JSON.stringify(["token:ops", contextId]),
       ]);
@@ -362,7 +302,7 @@ describe("the docs' permission example", () => {
               toolUse("Bash", { command: "git push origin main", description: "Push the branch" }),
             ),
           },
-          { match: { toolResult: /[\s\S]*/ }, reply: reply(text("Done.")) },
+          afterTool(/[\s\S]*/, "Done."),
         ],
       });
       // The harness runs the documented defaults: permissionMode "acceptEdits".

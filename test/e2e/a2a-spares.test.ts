@@ -7,7 +7,6 @@
  * handed out, a CLAUDE.md change gives a new one before the next conversation, and none outlives
  * its server, not even a server killed with SIGKILL.
  */
-import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,6 +15,7 @@ import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { PIDS_FILE } from "../../src/sessions/orphans.js";
 import {
   a2a,
+  afterTool,
   reply,
   runtimeProcesses,
   sendForTask,
@@ -29,28 +29,9 @@ import {
   type A2AHarness,
   type ParsedRequest,
 } from "../support/harness/index.js";
+import { git, initRepository, workingDir } from "../support/harness/git.js";
 
 const OPUS = "claude-opus-4-5";
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd,
-    encoding: "utf8",
-  });
-
-async function initRepository(cwd: string): Promise<void> {
-  git(cwd, "init", "-q", "-b", "main");
-  await writeFile(join(cwd, "base.txt"), "base\n");
-  git(cwd, "add", ".");
-  git(cwd, "commit", "-q", "-m", "the base");
-}
-
-/** The folder the runtime works in: it tells the model ("Primary working directory: …"). */
-function workingDir(req: ParsedRequest): string {
-  const found = /Primary working directory: (.+?)(?:\\n|")/.exec(JSON.stringify(req.body));
-  if (found?.[1] === undefined) throw new Error("no working directory in the system prompt");
-  return found[1].trim();
-}
 
 const rules = [{ name: "any", match: {}, reply: reply(text("Done.")) }];
 
@@ -80,7 +61,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
     expect(h.spawns()).toBe(1);
     expect(await health(h)).toEqual({ ready: 1, taken: 0 });
 
-    const task = await sendForTask(h.client, userMessage("Hello"));
+    const task = await h.send("Hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     // The conversation's turn ran in the spare's process, under the session id it started with.
     expect(initSessions(h.frames)).toEqual([spare?.sessionId]);
@@ -93,7 +74,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
     expect(metrics).toContain('claude_a2a_spares{state="taken"} 1');
 
     // The conversation's next turn is in the same process: no spare is involved.
-    const next = await sendForTask(h.client, userMessage("Again", { contextId: task.contextId }));
+    const next = await h.send("Again", { contextId: task.contextId });
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(initSessions(h.frames)).toEqual([spare?.sessionId]);
     expect(h.spawns()).toBe(2);
@@ -103,10 +84,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
     const h = await a2a({ rules, config: { sessions: { spares: 1 } } });
     const { configDir } = h.bench.sandbox;
     const [spare] = await untilProcesses(configDir, (all) => all.length === 1, "the spare");
-    const [a, b] = await Promise.all([
-      sendForTask(h.client, userMessage("First")),
-      sendForTask(h.client, userMessage("Second")),
-    ]);
+    const [a, b] = await Promise.all([h.send("First"), h.send("Second")]);
     expect(a.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(b.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(a.contextId).not.toBe(b.contextId);
@@ -147,7 +125,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
       "the replacement spare",
     );
     expect(h.spawns()).toBe(2);
-    const task = await sendForTask(h.client, userMessage("Hello"));
+    const task = await h.send("Hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(initSessions(h.frames)).toEqual([fresh?.sessionId]);
     expect(initSessions(h.frames)).not.toContain(killed?.sessionId);
@@ -166,7 +144,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
       (all) => all.length === 1 && all[0]?.pid !== stale?.pid,
       "the spare started after the change",
     );
-    const task = await sendForTask(h.client, userMessage("Hello"));
+    const task = await h.send("Hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(initSessions(h.frames)).toEqual([fresh?.sessionId]);
     const asked = h.bench.model.requests.find((r) => r.request.lastUserText.includes("Hello"));
@@ -180,7 +158,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
       reply: (req: ParsedRequest) =>
         reply(toolUse("Write", { file_path: join(workingDir(req), "note.txt"), content: "n\n" })),
     };
-    const done = { name: "done", match: { toolResult: true }, reply: reply(text("Written.")) };
+    const done = afterTool(true, "Written.", "done");
     const h = await a2a({
       rules: [written, done],
       config: { sessions: { spares: 1 }, claude: { isolation: "worktree" } },
@@ -190,7 +168,7 @@ describe("spare Claude Code processes (sessions.spares)", () => {
     const before = git(cwd, "status", "--porcelain", "--untracked-files=all");
     const [spare] = await untilProcesses(configDir, (all) => all.length === 1, "the spare");
     expect(spare?.cwd.startsWith(join(cwd, ".claude/worktrees/.claude-a2a-spare-"))).toBe(true);
-    const task = await sendForTask(h.client, userMessage("Write the note"));
+    const task = await h.send("Write the note");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(initSessions(h.frames)).toEqual([spare?.sessionId]);
     const branch = (task.metadata?.worktree as { branch?: string } | undefined)?.branch ?? "";

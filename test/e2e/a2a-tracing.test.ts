@@ -8,7 +8,7 @@ import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trac
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { createTracing } from "../../src/tracing/otel.js";
-import { a2a, reply, text, toolUse } from "../support/harness/index.js";
+import { a2a, afterTool, writes } from "../support/harness/index.js";
 
 const TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
 const CLIENT_SPAN = "b7ad6b7169203331";
@@ -34,12 +34,8 @@ describe("tracing (real runtime)", () => {
     });
     const target = join(h.bench.sandbox.cwd, "notes.txt");
     h.bench.model.setRules([
-      {
-        name: "write",
-        match: { lastUserText: "Write the notes", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: target, content: "traced\n" })),
-      },
-      { name: "done", match: { toolResult: /notes\.txt/ }, reply: reply(text("Written.")) },
+      writes("Write the notes", target, "traced\n", "write"),
+      afterTool(/notes\.txt/, "Written.", "done"),
     ]);
 
     const task = await h.send("Write the notes");

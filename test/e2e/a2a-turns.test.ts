@@ -7,16 +7,13 @@ import {
   messageText,
   reply,
   resultOf,
-  sendForTask,
+  says,
   sendRequest,
   sharedA2A,
+  streamsSlowly,
   text,
   userMessage,
-  watch,
 } from "../support/harness/index.js";
-
-const SLOW = { chunkSize: 4, chunkDelayMs: 40 } as const;
-const LONG_TEXT = "This answer streams slowly, one small piece after another, for a long while.";
 
 const taskIdOf = (e: StreamResponse | undefined) =>
   e?.payload?.$case === "task" ? e.payload.value.id : "";
@@ -27,13 +24,8 @@ describe("A2A server: turns and contexts", () => {
   const server = sharedA2A();
 
   it("CancelTask stops a running task with one CANCELED status; the context goes on", async () => {
-    const h = server([
-      { match: { lastUserText: "Write a long essay" }, reply: reply(text(LONG_TEXT), SLOW) },
-      { match: { lastUserText: "Are you still there?" }, reply: reply(text("Yes.")) },
-    ]);
-    const stream = watch(
-      h.client.sendMessageStream(sendRequest(userMessage("Write a long essay"))),
-    );
+    const h = server([streamsSlowly("Write a long essay"), says("Are you still there?", "Yes.")]);
+    const stream = h.watch("Write a long essay");
     const head = await stream.first(() => true);
     await stream.first(isArtifact); // the run is streaming
     const taskId = taskIdOf(head);
@@ -58,10 +50,8 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("a message for a working task is refused; the running turn completes untouched", async () => {
-    const h = server([
-      { match: { lastUserText: "Count slowly" }, reply: reply(text(LONG_TEXT), SLOW) },
-    ]);
-    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Count slowly"))));
+    const h = server([streamsSlowly("Count slowly")]);
+    const stream = h.watch("Count slowly");
     const head = await stream.first(() => true);
     await stream.first(isArtifact);
     const taskId = taskIdOf(head);
@@ -88,14 +78,11 @@ describe("A2A server: turns and contexts", () => {
 
   it("runs two tasks of one context in one Claude process, the second seeing the first", async () => {
     const h = server([
-      { match: { lastUserText: "My name is Ada" }, reply: reply(text("Nice to meet you, Ada.")) },
-      { match: { lastUserText: "What is my name?" }, reply: reply(text("Your name is Ada.")) },
+      says("My name is Ada", "Nice to meet you, Ada."),
+      says("What is my name?", "Your name is Ada."),
     ]);
     const first = await h.send("My name is Ada");
-    const second = await sendForTask(
-      h.client,
-      userMessage("What is my name?", { contextId: first.contextId }),
-    );
+    const second = await h.send("What is my name?", { contextId: first.contextId });
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(second.id).not.toBe(first.id);
     expect(h.spawns()).toBe(1);
@@ -107,19 +94,13 @@ describe("A2A server: turns and contexts", () => {
   it("resumes a context's Claude session after a server restart (session file)", async () => {
     const h = await a2a({
       rules: [
-        {
-          match: { lastUserText: "Remember the word kiwi" },
-          reply: reply(text("Remembered: kiwi.")),
-        },
-        { match: { lastUserText: "Which word?" }, reply: reply(text("The word was kiwi.")) },
+        says("Remember the word kiwi", "Remembered: kiwi."),
+        says("Which word?", "The word was kiwi."),
       ],
     });
     const first = await h.send("Remember the word kiwi");
     await h.restart();
-    const second = await sendForTask(
-      h.client,
-      userMessage("Which word?", { contextId: first.contextId }),
-    );
+    const second = await h.send("Which word?", { contextId: first.contextId });
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(h.spawns()).toBe(2);
     const request = h.bench.model.messageRequests.at(-1);
@@ -128,17 +109,12 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("queues a second task on a busy context (SUBMITTED, kind queued) and runs it after the first", async () => {
-    const h = server([
-      { match: { lastUserText: "First job" }, reply: reply(text(LONG_TEXT), SLOW) },
-      { match: { lastUserText: "Second job" }, reply: reply(text("Second done.")) },
-    ]);
-    const one = watch(h.client.sendMessageStream(sendRequest(userMessage("First job"))));
+    const h = server([streamsSlowly("First job"), says("Second job", "Second done.")]);
+    const one = h.watch("First job");
     const head = await one.first(() => true);
     await one.first(isArtifact);
     const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
-    const two = watch(
-      h.client.sendMessageStream(sendRequest(userMessage("Second job", { contextId }))),
-    );
+    const two = h.watch("Second job", { contextId });
     const queued = await two.first((e) => e.payload?.$case === "statusUpdate");
     expect(describeStream([queued])).toEqual(["status:submitted:queued"]);
     expect(
@@ -159,17 +135,12 @@ describe("A2A server: turns and contexts", () => {
   });
 
   it("cancels a queued task without touching the running one", async () => {
-    const h = server([
-      { match: { lastUserText: "Long job" }, reply: reply(text(LONG_TEXT), SLOW) },
-      { match: { lastUserText: "Third job" }, reply: reply(text("Third done.")) },
-    ]);
-    const one = watch(h.client.sendMessageStream(sendRequest(userMessage("Long job"))));
+    const h = server([streamsSlowly("Long job"), says("Third job", "Third done.")]);
+    const one = h.watch("Long job");
     const head = await one.first(() => true);
     await one.first(isArtifact);
     const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
-    const two = watch(
-      h.client.sendMessageStream(sendRequest(userMessage("Queued job", { contextId }))),
-    );
+    const two = h.watch("Queued job", { contextId });
     const queuedId = taskIdOf(await two.first(() => true));
     await two.first((e) => e.payload?.$case === "statusUpdate");
     const canceled = await h.client.cancelTask({ tenant: "", id: queuedId, metadata: undefined });
@@ -229,18 +200,12 @@ describe("A2A server: idle sessions", () => {
   it("closes an idle Claude session after sessions.idleTimeoutMs and resumes it on the next task", async () => {
     const h = await a2a({
       config: { sessions: { idleTimeoutMs: 300 } },
-      rules: [
-        { match: { lastUserText: "The code is 7421" }, reply: reply(text("Noted: 7421.")) },
-        { match: { lastUserText: "What was the code?" }, reply: reply(text("It was 7421.")) },
-      ],
+      rules: [says("The code is 7421", "Noted: 7421."), says("What was the code?", "It was 7421.")],
     });
     const first = await h.send("The code is 7421");
     const harness = h;
     await until(() => harness.server.pool.liveCount === 0, "the idle session to close");
-    const second = await sendForTask(
-      h.client,
-      userMessage("What was the code?", { contextId: first.contextId }),
-    );
+    const second = await h.send("What was the code?", { contextId: first.contextId });
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(h.spawns()).toBe(2);
     expect(JSON.stringify(h.bench.model.messageRequests.at(-1)?.body.messages)).toContain(

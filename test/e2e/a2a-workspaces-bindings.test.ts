@@ -2,65 +2,43 @@
  * Workspaces through the other doors: the real command line (`--workspace`), the gRPC binding
  * (the first workspace only) and A2A v0.3 (`server.compat.v03`) under a workspace's prefix.
  */
-import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { connect } from "../../src/client/connect.js";
 import { workspaceForbidden } from "../../src/http/workspace-routes.js";
-import type { RunningServer } from "../../src/app/server.js";
 import {
-  endProcessTest,
   freePort,
-  reply,
+  says,
   sendForTask,
-  spawnServer,
-  startTestBench,
-  text,
+  serverProcess,
+  tokenEntries,
   userMessage,
-  writeTestConfig,
-  type ServerProcess,
-  type TestBench,
+  workspaces,
 } from "../support/harness/index.js";
 import { ALL_TASKS, listed } from "../support/a2a/isolation.js";
-import { exists, start, twoWorkspaces } from "../support/a2a/workspaces.js";
+import { exists } from "../support/a2a/workspaces.js";
 import { sdkGrpcClient } from "../support/grpc.js";
 
 const TIMEOUT = 180_000;
 const CI = "ci-token-0123456789";
 const OPS = "ops-token-9876543210";
 
-let bench: TestBench | undefined;
-let server: RunningServer | undefined;
-const processes: ServerProcess[] = [];
-afterEach(async () => {
-  if (processes.length > 0) {
-    // SIGKILLed servers, then the Claude Code processes they left, then the sandbox.
-    await endProcessTest(processes.splice(0), bench);
-    bench = undefined;
-  }
-  await server?.close();
-  server = undefined;
-  await bench?.close();
-  bench = undefined;
-});
-
 describe("workspaces over the command line, gRPC and v0.3", () => {
   it(
     "claude-a2a --workspace api=… --workspace web=… serves both; a missing directory stops startup naming it",
     async () => {
-      bench = await startTestBench([
-        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
-      ]);
-      const { cwd, env, root } = bench.sandbox;
+      const p = await serverProcess({
+        rules: [says("Hello api", "Hello from the api.")],
+        deferStart: true,
+      });
+      const { root } = p.bench.sandbox;
       const dirs = { api: join(root, "api"), web: join(root, "web") };
       await Promise.all(Object.values(dirs).map((d) => mkdir(d)));
-      await writeTestConfig(cwd);
       const flags = ["--workspace", `api=${dirs.api}`, "--workspace", `web=${dirs.web}`];
-      const cli = await spawnServer({ cwd, port: await freePort(), env, args: flags });
-      processes.push(cli);
+      const cli = await p.spawn({ args: flags });
       const listing = (await (await fetch(`${cli.url}/agents`)).json()) as {
         workspaces: { name: string; url: string }[];
       };
@@ -71,15 +49,15 @@ describe("workspaces over the command line, gRPC and v0.3", () => {
       expect(await exists(join(dirs.api, ".claude", "claude-a2a.db"))).toBe(true);
 
       const gone = join(root, "gone");
-      const failed = await spawnServer({
-        cwd,
-        port: await freePort(),
-        env,
-        args: ["--workspace", `api=${dirs.api}`, "--workspace", `gone=${gone}`],
-      }).then(
-        () => "started",
-        (err: unknown) => String(err),
-      );
+      const failed = await p
+        .spawn({
+          port: await freePort(),
+          args: ["--workspace", `api=${dirs.api}`, "--workspace", `gone=${gone}`],
+        })
+        .then(
+          () => "started",
+          (err: unknown) => String(err),
+        );
       expect(failed).toContain(`claude-a2a: Workspace "gone": no such directory: ${gone}\n`);
     },
     TIMEOUT,
@@ -88,25 +66,17 @@ describe("workspaces over the command line, gRPC and v0.3", () => {
   it(
     "gRPC serves the first workspace, only its card lists it, and its callers apply there too",
     async () => {
-      bench = await startTestBench([
-        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
-      ]);
       const port = await freePort();
-      const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
-      const tokens = [
-        { name: "ci", sha256: sha256(CI) },
-        { name: "ops", sha256: sha256(OPS) },
-      ];
-      const { config } = await twoWorkspaces(
-        bench,
-        { server: { grpc: { port }, auth: { tokens } } },
-        { callers: { tokens: ["ci"] } },
-      );
-      server = await start(bench, config);
+      const tokens = tokenEntries({ ci: CI, ops: OPS });
+      const { server } = await workspaces({
+        rules: [says("Hello api", "Hello from the api.")],
+        config: { server: { grpc: { port }, auth: { tokens } } },
+        api: { callers: { tokens: ["ci"] } },
+      });
       const bindings = async (name: string) =>
         (
           (await (
-            await fetch(`${server?.url}/agents/${name}/.well-known/agent-card.json`)
+            await fetch(`${server.url}/agents/${name}/.well-known/agent-card.json`)
           ).json()) as {
             supportedInterfaces: { protocolBinding: string }[];
           }
@@ -129,9 +99,7 @@ describe("workspaces over the command line, gRPC and v0.3", () => {
   it(
     "with server.compat.v03, each workspace serves v0.3 too, its v0.3 card under its prefix",
     async () => {
-      bench = await startTestBench([]);
-      const { config } = await twoWorkspaces(bench, { server: { compat: { v03: true } } });
-      server = await start(bench, config);
+      const { server } = await workspaces({ config: { server: { compat: { v03: true } } } });
       const base = `http://localhost:${server.port}`;
       // No A2A-Version header: the v0.3 card, its url under the workspace's prefix.
       const legacy = (await (

@@ -5,75 +5,47 @@
  * its own conversations across a restart, and its own callers. The CLI, gRPC and v0.3 with
  * workspaces: a2a-workspaces-bindings.test.ts.
  */
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import pg from "pg";
 import { TaskState, type Task } from "@a2a-js/sdk";
-import { ClientFactory } from "@a2a-js/sdk/client";
 import { connect } from "../../src/client/connect.js";
 import { workspaceForbidden } from "../../src/http/workspace-routes.js";
-import type { RunningServer } from "../../src/app/server.js";
 import {
-  reply,
+  postgres,
+  says,
   sendForTask,
-  startTestBench,
-  text,
+  tokenEntries,
   userMessage,
-  type TestBench,
+  workspaces,
 } from "../support/harness/index.js";
 import { ALL_TASKS, expectUnknown, listed } from "../support/a2a/isolation.js";
-import { exists, start, twoWorkspaces, writeNote } from "../support/a2a/workspaces.js";
-import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { exists, writeNote } from "../support/a2a/workspaces.js";
 
 const TIMEOUT = 180_000;
-
-let bench: TestBench | undefined;
-let server: RunningServer | undefined;
-let postgres: TestPostgres | undefined;
-/** The workspaces' databases beside a test database (the helper drops only the latter). */
-let workspaceDatabases: { url: string; names: string[] } | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await bench?.close();
-  bench = undefined;
-  if (workspaceDatabases) {
-    const client = new pg.Client({ connectionString: workspaceDatabases.url });
-    await client.connect();
-    for (const name of workspaceDatabases.names) {
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    }
-    await client.end();
-    workspaceDatabases = undefined;
-  }
-  await postgres?.stop();
-  postgres = undefined;
-});
 
 describe("several workspaces in one server", () => {
   it(
     "each has its card at its prefix, works in its own directory, knows only its own tasks, and resumes its conversations after a restart",
     async () => {
-      bench = await startTestBench([]);
       // One process for the whole server: each workspace's turn closes the other's idle one.
-      const { dirs, config } = await twoWorkspaces(bench, { sessions: { maxLive: 1 } });
+      const two = await workspaces({ config: { sessions: { maxLive: 1 } } });
+      const { bench, dirs } = two;
       bench.model.setRules([
         ...writeNote("Write the api note", dirs.api, "api\n"),
         ...writeNote("Write the web note", dirs.web, "web\n"),
-        { match: { lastUserText: "Go on, api" }, reply: reply(text("Still the api.")) },
-        { match: { lastUserText: "Go on, web" }, reply: reply(text("Still the web.")) },
+        says("Go on, api", "Still the api."),
+        says("Go on, web", "Still the web."),
       ]);
-      server = await start(bench, config);
-      const base = `http://localhost:${server.port}`;
+      const base = `http://localhost:${two.server.port}`;
 
       // Each card at its prefix, with its own name and its interfaces under that prefix.
       for (const [name, title] of [
         ["api", "API agent"],
         ["web", "Claude Code (web)"],
       ] as const) {
-        const res = await fetch(`${server.url}/agents/${name}/.well-known/agent-card.json`);
+        const res = await fetch(`${two.server.url}/agents/${name}/.well-known/agent-card.json`);
         expect(res.status).toBe(200);
         const card = (await res.json()) as {
           name: string;
@@ -86,8 +58,8 @@ describe("several workspaces in one server", () => {
         ]);
       }
       // Nothing is served at the root but the list.
-      expect((await fetch(`${server.url}/.well-known/agent-card.json`)).status).toBe(404);
-      expect(await (await fetch(`${server.url}/agents`)).json()).toEqual({
+      expect((await fetch(`${two.server.url}/.well-known/agent-card.json`)).status).toBe(404);
+      expect(await (await fetch(`${two.server.url}/agents`)).json()).toEqual({
         workspaces: ["api", "web"].map((name) => ({
           name,
           url: `${base}/agents/${name}/`,
@@ -96,8 +68,8 @@ describe("several workspaces in one server", () => {
       });
 
       // The official client, by the prefix alone.
-      let api = await new ClientFactory().createFromUrl(`${server.url}/agents/api/`);
-      let web = await new ClientFactory().createFromUrl(`${server.url}/agents/web/`);
+      let api = await two.client("api");
+      let web = await two.client("web");
       const apiTask = await sendForTask(api, userMessage("Write the api note"));
       expect(apiTask.status?.state, bench.stderr.join("")).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(await readFile(join(dirs.api, "note.txt"), "utf8")).toBe("api\n");
@@ -112,7 +84,7 @@ describe("several workspaces in one server", () => {
       }
       expect(await exists(join(bench.sandbox.cwd, ".claude", "claude-a2a.db"))).toBe(false);
       // sessions.maxLive is the server's: web's session took the one slot from api's idle one.
-      expect(server.workspaces.map((w) => [w.name, w.pool.liveCount])).toEqual([
+      expect(two.server.workspaces.map((w) => [w.name, w.pool.liveCount])).toEqual([
         ["api", 0],
         ["web", 1],
       ]);
@@ -124,13 +96,13 @@ describe("several workspaces in one server", () => {
       expect(await listed(web)).toEqual([webTask.id]);
 
       // Health and metrics: the whole server, and each workspace by name.
-      const health = (await (await fetch(`${server.url}/healthz`)).json()) as {
+      const health = (await (await fetch(`${two.server.url}/healthz`)).json()) as {
         status: string;
         workspaces: Record<string, { status: string }>;
       };
       expect(health.status).toBe("ok");
       expect(Object.keys(health.workspaces)).toEqual(["api", "web"]);
-      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      const metrics = await (await fetch(`${two.server.url}/metrics`)).text();
       expect(metrics.match(/^# TYPE claude_a2a_runs_total counter$/gm)).toHaveLength(1);
       for (const name of ["api", "web"]) {
         expect(metrics).toMatch(
@@ -139,10 +111,9 @@ describe("several workspaces in one server", () => {
       }
 
       // After a restart each workspace continues its own conversation (its session resumed).
-      await server.close();
-      server = await start(bench, config);
-      api = await new ClientFactory().createFromUrl(`${server.url}/agents/api/`);
-      web = await new ClientFactory().createFromUrl(`${server.url}/agents/web/`);
+      await two.restart();
+      api = await two.client("api");
+      web = await two.client("web");
       const next: Record<string, Task> = {
         api: await sendForTask(api, userMessage("Go on, api", { contextId: apiTask.contextId })),
         web: await sendForTask(web, userMessage("Go on, web", { contextId: webTask.contextId })),
@@ -168,23 +139,15 @@ describe("several workspaces in one server", () => {
     async () => {
       const CI = "ci-token-0123456789";
       const OPS = "ops-token-9876543210";
-      const sha256 = (t: string) => createHash("sha256").update(t).digest("hex");
-      bench = await startTestBench([
-        { match: { lastUserText: "Hello web" }, reply: reply(text("Hello from the web.")) },
-      ]);
-      const tokens = [
-        { name: "ci", sha256: sha256(CI) },
-        { name: "ops", sha256: sha256(OPS) },
-      ];
-      const { config } = await twoWorkspaces(
-        bench,
-        { server: { auth: { tokens } } },
-        { callers: { tokens: ["ci"] } },
-      );
-      server = await start(bench, config);
+      const tokens = tokenEntries({ ci: CI, ops: OPS });
+      const { server } = await workspaces({
+        rules: [says("Hello web", "Hello from the web.")],
+        config: { server: { auth: { tokens } } },
+        api: { callers: { tokens: ["ci"] } },
+      });
       const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
       const getTasks = (name: string, token: string) =>
-        fetch(`${server?.url}/agents/${name}/a2a/jsonrpc`, {
+        fetch(`${server.url}/agents/${name}/a2a/jsonrpc`, {
           method: "POST",
           headers: { "content-type": "application/json", "a2a-version": "1.0", ...bearer(token) },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ListTasks", params: {} }),
@@ -218,7 +181,7 @@ describe("several workspaces in one server", () => {
 
       const agents = async (token: string) =>
         (
-          (await (await fetch(`${server?.url}/agents`, { headers: bearer(token) })).json()) as {
+          (await (await fetch(`${server.url}/agents`, { headers: bearer(token) })).json()) as {
             workspaces: { name: string }[];
           }
         ).workspaces.map((w) => w.name);
@@ -232,18 +195,18 @@ describe("several workspaces in one server", () => {
   it(
     "on one PostgreSQL database, each workspace has its own tasks and lists",
     async () => {
-      postgres = await startTestPostgres();
-      const url = await postgres.createDatabase();
+      const pgServer = await postgres();
+      const url = await pgServer.createDatabase();
       const database = new URL(url).pathname.slice(1);
-      workspaceDatabases = { url, names: [`${database}_api`, `${database}_web`] };
-      bench = await startTestBench([
-        { match: { lastUserText: "Hello api" }, reply: reply(text("Hello from the api.")) },
-        { match: { lastUserText: "Hello web" }, reply: reply(text("Hello from the web.")) },
-      ]);
-      const { config } = await twoWorkspaces(bench, { store: { type: "postgres", url } });
-      server = await start(bench, config);
-      const api = await new ClientFactory().createFromUrl(`${server.url}/agents/api/`);
-      const web = await new ClientFactory().createFromUrl(`${server.url}/agents/web/`);
+      // The workspaces' databases beside the test's: dropped with it.
+      const names = [`${database}_api`, `${database}_web`];
+      for (const name of names) pgServer.adopt(name);
+      const two = await workspaces({
+        rules: [says("Hello api", "Hello from the api."), says("Hello web", "Hello from the web.")],
+        config: { store: { type: "postgres", url } },
+      });
+      const api = await two.client("api");
+      const web = await two.client("web");
       const apiTask = await sendForTask(api, userMessage("Hello api"));
       const webTask = await sendForTask(web, userMessage("Hello web"));
       expect([apiTask.status?.state, webTask.status?.state]).toEqual([
@@ -263,7 +226,7 @@ describe("several workspaces in one server", () => {
       );
       const tables = await client.query("select 1 from pg_tables where tablename = 'tasks'");
       await client.end();
-      expect(found.rows.map((r) => r.datname)).toEqual([database, ...workspaceDatabases.names]);
+      expect(found.rows.map((r) => r.datname)).toEqual([database, ...names]);
       expect(tables.rowCount).toBe(0);
     },
     TIMEOUT,

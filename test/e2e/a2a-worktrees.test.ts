@@ -4,8 +4,7 @@
  * conversation works in its own worktree on its own branch, each task's change is committed
  * there, the workspace's own checkout is never touched.
  */
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { readdirSync, readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -14,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import {
   a2a,
+  afterTool,
   freePort,
   messageText,
   reply,
@@ -24,23 +24,11 @@ import {
   userMessage,
   type ParsedRequest,
 } from "../support/harness/index.js";
+import { git, initRepository as initRepositoryOf, workingDir } from "../support/harness/git.js";
 import { resolveConfig } from "../../src/config/load.js";
 import { startServer, StartupError } from "../../src/app/server.js";
 import { WORKTREE_SETUP } from "../../src/workspace/worktrees/manager.js";
 import type { WorktreeMetadata } from "../../src/contract/worktree.js";
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd,
-    encoding: "utf8",
-  });
-
-/** The folder the runtime works in: it tells the model ("Primary working directory: …"). */
-function workingDir(req: ParsedRequest): string {
-  const found = /Primary working directory: (.+?)(?:\\n|")/.exec(JSON.stringify(req.body));
-  if (found?.[1] === undefined) throw new Error("no working directory in the system prompt");
-  return found[1].trim();
-}
 
 /**
  * The context id a worktree's name starts with (`<contextId>-<hash>`; ours have no `-`). The
@@ -73,11 +61,7 @@ const rules = [
     reply: (req: ParsedRequest) =>
       reply(toolUse("Read", { file_path: join(workingDir(req), "shared.txt") })),
   },
-  {
-    name: "edited",
-    match: { toolResult: /updated successfully/ },
-    reply: reply(text("Edited.")),
-  },
+  afterTool(/updated successfully/, "Edited.", "edited"),
   {
     name: "edit: the base line becomes the context's",
     match: { toolResult: /base/ },
@@ -98,13 +82,8 @@ const rules = [
   },
 ];
 
-async function initRepository(cwd: string): Promise<void> {
-  git(cwd, "init", "-q", "-b", "main");
-  await writeFile(join(cwd, "shared.txt"), "base\n");
-  await writeFile(join(cwd, "other.txt"), "untouched\n");
-  git(cwd, "add", ".");
-  git(cwd, "commit", "-q", "-m", "the base");
-}
+const initRepository = (cwd: string) =>
+  initRepositoryOf(cwd, { "shared.txt": "base\n", "other.txt": "untouched\n" });
 
 const worktreeOf = (task: Task) => task.metadata?.worktree as WorktreeMetadata | undefined;
 const diffOf = (task: Task) => {
@@ -179,10 +158,7 @@ describe('claude.isolation: "worktree"', () => {
     const branch2 = worktreeOf(tasks[1] as Task)?.branch ?? "";
     const spawnsBefore = h.spawns();
     await h.restart();
-    const afterRestart = await sendForTask(
-      h.client,
-      userMessage("Show the file", { contextId: "wt2" }),
-    );
+    const afterRestart = await h.send("Show the file", { contextId: "wt2" });
     expect(h.spawns()).toBe(spawnsBefore + 1);
     const text2 = resultOf(afterRestart);
     expect(text2).toContain("edited in wt2");

@@ -13,19 +13,17 @@ import {
   type ClaudeSession,
   type RunStream,
   type RunStreamEvent,
-  type TimelineEntry,
 } from "../../src/claude/index.js";
 import {
-  reply,
+  afterTool,
   bench,
-  perTest,
+  reply,
   text,
   toolUse,
   type FakeModel,
   type Rule,
-  type TestBench,
 } from "../support/harness/index.js";
-import { openBenchSession } from "../support/session-bench.js";
+import { history, openSession } from "../support/harness/session.js";
 import {
   collectRun,
   streamedText,
@@ -64,11 +62,7 @@ const churnRules: Rule[] = [
       );
     },
   },
-  {
-    name: "job-started",
-    match: { toolResult: /running in background/i },
-    reply: reply(text("Started the job.")),
-  },
+  afterTool(/running in background/i, "Started the job.", "job-started"),
   {
     name: "wake-check",
     match: { lastUserText: /<task-notification>[\s\S]*job-\d+/, toolResult: false },
@@ -90,12 +84,6 @@ const churnRules: Rule[] = [
       }),
   },
 ];
-
-function openSession(b: TestBench) {
-  const opened = openBenchSession(b);
-  perTest(opened.session);
-  return opened;
-}
 
 const collect = (stream: AsyncIterable<RunStreamEvent>, what: string) =>
   collectRun(stream, what, WAIT_MS);
@@ -211,12 +199,6 @@ async function churnCycle(
   } finally {
     unsubscribe();
   }
-}
-
-async function history(s: ClaudeSession): Promise<TimelineEntry[]> {
-  const out: TimelineEntry[] = [];
-  for await (const e of s.streamHistory()) out.push(e);
-  return out;
 }
 
 describe("the plan's real-runtime gates", () => {

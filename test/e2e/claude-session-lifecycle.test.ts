@@ -3,21 +3,10 @@
  * process that dies mid-run.
  */
 import { describe, expect, it } from "vitest";
-import type {
-  ClaudeSession,
-  ClaudeSessionOptions,
-  RunStreamEvent,
-  TimelineEntry,
-} from "../../src/claude/index.js";
-import {
-  reply,
-  bench,
-  perTest,
-  text,
-  type Rule,
-  type TestBench,
-} from "../support/harness/index.js";
-import { openBenchSession, recordingSpawner, requestMessages } from "../support/session-bench.js";
+import type { RunStreamEvent } from "../../src/claude/index.js";
+import { bench, reply, text, type Rule } from "../support/harness/index.js";
+import { history, openSession } from "../support/harness/session.js";
+import { recordingSpawner, requestMessages } from "../support/session-bench.js";
 import { collectRun, within } from "../support/session-events.js";
 
 const WAIT_MS = 30_000;
@@ -41,20 +30,8 @@ const rules = (word: string): Rule[] => [
   },
 ];
 
-function openSession(b: TestBench, extra: Partial<ClaudeSessionOptions> = {}) {
-  const opened = openBenchSession(b, extra);
-  perTest(opened.session);
-  return opened;
-}
-
 const collect = (stream: AsyncIterable<RunStreamEvent>, what: string) =>
   collectRun(stream, what, WAIT_MS);
-
-async function history(s: ClaudeSession): Promise<TimelineEntry[]> {
-  const out: TimelineEntry[] = [];
-  for await (const e of s.streamHistory()) out.push(e);
-  return out;
-}
 
 describe("ClaudeSession lifecycle on the real runtime", () => {
   it("closes an idle session and resumes it: the conversation and its history go on", async () => {

@@ -4,17 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunStreamEvent } from "../../src/claude/index.js";
-import { reply, bench, perTest, text, toolUse, type TestBench } from "../support/harness/index.js";
-import { openBenchSession, requestMessages } from "../support/session-bench.js";
+import { afterTool, bench, reply, says, text } from "../support/harness/index.js";
+import { backgroundBash } from "../support/a2a/background.js";
+import { openSession } from "../support/harness/session.js";
+import { requestMessages } from "../support/session-bench.js";
 import { collectRun, streamedText, within } from "../support/session-events.js";
 
 const WAIT_MS = 30_000;
-
-function openSession(b: TestBench) {
-  const opened = openBenchSession(b);
-  perTest(opened.session);
-  return opened;
-}
 
 const collect = (stream: AsyncIterable<RunStreamEvent>, what: string) =>
   collectRun(stream, what, WAIT_MS);
@@ -22,16 +18,8 @@ const collect = (stream: AsyncIterable<RunStreamEvent>, what: string) =>
 describe("ClaudeSession on the real runtime", () => {
   it("holds a two-turn conversation in one process; the second request carries the first", async () => {
     const b = await bench([
-      {
-        name: "turn-1",
-        match: { lastUserText: "What is the codeword?" },
-        reply: reply(text("The codeword is PAPAYA.")),
-      },
-      {
-        name: "turn-2",
-        match: { lastUserText: "Say the codeword again." },
-        reply: reply(text("PAPAYA, again.")),
-      },
+      says("What is the codeword?", "The codeword is PAPAYA.", "turn-1"),
+      says("Say the codeword again.", "PAPAYA, again.", "turn-2"),
     ]);
     const { session: s, counting } = openSession(b);
 
@@ -87,11 +75,7 @@ describe("ClaudeSession on the real runtime", () => {
         // 2 characters every 50 ms: ~18 s if nobody interrupted it.
         reply: reply(text(story), { chunkSize: 2, chunkDelayMs: 50 }),
       },
-      {
-        name: "short-answer",
-        match: { lastUserText: "Just say OK." },
-        reply: reply(text("OK.")),
-      },
+      says("Just say OK.", "OK.", "short-answer"),
     ]);
     const { session: s, counting, events } = openSession(b);
 
@@ -138,7 +122,7 @@ describe("ClaudeSession on the real runtime", () => {
         match: { lastUserText: "Tell me a long story." },
         reply: reply(text("Once upon a time, ".repeat(40)), { chunkSize: 2, chunkDelayMs: 50 }),
       },
-      { name: "short-answer", match: { lastUserText: "Just say OK." }, reply: reply(text("OK.")) },
+      says("Just say OK.", "OK.", "short-answer"),
     ]);
     const { session: s, events } = openSession(b);
     const slow = s.stream("Tell me a long story.");
@@ -169,26 +153,16 @@ describe("ClaudeSession on the real runtime", () => {
       {
         name: "start-job",
         match: { lastUserText: "Run the job in the background.", toolResult: false },
-        reply: reply(
-          toolUse("Bash", {
-            command: "sleep 0.2 && echo job-finished",
-            description: "the job",
-            run_in_background: true,
-          }),
-        ),
+        reply: reply(backgroundBash("sleep 0.2 && echo job-finished", "the job")),
       },
-      {
-        name: "job-started",
-        match: { toolResult: /running in background/i },
-        reply: reply(text("Started the job.")),
-      },
+      afterTool(/running in background/i, "Started the job.", "job-started"),
       {
         name: "slow-wake",
         match: { lastUserText: /<task-notification>/ },
         // ~20 s if nothing stopped it.
         reply: reply(text("The job is done. ".repeat(25)), { chunkSize: 2, chunkDelayMs: 50 }),
       },
-      { name: "short-answer", match: { lastUserText: "Just say OK." }, reply: reply(text("OK.")) },
+      says("Just say OK.", "OK.", "short-answer"),
     ]);
     const { session: s, events } = openSession(b);
     await collect(s.stream("Run the job in the background."), "the foreground run");
@@ -226,19 +200,9 @@ describe("ClaudeSession on the real runtime", () => {
       {
         name: "start-job",
         match: { lastUserText: "Run the job in the background.", toolResult: false },
-        reply: reply(
-          toolUse("Bash", {
-            command: "sleep 0.5 && echo job-finished",
-            description: "the job",
-            run_in_background: true,
-          }),
-        ),
+        reply: reply(backgroundBash("sleep 0.5 && echo job-finished", "the job")),
       },
-      {
-        name: "job-started",
-        match: { toolResult: /running in background/i },
-        reply: reply(text("Started the job.")),
-      },
+      afterTool(/running in background/i, "Started the job.", "job-started"),
       {
         name: "wake",
         match: { lastUserText: /<task-notification>[\s\S]*<status>completed<\/status>/ },

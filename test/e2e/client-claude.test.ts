@@ -8,14 +8,18 @@ import { describe, expect, it, vi } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { GuardedRequestHandler } from "../../src/a2a/handler/guarded-request-handler.js";
 import {
-  COLOUR_QUESTION,
-  reply,
   a2a,
+  afterTool,
+  asks,
   KEY,
+  listRequest,
+  reply,
+  says,
   temp,
   terminal,
   text,
   toolUse,
+  writes,
   type HarnessOptions,
 } from "../support/harness/index.js";
 
@@ -37,7 +41,7 @@ describe("claude-a2a send (our server, real runtime)", () => {
             toolUse("Write", { file_path: "notes.md", content: "# notes\n" }),
           ]),
         },
-        { name: "again", match: { lastUserText: "And again" }, reply: reply(text("Again.")) },
+        says("And again", "Again.", "again"),
         {
           name: "done",
           match: { toolResult: true },
@@ -78,7 +82,7 @@ describe("claude-a2a send (our server, real runtime)", () => {
 
   it("--json prints each stream event as one JSON line", async () => {
     const { cli } = await start({
-      rules: [{ match: { lastUserText: "ping" }, reply: reply(text("pong")) }],
+      rules: [says("ping", "pong")],
     });
     const r = await cli.run(["send", "--json", "ping"]);
     expect(r.code).toBe(0);
@@ -114,12 +118,8 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
     const outside = join((await temp("claude-a2a-client-e2e-")).path, "outside", "report.txt");
     const { h: harness, cli } = await start({
       rules: [
-        {
-          name: "write-outside",
-          match: { lastUserText: "Save the report", toolResult: false },
-          reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
-        },
-        { name: "saved", match: { toolResult: true }, reply: reply(text("Saved the report.")) },
+        writes("Save the report", outside, "report\n", "write-outside"),
+        afterTool(true, "Saved the report.", "saved"),
       ],
     });
     const t = cli.chat();
@@ -140,18 +140,11 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
 
   it("a question answered with the arrow keys reaches the model as the chosen label", async () => {
     const { h: harness, cli } = await start({
-      rules: [
-        {
-          name: "ask",
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        {
-          name: "after-answer",
-          match: { toolResult: /blue/ },
-          reply: reply(text("Painting it blue.")),
-        },
-      ],
+      rules: asks("Paint the fence", {
+        answer: /blue/,
+        then: "Painting it blue.",
+        name: "after-answer",
+      }),
     });
     const t = cli.chat();
     let at = await t.waitFor("Ctrl-C during a turn cancels it");
@@ -193,11 +186,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
           match: { toolResult: /Which toppings/ },
           reply: reply(toolUse("Write", { file_path: outside, content: "pizza\n" })),
         },
-        {
-          name: "after-deny",
-          match: { toolResult: /denied this action/ },
-          reply: reply(text("Not writing the order.")),
-        },
+        afterTool(/denied this action/, "Not writing the order.", "after-deny"),
       ],
     });
     const t = cli.chat();
@@ -241,7 +230,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
           match: { lastUserText: "Tell me a long story" },
           reply: reply(text(slow), { chunkSize: 4, chunkDelayMs: 40 }),
         },
-        { name: "short", match: { lastUserText: "Still there?" }, reply: reply(text("Yes.")) },
+        says("Still there?", "Yes.", "short"),
       ],
     });
     const t = cli.chat();
@@ -251,16 +240,7 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
     t.write(KEY.ctrlC);
     at = await t.waitFor("canceling the task", { from: at });
     at = await t.waitFor("[canceled]", { from: at });
-    const list = await harness.client.listTasks({
-      tenant: "",
-      contextId: "",
-      status: 0,
-      pageSize: 10,
-      pageToken: "",
-      historyLength: 0,
-      statusTimestampAfter: undefined,
-      includeArtifacts: false,
-    });
+    const list = await harness.client.listTasks({ ...listRequest(""), pageSize: 10 });
     expect(list.tasks.map((task) => task.status?.state)).toEqual([TaskState.TASK_STATE_CANCELED]);
     // The client is still there, in the same context.
     t.write("Still there?\r");

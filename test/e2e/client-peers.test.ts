@@ -9,37 +9,23 @@ import { describe, expect, it } from "vitest";
 import { DELEGATED_TASKS_KEY, type DelegatedTaskRef } from "../../src/contract/delegation.js";
 import {
   a2a,
+  asks,
   COLOUR_QUESTION,
+  delegating,
   KEY,
-  reply,
+  listRequest,
+  peerOf,
   terminal,
-  text,
-  toolUse,
 } from "../support/harness/index.js";
 
 describe("claude-a2a chat and a delegated call", () => {
   it("B's question shows with B's name, is answered with the arrow keys, and B gets the answer", async () => {
     const b = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Pick a colour", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { name: "b-answered", match: { toolResult: /blue/ }, reply: reply(text("B picked blue")) },
-      ],
+      rules: asks("Pick a colour", { answer: /blue/, then: "B picked blue", name: "b-answered" }),
     });
     const a = await a2a({
-      config: { peers: { agents: { b: { url: b.server.url, allowPrivateNetwork: true } } } },
-      rules: [
-        {
-          match: { lastUserText: "Ask B to choose", toolResult: false },
-          reply: reply(toolUse("mcp__a2a__send_message", { agent: "b", text: "Pick a colour" })),
-        },
-        {
-          match: { toolResult: true },
-          reply: (req) => reply(text(`A relays: ${req.toolResults.at(-1)?.content ?? ""}`)),
-        },
-      ],
+      config: peerOf(b),
+      rules: delegating("Ask B to choose", { agent: "b", text: "Pick a colour" }),
     });
     const cli = await terminal(a.server.url);
     const t = cli.chat();
@@ -60,16 +46,7 @@ describe("claude-a2a chat and a delegated call", () => {
 
     const answered = b.bench.model.requests.find((r) => r.rule === "b-answered")?.request;
     expect(answered?.toolResults[0]?.content).toContain('"Which colour do you prefer?"="blue"');
-    const tasks = await a.client.listTasks({
-      tenant: "",
-      contextId: "",
-      status: 0,
-      pageSize: 10,
-      pageToken: "",
-      historyLength: 0,
-      statusTimestampAfter: undefined,
-      includeArtifacts: false,
-    });
+    const tasks = await a.client.listTasks({ ...listRequest(""), pageSize: 10 });
     expect(tasks.tasks).toHaveLength(1);
     const [task] = tasks.tasks;
     expect(task?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);

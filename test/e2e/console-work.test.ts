@@ -7,25 +7,28 @@
  * notification and counts in the title; a working task is steered from the page.
  */
 import { createHash } from "node:crypto";
-import { copyFile, readFile, writeFile } from "node:fs/promises";
+import { copyFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import {
   a2a,
-  COLOUR_QUESTION,
+  afterTool,
+  asks,
   idsOf,
   openConsole,
   reply,
+  says,
   screenshotDir,
   shared,
   startChromium,
   text,
   toolUse,
+  writes,
   type A2AHarness,
   type ConsolePage,
 } from "../support/harness/index.js";
-import { bodyHas } from "../support/harness/control.js";
+import { isQueuedCommand, releaseBash, slowBashRules, STEER } from "../support/harness/control.js";
 
 const browser = shared(() => startChromium());
 
@@ -180,10 +183,7 @@ describe("the console shows the work", () => {
 describe("the console finds things", () => {
   it("search by a word of the prompt, the state filter, and a task's and a conversation's link", async () => {
     const h = await a2a({
-      rules: [
-        { match: { lastUserText: "Fix the login bug" }, reply: reply(text("Fixed.")) },
-        { match: { lastUserText: "Paint the fence" }, reply: reply(text("Painted.")) },
-      ],
+      rules: [says("Fix the login bug", "Fixed."), says("Paint the fence", "Painted.")],
     });
     const login = idsOf(await h.stream("Fix the login bug"));
     await h.stream("Paint the fence");
@@ -234,11 +234,8 @@ describe("the console by keyboard alone", () => {
     const h = await a2a();
     const outside = join(h.bench.sandbox.root, "outside", "keys.txt");
     h.bench.model.setRules([
-      {
-        match: { lastUserText: "Save by keyboard", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "keys\n" })),
-      },
-      { match: { toolResult: true }, reply: reply(text("Saved by keyboard.")) },
+      writes("Save by keyboard", outside, "keys\n"),
+      afterTool(true, "Saved by keyboard."),
     ]);
     await h.stream("Save by keyboard");
     const open = await consoleOf(h);
@@ -274,13 +271,7 @@ describe("the console before sign-in", () => {
 describe("the console does not let a prompt go unseen", () => {
   it("a prompt while the tab is hidden raises a notification and counts in the title", async () => {
     const h = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { match: { toolResult: true }, reply: reply(text("Painting it.")) },
-      ],
+      rules: asks("Paint the fence", { then: "Painting it." }),
     });
     const open = await consoleOf(h);
     const { page, context } = open;
@@ -312,28 +303,11 @@ describe("the console does not let a prompt go unseen", () => {
   });
 });
 
-const STEER = "Also update the changelog.";
-const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";
-const isQueuedCommand = (frame: unknown) => {
-  const f = frame as { type?: string; state?: string };
-  return f.type === "command_lifecycle" && f.state === "queued";
-};
-
 describe("the console controls a task where the server offers it", () => {
   it("steers a working task from the page", async () => {
     const h = await a2a({
       config: { claude: { allowedTools: ["Bash"] } },
-      rules: [
-        {
-          match: { when: bodyHas(STEER) },
-          reply: reply(text("Built it, and updated the changelog.")),
-        },
-        {
-          match: { lastUserText: "Build the release", toolResult: false },
-          reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
-        },
-        { match: { toolResult: true }, reply: reply(text("Built it.")) },
-      ],
+      rules: slowBashRules("Built it, and updated the changelog."),
     });
     const open = await consoleOf(h);
     const { page } = open;
@@ -346,7 +320,7 @@ describe("the console controls a task where the server offers it", () => {
     await form.locator("button[type=submit]").click();
     // The runtime has the message once it says it queued it; the command may then end.
     await expect.poll(() => h.frames.some(isQueuedCommand), { timeout: 30_000 }).toBe(true);
-    await writeFile(join(h.bench.sandbox.cwd, "release"), "");
+    await releaseBash(h);
     await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
     await page
       .locator('.entry.status[data-kind="steered"]', { hasText: `You steered: ${STEER}` })

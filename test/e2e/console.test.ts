@@ -7,55 +7,42 @@
 import { createHash } from "node:crypto";
 import { access, copyFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import {
-  COLOUR_QUESTION,
+  a2a,
+  afterTool,
+  asks,
   idsOf,
   listRequest,
   reply,
+  says,
+  shared,
   startA2AHarness,
-  startTestBench,
+  startChromium,
+  testScope,
   text,
+  tokenEntries,
   toolUse,
+  workspaces,
+  writes,
   type A2AHarness,
   type Rule,
 } from "../support/harness/index.js";
 import { bearerFetch } from "../../src/client/connect.js";
-import {
-  exists,
-  start as startWorkspaces,
-  twoWorkspaces,
-  writeNote,
-} from "../support/a2a/workspaces.js";
-import {
-  buildConsole,
-  launchBrowser,
-  openConsole,
-  screenshotDir,
-  type ConsolePage,
-} from "../support/browser.js";
+import { exists, writeNote } from "../support/a2a/workspaces.js";
+import { openConsole, screenshotDir, type ConsolePage } from "../support/browser.js";
 
-let browser: Browser | undefined;
-let h: A2AHarness | undefined;
+const chromium = shared(() => startChromium());
+/** The test's last console page: checked when the test ends (before its server closes). */
 let open: ConsolePage | undefined;
 
-beforeAll(async () => {
-  buildConsole();
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
 afterEach(async () => {
   // What the page asked of anything but loopback, and what it threw: nothing, in every test.
   const foreign = open?.foreign ?? [];
   const errors = open?.errors ?? [];
   await open?.context.close();
   open = undefined;
-  await h?.close();
-  h = undefined;
   expect(foreign).toEqual([]);
   expect(errors).toEqual([]);
 });
@@ -104,8 +91,8 @@ describe("the web console", () => {
         reply: reply(text(STORY), { chunkSize: 6, chunkDelayMs: 60 }),
       },
     ];
-    h = await startA2AHarness({ rules });
-    open = await openConsole(browser as Browser, consoleUrl(h));
+    const h = await a2a({ rules });
+    open = await openConsole(chromium().browser, consoleUrl(h));
     const { page } = open;
     // The empty state, once the first ListTasks answered (before it, the page says it is loading).
     await page
@@ -156,16 +143,13 @@ describe("the web console", () => {
   });
 
   it("a permission prompt answered Allow in the page lets Claude write the file", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     h.bench.model.setRules([
-      {
-        match: { lastUserText: "Save the report", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
-      },
-      { match: { toolResult: true }, reply: reply(text("Saved the report.")) },
+      writes("Save the report", outside, "report\n"),
+      afterTool(true, "Saved the report."),
     ]);
-    open = await openConsole(browser as Browser, consoleUrl(h));
+    open = await openConsole(chromium().browser, consoleUrl(h));
     const { page } = open;
     const first = await h.stream("Save the report");
     const { taskId } = idsOf(first);
@@ -198,16 +182,13 @@ describe("the web console", () => {
   });
 
   it("Deny with a reason in the page tells Claude the reason, and writes nothing", async () => {
-    h = await startA2AHarness();
+    const h = await a2a();
     const outside = join(h.bench.sandbox.root, "outside", "denied.txt");
     h.bench.model.setRules([
-      {
-        match: { lastUserText: "Save the secret", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "secret\n" })),
-      },
-      { name: "told", match: { toolResult: true }, reply: reply(text("I did not save it.")) },
+      writes("Save the secret", outside, "secret\n"),
+      afterTool(true, "I did not save it.", "told"),
     ]);
-    open = await openConsole(browser as Browser, consoleUrl(h));
+    open = await openConsole(chromium().browser, consoleUrl(h));
     const { page } = open;
     await h.stream("Save the secret");
     await openFirstTask(page);
@@ -226,20 +207,14 @@ describe("the web console", () => {
   });
 
   it("a question with options is answered by clicking one", async () => {
-    h = await startA2AHarness({
-      rules: [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        {
-          name: "answered",
-          match: { toolResult: /blue/ },
-          reply: reply(text("Painting it blue.")),
-        },
-      ],
+    const h = await a2a({
+      rules: asks("Paint the fence", {
+        answer: /blue/,
+        then: "Painting it blue.",
+        name: "answered",
+      }),
     });
-    open = await openConsole(browser as Browser, consoleUrl(h));
+    open = await openConsole(chromium().browser, consoleUrl(h));
     const { page } = open;
     await h.stream("Paint the fence");
     await openFirstTask(page);
@@ -265,7 +240,7 @@ describe("the web console", () => {
   it("Cancel in the page cancels a working task", async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Think for a long time" },
@@ -277,7 +252,7 @@ describe("the web console", () => {
       ],
     });
     try {
-      open = await openConsole(browser as Browser, consoleUrl(h));
+      open = await openConsole(chromium().browser, consoleUrl(h));
       const { page } = open;
       const events = sendInBackground(h, "Think for a long time");
       await openFirstTask(page);
@@ -297,13 +272,10 @@ describe("the web console", () => {
 
 describe("the web console's composer", () => {
   it("starts a new conversation from the page, then writes into it", async () => {
-    h = await startA2AHarness({
-      rules: [
-        { match: { lastUserText: "Hello from the page" }, reply: reply(text("Hello, page.")) },
-        { match: { lastUserText: "And again" }, reply: reply(text("Again, page.")) },
-      ],
+    const h = await a2a({
+      rules: [says("Hello from the page", "Hello, page."), says("And again", "Again, page.")],
     });
-    open = await openConsole(browser as Browser, consoleUrl(h));
+    open = await openConsole(chromium().browser, consoleUrl(h));
     const { page } = open;
     expect(await page.locator("#composer-target").textContent()).toBe("New conversation");
     await page.locator("#composer-text").fill("Hello from the page");
@@ -332,31 +304,24 @@ describe("the web console's composer", () => {
 
 describe("the web console of a workspace", () => {
   it("is served under /agents/<name>/console/ and talks to that workspace only", async () => {
-    const bench = await startTestBench();
-    const { dirs, config } = await twoWorkspaces(bench);
+    const { bench, dirs, server } = await workspaces();
     bench.model.setRules(writeNote("Write the api note", dirs.api, "api"));
-    const server = await startWorkspaces(bench, config);
-    try {
-      open = await openConsole(browser as Browser, `${server.url}/agents/api/console/`);
-      const { page } = open;
-      // The name comes with the card, after the page has loaded: wait for it, then compare.
-      await page.locator("#agent-name", { hasText: "API agent" }).waitFor({ timeout: 30_000 });
-      expect(await page.locator("#agent-name").textContent()).toBe("API agent");
-      await page.locator("#composer-text").fill("Write the api note");
-      await page.locator("#composer button[type=submit]").click();
-      await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
-      expect(await exists(join(dirs.api, "note.txt"))).toBe(true);
-      expect(await exists(join(dirs.web, "note.txt"))).toBe(false);
-      await open.context.close();
-      // The other workspace's console lists nothing of it.
-      open = await openConsole(browser as Browser, `${server.url}/agents/web/console/`);
-      await open.page
-        .locator("#task-list .empty", { hasText: "No tasks yet" })
-        .waitFor({ timeout: 30_000 });
-    } finally {
-      await server.close();
-      await bench.close();
-    }
+    open = await openConsole(chromium().browser, `${server.url}/agents/api/console/`);
+    const { page } = open;
+    // The name comes with the card, after the page has loaded: wait for it, then compare.
+    await page.locator("#agent-name", { hasText: "API agent" }).waitFor({ timeout: 30_000 });
+    expect(await page.locator("#agent-name").textContent()).toBe("API agent");
+    await page.locator("#composer-text").fill("Write the api note");
+    await page.locator("#composer button[type=submit]").click();
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    expect(await exists(join(dirs.api, "note.txt"))).toBe(true);
+    expect(await exists(join(dirs.web, "note.txt"))).toBe(false);
+    await open.context.close();
+    // The other workspace's console lists nothing of it.
+    open = await openConsole(chromium().browser, `${server.url}/agents/web/console/`);
+    await open.page
+      .locator("#task-list .empty", { hasText: "No tasks yet" })
+      .waitFor({ timeout: 30_000 });
   });
 });
 
@@ -364,13 +329,13 @@ describe("the web console's authentication", () => {
   it("asks for a token on a 401, keeps it in the tab's session storage, and says so on a wrong one", async () => {
     const token = "console-test-token-alice";
     const sha256 = createHash("sha256").update(token).digest("hex");
-    h = await startA2AHarness({
-      rules: [{ match: { lastUserText: "Say hi" }, reply: reply(text("Hi.")) }],
+    const h = await a2a({
+      rules: [says("Say hi", "Hi.")],
       config: { server: { auth: { tokens: [{ name: "alice", sha256 }] } } },
       fetchImpl: bearerFetch(token),
     });
     await h.stream("Say hi");
-    open = await openConsole(browser as Browser, consoleUrl(h));
+    open = await openConsole(chromium().browser, consoleUrl(h));
     const { page } = open;
     await page.locator('#trouble[data-kind="token"]').waitFor({ timeout: 30_000 });
     expect(await page.locator("#connection").textContent()).toBe("not signed in");
@@ -392,7 +357,7 @@ describe("the web console's authentication", () => {
     await page.reload();
     await page.locator(".task-row").first().waitFor({ timeout: 30_000 });
     expect(await page.evaluate("localStorage.length")).toBe(0);
-    const other = await openConsole(browser as Browser, consoleUrl(h));
+    const other = await openConsole(chromium().browser, consoleUrl(h));
     try {
       await other.page.locator('#trouble[data-kind="token"]').waitFor({ timeout: 30_000 });
     } finally {
@@ -401,8 +366,8 @@ describe("the web console's authentication", () => {
   });
 
   it("with the Tailscale gate the proxy's login is enough; a login it does not allow sees the 403", async () => {
-    h = await startA2AHarness({ config: { server: { allowedLogins: ["you@example.com"] } } });
-    open = await openConsole(browser as Browser, consoleUrl(h), undefined, {
+    const h = await a2a({ config: { server: { allowedLogins: ["you@example.com"] } } });
+    open = await openConsole(chromium().browser, consoleUrl(h), undefined, {
       "Tailscale-User-Login": "mallory@example.com",
     });
     await open.page.locator('#trouble[data-kind="forbidden"]').waitFor({ timeout: 30_000 });
@@ -410,7 +375,7 @@ describe("the web console's authentication", () => {
       "refused this caller (403)",
     );
     await open.context.close();
-    open = await openConsole(browser as Browser, consoleUrl(h), undefined, {
+    open = await openConsole(chromium().browser, consoleUrl(h), undefined, {
       "Tailscale-User-Login": "you@example.com",
     });
     await open.page.locator('#connection[data-state="ok"]').waitFor({ timeout: 30_000 });
@@ -418,11 +383,14 @@ describe("the web console's authentication", () => {
   });
 
   it("says so when the server cannot be reached", async () => {
-    h = await startA2AHarness();
-    open = await openConsole(browser as Browser, consoleUrl(h));
+    // The test stops the server itself: closed when the test ends only if it did not get there.
+    const h = await startA2AHarness();
+    let stopped = false;
+    testScope().defer(() => (stopped ? undefined : h.close()));
+    open = await openConsole(chromium().browser, consoleUrl(h));
     await open.page.locator('#connection[data-state="ok"]').waitFor({ timeout: 30_000 });
     await h.close();
-    h = undefined;
+    stopped = true;
     await open.page.locator('#trouble[data-kind="unreachable"]').waitFor({ timeout: 30_000 });
     expect(await open.page.locator("#connection").textContent()).toBe("unreachable");
   });
@@ -433,12 +401,11 @@ describe("the web console's authentication", () => {
       bob: "console-bob-token",
       carol: "console-carol-token",
     };
-    const digest = (t: string) => createHash("sha256").update(t).digest("hex");
-    h = await startA2AHarness({
+    const h = await a2a({
       config: {
         server: {
           auth: {
-            tokens: Object.entries(tokens).map(([name, t]) => ({ name, sha256: digest(t) })),
+            tokens: tokenEntries(tokens),
           },
           operators: ["ops"],
         },
@@ -447,17 +414,14 @@ describe("the web console's authentication", () => {
     });
     const outside = join(h.bench.sandbox.root, "outside", "ops.txt");
     h.bench.model.setRules([
-      {
-        match: { lastUserText: "Save the ops report", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "ops\n" })),
-      },
-      { match: { toolResult: true }, reply: reply(text("Saved.")) },
+      writes("Save the ops report", outside, "ops\n"),
+      afterTool(true, "Saved."),
     ]);
     const first = await h.stream("Save the ops report");
     const { taskId } = idsOf(first);
 
     // Carol is no operator: bob's task is not hers to see.
-    open = await openConsole(browser as Browser, consoleUrl(h));
+    open = await openConsole(chromium().browser, consoleUrl(h));
     await signIn(open.page, tokens.carol);
     await open.page
       .locator("#task-list .empty", { hasText: "No tasks yet" })
@@ -469,7 +433,7 @@ describe("the web console's authentication", () => {
     await open.context.close();
 
     // The operator sees it and grants it.
-    open = await openConsole(browser as Browser, consoleUrl(h));
+    open = await openConsole(chromium().browser, consoleUrl(h));
     await signIn(open.page, tokens.ops);
     await open.page.locator(`.task-row[data-task-id="${taskId}"]`).click({ timeout: 30_000 });
     await open.page.locator(".permission-form button.allow").click({ timeout: 30_000 });

@@ -12,10 +12,7 @@ import {
   messageText,
   processesWithCommandLine,
   reply,
-  sendRequest,
   text,
-  userMessage,
-  watch,
 } from "../support/harness/index.js";
 import {
   conversationKeyOf,
@@ -42,7 +39,7 @@ describe("durability: sessions.maxBackgroundMs", () => {
         reply: reply(text("The job was stopped.")),
       },
     ]);
-    const stream = watch(h.client.sendMessageStream(sendRequest(userMessage("Start the job"))));
+    const stream = h.watch("Start the job");
     const isKind = (kind: string) => (e: (typeof stream.items)[number]) =>
       e.payload?.$case === "statusUpdate" &&
       e.payload.value.status?.message?.metadata?.kind === kind;

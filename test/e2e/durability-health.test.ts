@@ -1,12 +1,12 @@
 /** /healthz and /metrics after a task, with the real runtime and the default SQLite store. */
 import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { a2a, reply, text } from "../support/harness/index.js";
+import { a2a, says } from "../support/harness/index.js";
 
 describe("health and metrics", () => {
   it("/healthz and /metrics report the store, the live session and the finished task", async () => {
     const h = await a2a({
-      rules: [{ match: { lastUserText: "Say hello" }, reply: reply(text("Hello!")) }],
+      rules: [says("Say hello", "Hello!")],
     });
     const task = await h.send("Say hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);

@@ -6,17 +6,17 @@
 import { describe, expect, it } from "vitest";
 import {
   a2aClient,
+  afterTool,
   headTask,
   processesWithConfigDir,
   reply,
   resultOf,
+  says,
   sendForTask,
-  sendRequest,
   serverProcess,
-  text,
   toolUse,
   userMessage,
-  watch,
+  watchMessage,
 } from "../support/harness/index.js";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -36,18 +36,14 @@ describe("durability: no orphans after kill -9", () => {
             toolUse("Bash", { command: JOB, description: "Dev server", run_in_background: true }),
           ),
         },
-        { match: { toolResult: /running in background/i }, reply: reply(text("Started.")) },
-        { match: { lastUserText: "What did you start?" }, reply: reply(text("A dev server.")) },
+        afterTool(/running in background/i, "Started."),
+        says("What did you start?", "A dev server."),
       ],
-      deferStart: true,
     });
-    const { bench } = p;
+    const { bench, server: first } = p;
     const { configDir } = bench.sandbox;
-    const first = await p.spawn();
-    const client = await a2aClient(first.url);
-    const stream = watch(
-      client.sendMessageStream(sendRequest(userMessage("Start the dev server"))),
-    );
+    const client = await p.connect();
+    const stream = watchMessage(client, "Start the dev server");
     await stream.first((e) => e.payload?.$case === "artifactUpdate");
 
     // Wait (by polling the process table, not the clock) until the job runs.

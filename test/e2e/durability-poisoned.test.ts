@@ -1,15 +1,15 @@
 /** A prompt the model API rejects (HTTP 400) must not poison the context's later messages. */
 import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { a2a, messageText, reply, resultOf, text } from "../support/harness/index.js";
+import { a2a, messageText, resultOf, says } from "../support/harness/index.js";
 
 describe("durability: poisoned conversations", () => {
   it("a prompt rejected with HTTP 400 fails its task, and the next message works without it", async () => {
     const h = await a2a({
       rules: [
-        { match: { lastUserText: "Remember the word kiwi" }, reply: reply(text("Remembered.")) },
+        says("Remember the word kiwi", "Remembered."),
         { match: { lastUserText: "POISON" }, reply: { kind: "bad_request" } },
-        { match: { lastUserText: "Which word?" }, reply: reply(text("The word was kiwi.")) },
+        says("Which word?", "The word was kiwi."),
       ],
     });
     const first = await h.send("Remember the word kiwi");

@@ -11,35 +11,26 @@ import {
   a2aClient,
   killSandboxProcesses,
   messageText,
-  reply,
   resultOf,
+  says,
   sendForTask,
-  sendRequest,
   serverProcess,
-  text,
+  streamsSlowly,
   userMessage,
-  watch,
+  watchMessage,
 } from "../support/harness/index.js";
-
-const SLOW = { chunkSize: 4, chunkDelayMs: 100 } as const;
-const LONG_TEXT =
-  "This answer streams slowly, one small piece after another, for a long while, " +
-  "long enough for the server to be killed in the middle of it.";
 
 describe("durability: restart recovery", () => {
   it("SIGKILL during a running task: after a restart the task is FAILED with the restart message, and the next message continues the conversation", async () => {
     const p = await serverProcess({
-      rules: [
-        { match: { lastUserText: "Tell me about kiwis" }, reply: reply(text(LONG_TEXT), SLOW) },
-        { match: { lastUserText: "Go on" }, reply: reply(text("Continuing about kiwis.")) },
-      ],
+      rules: [streamsSlowly("Tell me about kiwis", 100), says("Go on", "Continuing about kiwis.")],
       deferStart: true,
     });
     const { bench } = p;
     const first = await p.spawn();
     const client = await a2aClient(first.url);
 
-    const stream = watch(client.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
+    const stream = watchMessage(client, "Tell me about kiwis");
     const head = await stream.first(() => true);
     await stream.first((e: StreamResponse) => e.payload?.$case === "artifactUpdate");
     const task = head.payload?.$case === "task" ? head.payload.value : undefined;

@@ -11,10 +11,9 @@ import {
   describeStream,
   listRequest,
   messageText,
-  reply,
   resultOf,
   resultText,
-  text,
+  says,
 } from "../support/harness/index.js";
 
 interface MapFile {
@@ -36,8 +35,8 @@ describe("durability: sessions and stored tasks", () => {
   it("a mapped session that no longer exists: the next message completes on a fresh session, and the map holds its id", async () => {
     const h = await a2a({
       rules: [
-        { match: { lastUserText: "Hello there" }, reply: reply(text("Hi, nice to meet you.")) },
-        { match: { lastUserText: "Second message" }, reply: reply(text("Fresh answer.")) },
+        says("Hello there", "Hi, nice to meet you."),
+        says("Second message", "Fresh answer."),
       ],
     });
     const cwd = h.bench.sandbox.cwd;
@@ -79,7 +78,7 @@ describe("durability: sessions and stored tasks", () => {
 
   it("tasks survive a restart in the SQLite store; ListTasks finds them by context", async () => {
     const h = await a2a({
-      rules: [{ match: { lastUserText: "Keep this task" }, reply: reply(text("Kept.")) }],
+      rules: [says("Keep this task", "Kept.")],
     });
     const first = await h.send("Keep this task");
     await h.restart();

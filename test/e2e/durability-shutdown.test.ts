@@ -15,31 +15,21 @@ import {
   messageText,
   processesWithCommandLine,
   processesWithConfigDir,
-  reply,
-  sendRequest,
   serverProcess,
-  text,
-  userMessage,
-  watch,
+  streamsSlowly,
+  watchMessage,
 } from "../support/harness/index.js";
 import { conversationKeyOf, startJobRules } from "../support/a2a/background.js";
-
-const SLOW = { chunkSize: 4, chunkDelayMs: 100 } as const;
-const LONG_TEXT =
-  "This answer streams slowly, one small piece after another, for a long while, " +
-  "long enough for the server to be stopped in the middle of it.";
 
 describe("durability: graceful shutdown", () => {
   it("SIGTERM during a run: the stream gets the task's end, no Claude Code process remains, exit code 0", async () => {
     const p = await serverProcess({
-      rules: [{ match: { lastUserText: "Write slowly" }, reply: reply(text(LONG_TEXT), SLOW) }],
-      deferStart: true,
+      rules: [streamsSlowly("Write slowly", 100)],
     });
-    const { bench } = p;
+    const { bench, server: server } = p;
     const { configDir } = bench.sandbox;
-    const server = await p.spawn();
-    const client = await a2aClient(server.url);
-    const stream = watch(client.sendMessageStream(sendRequest(userMessage("Write slowly"))));
+    const client = await p.connect();
+    const stream = watchMessage(client, "Write slowly");
     await stream.first((e: StreamResponse) => e.payload?.$case === "artifactUpdate");
     const claude = (await processesWithConfigDir(configDir)).filter((p) => p !== server.pid);
     expect(claude.length).toBeGreaterThan(0);
@@ -81,7 +71,7 @@ describe("durability: graceful shutdown", () => {
     const p = await serverProcess({ rules: startJobRules(`sleep ${marker}`), deferStart: true });
     const server = await p.spawn();
     const client = await a2aClient(server.url);
-    const stream = watch(client.sendMessageStream(sendRequest(userMessage("Start the job"))));
+    const stream = watchMessage(client, "Start the job");
     await stream.first(
       (e) =>
         e.payload?.$case === "statusUpdate" &&

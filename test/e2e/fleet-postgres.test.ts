@@ -7,7 +7,7 @@
 import { mkdir } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StreamResponse, TaskState } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { FLEET_TEXT } from "../../src/contract/fleet-texts.js";
@@ -17,43 +17,31 @@ import { usageOf } from "../../src/contract/usage.js";
 import type { ConfigInput } from "../../src/config/schema.js";
 import { deriveInstanceId } from "../../src/fleet/instance-id.js";
 import {
-  COLOUR_QUESTION,
+  asking,
+  asks,
   describeStream,
-  endProcessTest,
   freePort,
   killSandboxProcesses,
   messageText,
   processesWithCommandLine,
   reply,
   sendRequest,
-  spawnServer,
-  startTestBench,
+  serverProcess,
+  shared,
+  startPostgres,
   text,
-  toolUse,
   userMessage,
   watch,
-  writeTestConfig,
+  watchMessage,
+  type ProcessHarness,
   type Rule,
   type ServerProcess,
-  type TestBench,
 } from "../support/harness/index.js";
 import { startJobRules } from "../support/a2a/background.js";
 import { Gate } from "../support/gated-inbox.js";
-import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 
-let postgres: TestPostgres | undefined;
-let bench: TestBench | undefined;
-const servers: ServerProcess[] = [];
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-}, 180_000);
-afterAll(async () => {
-  await postgres?.stop();
-}, 60_000);
-afterEach(async () => {
-  await endProcessTest(servers.splice(0), bench);
-  bench = undefined;
-});
+// One PostgreSQL for the file; each test's fleet on a database of its own.
+const postgres = shared(startPostgres, 180_000);
 
 const SLOW = { chunkSize: 4, chunkDelayMs: 20 } as const;
 const LONG_TEXT =
@@ -85,6 +73,8 @@ function heldAnswer(prompt: string) {
 const FLEET = { leaseMs: 4_000, heartbeatMs: 500 } as const;
 
 interface Fleet {
+  /** The harness of both servers: its scripted model, its sandbox; closed when the test ends. */
+  p: ProcessHarness;
   a: ServerProcess;
   b: ServerProcess;
   clientA: Client;
@@ -101,46 +91,61 @@ async function startFleet(
   rules: readonly Rule[],
   fleetConfig: ConfigInput["fleet"] = FLEET,
 ): Promise<Fleet> {
-  if (!postgres) throw new Error("no PostgreSQL");
-  bench = await startTestBench(rules);
-  const url = await postgres.createDatabase();
-  const { cwd, env, root } = bench.sandbox;
-  const cwdB = join(root, "workspace-b");
+  const url = await postgres().createDatabase();
+  const config: ConfigInput = { store: { type: "postgres", url }, fleet: fleetConfig };
+  const p = await serverProcess({ rules, deferStart: true, config });
+  const cwdB = join(p.bench.sandbox.root, "workspace-b");
   await mkdir(cwdB, { recursive: true });
-  const config = (extra: ConfigInput = {}): ConfigInput => ({
-    store: { type: "postgres", url },
-    fleet: fleetConfig,
-    ...extra,
-  });
-  await writeTestConfig(cwd, config());
-  await writeTestConfig(cwdB, config({ server: { instanceId: "b" } }));
-  const [portA, portB] = [await freePort(), await freePort()];
-  const a = await spawnServer({ cwd, port: portA, env });
-  servers.push(a);
-  let b = await spawnServer({ cwd: cwdB, port: portB, env });
-  servers.push(b);
+  const spawnB = {
+    cwd: cwdB,
+    port: await freePort(),
+    config: { ...config, server: { instanceId: "b" } },
+  };
+  const a = await p.spawn();
+  let b = await p.spawn(spawnB);
   const fleet: Fleet = {
+    p,
     a,
     b,
     clientA: await new ClientFactory().createFromUrl(a.url),
     clientB: await new ClientFactory().createFromUrl(b.url),
-    idA: deriveInstanceId(hostname(), cwd),
+    idA: deriveInstanceId(hostname(), p.bench.sandbox.cwd),
     async restartB() {
       b.kill("SIGTERM");
       await b.exited;
-      b = await spawnServer({ cwd: cwdB, port: portB, env });
-      servers.push(b);
+      b = await p.spawn(spawnB);
       fleet.b = b;
       fleet.clientB = await new ClientFactory().createFromUrl(b.url);
     },
     async restartA() {
-      fleet.a = await spawnServer({ cwd, port: portA, env });
-      servers.push(fleet.a);
+      fleet.a = await p.spawn();
       fleet.clientA = await new ClientFactory().createFromUrl(fleet.a.url);
     },
   };
   return fleet;
 }
+
+/** B parks a task of its own on a question; A's task waits on the held answer: their ids. */
+async function parkOnBHoldOnA(f: Fleet, held: ReturnType<typeof heldAnswer>) {
+  const onB = watchMessage(f.clientB, "Paint the fence");
+  const bTask = headId(await onB.first(() => true));
+  await onB.first(isState(TaskState.TASK_STATE_INPUT_REQUIRED));
+  const onA = watchMessage(f.clientA, "Tell me about kiwis");
+  const aTask = headId(await onA.first(() => true));
+  await held.requested;
+  return { aTask, bTask, onA };
+}
+
+/** SIGKILLs A, waits for it to exit and for its client's stream to end. */
+async function killA(f: Fleet, onA: { done: Promise<unknown> }): Promise<void> {
+  f.a.kill("SIGKILL");
+  await f.a.exited;
+  await onA.done.catch(() => undefined);
+}
+
+/** The state of task `id` as `client`'s server has it now. */
+const stateOf = async (client: Client, id: string) =>
+  (await client.getTask({ tenant: "", id, historyLength: 0 })).status?.state;
 
 const json = (events: readonly StreamResponse[]) => events.map((e) => StreamResponse.toJSON(e));
 const headId = (e: StreamResponse) => (e.payload?.$case === "task" ? e.payload.value.id : "");
@@ -158,13 +163,12 @@ describe("a fleet of two servers on one PostgreSQL", () => {
       lease: { state: "held" },
     });
 
-    const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
+    const onA = watchMessage(f.clientA, "Tell me about kiwis");
     const taskId = headId(await onA.first(() => true));
     await held.requested;
 
     await f.restartB();
-    const seen = await f.clientB.getTask({ tenant: "", id: taskId, historyLength: 0 });
-    expect(seen.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(await stateOf(f.clientB, taskId)).toBe(TaskState.TASK_STATE_WORKING);
 
     const throughB = watch(f.clientB.resubscribeTask({ tenant: "", id: taskId }));
     const snapshot = await throughB.first(() => true);
@@ -179,66 +183,38 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     const tail = json(relayed.slice(1));
     expect(tail.length).toBeGreaterThan(1);
     expect(json(fromA).slice(-tail.length)).toEqual(tail);
-    const done = await f.clientB.getTask({ tenant: "", id: taskId, historyLength: 0 });
-    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(bench?.model.unmatched).toEqual([]);
+    expect(await stateOf(f.clientB, taskId)).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(f.p.bench.model.unmatched).toEqual([]);
   }, 180_000);
 
   it("A is killed with SIGKILL: once its lease expires, B fails A's unfinished task with the documented text, and none of its own", async () => {
     // Never opened: A dies while its task waits for the model.
     const held = heldAnswer("Tell me about kiwis");
-    const f = await startFleet([
-      held.rule,
-      {
-        match: { lastUserText: "Paint the fence", toolResult: false },
-        reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-      },
-    ]);
-    const onB = watch(f.clientB.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
-    const bTask = headId(await onB.first(() => true));
-    await onB.first(isState(TaskState.TASK_STATE_INPUT_REQUIRED));
-    const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
-    const aTask = headId(await onA.first(() => true));
-    await held.requested;
+    const f = await startFleet([held.rule, asking("Paint the fence")]);
+    const { aTask, bTask, onA } = await parkOnBHoldOnA(f, held);
 
-    f.a.kill("SIGKILL");
-    await f.a.exited;
-    await onA.done.catch(() => undefined);
+    await killA(f, onA);
 
-    const getB = (id: string) => f.clientB.getTask({ tenant: "", id, historyLength: 0 });
     await expect
-      .poll(async () => (await getB(aTask)).status?.state, { timeout: 30_000, interval: 250 })
+      .poll(() => stateOf(f.clientB, aTask), { timeout: 30_000, interval: 250 })
       .toBe(TaskState.TASK_STATE_FAILED);
-    const failed = await getB(aTask);
+    const failed = await f.clientB.getTask({ tenant: "", id: aTask, historyLength: 0 });
     expect(failed.status?.message?.metadata).toEqual({ kind: KIND.serverRestarted });
     expect(messageText(failed.status?.message)).toBe(FLEET_TEXT.ownerLostWhileRunning(f.idA));
     // B's own parked task is B's: untouched.
-    expect((await getB(bTask)).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(await stateOf(f.clientB, bTask)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
   }, 180_000);
 
   it("A is killed with SIGKILL and restarts within its lease: A itself fails its own unfinished task with the restart text, and none of B's", async () => {
     const held = heldAnswer("Tell me about kiwis");
     // A lease far longer than the test: B never takes A for dead here.
-    const f = await startFleet(
-      [
-        held.rule,
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-      ],
-      { leaseMs: 600_000, heartbeatMs: 500 },
-    );
-    const onB = watch(f.clientB.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
-    const bTask = headId(await onB.first(() => true));
-    await onB.first(isState(TaskState.TASK_STATE_INPUT_REQUIRED));
-    const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Tell me about kiwis"))));
-    const aTask = headId(await onA.first(() => true));
-    await held.requested;
+    const f = await startFleet([held.rule, asking("Paint the fence")], {
+      leaseMs: 600_000,
+      heartbeatMs: 500,
+    });
+    const { aTask, bTask, onA } = await parkOnBHoldOnA(f, held);
 
-    f.a.kill("SIGKILL");
-    await f.a.exited;
-    await onA.done.catch(() => undefined);
+    await killA(f, onA);
     await f.restartA();
 
     // Recovery ran before A served anything: the task is failed already.
@@ -246,28 +222,20 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(failed.status?.message?.metadata).toEqual({ kind: KIND.serverRestarted });
     expect(messageText(failed.status?.message)).toBe(TEXT.restartedWhileRunning);
-    const own = await f.clientB.getTask({ tenant: "", id: bTask, historyLength: 0 });
-    expect(own.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(await stateOf(f.clientB, bTask)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
   }, 180_000);
 
   it("A is killed with SIGKILL while its task asks a question and restarts: the task A fails carries the asking call's tokens (usage)", async () => {
-    const f = await startFleet(
-      [
-        {
-          match: { lastUserText: "Paint the fence", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-      ],
-      { leaseMs: 600_000, heartbeatMs: 500 },
-    );
-    const onA = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const f = await startFleet([asking("Paint the fence")], {
+      leaseMs: 600_000,
+      heartbeatMs: 500,
+    });
+    const onA = watchMessage(f.clientA, "Paint the fence");
     const aTask = headId(await onA.first(() => true));
     await onA.first(isState(TaskState.TASK_STATE_INPUT_REQUIRED));
 
-    f.a.kill("SIGKILL");
-    await f.a.exited;
-    await onA.done.catch(() => undefined);
-    if (bench) await killSandboxProcesses(bench.sandbox.configDir);
+    await killA(f, onA);
+    await killSandboxProcesses(f.p.bench.sandbox.configDir);
     await f.restartA();
 
     const failed = await f.clientA.getTask({ tenant: "", id: aTask, historyLength: 0 });
@@ -283,20 +251,15 @@ describe("a fleet of two servers on one PostgreSQL", () => {
   it("through B: an answer to A's parked task resumes it (streamed), and a cancel stops A's running command", async () => {
     const marker = `600.${process.pid}${Date.now() % 100_000}`;
     const f = await startFleet([
-      {
-        name: "ask",
-        match: { lastUserText: /Paint the (fence|shed)/, toolResult: false },
-        reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-      },
-      {
+      ...asks(/Paint the (fence|shed)/, {
+        answer: /blue/,
+        then: "Painting it blue.",
         name: "after-answer",
-        match: { toolResult: /blue/ },
-        reply: reply(text("Painting it blue.")),
-      },
+      }),
       // A background command the task waits for (read-only: no permission prompt).
       ...startJobRules(`sleep ${marker}`),
     ]);
-    const parked = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Paint the fence"))));
+    const parked = watchMessage(f.clientA, "Paint the fence");
     const head = await parked.first(() => true);
     const taskId = headId(head);
     const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
@@ -309,16 +272,12 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     expect(describeStream(events).at(-1)).toBe("status:completed");
     // The relayed end may outrun the owner's store write of it by a moment.
     await expect
-      .poll(
-        async () =>
-          (await f.clientA.getTask({ tenant: "", id: taskId, historyLength: 0 })).status?.state,
-        { timeout: 30_000 },
-      )
+      .poll(() => stateOf(f.clientA, taskId), { timeout: 30_000 })
       .toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(bench?.model.requests.some((r) => r.rule === "after-answer")).toBe(true);
+    expect(f.p.bench.model.requests.some((r) => r.rule === "after-answer")).toBe(true);
 
     // A blocking answer through B gets the owner's answer: the task as it ended.
-    const shed = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Paint the shed"))));
+    const shed = watchMessage(f.clientA, "Paint the shed");
     const shedHead = await shed.first(() => true);
     await shed.done;
     const shedTask = headId(shedHead);
@@ -334,14 +293,10 @@ describe("a fleet of two servers on one PostgreSQL", () => {
       TaskState.TASK_STATE_INPUT_REQUIRED,
     );
     await expect
-      .poll(
-        async () =>
-          (await f.clientB.getTask({ tenant: "", id: shedTask, historyLength: 0 })).status?.state,
-        { timeout: 30_000 },
-      )
+      .poll(() => stateOf(f.clientB, shedTask), { timeout: 30_000 })
       .toBe(TaskState.TASK_STATE_COMPLETED);
 
-    const running = watch(f.clientA.sendMessageStream(sendRequest(userMessage("Start the job"))));
+    const running = watchMessage(f.clientA, "Start the job");
     const jobTask = headId(await running.first(() => true));
     await expect
       .poll(() => describeStream(running.items), { timeout: 30_000 })

@@ -10,28 +10,22 @@
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Role, TaskState, type Part, type Task } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { INBOX_DIR } from "../../src/workspace/inbox.js";
 import {
-  endProcessTest,
-  freePort,
+  a2a,
   listRequest,
+  postRpc,
   reply,
+  says,
   sendForTask,
-  sendRequest,
-  spawnServer,
-  startA2AHarness,
-  startTestBench,
+  serverProcess,
   text,
   textPart,
   userMessage,
-  watch,
-  writeTestConfig,
-  type A2AHarness,
-  type ServerProcess,
-  type TestBench,
+  watchMessage,
 } from "../support/harness/index.js";
 import {
   EDGE_REQUESTS,
@@ -53,16 +47,6 @@ const ODD_MESSAGE_IDS: Record<number, { messageId: string }> = {
   1: { messageId: "__proto__" },
   2: { messageId: "constructor" },
 };
-
-let bench: TestBench | undefined;
-let h: A2AHarness | undefined;
-const servers: ServerProcess[] = [];
-afterEach(async () => {
-  await endProcessTest(servers.splice(0), bench);
-  bench = undefined;
-  await h?.close();
-  h = undefined;
-});
 
 type Json = Record<string, unknown>;
 
@@ -151,19 +135,21 @@ async function allTasks(client: Client): Promise<Task[]> {
 
 describe("hostile input", () => {
   it("a few hundred corrupted requests among valid ones: JSON errors or correct results, valid tasks complete, nothing stored or written from the garbage, JSON-line logs without secrets; odd ids survive a restart", async () => {
-    bench = await startTestBench([
-      { name: "follow-up", match: { lastUserText: "Still there?" }, reply: reply(text("Yes.")) },
-      { name: "ok", match: {}, reply: reply(text("ok")) },
-    ]);
+    const p = await serverProcess({
+      rules: [
+        says("Still there?", "Yes.", "follow-up"),
+        { name: "ok", match: {}, reply: reply(text("ok")) },
+      ],
+      // The push config below names a loopback webhook (tests send traffic nowhere else).
+      config: { server: { pushAllowPrivateNetworks: true } },
+      deferStart: true,
+    });
+    const { bench } = p;
     const { cwd, env, root } = bench.sandbox;
-    // The push config below names a loopback webhook (tests send traffic nowhere else).
-    await writeTestConfig(cwd, { server: { pushAllowPrivateNetworks: true } });
     const rootBefore = (await readdir(root)).sort();
     const escapedBefore = existsSync("/tmp/escaped.txt");
-    const port = await freePort();
     // Debug level: the most the server ever writes must still be JSON lines without secrets.
-    const server = await spawnServer({ cwd, port, env: { ...env, LOG_LEVEL: "debug" } });
-    servers.push(server);
+    const server = await p.spawn({ env: { ...env, LOG_LEVEL: "debug" } });
     const client = await new ClientFactory().createFromUrl(server.url);
 
     const rng = seededRng(SEED);
@@ -265,8 +251,7 @@ describe("hostile input", () => {
     }
 
     // Restart on the same workspace: the odd ids are still ids like any other.
-    const again = await spawnServer({ cwd, port, env: { ...env, LOG_LEVEL: "info" } });
-    servers.push(again);
+    const again = await p.spawn({ env: { ...env, LOG_LEVEL: "info" } });
     const client2 = await new ClientFactory().createFromUrl(again.url);
     for (const task of tasks) {
       const reloaded = await client2.getTask({ tenant: "", id: task.id, historyLength: undefined });
@@ -298,7 +283,7 @@ describe("hostile input", () => {
   }, 300_000);
 
   it("re-cancelling an ended task, canceled or completed, is TaskNotCancelable on both bindings", async () => {
-    h = await startA2AHarness({
+    const h = await a2a({
       rules: [
         {
           match: { lastUserText: "Talk slowly" },
@@ -311,7 +296,7 @@ describe("hostile input", () => {
       ],
     });
     const client = h.client;
-    const stream = watch(client.sendMessageStream(sendRequest(userMessage("Talk slowly"))));
+    const stream = watchMessage(client, "Talk slowly");
     const head = await stream.first((e) => e.payload?.$case === "task");
     const running = head.payload?.$case === "task" ? head.payload.value : undefined;
     if (!running) throw new Error("expected a task first");
@@ -326,16 +311,7 @@ describe("hostile input", () => {
       await expect(
         client.cancelTask({ tenant: "", id: task.id, metadata: undefined }),
       ).rejects.toThrow(/not cancelable/i);
-      const rpc = await fetch(`${url}/a2a/jsonrpc`, {
-        method: "POST",
-        headers: { "A2A-Version": "1.0", "content-type": "application/json" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 0,
-          method: "CancelTask",
-          params: { id: task.id },
-        }),
-      });
+      const rpc = await postRpc(url, "CancelTask", { id: task.id }, { id: 0 });
       expect(await rpc.json()).toMatchObject({ id: 0, error: { code: -32002 } });
       const rest = await fetch(`${url}/a2a/rest/tasks/${task.id}:cancel`, {
         method: "POST",

@@ -21,14 +21,16 @@ import { describe, expect, it } from "vitest";
 import { endsStream, eventNumberOf } from "../../src/a2a/handler/event-numbers.js";
 import {
   a2a,
-  perTest,
+  afterTool,
   describeStream,
   lastStatus,
+  listRequest,
+  perTest,
   reply,
   sendRequest,
   text,
-  toolUse,
   userMessage,
+  writes,
 } from "../support/harness/index.js";
 import { seeded, startCuttingProxy } from "../support/cutting-proxy.js";
 
@@ -212,16 +214,7 @@ describe("streams cut mid-answer (real runtime, TCP proxy)", () => {
 
     // Nothing ran twice: each round is one task, however often its send was repeated.
     for (const contextId of ["ctx-a", "ctx-b", "ctx-c"]) {
-      const listed = await direct.listTasks({
-        tenant: "",
-        contextId,
-        status: TaskState.TASK_STATE_UNSPECIFIED,
-        pageSize: 100,
-        pageToken: "",
-        historyLength: 0,
-        statusTimestampAfter: undefined,
-        includeArtifacts: false,
-      });
+      const listed = await direct.listTasks({ ...listRequest(contextId), pageSize: 100 });
       expect(listed.tasks.every((t) => t.status?.state === TaskState.TASK_STATE_COMPLETED)).toBe(
         true,
       );
@@ -245,16 +238,8 @@ describe("a client gone during a permission prompt", () => {
     const outside = join(h.bench.sandbox.root, "outside", "report.txt");
     await mkdir(join(h.bench.sandbox.root, "outside"));
     h.bench.model.setRules([
-      {
-        name: "write-outside",
-        match: { lastUserText: "Save the report", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "report\n" })),
-      },
-      {
-        name: "written",
-        match: { toolResult: /created successfully/ },
-        reply: reply(text("Saved.")),
-      },
+      writes("Save the report", outside, "report\n", "write-outside"),
+      afterTool(/created successfully/, "Saved.", "written"),
     ]);
     // The client reads the first event, then goes away (its connection closed).
     const gone = new AbortController();

@@ -12,11 +12,9 @@ import {
   collect,
   describeStream,
   reply,
-  sendRequest,
   shared,
   startPostgres,
   text,
-  userMessage,
 } from "../support/harness/index.js";
 
 const database = shared(startPostgres, 120_000);
@@ -52,9 +50,7 @@ describe("PostgreSQL restarted mid-task", () => {
       ],
     });
     const server = h.server.url;
-    const streamed = collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Survive the outage"))),
-    );
+    const streamed = h.stream("Survive the outage");
     await modelAsked;
     expect((await health(server)).body.status).toBe("ok");
 

@@ -7,24 +7,10 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
-import {
-  collect,
-  describeStream,
-  reply,
-  sendForTask,
-  sendRequest,
-  startA2AHarness,
-  text,
-  userMessage,
-  type A2AHarness,
-} from "../support/harness/index.js";
-import {
-  fill,
-  removeSmallFilesystem,
-  smallFilesystem,
-} from "../support/harness/small-filesystem.js";
+import { describeStream, says } from "../support/harness/index.js";
+import { a2aStoringIn, fill, smallFilesystemForFile } from "../support/harness/small-filesystem.js";
 
 interface Health {
   status: string;
@@ -35,34 +21,24 @@ const health = async (url: string) => {
   return { code: res.status, body: (await res.json()) as Health };
 };
 
-const mounted = await smallFilesystem("claude-a2a-degraded-");
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close().catch(() => undefined);
-  h = undefined;
-  await removeSmallFilesystem(mounted);
-});
+const mounted = await smallFilesystemForFile("claude-a2a-degraded-");
 
 describe("/healthz under a storage fault", () => {
   it.skipIf(mounted === undefined)(
     "SQLite without room: 200 degraded naming the tasks' write fault, earlier tasks still served; room again: ok (skipped where tmpfs cannot be mounted: not root)",
     async () => {
       const dir = mounted ?? "";
-      h = await startA2AHarness({
-        config: { store: { type: "sqlite", path: join(dir, "tasks.db"), retainDays: 30 } },
-        rules: [{ name: "hi", match: { lastUserText: /^Hello/ }, reply: reply(text("Hi there.")) }],
+      const h = await a2aStoringIn(dir, {
+        rules: [says(/^Hello/, "Hi there.", "hi")],
       });
       const url = h.server.url;
-      const earlier = await sendForTask(h.client, userMessage("Hello"));
+      const earlier = await h.send("Hello");
       expect(earlier.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(await health(url)).toMatchObject({ code: 200, body: { status: "ok" } });
 
       const filler = join(dir, "filler");
       await fill(filler);
-      const refused = await collect(
-        h.client.sendMessageStream(sendRequest(userMessage("Hello again"))),
-      ).then(
+      const refused = await h.stream("Hello again").then(
         (events) => describeStream(events).join(" "),
         (error: unknown) => String(error),
       );
@@ -84,7 +60,7 @@ describe("/healthz under a storage fault", () => {
       expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
       await rm(filler);
-      const after = await sendForTask(h.client, userMessage("Hello once more"));
+      const after = await h.send("Hello once more");
       expect(after.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(await health(url)).toMatchObject({ code: 200, body: { status: "ok" } });
       expect((await health(url)).body.store.faults).toBeUndefined();

@@ -6,33 +6,12 @@
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
 import { pino } from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { STORE_FAULT_TEXT } from "../../src/contract/store-faults.js";
-import {
-  type A2AHarness,
-  collect,
-  describeStream,
-  reply,
-  sendForTask,
-  sendRequest,
-  startA2AHarness,
-  text,
-  userMessage,
-} from "../support/harness/index.js";
-import {
-  fill,
-  removeSmallFilesystem,
-  smallFilesystem,
-} from "../support/harness/small-filesystem.js";
+import { describeStream, says } from "../support/harness/index.js";
+import { a2aStoringIn, fill, smallFilesystemForFile } from "../support/harness/small-filesystem.js";
 
-const mounted = await smallFilesystem("claude-a2a-full-");
-
-let h: A2AHarness | undefined;
-afterEach(async () => {
-  await h?.close().catch(() => undefined);
-  h = undefined;
-  await removeSmallFilesystem(mounted);
-});
+const mounted = await smallFilesystemForFile("claude-a2a-full-");
 
 describe("SQLite without room", () => {
   it.skipIf(mounted === undefined)(
@@ -41,18 +20,15 @@ describe("SQLite without room", () => {
       const dir = mounted ?? "";
       const lines: string[] = [];
       const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(line) });
-      h = await startA2AHarness({
+      const h = await a2aStoringIn(dir, {
         logger,
-        config: { store: { type: "sqlite", path: join(dir, "tasks.db"), retainDays: 30 } },
-        rules: [{ name: "hi", match: { lastUserText: "Hello" }, reply: reply(text("Hi there.")) }],
+        rules: [says("Hello", "Hi there.", "hi")],
       });
-      const earlier = await sendForTask(h.client, userMessage("Hello"));
+      const earlier = await h.send("Hello");
       expect(earlier.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
       await fill(join(dir, "filler"));
-      const refused = await collect(
-        h.client.sendMessageStream(sendRequest(userMessage("Hello again"))),
-      ).then(
+      const refused = await h.stream("Hello again").then(
         (events) => ({ events, error: undefined }),
         (error: unknown) => ({ events: [], error: String(error) }),
       );

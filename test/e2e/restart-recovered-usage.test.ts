@@ -11,16 +11,13 @@ import { KIND } from "../../src/contract/kinds.js";
 import { usageOf } from "../../src/contract/usage.js";
 import {
   a2aClient,
-  collect,
+  afterTool,
   idsOf,
   killSandboxProcesses,
   lastStatus,
-  reply,
-  sendRequest,
   serverProcess,
-  text,
-  toolUse,
-  userMessage,
+  streamMessage,
+  writes,
 } from "../support/harness/index.js";
 
 describe("restart recovery: the failed task's usage", () => {
@@ -28,18 +25,12 @@ describe("restart recovery: the failed task's usage", () => {
     const p = await serverProcess({ deferStart: true });
     const outside = join(p.bench.sandbox.root, "outside.txt");
     p.bench.model.setRules([
-      {
-        name: "write-outside",
-        match: { lastUserText: "Save the report", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "x" })),
-      },
-      { name: "after", match: { toolResult: true }, reply: reply(text("Not saved.")) },
+      writes("Save the report", outside, "x", "write-outside"),
+      afterTool(true, "Not saved.", "after"),
     ]);
     const first = await p.spawn();
     const client = await a2aClient(first.url);
-    const events = await collect(
-      client.sendMessageStream(sendRequest(userMessage("Save the report"))),
-    );
+    const events = await streamMessage(client, "Save the report");
     expect(lastStatus(events).kind).toBe("permission_request");
     const { taskId } = idsOf(events);
 

@@ -6,7 +6,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { query, type SDKMessage, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
-import { bench, reply, text, toolUse } from "../support/harness/index.js";
+import { afterTool, bench, reply, says, writes } from "../support/harness/index.js";
+import { backgroundBash } from "../support/a2a/background.js";
 import { InputQueue } from "../support/input-queue.js";
 
 const results = (msgs: SDKMessage[]) =>
@@ -20,13 +21,7 @@ const assistantTexts = (msgs: SDKMessage[]) =>
 
 describe("real Claude Code runtime against the scripted model", () => {
   it("answers a prompt with the scripted text and a success result", async () => {
-    const b = await bench([
-      {
-        name: "greeting",
-        match: { lastUserText: "Say hello" },
-        reply: reply(text("Hello from the fake model")),
-      },
-    ]);
+    const b = await bench([says("Say hello", "Hello from the fake model", "greeting")]);
     const messages: SDKMessage[] = [];
     for await (const m of query({ prompt: "Say hello", options: b.queryOptions() }))
       messages.push(m);
@@ -46,16 +41,8 @@ describe("real Claude Code runtime against the scripted model", () => {
     const b = await bench();
     const target = join(b.sandbox.cwd, "notes.txt");
     b.model.setRules([
-      {
-        name: "write",
-        match: { lastUserText: "Create notes.txt", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: target, content: "written by the runtime\n" })),
-      },
-      {
-        name: "after-write",
-        match: { toolResult: /notes\.txt/ },
-        reply: reply(text("File created.")),
-      },
+      writes("Create notes.txt", target, "written by the runtime\n", "write"),
+      afterTool(/notes\.txt/, "File created.", "after-write"),
     ]);
     const messages: SDKMessage[] = [];
     for await (const m of query({ prompt: "Create notes.txt", options: b.queryOptions() })) {
@@ -77,24 +64,14 @@ describe("real Claude Code runtime against the scripted model", () => {
       {
         name: "start-bg",
         match: { lastUserText: "Run the job in the background", toolResult: false },
-        reply: reply(
-          toolUse("Bash", {
-            command: "sleep 1 && echo job-finished",
-            description: "Run the job",
-            run_in_background: true,
-          }),
-        ),
+        reply: reply(backgroundBash("sleep 1 && echo job-finished", "Run the job")),
       },
-      {
-        name: "started",
-        match: { toolResult: /running in background/i },
-        reply: reply(text("Started the job.")),
-      },
-      {
-        name: "wake",
-        match: { lastUserText: /<task-notification>[\s\S]*<status>completed<\/status>/ },
-        reply: reply(text("The background job completed.")),
-      },
+      afterTool(/running in background/i, "Started the job.", "started"),
+      says(
+        /<task-notification>[\s\S]*<status>completed<\/status>/,
+        "The background job completed.",
+        "wake",
+      ),
     ]);
     const input = new InputQueue();
     const q = query({ prompt: input, options: b.queryOptions() });
@@ -135,11 +112,7 @@ describe("real Claude Code runtime against the scripted model", () => {
         reply: { kind: "overloaded" },
         times: 1,
       },
-      {
-        name: "answer",
-        match: { lastUserText: "Are you there" },
-        reply: reply(text("Here after a retry")),
-      },
+      says("Are you there", "Here after a retry", "answer"),
     ]);
     const messages: SDKMessage[] = [];
     for await (const m of query({ prompt: "Are you there?", options: b.queryOptions() }))

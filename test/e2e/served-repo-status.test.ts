@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { PIDS_FILE } from "../../src/sessions/orphans.js";
-import { reply, runCli, serverProcess, text, writeTestConfig } from "../support/harness/index.js";
+import { runCli, says, serverProcess, writeTestConfig } from "../support/harness/index.js";
 
 const run = promisify(execFile);
 
@@ -35,7 +35,7 @@ describe("a served git repository", () => {
   it("shows nothing in git status after a start, a task with an attachment, and a stop", async () => {
     const h = await serverProcess({
       deferStart: true,
-      rules: [{ match: { lastUserText: "Read the attachment" }, reply: reply(text("Read it.")) }],
+      rules: [says("Read the attachment", "Read it.")],
     });
     const bench = h.bench;
     const repo = bench.sandbox.cwd;

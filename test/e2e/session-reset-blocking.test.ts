@@ -10,14 +10,7 @@ import { describe, expect, it } from "vitest";
 import { Role, TaskState, type Message } from "@a2a-js/sdk";
 import { parseConversationKey } from "../../src/identity/conversation.js";
 import { SESSIONS_FILE } from "../../src/store/session-map.js";
-import {
-  a2a,
-  messageText,
-  reply,
-  sendForTask,
-  text,
-  userMessage,
-} from "../support/harness/index.js";
+import { a2a, messageText, says } from "../support/harness/index.js";
 
 const kinds = (history: readonly Message[]) =>
   history.map((m) => String(m.metadata?.kind ?? (m.role === Role.ROLE_USER ? "user" : "agent")));
@@ -25,13 +18,10 @@ const kinds = (history: readonly Message[]) =>
 describe("session_reset for a blocking client", () => {
   it("a blocking SendMessage after a stale session returns the notice in the task's history", async () => {
     const h = await a2a({
-      rules: [
-        { match: { lastUserText: "Hello there" }, reply: reply(text("Hi.")) },
-        { match: { lastUserText: "Second message" }, reply: reply(text("Fresh answer.")) },
-      ],
+      rules: [says("Hello there", "Hi."), says("Second message", "Fresh answer.")],
     });
     const cwd = h.bench.sandbox.cwd;
-    const first = await sendForTask(h.client, userMessage("Hello there"));
+    const first = await h.send("Hello there");
     const { contextId } = first;
     await h.server.close();
     // The context's session is one the runtime has never seen (a deleted transcript).
@@ -48,7 +38,7 @@ describe("session_reset for a blocking client", () => {
     await writeFile(file, JSON.stringify(map));
     await h.restart();
 
-    const second = await sendForTask(h.client, userMessage("Second message", { contextId }));
+    const second = await h.send("Second message", { contextId });
     expect(second.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(kinds(second.history)).toEqual(["user", "session_reset", "result"]);
     const notice = second.history.find((m) => m.metadata?.kind === "session_reset");

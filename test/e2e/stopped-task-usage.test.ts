@@ -9,16 +9,15 @@ import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { usageOf } from "../../src/contract/usage.js";
 import {
-  type A2AHarness,
-  collect,
+  afterTool,
   idsOf,
   lastStatus,
   reply,
-  sendRequest,
   sharedA2A,
-  text,
+  streamMessage,
   toolUse,
-  userMessage,
+  writes,
+  type A2AHarness,
 } from "../support/harness/index.js";
 
 /** The stored task's usage, once it has any (bounded: the run's result arrives after the end). */
@@ -46,12 +45,8 @@ describe("usage of a task that ended before its run", () => {
     const h = server();
     const outside = join(h.bench.sandbox.root, "outside.txt");
     h.reset([
-      {
-        name: "write-outside",
-        match: { lastUserText: "Save the report", toolResult: false },
-        reply: reply(toolUse("Write", { file_path: outside, content: "x" })),
-      },
-      { name: "after", match: { toolResult: true }, reply: reply(text("Not saved.")) },
+      writes("Save the report", outside, "x", "write-outside"),
+      afterTool(true, "Not saved.", "after"),
     ]);
     return h;
   };
@@ -59,12 +54,10 @@ describe("usage of a task that ended before its run", () => {
   it("stopped by loop protection: the denied Write's model call is counted", async () => {
     const h = writesOutside();
     const client = h.client;
-    const first = await collect(
-      client.sendMessageStream(sendRequest(userMessage("Save the report"))),
-    );
+    const first = await streamMessage(client, "Save the report");
     expect(lastStatus(first).kind).toBe("permission_request");
     const ids = idsOf(first);
-    const second = await collect(client.sendMessageStream(sendRequest(userMessage("no", ids))));
+    const second = await streamMessage(client, "no", ids);
     expect(lastStatus(second).state).toBe(TaskState.TASK_STATE_FAILED);
     const usage = await storedUsage(h, ids.taskId);
     expect(usage).toMatchObject({ runs: 1 });
@@ -75,9 +68,7 @@ describe("usage of a task that ended before its run", () => {
   it("canceled while it waits for a permission: the model call that asked is counted", async () => {
     const h = writesOutside();
     const client = h.client;
-    const first = await collect(
-      client.sendMessageStream(sendRequest(userMessage("Save the report"))),
-    );
+    const first = await streamMessage(client, "Save the report");
     // Its run is under way: the runtime waits for the permission's answer.
     expect(lastStatus(first).kind).toBe("permission_request");
     const { taskId } = idsOf(first);
@@ -100,9 +91,7 @@ describe("usage of a task that ended before its run", () => {
       // The next call is rejected (HTTP 400): the run fails.
       { name: "reject", match: { toolResult: true }, reply: { kind: "bad_request" } },
     ]);
-    const events = await collect(
-      h.client.sendMessageStream(sendRequest(userMessage("Read the notes"))),
-    );
+    const events = await h.stream("Read the notes");
     expect(lastStatus(events).state).toBe(TaskState.TASK_STATE_FAILED);
     const usage = await storedUsage(h, idsOf(events).taskId);
     expect(usage?.costUsd).toBeGreaterThan(0);

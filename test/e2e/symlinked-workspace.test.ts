@@ -13,13 +13,13 @@ import { connect } from "../../src/client/connect.js";
 import { resolveConfig } from "../../src/config/load.js";
 import { rawPart, textPart } from "../../src/contract/messages.js";
 import {
+  afterTool,
   bench,
   freePort,
   reply,
   sendForTask,
   served,
   TEST_MODEL,
-  text,
   toolUse,
   userMessage,
 } from "../support/harness/index.js";
@@ -59,7 +59,7 @@ describe("a workspace served through a symlink", () => {
         match: { toolResult: /load_11/ },
         reply: reply(toolUse("Write", { file_path: join(outside, "x.txt"), content: "x\n" })),
       },
-      { name: "done", match: { toolResult: true }, reply: reply(text("Written.")) },
+      afterTool(true, "Written.", "done"),
     ]);
     const link = join(b.sandbox.root, "link");
     await symlink(real, link, "dir");

@@ -10,6 +10,11 @@ import { freePort } from "./harness/ports.js";
 export interface TestPostgres {
   /** Creates a fresh, empty database and returns its URL (dropped by `stop()`). */
   createDatabase(): Promise<string>;
+  /**
+   * A database the code under test created on this server beside a test's (e.g. a workspace's
+   * `<name>_api`): `stop()` drops it too.
+   */
+  adopt(name: string): void;
   /** Stops the server and starts it again on the same data (embedded only; undefined otherwise). */
   readonly restart?: { stop(): Promise<void>; start(): Promise<void> };
   stop(): Promise<void>;
@@ -105,6 +110,7 @@ function databasesOn(serverUrl: string, stopServer: () => Promise<void>): TestPo
       url.pathname = `/${name}`;
       return url.toString();
     },
+    adopt: (name) => void created.push(name),
     async stop() {
       for (const name of created.splice(0)) {
         await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);

@@ -3,7 +3,8 @@ import { readdir, readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ConfigInput } from "../../src/config/schema.js";
-import { TEST_MODEL, type TestBench } from "./bench.js";
+import type { TestBench } from "./bench.js";
+import { testConfig } from "./harness/test-config.js";
 
 const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 /** The compiled CLI (`npm run build`), as a user runs it. */
@@ -25,21 +26,13 @@ export interface ServerProcess {
   kill(signal: NodeJS.Signals): void;
 }
 
-/** Writes the test config (scripted model id, isolated settings) into the workspace. */
+/** Writes the test config (`testConfig(extra)`) into the workspace. */
 export async function writeTestConfig(cwd: string, extra: ConfigInput = {}): Promise<void> {
-  const config: ConfigInput = {
-    ...extra,
-    // No spare process unless the test is about them: process counts stay what each test says.
-    sessions: { spares: 0, ...extra.sessions },
-    claude: {
-      model: TEST_MODEL,
-      settingSources: [],
-      permissionMode: "acceptEdits",
-      ...extra.claude,
-    },
-  };
   await mkdir(join(cwd, ".claude"), { recursive: true });
-  await writeFile(join(cwd, ".claude", "claude-a2a.config.json"), JSON.stringify(config));
+  await writeFile(
+    join(cwd, ".claude", "claude-a2a.config.json"),
+    JSON.stringify(testConfig(extra)),
+  );
 }
 
 /**

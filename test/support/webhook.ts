@@ -1,5 +1,32 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Message, SendMessageRequest, TaskPushNotificationConfig } from "@a2a-js/sdk";
+import { sendRequest } from "./harness/messages.js";
+
+/** A push-notification config for `url`, sending `token` (of `taskId`: "" when sent along). */
+export const pushConfig = (
+  url: string,
+  token: string,
+  taskId = "",
+): TaskPushNotificationConfig => ({
+  tenant: "",
+  id: "",
+  taskId,
+  url,
+  token,
+  authentication: undefined,
+});
+
+/** SendMessage of `message` naming a webhook at `url` for the task it starts. */
+export const withWebhook = (message: Message, url: string, token: string): SendMessageRequest => ({
+  ...sendRequest(message),
+  configuration: {
+    acceptedOutputModes: [],
+    taskPushNotificationConfig: pushConfig(url, token),
+    historyLength: undefined,
+    returnImmediately: false,
+  },
+});
 
 export interface Delivery {
   readonly headers: IncomingHttpHeaders;

@@ -5,6 +5,7 @@ import { listRequest, sendRequest, userMessage } from "./harness.js";
 
 /** What isolation tests share: every method that names a task, tried on another's task. */
 
+/** Makes a request fail the same way whatever the id: the error's class and text, id masked. */
 async function failure(id: string, call: () => Promise<unknown>): Promise<string> {
   try {
     await call();
@@ -19,15 +20,25 @@ async function drain(stream: AsyncIterable<unknown>): Promise<void> {
   for await (const _ of stream) void _;
 }
 
+/** The message the probes send to the task (its text; the context they name, if any). */
+export interface ProbeMessage {
+  readonly text?: string;
+  readonly contextId?: string;
+}
+
 /** Every method that names a task, as `client` tries it on `id`. */
-export function probes(client: Client, id: string): Record<string, () => Promise<unknown>> {
+export function probes(
+  client: Client,
+  id: string,
+  m: ProbeMessage = {},
+): Record<string, () => Promise<unknown>> {
+  const message = () => sendRequest(userMessage(m.text ?? "hello", { ...m, taskId: id }));
   return {
     getTask: () => client.getTask({ tenant: "", id, historyLength: undefined }),
     cancelTask: () => client.cancelTask({ tenant: "", id, metadata: undefined }),
     subscribe: () => drain(client.resubscribeTask({ tenant: "", id })),
-    sendMessage: () => client.sendMessage(sendRequest(userMessage("hello", { taskId: id }))),
-    sendStream: () =>
-      drain(client.sendMessageStream(sendRequest(userMessage("hello", { taskId: id })))),
+    sendMessage: () => client.sendMessage(message()),
+    sendStream: () => drain(client.sendMessageStream(message())),
     setPush: () =>
       client.createTaskPushNotificationConfig({
         tenant: "",
@@ -50,11 +61,15 @@ export function probes(client: Client, id: string): Record<string, () => Promise
 }
 
 /** `other`'s task is, on `client`, exactly an unknown task, whatever the method. */
-export async function expectUnknown(client: Client, otherTask: string): Promise<void> {
+export async function expectUnknown(
+  client: Client,
+  otherTask: string,
+  m: ProbeMessage = {},
+): Promise<void> {
   const unknown = randomUUID();
-  for (const [name, probe] of Object.entries(probes(client, otherTask))) {
+  for (const [name, probe] of Object.entries(probes(client, otherTask, m))) {
     const onOther = await failure(otherTask, probe);
-    const onUnknown = await failure(unknown, probes(client, unknown)[name] ?? probe);
+    const onUnknown = await failure(unknown, probes(client, unknown, m)[name] ?? probe);
     expect({ name, error: onOther }).toEqual({ name, error: onUnknown });
     expect(onOther).not.toBe("no error");
   }

@@ -1,5 +1,14 @@
-/** The control extension's tests: a client that activates it, and the scripted model's view. */
+/**
+ * The control extension's tests: a client that activates it, the scripted model's view, and the
+ * scripts of steering (a slow command the test releases) and of planning (plan file, approval).
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { StreamResponse } from "@a2a-js/sdk";
+import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { CONTROL_EXTENSION_URI } from "../../../src/contract/control.js";
+import type { TestBench } from "../bench.js";
+import { reply, text, toolUse, type Rule } from "./model.js";
 
 /** A `fetch` whose every request names the control extension (the `A2A-Extensions` header). */
 export const withControl: typeof fetch = (input, init) => {
@@ -13,3 +22,96 @@ export const bodyHas =
   (needle: string) =>
   (req: { body: unknown }): boolean =>
     JSON.stringify(req.body).includes(needle);
+
+/** The steering message of the steering tests. */
+export const STEER = "Also update the changelog.";
+export const STEERED_ANSWER = "Built it, and updated the changelog as you asked.";
+/** A Bash command that runs until the test creates `release` (`releaseBash`): no timing. */
+export const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo bash-done > finished";
+
+/**
+ * "Build the release" runs SLOW_BASH; a request that carries STEER gets `steered`, one that does
+ * not (the command's result alone) "Built it.".
+ */
+export const slowBashRules = (steered = STEERED_ANSWER): Rule[] => [
+  { name: "steered answer", match: { when: bodyHas(STEER) }, reply: reply(text(steered)) },
+  {
+    name: "build",
+    match: { lastUserText: "Build the release", toolResult: false },
+    reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
+  },
+  { name: "built", match: { toolResult: true }, reply: reply(text("Built it.")) },
+];
+
+/** Ends SLOW_BASH in the bench's workspace. */
+export const releaseBash = (h: { bench: TestBench }): Promise<void> =>
+  writeFile(join(h.bench.sandbox.cwd, "release"), "");
+
+/** A status update of a tool call (the slow command is running). */
+export const isToolUse = (e: StreamResponse): boolean =>
+  e.payload?.$case === "statusUpdate" &&
+  e.payload.value.status?.message?.metadata?.kind === "tool_use";
+
+/** The runtime's frame saying it read a user message and queued it for the running turn. */
+export const isQueuedCommand = (frame: unknown): boolean => {
+  const f = frame as { type?: string; state?: string };
+  return f.type === "command_lifecycle" && f.state === "queued";
+};
+
+/** Until the runtime has queued a message for the running turn (bounded: the test's timeout). */
+export async function untilQueued(h: { frames: readonly SDKMessage[] }): Promise<void> {
+  while (!h.frames.some(isQueuedCommand)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+export interface Planning {
+  /** The plan Claude writes first. */
+  readonly plan: string;
+  /** The plan it writes again when an answer holds `feedback`. */
+  readonly revised?: { readonly feedback: string; readonly plan: string };
+}
+
+/**
+ * The scripted model as Claude plans: on "Make hello" it writes its plan to the plan file the
+ * runtime names in its plan-mode reminder, calls ExitPlanMode, revises the plan on feedback, and
+ * once the plan is approved writes the hello.txt it planned.
+ */
+export function planningRules(p: Planning): Rule[] {
+  const revised = p.revised;
+  let planFile = "";
+  const planPath = (body: unknown) => {
+    const found = /create your plan at (\S+?\.md)/.exec(JSON.stringify(body))?.[1];
+    if (found !== undefined) planFile = found;
+    return planFile;
+  };
+  return [
+    {
+      name: "carry out",
+      match: { lastUserText: "User has approved your plan" },
+      reply: reply(toolUse("Write", { file_path: "hello.txt", content: "hi\n" })),
+    },
+    {
+      name: "done",
+      match: { toolResult: /File created successfully at: hello\.txt/ },
+      reply: reply(text("Wrote hello.txt as planned.")),
+    },
+    ...(revised === undefined
+      ? []
+      : [
+          {
+            name: "revise",
+            match: { toolResult: revised.feedback },
+            reply: () => reply(toolUse("Write", { file_path: planFile, content: revised.plan })),
+          },
+        ]),
+    {
+      name: "exit plan mode",
+      match: { toolResult: /plans\/.*\.md/ },
+      reply: reply(toolUse("ExitPlanMode", {})),
+    },
+    {
+      name: "plan",
+      match: { lastUserText: "Make hello", toolResult: false },
+      reply: (req) => reply(toolUse("Write", { file_path: planPath(req.body), content: p.plan })),
+    },
+  ];
+}

@@ -15,12 +15,16 @@ import type { Config, ConfigInput } from "../../../src/config/schema.js";
 import { startServer, type RunningServer } from "../../../src/app/server.js";
 import type { Clock } from "../../../src/common/timers.js";
 import type { Tracing } from "../../../src/tracing/tracing.js";
-import { startTestBench, TEST_MODEL, type TestBench } from "../bench.js";
+import { startTestBench, type TestBench } from "../bench.js";
 import { a2aClient, type ClientOptions } from "./clients.js";
-import { sendForTask, streamMessage, userMessage } from "./messages.js";
+import { sendForTask, streamMessage, userMessage, watchMessage } from "./messages.js";
 import type { Rule } from "./model.js";
 import { freePort } from "./ports.js";
 import { recording } from "./recording.js";
+import { closeServed } from "./served.js";
+import { testConfig } from "./test-config.js";
+
+export { testConfig };
 
 type Ids = { taskId?: string; contextId?: string };
 
@@ -44,6 +48,8 @@ export interface A2AHarness {
   send(parts: Part[] | string | Message, ids?: Ids): Promise<Task>;
   /** Streaming SendMessage of `parts` on `client`, every event collected. */
   stream(parts: Part[] | string, ids?: Ids): Promise<StreamResponse[]>;
+  /** Streaming SendMessage of `parts` on `client`, read in the background (`first`, `done`). */
+  watch(parts: Part[] | string, ids?: Ids): ReturnType<typeof watchMessage>;
   /** Another official client of this server (a binding, a token, a fetch). */
   connect(options?: ClientOptions): Promise<Client>;
   /**
@@ -81,22 +87,6 @@ export interface HarnessOptions {
   readonly logger?: Logger;
   /** Runs in the workspace before the first server starts (e.g. `git init` it). */
   readonly beforeStart?: (cwd: string) => Promise<void>;
-}
-
-/** The test defaults of every server's config, under what the test gives. */
-export function testConfig(extra: ConfigInput = {}): ConfigInput {
-  return {
-    ...extra,
-    server: { ...extra.server },
-    // No spare process unless the test is about them: `spawns()` counts what each test says.
-    sessions: { spares: 0, ...extra.sessions },
-    claude: {
-      model: TEST_MODEL,
-      settingSources: [],
-      permissionMode: "acceptEdits",
-      ...extra.claude,
-    },
-  };
 }
 
 export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2AHarness> {
@@ -159,6 +149,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
         typeof parts === "object" && "messageId" in parts ? parts : userMessage(parts, ids),
       ),
     stream: (parts, ids) => streamMessage(harness.client, parts, ids),
+    watch: (parts, ids) => watchMessage(harness.client, parts, ids),
     connect: (o = {}) => a2aClient(harness.server.url, o),
     reset(rules = []) {
       bench.model.setRules(rules);
@@ -174,13 +165,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
       harness.server = next.server;
       harness.client = next.client;
     },
-    async close() {
-      try {
-        await harness.server.close();
-      } finally {
-        await bench.close();
-      }
-    },
+    close: () => closeServed(harness.server, bench),
   };
   return harness;
 }

@@ -8,6 +8,7 @@
  * - `serverProcess(o)`: `claude-a2a` as real processes on one sandbox (restart, signals, fleets).
  * - `bench(rules)`: the scripted model and a runtime sandbox alone (SDK-level tests, a config
  *   the test resolves itself); `served(bench, config)`: our server over that config.
+ * - `workspaces(o)`: two workspaces, `api` and `web`, in one server in this process.
  * - `terminal(url)`, `postgres()`, `chromium()`, `temp()`: the terminal client, PostgreSQL,
  *   headless Chromium, a temp dir; each closed when the test ends (`shared(…)` for a file's).
  * - The `start*` functions give the same things unowned (the caller closes them).
@@ -22,6 +23,11 @@ import type { RunningServer } from "../../../src/app/server.js";
 import { startTestBench, type TestBench } from "../bench.js";
 import { startChromium, startPostgres, type Chromium, type Postgres } from "./services.js";
 import { tempDir, type TempDir } from "./temp.js";
+import {
+  startTwoWorkspaces,
+  type TwoWorkspacesHarness,
+  type TwoWorkspacesOptions,
+} from "./workspaces.js";
 import { startTerminalClient, type TerminalClient } from "./terminal.js";
 
 export const a2a = async (options?: HarnessOptions): Promise<A2AHarness> =>
@@ -53,6 +59,10 @@ export const postgres = async (): Promise<Postgres> => perTest(await startPostgr
 
 export const chromium = async (): Promise<Chromium> => perTest(await startChromium());
 
+/** Two workspaces (`api`, `web`) in one server in this process. */
+export const workspaces = async (o?: TwoWorkspacesOptions): Promise<TwoWorkspacesHarness> =>
+  perTest(await startTwoWorkspaces(o));
+
 export const temp = async (prefix?: string): Promise<TempDir> => perTest(await tempDir(prefix));
 
 export * from "./in-process.js";
@@ -60,13 +70,19 @@ export * from "./process.js";
 export * from "./clients.js";
 export * from "./messages.js";
 export * from "./model.js";
+export * from "./peers.js";
 export * from "./ports.js";
+export * from "./rules.js";
 export * from "./runtime-processes.js";
 export * from "./scope.js";
 export * from "./served.js";
 export * from "./services.js";
+export * from "./session-map.js";
 export * from "./temp.js";
 export * from "./terminal.js";
+export * from "./tokens.js";
+export * from "./wire.js";
+export * from "./workspaces.js";
 export * from "../a2a/stream-view.js";
 export { watch } from "../a2a/watch.js";
 export * from "../bench.js";

@@ -11,6 +11,7 @@ import {
 } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { textPart } from "../../../src/contract/messages.js";
+import { watch } from "../a2a/watch.js";
 
 /** A text part, as the server builds them. */
 export { textPart };
@@ -84,6 +85,16 @@ export const streamMessage = (
   ids: { taskId?: string; contextId?: string } = {},
 ): Promise<StreamResponse[]> =>
   collect(client.sendMessageStream(sendRequest(userMessage(parts, ids))));
+
+/**
+ * Streams `parts` as a new message (in the context/task of `ids`), read in the background: the
+ * test waits for an event (`first`) and acts while the turn runs, then reads it all (`done`).
+ */
+export const watchMessage = (
+  client: Client,
+  parts: Part[] | string,
+  ids: { taskId?: string; contextId?: string } = {},
+) => watch(client.sendMessageStream(sendRequest(userMessage(parts, ids))));
 
 /** The text of text parts, joined. */
 export function partsText(parts: readonly Part[] | undefined): string {

@@ -5,7 +5,7 @@
  */
 import { reply, text, toolUse, type Rule } from "./model.js";
 
-export const SEND_TO_PEER = "mcp__a2a__send_message";
+export const SEND_MESSAGE_TOOL = "mcp__a2a__send_message";
 
 /** A's config: B (by its URL) as the peer `b`, with `extra` settings of that peer. */
 export const peerOf = (b: { server: { url: string } }, extra: Record<string, unknown> = {}) => ({
@@ -17,7 +17,7 @@ export const delegating = (prompt: string, input: Record<string, unknown>): Rule
   {
     name: "delegate",
     match: { lastUserText: prompt, toolResult: false },
-    reply: reply(toolUse(SEND_TO_PEER, input)),
+    reply: reply(toolUse(SEND_MESSAGE_TOOL, input)),
   },
   {
     name: "relay",

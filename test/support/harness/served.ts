@@ -16,3 +16,12 @@ export const startServed = (bench: TestBench, config: Config): Promise<RunningSe
     claudeEnv: bench.sandbox.env,
     sdkOptions: { stderr: (d) => bench.stderr.push(d) },
   });
+
+/** Closes `server`, then `bench` whether or not the server closed cleanly. */
+export async function closeServed(server: RunningServer, bench: TestBench): Promise<void> {
+  try {
+    await server.close();
+  } finally {
+    await bench.close();
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * A git repository as the worktree, spare and fork tests need it: git run with a test identity,
+ * a repository with one commit, and where the runtime says it works (its system prompt).
+ */
+import { execFileSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ParsedRequest } from "./model.js";
+
+/** `git <args>` in `cwd` as a test identity; its standard output. */
+export const git = (cwd: string, ...args: string[]): string =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
+
+/** `cwd` as a repository on `main` with one commit of `files` (name → content). */
+export async function initRepository(
+  cwd: string,
+  files: Record<string, string> = { "base.txt": "base\n" },
+): Promise<void> {
+  git(cwd, "init", "-q", "-b", "main");
+  for (const [name, content] of Object.entries(files)) await writeFile(join(cwd, name), content);
+  git(cwd, "add", ".");
+  git(cwd, "commit", "-q", "-m", "the base");
+}
+
+/**
+ * The folder the runtime works in, as it last told the model ("Primary working directory: …"; a
+ * process resumed in another folder says "<new> (was <old>)", and a fork's history names its
+ * source's first).
+ */
+export function workingDir(req: ParsedRequest): string {
+  const pattern = /Primary working directory: (.+?)(?: \(was |\\n|")/g;
+  const found = [...JSON.stringify(req.body).matchAll(pattern)].at(-1)?.[1];
+  if (found === undefined) throw new Error("no working directory in the system prompt");
+  return found.trim();
+}
