@@ -45,7 +45,13 @@ export class SqliteReplayBackend extends SqlReplayBackend {
         for (const r of sends) insertSend.run(r.scope, r.key, r.owner, r.taskId, r.after, r.at);
         s.prepare("COMMIT").run();
       } catch (err) {
-        s.prepare("ROLLBACK").run();
+        // SQLite may have rolled back already (a full disk does): the write's own error is
+        // what the store's health names, never the rollback's "no transaction is active".
+        try {
+          s.prepare("ROLLBACK").run();
+        } catch {
+          // Nothing was left open.
+        }
         throw err;
       }
       return Promise.resolve();
