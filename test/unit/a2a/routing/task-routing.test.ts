@@ -18,6 +18,7 @@ import {
   sentStamp,
   type ScriptedAgent,
   type StreamReader,
+  firstSend,
 } from "../support/agent.js";
 
 const { TASK_STATE_WORKING, TASK_STATE_INPUT_REQUIRED, TASK_STATE_COMPLETED } = TaskState;
@@ -107,9 +108,7 @@ describe("several pending prompts in one task", () => {
   });
 
   it("a prompt the runtime withdraws is settled, and the next one shown", async () => {
-    const h = await agent();
-    const first = h.send("two subagents");
-    const stamp = await sentStamp(h, 0);
+    const [h, first, stamp] = await firstSend("two subagents");
     await h.fake.query.feed(
       sdk.init(),
       sdk.toolUse("m1", "tu-wa", "Write", A, { stamp }),
@@ -136,9 +135,7 @@ describe("several pending prompts in one task", () => {
   });
 
   it("progress of a call made while a prompt is shown waits for the answer that resumes the task", async () => {
-    const h = await agent();
-    const first = h.send("read two notes");
-    const stamp = await sentStamp(h, 0);
+    const [h, first, stamp] = await firstSend("read two notes");
     const RA = { file_path: "/outside/a.txt" };
     const RB = { file_path: "/outside/b.txt" };
     await h.fake.query.feed(sdk.init(), sdk.toolUse("m1", "tu-ra", "Read", RA, { stamp }));
@@ -252,9 +249,9 @@ describe("a wake's prompt and file while a new task starts in the context", () =
   });
 
   it("a prompt of a run whose task has ended is denied, saying no client can answer it", async () => {
-    const h = await agent({ config: { claude: { backgroundTasks: "detach" } } });
-    const a = h.send("start a background helper");
-    const stamp = await sentStamp(h, 0);
+    const [h, a, stamp] = await firstSend("start a background helper", {
+      config: { claude: { backgroundTasks: "detach" } },
+    });
     await h.fake.query.feed(
       sdk.init(),
       sdk.toolUse("m1", "tu-agent", "Agent", { prompt: "help" }, { stamp }),

@@ -313,6 +313,16 @@ export async function sentStamp(agent: ScriptedAgent, index: number): Promise<st
   return String((await agent.fake.query.sentMessage(index)).uuid);
 }
 
+/** A fresh agent (closed with the test) with `text` sent: the agent, the stream, its answer's stamp. */
+export async function firstSend(
+  text: string,
+  options?: Parameters<typeof scriptedAgent>[0],
+): Promise<[ScriptedAgent, StreamReader, string]> {
+  const h = await agent(options);
+  const run = h.send(text);
+  return [h, run, await sentStamp(h, 0)];
+}
+
 /** The context's tasks, as ListTasks gives them to this test's caller. */
 export async function contextTasks(agent: ScriptedAgent, contextId: string): Promise<Task[]> {
   const listed = await agent.agent.requestHandler.listTasks(
