@@ -9,7 +9,7 @@ import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import { describe, expect, it, vi } from "vitest";
 import { rawPart, textPart } from "../../../../src/contract/messages.js";
-import { sdk, reply } from "../../claude/support/sdk-messages.js";
+import { openText, sdk, reply } from "../../claude/support/sdk-messages.js";
 import {
   askPermission,
   describeEvent,
@@ -142,8 +142,7 @@ describe("cancel vs first token", () => {
     // The runtime had already started answering: its first tokens arrive after the cancel.
     await h.fake.query.feed(
       sdk.init(),
-      sdk.messageStart("m1", { stamp: stampA }),
-      sdk.blockStart(0, { type: "text", text: "" }),
+      ...openText("m1", { stamp: stampA }),
       sdk.textDelta(0, "too late"),
     );
     await a.done;
