@@ -1,21 +1,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  Role,
-  TaskState,
-  type Message,
-  type Part,
-  type StreamResponse,
-  type Task,
-} from "@a2a-js/sdk";
+import { TaskState, type Part, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { InMemoryTaskStore, ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { pino } from "pino";
 import { expect, vi } from "vitest";
 import { perTest } from "../../../support/harness/scope.js";
 import { removeInbox, writeInbox } from "../../../../src/workspace/inbox.js";
-import { textPart } from "../../../../src/contract/messages.js";
+import { userMessage } from "../../../support/harness/messages.js";
 import type { Inbox } from "../../../../src/a2a/task/environment.js";
 import { createAgent, type Agent } from "../../../../src/app/agent.js";
 import { resolveConfig } from "../../../../src/config/load.js";
@@ -213,22 +206,8 @@ export interface ScriptedAgent {
   close(): Promise<void>;
 }
 
-let messageSeq = 0;
-export function userMessage(
-  content: string | Part[],
-  ids: { taskId?: string; contextId?: string } = {},
-): Message {
-  return {
-    messageId: `msg-${++messageSeq}`,
-    contextId: ids.contextId ?? "",
-    taskId: ids.taskId ?? "",
-    role: Role.ROLE_USER,
-    parts: typeof content === "string" ? [textPart(content)] : content,
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
+/** A user message, as the e2e tests build theirs. */
+export { userMessage };
 
 /**
  * The whole server minus HTTP (`createAgent`, as production wires it), with the SDK seam
