@@ -41,9 +41,8 @@ const A = { file_path: "/outside/a.txt", content: "a" };
 const B = { file_path: "/outside/b.txt", content: "b" };
 
 /** A run whose two parallel subagents each ask to write outside the workspace. */
-async function twoPrompts(agent: ScriptedAgent) {
-  const first = agent.send("two subagents, one file each");
-  const stamp = await sentStamp(agent, 0);
+async function twoPrompts(options?: Parameters<typeof firstSend>[1]) {
+  const [agent, first, stamp] = await firstSend("two subagents, one file each", options);
   await agent.fake.query.feed(
     sdk.init(),
     sdk.assistant(
@@ -62,7 +61,7 @@ async function twoPrompts(agent: ScriptedAgent) {
   const decisionB = askPermission(agent.fake, "tu-wb", "Write", B);
   await first.until(isState(TASK_STATE_INPUT_REQUIRED));
   await first.done;
-  return { first, stamp, decisionA, decisionB, ...idsOf(first) };
+  return { h: agent, first, stamp, decisionA, decisionB, ...idsOf(first) };
 }
 
 /** Answers yes to the prompt shown; the answer's stream shows the `next` prompt in its place. */
@@ -82,8 +81,7 @@ async function yesShowsNext(
 
 describe("several pending prompts in one task", () => {
   it("asks them one at a time in arrival order; each answer takes effect", async () => {
-    const h = await agent();
-    const { first, stamp, decisionA, decisionB, taskId, contextId } = await twoPrompts(h);
+    const { h, first, stamp, decisionA, decisionB, taskId, contextId } = await twoPrompts();
     expect(promptData(first)).toMatchObject({ toolName: "Write", input: A });
 
     // The next prompt takes the answered one's place: the task never shows WORKING in between.
@@ -100,8 +98,7 @@ describe("several pending prompts in one task", () => {
   });
 
   it("cancel settles every pending prompt, shown or not", async () => {
-    const h = await agent();
-    const { decisionA, decisionB, taskId } = await twoPrompts(h);
+    const { h, decisionA, decisionB, taskId } = await twoPrompts();
     await h.cancel(taskId);
     expect(await decisionA).toMatchObject({ behavior: "deny", interrupt: true });
     expect(await decisionB).toMatchObject({ behavior: "deny", interrupt: true });
