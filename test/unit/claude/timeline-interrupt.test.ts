@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Normalizer } from "../../../src/claude/normalize.js";
 import { TimelineAssembler } from "../../../src/claude/timeline.js";
 import { silentLogger } from "./support/helpers.js";
-import { sdk } from "./support/sdk-messages.js";
+import { sdk, streamedText } from "./support/sdk-messages.js";
 
 function assembler() {
   const n = new Normalizer();
@@ -27,10 +27,7 @@ describe("TimelineAssembler after an interrupt", () => {
     const { t, feed } = assembler();
     feed(
       "run-wake",
-      sdk.messageStart("m-done"),
-      sdk.blockStart(0, { type: "text", text: "" }),
-      sdk.textDelta(0, "Finished."),
-      sdk.blockStop(0),
+      ...streamedText("m-done", ["Finished."]),
       sdk.assistant("m-done", [{ type: "text", text: "Finished." }]),
       sdk.messageStop(),
     );

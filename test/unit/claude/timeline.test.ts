@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Normalizer } from "../../../src/claude/normalize.js";
 import { TimelineAssembler, type TimelineEntry } from "../../../src/claude/timeline.js";
 import { silentLogger } from "./support/helpers.js";
-import { historyExchange, sdk } from "./support/sdk-messages.js";
+import { historyExchange, openText, sdk, streamedText } from "./support/sdk-messages.js";
 
 function assembler() {
   const n = new Normalizer();
@@ -17,13 +17,7 @@ function assembler() {
 describe("TimelineAssembler", () => {
   it("assembles a streamed message keyed by its message id and finalizes it on message_stop", () => {
     const { t, feed } = assembler();
-    feed(
-      "run-1",
-      sdk.messageStart("m1"),
-      sdk.blockStart(0, { type: "text", text: "" }),
-      sdk.textDelta(0, "Hel"),
-      sdk.textDelta(0, "lo"),
-    );
+    feed("run-1", ...openText("m1"), sdk.textDelta(0, "Hel"), sdk.textDelta(0, "lo"));
     expect(t.get("m1")).toMatchObject({ text: "Hello", status: "streaming", runId: "run-1" });
     feed("run-1", sdk.blockStop(0), sdk.messageStop());
     expect(t.get("m1")?.status).toBe("complete");
@@ -162,15 +156,7 @@ describe("TimelineAssembler", () => {
 
   it("publishes every update but a delta's: the next frame carries the text the deltas added", () => {
     const { feed, updates } = assembler();
-    feed(
-      "r",
-      sdk.messageStart("m1"),
-      sdk.blockStart(0, { type: "text", text: "" }),
-      sdk.textDelta(0, "a"),
-      sdk.textDelta(0, "b"),
-      sdk.blockStop(0),
-      sdk.messageStop(),
-    );
+    feed("r", ...streamedText("m1", ["a", "b"]), sdk.messageStop());
     const seen = updates.map((u) => (u.kind === "assistant" ? [u.status, u.text] : [u.kind]));
     expect(seen).toEqual([
       ["streaming", ""], // message_start
@@ -188,7 +174,7 @@ describe("TimelineAssembler", () => {
 
   it("hands out copies: an update published earlier does not grow with later deltas", () => {
     const { t, feed, updates } = assembler();
-    feed("r", sdk.messageStart("m1"), sdk.blockStart(0, { type: "text", text: "" }));
+    feed("r", ...openText("m1"));
     feed("r", sdk.textDelta(0, "a"), sdk.blockStop(0));
     const before = t.get("m1");
     feed("r", sdk.textDelta(0, "b"));

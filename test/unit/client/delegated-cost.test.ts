@@ -8,9 +8,8 @@ import { TaskState, type StreamResponse, type Task } from "@a2a-js/sdk";
 import type { TaskUsage } from "../../../src/contract/usage.js";
 import { delegatedAgentsOf } from "../../../src/contract/delegation.js";
 import { makeColors } from "../../../src/client/colors.js";
-import { newView, renderEvent } from "../../../src/client/render.js";
-import { renderEnd } from "../../../src/client/render-end.js";
 import { taskDetail, taskTable } from "../../../src/client/task-view.js";
+import { endText, statusEvent } from "./support/final-state.js";
 import { costText } from "../../../src/client/usage-view.js";
 
 const c = makeColors(false);
@@ -62,18 +61,6 @@ describe("the cost line of a task that delegated", () => {
   });
 });
 
-const status = (state: TaskState, metadata?: Record<string, unknown>): StreamResponse => ({
-  payload: {
-    $case: "statusUpdate",
-    value: {
-      taskId: "t1",
-      contextId: "ctx",
-      status: { state, message: undefined, timestamp: undefined },
-      metadata,
-    },
-  },
-});
-
 const task = (state: TaskState, metadata: Record<string, unknown>): Task => ({
   id: "t1",
   contextId: "ctx",
@@ -83,23 +70,14 @@ const task = (state: TaskState, metadata: Record<string, unknown>): Task => ({
   metadata,
 });
 
-function end(events: StreamResponse[]): string {
-  const view = newView();
-  for (const e of events) renderEvent(view, e, c);
-  return renderEnd(view, c)
-    .filter((o) => o.to === "out")
-    .map((o) => o.text)
-    .join("");
-}
-
 describe("send and chat after the final state", () => {
   it("name the peers of the turn's delegated statuses", () => {
     const working = TaskState.TASK_STATE_WORKING;
     expect(
-      end([
-        status(working, { delegatedTasks: refs("b") }),
-        status(working, { delegatedTasks: refs("b", "c") }),
-        status(TaskState.TASK_STATE_COMPLETED, { usage }),
+      endText([
+        statusEvent(working, { delegatedTasks: refs("b") }),
+        statusEvent(working, { delegatedTasks: refs("b", "c") }),
+        statusEvent(TaskState.TASK_STATE_COMPLETED, { usage }),
       ]),
     ).toBe(
       "[completed] $0.00099 · 40 in, 80 out, 100 cache read tokens · incl. $0.00033 delegated to b and c\n",
@@ -113,7 +91,7 @@ describe("send and chat after the final state", () => {
         value: task(TaskState.TASK_STATE_WORKING, { delegatedTasks: refs("b") }),
       },
     };
-    expect(end([snapshot, status(TaskState.TASK_STATE_COMPLETED, { usage })])).toContain(
+    expect(endText([snapshot, statusEvent(TaskState.TASK_STATE_COMPLETED, { usage })])).toContain(
       "incl. $0.00033 delegated to b\n",
     );
   });

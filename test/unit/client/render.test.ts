@@ -96,11 +96,14 @@ function play(
   };
 }
 
+/** A new task's turn: its submitted task event, then these. */
+const newTurn = (...events: StreamResponse[]) =>
+  play([task(TaskState.TASK_STATE_SUBMITTED), ...events]);
+
 describe("rendering our event contract", () => {
   it("prints streamed text once (not again from the closing chunk or the result), tool and file lines, the state", () => {
     const assistant = { kind: "assistant_text" };
-    const r = play([
-      task(TaskState.TASK_STATE_SUBMITTED),
+    const r = newTurn(
       status(TaskState.TASK_STATE_WORKING),
       artifact("response-1", [text("Writing ")], false, false, assistant),
       artifact("response-1", [text("it.")], true, false, assistant),
@@ -116,37 +119,34 @@ describe("rendering our event contract", () => {
       artifact("response-1", [text("Writing it.")], false, true, assistant),
       status(TaskState.TASK_STATE_WORKING, msg([text("Writing it.")], { kind: "result" })),
       status(TaskState.TASK_STATE_COMPLETED),
-    ]);
+    );
     expect(r.out).toBe("Writing it.\n• Calling tool Write\nwrote notes.md\n[completed]\n");
     expect(r.err).toBe("");
     expect(exitCode(r.view)).toBe(0);
   });
 
   it("prints one line for a worktree task's diff artifact, not the diff", () => {
-    const r = play([
-      task(TaskState.TASK_STATE_SUBMITTED),
+    const r = newTurn(
       artifact("diff", [text("diff --git a/x b/x")], false, true, {
         kind: "diff",
         branch: "claude-a2a/ctx-0123456789",
         commit: "89abcdef0123456789abcdef0123456789abcdef",
       }),
       status(TaskState.TASK_STATE_COMPLETED),
-    ]);
+    );
     expect(r.out).toBe("committed 89abcdef0123 on claude-a2a/ctx-0123456789\n[completed]\n");
   });
 
   it("prints the result when no text was streamed (a client without file modes, an agent that does not stream)", () => {
-    const r = play([
-      task(TaskState.TASK_STATE_SUBMITTED),
+    const r = newTurn(
       status(TaskState.TASK_STATE_WORKING, msg([text("Done.")], { kind: "result" })),
       status(TaskState.TASK_STATE_COMPLETED),
-    ]);
+    );
     expect(r.out).toBe("Done.\n[completed]\n");
   });
 
   it("shows the queued note and nothing for resumed", () => {
-    const r = play([
-      task(TaskState.TASK_STATE_SUBMITTED),
+    const r = newTurn(
       status(
         TaskState.TASK_STATE_SUBMITTED,
         msg(
@@ -159,17 +159,16 @@ describe("rendering our event contract", () => {
         msg([text("Resumed with the client's answer.")], { kind: "resumed" }),
       ),
       status(TaskState.TASK_STATE_COMPLETED),
-    ]);
+    );
     expect(r.out).toBe(
       "Queued: another task is running in this context; this one starts when it ends.\n[completed]\n",
     );
   });
 
   it("a failure: exit 1, the reason on stderr", () => {
-    const r = play([
-      task(TaskState.TASK_STATE_SUBMITTED),
+    const r = newTurn(
       status(TaskState.TASK_STATE_FAILED, msg([text("Claude Code process ended")])),
-    ]);
+    );
     expect(r.out).toBe("[failed]\n");
     expect(r.err).toBe("claude-a2a: task t1 failed: Claude Code process ended\n");
     expect(exitCode(r.view)).toBe(1);
@@ -196,8 +195,7 @@ describe("rendering our event contract", () => {
       options: [{ label: "red", description: "Choose red" }, { label: "blue" }],
       multiSelect: false,
     };
-    const r = play([
-      task(TaskState.TASK_STATE_SUBMITTED),
+    const r = newTurn(
       status(
         TaskState.TASK_STATE_INPUT_REQUIRED,
         msg(
@@ -208,7 +206,7 @@ describe("rendering our event contract", () => {
           { kind: "ask_user_question" },
         ),
       ),
-    ]);
+    );
     expect(exitCode(r.view)).toBe(3);
     expect(r.out).toBe(
       "[input-required] task t1\n? [Colour] Which colour do you prefer?\n    - red: Choose red\n    - blue\nanswer: t1\n",
@@ -216,8 +214,7 @@ describe("rendering our event contract", () => {
   });
 
   it("a permission request: the tool, its input and the reason", () => {
-    const r = play([
-      task(TaskState.TASK_STATE_SUBMITTED),
+    const r = newTurn(
       status(
         TaskState.TASK_STATE_INPUT_REQUIRED,
         msg(
@@ -234,7 +231,7 @@ describe("rendering our event contract", () => {
           { kind: "permission_request" },
         ),
       ),
-    ]);
+    );
     expect(r.out).toBe(
       "[input-required] task t1\n! Permission: Claude wants to run `rm -rf build`\n    tool:   Bash\n    input:  $ rm -rf build\n    reason: Bash command not in allowedTools\nanswer: t1\n",
     );
@@ -264,22 +261,20 @@ describe("rendering any other agent", () => {
       filename: "a.png",
       metadata: undefined,
     };
-    const r = play([
-      task(TaskState.TASK_STATE_SUBMITTED),
+    const r = newTurn(
       artifact("a", [text("draft")], false, false),
       artifact("a", [text("final")], false, true),
       artifact("b", [raw], false, true),
       status(TaskState.TASK_STATE_COMPLETED, msg([text("all done")])),
-    ]);
+    );
     expect(r.out).toBe("draft\nfinal\nfile a.png (image/png, 3 bytes)\n[completed]\n");
   });
 
   it("a completed status with text and nothing streamed shows the text; an unmarked working text too", () => {
-    const r = play([
-      task(TaskState.TASK_STATE_SUBMITTED),
+    const r = newTurn(
       status(TaskState.TASK_STATE_WORKING, msg([text("thinking")])),
       status(TaskState.TASK_STATE_COMPLETED, msg([text("42")])),
-    ]);
+    );
     expect(r.out).toBe("thinking\n42\n[completed]\n");
   });
 

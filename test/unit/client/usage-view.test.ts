@@ -1,11 +1,10 @@
 /** What the client shows of a task's `metadata.usage`: after the final state, in `tasks` and `task`. */
 import { describe, expect, it } from "vitest";
-import { TaskState, type StreamResponse, type Task } from "@a2a-js/sdk";
+import { TaskState, type Task } from "@a2a-js/sdk";
 import { formatUsd, type TaskUsage } from "../../../src/contract/usage.js";
 import { makeColors } from "../../../src/client/colors.js";
-import { newView, renderEvent } from "../../../src/client/render.js";
-import { renderEnd } from "../../../src/client/render-end.js";
 import { taskDetail, taskTable } from "../../../src/client/task-view.js";
+import { endText, statusEvent } from "./support/final-state.js";
 
 const c = makeColors(false);
 const usage: TaskUsage = {
@@ -28,50 +27,31 @@ const usage: TaskUsage = {
   runs: 2,
 };
 
-const final = (state: TaskState, metadata?: Record<string, unknown>): StreamResponse => ({
-  payload: {
-    $case: "statusUpdate",
-    value: {
-      taskId: "t1",
-      contextId: "ctx",
-      status: { state, message: undefined, timestamp: undefined },
-      metadata,
-    },
-  },
-});
-
-function end(events: StreamResponse[], cost?: boolean): string {
-  const view = newView();
-  for (const e of events) renderEvent(view, e, c);
-  return renderEnd(view, c, undefined, cost === undefined ? {} : { cost })
-    .filter((o) => o.to === "out")
-    .map((o) => o.text)
-    .join("");
-}
-
 describe("the turn's cost after its final state", () => {
   it("follows [completed], and [failed]", () => {
-    expect(end([final(TaskState.TASK_STATE_COMPLETED, { usage })])).toBe(
+    expect(endText([statusEvent(TaskState.TASK_STATE_COMPLETED, { usage })])).toBe(
       "[completed] $0.00099 · 30 in, 60 out tokens\n",
     );
-    expect(end([final(TaskState.TASK_STATE_FAILED, { usage })])).toBe(
+    expect(endText([statusEvent(TaskState.TASK_STATE_FAILED, { usage })])).toBe(
       "[failed] $0.00099 · 30 in, 60 out tokens\n",
     );
   });
 
   it("names cache reads and writes when there are any", () => {
     const cached = { ...usage, cacheReadTokens: 1200, cacheCreationTokens: 5 };
-    expect(end([final(TaskState.TASK_STATE_COMPLETED, { usage: cached })])).toBe(
+    expect(endText([statusEvent(TaskState.TASK_STATE_COMPLETED, { usage: cached })])).toBe(
       "[completed] $0.00099 · 30 in, 60 out, 1,200 cache read, 5 cache write tokens\n",
     );
   });
 
   it("is left out with --no-cost, and when the agent reports none (another agent)", () => {
-    expect(end([final(TaskState.TASK_STATE_COMPLETED, { usage })], false)).toBe("[completed]\n");
-    expect(end([final(TaskState.TASK_STATE_COMPLETED)])).toBe("[completed]\n");
-    expect(end([final(TaskState.TASK_STATE_COMPLETED, { usage: { costUsd: "a lot" } })])).toBe(
+    expect(endText([statusEvent(TaskState.TASK_STATE_COMPLETED, { usage })], false)).toBe(
       "[completed]\n",
     );
+    expect(endText([statusEvent(TaskState.TASK_STATE_COMPLETED)])).toBe("[completed]\n");
+    expect(
+      endText([statusEvent(TaskState.TASK_STATE_COMPLETED, { usage: { costUsd: "a lot" } })]),
+    ).toBe("[completed]\n");
   });
 });
 

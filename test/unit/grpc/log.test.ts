@@ -3,38 +3,36 @@ import { callIds, statusName } from "../../../src/grpc/log.js";
 import { rpcName } from "../../../src/grpc/service.js";
 
 const task = { id: "t-1", contextId: "c-1", status: { state: 3 } };
+/** A stream item or answer of this case and value. */
+const item = ($case: string, value: unknown) => ({ payload: { $case, value } });
+const message = (taskId: string, contextId: string) => ({ message: { taskId, contextId } });
+const T1 = { taskId: "t-1", contextId: "c-1" };
 
 describe("the ids a gRPC call's log line names", () => {
   it.each([
-    [
-      "SendMessage, new task",
-      "SendMessage",
-      { message: { taskId: "", contextId: "" } },
-      { payload: { $case: "task", value: task } },
-      { taskId: "t-1", contextId: "c-1" },
-    ],
+    ["SendMessage, new task", "SendMessage", message("", ""), item("task", task), T1],
     [
       "SendMessage, a message answer",
       "SendMessage",
-      { message: { taskId: "", contextId: "c-9" } },
-      { payload: { $case: "message", value: { messageId: "m", taskId: "", contextId: "c-9" } } },
+      message("", "c-9"),
+      item("message", { messageId: "m", taskId: "", contextId: "c-9" }),
       { contextId: "c-9" },
     ],
     [
       "SendStreamingMessage, answering a task",
       "SendStreamingMessage",
-      { message: { taskId: "t-1", contextId: "c-1" } },
-      { payload: { $case: "task", value: task } },
-      { taskId: "t-1", contextId: "c-1" },
+      message("t-1", "c-1"),
+      item("task", task),
+      T1,
     ],
     [
       "a stream that starts with a status update",
       "SubscribeToTask",
       { id: "t-2" },
-      { payload: { $case: "statusUpdate", value: { taskId: "t-2", contextId: "c-2" } } },
+      item("statusUpdate", { taskId: "t-2", contextId: "c-2" }),
       { taskId: "t-2", contextId: "c-2" },
     ],
-    ["GetTask answered", "GetTask", { id: "t-1" }, task, { taskId: "t-1", contextId: "c-1" }],
+    ["GetTask answered", "GetTask", { id: "t-1" }, task, T1],
     ["GetTask refused: the request's id", "GetTask", { id: "t-3" }, undefined, { taskId: "t-3" }],
     [
       "ListTasks by context",
@@ -58,13 +56,7 @@ describe("the ids a gRPC call's log line names", () => {
       undefined,
       { taskId: "x".repeat(100) },
     ],
-    [
-      "non-string ids ignored",
-      "GetTask",
-      { id: 5 },
-      { payload: { $case: "task", value: { id: {} } } },
-      {},
-    ],
+    ["non-string ids ignored", "GetTask", { id: 5 }, item("task", { id: {} }), {}],
   ] as const)("%s", (_name, rpc, request, answer, expected) => {
     expect(callIds(rpc, request, answer)).toEqual({ rpc, ...expected });
   });

@@ -21,6 +21,18 @@ import { JSON_V1, V1 } from "./support/stub-handler.js";
 
 afterEach(stopApp);
 
+/** A JSON-RPC error answer to a request whose id could not be read. */
+const rpcError = (code: number, message: string) => ({
+  jsonrpc: "2.0",
+  id: null,
+  error: { code, message },
+});
+
+/** A REST error body of the protocol (google.rpc.Status), INVALID_ARGUMENT, no details. */
+const restError = (code: number, message: string) => ({
+  error: { code, status: "INVALID_ARGUMENT", message, details: [] },
+});
+
 describe("HTTP app: public routes", () => {
   it("serves the card on both well-known paths and /healthz, even behind allowedLogins", async () => {
     const r = await start(["ada@example.com"]);
@@ -205,14 +217,12 @@ describe("HTTP app: request bodies", () => {
     const res = await post(`${r.url}/a2a/jsonrpc`, big(BODY_LIMIT + 10));
     expect(res.status).toBe(413);
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
-    expect(await res.json()).toEqual({
-      jsonrpc: "2.0",
-      id: null,
-      error: {
-        code: -32600,
-        message: `Request body too large: the limit is ${BODY_LIMIT} bytes (server.bodyLimit).`,
-      },
-    });
+    expect(await res.json()).toEqual(
+      rpcError(
+        -32600,
+        `Request body too large: the limit is ${BODY_LIMIT} bytes (server.bodyLimit).`,
+      ),
+    );
     expect(r.handler.calls).toEqual([]);
   });
 
@@ -227,14 +237,12 @@ describe("HTTP app: request bodies", () => {
       });
       expect(res.status).toBe(413);
       expect(res.headers.get("content-type")).toMatch(/json/);
-      expect(await res.json()).toEqual({
-        error: {
-          code: 413,
-          status: "INVALID_ARGUMENT",
-          message: `Request body too large: the limit is ${BODY_LIMIT} bytes (server.bodyLimit).`,
-          details: [],
-        },
-      });
+      expect(await res.json()).toEqual(
+        restError(
+          413,
+          `Request body too large: the limit is ${BODY_LIMIT} bytes (server.bodyLimit).`,
+        ),
+      );
       expect(r.handler.calls).toEqual([]);
     },
   );
@@ -264,22 +272,11 @@ describe("HTTP app: request bodies", () => {
     const r = await start();
     const res = await post(`${r.url}/a2a/jsonrpc`, "{oops");
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
-    expect(await res.json()).toEqual({
-      jsonrpc: "2.0",
-      id: null,
-      error: { code: -32700, message: "Invalid JSON payload." },
-    });
+    expect(await res.json()).toEqual(rpcError(-32700, "Invalid JSON payload."));
     const rest = await post(`${r.url}/a2a/rest/message:send`, "{oops");
     expect(rest.status).toBe(400);
     expect(rest.headers.get("content-type")).toMatch(/json/);
-    expect(await rest.json()).toEqual({
-      error: {
-        code: 400,
-        status: "INVALID_ARGUMENT",
-        message: "Invalid JSON payload.",
-        details: [],
-      },
-    });
+    expect(await rest.json()).toEqual(restError(400, "Invalid JSON payload."));
     expect(r.handler.calls).toEqual([]);
   });
 
@@ -287,11 +284,7 @@ describe("HTTP app: request bodies", () => {
     const r = await start();
     const headers = { ...V1, "content-type": "application/json; charset=latin1" };
     const res = await post(`${r.url}/a2a/jsonrpc`, rpc("GetTask", { id: "t" }), headers);
-    expect(await res.json()).toEqual({
-      jsonrpc: "2.0",
-      id: null,
-      error: { code: -32600, message: "Unsupported body encoding." },
-    });
+    expect(await res.json()).toEqual(rpcError(-32600, "Unsupported body encoding."));
     const rest = await post(`${r.url}/a2a/rest/message:send`, "{}", headers);
     expect(rest.status).toBe(415);
     expect(await rest.json()).toMatchObject({
@@ -335,14 +328,9 @@ describe("HTTP app: content types", () => {
       "content-type": "text/plain",
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({
-      jsonrpc: "2.0",
-      id: null,
-      error: {
-        code: -32005,
-        message: 'Unsupported Content-Type "text/plain"; expected application/json.',
-      },
-    });
+    expect(await res.json()).toMatchObject(
+      rpcError(-32005, 'Unsupported Content-Type "text/plain"; expected application/json.'),
+    );
     expect(r.handler.calls).toEqual([]);
   });
 

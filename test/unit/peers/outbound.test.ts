@@ -21,6 +21,22 @@ function recorder(responses: (() => Response)[] = []) {
 
 const resolveTo = (address: string) => () => Promise.resolve([{ address, family: 4 as const }]);
 
+/** `outboundFetch` to a host resolving to `address`, over `fetch`: public only, no retry, instant waits. */
+const fetchVia = (
+  address: string,
+  fetch: ReturnType<typeof recorder>["fetchImpl"],
+  o: Partial<Parameters<typeof outboundFetch>[0]> = {},
+) =>
+  outboundFetch({
+    allowPrivateNetwork: false,
+    requestTimeoutMs: 10_000,
+    retries: 0,
+    resolve: resolveTo(address),
+    fetch,
+    timers: instant,
+    ...o,
+  });
+
 describe("outboundFetch: the push notifications' address check, a token, retries", () => {
   it.each([
     ["127.0.0.1", "loopback"],
@@ -29,14 +45,7 @@ describe("outboundFetch: the push notifications' address check, a token, retries
     ["192.168.1.2", "private"],
   ])("refuses a host resolving to %s (%s) without connecting", async (address, label) => {
     const { seen, fetchImpl } = recorder([() => new Response("{}")]);
-    const f = outboundFetch({
-      allowPrivateNetwork: false,
-      requestTimeoutMs: 10_000,
-      retries: 2,
-      resolve: resolveTo(address),
-      fetch: fetchImpl,
-      timers: instant,
-    });
+    const f = fetchVia(address, fetchImpl, { retries: 2 });
     const call = f("https://peer.example/.well-known/agent-card.json");
     await expect(call).rejects.toBeInstanceOf(PeerRefusedError);
     await expect(call).rejects.toThrow(`${label} address`);
@@ -46,24 +55,12 @@ describe("outboundFetch: the push notifications' address check, a token, retries
 
   it("lets a private address through with allowPrivateNetwork, never an unspecified one", async () => {
     const ok = recorder([() => new Response("{}")]);
-    const allowed = outboundFetch({
-      allowPrivateNetwork: true,
-      requestTimeoutMs: 10_000,
-      retries: 0,
-      resolve: resolveTo("10.0.0.7"),
-      fetch: ok.fetchImpl,
-    });
+    const allowed = fetchVia("10.0.0.7", ok.fetchImpl, { allowPrivateNetwork: true });
     expect((await allowed("https://peer.example/x")).status).toBe(200);
     expect(ok.seen).toHaveLength(1);
 
     const never = recorder();
-    const refused = outboundFetch({
-      allowPrivateNetwork: true,
-      requestTimeoutMs: 10_000,
-      retries: 0,
-      resolve: resolveTo("0.0.0.0"),
-      fetch: never.fetchImpl,
-    });
+    const refused = fetchVia("0.0.0.0", never.fetchImpl, { allowPrivateNetwork: true });
     await expect(refused("https://peer.example/x")).rejects.toBeInstanceOf(PeerRefusedError);
     expect(never.seen).toEqual([]);
   });
@@ -76,41 +73,19 @@ describe("outboundFetch: the push notifications' address check, a token, retries
       },
       () => new Response("{}", { status: 200 }),
     ]);
-    const f = outboundFetch({
-      allowPrivateNetwork: false,
-      requestTimeoutMs: 10_000,
-      retries: 2,
-      token: "s3cret",
-      resolve: resolveTo("93.184.216.34"),
-      fetch: fetchImpl,
-      timers: instant,
-    });
+    const f = fetchVia("93.184.216.34", fetchImpl, { retries: 2, token: "s3cret" });
     expect((await f("https://peer.example/a2a")).status).toBe(200);
     expect(seen.map((s) => s.auth)).toEqual(["Bearer s3cret", "Bearer s3cret", "Bearer s3cret"]);
   });
 
   it("gives up after peers.retries, and does not retry what the peer answered", async () => {
     const down = recorder();
-    const f = outboundFetch({
-      allowPrivateNetwork: false,
-      requestTimeoutMs: 10_000,
-      retries: 1,
-      resolve: resolveTo("93.184.216.34"),
-      fetch: down.fetchImpl,
-      timers: instant,
-    });
+    const f = fetchVia("93.184.216.34", down.fetchImpl, { retries: 1 });
     await expect(f("https://peer.example/a2a")).rejects.toThrow("fetch failed");
     expect(down.seen).toHaveLength(2);
 
     const denied = recorder([() => new Response("no", { status: 401 })]);
-    const g = outboundFetch({
-      allowPrivateNetwork: false,
-      requestTimeoutMs: 10_000,
-      retries: 3,
-      resolve: resolveTo("93.184.216.34"),
-      fetch: denied.fetchImpl,
-      timers: instant,
-    });
+    const g = fetchVia("93.184.216.34", denied.fetchImpl, { retries: 3 });
     expect((await g("https://peer.example/a2a")).status).toBe(401);
     expect(denied.seen).toHaveLength(1);
   });

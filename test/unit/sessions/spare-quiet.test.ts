@@ -1,7 +1,6 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import type { ClaudeSession, SessionEvent } from "../../../src/claude/index.js";
-import type { Timers } from "../../../src/common/timers.js";
 import type { ConversationKey } from "../../../src/identity/conversation.js";
 import type { PoolSlots } from "../../../src/sessions/machine-slots.js";
 import { PoolSpares } from "../../../src/sessions/pool-spares.js";
@@ -13,39 +12,7 @@ import {
   type Activity,
 } from "../../../src/sessions/spare-quiet.js";
 import { supplyDecision } from "../../../src/sessions/spares.js";
-
-/** A clock the test moves: timers fire when their time has come. */
-class Clock implements Timers {
-  private t = 0;
-  private next = 0;
-  private readonly pending = new Map<number, { at: number; fn: () => void }>();
-
-  now = (): number => this.t;
-
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = ++this.next;
-    this.pending.set(id, { at: this.t + ms, fn });
-    return id;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.pending.delete(handle as number);
-  }
-
-  advance(ms: number): void {
-    const end = this.t + ms;
-    for (;;) {
-      const due = [...this.pending.entries()]
-        .filter(([, p]) => p.at <= end)
-        .sort((a, b) => a[1].at - b[1].at)[0];
-      if (due === undefined) break;
-      this.pending.delete(due[0]);
-      this.t = due[1].at;
-      due[1].fn();
-    }
-    this.t = end;
-  }
-}
+import { ManualTimers } from "./support/pool.js";
 
 const limits = { quietMs: SPARE_QUIET_MS, maxWaitMs: SPARE_MAX_WAIT_MS };
 const idle: Activity = { running: 0, sinceActivityMs: 5_000, sinceQuietMs: 0 };
@@ -111,11 +78,11 @@ const ended = (runId: string): SessionEvent =>
 
 describe("WorkspaceActivity: the workspace's turns, from its sessions' events", () => {
   const make = () => {
-    const clock = new Clock();
+    const clock = new ManualTimers();
     let rechecks = 0;
     const activity = new WorkspaceActivity({
       timers: clock,
-      now: clock.now,
+      now: () => clock.now,
       recheck: () => rechecks++,
     });
     return { clock, activity, rechecks: () => rechecks };
@@ -200,7 +167,7 @@ function fakeSession() {
 
 describe("PoolSpares: the next spare waits for the workspace's turns", () => {
   const make = () => {
-    const clock = new Clock();
+    const clock = new ManualTimers();
     const made: ReturnType<typeof fakeSession>[] = [];
     const slots = {
       hasRoom: () => true,
@@ -225,7 +192,7 @@ describe("PoolSpares: the next spare waits for the workspace's turns", () => {
         known: () => false,
         closed: () => false,
         timers: clock,
-        now: clock.now,
+        now: () => clock.now,
         logger: pino({ level: "silent" }),
       },
     );

@@ -73,6 +73,16 @@ export function task(
 
 // ListTasks goes through the SDK's handler, as a client's request does (historyLength is applied
 // there); the executor is never called.
+/** A push config of task `taskId`, as a client sets it. */
+const pushConfig = (taskId: string, id: string, url: string, token = "") => ({
+  tenant: "",
+  id,
+  taskId,
+  url,
+  token,
+  authentication: undefined,
+});
+
 const handlerFor = (stores: TaskStores) =>
   new DefaultRequestHandler(
     { name: "t", capabilities: {} } as unknown as AgentCard,
@@ -124,14 +134,11 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
       const first = await openStores();
       await first.ping();
       await first.taskStore.save(task("t-done", TaskState.TASK_STATE_COMPLETED), alice);
-      await first.pushStore.save("t-done", alice, {
-        tenant: "",
-        id: "cfg-1",
-        taskId: "t-done",
-        url: "http://127.0.0.1:9/hook",
-        token: "secret",
-        authentication: undefined,
-      });
+      await first.pushStore.save(
+        "t-done",
+        alice,
+        pushConfig("t-done", "cfg-1", "http://127.0.0.1:9/hook", "secret"),
+      );
       await first.close();
       open.length = 0;
 
@@ -148,14 +155,11 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
       const first = await openStores();
       const legacy = rawCaller("ada@example.com");
       await first.taskStore.save(task("t-ada", TaskState.TASK_STATE_COMPLETED), legacy);
-      await first.pushStore.save("t-ada", legacy, {
-        tenant: "",
-        id: "cfg-ada",
-        taskId: "t-ada",
-        url: "https://example.com/hook",
-        token: "",
-        authentication: undefined,
-      });
+      await first.pushStore.save(
+        "t-ada",
+        legacy,
+        pushConfig("t-ada", "cfg-ada", "https://example.com/hook"),
+      );
       await first.taskStore.save(task("t-anon", TaskState.TASK_STATE_COMPLETED), anonymous);
       await first.taskStore.save(task("t-alice", TaskState.TASK_STATE_COMPLETED), alice);
       await first.taskStore.save(task("t-sub", TaskState.TASK_STATE_COMPLETED), subject);
@@ -227,14 +231,11 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
         task("t-old-working", TaskState.TASK_STATE_WORKING, { at: old }),
         alice,
       );
-      await first.pushStore.save("t-old", alice, {
-        tenant: "",
-        id: "cfg",
-        taskId: "t-old",
-        url: "http://127.0.0.1:9/hook",
-        token: "",
-        authentication: undefined,
-      });
+      await first.pushStore.save(
+        "t-old",
+        alice,
+        pushConfig("t-old", "cfg", "http://127.0.0.1:9/hook"),
+      );
       const inbox = (id: string) => join(target.cwd(), INBOX_DIR, id);
       for (const id of ["t-old", "t-new"]) await mkdir(inbox(id), { recursive: true });
       await first.close();
@@ -265,6 +266,12 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
   });
 }
 
+/** Times `s` seconds after a minute ago: tasks saved in a known order, all in the past. */
+function minuteAgoPlus(): (s: number) => Date {
+  const base = Date.now() - 60_000;
+  return (s) => new Date(base + s * 1000);
+}
+
 /**
  * ListTasks on a store: pagination, filters, caller scoping, historyLength and includeArtifacts.
  * Every store runs it, the memory one too (docs/storage.md: they work on every store).
@@ -272,8 +279,7 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
 export function describeListTasks(openStores: () => Promise<TaskStores>): void {
   it("ListTasks: newest first, pages by token, filters by context, status and time, scoped to the caller", async () => {
     const stores = await openStores();
-    const base = Date.now() - 60_000;
-    const at = (s: number) => new Date(base + s * 1000);
+    const at = minuteAgoPlus();
     await stores.taskStore.save(task("t1", TaskState.TASK_STATE_COMPLETED, { at: at(1) }), alice);
     await stores.taskStore.save(
       task("t2", TaskState.TASK_STATE_FAILED, { at: at(2), contextId: "ctx-2" }),
@@ -337,8 +343,7 @@ export function describeListTasks(openStores: () => Promise<TaskStores>): void {
 
   it("an operator's ListTasks spans every caller, each task naming its owner; ownerOf finds any task's scope", async () => {
     const stores = await openStores();
-    const base = Date.now() - 60_000;
-    const at = (s: number) => new Date(base + s * 1000);
+    const at = minuteAgoPlus();
     await stores.taskStore.save(task("a-1", TaskState.TASK_STATE_COMPLETED, { at: at(1) }), alice);
     await stores.taskStore.save(
       task("b-1", TaskState.TASK_STATE_FAILED, { at: at(2), contextId: "ctx-2" }),

@@ -8,10 +8,13 @@ import {
 import { CONTROL_EXTENSION_URI } from "../../../../src/contract/control.js";
 import { PLAN_TEXT } from "../../../../src/contract/plan.js";
 
+/** The allowlist, under an acceptEdits workspace unless another is named. */
 const policy = (
-  workspace: PermissionMode,
   allowed: readonly PermissionMode[],
+  workspace: PermissionMode = "acceptEdits",
 ): PermissionModePolicy => ({ workspace, allowed });
+const ok = (mode?: PermissionMode) => ({ ok: true, mode }) as const;
+const refused = (reason: string) => ({ ok: false, reason }) as const;
 
 describe("a new task's metadata.permissionMode (pure)", () => {
   const rows: [
@@ -21,85 +24,61 @@ describe("a new task's metadata.permissionMode (pure)", () => {
     boolean,
     ReturnType<typeof requestedPermissionMode>,
   ][] = [
-    ["absent", undefined, policy("acceptEdits", []), false, { ok: true, mode: undefined }],
-    ["null", null, policy("acceptEdits", ["plan"]), true, { ok: true, mode: undefined }],
-    ["plan, allowed", "plan", policy("acceptEdits", ["plan"]), true, { ok: true, mode: "plan" }],
-    [
-      "plan under a default workspace",
-      "plan",
-      policy("default", ["plan"]),
-      true,
-      { ok: true, mode: "plan" },
-    ],
-    [
-      "narrower, allowed",
-      "default",
-      policy("acceptEdits", ["plan", "default"]),
-      true,
-      { ok: true, mode: "default" },
-    ],
+    ["absent", undefined, policy([]), false, ok()],
+    ["null", null, policy(["plan"]), true, ok()],
+    ["plan, allowed", "plan", policy(["plan"]), true, ok("plan")],
+    ["plan under a default workspace", "plan", policy(["plan"], "default"), true, ok("plan")],
+    ["narrower, allowed", "default", policy(["plan", "default"]), true, ok("default")],
     [
       "the workspace's own, allowed",
       "acceptEdits",
-      policy("acceptEdits", ["acceptEdits"]),
+      policy(["acceptEdits"]),
       true,
-      { ok: true, mode: "acceptEdits" },
+      ok("acceptEdits"),
     ],
     [
       "without the extension",
       "plan",
-      policy("acceptEdits", ["plan"]),
+      policy(["plan"]),
       false,
-      { ok: false, reason: PLAN_TEXT.needsExtension(CONTROL_EXTENSION_URI) },
+      refused(PLAN_TEXT.needsExtension(CONTROL_EXTENSION_URI)),
     ],
     [
       "not in the allowlist",
       "default",
-      policy("acceptEdits", ["plan"]),
+      policy(["plan"]),
       true,
-      { ok: false, reason: PLAN_TEXT.notAllowed("default", ["plan"]) },
+      refused(PLAN_TEXT.notAllowed("default", ["plan"])),
     ],
-    [
-      "an empty allowlist",
-      "plan",
-      policy("acceptEdits", []),
-      true,
-      { ok: false, reason: PLAN_TEXT.notAllowed("plan", []) },
-    ],
+    ["an empty allowlist", "plan", policy([]), true, refused(PLAN_TEXT.notAllowed("plan", []))],
     [
       "not a mode",
       "sideways",
-      policy("acceptEdits", ["plan"]),
+      policy(["plan"]),
       true,
-      { ok: false, reason: PLAN_TEXT.notAllowed("sideways", ["plan"]) },
+      refused(PLAN_TEXT.notAllowed("sideways", ["plan"])),
     ],
-    [
-      "not a string",
-      42,
-      policy("acceptEdits", ["plan"]),
-      true,
-      { ok: false, reason: PLAN_TEXT.notAllowed(42, ["plan"]) },
-    ],
+    ["not a string", 42, policy(["plan"]), true, refused(PLAN_TEXT.notAllowed(42, ["plan"]))],
     [
       "listed but wider than the workspace's",
       "bypassPermissions",
-      policy("acceptEdits", ["plan", "bypassPermissions"]),
+      policy(["plan", "bypassPermissions"]),
       true,
-      { ok: false, reason: PLAN_TEXT.wider("bypassPermissions", "acceptEdits") },
+      refused(PLAN_TEXT.wider("bypassPermissions", "acceptEdits")),
     ],
     [
       "acceptEdits under a default workspace",
       "acceptEdits",
-      policy("default", ["acceptEdits"]),
+      policy(["acceptEdits"], "default"),
       true,
-      { ok: false, reason: PLAN_TEXT.wider("acceptEdits", "default") },
+      refused(PLAN_TEXT.wider("acceptEdits", "default")),
     ],
     [
       "default under a dontAsk workspace",
       "default",
-      policy("dontAsk", ["default"]),
+      policy(["default"], "dontAsk"),
       true,
-      { ok: false, reason: PLAN_TEXT.wider("default", "dontAsk") },
+      refused(PLAN_TEXT.wider("default", "dontAsk")),
     ],
   ];
   it.each(rows)("%s: %j", (_name, asked, p, active, expected) => {

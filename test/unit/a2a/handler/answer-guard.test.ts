@@ -2,50 +2,46 @@ import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
 import { answerDecision, type AnswerQuestion } from "../../../../src/a2a/handler/answer-guard.js";
 
-const stored = (state: TaskState) => ({
-  contextId: "c1",
-  status: { state, message: undefined, timestamp: undefined },
-});
+/** The stored task's state by its short name; `none` is a task the store does not hold. */
+const STATES = {
+  none: undefined,
+  completed: TaskState.TASK_STATE_COMPLETED,
+  working: TaskState.TASK_STATE_WORKING,
+  submitted: TaskState.TASK_STATE_SUBMITTED,
+  input: TaskState.TASK_STATE_INPUT_REQUIRED,
+} as const;
+
+const stored = (state: keyof typeof STATES): AnswerQuestion["task"] => {
+  const value = STATES[state];
+  if (value === undefined) return undefined;
+  return { contextId: "c1", status: { state: value, message: undefined, timestamp: undefined } };
+};
+
+type Row = [
+  string,
+  keyof typeof STATES,
+  AnswerQuestion["live"],
+  string,
+  ReturnType<typeof answerDecision>,
+];
 
 describe("answerDecision: a message naming a task that is not steering", () => {
-  it.each<[string, AnswerQuestion, ReturnType<typeof answerDecision>]>([
-    ["unknown: the SDK's TaskNotFound", { task: undefined, live: undefined, contextId: "" }, "sdk"],
-    [
-      "ended: the SDK's refusal",
-      { task: stored(TaskState.TASK_STATE_COMPLETED), live: undefined, contextId: "c1" },
-      "sdk",
-    ],
-    [
-      "working here",
-      { task: stored(TaskState.TASK_STATE_WORKING), live: "working", contextId: "c1" },
-      "working",
-    ],
-    [
-      "stored as working, not live here (a predecessor's)",
-      { task: stored(TaskState.TASK_STATE_SUBMITTED), live: undefined, contextId: "" },
-      "working",
-    ],
+  it.each<Row>([
+    ["unknown: the SDK's TaskNotFound", "none", undefined, "", "sdk"],
+    ["ended: the SDK's refusal", "completed", undefined, "c1", "sdk"],
+    ["working here", "working", "working", "c1", "working"],
+    ["stored as working, not live here (a predecessor's)", "submitted", undefined, "", "working"],
     [
       "working here though the store still says input-required",
-      { task: stored(TaskState.TASK_STATE_INPUT_REQUIRED), live: "working", contextId: "c1" },
+      "input",
+      "working",
+      "c1",
       "working",
     ],
-    [
-      "parked: an answer",
-      { task: stored(TaskState.TASK_STATE_INPUT_REQUIRED), live: "parked", contextId: "c1" },
-      "claim",
-    ],
-    [
-      "parked, no contextId given: an answer",
-      { task: stored(TaskState.TASK_STATE_INPUT_REQUIRED), live: "parked", contextId: "" },
-      "claim",
-    ],
-    [
-      "parked, another context: the SDK's InvalidParams",
-      { task: stored(TaskState.TASK_STATE_INPUT_REQUIRED), live: "parked", contextId: "c2" },
-      "sdk",
-    ],
-  ])("%s", (_name, question, expected) => {
-    expect(answerDecision(question)).toBe(expected);
+    ["parked: an answer", "input", "parked", "c1", "claim"],
+    ["parked, no contextId given: an answer", "input", "parked", "", "claim"],
+    ["parked, another context: the SDK's InvalidParams", "input", "parked", "c2", "sdk"],
+  ])("%s", (_name, state, live, contextId, expected) => {
+    expect(answerDecision({ task: stored(state), live, contextId })).toBe(expected);
   });
 });

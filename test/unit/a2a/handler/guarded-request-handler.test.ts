@@ -135,6 +135,12 @@ async function storeTask(id: string, state: TaskState): Promise<Task> {
   return task;
 }
 
+/** A refused request touched nothing: the stored task is as it was, and nothing ran. */
+async function expectUntouched(before: Task): Promise<void> {
+  expect(await store.load(before.id, context)).toEqual(before);
+  expect(executor.executed).toEqual([]);
+}
+
 const cancel = (id: string) => handler.cancelTask({ tenant: "", id, metadata: undefined }, context);
 
 describe("GuardedRequestHandler: one turn at a time", () => {
@@ -147,8 +153,7 @@ describe("GuardedRequestHandler: one turn at a time", () => {
       await expect(handler.sendMessage(send("busy-1"), context)).rejects.toThrow(
         "Task busy-1 is still working; wait for input-required or send a new message without taskId.",
       );
-      expect(await store.load("busy-1", context)).toEqual(before);
-      expect(executor.executed).toEqual([]);
+      await expectUntouched(before);
     },
   );
 
@@ -156,9 +161,8 @@ describe("GuardedRequestHandler: one turn at a time", () => {
     const before = await storeTask("busy-2", TaskState.TASK_STATE_WORKING);
     const stream = handler.sendMessageStream(send("busy-2"), context);
     await expect(stream.next()).rejects.toThrow(stillWorkingMessage("busy-2"));
-    expect(await store.load("busy-2", context)).toEqual(before);
+    await expectUntouched(before);
     expect((await store.load("busy-2", context))?.history).toHaveLength(1);
-    expect(executor.executed).toEqual([]);
   });
 
   it("spells the refusal exactly as the docs do", () => {
@@ -185,8 +189,7 @@ describe("GuardedRequestHandler: one turn at a time", () => {
     await expect(handler.sendMessage(send("parked"), context)).rejects.toThrow(
       "Task parked cannot take this message: it is not waiting for an answer on this server.",
     );
-    expect(await store.load("parked", context)).toEqual(before);
-    expect(executor.executed).toEqual([]);
+    await expectUntouched(before);
   });
 
   it("gives the claim back when the SDK refuses the answer after the guard", async () => {

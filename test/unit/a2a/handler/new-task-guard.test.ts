@@ -17,67 +17,49 @@ const policy: NewTaskPolicy = {
 };
 const message = (metadata: Record<string, unknown>, taskId = "") => ({ taskId, metadata });
 
+const ok = (permissionMode = false) => ({ ok: true, permissionMode });
+const refused = (reason: string) => ({ ok: false, reason });
+
 describe("checkNewTask: what a new task's message may choose", () => {
-  it.each<[string, ReturnType<typeof message> | undefined, NewTaskPolicy, boolean, unknown]>([
-    ["no message", undefined, policy, true, { ok: true, permissionMode: false }],
-    ["nothing chosen", message({}), policy, true, { ok: true, permissionMode: false }],
-    [
-      "a lower budget",
-      message({ maxBudgetUsd: 0.5 }),
-      policy,
-      true,
-      { ok: true, permissionMode: false },
-    ],
-    [
-      "a higher budget",
-      message({ maxBudgetUsd: 2 }),
-      policy,
-      true,
-      { ok: false, reason: TEXT.budgetAboveLimit(2, 1) },
-    ],
+  // [name, message, control extension active, expected, policy (the full one unless given)]
+  it.each<[string, ReturnType<typeof message> | undefined, boolean, unknown, NewTaskPolicy?]>([
+    ["no message", undefined, true, ok()],
+    ["nothing chosen", message({}), true, ok()],
+    ["a lower budget", message({ maxBudgetUsd: 0.5 }), true, ok()],
+    ["a higher budget", message({ maxBudgetUsd: 2 }), true, refused(TEXT.budgetAboveLimit(2, 1))],
     [
       "a budget that is no number",
       message({ maxBudgetUsd: "cheap" }),
-      policy,
       true,
-      { ok: false, reason: TEXT.budgetNotANumber("cheap") },
+      refused(TEXT.budgetNotANumber("cheap")),
     ],
     [
       "an answer's keys are ignored",
       message({ maxBudgetUsd: 2, permissionMode: "bypassPermissions" }, "t1"),
-      policy,
       false,
-      { ok: true, permissionMode: false },
+      ok(),
     ],
     [
       "a model not allowed",
       message({ model: "claude-opus-4-5" }),
-      policy,
       true,
-      { ok: false, reason: TEXT.modelNotAllowed("claude-opus-4-5", ["claude-sonnet-4-5"]) },
+      refused(TEXT.modelNotAllowed("claude-opus-4-5", ["claude-sonnet-4-5"])),
     ],
-    [
-      "plan mode, with the extension",
-      message({ permissionMode: "plan" }),
-      policy,
-      true,
-      { ok: true, permissionMode: true },
-    ],
+    ["plan mode, with the extension", message({ permissionMode: "plan" }), true, ok(true)],
     [
       "plan mode, without it",
       message({ permissionMode: "plan" }),
-      policy,
       false,
-      { ok: false, reason: PLAN_TEXT.needsExtension(CONTROL_EXTENSION_URI) },
+      refused(PLAN_TEXT.needsExtension(CONTROL_EXTENSION_URI)),
     ],
     [
       "no policies: only the budget is checked",
       message({ model: "anything", permissionMode: "plan" }),
-      {},
       false,
-      { ok: true, permissionMode: false },
+      ok(),
+      {},
     ],
-  ])("%s", (_name, m, p, control, expected) => {
+  ])("%s", (_name, m, control, expected, p = policy) => {
     expect(checkNewTask(m, p, control)).toEqual(expected);
   });
 });

@@ -2,13 +2,13 @@
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { startsBackgroundJob } from "../../claude/support/sdk-messages.js";
-import { isState, agent, sentStamp } from "../support/agent.js";
+import { isState, firstSend } from "../support/agent.js";
 
 describe("executor retention", () => {
   it("forgets a conversation's background owners and caller when its session closes", async () => {
-    const h = await agent({ config: { claude: { backgroundTasks: "detach" } } });
-    const a = h.send("run it in the background");
-    const stamp = await sentStamp(h, 0);
+    const [h, a, stamp] = await firstSend("run it in the background", {
+      config: { claude: { backgroundTasks: "detach" } },
+    });
     await h.fake.query.feed(...startsBackgroundJob(stamp));
     await a.until(isState(TaskState.TASK_STATE_COMPLETED));
     // The task ended, its job runs on: a wake would still need to know whose work it was.

@@ -18,6 +18,7 @@ import {
   sentStamp,
   type ScriptedAgent,
   type StreamReader,
+  firstSend,
 } from "../support/agent.js";
 
 const { TASK_STATE_WORKING, TASK_STATE_INPUT_REQUIRED, TASK_STATE_COMPLETED } = TaskState;
@@ -40,9 +41,8 @@ const A = { file_path: "/outside/a.txt", content: "a" };
 const B = { file_path: "/outside/b.txt", content: "b" };
 
 /** A run whose two parallel subagents each ask to write outside the workspace. */
-async function twoPrompts(agent: ScriptedAgent) {
-  const first = agent.send("two subagents, one file each");
-  const stamp = await sentStamp(agent, 0);
+async function twoPrompts(options?: Parameters<typeof firstSend>[1]) {
+  const [agent, first, stamp] = await firstSend("two subagents, one file each", options);
   await agent.fake.query.feed(
     sdk.init(),
     sdk.assistant(
@@ -61,7 +61,7 @@ async function twoPrompts(agent: ScriptedAgent) {
   const decisionB = askPermission(agent.fake, "tu-wb", "Write", B);
   await first.until(isState(TASK_STATE_INPUT_REQUIRED));
   await first.done;
-  return { first, stamp, decisionA, decisionB, ...idsOf(first) };
+  return { h: agent, first, stamp, decisionA, decisionB, ...idsOf(first) };
 }
 
 /** Answers yes to the prompt shown; the answer's stream shows the `next` prompt in its place. */
@@ -81,8 +81,7 @@ async function yesShowsNext(
 
 describe("several pending prompts in one task", () => {
   it("asks them one at a time in arrival order; each answer takes effect", async () => {
-    const h = await agent();
-    const { first, stamp, decisionA, decisionB, taskId, contextId } = await twoPrompts(h);
+    const { h, first, stamp, decisionA, decisionB, taskId, contextId } = await twoPrompts();
     expect(promptData(first)).toMatchObject({ toolName: "Write", input: A });
 
     // The next prompt takes the answered one's place: the task never shows WORKING in between.
@@ -99,17 +98,14 @@ describe("several pending prompts in one task", () => {
   });
 
   it("cancel settles every pending prompt, shown or not", async () => {
-    const h = await agent();
-    const { decisionA, decisionB, taskId } = await twoPrompts(h);
+    const { h, decisionA, decisionB, taskId } = await twoPrompts();
     await h.cancel(taskId);
     expect(await decisionA).toMatchObject({ behavior: "deny", interrupt: true });
     expect(await decisionB).toMatchObject({ behavior: "deny", interrupt: true });
   });
 
   it("a prompt the runtime withdraws is settled, and the next one shown", async () => {
-    const h = await agent();
-    const first = h.send("two subagents");
-    const stamp = await sentStamp(h, 0);
+    const [h, first, stamp] = await firstSend("two subagents");
     await h.fake.query.feed(
       sdk.init(),
       sdk.toolUse("m1", "tu-wa", "Write", A, { stamp }),
@@ -136,9 +132,7 @@ describe("several pending prompts in one task", () => {
   });
 
   it("progress of a call made while a prompt is shown waits for the answer that resumes the task", async () => {
-    const h = await agent();
-    const first = h.send("read two notes");
-    const stamp = await sentStamp(h, 0);
+    const [h, first, stamp] = await firstSend("read two notes");
     const RA = { file_path: "/outside/a.txt" };
     const RB = { file_path: "/outside/b.txt" };
     await h.fake.query.feed(sdk.init(), sdk.toolUse("m1", "tu-ra", "Read", RA, { stamp }));
@@ -252,9 +246,9 @@ describe("a wake's prompt and file while a new task starts in the context", () =
   });
 
   it("a prompt of a run whose task has ended is denied, saying no client can answer it", async () => {
-    const h = await agent({ config: { claude: { backgroundTasks: "detach" } } });
-    const a = h.send("start a background helper");
-    const stamp = await sentStamp(h, 0);
+    const [h, a, stamp] = await firstSend("start a background helper", {
+      config: { claude: { backgroundTasks: "detach" } },
+    });
     await h.fake.query.feed(
       sdk.init(),
       sdk.toolUse("m1", "tu-agent", "Agent", { prompt: "help" }, { stamp }),

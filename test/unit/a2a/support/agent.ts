@@ -1,21 +1,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  Role,
-  TaskState,
-  type Message,
-  type Part,
-  type StreamResponse,
-  type Task,
-} from "@a2a-js/sdk";
+import { TaskState, type Part, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { InMemoryTaskStore, ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { pino } from "pino";
 import { expect, vi } from "vitest";
 import { perTest } from "../../../support/harness/scope.js";
 import { removeInbox, writeInbox } from "../../../../src/workspace/inbox.js";
-import { textPart } from "../../../../src/contract/messages.js";
+import { userMessage } from "../../../support/harness/messages.js";
 import type { Inbox } from "../../../../src/a2a/task/environment.js";
 import { createAgent, type Agent } from "../../../../src/app/agent.js";
 import { resolveConfig } from "../../../../src/config/load.js";
@@ -213,22 +206,8 @@ export interface ScriptedAgent {
   close(): Promise<void>;
 }
 
-let messageSeq = 0;
-export function userMessage(
-  content: string | Part[],
-  ids: { taskId?: string; contextId?: string } = {},
-): Message {
-  return {
-    messageId: `msg-${++messageSeq}`,
-    contextId: ids.contextId ?? "",
-    taskId: ids.taskId ?? "",
-    role: Role.ROLE_USER,
-    parts: typeof content === "string" ? [textPart(content)] : content,
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
+/** A user message, as the e2e tests build theirs. */
+export { userMessage };
 
 /**
  * The whole server minus HTTP (`createAgent`, as production wires it), with the SDK seam
@@ -311,6 +290,16 @@ export function idsOf(reader: StreamReader): { taskId: string; contextId: string
 export async function sentStamp(agent: ScriptedAgent, index: number): Promise<string> {
   await vi.waitFor(() => expect(agent.fake.queries.length).toBeGreaterThan(0));
   return String((await agent.fake.query.sentMessage(index)).uuid);
+}
+
+/** A fresh agent (closed with the test) with `text` sent: the agent, the stream, its answer's stamp. */
+export async function firstSend(
+  text: string,
+  options?: Parameters<typeof scriptedAgent>[0],
+): Promise<[ScriptedAgent, StreamReader, string]> {
+  const h = await agent(options);
+  const run = h.send(text);
+  return [h, run, await sentStamp(h, 0)];
 }
 
 /** The context's tasks, as ListTasks gives them to this test's caller. */

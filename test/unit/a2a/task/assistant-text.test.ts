@@ -48,6 +48,12 @@ beforeEach(() => {
   art = new AssistantTextArtifact(ref, ARTIFACT_ID, (e) => published.push(e));
 });
 
+/** Feeds the artifact these events, then finishes it (the run's result). */
+const play = (...events: Parameters<AssistantTextArtifact["onEvent"]>[0][]) => {
+  for (const e of events) art.onEvent(e);
+  art.finish();
+};
+
 /** Each publish as [text, append, lastChunk]. */
 const chunks = () =>
   published.map((e) => {
@@ -63,12 +69,11 @@ describe("AssistantTextArtifact", () => {
       cause: "authentication_failed",
     });
     // A rejected prompt still shows the runtime's text: it says what the API refused.
-    art.onEvent({
+    play({
       ...assistant("m2", [textBlock("API Error: 400 bad")]),
       error: "invalid_request",
       cause: "prompt_rejected",
     });
-    art.finish();
     expect(chunks()).toEqual([
       ["API Error: 400 bad", false, false],
       ["API Error: 400 bad", false, true],
@@ -107,12 +112,13 @@ describe("AssistantTextArtifact", () => {
   });
 
   it("publishes nothing, even on finish(), when there was no text", () => {
-    art.onEvent(start("m1"));
-    art.onEvent(delta({ type: "thinking", thinking: "hmm" }));
-    art.onEvent(delta({ type: "input_json", partialJson: '{"a":' }));
-    art.onEvent(textDelta(""));
-    art.onEvent(assistant("m1", [{ type: "thinking", thinking: "hmm" }, toolUse]));
-    art.finish();
+    play(
+      start("m1"),
+      delta({ type: "thinking", thinking: "hmm" }),
+      delta({ type: "input_json", partialJson: '{"a":' }),
+      textDelta(""),
+      assistant("m1", [{ type: "thinking", thinking: "hmm" }, toolUse]),
+    );
     expect(published).toEqual([]);
     expect(art.hasText).toBe(false);
   });
@@ -127,12 +133,13 @@ describe("AssistantTextArtifact", () => {
   });
 
   it("keeps main text separate from an interleaved subagent stream", () => {
-    art.onEvent(start("m1"));
-    art.onEvent(textDelta("main "));
-    art.onEvent(start("sub-1", "toolu_task"));
-    art.onEvent(textDelta("SUB", "toolu_task"));
-    art.onEvent(textDelta("text"));
-    art.finish();
+    play(
+      start("m1"),
+      textDelta("main "),
+      start("sub-1", "toolu_task"),
+      textDelta("SUB", "toolu_task"),
+      textDelta("text"),
+    );
     expect(chunks()).toEqual([
       ["main ", false, false],
       ["text", true, false],
@@ -141,10 +148,7 @@ describe("AssistantTextArtifact", () => {
   });
 
   it("does not add a complete frame's text twice when the message streamed deltas", () => {
-    art.onEvent(start("m1"));
-    art.onEvent(textDelta("Hi"));
-    art.onEvent(assistant("m1", [textBlock("Hi")]));
-    art.finish();
+    play(start("m1"), textDelta("Hi"), assistant("m1", [textBlock("Hi")]));
     expect(chunks()).toEqual([
       ["Hi", false, false],
       ["Hi", false, true],
@@ -152,10 +156,11 @@ describe("AssistantTextArtifact", () => {
   });
 
   it("uses complete frames for messages that streamed no deltas", () => {
-    art.onEvent(assistant("m1", [textBlock("First answer.")]));
-    art.onEvent(assistant("m2", [toolUse]));
-    art.onEvent(assistant("m3", [textBlock("Second answer.")]));
-    art.finish();
+    play(
+      assistant("m1", [textBlock("First answer.")]),
+      assistant("m2", [toolUse]),
+      assistant("m3", [textBlock("Second answer.")]),
+    );
     expect(chunks()).toEqual([
       ["First answer.", false, false],
       ["\n\nSecond answer.", true, false],
@@ -164,13 +169,14 @@ describe("AssistantTextArtifact", () => {
   });
 
   it("separates the text of successive API messages (before and after a tool call)", () => {
-    art.onEvent(start("m1"));
-    art.onEvent(textDelta("Let me look."));
-    art.onEvent(assistant("m1", [textBlock("Let me look."), toolUse]));
-    art.onEvent(start("m2"));
-    art.onEvent(textDelta("Found it"));
-    art.onEvent(textDelta("."));
-    art.finish();
+    play(
+      start("m1"),
+      textDelta("Let me look."),
+      assistant("m1", [textBlock("Let me look."), toolUse]),
+      start("m2"),
+      textDelta("Found it"),
+      textDelta("."),
+    );
     expect(chunks()).toEqual([
       ["Let me look.", false, false],
       ["\n\nFound it", true, false],
@@ -180,10 +186,7 @@ describe("AssistantTextArtifact", () => {
   });
 
   it("mixes a streamed message and a frame-only message in order, separated", () => {
-    art.onEvent(start("m1"));
-    art.onEvent(textDelta("streamed"));
-    art.onEvent(assistant("m2", [textBlock("framed")]));
-    art.finish();
+    play(start("m1"), textDelta("streamed"), assistant("m2", [textBlock("framed")]));
     expect(published.at(-1)?.artifact?.parts[0]?.content).toEqual({
       $case: "text",
       value: "streamed\n\nframed",
@@ -191,11 +194,7 @@ describe("AssistantTextArtifact", () => {
   });
 
   it("adds no separator when the previous message already ended with a newline", () => {
-    art.onEvent(start("m1"));
-    art.onEvent(textDelta("line\n"));
-    art.onEvent(start("m2"));
-    art.onEvent(textDelta("next"));
-    art.finish();
+    play(start("m1"), textDelta("line\n"), start("m2"), textDelta("next"));
     expect(chunks().at(-1)).toEqual(["line\nnext", false, true]);
   });
 });

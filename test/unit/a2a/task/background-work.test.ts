@@ -12,15 +12,20 @@ import {
   sdk,
   startsBackgroundJob,
 } from "../../claude/support/sdk-messages.js";
-import { describeEvent, idsOf, isState, agent, sentStamp, contextTasks } from "../support/agent.js";
+import {
+  describeEvent,
+  idsOf,
+  isState,
+  sentStamp,
+  contextTasks,
+  firstSend,
+} from "../support/agent.js";
 
 const { TASK_STATE_COMPLETED, TASK_STATE_CANCELED } = TaskState;
 
 /** A task whose turn started background job `t1`, now waiting for it (`claude.backgroundTasks: wait`). */
-async function waitingOnJob(options?: Parameters<typeof agent>[0]) {
-  const h = await agent(options);
-  const a = h.send("run it in the background");
-  const stamp = await sentStamp(h, 0);
+async function waitingOnJob(options?: Parameters<typeof firstSend>[1]) {
+  const [h, a, stamp] = await firstSend("run it in the background", options);
   await h.fake.query.feed(...startsBackgroundJob(stamp));
   await a.until((e) => describeEvent(e) === "status:WORKING:background_wait");
   return { h, a, ...idsOf(a) };
@@ -118,12 +123,10 @@ describe("background work (wait)", () => {
 
 describe("background work (detach)", () => {
   it("completes at the turn's result; the wake is an autonomous task that inherits push configs", async () => {
-    const h = await agent({
+    const [h, a, stamp] = await firstSend("run it in the background", {
       // The webhook below is on loopback, refused by default.
       config: { server: { pushAllowPrivateNetworks: true }, claude: { backgroundTasks: "detach" } },
     });
-    const a = h.send("run it in the background");
-    const stamp = await sentStamp(h, 0);
     const { taskId, contextId } = await (async () => {
       await a.until((e) => e.payload?.$case === "task");
       return idsOf(a);

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { KIND } from "../../../../src/contract/kinds.js";
 import { TOOL_IO_KEYS } from "../../../../src/contract/tool-io.js";
 import { sdk } from "../../claude/support/sdk-messages.js";
-import { agent, isState, sentStamp, type StreamReader } from "../support/agent.js";
+import { isState, type StreamReader, firstSend } from "../support/agent.js";
 
 /** Each tool status of the stream: kind, tool, id and parent (undefined when unset). */
 function toolStatuses(reader: StreamReader) {
@@ -32,9 +32,7 @@ function toolStatuses(reader: StreamReader) {
 
 describe("a subagent's tool calls", () => {
   it("carry parentToolUseId, the id of the Agent call they run in; the main thread's carry none", async () => {
-    const h = await agent();
-    const run = h.send("count the files with a helper");
-    const stamp = await sentStamp(h, 0);
+    const [h, run, stamp] = await firstSend("count the files with a helper");
     await h.fake.query.feed(
       sdk.init(),
       sdk.toolUse(

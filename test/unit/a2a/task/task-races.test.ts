@@ -9,7 +9,7 @@ import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import { describe, expect, it, vi } from "vitest";
 import { rawPart, textPart } from "../../../../src/contract/messages.js";
-import { sdk, reply } from "../../claude/support/sdk-messages.js";
+import { openText, sdk, reply } from "../../claude/support/sdk-messages.js";
 import {
   askPermission,
   describeEvent,
@@ -20,6 +20,7 @@ import {
   sentStamp,
   type ScriptedAgent,
   type StreamReader,
+  firstSend,
 } from "../support/agent.js";
 
 const { TASK_STATE_WORKING, TASK_STATE_INPUT_REQUIRED, TASK_STATE_COMPLETED } = TaskState;
@@ -33,14 +34,13 @@ function tearDownOnInterrupt(agent: ScriptedAgent, stamp: string): void {
 const OUTSIDE = { file_path: "/etc/outside.txt", content: "x" };
 
 /** A task whose run asks permission for a Write outside the workspace: parked. */
-async function parkedTask(agent: ScriptedAgent) {
-  const first = agent.send("write outside the workspace");
-  const stamp = await sentStamp(agent, 0);
+async function parkedTask(options?: Parameters<typeof firstSend>[1]) {
+  const [agent, first, stamp] = await firstSend("write outside the workspace", options);
   await agent.fake.query.feed(sdk.init(), sdk.toolUse("m1", "tu-1", "Write", OUTSIDE, { stamp }));
   const decision = askPermission(agent.fake, "tu-1", "Write", OUTSIDE);
   await first.until(isState(TASK_STATE_INPUT_REQUIRED), "input-required");
   await first.done;
-  return { first, stamp, decision, ...idsOf(first) };
+  return { h: agent, first, stamp, decision, ...idsOf(first) };
 }
 
 /** Events after the first terminal status: there must be none. */
@@ -83,8 +83,7 @@ const holdAnswerSave = (h: ScriptedAgent) =>
 
 describe("cancel vs answer", () => {
   it("a cancel between the answer's admission and its execution wins; the answer is refused and never runs", async () => {
-    const h = await agent();
-    const { taskId, contextId, decision, stamp } = await parkedTask(h);
+    const { h, taskId, contextId, decision, stamp } = await parkedTask();
     tearDownOnInterrupt(h, stamp);
     // The window: the SDK loads the task (input-required), appends the answer and saves it back.
     // Hold it between its load and its save: the cancel lands there.
@@ -112,8 +111,7 @@ describe("cancel vs answer", () => {
   });
 
   it("a cancel before the SDK's own check makes the answer get the SDK's terminal-task refusal", async () => {
-    const h = await agent();
-    const { taskId, contextId, stamp } = await parkedTask(h);
+    const { h, taskId, contextId, stamp } = await parkedTask();
     tearDownOnInterrupt(h, stamp);
     // The guard loads the task first, the SDK a second time: hold the second load.
     const { answer, gate } = await answerHeldAtSecondLoad(h, { taskId, contextId });
@@ -142,8 +140,7 @@ describe("cancel vs first token", () => {
     // The runtime had already started answering: its first tokens arrive after the cancel.
     await h.fake.query.feed(
       sdk.init(),
-      sdk.messageStart("m1", { stamp: stampA }),
-      sdk.blockStart(0, { type: "text", text: "" }),
+      ...openText("m1", { stamp: stampA }),
       sdk.textDelta(0, "too late"),
     );
     await a.done;
@@ -195,8 +192,9 @@ describe("cancel during the inbox write", () => {
 
 describe("timeout vs answer", () => {
   it("an answer already admitted when the timeout fires wins", async () => {
-    const h = await agent({ config: { claude: { inputTimeoutMs: 60_000 } } });
-    const { taskId, contextId, decision, stamp } = await parkedTask(h);
+    const { h, taskId, contextId, decision, stamp } = await parkedTask({
+      config: { claude: { inputTimeoutMs: 60_000 } },
+    });
     const { held, gate } = holdAnswerSave(h);
     const answer = h.send("yes", { taskId, contextId });
     await held;
@@ -210,8 +208,9 @@ describe("timeout vs answer", () => {
   });
 
   it("the timeout applies as soon as an admitted answer's request fails", async () => {
-    const h = await agent({ config: { claude: { inputTimeoutMs: 60_000 } } });
-    const { taskId, contextId, decision, stamp } = await parkedTask(h);
+    const { h, taskId, contextId, decision, stamp } = await parkedTask({
+      config: { claude: { inputTimeoutMs: 60_000 } },
+    });
     tearDownOnInterrupt(h, stamp);
     const { answer, gate } = await answerHeldAtSecondLoad(h, { taskId, contextId }, { fail: true });
     h.timers.fireAll();
@@ -231,8 +230,7 @@ describe("timeout vs answer", () => {
 
 describe("answer vs answer", () => {
   it("the second answer to one prompt is refused while the first is on its way", async () => {
-    const h = await agent();
-    const { taskId, contextId, decision, stamp } = await parkedTask(h);
+    const { h, taskId, contextId, decision, stamp } = await parkedTask();
     const { held, gate } = holdAnswerSave(h);
     const first = h.send("yes", { taskId, contextId });
     await held;
@@ -250,8 +248,7 @@ describe("answer vs answer", () => {
 
 describe("process death while parked", () => {
   it("fails the task in the store, settles the prompt, and ends subscribers' streams", async () => {
-    const h = await agent();
-    const { taskId, decision } = await parkedTask(h);
+    const { h, taskId, decision } = await parkedTask();
     const subscriber = h.agent.requestHandler.resubscribe({ tenant: "", id: taskId }, h.context);
     const events: StreamResponse[] = [];
     const followed = (async () => {

@@ -28,6 +28,7 @@ import {
   sentStamp,
   StreamReader,
   userMessage,
+  firstSend,
 } from "../support/agent.js";
 
 const SONNET = "claude-sonnet-4-5";
@@ -146,9 +147,7 @@ const wake = (text: string, cost: ReturnType<typeof totals>) => [
 
 describe("a task's usage (scripted runtime)", () => {
   it("sums its runs, the wake its background work caused included, on its final status and stored task", async () => {
-    const h = await agent();
-    const a = h.send("run it in the background");
-    const stamp = await sentStamp(h, 0);
+    const [h, a, stamp] = await firstSend("run it in the background");
     await h.fake.query.feed(...startsBackgroundJob(stamp, { totals: totals(0.00066, 20, 40) }));
     await a.until((e) => describeEvent(e) === "status:WORKING:background_wait");
     await h.fake.query.feed(
@@ -165,9 +164,7 @@ describe("a task's usage (scripted runtime)", () => {
   });
 
   it("a failed or canceled task carries its usage too", async () => {
-    const h = await agent();
-    const a = h.send("fail");
-    const stamp = await sentStamp(h, 0);
+    const [h, a, stamp] = await firstSend("fail");
     await h.fake.query.feed(
       sdk.init(),
       sdk.result({
@@ -185,9 +182,9 @@ describe("a task's usage (scripted runtime)", () => {
 
 describe("a task's budget (scripted runtime)", () => {
   it("a run that crosses claude.maxBudgetUsd ends the task FAILED with the text, after its turn", async () => {
-    const h = await agent({ config: { claude: { maxBudgetUsd: 0.0005 } } });
-    const a = h.send("run it in the background");
-    const stamp = await sentStamp(h, 0);
+    const [h, a, stamp] = await firstSend("run it in the background", {
+      config: { claude: { maxBudgetUsd: 0.0005 } },
+    });
     await h.fake.query.feed(...startsBackgroundJob(stamp, { totals: totals(0.00066, 20, 40) }));
     const failed = await a.until(isState(TaskState.TASK_STATE_FAILED));
     expect(statusText(failed)).toBe(

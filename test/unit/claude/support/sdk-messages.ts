@@ -217,14 +217,21 @@ export const sdk = {
   unknown: (type = "command_lifecycle") => ({ type, something: { nested: true }, uuid: uuid() }),
 };
 
+/** A streamed message's opening: its message_start, then an empty text block at index 0. */
+export function openText(messageId: string, o: FrameOpts = {}): unknown[] {
+  return [sdk.messageStart(messageId, o), sdk.blockStart(0, { type: "text", text: "" })];
+}
+
+/** A text block streamed whole: the message's opening, these deltas, the block's stop. */
+export function streamedText(messageId: string, deltas: string[], o: FrameOpts = {}): unknown[] {
+  return [...openText(messageId, o), ...deltas.map((d) => sdk.textDelta(0, d)), sdk.blockStop(0)];
+}
+
 /** A complete foreground reply to the send `stamp`, as the runtime streams it. */
 export function reply(stamp: string, messageId: string, text: string): unknown[] {
   return [
     sdk.init(),
-    sdk.messageStart(messageId, { stamp }),
-    sdk.blockStart(0, { type: "text", text: "" }),
-    sdk.textDelta(0, text),
-    sdk.blockStop(0),
+    ...streamedText(messageId, [text], { stamp }),
     sdk.text(messageId, text, { stamp }),
     sdk.messageDelta(),
     sdk.messageStop(),
@@ -236,10 +243,7 @@ export function reply(stamp: string, messageId: string, text: string): unknown[]
 export function autonomousTurn(messageId: string, text: string): unknown[] {
   return [
     sdk.init(),
-    sdk.messageStart(messageId),
-    sdk.blockStart(0, { type: "text", text: "" }),
-    sdk.textDelta(0, text),
-    sdk.blockStop(0),
+    ...streamedText(messageId, [text]),
     sdk.text(messageId, text),
     sdk.messageStop(),
     sdk.autonomousResult(text),
