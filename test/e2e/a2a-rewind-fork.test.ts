@@ -4,69 +4,43 @@
  * conversation Claude knows and the files go back to before a task, or a new context goes on
  * from the end of one, and both survive a restart.
  */
-import { access, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import {
   a2a,
-  afterTool,
   messageText,
   reply,
   sendForTask,
   sendRequest,
-  text,
   toolUse,
   userMessage,
   watch,
   type A2AHarness,
-  type ParsedRequest,
+  requestOf,
 } from "../support/harness/index.js";
-import { git, initRepository, workingDir } from "../support/harness/git.js";
+import { git, initRepository, workingDir, writeFileRules } from "../support/harness/git.js";
+import { exists } from "../support/a2a/workspaces.js";
 import { withControl } from "../support/harness/control.js";
 
 /** A Bash command that runs until the test creates `release` (no timing). */
 const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";
 
-/** "Write fN" writes fN.txt in the folder the runtime works in; anything else is answered. */
+/** "Build the release" runs SLOW_BASH; "Write fN" writes fN.txt; anything else is answered. */
 const rules = [
-  {
-    name: "write",
-    match: { lastUserText: /Write (f\d)/, toolResult: false },
-    reply: (req: ParsedRequest) => {
-      const name = /Write (f\d)/.exec(req.lastUserText)?.[1] ?? "f0";
-      return reply(
-        toolUse("Write", { file_path: join(workingDir(req), `${name}.txt`), content: `${name}\n` }),
-      );
-    },
-  },
   {
     name: "slow build",
     match: { lastUserText: /Build the release/, toolResult: false },
     reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
   },
-  afterTool(true, "Written.", "written"),
-  { name: "anything else", match: {}, reply: reply(text("Noted.")) },
+  ...writeFileRules,
 ];
-
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
 
 const control = (metadata: Record<string, unknown>, prompt: string, contextId: string) => ({
   ...userMessage(prompt, { contextId }),
   metadata,
 });
-
-/** The body of the model request that carried `prompt` last (what Claude knew then). */
-function requestOf(h: A2AHarness, prompt: string): string {
-  const found = h.bench.model.requests.filter((r) => r.request.lastUserText.includes(prompt));
-  const last = found.at(-1);
-  if (last === undefined) throw new Error(`no model request for ${prompt}`);
-  return JSON.stringify(last.request.body);
-}
 
 const completed = (task: Task) =>
   expect(task.status?.state, messageText(task.status?.message)).toBe(

@@ -5,7 +5,7 @@
  * a new conversation the page opens, each only where the card offers it; and a question a
  * delegated peer asked names that peer.
  */
-import { access, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -22,6 +22,7 @@ import {
   userMessage,
   type A2AHarness,
   type ConsolePage,
+  requestOf,
 } from "../support/harness/index.js";
 import {
   PLAN_CONFIG,
@@ -30,12 +31,8 @@ import {
   planningRules,
 } from "../support/harness/planning.js";
 import { delegating, peerOf } from "../support/harness/peers.js";
-import {
-  git,
-  initRepository,
-  workingDir,
-  writeFileRules,
-} from "../support/harness/worktree-repo.js";
+import { git, initRepository, workingDir, writeFileRules } from "../support/harness/git.js";
+import { exists } from "../support/a2a/workspaces.js";
 
 const browser = shared(() => startChromium());
 
@@ -47,20 +44,6 @@ async function closeChecked(open: ConsolePage): Promise<void> {
   await open.context.close();
   expect(open.foreign).toEqual([]);
   expect(open.errors).toEqual([]);
-}
-
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
-
-/** The body of the last model request that carried `prompt` (what Claude knew then). */
-function requestOf(h: A2AHarness, prompt: string): string {
-  const found = h.bench.model.requests.filter((r) => r.request.lastUserText.includes(prompt));
-  const last = found.at(-1);
-  if (last === undefined) throw new Error(`no model request for ${prompt}`);
-  return JSON.stringify(last.request.body);
 }
 
 const completed = (page: Page) =>

@@ -1,11 +1,12 @@
 /**
- * A git repository as the worktree, spare and fork tests need it: git run with a test identity,
- * a repository with one commit, and where the runtime says it works (its system prompt).
+ * A git repository as the worktree, spare, rewind and fork tests need it: git run with a test
+ * identity, a repository with one commit, where the runtime says it works (its system prompt),
+ * and the scripted rules under which "Write fN" writes fN.txt there.
  */
 import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ParsedRequest } from "./model.js";
+import { reply, text, toolUse, type ParsedRequest, type Rule } from "./model.js";
 
 /** `git <args>` in `cwd` as a test identity; its standard output. */
 export const git = (cwd: string, ...args: string[]): string =>
@@ -36,3 +37,19 @@ export function workingDir(req: ParsedRequest): string {
   if (found === undefined) throw new Error("no working directory in the system prompt");
   return found.trim();
 }
+
+/** "Write fN" writes fN.txt in the folder the runtime works in; anything else is answered. */
+export const writeFileRules: readonly Rule[] = [
+  {
+    name: "write",
+    match: { lastUserText: /Write (f\d)/, toolResult: false },
+    reply: (req: ParsedRequest) => {
+      const name = /Write (f\d)/.exec(req.lastUserText)?.[1] ?? "f0";
+      return reply(
+        toolUse("Write", { file_path: join(workingDir(req), `${name}.txt`), content: `${name}\n` }),
+      );
+    },
+  },
+  { name: "written", match: { toolResult: true }, reply: reply(text("Written.")) },
+  { name: "anything else", match: {}, reply: reply(text("Noted.")) },
+];

@@ -70,6 +70,7 @@ export * from "./process.js";
 export * from "./clients.js";
 export * from "./messages.js";
 export * from "./model.js";
+export * from "./model-requests.js";
 export * from "./peers.js";
 export * from "./ports.js";
 export * from "./rules.js";
