@@ -27,7 +27,7 @@ import {
   watch,
   type A2AHarness,
 } from "../support/harness/index.js";
-import { withControl } from "../support/harness/control.js";
+import { isToolUse, withControl } from "../support/harness/control.js";
 
 const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";
 const TOKEN = { alice: "alice-token-0123456789", bob: "bob-token-0123456789" };
@@ -159,11 +159,7 @@ describe("refused rewinds and forks are request errors (real runtime)", () => {
         sendRequest(userMessage("Build the release", { contextId: "busy" })),
       ),
     );
-    await building.first(
-      (e) =>
-        e.payload?.$case === "statusUpdate" &&
-        e.payload.value.status?.message?.metadata?.kind === "tool_use",
-    );
+    await building.first(isToolUse);
     await expectRefused(
       h,
       h.client,

@@ -4,7 +4,7 @@
  * conversation Claude knows and the files go back to before a task, or a new context goes on
  * from the end of one, and both survive a restart.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
@@ -20,9 +20,15 @@ import {
   type A2AHarness,
   requestOf,
 } from "../support/harness/index.js";
-import { git, initRepository, workingDir, writeFileRules } from "../support/harness/git.js";
+import {
+  git,
+  initRepository,
+  workingDir,
+  expectRewoundToF1,
+  writeFileRules,
+} from "../support/harness/git.js";
 import { exists } from "../support/a2a/workspaces.js";
-import { withControl } from "../support/harness/control.js";
+import { isToolUse, withControl } from "../support/harness/control.js";
 
 /** A Bash command that runs until the test creates `release` (no timing). */
 const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";
@@ -98,14 +104,7 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
     // The rewind.
     const rewound = await sendForTask(h.client, control({ rewindTo: t2.id }, "Write f4", "rw1"));
     completed(rewound);
-    expect(await exists(join(cwd, "f1.txt"))).toBe(true);
-    expect(await exists(join(cwd, "f2.txt"))).toBe(false);
-    expect(await exists(join(cwd, "f3.txt"))).toBe(false);
-    expect(await readFile(join(cwd, "f4.txt"), "utf8")).toBe("f4\n");
-    const seen = requestOf(h, "Write f4");
-    expect(seen).toContain("Write f1");
-    expect(seen).not.toContain("Write f2");
-    expect(seen).not.toContain("Write f3");
+    await expectRewoundToF1(h, cwd);
     // The later commits: reachable at the ref the task names.
     const kept = worktreeMeta(rewound)?.rewound;
     expect(kept?.keptRef).toMatch(/^refs\/heads\//);
@@ -204,11 +203,7 @@ describe("rewind while the conversation is busy (real runtime)", () => {
         sendRequest(userMessage("Build the release", { contextId: "busy" })),
       ),
     );
-    await building.first(
-      (e) =>
-        e.payload?.$case === "statusUpdate" &&
-        e.payload.value.status?.message?.metadata?.kind === "tool_use",
-    );
+    await building.first(isToolUse);
     await expect(
       sendForTask(h.client, control({ rewindTo: t1.id }, "Write f2", "busy")),
     ).rejects.toThrow("while another task of this conversation is running");

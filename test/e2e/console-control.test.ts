@@ -31,7 +31,13 @@ import {
   planningRules,
 } from "../support/harness/planning.js";
 import { delegating, peerOf } from "../support/harness/peers.js";
-import { git, initRepository, workingDir, writeFileRules } from "../support/harness/git.js";
+import {
+  expectRewoundToF1,
+  git,
+  initRepository,
+  workingDir,
+  writeFileRules,
+} from "../support/harness/git.js";
 import { exists } from "../support/a2a/workspaces.js";
 
 const browser = shared(() => startChromium());
@@ -152,14 +158,7 @@ describe("the console rewinds and forks", () => {
     await page.locator("#task-title", { hasText: "Write f4" }).waitFor({ timeout: 60_000 });
     await completed(page);
     await page.locator('.entry.status[data-kind="rewound"]').waitFor({ timeout: 30_000 });
-    expect(await exists(join(cwd, "f1.txt"))).toBe(true);
-    expect(await exists(join(cwd, "f2.txt"))).toBe(false);
-    expect(await exists(join(cwd, "f3.txt"))).toBe(false);
-    expect(await readFile(join(cwd, "f4.txt"), "utf8")).toBe("f4\n");
-    const seen = requestOf(h, "Write f4");
-    expect(seen).toContain("Write f1");
-    expect(seen).not.toContain("Write f2");
-    expect(seen).not.toContain("Write f3");
+    await expectRewoundToF1(h, cwd);
     // The rewinding task is of the same conversation.
     const id = new URLSearchParams(new URL(page.url()).hash.slice(1)).get("task") ?? "";
     const rewound = await h.client.getTask({ tenant: "", id, historyLength: undefined });
