@@ -17,7 +17,6 @@ import {
   a2a,
   asks,
   COLOUR_QUESTION,
-  delegating,
   KEY,
   listRequest,
   peerOf,
@@ -25,17 +24,18 @@ import {
   terminal,
   text,
   toolUse,
+  peerPair,
 } from "../support/harness/index.js";
 
 describe("claude-a2a chat and a delegated call", () => {
   it("B's question shows with B's name, is answered with the arrow keys, and B gets the answer", async () => {
-    const b = await a2a({
-      rules: asks("Pick a colour", { answer: /blue/, then: "B picked blue", name: "b-answered" }),
-    });
-    const a = await a2a({
-      config: peerOf(b),
-      rules: delegating("Ask B to choose", { agent: "b", text: "Pick a colour" }),
-    });
+    const { a, b } = await peerPair(
+      {
+        rules: asks("Pick a colour", { answer: /blue/, then: "B picked blue", name: "b-answered" }),
+      },
+      "Ask B to choose",
+      "Pick a colour",
+    );
     const cli = await terminal(a.server.url);
     const t = cli.chat();
     let at = await t.waitFor("Ctrl-C during a turn cancels it");

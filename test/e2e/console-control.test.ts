@@ -23,6 +23,7 @@ import {
   type A2AHarness,
   type ConsolePage,
   requestOf,
+  peerPair,
 } from "../support/harness/index.js";
 import {
   PLAN_CONFIG,
@@ -30,7 +31,6 @@ import {
   PLAN_PROMPT,
   planningRules,
 } from "../support/harness/planning.js";
-import { delegating, peerOf } from "../support/harness/peers.js";
 import {
   expectRewoundToF1,
   git,
@@ -231,19 +231,19 @@ describe("the console rewinds and forks", () => {
 
 describe("the console names a delegated peer", () => {
   it("a question from peer b says it is b's, and its answer reaches b", async () => {
-    const b = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Pick a colour", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { match: { toolResult: /blue/ }, reply: reply(text("B picked blue")) },
-      ],
-    });
-    const a = await a2a({
-      config: peerOf(b),
-      rules: delegating("Ask B to choose", { agent: "b", text: "Pick a colour" }),
-    });
+    const { a, b } = await peerPair(
+      {
+        rules: [
+          {
+            match: { lastUserText: "Pick a colour", toolResult: false },
+            reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+          },
+          { match: { toolResult: /blue/ }, reply: reply(text("B picked blue")) },
+        ],
+      },
+      "Ask B to choose",
+      "Pick a colour",
+    );
     const open = await consoleOf(a);
     const { page } = open;
     await page.locator("#composer-text").fill("Ask B to choose");
