@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/config/load.js";
 import { start } from "../support/a2a/workspaces.js";
 import { startTestBench, TEST_MODEL } from "../support/bench.js";
-import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { TaskState, type Part, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { KIND } from "../../src/contract/kinds.js";
 import { DELEGATED_TASKS_KEY, type DelegatedTaskRef } from "../../src/contract/delegation.js";
 import { usageOf } from "../../src/contract/usage.js";
@@ -40,6 +40,7 @@ import {
   userMessage,
   writes,
   peerPair,
+  type A2AHarness,
 } from "../support/harness/index.js";
 
 const statuses = (events: readonly StreamResponse[]) =>
@@ -105,6 +106,18 @@ const expectRows = (got: Row[], doc: { event: string; text: RegExp }[]) => {
   got.forEach((r, i) => expect(r.text).toMatch(doc[i]!.text));
 };
 
+/** A's caller answers what B asked: A's task completes; the stream, and the task A stored. */
+async function answered(
+  a: A2AHarness,
+  asked: readonly StreamResponse[],
+  answer: Part[] | string,
+): Promise<{ done: StreamResponse[]; stored: Task }> {
+  const done = await a.stream(answer, idsOf(asked));
+  expect(lastStatus(done).state).toBe(TaskState.TASK_STATE_COMPLETED);
+  const id = idsOf(asked).taskId;
+  return { done, stored: await a.client.getTask({ tenant: "", id, historyLength: undefined }) };
+}
+
 describe("delegation to a peer A2A agent", () => {
   it("A's Claude asks B: B's answer reaches A's, the tasks are linked both ways, B's progress and usage show on A", async () => {
     const { a, b } = await peerPair(
@@ -166,13 +179,7 @@ describe("delegation to a peer A2A agent", () => {
     expect(peerData[0]?.questions).toEqual([COLOUR_QUESTION]);
 
     const answer = dataPart({ answers: { [COLOUR_QUESTION.question]: "blue" } });
-    const done = await a.stream([answer], idsOf(asked));
-    expect(lastStatus(done).state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const stored = await a.client.getTask({
-      tenant: "",
-      id: idsOf(asked).taskId,
-      historyLength: undefined,
-    });
+    const { done, stored } = await answered(a, asked, [answer]);
     expect(resultOf(stored)).toContain("B picked blue");
     const peerId = (stored.metadata?.[DELEGATED_TASKS_KEY] as DelegatedTaskRef[])[0]!.taskId;
     const peerTask = await b.client.getTask({ tenant: "", id: peerId, historyLength: undefined });
@@ -208,13 +215,7 @@ describe("delegation to a peer A2A agent", () => {
     const peerData = prompt.data?.data as { kind: string; toolName: string }[];
     expect(peerData[0]).toMatchObject({ kind: KIND.permissionRequest, toolName: "Write" });
 
-    const done = await a.stream("No, do not write it.", idsOf(asked));
-    expect(lastStatus(done).state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const stored = await a.client.getTask({
-      tenant: "",
-      id: idsOf(asked).taskId,
-      historyLength: undefined,
-    });
+    const { stored } = await answered(a, asked, "No, do not write it.");
     expect(resultOf(stored)).toContain("B was not allowed to write");
     expect(existsSync(target)).toBe(false);
   });
