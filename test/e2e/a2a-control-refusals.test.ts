@@ -24,7 +24,6 @@ import {
   text,
   toolUse,
   userMessage,
-  watch,
   type A2AHarness,
 } from "../support/harness/index.js";
 import { isToolUse, withControl } from "../support/harness/control.js";
@@ -154,11 +153,7 @@ describe("refused rewinds and forks are request errors (real runtime)", () => {
     });
     const t1 = await sendForTask(h.client, userMessage("Remember.", { contextId: "busy" }));
     completed(t1);
-    const building = watch(
-      h.client.sendMessageStream(
-        sendRequest(userMessage("Build the release", { contextId: "busy" })),
-      ),
-    );
+    const building = h.watch("Build the release", { contextId: "busy" });
     await building.first(isToolUse);
     await expectRefused(
       h,

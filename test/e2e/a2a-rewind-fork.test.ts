@@ -13,10 +13,8 @@ import {
   messageText,
   reply,
   sendForTask,
-  sendRequest,
   toolUse,
   userMessage,
-  watch,
   type A2AHarness,
   requestOf,
 } from "../support/harness/index.js";
@@ -198,11 +196,7 @@ describe("rewind while the conversation is busy (real runtime)", () => {
     const cwd = h.bench.sandbox.cwd;
     const t1 = await h.send("Write f1", { contextId: "busy" });
     completed(t1);
-    const building = watch(
-      h.client.sendMessageStream(
-        sendRequest(userMessage("Build the release", { contextId: "busy" })),
-      ),
-    );
+    const building = h.watch("Build the release", { contextId: "busy" });
     await building.first(isToolUse);
     await expect(
       sendForTask(h.client, control({ rewindTo: t1.id }, "Write f2", "busy")),
