@@ -24,10 +24,9 @@ import {
   text,
   toolUse,
   userMessage,
-  watch,
   type A2AHarness,
 } from "../support/harness/index.js";
-import { withControl } from "../support/harness/control.js";
+import { isToolUse, withControl } from "../support/harness/control.js";
 
 const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";
 const TOKEN = { alice: "alice-token-0123456789", bob: "bob-token-0123456789" };
@@ -154,16 +153,8 @@ describe("refused rewinds and forks are request errors (real runtime)", () => {
     });
     const t1 = await sendForTask(h.client, userMessage("Remember.", { contextId: "busy" }));
     completed(t1);
-    const building = watch(
-      h.client.sendMessageStream(
-        sendRequest(userMessage("Build the release", { contextId: "busy" })),
-      ),
-    );
-    await building.first(
-      (e) =>
-        e.payload?.$case === "statusUpdate" &&
-        e.payload.value.status?.message?.metadata?.kind === "tool_use",
-    );
+    const building = h.watch("Build the release", { contextId: "busy" });
+    await building.first(isToolUse);
     await expectRefused(
       h,
       h.client,

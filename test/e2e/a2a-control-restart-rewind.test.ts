@@ -23,7 +23,7 @@ import {
   toolUse,
   userMessage,
   watch,
-  type ProcessHarness,
+  requestOf,
 } from "../support/harness/index.js";
 import { withControl } from "../support/harness/control.js";
 
@@ -42,14 +42,6 @@ async function done(client: Client, message: Message): Promise<Task> {
     TaskState.TASK_STATE_COMPLETED,
   );
   return task;
-}
-
-/** The body of the model request that carried `prompt` last (what Claude knew then). */
-function requestOf(p: ProcessHarness, prompt: string): string {
-  const found = p.bench.model.requests.filter((r) => r.request.lastUserText.includes(prompt));
-  const last = found.at(-1);
-  if (last === undefined) throw new Error(`no model request for ${prompt}`);
-  return JSON.stringify(last.request.body);
 }
 
 /** A Bash command that runs until a file appears that nobody creates: it holds its process. */

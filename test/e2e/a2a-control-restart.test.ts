@@ -21,7 +21,6 @@ import {
 import {
   bodyHas,
   isToolUse,
-  planningRules,
   releaseBash,
   slowBashRules,
   STEER,
@@ -29,6 +28,7 @@ import {
   untilQueued,
   withControl,
 } from "../support/harness/control.js";
+import { planningRules } from "../support/harness/planning.js";
 
 const PLAN = "# Plan\n\n1. Write hello.txt.\n";
 

@@ -45,16 +45,21 @@ const isSteered = (e: StreamResponse) =>
   e.payload?.$case === "statusUpdate" &&
   e.payload.value.status?.message?.metadata?.kind === "steered";
 
+/** Our server with Bash allowed and the slow build scripted, its command running. */
+async function building(fetchImpl?: typeof fetch) {
+  const h = await a2a({
+    ...(fetchImpl && { fetchImpl }),
+    config: { claude: { allowedTools: ["Bash"] } },
+    rules: slowBashRules(),
+  });
+  const stream = h.watch("Build the release");
+  await stream.first(isToolUse);
+  return { h, stream, ids: idsOf(stream.items) };
+}
+
 describe("control extension: steering (real runtime)", () => {
   it("a steering message during a slow Bash is folded into the same turn of the same task", async () => {
-    const h = await a2a({
-      fetchImpl: withControl,
-      config: { claude: { allowedTools: ["Bash"] } },
-      rules: slowBashRules(),
-    });
-    const stream = h.watch("Build the release");
-    await stream.first(isToolUse);
-    const ids = idsOf(stream.items);
+    const { h, stream, ids } = await building(withControl);
 
     const steering = h.watch(STEER, ids);
     const head = await steering.first(() => true);
@@ -81,14 +86,7 @@ describe("control extension: steering (real runtime)", () => {
   });
 
   it('"now" interrupts the slow command and the turn goes on with the message', async () => {
-    const h = await a2a({
-      fetchImpl: withControl,
-      config: { claude: { allowedTools: ["Bash"] } },
-      rules: slowBashRules(),
-    });
-    const stream = h.watch("Build the release");
-    await stream.first(isToolUse);
-    const ids = idsOf(stream.items);
+    const { h, stream, ids } = await building(withControl);
     const steer = userMessage(STEER, ids);
     steer.metadata = { steer: "now" };
     await h.client.sendMessage(sendRequest(steer));
@@ -103,13 +101,7 @@ describe("control extension: steering (real runtime)", () => {
   });
 
   it("without the extension header the message is refused exactly as before", async () => {
-    const h = await a2a({
-      config: { claude: { allowedTools: ["Bash"] } },
-      rules: slowBashRules(),
-    });
-    const stream = h.watch("Build the release");
-    await stream.first(isToolUse);
-    const ids = idsOf(stream.items);
+    const { h, stream, ids } = await building();
     await expect(h.client.sendMessage(sendRequest(userMessage(STEER, ids)))).rejects.toThrow(
       `Task ${ids.taskId} is still working; wait for input-required or send a new message without taskId.`,
     );

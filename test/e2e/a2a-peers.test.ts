@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/config/load.js";
 import { start } from "../support/a2a/workspaces.js";
 import { startTestBench, TEST_MODEL } from "../support/bench.js";
-import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { TaskState, type Part, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { KIND } from "../../src/contract/kinds.js";
 import { DELEGATED_TASKS_KEY, type DelegatedTaskRef } from "../../src/contract/delegation.js";
 import { usageOf } from "../../src/contract/usage.js";
@@ -28,7 +28,6 @@ import {
   idsOf,
   lastStatus,
   partsText,
-  peerOf,
   perTest,
   reply,
   resultOf,
@@ -40,6 +39,8 @@ import {
   toolUse,
   userMessage,
   writes,
+  peerPair,
+  type A2AHarness,
 } from "../support/harness/index.js";
 
 const statuses = (events: readonly StreamResponse[]) =>
@@ -105,15 +106,25 @@ const expectRows = (got: Row[], doc: { event: string; text: RegExp }[]) => {
   got.forEach((r, i) => expect(r.text).toMatch(doc[i]!.text));
 };
 
+/** A's caller answers what B asked: A's task completes; the stream, and the task A stored. */
+async function answered(
+  a: A2AHarness,
+  asked: readonly StreamResponse[],
+  answer: Part[] | string,
+): Promise<{ done: StreamResponse[]; stored: Task }> {
+  const done = await a.stream(answer, idsOf(asked));
+  expect(lastStatus(done).state).toBe(TaskState.TASK_STATE_COMPLETED);
+  const id = idsOf(asked).taskId;
+  return { done, stored: await a.client.getTask({ tenant: "", id, historyLength: undefined }) };
+}
+
 describe("delegation to a peer A2A agent", () => {
   it("A's Claude asks B: B's answer reaches A's, the tasks are linked both ways, B's progress and usage show on A", async () => {
-    const b = await a2a({
-      rules: [says("What is the answer?", "B says 42")],
-    });
-    const a = await a2a({
-      config: peerOf(b),
-      rules: delegating("Ask B", { agent: "b", text: "What is the answer?" }),
-    });
+    const { a, b } = await peerPair(
+      { rules: [says("What is the answer?", "B says 42")] },
+      "Ask B",
+      "What is the answer?",
+    );
     const events = await a.stream("Ask B for the answer");
     const { taskId } = idsOf(events);
     const stored = await a.client.getTask({ tenant: "", id: taskId, historyLength: undefined });
@@ -152,13 +163,11 @@ describe("delegation to a peer A2A agent", () => {
   });
 
   it("B's question reaches A's caller as delegated_input; the answer goes back to B and both complete", async () => {
-    const b = await a2a({
-      rules: asks("Pick a colour", { answer: /blue/, then: "B picked blue" }),
-    });
-    const a = await a2a({
-      config: peerOf(b),
-      rules: delegating("Ask B to choose", { agent: "b", text: "Pick a colour" }),
-    });
+    const { a, b } = await peerPair(
+      { rules: asks("Pick a colour", { answer: /blue/, then: "B picked blue" }) },
+      "Ask B to choose",
+      "Pick a colour",
+    );
     const asked = await a.stream("Ask B to choose");
     const prompt = lastStatus(asked);
     expect(prompt.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
@@ -170,13 +179,7 @@ describe("delegation to a peer A2A agent", () => {
     expect(peerData[0]?.questions).toEqual([COLOUR_QUESTION]);
 
     const answer = dataPart({ answers: { [COLOUR_QUESTION.question]: "blue" } });
-    const done = await a.stream([answer], idsOf(asked));
-    expect(lastStatus(done).state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const stored = await a.client.getTask({
-      tenant: "",
-      id: idsOf(asked).taskId,
-      historyLength: undefined,
-    });
+    const { done, stored } = await answered(a, asked, [answer]);
     expect(resultOf(stored)).toContain("B picked blue");
     const peerId = (stored.metadata?.[DELEGATED_TASKS_KEY] as DelegatedTaskRef[])[0]!.taskId;
     const peerTask = await b.client.getTask({ tenant: "", id: peerId, historyLength: undefined });
@@ -196,46 +199,40 @@ describe("delegation to a peer A2A agent", () => {
   it("B's permission request reaches A's caller; a deny reaches B and B's file is not written", async () => {
     const outside = await temp("peers-outside-");
     const target = join(outside.path, "denied.txt");
-    const b = await a2a({
-      rules: [
-        writes("Write the file", target, "no\n"),
-        afterTool(true, "B was not allowed to write"),
-      ],
-    });
-    const a = await a2a({
-      config: peerOf(b),
-      rules: delegating("Ask B to write", { agent: "b", text: "Write the file" }),
-    });
+    const { a } = await peerPair(
+      {
+        rules: [
+          writes("Write the file", target, "no\n"),
+          afterTool(true, "B was not allowed to write"),
+        ],
+      },
+      "Ask B to write",
+      "Write the file",
+    );
     const asked = await a.stream("Ask B to write");
     const prompt = lastStatus(asked);
     expect(prompt.kind).toBe(KIND.delegatedInput);
     const peerData = prompt.data?.data as { kind: string; toolName: string }[];
     expect(peerData[0]).toMatchObject({ kind: KIND.permissionRequest, toolName: "Write" });
 
-    const done = await a.stream("No, do not write it.", idsOf(asked));
-    expect(lastStatus(done).state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const stored = await a.client.getTask({
-      tenant: "",
-      id: idsOf(asked).taskId,
-      historyLength: undefined,
-    });
+    const { stored } = await answered(a, asked, "No, do not write it.");
     expect(resultOf(stored)).toContain("B was not allowed to write");
     expect(existsSync(target)).toBe(false);
   });
 
   it("canceling A while B works cancels B's task", async () => {
-    const b = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Work for a long time" },
-          reply: reply(text("Working ".repeat(200)), { chunkSize: 4, chunkDelayMs: 50 }),
-        },
-      ],
-    });
-    const a = await a2a({
-      config: peerOf(b),
-      rules: delegating("Ask B to work", { agent: "b", text: "Work for a long time" }),
-    });
+    const { a, b } = await peerPair(
+      {
+        rules: [
+          {
+            match: { lastUserText: "Work for a long time" },
+            reply: reply(text("Working ".repeat(200)), { chunkSize: 4, chunkDelayMs: 50 }),
+          },
+        ],
+      },
+      "Ask B to work",
+      "Work for a long time",
+    );
     const stream = a.watch("Ask B to work");
     const head = await stream.first(() => true);
     const taskId = head.payload?.$case === "task" ? head.payload.value.id : "";

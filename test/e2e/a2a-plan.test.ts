@@ -22,21 +22,20 @@ import {
   watch,
   writes,
 } from "../support/harness/index.js";
-import { planningRules as planningRulesFor, withControl } from "../support/harness/control.js";
-
-const PLAN_V1 = "# Plan\n\n1. Write hello.txt saying hi.\n";
-const PLAN_V2 = "# Plan\n\n1. Write hello.txt saying hi.\n2. Write README.md.\n";
-const FEEDBACK = "Also add a README";
-
-const planningRules = () =>
-  planningRulesFor({ plan: PLAN_V1, revised: { feedback: FEEDBACK, plan: PLAN_V2 } });
+import { withControl } from "../support/harness/control.js";
+import {
+  PLAN_CONFIG,
+  PLAN_FEEDBACK,
+  PLAN_PROMPT,
+  PLAN_V1,
+  PLAN_V2,
+  planningRules,
+} from "../support/harness/planning.js";
 
 const planMessage = (mode: unknown = "plan"): Message => ({
-  ...userMessage("Make hello"),
+  ...userMessage(PLAN_PROMPT),
   metadata: { permissionMode: mode },
 });
-
-const PLAN_CONFIG = { claude: { allowedPermissionModes: ["plan" as const] } };
 
 const planApprovals = (events: readonly StreamResponse[]) =>
   events.flatMap((e) =>
@@ -95,14 +94,14 @@ describe("control extension: plan, then approve (real runtime)", () => {
     expect(lastStatus(parked).kind).toBe("plan_approval");
 
     const ids = idsOf(parked);
-    const rejected = h.watch(FEEDBACK, ids);
+    const rejected = h.watch(PLAN_FEEDBACK, ids);
     const again = await rejected.done;
     const revised = lastStatus(again);
     expect(revised.kind).toBe("plan_approval");
     expect(revised.text).toBe(PLAN_V2);
     // Claude read the feedback, in the rejection the runtime handed it.
     const revise = h.bench.model.requests.find((r) => r.rule === "revise");
-    expect(revise?.request.toolResults[0]?.content).toContain(FEEDBACK);
+    expect(revise?.request.toolResults[0]?.content).toContain(PLAN_FEEDBACK);
     expect(revise?.request.toolResults[0]?.isError).toBe(true);
     await expect(access(join(h.bench.sandbox.cwd, "hello.txt"))).rejects.toThrow();
 

@@ -4,69 +4,47 @@
  * conversation Claude knows and the files go back to before a task, or a new context goes on
  * from the end of one, and both survive a restart.
  */
-import { access, readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import {
   a2a,
-  afterTool,
   messageText,
   reply,
   sendForTask,
-  sendRequest,
-  text,
   toolUse,
   userMessage,
-  watch,
   type A2AHarness,
-  type ParsedRequest,
+  requestOf,
 } from "../support/harness/index.js";
-import { git, initRepository, workingDir } from "../support/harness/git.js";
-import { withControl } from "../support/harness/control.js";
+import {
+  git,
+  initRepository,
+  workingDir,
+  expectRewoundToF1,
+  writeFileRules,
+} from "../support/harness/git.js";
+import { exists } from "../support/a2a/workspaces.js";
+import { isToolUse, withControl } from "../support/harness/control.js";
 
 /** A Bash command that runs until the test creates `release` (no timing). */
 const SLOW_BASH = "while [ ! -f release ]; do sleep 0.1; done; echo built";
 
-/** "Write fN" writes fN.txt in the folder the runtime works in; anything else is answered. */
+/** "Build the release" runs SLOW_BASH; "Write fN" writes fN.txt; anything else is answered. */
 const rules = [
-  {
-    name: "write",
-    match: { lastUserText: /Write (f\d)/, toolResult: false },
-    reply: (req: ParsedRequest) => {
-      const name = /Write (f\d)/.exec(req.lastUserText)?.[1] ?? "f0";
-      return reply(
-        toolUse("Write", { file_path: join(workingDir(req), `${name}.txt`), content: `${name}\n` }),
-      );
-    },
-  },
   {
     name: "slow build",
     match: { lastUserText: /Build the release/, toolResult: false },
     reply: reply(toolUse("Bash", { command: SLOW_BASH, description: "Build" })),
   },
-  afterTool(true, "Written.", "written"),
-  { name: "anything else", match: {}, reply: reply(text("Noted.")) },
+  ...writeFileRules,
 ];
-
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
 
 const control = (metadata: Record<string, unknown>, prompt: string, contextId: string) => ({
   ...userMessage(prompt, { contextId }),
   metadata,
 });
-
-/** The body of the model request that carried `prompt` last (what Claude knew then). */
-function requestOf(h: A2AHarness, prompt: string): string {
-  const found = h.bench.model.requests.filter((r) => r.request.lastUserText.includes(prompt));
-  const last = found.at(-1);
-  if (last === undefined) throw new Error(`no model request for ${prompt}`);
-  return JSON.stringify(last.request.body);
-}
 
 const completed = (task: Task) =>
   expect(task.status?.state, messageText(task.status?.message)).toBe(
@@ -124,14 +102,7 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
     // The rewind.
     const rewound = await sendForTask(h.client, control({ rewindTo: t2.id }, "Write f4", "rw1"));
     completed(rewound);
-    expect(await exists(join(cwd, "f1.txt"))).toBe(true);
-    expect(await exists(join(cwd, "f2.txt"))).toBe(false);
-    expect(await exists(join(cwd, "f3.txt"))).toBe(false);
-    expect(await readFile(join(cwd, "f4.txt"), "utf8")).toBe("f4\n");
-    const seen = requestOf(h, "Write f4");
-    expect(seen).toContain("Write f1");
-    expect(seen).not.toContain("Write f2");
-    expect(seen).not.toContain("Write f3");
+    await expectRewoundToF1(h, cwd);
     // The later commits: reachable at the ref the task names.
     const kept = worktreeMeta(rewound)?.rewound;
     expect(kept?.keptRef).toMatch(/^refs\/heads\//);
@@ -225,16 +196,8 @@ describe("rewind while the conversation is busy (real runtime)", () => {
     const cwd = h.bench.sandbox.cwd;
     const t1 = await h.send("Write f1", { contextId: "busy" });
     completed(t1);
-    const building = watch(
-      h.client.sendMessageStream(
-        sendRequest(userMessage("Build the release", { contextId: "busy" })),
-      ),
-    );
-    await building.first(
-      (e) =>
-        e.payload?.$case === "statusUpdate" &&
-        e.payload.value.status?.message?.metadata?.kind === "tool_use",
-    );
+    const building = h.watch("Build the release", { contextId: "busy" });
+    await building.first(isToolUse);
     await expect(
       sendForTask(h.client, control({ rewindTo: t1.id }, "Write f2", "busy")),
     ).rejects.toThrow("while another task of this conversation is running");

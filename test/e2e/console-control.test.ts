@@ -5,7 +5,7 @@
  * a new conversation the page opens, each only where the card offers it; and a question a
  * delegated peer asked names that peer.
  */
-import { access, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -22,6 +22,8 @@ import {
   userMessage,
   type A2AHarness,
   type ConsolePage,
+  requestOf,
+  peerPair,
 } from "../support/harness/index.js";
 import {
   PLAN_CONFIG,
@@ -29,13 +31,14 @@ import {
   PLAN_PROMPT,
   planningRules,
 } from "../support/harness/planning.js";
-import { delegating, peerOf } from "../support/harness/peers.js";
 import {
+  expectRewoundToF1,
   git,
   initRepository,
   workingDir,
   writeFileRules,
-} from "../support/harness/worktree-repo.js";
+} from "../support/harness/git.js";
+import { exists } from "../support/a2a/workspaces.js";
 
 const browser = shared(() => startChromium());
 
@@ -47,20 +50,6 @@ async function closeChecked(open: ConsolePage): Promise<void> {
   await open.context.close();
   expect(open.foreign).toEqual([]);
   expect(open.errors).toEqual([]);
-}
-
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
-
-/** The body of the last model request that carried `prompt` (what Claude knew then). */
-function requestOf(h: A2AHarness, prompt: string): string {
-  const found = h.bench.model.requests.filter((r) => r.request.lastUserText.includes(prompt));
-  const last = found.at(-1);
-  if (last === undefined) throw new Error(`no model request for ${prompt}`);
-  return JSON.stringify(last.request.body);
 }
 
 const completed = (page: Page) =>
@@ -169,14 +158,7 @@ describe("the console rewinds and forks", () => {
     await page.locator("#task-title", { hasText: "Write f4" }).waitFor({ timeout: 60_000 });
     await completed(page);
     await page.locator('.entry.status[data-kind="rewound"]').waitFor({ timeout: 30_000 });
-    expect(await exists(join(cwd, "f1.txt"))).toBe(true);
-    expect(await exists(join(cwd, "f2.txt"))).toBe(false);
-    expect(await exists(join(cwd, "f3.txt"))).toBe(false);
-    expect(await readFile(join(cwd, "f4.txt"), "utf8")).toBe("f4\n");
-    const seen = requestOf(h, "Write f4");
-    expect(seen).toContain("Write f1");
-    expect(seen).not.toContain("Write f2");
-    expect(seen).not.toContain("Write f3");
+    await expectRewoundToF1(h, cwd);
     // The rewinding task is of the same conversation.
     const id = new URLSearchParams(new URL(page.url()).hash.slice(1)).get("task") ?? "";
     const rewound = await h.client.getTask({ tenant: "", id, historyLength: undefined });
@@ -249,19 +231,19 @@ describe("the console rewinds and forks", () => {
 
 describe("the console names a delegated peer", () => {
   it("a question from peer b says it is b's, and its answer reaches b", async () => {
-    const b = await a2a({
-      rules: [
-        {
-          match: { lastUserText: "Pick a colour", toolResult: false },
-          reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
-        },
-        { match: { toolResult: /blue/ }, reply: reply(text("B picked blue")) },
-      ],
-    });
-    const a = await a2a({
-      config: peerOf(b),
-      rules: delegating("Ask B to choose", { agent: "b", text: "Pick a colour" }),
-    });
+    const { a, b } = await peerPair(
+      {
+        rules: [
+          {
+            match: { lastUserText: "Pick a colour", toolResult: false },
+            reply: reply(toolUse("AskUserQuestion", { questions: [COLOUR_QUESTION] })),
+          },
+          { match: { toolResult: /blue/ }, reply: reply(text("B picked blue")) },
+        ],
+      },
+      "Ask B to choose",
+      "Pick a colour",
+    );
     const open = await consoleOf(a);
     const { page } = open;
     await page.locator("#composer-text").fill("Ask B to choose");

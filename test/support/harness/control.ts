@@ -1,6 +1,6 @@
 /**
  * The control extension's tests: a client that activates it, the scripted model's view, and the
- * scripts of steering (a slow command the test releases) and of planning (plan file, approval).
+ * script of steering (a slow command the test releases). Planning's script is `planning.ts`.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -61,57 +61,4 @@ export const isQueuedCommand = (frame: unknown): boolean => {
 /** Until the runtime has queued a message for the running turn (bounded: the test's timeout). */
 export async function untilQueued(h: { frames: readonly SDKMessage[] }): Promise<void> {
   while (!h.frames.some(isQueuedCommand)) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
-export interface Planning {
-  /** The plan Claude writes first. */
-  readonly plan: string;
-  /** The plan it writes again when an answer holds `feedback`. */
-  readonly revised?: { readonly feedback: string; readonly plan: string };
-}
-
-/**
- * The scripted model as Claude plans: on "Make hello" it writes its plan to the plan file the
- * runtime names in its plan-mode reminder, calls ExitPlanMode, revises the plan on feedback, and
- * once the plan is approved writes the hello.txt it planned.
- */
-export function planningRules(p: Planning): Rule[] {
-  const revised = p.revised;
-  let planFile = "";
-  const planPath = (body: unknown) => {
-    const found = /create your plan at (\S+?\.md)/.exec(JSON.stringify(body))?.[1];
-    if (found !== undefined) planFile = found;
-    return planFile;
-  };
-  return [
-    {
-      name: "carry out",
-      match: { lastUserText: "User has approved your plan" },
-      reply: reply(toolUse("Write", { file_path: "hello.txt", content: "hi\n" })),
-    },
-    {
-      name: "done",
-      match: { toolResult: /File created successfully at: hello\.txt/ },
-      reply: reply(text("Wrote hello.txt as planned.")),
-    },
-    ...(revised === undefined
-      ? []
-      : [
-          {
-            name: "revise",
-            match: { toolResult: revised.feedback },
-            reply: () => reply(toolUse("Write", { file_path: planFile, content: revised.plan })),
-          },
-        ]),
-    {
-      name: "exit plan mode",
-      match: { toolResult: /plans\/.*\.md/ },
-      reply: reply(toolUse("ExitPlanMode", {})),
-    },
-    {
-      name: "plan",
-      match: { lastUserText: "Make hello", toolResult: false },
-      reply: (req) => reply(toolUse("Write", { file_path: planPath(req.body), content: p.plan })),
-    },
-  ];
 }

@@ -1,11 +1,16 @@
 /**
- * A git repository as the worktree, spare and fork tests need it: git run with a test identity,
- * a repository with one commit, and where the runtime says it works (its system prompt).
+ * A git repository as the worktree, spare, rewind and fork tests need it: git run with a test
+ * identity, a repository with one commit, where the runtime says it works (its system prompt),
+ * and the scripted rules under which "Write fN" writes fN.txt there.
  */
 import { execFileSync } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ParsedRequest } from "./model.js";
+import { expect } from "vitest";
+import { exists } from "../a2a/workspaces.js";
+import type { TestBench } from "../bench.js";
+import { reply, text, toolUse, type ParsedRequest, type Rule } from "./model.js";
+import { requestOf } from "./model-requests.js";
 
 /** `git <args>` in `cwd` as a test identity; its standard output. */
 export const git = (cwd: string, ...args: string[]): string =>
@@ -35,4 +40,35 @@ export function workingDir(req: ParsedRequest): string {
   const found = [...JSON.stringify(req.body).matchAll(pattern)].at(-1)?.[1];
   if (found === undefined) throw new Error("no working directory in the system prompt");
   return found.trim();
+}
+
+/** "Write fN" writes fN.txt in the folder the runtime works in; anything else is answered. */
+export const writeFileRules: readonly Rule[] = [
+  {
+    name: "write",
+    match: { lastUserText: /Write (f\d)/, toolResult: false },
+    reply: (req: ParsedRequest) => {
+      const name = /Write (f\d)/.exec(req.lastUserText)?.[1] ?? "f0";
+      return reply(
+        toolUse("Write", { file_path: join(workingDir(req), `${name}.txt`), content: `${name}\n` }),
+      );
+    },
+  },
+  { name: "written", match: { toolResult: true }, reply: reply(text("Written.")) },
+  { name: "anything else", match: {}, reply: reply(text("Noted.")) },
+];
+
+/**
+ * After "Write f1", "Write f2", "Write f3", a rewind to before f2's task, then "Write f4": f1
+ * stays, f2 and f3 are gone, f4 is written, and Claude knew f1's task alone.
+ */
+export async function expectRewoundToF1(h: { readonly bench: TestBench }, cwd: string) {
+  expect(await exists(join(cwd, "f1.txt"))).toBe(true);
+  expect(await exists(join(cwd, "f2.txt"))).toBe(false);
+  expect(await exists(join(cwd, "f3.txt"))).toBe(false);
+  expect(await readFile(join(cwd, "f4.txt"), "utf8")).toBe("f4\n");
+  const seen = requestOf(h, "Write f4");
+  expect(seen).toContain("Write f1");
+  expect(seen).not.toContain("Write f2");
+  expect(seen).not.toContain("Write f3");
 }

@@ -17,6 +17,7 @@ import { startA2AHarness, type A2AHarness, type HarnessOptions } from "./in-proc
 import { startProcessHarness, type ProcessHarness, type ProcessHarnessOptions } from "./process.js";
 import type { Rule } from "./model.js";
 import { perTest, shared } from "./scope.js";
+import { delegating, peerOf } from "./peers.js";
 import { startServed } from "./served.js";
 import type { Config } from "../../../src/config/schema.js";
 import type { RunningServer } from "../../../src/app/server.js";
@@ -41,6 +42,20 @@ export function sharedA2A(options?: HarnessOptions): (rules?: readonly Rule[]) =
     h.reset(rules);
     return h;
   };
+}
+
+/**
+ * Server B from `bOptions`, and server A with B as its peer `b` (docs/peers.md), whose Claude on
+ * `prompt` asks B `text` and relays B's answer.
+ */
+export async function peerPair(
+  bOptions: HarnessOptions,
+  prompt: string,
+  text: string,
+): Promise<{ a: A2AHarness; b: A2AHarness }> {
+  const b = await a2a(bOptions);
+  const a = await a2a({ config: peerOf(b), rules: delegating(prompt, { agent: "b", text }) });
+  return { a, b };
 }
 
 export const serverProcess = async (options?: ProcessHarnessOptions): Promise<ProcessHarness> =>
@@ -70,6 +85,7 @@ export * from "./process.js";
 export * from "./clients.js";
 export * from "./messages.js";
 export * from "./model.js";
+export * from "./model-requests.js";
 export * from "./peers.js";
 export * from "./ports.js";
 export * from "./rules.js";

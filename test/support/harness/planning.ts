@@ -16,7 +16,18 @@ export const PLAN_PROMPT = "Make hello";
 /** The config that lets a message ask for plan mode. */
 export const PLAN_CONFIG = { claude: { allowedPermissionModes: ["plan" as const] } };
 
-export function planningRules(): Rule[] {
+export interface Planning {
+  /** The plan Claude writes first. */
+  readonly plan: string;
+  /** The plan it writes again when an answer holds `feedback`; none: it never revises. */
+  readonly revised?: { readonly feedback: string; readonly plan: string };
+}
+
+/** By default Claude plans PLAN_V1 and revises it to PLAN_V2 on PLAN_FEEDBACK. */
+export function planningRules(
+  p: Planning = { plan: PLAN_V1, revised: { feedback: PLAN_FEEDBACK, plan: PLAN_V2 } },
+): Rule[] {
+  const revised = p.revised;
   let planFile = "";
   const planPath = (body: unknown) => {
     const found = /create your plan at (\S+?\.md)/.exec(JSON.stringify(body))?.[1];
@@ -34,11 +45,15 @@ export function planningRules(): Rule[] {
       match: { toolResult: /File created successfully at: hello\.txt/ },
       reply: reply(text("Wrote hello.txt as planned.")),
     },
-    {
-      name: "revise",
-      match: { toolResult: PLAN_FEEDBACK },
-      reply: () => reply(toolUse("Write", { file_path: planFile, content: PLAN_V2 })),
-    },
+    ...(revised === undefined
+      ? []
+      : [
+          {
+            name: "revise",
+            match: { toolResult: revised.feedback },
+            reply: () => reply(toolUse("Write", { file_path: planFile, content: revised.plan })),
+          },
+        ]),
     {
       name: "exit plan mode",
       match: { toolResult: /plans\/.*\.md/ },
@@ -47,7 +62,7 @@ export function planningRules(): Rule[] {
     {
       name: "plan",
       match: { lastUserText: PLAN_PROMPT, toolResult: false },
-      reply: (req) => reply(toolUse("Write", { file_path: planPath(req.body), content: PLAN_V1 })),
+      reply: (req) => reply(toolUse("Write", { file_path: planPath(req.body), content: p.plan })),
     },
   ];
 }
