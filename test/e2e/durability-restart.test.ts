@@ -42,6 +42,7 @@ import {
   userMessage,
   watchMessage,
   writes,
+  transcriptHasModelCall,
 } from "../support/harness/index.js";
 import {
   conversationKeyOf,
@@ -102,6 +103,10 @@ describe("restart recovery: the failed task's usage", () => {
     const events = await streamMessage(client, "Save the report");
     expect(lastStatus(events).kind).toBe("permission_request");
     const { taskId } = idsOf(events);
+    // The call that asked is on disk before the server dies: what recovery reads outlived it.
+    await expect
+      .poll(() => transcriptHasModelCall(p.bench.sandbox.configDir), { timeout: 30_000 })
+      .toBe(true);
 
     first.kill("SIGKILL");
     expect((await first.exited).signal).toBe("SIGKILL");

@@ -36,6 +36,7 @@ import {
   type ProcessHarness,
   type Rule,
   type ServerProcess,
+  transcriptHasModelCall,
 } from "../support/harness/index.js";
 import { startJobRules } from "../support/a2a/background.js";
 import { Gate } from "../support/gated-inbox.js";
@@ -233,6 +234,10 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     const onA = watchMessage(f.clientA, "Paint the fence");
     const aTask = headId(await onA.first(() => true));
     await onA.first(isState(TaskState.TASK_STATE_INPUT_REQUIRED));
+    // The call that asked is on disk before A dies: what recovery reads outlived it.
+    await expect
+      .poll(() => transcriptHasModelCall(f.p.bench.sandbox.configDir), { timeout: 30_000 })
+      .toBe(true);
 
     await killA(f, onA);
     await killSandboxProcesses(f.p.bench.sandbox.configDir);

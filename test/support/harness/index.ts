@@ -103,3 +103,4 @@ export * from "../a2a/stream-view.js";
 export { watch } from "../a2a/watch.js";
 export * from "../bench.js";
 export * from "../server-process.js";
+export * from "./transcripts.js";
