@@ -11,6 +11,7 @@ import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { Timers } from "../common/timers.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { Occupant } from "./process-slots.js";
+import { SpareSiteWatch, type WatchSettings } from "./spare-site-watch.js";
 import { spareVerdict, supplyDecision } from "./spares.js";
 
 /** A spare session and how it learns, once taken, which conversation it serves. */
@@ -42,7 +43,7 @@ export interface SpareSessionsOptions {
   /** No turn of the workspace runs or just ran (`spare-quiet.ts`); absent: always. */
   readonly quiet?: () => boolean;
   /** Calls `changed` when a settings or memory file of `cwd` may have changed; returns the stop. */
-  readonly watch?: (cwd: string, changed: () => void) => () => void;
+  readonly watch?: WatchSettings;
   /** The slots' count of processes still shutting down. */
   readonly closing: { started(): void; ended(): void };
   /** A spare process started or ended (the orphan pid file, the metrics). */
@@ -76,10 +77,13 @@ export class SpareSessions {
   private takenTotal = 0;
   private holding: { release: () => void } | undefined;
   private closed = false;
-  private stopWatch: (() => void) | undefined;
-  private watchedCwd: string | undefined;
+  private readonly siteWatch: SpareSiteWatch;
 
-  constructor(private readonly o: SpareSessionsOptions) {}
+  constructor(private readonly o: SpareSessionsOptions) {
+    this.siteWatch = new SpareSiteWatch(o.watch, o.timers, () => {
+      if (!this.closed) this.refresh();
+    });
+  }
 
   /** Spare processes there (each holds a slot). */
   get count(): number {
@@ -193,7 +197,7 @@ export class SpareSessions {
   async close(): Promise<void> {
     this.closed = true;
     this.holding?.release();
-    this.stopWatch?.();
+    this.siteWatch.close();
     await Promise.all([...this.spares].map((s) => this.discard(s, "the server is stopping")));
   }
 
@@ -227,7 +231,7 @@ export class SpareSessions {
       void this.discard(spare, "idle too long");
     }, this.o.maxIdleMs);
     this.spares.push(spare);
-    this.watchSite(cwd);
+    this.siteWatch.follow(cwd);
     handle.session.start();
     this.o.logger.debug({ spare: key.slice(1), cwd }, "spare Claude Code process started");
     this.o.onChange?.();
@@ -284,15 +288,5 @@ export class SpareSessions {
     });
     const timer = this.o.timers.setTimeout(release, this.o.maxHoldMs ?? 10_000);
     this.holding = holding;
-  }
-
-  /** Watches the settings of the folder spares run in (one at a time: the current site's). */
-  private watchSite(cwd: string): void {
-    if (this.o.watch === undefined || this.watchedCwd === cwd) return;
-    this.stopWatch?.();
-    this.watchedCwd = cwd;
-    this.stopWatch = this.o.watch(cwd, () => {
-      if (!this.closed) this.refresh();
-    });
   }
 }

@@ -139,14 +139,17 @@ describe("spare Claude Code processes (sessions.spares)", () => {
     const { configDir, cwd } = h.bench.sandbox;
     const [stale] = await untilProcesses(configDir, (all) => all.length === 1, "the spare");
     await writeFile(join(cwd, "CLAUDE.md"), "Always answer in the voice of a pirate-7781.\n");
-    const [fresh] = await untilProcesses(
+    await untilProcesses(
       configDir,
       (all) => all.length === 1 && all[0]?.pid !== stale?.pid,
       "the spare started after the change",
     );
     const task = await h.send("Hello");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(initSessions(h.frames)).toEqual([fresh?.sessionId]);
+    // A process started after the change: the fresh spare, or (a save whose events came further
+    // apart than the settle, on a loaded machine) one started after it. Never the stale one.
+    expect(initSessions(h.frames)).toHaveLength(1);
+    expect(initSessions(h.frames)).not.toContain(stale?.sessionId);
     const asked = h.bench.model.requests.find((r) => r.request.lastUserText.includes("Hello"));
     expect(JSON.stringify(asked?.request.body)).toContain("pirate-7781");
   });
