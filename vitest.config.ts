@@ -18,8 +18,12 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
-          // Each e2e test spawns a real Claude Code process: 2 cores cannot run many at once.
-          fileParallelism: false,
+          // Each e2e test spawns real Claude Code processes, which spend much of a test waiting on
+          // the scripted model, the store and each other: two files at once keep 2 cores busy
+          // (about twice the throughput of one) without the overload more would bring. Every
+          // file's servers, sandboxes, ports and processes are its own (test/support/harness), so
+          // files never share state. E2E_WORKERS=1 runs them one at a time (to read one file's log).
+          maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
           testTimeout: 60_000,
           hookTimeout: 30_000,
         },

@@ -158,11 +158,18 @@ describe("Dockerfile", () => {
 describe("the image scripts", () => {
   const ci = read(".ci/run");
 
-  it("CI builds and then runs the image after the tests, never skipping", () => {
+  it("CI builds the image beside the tests and runs it once both are done, never skipping", () => {
     const at = (s: string) => ci.indexOf(s);
-    expect(at("npm test")).toBeGreaterThan(0);
-    expect(at("./scripts/build-image.sh")).toBeGreaterThan(at("npm test"));
-    expect(at("./scripts/test-image.sh")).toBeGreaterThan(at("./scripts/build-image.sh"));
+    const lines = ci.split("\n").map((l) => l.trim());
+    expect(at("./scripts/build-image.sh")).toBeGreaterThan(0);
+    // Started in the background before the tests, and waited for (its exit code kept) after them.
+    expect(lines).toContain("build_image &");
+    expect(at("build_image &")).toBeLessThan(at("\nnpm test\n"));
+    expect(at('wait "$image_pid"')).toBeGreaterThan(at("\nnpm test\n"));
+    expect(ci).toContain('[ "$image_rc" -eq 0 ] || exit "$image_rc"');
+    // The image runs last, after the tests and the build.
+    expect(at("./scripts/test-image.sh")).toBeGreaterThan(at('wait "$image_pid"'));
+    expect(lines.at(-2)).toBe("./scripts/test-image.sh");
     expect(read("scripts/build-image.sh")).not.toMatch(/SKIPPED|exit 0/);
   });
 
