@@ -1,5 +1,5 @@
 /**
- * What the console sends back to an input-required task (README "Answering"). Reading the
+ * What the console sends back to an input-required task (docs/protocol.md "Answering"). Reading the
  * request and building the parts is the terminal client's code, shared (Node-free):
  * `src/client/interaction.ts` and `src/client/message-parts.ts`. Here only what the page adds:
  * the form's choices checked before the answer is built. Pure: no DOM.

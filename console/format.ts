@@ -5,7 +5,7 @@ import { TaskState, type Task } from "@a2a-js/sdk";
 import { AUTONOMOUS_ORIGIN } from "../src/contract/kinds.js";
 import { formatUsd, usageOf } from "../src/contract/usage.js";
 
-/** `working`, `input-required`, …: the state's name as the README and the terminal client say it. */
+/** `working`, `input-required`, …: the state's name as docs/protocol.md and the terminal client say it. */
 export function stateName(state: TaskState | undefined): string {
   switch (state) {
     case TaskState.TASK_STATE_SUBMITTED:

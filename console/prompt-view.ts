@@ -2,7 +2,7 @@
  * An input-required task's prompt as a form: a question with its options (radio buttons, or
  * check boxes where the question is multi-select, plus a free answer), or a permission request
  * (tool, input, reason) with Allow / Deny and an optional reason. What it sends is the structured
- * answer of README "Answering". A prompt a delegated peer asked (docs/peers.md) says so, with the
+ * answer of docs/protocol.md "Answering". A prompt a delegated peer asked (docs/peers.md) says so, with the
  * peer's name: the answer goes to that agent, not to Claude.
  */
 import type { Part } from "@a2a-js/sdk";

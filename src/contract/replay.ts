@@ -1,6 +1,7 @@
 /**
  * Numbered events, replay from a cursor and idempotent sends (docs/reliability.md): the names a
- * client reads and sends, and the texts of the refusals. Held to the README's contract tables.
+ * client reads and sends, and the texts of the refusals. Held to docs/protocol.md's tables
+ * (test/unit/contract/replay-readme.test.ts).
  */
 
 /** `metadata.eventNumber` of every task event (1, 2, 3, … per task, no gaps); GetTask: the last. */

@@ -14,6 +14,7 @@ import { FakeModel } from "./fake-model/server.js";
 import { DEMO_PROMPTS, DEMO_RULES } from "./rules.js";
 import { openDemoWorkspace, type DemoWorkspace } from "./workspace.js";
 import { demoEnv } from "./env.js";
+import { resolveUrl } from "../client/defaults.js";
 
 export const DEMO_USAGE = `Usage: claude-a2a demo [options]   (npm run demo [-- options] in a clone)
 
@@ -40,6 +41,24 @@ export interface DemoDeps {
   readonly invocation?: Invocation;
 }
 
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * ` --url <url>`, or nothing when the terminal client finds the demo by itself: the URL it
+ * would use (`A2A_URL` in `env`, else its default, `localhost:3008`) is the same loopback port.
+ * So on the default port the banner's `send` line is the README's recorded command, word for word.
+ */
+export function urlFlag(url: string, env: NodeJS.ProcessEnv): string {
+  const served = new URL(url);
+  const client = new URL(resolveUrl(undefined, env));
+  const same =
+    served.protocol === client.protocol &&
+    served.port === client.port &&
+    (served.hostname === client.hostname ||
+      (LOOPBACK_HOSTS.has(served.hostname) && LOOPBACK_HOSTS.has(client.hostname)));
+  return same ? "" : ` --url ${url}`;
+}
+
 /** What the demo prints once both are up: how to talk to it. Pure. */
 export function demoBanner(o: {
   url: string;
@@ -48,14 +67,17 @@ export function demoBanner(o: {
   worktrees: boolean;
   bin: Invocation;
   temporary: boolean;
+  /** The environment the client commands will run in (`A2A_URL`): decides `--url`. */
+  env: NodeJS.ProcessEnv;
 }): string {
   const { url, bin } = o;
+  const flag = urlFlag(url, o.env);
   return [
     `claude-a2a demo: serving ${o.cwd} at ${url} on a scripted model (${o.modelUrl}): no account, no network.`,
     `${o.worktrees ? "Each conversation works in a git worktree of its own; " : ""}Ctrl-C stops it${o.temporary ? " and removes the workspace" : ""}.`,
     ``,
-    `  chat:    ${bin} chat --url ${url}`,
-    `  send:    ${bin} send --url ${url} "${DEMO_PROMPTS.question}"`,
+    `  chat:    ${bin} chat${flag}`,
+    `  send:    ${bin} send${flag} "${DEMO_PROMPTS.question}"`,
     `  console: ${url}/console/`,
     ``,
     `Try "${DEMO_PROMPTS.question}" (a question), "${DEMO_PROMPTS.permission}" (a permission),`,
@@ -142,6 +164,7 @@ export async function runDemo(
         worktrees: workspace.worktrees,
         bin: deps.invocation ?? currentInvocation(),
         temporary: flags.dir === undefined,
+        env: process.env,
       }),
     );
     await (deps.stopSignal ?? untilSignal)();

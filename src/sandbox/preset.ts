@@ -5,7 +5,8 @@ export { strictConflict } from "../config/sandbox-schema.js";
 
 /**
  * `claude.sandbox` as the runtime gets it: the `"strict"` preset expanded, `"off"` as nothing.
- * Pure. The preset's table is in docs/sandbox.md; a test holds the two together.
+ * Pure. The preset's table is in docs/sandbox.md; test/unit/sandbox/strict-table.test.ts holds
+ * the two together.
  */
 
 /** A `claude.sandbox` value as the config schema gives it. */

@@ -67,5 +67,12 @@ describe("A2A server: Claude Code not logged in", () => {
         detail: "no API key, token or claude login found",
       }),
     ]);
+    // What to do now: log in, or try it offline on the scripted model.
+    const [warning] = startup;
+    expect(warning?.msg).toContain("run `claude` once and log in, or set ANTHROPIC_API_KEY");
+    expect(warning?.msg).toContain(
+      "to try it offline on a scripted model: npm run demo, or claude-a2a demo when installed",
+    );
+    expect(warning?.fix).toContain("npm run demo (or claude-a2a demo when installed)");
   });
 });

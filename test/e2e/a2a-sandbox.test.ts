@@ -28,6 +28,7 @@ import {
   sendRequest,
   streamMessage,
   temp,
+  tokenEntries,
   toolUse,
   userMessage,
   type A2AHarness,
@@ -304,6 +305,32 @@ describe("the operator's sandbox policy", () => {
         "bubblewrap is not installed (/nonexistent/bwrap); install it: apt-get install bubblewrap " +
         "socat (Debian, Ubuntu), dnf install bubblewrap socat (Fedora), or set " +
         "claude.sandbox.bwrapPath / socatPath.",
+    );
+  });
+
+  it("a server others may call (a bearer token) with its sandbox off logs the exposure warning at startup", async () => {
+    const cwd = await tempDir();
+    const config = resolveConfig(
+      {
+        server: { auth: { tokens: tokenEntries({ ci: "a-token" }) } },
+        sessions: { spares: 0 },
+        store: { type: "memory" },
+      },
+      { file: "<test>", startDir: cwd, overrides: { port: await freePort(), cwd } },
+    );
+    const lines: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => void lines.push(line) });
+    const server = await startServer({ config, logger });
+    await server.close();
+    const warnings = lines.map((l) => JSON.parse(l) as { level: number; msg: string });
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg:
+          `The workspace ${cwd}: callers other than the local user may reach this server and its ` +
+          "sandbox is off: their commands run with this user's rights; set claude.sandbox to " +
+          '"strict" (and server.sandbox.required) (docs/sandbox.md).',
+      }),
     );
   });
 

@@ -1,7 +1,7 @@
 /**
  * `session_reset` reaches a blocking client: after the context's session went stale, the task a
  * blocking SendMessage returns has the notice in its history (before the answer), and so does
- * GetTask later (README "Sessions": it stays in the history).
+ * GetTask later (docs/tasks.md#sessions: it stays in the history).
  */
 import { randomUUID } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";

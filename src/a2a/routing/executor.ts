@@ -155,6 +155,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     options: {
       signal: AbortSignal;
       runId: string | undefined;
+      toolUseID?: string | undefined;
       title?: string | undefined;
       decisionReason?: string | undefined;
     },

@@ -77,6 +77,11 @@ export class RunOutput {
     }
   }
 
+  /** Its run's frame naming this tool call was handled (its `tool_use` status is out or held). */
+  hasSeenToolUse(toolUseId: string): boolean {
+    return this.toolNames.has(toolUseId);
+  }
+
   /** Closes the text streamed so far (idempotent). */
   finish(): void {
     this.release();

@@ -35,7 +35,7 @@ export interface ServerTaskOptions {
  * (a turn stops when the task parks in input-required or ends). Its state is a `TaskPhase`
  * (`lifecycle.ts`); every step asks `transition` first, and every step after an await re-checks
  * the phase, so a task that ended takes no further step and publishes nothing more. It maps its
- * runs' events to the README's event contract and applies loop protection.
+ * runs' events to docs/protocol.md's event contract and applies loop protection.
  *
  * This class is the task's face to the rest of the server (the executor, the run ownership, the
  * request guard); the steps are its collaborators', one per phase, over the state they share

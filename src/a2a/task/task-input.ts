@@ -10,6 +10,7 @@ import type { InputRequestEntry } from "../interaction/input-request-queue.js";
 import { DENY_FOR_STOP } from "./environment.js";
 import type { TaskCore } from "./task-core.js";
 import type { TaskFinish } from "./task-finish.js";
+import { promptMayShow, type PromptCall } from "./prompt-order.js";
 
 /** What an answer settled: the request's tool, and a permission's decision or `question`. */
 export interface AnsweredPrompt {
@@ -22,6 +23,9 @@ export interface ToolCallOptions {
   readonly signal: AbortSignal;
   readonly title?: string | undefined;
   readonly decisionReason?: string | undefined;
+  /** The run that made the call and the call's id: its prompt waits for its `tool_use` status. */
+  readonly runId?: string | undefined;
+  readonly toolUseID?: string | undefined;
 }
 
 /**
@@ -31,6 +35,9 @@ export interface ToolCallOptions {
  * timer themselves are input-requests.ts's. Plan approval and other asks land here.
  */
 export class TaskInput {
+  /** The call each queued tool prompt is about (prompt-order.ts); a peer's prompt names none. */
+  private readonly calls = new WeakMap<InputRequestEntry, PromptCall>();
+
   constructor(
     private readonly core: TaskCore,
     private readonly finish: TaskFinish,
@@ -89,6 +96,7 @@ export class TaskInput {
       if (request.verdict.stop !== undefined) this.finish.fail(request.verdict.stop);
       return Promise.resolve(request.verdict.result);
     }
+    this.calls.set(request.entry, { runId: options.runId, toolUseId: options.toolUseID });
     // The runtime gave up the call (its turn was interrupted, the process ended).
     options.signal.addEventListener("abort", () => this.withdraw(request.entry), { once: true });
     this.showNext();
@@ -114,11 +122,13 @@ export class TaskInput {
   /**
    * Shows the oldest prompt the client has not seen, if the task is not showing one. Parked with
    * an unshown head: the prompt before it was just settled, and the task stayed parked for it.
+   * A prompt whose call's frame its run has not handled yet waits for it (prompt-order.ts): the
+   * run tries again after each assistant frame, and when it ends.
    */
   showNext(): void {
     const core = this.core;
     const head = core.prompts.unshownHead();
-    if (head === undefined) return;
+    if (head === undefined || !promptMayShow(this.calls.get(head), core.runs)) return;
     if (core.phase.name !== "parked") {
       if (core.phase.name !== "running" && core.phase.name !== "waiting") return;
       if (!core.step({ type: "input_needed" })) return;

@@ -103,6 +103,8 @@ export class TaskRuns {
         core.runs.delete(runId);
         if (core.ended) return;
         output?.finish();
+        // A prompt that waited for a frame of this run waits no more (prompt-order.ts).
+        this.input.showNext();
         // Steering that came as the run ended runs as the task's next turn, not lost; a run
         // that failed takes none, and the task's end names them.
         if (foreground) {
@@ -116,7 +118,10 @@ export class TaskRuns {
         return;
       default:
         if (event.kind === "result") this.finish.addUsage(event.usage);
-        if (!core.ended) output?.onEvent(event);
+        if (core.ended) return;
+        output?.onEvent(event);
+        // A prompt of this frame's tool call may have been waiting for its `tool_use` status.
+        if (event.kind === "assistant") this.input.showNext();
         return;
     }
   }

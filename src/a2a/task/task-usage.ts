@@ -24,7 +24,7 @@ export function addRunUsage(total: TaskUsage, run: RunUsage): TaskUsage {
 
 /**
  * A task's usage with what a peer reported a delegated call cost added to `delegated`; the
- * task's own figures stay its own runs' (docs/peers.md "Cost"). Pure.
+ * task's own figures stay its own runs' (docs/peers.md "Cost rolls up"). Pure.
  */
 export function addDelegatedUsage(total: TaskUsage, peer: UsageFigures): TaskUsage {
   const before = total.delegated ?? { ...EMPTY_FIGURES, calls: 0 };

@@ -23,7 +23,7 @@ describe("the replay contract in docs/protocol.md", () => {
   });
 
   it("quotes every refusal text as the code writes it", () => {
-    // Numbers stand for the placeholders the README writes.
+    // Numbers stand for the placeholders docs/protocol.md writes.
     const placeholders = (text: string) =>
       text.replace("111", "<n>").replace("222", "<last>").replace("333", "<oldest>");
     const texts = [

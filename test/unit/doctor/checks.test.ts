@@ -130,6 +130,8 @@ describe("claude-a2a --check", () => {
     const none = await checkCredentials({ HOME: join(dir(), "nohome") }, "linux");
     expect(none.ok).toBe(false);
     expect(none.fix).toMatch(/claude/);
+    // No login yet: the offline demo is the way to try it now.
+    expect(none.fix).toContain("npm run demo (or claude-a2a demo when installed)");
   });
 
   it("workspace and store: writable directory, SQLite readable, memory always fine", async () => {

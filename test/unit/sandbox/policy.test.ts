@@ -54,6 +54,29 @@ describe("exposureWarning: an off sandbox where others may call", () => {
     ],
     ["allowed logins, off", { server: { allowedLogins: ["a@b"] } }, undefined, true],
     [
+      "on all interfaces (0.0.0.0) with a token, off",
+      {
+        server: {
+          host: "0.0.0.0",
+          auth: { tokens: [{ name: "ci", sha256: "a".repeat(64) }] },
+        },
+      },
+      undefined,
+      true,
+    ],
+    [
+      "on all interfaces (0.0.0.0) with a token, on",
+      {
+        server: {
+          host: "0.0.0.0",
+          auth: { tokens: [{ name: "ci", sha256: "a".repeat(64) }] },
+        },
+      },
+      on,
+      false,
+    ],
+
+    [
       "a token, on",
       { server: { auth: { tokens: [{ name: "ci", sha256: "a".repeat(64) }] } } },
       on,
@@ -63,6 +86,17 @@ describe("exposureWarning: an off sandbox where others may call", () => {
     const warning = exposureWarning("The workspace /w", config(input), settings, found);
     expect(warning !== undefined).toBe(warns);
     if (warns) expect(warning).toContain('set claude.sandbox to "strict"');
+  });
+
+  it("on all interfaces (0.0.0.0) with a token, on but bubblewrap missing: says why", () => {
+    const exposed = config({
+      server: { host: "0.0.0.0", auth: { tokens: [{ name: "ci", sha256: "a".repeat(64) }] } },
+    });
+    expect(exposureWarning("The workspace /w", exposed, on, noBwrap)).toBe(
+      "The workspace /w: callers other than the local user may reach this server and its sandbox " +
+        "cannot run (bubblewrap is not installed (no bwrap on PATH)): their commands run with this " +
+        'user\'s rights; set claude.sandbox to "strict" (and server.sandbox.required) (docs/sandbox.md).',
+    );
   });
 });
 
