@@ -4,7 +4,12 @@
  * process is recorded in. Kept out of `agent.ts`, which only calls it.
  */
 import type { SessionEvent } from "../claude/index.js";
-import { readTranscriptSync, rewindPoint, transcriptCheck } from "../claude/index.js";
+import {
+  readTranscriptSync,
+  recordBranchSync,
+  rewindPoint,
+  transcriptCheck,
+} from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { SlotsFactory } from "../sessions/machine-slots.js";
 import type { OrphanGuard } from "../sessions/orphans.js";
@@ -44,6 +49,8 @@ export function openSessionPool(w: SessionWiring, p: PoolWiring): SessionPool {
     checkTranscript: (sessionId, key) => transcriptCheck({ cwd: cwdOf(key), env })(sessionId),
     rewindPoint: (sessionId, key) =>
       rewindPoint(readTranscriptSync({ cwd: cwdOf(key), env }, sessionId)),
+    recordBranch: (sessionId, prompt, key) =>
+      recordBranchSync({ cwd: cwdOf(key), env }, sessionId, prompt),
     ...(p.slots && { slots: p.slots }),
     onSessionEvent: (key, event) => {
       p.onSessionEvent(key, event);

@@ -35,6 +35,8 @@ export type SessionEvent =
       origin: RunOrigin;
       /** Autonomous runs: the background task ids whose completion woke the runtime. */
       causes?: readonly string[];
+      /** Foreground runs: the uuid their prompt is stored under in the transcript. */
+      promptUuid?: string;
     }
   | { type: "run_state"; runId: string; origin: RunOrigin; from: RunLifecycle; to: RunLifecycle }
   | {

@@ -30,5 +30,6 @@ export type { TranscriptUsage } from "./transcript-usage.js";
 export { SESSION_NOT_FOUND, shareTranscript, transcriptCheck } from "./transcripts.js";
 export type { TranscriptCheck, TranscriptLocation } from "./transcripts.js";
 export { readTranscriptSync, rewindPoint } from "./rewind.js";
-export { pointAfter, pointBefore, type ResumePoint } from "./resume-points.js";
+export { pointAfter, pointBefore, type BranchEnd, type ResumePoint } from "./resume-points.js";
+export { recordBranchSync } from "./branch-record.js";
 export type { SandboxViolation } from "./sandbox-violations.js";

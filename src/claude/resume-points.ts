@@ -8,18 +8,19 @@ import { isPrompt } from "./rewind.js";
 interface Entry {
   readonly type?: string;
   readonly uuid?: string;
+  /** A `last-prompt` record's: the entry the runtime resumes a plain resume at. */
+  readonly leafUuid?: string;
   readonly parentUuid?: string | null;
   readonly isMeta?: boolean;
   readonly message?: { readonly content?: unknown };
 }
 
-function entries(transcript: string): Entry[] {
+function lines(transcript: string): Entry[] {
   const out: Entry[] = [];
   for (const line of transcript.split("\n")) {
     if (line.trim() === "") continue;
     try {
-      const e = JSON.parse(line) as Entry;
-      if (typeof e.uuid === "string") out.push(e);
+      out.push(JSON.parse(line) as Entry);
     } catch {
       // A torn line is skipped.
     }
@@ -29,7 +30,7 @@ function entries(transcript: string): Entry[] {
 
 /** The conversation as the runtime resumes it: from the first entry to the last one written. */
 function chain(transcript: string): Entry[] {
-  const all = entries(transcript);
+  const all = lines(transcript).filter((e) => typeof e.uuid === "string");
   const byUuid = new Map(all.map((e) => [e.uuid as string, e]));
   const out: Entry[] = [];
   const seen = new Set<string>();
@@ -81,3 +82,34 @@ export function pointAfter(
   }
   return { kind: "at", uuid: c.at(-1)?.uuid as string };
 }
+
+/** Whether the runtime's record of where a plain resume goes names a rewound branch. */
+export type BranchEnd =
+  /** It does: a plain resume continues the branch. */
+  | { readonly kind: "recorded" }
+  /** It does not (it names the branch rewound away): `leaf` is the branch's end. */
+  | { readonly kind: "unrecorded"; readonly leaf: string }
+  /** The branch's prompt is not in the transcript: nothing of the branch to resume. */
+  | { readonly kind: "unwritten" };
+
+/**
+ * Whether a plain resume of a session rewound and then run with `prompt` continues that branch.
+ * The runtime loads the branch its newest `last-prompt` line names, and writes one lazily (at
+ * its next prompt, or as its process closes): until one names an entry from `prompt` on, the
+ * newest may name the branch rewound away (everything SIGKILLed right after the rewinding
+ * turn), and `resumeSessionAt` cannot help (it looks only in the branch loaded). The branch is
+ * the one written last (`chain`). Pure.
+ */
+export function branchEnd(transcript: string, prompt: string): BranchEnd {
+  const c = chain(transcript);
+  const from = c.findIndex((e) => e.uuid === prompt);
+  if (from < 0) return { kind: "unwritten" };
+  const leaf = lines(transcript).findLast((e) => e.type === "last-prompt")?.leafUuid;
+  const recorded = leaf === undefined ? -1 : c.findIndex((e) => e.uuid === leaf);
+  if (recorded >= from) return { kind: "recorded" };
+  return { kind: "unrecorded", leaf: c.at(-1)?.uuid as string };
+}
+
+/** The line the runtime writes to say where a plain resume goes (`leafUuid`), as it writes it. */
+export const lastPromptLine = (sessionId: string, leaf: string): string =>
+  JSON.stringify({ type: "last-prompt", leafUuid: leaf, sessionId });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { childConfigDir } from "./history.js";
 import type { TranscriptLocation } from "./transcripts.js";
@@ -75,23 +75,44 @@ export function rewindPoint(transcript: string): string | undefined {
   return undefined;
 }
 
-/** Reads a session's transcript (synchronously: a rare path, right before a session starts). */
-export function readTranscriptSync(where: TranscriptLocation, sessionId: string): string {
+/**
+ * Where a session's transcript is (synchronously: a rare path, right before a session starts).
+ * Under worktrees a fork's copy may hold the same id in another project folder: the file written
+ * last is the one a process of the session wrote.
+ */
+export function transcriptFileSync(
+  where: TranscriptLocation,
+  sessionId: string,
+): string | undefined {
   const configDir = childConfigDir(where.env ?? process.env);
-  if (configDir === undefined || /[\\/]/.test(sessionId)) return "";
+  if (configDir === undefined || /[\\/]/.test(sessionId)) return undefined;
   const projects = join(configDir, "projects");
   let dirs: string[];
   try {
     dirs = readdirSync(projects);
   } catch {
-    return "";
+    return undefined;
   }
+  let found: { file: string; at: number } | undefined;
   for (const dir of dirs) {
+    const file = join(projects, dir, `${sessionId}.jsonl`);
     try {
-      return readFileSync(join(projects, dir, `${sessionId}.jsonl`), "utf8");
+      const at = statSync(file).mtimeMs;
+      if (found === undefined || at > found.at) found = { file, at };
     } catch {
       // Not in this project.
     }
   }
-  return "";
+  return found?.file;
+}
+
+/** Reads a session's transcript (synchronously: a rare path, right before a session starts). */
+export function readTranscriptSync(where: TranscriptLocation, sessionId: string): string {
+  const file = transcriptFileSync(where, sessionId);
+  if (file === undefined) return "";
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
 }

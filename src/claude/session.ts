@@ -118,7 +118,12 @@ export class ClaudeSession {
     this.core.owners.recordSend(uuid, run.id);
     const channel = new AsyncQueue<RunStreamEvent>(() => this.abandon(run.id));
     this.channels.set(run.id, channel);
-    this.core.emitter.emit({ type: "run_started", runId: run.id, origin: "foreground" });
+    this.core.emitter.emit({
+      type: "run_started",
+      runId: run.id,
+      origin: "foreground",
+      promptUuid: uuid,
+    });
     this.core.refreshStatus();
     if (this.process.unusable) {
       const reason = this.process.deadReason();

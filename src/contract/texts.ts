@@ -105,6 +105,9 @@ export const TEXT = {
   canceledByOperator: (operator: string) => `Task canceled by operator ${operator}.`,
   runEndedWithoutResult: "The Claude run ended without a result.",
   runInterrupted: (reason: string) => `Claude's run was interrupted: ${reason}`,
+  /** Appended to a failed task's text: steering messages its run ended without (docs/control.md). */
+  steeringNotTaken: (texts: readonly string[]) =>
+    `${texts.length === 1 ? "A steering message was" : `${texts.length} steering messages were`} not delivered (the run ended before Claude took ${texts.length === 1 ? "it" : "them"}): ${texts.map((t) => JSON.stringify(t.length > 200 ? `${t.slice(0, 200)}…` : t)).join(", ")}. Send ${texts.length === 1 ? "it" : "them"} again in a new message.`,
   inboxFailed: (error: string) => `Attached files could not be saved: ${error}`,
   didNotStart: (reason: string) => `This task did not start: ${reason}.`,
   internalError: (reason: string) => `Internal error: ${reason}`,

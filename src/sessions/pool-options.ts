@@ -1,6 +1,6 @@
 /** How a `SessionPool` is made: what it is given (`pool.ts` re-exports these). */
 import type { Logger } from "pino";
-import type { ClaudeSession, SessionEvent, TranscriptCheck } from "../claude/index.js";
+import type { BranchEnd, ClaudeSession, SessionEvent, TranscriptCheck } from "../claude/index.js";
 import type { Timers } from "../common/timers.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { SessionMap } from "../store/session-map.js";
@@ -49,6 +49,11 @@ export interface SessionPoolOptions {
    * the last assistant message before that prompt, or undefined to start fresh.
    */
   readonly rewindPoint?: (sessionId: string, key: ConversationKey) => string | undefined;
+  /**
+   * Before a session whose rewound branch (begun with `prompt`) has run is resumed: makes the
+   * runtime's record name that branch (`recordBranchSync`). Without it: a plain resume.
+   */
+  readonly recordBranch?: (sessionId: string, prompt: string, key: ConversationKey) => BranchEnd;
   /** Whether a mapped session can still be resumed; without it every mapping is trusted. */
   readonly checkTranscript?: TranscriptCheck;
   /**

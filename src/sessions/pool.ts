@@ -87,6 +87,7 @@ export class SessionPool {
       logger: options.logger,
       ...(options.checkTranscript && { checkTranscript: options.checkTranscript }),
       ...(options.rewindPoint && { rewindPoint: options.rewindPoint }),
+      ...(options.recordBranch && { recordBranch: options.recordBranch }),
       isLive: (key) => this.entries.has(key),
     });
     const spares = options.spares;
@@ -292,8 +293,9 @@ export class SessionPool {
         this.review(entry);
         return;
       case "run_started":
-        // A rewind resumes its own session (no new id): its start point is spent once it runs.
-        if (current) this.options.sessionMap.spend(entry.key).catch(() => undefined);
+        // A rewind resumes its own session (no new id): its point is kept, naming its branch.
+        if (current && event.promptUuid !== undefined)
+          this.options.sessionMap.ran(entry.key, event.promptUuid).catch(() => undefined);
         if (current) entry.clock.update();
         return;
       case "background_task_started":

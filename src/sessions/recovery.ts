@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import type { RunOutcome } from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { SessionMap, StartPoint } from "../store/session-map.js";
-import { SESSION_NOT_FOUND, type TranscriptCheck } from "../claude/index.js";
+import { SESSION_NOT_FOUND, type BranchEnd, type TranscriptCheck } from "../claude/index.js";
 import { TEXT } from "../contract/texts.js";
 
 /** A conversation's mapped Claude session could not be resumed: its next session starts fresh. */
@@ -33,6 +33,12 @@ export interface ResumePlan {
   readonly fork?: boolean;
   /** It starts fresh instead of resuming the mapped session: its first lease says why. */
   readonly reset?: SessionReset;
+  /**
+   * A rewound branch has run: before a plain resume, the runtime's record must name it
+   * (`SessionRecoveryOptions.recordBranch`); if nothing of it was written, the resume is at the
+   * point after all (`after`).
+   */
+  readonly recordBranch?: { readonly prompt: string; readonly after: string };
   /** The mapping names a conversation that cannot go on: it is deleted. */
   readonly dropMapping: boolean;
 }
@@ -56,7 +62,8 @@ export function planResume(input: ResumeInput): ResumePlan {
     return { resume: undefined, reset: input.reset, dropMapping: false };
   const resume = input.mapped;
   const point = input.point;
-  if (resume !== undefined && (point?.resumeAt !== undefined || point?.fork === true)) {
+  const chosen = point?.resumeAt !== undefined || point?.fork === true;
+  if (resume !== undefined && chosen && point.branch === undefined) {
     const at = point.resumeAt;
     return {
       resume,
@@ -64,6 +71,10 @@ export function planResume(input: ResumeInput): ResumePlan {
       ...(point.fork === true && { fork: true }),
       dropMapping: false,
     };
+  }
+  if (resume !== undefined && !input.poisoned && point?.branch !== undefined && point.resumeAt) {
+    const recordBranch = { prompt: point.branch, after: point.resumeAt };
+    return { resume, recordBranch, dropMapping: false };
   }
   if (resume === undefined || !input.poisoned) return { resume, dropMapping: false };
   const resumeAt = input.rewindPoint(resume);
@@ -100,6 +111,8 @@ export interface SessionRecoveryOptions {
   readonly checkTranscript?: TranscriptCheck;
   /** See `SessionPoolOptions.rewindPoint`. */
   readonly rewindPoint?: (sessionId: string, key: ConversationKey) => string | undefined;
+  /** See `SessionPoolOptions.recordBranch`. */
+  readonly recordBranch?: (sessionId: string, prompt: string, key: ConversationKey) => BranchEnd;
   /** Whether the conversation has a live session (its mapping is then in use: left alone). */
   readonly isLive: (key: ConversationKey) => boolean;
 }
@@ -139,6 +152,9 @@ export class SessionRecovery {
     const rewindPoint = (sessionId: string) => this.options.rewindPoint?.(sessionId, key);
     const plan = planResume({ mapped, point: entry, reset, poisoned, rewindPoint });
     if (plan.dropMapping) void this.options.sessionMap.delete(key).catch(() => undefined);
+    if (plan.recordBranch !== undefined && mapped !== undefined) {
+      return this.recordBranch(key, mapped, plan.recordBranch);
+    }
     if (poisoned) {
       this.options.logger.warn(
         { conversation: key, sessionId: mapped, resumeAt: plan.resumeAt },
@@ -146,6 +162,38 @@ export class SessionRecovery {
       );
     }
     return plan;
+  }
+
+  /**
+   * A plain resume of a rewound branch, once the runtime's record names it (written for it if
+   * its process never did); the start point is then spent (a failure to write leaves the
+   * runtime's own record, all a resume had before). Nothing of the branch written (its process
+   * was killed before its prompt was stored): at the point, whose next run names the branch.
+   */
+  private recordBranch(
+    key: ConversationKey,
+    sessionId: string,
+    { prompt, after }: { prompt: string; after: string },
+  ): ResumePlan {
+    let end: BranchEnd | undefined;
+    try {
+      end = this.options.recordBranch?.(sessionId, prompt, key);
+    } catch (err) {
+      this.options.logger.warn({ err, conversation: key }, "recording a rewound branch failed");
+    }
+    const map = this.options.sessionMap;
+    if (end?.kind === "unwritten") {
+      void map.point(key, sessionId, { resumeAt: after }).catch(() => undefined);
+      return { resume: sessionId, resumeAt: after, dropMapping: false };
+    }
+    if (end?.kind === "unrecorded") {
+      this.options.logger.warn(
+        { conversation: key, sessionId, leaf: end.leaf },
+        "the runtime had not recorded the rewound branch's end (its process was killed): recorded it",
+      );
+    }
+    void map.spend(key).catch(() => undefined);
+    return { resume: sessionId, dropMapping: false };
   }
 
   /** The session's last prompt was rejected: its next session resumes before it. */

@@ -14,18 +14,23 @@ export interface SessionEntry {
   updatedAt: string;
   /**
    * A rewind or a fork chose where the conversation's next session starts: at this entry of
-   * `sessionId` (`resumeSessionAt`), copied to a new session when `fork`. Kept on disk until the
-   * session started from it runs (`spend`, or `set` of a fork's new id), so a restart in between
-   * resumes there too.
+   * `sessionId` (`resumeSessionAt`), copied to a new session when `fork`. Kept on disk so a
+   * restart in between resumes there too: a fork's until its new session has an id (`set`); a
+   * rewind's, once its branch runs (`ran`), until the next session has made sure the runtime's
+   * record names that branch (`spend`): a plain resume may follow a record of the branch
+   * rewound away.
    */
   resumeAt?: string;
   fork?: boolean;
+  /** The prompt the rewound branch began with, once a session of it runs (its first run's). */
+  branch?: string;
 }
 
 /** Where a rewind or a fork has the conversation's next session start (`SessionMap.point`). */
 export interface StartPoint {
   readonly resumeAt?: string | undefined;
   readonly fork?: boolean | undefined;
+  readonly branch?: string | undefined;
 }
 
 /** The subset of a pino logger this module needs. */
@@ -55,6 +60,7 @@ const fileSchema = z.object({
       updatedAt: z.string(),
       resumeAt: z.string().min(1).optional(),
       fork: z.boolean().optional(),
+      branch: z.string().min(1).optional(),
     }),
   ),
 });
@@ -140,7 +146,19 @@ export class SessionMap {
     return this.persist();
   }
 
-  /** A session started from the conversation's start point: it is spent (no write if none). */
+  /**
+   * A session started from the conversation's start point runs the prompt `promptUuid`. A
+   * rewind's point (the same session, no new id) is kept, naming the prompt its branch began
+   * with; a fork's waits for its new session's id (`set`). No write if nothing changes.
+   */
+  async ran(key: ConversationKey, promptUuid: string): Promise<void> {
+    const entry = this.entries.get(key);
+    if (entry?.resumeAt === undefined || entry.fork === true || entry.branch !== undefined) return;
+    this.entries.set(key, { ...entry, branch: promptUuid, updatedAt: this.now().toISOString() });
+    await this.persist();
+  }
+
+  /** The start point has done its job: the session is resumed as it is (no write if none). */
   async spend(key: ConversationKey): Promise<void> {
     const entry = this.entries.get(key);
     if (entry === undefined || (entry.resumeAt === undefined && entry.fork !== true)) return;
@@ -214,6 +232,7 @@ function entriesOf(file: { sessions: Record<string, SessionEntry> }): Map<string
         updatedAt: e.updatedAt,
         ...(e.resumeAt !== undefined && { resumeAt: e.resumeAt }),
         ...(e.fork === true && { fork: true }),
+        ...(e.branch !== undefined && { branch: e.branch }),
       },
     ]),
   );

@@ -59,14 +59,11 @@ function initRepository(cwd: string): void {
 
 type Stop = "SIGTERM" | "SIGKILL" | "SIGKILL, its processes too";
 
-describe("a restart right after a rewind or a fork (real runtime, real server processes)", () => {
-  // Skipped, a known gap (docs/control.md "After a restart"): when the server AND its Claude
-  // Code processes are SIGKILLed right after a rewind turn, the runtime never writes its record
-  // of the new branch's end (it does at its next prompt or a clean exit), and a plain resume
-  // follows the old branch. The fix is to keep `resumeSessionAt` at the branch's leaf until then.
-  it.skip("SIGKILL of the server and its Claude Code processes right after a rewind: skipped, a known gap, the runtime resumes the pre-rewind branch (docs/control.md)", () => {});
+/** The server's log line when it wrote the record of a rewound branch its process never wrote. */
+const RECORDED = "the runtime had not recorded the rewound branch's end";
 
-  it.each<Stop>(["SIGTERM", "SIGKILL"])(
+describe("a restart right after a rewind or a fork (real runtime, real server processes)", () => {
+  it.each<Stop>(["SIGTERM", "SIGKILL", "SIGKILL, its processes too"])(
     "%s: the next message resumes the rewound branch, and the fork's conversation",
     async (stop) => {
       const p = await serverProcess({
@@ -90,10 +87,14 @@ describe("a restart right after a rewind or a fork (real runtime, real server pr
       }
 
       const first = p.server;
+      if (stop === "SIGKILL, its processes too") {
+        // All at once, as a power cut: the server is frozen first, so its processes never see
+        // their input close (as they exit they would write the runtime's record of the branch).
+        first.kill("SIGSTOP");
+        await killSandboxProcesses(p.bench.sandbox.configDir);
+      }
       first.kill(stop === "SIGTERM" ? "SIGTERM" : "SIGKILL");
       await first.exited;
-      if (stop === "SIGKILL, its processes too")
-        await killSandboxProcesses(p.bench.sandbox.configDir);
       await p.spawn();
       const again = await p.connect({ fetchImpl: withControl });
 
@@ -107,6 +108,9 @@ describe("a restart right after a rewind or a fork (real runtime, real server pr
       expect(inFork).toContain("Remember kiwi.");
       expect(inFork).toContain("Remember lemon.");
       expect(p.bench.model.unmatched).toEqual([]);
+      // Killed with its processes, the rewound branch had no record of the runtime's: the
+      // server wrote it (without, the runtime resumed the branch rewound away); else it had one.
+      expect(p.server.stdout().includes(RECORDED)).toBe(stop === "SIGKILL, its processes too");
     },
     240_000,
   );

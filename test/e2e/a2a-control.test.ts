@@ -14,6 +14,7 @@ import {
   type Client,
 } from "@a2a-js/sdk/client";
 import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
+import { TEXT } from "../../src/contract/texts.js";
 import {
   a2a,
   asks,
@@ -24,6 +25,7 @@ import {
   messageText,
   reply,
   resultText,
+  runtimeProcesses,
   sendRequest,
   text,
   tokenEntries,
@@ -146,6 +148,23 @@ describe("control extension: steering (real runtime)", () => {
 });
 
 describe("control extension: the other states (real runtime)", () => {
+  it("a steering message Claude never took when the run fails: the failed status names it", async () => {
+    const { h, stream, ids } = await building(withControl);
+    await h.client.sendMessage(sendRequest(userMessage(STEER, ids)));
+    await untilQueued(h);
+    // The conversation's Claude Code process dies under the running turn: the run fails.
+    const [claude] = await runtimeProcesses(h.bench.sandbox.configDir);
+    process.kill(claude?.pid ?? 0, "SIGKILL");
+    await releaseBash(h);
+
+    const shape = describeStream(await stream.done);
+    expect(shape.at(-1)).toBe("status:failed");
+    expect(shape).not.toContain("status:working:steered");
+    const failed = lastStatus(stream.items)?.text ?? "";
+    expect(failed).toContain(TEXT.steeringNotTaken([STEER]));
+    expect(h.bench.model.requests.some((r) => bodyHas(STEER)(r.request))).toBe(false);
+  });
+
   it("with the header, a parked task takes the message as its answer and a finished one refuses it", async () => {
     const h = await a2a({
       fetchImpl: withControl,

@@ -3,12 +3,14 @@
  * a pseudo-terminal, against our server, the REAL Claude Code runtime and the scripted model. A
  * line typed while Claude runs a slow command is folded into the same turn of the same task;
  * `/rewind` takes the conversation Claude knows back to before a task, and `/fork` goes on in a
- * new context.
+ * new context. The first test's terminal is docs/control.md's recorded session, line for line.
  *
  * Each test starts its own server: each counts the server's tasks, which the other's would change.
  */
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import type { Task } from "@a2a-js/sdk";
+import { IdNumbering, normalise } from "../support/demo/transcripts.js";
 import { a2a, EVERY_TASK, KEY, reply, terminal, text } from "../support/harness/index.js";
 import {
   bodyHas,
@@ -31,11 +33,41 @@ function taskOf(tasks: readonly Task[], prompt: string): Task {
   return found;
 }
 
-describe("claude-a2a chat: typing during a turn steers it (real runtime)", () => {
-  it("a line typed while Claude works reaches the same turn, and the answer reflects it", async () => {
+/** The prompts of docs/control.md's recorded session, after the steered build. */
+const REWIND_TO_BUILD = "/rewind Build the release, but leave the changelog alone.";
+const PACKAGE = "Now package it.";
+const PACKAGED = "Packaged it: release.tar.gz.";
+
+/** Marks the block of docs/control.md this file's first test must print, line for line. */
+const MARKER = "<!-- recorded-session: test/e2e/client-control.test.ts -->";
+
+/** docs/control.md's recorded session: the fenced block after MARKER, its `$ ` line left out. */
+async function recordedSession(): Promise<string> {
+  const doc = await readFile(new URL("../../docs/control.md", import.meta.url), "utf8");
+  const at = doc.indexOf(MARKER);
+  if (at < 0) throw new Error(`docs/control.md has no ${MARKER}`);
+  const block = /^```\n([\s\S]*?)^```$/m.exec(doc.slice(at))?.[1] ?? "";
+  return block
+    .split("\n")
+    .filter((line) => !line.startsWith("$ "))
+    .join("\n");
+}
+
+/** What may differ between the recording and a run: ids, ports, hashes (and trailing space). */
+function comparable(text: string): string {
+  const ids = new IdNumbering();
+  ids.see(text);
+  return normalise(text, ids).trim();
+}
+
+describe("claude-a2a chat: steering, /rewind and /fork, as docs/control.md records it (real runtime)", () => {
+  it("a line typed while Claude works reaches the same turn; /rewind goes back before it; /fork branches", async () => {
     const h = await a2a({
       config: { claude: { allowedTools: ["Bash"] } },
-      rules: slowBashRules(),
+      rules: [
+        { name: "package", match: { lastUserText: PACKAGE }, reply: reply(text(PACKAGED)) },
+        ...slowBashRules(),
+      ],
     });
     const client = await terminal(h.server.url);
     const t = client.chat();
@@ -50,19 +82,41 @@ describe("claude-a2a chat: typing during a turn steers it (real runtime)", () =>
     await releaseBash(h);
 
     at = await t.waitFor(STEERED_ANSWER, { from: at });
-    await t.waitFor("[completed]", { from: at });
+    at = await t.waitFor("[completed]", { from: at });
     // The stream's `steered`: Claude took the typed line.
     expect(t.text()).toContain(`↳ Claude took: ${STEER}`);
     const afterTool = h.bench.model.requests.find((r) => r.request.toolResults.length > 0);
     expect(bodyHas(STEER)(afterTool?.request ?? { body: "" })).toBe(true);
     // One task: the typed line steered it, it started no other.
-    const tasks = (await h.client.listTasks(EVERY_TASK)).tasks;
-    expect(tasks).toHaveLength(1);
+    const [build, ...others] = (await h.client.listTasks(EVERY_TASK)).tasks;
+    expect(others).toEqual([]);
+
+    // Back to before the build: Claude builds again, without the steering it no longer knows.
+    at = await t.waitFor(">", { from: at });
+    t.write(`${REWIND_TO_BUILD}${KEY.enter}`);
+    at = await t.waitFor("[completed]", { from: at });
+    const again = h.bench.model.requests.filter((r) => r.request.toolResults.length > 0).at(-1);
+    expect(bodyHas(STEER)(again?.request ?? { body: STEER })).toBe(false);
+    const rewinding = taskOf((await h.client.listTasks(EVERY_TASK)).tasks, "leave the changelog");
+    expect(rewinding.metadata?.control).toMatchObject({ rewoundTo: build?.id });
+
+    // A fork of the rewinding task: a new context that knows it.
+    at = await t.waitFor(">", { from: at });
+    t.write(`/fork ${PACKAGE}${KEY.enter}`);
+    at = await t.waitFor("[completed]", { from: at });
+    expect(
+      bodyHas("leave the changelog alone")(h.bench.model.requests.at(-1)?.request ?? { body: "" }),
+    ).toBe(true);
+    const fork = taskOf((await h.client.listTasks(EVERY_TASK)).tasks, PACKAGE);
+    expect(fork.contextId).not.toBe(rewinding.contextId);
+    expect(fork.metadata?.control).toMatchObject({ forkOf: rewinding.id });
     expect(h.bench.model.unmatched).toEqual([]);
 
-    // Back at the prompt, a line is a new message again.
+    await t.waitFor(">", { from: at });
     t.write(`/exit${KEY.enter}`);
     expect(await t.exited).toBe(0);
+    // docs/control.md's recorded session is this run's terminal, as it shows it.
+    expect(comparable(t.screen())).toBe(comparable(await recordedSession()));
   });
 });
 

@@ -23,9 +23,21 @@ export interface RunEndContext {
   readonly origin: TaskOrigin["kind"];
   /** `budgetStop` of the task's usage so far (undefined: within its budget, or none). */
   readonly overBudget: string | undefined;
+  /**
+   * The texts of the steering messages Claude never took (the control extension): a run that
+   * did not complete does not run them, and the task's end says so (never dropped silently).
+   */
+  readonly untakenSteering?: readonly string[];
 }
 
 export function runEndFate(event: RunTerminalEvent, c: RunEndContext): RunEndFate {
+  const fate = endFate(event, c);
+  const untaken = c.untakenSteering ?? [];
+  if (untaken.length === 0 || (fate.kind !== "fail" && fate.kind !== "over_budget")) return fate;
+  return { ...fate, text: `${fate.text} ${TEXT.steeringNotTaken(untaken)}` };
+}
+
+function endFate(event: RunTerminalEvent, c: RunEndContext): RunEndFate {
   // A failed run fails the task anyway, with its own reason.
   if (event.kind !== "run_failed" && c.overBudget !== undefined) {
     return { kind: "over_budget", text: c.overBudget };

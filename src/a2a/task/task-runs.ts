@@ -105,12 +105,16 @@ export class TaskRuns {
         output?.finish();
         // A prompt that waited for a frame of this run waits no more (prompt-order.ts).
         this.input.showNext();
-        // Steering that came as the run ended runs as the task's next turn, not lost.
+        // Steering that came as the run ended runs as the task's next turn, not lost; a run
+        // that failed takes none, and the task's end names them.
         if (foreground) {
           this.nextTurn = event.kind === "run_completed" ? this.steer.nextTurn() : undefined;
           core.foregroundRun = this.nextTurn?.runId;
         }
-        if (this.nextTurn === undefined) this.onRunEnded(event, foreground);
+        if (this.nextTurn === undefined) {
+          const untaken = foreground && event.kind !== "run_completed" ? this.steer.untaken() : [];
+          this.onRunEnded(event, foreground, untaken);
+        }
         return;
       default:
         if (event.kind === "result") this.finish.addUsage(event.usage);
@@ -125,12 +129,14 @@ export class TaskRuns {
   private onRunEnded(
     event: Extract<RunStreamEvent, { kind: `run_${string}` }>,
     foreground: boolean,
+    untakenSteering: readonly string[],
   ): void {
     const core = this.core;
     const fate = runEndFate(event, {
       foreground,
       origin: core.origin.kind,
       overBudget: this.finish.overBudget(),
+      untakenSteering,
     });
     switch (fate.kind) {
       case "over_budget":

@@ -90,6 +90,16 @@ export class TaskSteer {
     return stream;
   }
 
+  /**
+   * The foreground run ended without completing (it failed, or was interrupted): the messages
+   * Claude never took are not run (the task fails); their texts, for its final status to name.
+   */
+  untaken(): string[] {
+    const steerings = [...this.waiting.splice(0), ...this.sent.values()];
+    this.sent.clear();
+    return steerings.map((s) => textOf(promptOf(s, this.core.ref.taskId)));
+  }
+
   private deliver(steering: Steering, prompt: UserPrompt): boolean {
     const core = this.core;
     const session = core.lease?.session;
@@ -115,4 +125,10 @@ function promptOf(steering: Steering, taskId: string): UserPrompt {
 
 function blocks(prompt: UserPrompt): Exclude<UserPrompt, string> {
   return typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
+}
+
+function textOf(prompt: UserPrompt): string {
+  return blocks(prompt)
+    .flatMap((b) => (b.type === "text" ? [b.text] : []))
+    .join("\n");
 }

@@ -14,6 +14,11 @@ export interface Terminal {
   text(): string;
   /** Everything printed so far, as printed. */
   raw(): string;
+  /**
+   * Everything printed so far as the terminal shows it: a line redrawn in place (the prompt as
+   * it is typed) shows its last state. `raw` rendered by `screenOf`.
+   */
+  screen(): string;
   write(data: string): void;
   /** Waits until the output (after `from`, an index into text()) matches; returns the match end. */
   waitFor(
@@ -28,6 +33,35 @@ export interface Terminal {
 // CSI, OSC and single-character escapes: enough to read what inquirer and our client print.
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-B]|\x1b[=>78]/g;
+
+/**
+ * What a terminal shows of `raw`, line by line: printable text written at the cursor, `\r` and
+ * `ESC[<n>G` move it within the line, `ESC[2K` clears the line, `\n` starts the next; every other
+ * escape is dropped. Enough for what our client and its prompt print. Pure.
+ */
+export function screenOf(raw: string): string {
+  const lines: string[] = [];
+  let line: string[] = [];
+  let col = 0;
+  const tokens =
+    // eslint-disable-next-line no-control-regex
+    /\x1b\[([0-9;?]*)([ -/]*[@-~])|\x1b\][^\x07]*\x07|\x1b[()][0-9A-B]|\x1b[=>78]|[\r\n]|[^\x1b\r\n]/g;
+  for (const [token, params, final] of raw.matchAll(tokens)) {
+    if (token === "\n") {
+      lines.push(line.join("").trimEnd());
+      line = [];
+      col = 0;
+    } else if (token === "\r") col = 0;
+    else if (final === "G") col = Math.max(0, Number(params || "1") - 1);
+    else if (final === "K" && params === "2") line = [];
+    else if (!token.startsWith("\x1b")) {
+      while (line.length < col) line.push(" ");
+      line[col++] = token;
+    }
+  }
+  lines.push(line.join("").trimEnd());
+  return lines.join("\n");
+}
 
 /** `script`: a compiled `cli.js` to run instead of the sources (under tsx, from `cwd`). */
 export function runInTerminal(
@@ -55,6 +89,7 @@ export function runInTerminal(
   return {
     text,
     raw: () => raw,
+    screen: () => screenOf(raw),
     pid: pty.pid,
     exited,
     write: (data) => pty.write(data),

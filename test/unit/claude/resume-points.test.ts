@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { pointAfter, pointBefore } from "../../../src/claude/resume-points.js";
+import {
+  branchEnd,
+  lastPromptLine,
+  pointAfter,
+  pointBefore,
+} from "../../../src/claude/resume-points.js";
 
 /** A transcript line: `p:<uuid>` a prompt, `a:` an assistant message, `t:` a tool result. */
 function line(spec: string, parent: string | null): string {
@@ -80,5 +85,68 @@ describe("pointAfter: the end of a task", () => {
     ["an unknown prompt", conversation, "zz", new Set<string>(), { kind: "missing" }],
   ])("%s", (_name, transcript, uuid, own, expected) => {
     expect(pointAfter(transcript, uuid, own)).toEqual(expected);
+  });
+});
+
+/** The runtime's record of where a plain resume goes (no uuid of its own). */
+const record = (leaf: string) => JSON.stringify({ type: "last-prompt", leafUuid: leaf });
+
+/**
+ * A conversation rewound to a1 (p2's task rewound away, then p3's prompt from a1), as the
+ * runtime writes it: each turn's record after it, the branch rewound away's written as its
+ * process closed for the rewind.
+ */
+const rewound = (...tail: string[]) =>
+  [
+    line("p:p1", null),
+    line("a:a1", "p1"),
+    record("a1"),
+    line("p:p2", "a1"),
+    line("a:a2", "p2"),
+    record("a2"),
+    line("p:p3", "a1"),
+    line("a:a3", "p3"),
+    ...tail,
+  ].join("\n");
+
+describe("branchEnd: whether a plain resume continues the branch a rewind began with p3", () => {
+  it.each([
+    [
+      "the newest record names the branch rewound away (all SIGKILLed): unrecorded, its end",
+      rewound(),
+      { kind: "unrecorded", leaf: "a3" },
+    ],
+    ["its process recorded the branch's end", rewound(record("a3")), { kind: "recorded" }],
+    [
+      "a record on the branch, behind its end: the runtime's own",
+      rewound(record("p3"), line("a:a3b", "a3")),
+      { kind: "recorded" },
+    ],
+    [
+      "a record of the rewind point is not the branch's",
+      rewound(record("a1")),
+      { kind: "unrecorded", leaf: "a3" },
+    ],
+    [
+      "a later turn on the branch (killed in a tool round), not recorded: its last entry",
+      rewound(line("p:p4", "a3"), line("a:a4", "p4"), line("t:t4", "a4")),
+      { kind: "unrecorded", leaf: "t4" },
+    ],
+    [
+      "its prompt never written (killed while its process started): unwritten",
+      rewound().split("\n").slice(0, 6).join("\n"),
+      { kind: "unwritten" },
+    ],
+    ["no transcript", "", { kind: "unwritten" }],
+  ])("%s", (_name, transcript, expected) => {
+    expect(branchEnd(transcript, "p3")).toEqual(expected);
+  });
+
+  it("the record written for it is the runtime's line, and makes the branch recorded", () => {
+    const line = lastPromptLine("s-1", "a3");
+    expect(JSON.parse(line)).toEqual({ type: "last-prompt", leafUuid: "a3", sessionId: "s-1" });
+    // The runtime's loader finds its records by this prefix.
+    expect(line.startsWith('{"type":"last-prompt"')).toBe(true);
+    expect(branchEnd(`${rewound()}\n${line}`, "p3")).toEqual({ kind: "recorded" });
   });
 });

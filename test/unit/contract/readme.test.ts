@@ -183,6 +183,7 @@ const ARGS: Record<string, unknown[]> = {
   notAllowed: ["acceptEdits", ["plan"]],
   wider: ["auto", "default"],
   needsExtension: [CONTROL_EXTENSION_URI],
+  steeringNotTaken: [["Also update the changelog."]],
 };
 
 /** Every text the contract defines, each rendered once with sample arguments. */

@@ -110,6 +110,69 @@ describe("runEndFate: what the end of a task's run means for the task", () => {
   }
 });
 
+describe("runEndFate: steering messages a run ended without are named, never dropped silently", () => {
+  const steer = ["Also update the changelog."];
+  const note = TEXT.steeringNotTaken(steer);
+  it.each<[string, RunTerminalEvent, string | undefined, readonly string[], RunEndFate]>([
+    [
+      "a failed run: its reason, then them",
+      failed,
+      undefined,
+      steer,
+      {
+        kind: "fail",
+        text: `boom ${note}`,
+      },
+    ],
+    [
+      "an interrupted run: the same",
+      interrupted,
+      undefined,
+      steer,
+      {
+        kind: "fail",
+        text: `${TEXT.runInterrupted("interrupt requested")} ${note}`,
+      },
+    ],
+    [
+      "a run stopped by the budget: the same",
+      interrupted,
+      over,
+      steer,
+      {
+        kind: "over_budget",
+        text: `${over} ${note}`,
+      },
+    ],
+    ["none untaken: the reason alone", failed, undefined, [], { kind: "fail", text: "boom" }],
+    // A completed run hands them to the task's next turn before its end is decided.
+    [
+      "a completed run settles as always",
+      completed("done"),
+      undefined,
+      steer,
+      {
+        kind: "settle",
+        answer: "done",
+      },
+    ],
+  ])("%s", (_name, event, overBudget, untakenSteering, fate) => {
+    expect(
+      runEndFate(event, { foreground: true, origin: "client", overBudget, untakenSteering }),
+    ).toEqual(fate);
+  });
+
+  it("quotes each message, shortened past 200 characters, and says how many", () => {
+    expect(TEXT.steeringNotTaken(["a"])).toBe(
+      'A steering message was not delivered (the run ended before Claude took it): "a". Send it again in a new message.',
+    );
+    const two = TEXT.steeringNotTaken(["x".repeat(250), "b"]);
+    expect(two).toContain(`2 steering messages were not delivered`);
+    expect(two).toContain(`"${"x".repeat(200)}…", "b"`);
+    expect(two).toContain("Send them again");
+  });
+});
+
 describe("failedText: what the client reads of a failed run", () => {
   it.each([
     [
