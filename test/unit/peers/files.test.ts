@@ -75,8 +75,8 @@ describe("filePartsOf: the files Claude sends", () => {
   });
 
   it.each([
-    ["a path outside", async () => "../outside/secret.txt", "is outside the working directory"],
-    ["an absolute path outside", async (o: string) => join(o, "secret.txt"), "is outside"],
+    ["a path outside", () => "../outside/secret.txt", "is outside the working directory"],
+    ["an absolute path outside", (o: string) => join(o, "secret.txt"), "is outside"],
     [
       "a symlink to a file outside",
       async (o: string, cwd: string) => {
@@ -101,7 +101,7 @@ describe("filePartsOf: the files Claude sends", () => {
       },
       "is a symbolic link",
     ],
-    ["the working directory itself", async () => ".", "is outside the working directory"],
+    ["the working directory itself", () => ".", "is outside the working directory"],
     [
       "a directory",
       async (_o: string, cwd: string) => {
@@ -112,13 +112,13 @@ describe("filePartsOf: the files Claude sends", () => {
     ],
     [
       "a FIFO (its open must not hang)",
-      async (_o: string, cwd: string) => {
+      (_o: string, cwd: string) => {
         execFileSync("mkfifo", [join(cwd, "pipe")]);
         return "pipe";
       },
       "pipe is not a file",
     ],
-    ["a missing file", async () => "gone.txt", "gone.txt does not exist"],
+    ["a missing file", () => "gone.txt", "gone.txt does not exist"],
   ])("refuses %s with a clear error, reading nothing", async (_what, plant, error) => {
     const { cwd, outside } = await setup();
     const path = await plant(outside, cwd);
