@@ -18,7 +18,6 @@ import {
   agent,
   describeEvent,
   idsOf,
-  isState,
   sentStamp,
   type ScriptedAgent,
 } from "../a2a/support/agent.js";

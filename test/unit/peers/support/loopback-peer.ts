@@ -53,7 +53,7 @@ export function peerStatus(
             parts.length > 0 ? agentMessage(ref, parts, kind ? { kind } : undefined) : undefined,
           timestamp: new Date().toISOString(),
         },
-        metadata: metadata as never,
+        metadata: metadata,
       },
     },
   };
