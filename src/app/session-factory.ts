@@ -57,8 +57,22 @@ export interface SessionWiring {
 }
 
 /**
- * The `a2a` MCP server of one process and its tools allowed by default, only where peers are
- * configured; `claude.disallowedTools` still takes them away, as any tool.
+ * Which `a2a` tools a process gets allowed by default (docs/peers.md "Tools"): none without
+ * peers; with them, each one `claude.disallowedTools` does not name (by the tool's name, or the
+ * server's, `mcp__a2a` or `mcp__a2a__*`, Claude Code's rule forms for MCP tools). A disallowed
+ * tool is also passed on to the runtime, which takes it away from Claude. Pure.
+ */
+export function allowedA2ATools(peerCount: number, disallowed: readonly string[] = []): string[] {
+  if (peerCount === 0) return [];
+  const server = `mcp__${A2A_SERVER}`;
+  if (disallowed.includes(server) || disallowed.includes(`${server}__*`)) return [];
+  return A2A_TOOL_NAMES.filter((name) => !disallowed.includes(name));
+}
+
+/**
+ * The `a2a` MCP server of one process and its tools allowed by default (`allowedA2ATools`),
+ * only where peers are configured. Allowed, a call never prompts; a deny or ask rule of Claude
+ * Code's own settings still applies, as to any tool.
  */
 function peerTools(
   w: SessionWiring,
@@ -66,7 +80,9 @@ function peerTools(
   session: () => ClaudeSession,
 ): Pick<ClaudeSessionOptions, "mcpServers" | "allowedTools"> {
   const { peers, delegatingTask } = w;
-  if (peers === undefined || peers.size === 0 || delegatingTask === undefined) return {};
+  const allowed = allowedA2ATools(peers?.size ?? 0, w.config.claude.disallowedTools);
+  // No peer, or every tool disallowed: no server at all.
+  if (peers === undefined || allowed.length === 0 || delegatingTask === undefined) return {};
   const server = a2aMcpServer({
     peers,
     config: w.config.peers,
@@ -76,7 +92,7 @@ function peerTools(
   });
   return {
     mcpServers: { ...w.passthrough.mcpServers, [A2A_SERVER]: server },
-    allowedTools: [...(w.config.claude.allowedTools ?? []), ...A2A_TOOL_NAMES],
+    allowedTools: [...(w.config.claude.allowedTools ?? []), ...allowed],
   };
 }
 

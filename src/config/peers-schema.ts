@@ -20,12 +20,24 @@ const peerAuthSchema = z
             "The environment variable holding the bearer token sent to this peer. Read when " +
               "the call is made; the token itself is never in the config or the logs.",
           ),
+        origins: z
+          .array(httpUrl(), { error: "expected an array of URLs" })
+          .optional()
+          .describe(
+            "Origins (scheme://host:port; only a URL's origin counts) the token may also be " +
+              "sent to, besides the url's own: where the peer's card lists its interfaces, " +
+              "when on another host. Default: none, so a redirect or an interface elsewhere " +
+              "is called without the token.",
+          ),
       }),
     ],
-    { error: 'expected "none" or { "tokenEnv": "<VARIABLE>" }' },
+    { error: 'expected "none" or { "tokenEnv": "<VARIABLE>", "origins"?: [URLs] }' },
   )
   .default("none")
-  .describe('"none", or { "tokenEnv": "<VARIABLE>" }: a bearer token from that variable.');
+  .describe(
+    '"none", or { "tokenEnv": "<VARIABLE>" }: a bearer token from that variable, sent only to ' +
+      "the url's origin (and auth.origins).",
+  );
 
 export const peerSchema = z.strictObject({
   url: httpUrl().describe(

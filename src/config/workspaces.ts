@@ -184,13 +184,20 @@ export function workspacePeerAgents(
     name,
     {
       url: `${origin}${WORKSPACES_PATH}/${name}/.well-known/agent-card.json`,
-      auth: base.peers.workspaceAuth,
+      auth: siblingAuth(base.peers.workspaceAuth, base.server.publicUrl),
       allowPrivateNetwork: true,
       description: `The sibling workspace ${name} of this server.`,
     },
   ]);
   return { ...base.peers.agents, ...spec.peers?.agents, ...Object.fromEntries(siblings) };
 }
+
+/**
+ * A sibling's auth: `peers.workspaceAuth`, its token allowed on `server.publicUrl` too, since
+ * the sibling's card lists its interfaces there (the card is read on the loopback address).
+ */
+const siblingAuth = (auth: PeerConfig["auth"], publicUrl: string): PeerConfig["auth"] =>
+  auth === "none" ? auth : { ...auth, origins: [...(auth.origins ?? []), publicUrl] };
 
 /** Whether a caller (by kind and name) may call a workspace with these `callers`. Pure. */
 export function workspaceAllows(

@@ -33,8 +33,12 @@ export function reportPath(userText: string): string {
 const chosenColour = (req: ParsedRequest): string =>
   /\b(red|blue)\b/.exec(req.toolResults.map((r) => r.content).join("\n"))?.[1] ?? "blue";
 
-/** The text a user typed, without the `<system-reminder>` blocks the runtime adds. */
-const typed = (s: string): string =>
+/**
+ * A text without the `<system-reminder>` blocks the runtime adds to what it sends the model (a
+ * user's message, a tool's result: `<total_tokens>` left, task notifications): what the user
+ * typed, or what the tool returned.
+ */
+export const withoutReminders = (s: string): string =>
   s.replace(/<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, "").trim();
 
 export const DEMO_HELP =
@@ -89,7 +93,7 @@ export const DEMO_RULES: readonly Rule[] = [
   },
   {
     name: "help",
-    match: { when: (req) => !req.isSubagent && typed(req.lastUserText) !== "" },
+    match: { when: (req) => !req.isSubagent && withoutReminders(req.lastUserText) !== "" },
     reply: reply(text(DEMO_HELP)),
   },
 ];

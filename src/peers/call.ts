@@ -5,7 +5,7 @@ import { realTimers, type Timers } from "../common/timers.js";
 import { DELEGATION_DEPTH_KEY } from "../contract/delegation.js";
 import { textPart } from "../contract/messages.js";
 import { peerStateStep, stateName } from "./decisions.js";
-import { filePartsOf, savePeerFiles } from "./files.js";
+import { filePartsOf, PeerFileError, savePeerFiles } from "./files.js";
 import type { Peer } from "./peer-client.js";
 import { answerOf, applyPeerEvent, emptyView, fileParts, type PeerView } from "./peer-events.js";
 
@@ -26,6 +26,8 @@ export type CallOutcome =
       readonly text: string;
       /** Saved files, relative to the working directory. */
       readonly files: readonly string[];
+      /** Why the peer's files were not saved (a symlink in the way): the call is then an error. */
+      readonly filesRefused?: string;
     }
   | { readonly ok: false; readonly error: string };
 
@@ -121,10 +123,8 @@ export async function sendToPeer(c: CallContext, args: SendArgs): Promise<CallOu
         next = message(answer.parts, depth, view, task.ref.taskId);
       }
     }
-    if (view.usage !== undefined) task.addUsage(view.usage);
     return await outcome(c, view);
   } catch (err) {
-    if (view.usage !== undefined) task.addUsage(view.usage);
     if (signal.aborted && client !== undefined) await cancelPeer(client, view, c.requestTimeoutMs);
     const why = timeout.signal.aborted
       ? `no answer within ${c.callTimeoutMs} ms (peers.callTimeoutMs); the peer's task was canceled`
@@ -135,6 +135,8 @@ export async function sendToPeer(c: CallContext, args: SendArgs): Promise<CallOu
           : String(err);
     return { ok: false, error: `The call to ${peer.name} failed: ${why}` };
   } finally {
+    // Once, whatever the outcome: the peer's work is paid for even when the call failed.
+    if (view.usage !== undefined) task.addUsage(view.usage);
     timers.clearTimeout(handle);
     call.done();
   }
@@ -147,15 +149,23 @@ async function outcome(c: CallContext, view: PeerView): Promise<CallOutcome> {
     const said = view.statusText === "" ? "" : `: ${view.statusText}`;
     return { ok: false, error: `${c.peer.name}'s task ${view.taskId} ended ${state}${said}` };
   }
-  const files = await savePeerFiles(c.cwd, c.peer.name, view.taskId, fileParts(view));
-  return {
-    ok: true,
+  const answer = {
+    ok: true as const,
     agent: c.peer.name,
     taskId: view.taskId,
     contextId: view.contextId,
     text: answerOf(view),
-    files,
   };
+  try {
+    return {
+      ...answer,
+      files: await savePeerFiles(c.cwd, c.peer.name, view.taskId, fileParts(view)),
+    };
+  } catch (err) {
+    // The answer is paid for: Claude gets it, with the refusal, rather than the refusal alone.
+    if (!(err instanceof PeerFileError)) throw err;
+    return { ...answer, files: [], filesRefused: err.message };
+  }
 }
 
 /** Cancels the peer's task (best effort: it may have ended, or be unreachable). */

@@ -85,6 +85,25 @@ export function cardUrlOf(url: string): string {
   return parsed.toString();
 }
 
+/**
+ * Whether a request to `url` carries the peer's bearer token: only on the origins (scheme, host,
+ * port) the operator gave: its configured URL's and its `auth.origins`. A redirect elsewhere, or
+ * an interface its card lists on another host, is called without it: a card and a redirect are
+ * whatever the peer's host answers, and a token sent wherever they point would be theirs to take.
+ */
+export function sendsToken(url: string, origins: readonly string[]): boolean {
+  try {
+    return origins.includes(new URL(url).origin);
+  } catch {
+    return false;
+  }
+}
+
+/** The origins a peer's token may go to: its card URL's and its `auth.origins`. */
+export const tokenOrigins = (cardUrl: string, more: readonly string[] = []): string[] => [
+  ...new Set([cardUrl, ...more].map((u) => new URL(u).origin)),
+];
+
 /** Most redirects one request to a peer follows, each hop checked as a request of its own. */
 export const MAX_REDIRECTS = 5;
 

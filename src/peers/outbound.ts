@@ -7,7 +7,7 @@ import {
   type ResolvedAddress,
 } from "../a2a/push/target.js";
 import { realTimers, type Timers } from "../common/timers.js";
-import { MAX_REDIRECTS, redirectTarget, retryStep } from "./decisions.js";
+import { MAX_REDIRECTS, redirectTarget, retryStep, sendsToken } from "./decisions.js";
 import { sendPinned, type SendPinned } from "./pinned-fetch.js";
 
 /**
@@ -16,7 +16,7 @@ import { sendPinned, type SendPinned } from "./pinned-fetch.js";
  * link-local address is refused unless its `allowPrivateNetwork` is true; connected to exactly
  * the addresses that check passed, as a webhook delivery is (`pinned-fetch.ts`), so the name is
  * resolved once per request and a rebinding DNS answer cannot redirect it; with the peer's
- * bearer token; bounded by `requestTimeoutMs` until the response's headers come (a streamed
+ * bearer token on the configured origins only (`sendsToken`); bounded by `requestTimeoutMs` until the response's headers come (a streamed
  * answer is then bounded by the call's own timeout); tried again as `retryStep` says, on the same
  * addresses. A redirect of a read is a new request: checked and pinned anew.
  */
@@ -24,8 +24,11 @@ export interface OutboundOptions {
   readonly allowPrivateNetwork: boolean;
   readonly requestTimeoutMs: number;
   readonly retries: number;
-  /** The bearer token, read from the environment when the call is made. */
-  readonly token?: string | undefined;
+  /**
+   * The bearer token, read from the environment when the call is made, and the origins it may
+   * go to (`sendsToken`).
+   */
+  readonly bearer?: { readonly token: string; readonly origins: readonly string[] } | undefined;
   /** Injectable: tests never resolve a real host. */
   readonly resolve?: Resolve;
   /**
@@ -83,7 +86,11 @@ export function outboundFetch(o: OutboundOptions): typeof fetch {
     init: RequestInit | undefined,
   ): Promise<Response> {
     const headers = new Headers(init?.headers);
-    if (o.token !== undefined) headers.set("authorization", `Bearer ${o.token}`);
+    if (o.bearer !== undefined && sendsToken(url, o.bearer.origins)) {
+      headers.set("authorization", `Bearer ${o.bearer.token}`);
+    } else {
+      headers.delete("authorization");
+    }
     for (let attempt = 0; ; attempt++) {
       const timeout = new AbortController();
       const handle = timers.setTimeout(

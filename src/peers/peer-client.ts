@@ -9,7 +9,7 @@ import {
 import type { Resolve } from "../a2a/push/target.js";
 import type { Timers } from "../common/timers.js";
 import type { PeerConfig, PeersConfig } from "../config/peers-schema.js";
-import { cardUrlOf } from "./decisions.js";
+import { cardUrlOf, tokenOrigins } from "./decisions.js";
 import { outboundFetch } from "./outbound.js";
 
 /** What reaches the outside: injectable so tests never resolve a name or open a socket. */
@@ -48,7 +48,10 @@ export class Peer {
       allowPrivateNetwork: this.config.allowPrivateNetwork,
       requestTimeoutMs: this.bounds.requestTimeoutMs,
       retries: this.bounds.retries,
-      token,
+      bearer:
+        auth === "none" || token === undefined
+          ? undefined
+          : { token, origins: tokenOrigins(this.cardUrl, auth.origins) },
       ...this.network,
     });
   }

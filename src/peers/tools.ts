@@ -42,9 +42,11 @@ const extraOf = (extra: unknown): Extra =>
 export function describeOutcome(o: CallOutcome): ToolResult {
   if (!o.ok) return error(o.error);
   const files = o.files.length === 0 ? "" : `\n\nFiles saved: ${o.files.join(", ")}`;
-  return ok(
-    `${o.agent} answered (task ${o.taskId}, contextId ${o.contextId}; pass that contextId to continue this conversation):\n\n${o.text}${files}`,
-  );
+  const answered = `${o.agent} answered (task ${o.taskId}, contextId ${o.contextId}; pass that contextId to continue this conversation):\n\n${o.text}${files}`;
+  if (o.filesRefused !== undefined) {
+    return error(`${answered}\n\nIts files were not saved: ${o.filesRefused}`);
+  }
+  return ok(answered);
 }
 
 /**

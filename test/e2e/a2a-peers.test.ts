@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from "node:net";
 import { existsSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { describe, expect, it } from "vitest";
@@ -40,6 +40,7 @@ import {
   userMessage,
   writes,
   peerPair,
+  peerOf,
   type A2AHarness,
 } from "../support/harness/index.js";
 
@@ -218,6 +219,31 @@ describe("delegation to a peer A2A agent", () => {
     const { stored } = await answered(a, asked, "No, do not write it.");
     expect(resultOf(stored)).toContain("B was not allowed to write");
     expect(existsSync(target)).toBe(false);
+  });
+
+  it("a permissions.ask rule of A's Claude Code settings makes send_message a permission prompt to A's caller; denied, B is never asked", async () => {
+    const b = await a2a({ rules: [says("What is the answer?", "B says 42")] });
+    const a = await a2a({
+      config: { ...peerOf(b), claude: { settingSources: ["project"] } },
+      rules: delegating("Ask B", { agent: "b", text: "What is the answer?" }),
+      beforeStart: async (cwd) => {
+        await mkdir(join(cwd, ".claude"), { recursive: true });
+        const ask = { permissions: { ask: [SEND_MESSAGE_TOOL] } };
+        await writeFile(join(cwd, ".claude", "settings.json"), JSON.stringify(ask));
+      },
+    });
+    const asked = await a.stream("Ask B");
+    const prompt = lastStatus(asked);
+    expect(prompt.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(prompt.kind).toBe(KIND.permissionRequest);
+    expect(prompt.data?.toolName).toBe(SEND_MESSAGE_TOOL);
+    expect(b.bench.model.requests).toHaveLength(0);
+
+    const deny = dataPart({ kind: "permission_response", decision: "deny", reason: "not now" });
+    const { stored } = await answered(a, asked, [deny]);
+    expect(resultOf(stored)).toContain("not now");
+    expect(stored.metadata?.[DELEGATED_TASKS_KEY]).toBeUndefined();
+    expect(b.bench.model.requests).toHaveLength(0);
   });
 
   it("canceling A while B works cancels B's task", async () => {

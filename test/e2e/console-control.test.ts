@@ -2,8 +2,8 @@
  * Control from the page (issue 37 item 6, docs/console.md), in a real headless Chromium against
  * the real server, runtime and scripted model: a plan is approved or rejected with feedback, a
  * conversation is rewound to before a task (its dry-run diff shown first), a task is forked into
- * a new conversation the page opens, each only where the card offers it; and a question a
- * delegated peer asked names that peer.
+ * a new conversation the page opens, each only where the card offers it; and a question or a
+ * permission a delegated peer asked names that peer.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -24,6 +24,9 @@ import {
   type ConsolePage,
   requestOf,
   peerPair,
+  temp,
+  writes,
+  afterTool,
 } from "../support/harness/index.js";
 import {
   PLAN_CONFIG,
@@ -259,6 +262,36 @@ describe("the console names a delegated peer", () => {
     await form.locator("button[type=submit]").click();
     await completed(page);
     expect(await page.locator(".timeline").textContent()).toContain("B picked blue");
+    expect(b.bench.model.unmatched).toEqual([]);
+    await closeChecked(open);
+  });
+
+  it("a permission peer b asks for says it is b's, and a deny with its reason reaches b, whose file is not written", async () => {
+    const outside = await temp("console-peer-outside-");
+    const target = join(outside.path, "denied.txt");
+    const { a, b } = await peerPair(
+      { rules: [writes("Write the file", target, "no\n"), afterTool(true, "B was not allowed")] },
+      "Ask B to write",
+      "Write the file",
+    );
+    const open = await consoleOf(a);
+    const { page } = open;
+    await page.locator("#composer-text").fill("Ask B to write");
+    await page.locator("#composer button[type=submit]").click();
+    const form = page.locator(".permission-form");
+    await form.waitFor({ timeout: 60_000 });
+    expect(await form.locator(".from-peer .peer-name").textContent()).toBe("b");
+    expect(await form.locator(".tool").textContent()).toBe("Write");
+    await form.locator('input[name="reason"]').fill("not on this machine");
+    await form.locator("button.deny").click();
+    await completed(page);
+    expect(await page.locator(".timeline").textContent()).toContain("B was not allowed");
+    // The deny, with its reason, was B's runtime's answer to B's own tool call.
+    const denied = b.bench.model.messageRequests.flatMap((r) =>
+      r.toolResults.map((t) => t.content),
+    );
+    expect(denied.join("\n")).toContain("not on this machine");
+    expect(await exists(target)).toBe(false);
     expect(b.bench.model.unmatched).toEqual([]);
     await closeChecked(open);
   });

@@ -3,6 +3,7 @@
  * (allowed on loopback), and A's scripted rules: a prompt makes Claude call `send_message`, and
  * the tool's result is relayed as the answer.
  */
+import { withoutReminders } from "../../../src/demo/rules.js";
 import { reply, text, toolUse, type Rule } from "./model.js";
 
 export const SEND_MESSAGE_TOOL = "mcp__a2a__send_message";
@@ -22,6 +23,9 @@ export const delegating = (prompt: string, input: Record<string, unknown>): Rule
   {
     name: "relay",
     match: { toolResult: true },
-    reply: (req) => reply(text(`A relays: ${req.toolResults.at(-1)?.content ?? ""}`)),
+    // The tool's own result: the runtime appends a `<system-reminder>` (tokens left) to it, which
+    // a model reads and does not relay.
+    reply: (req) =>
+      reply(text(`A relays: ${withoutReminders(req.toolResults.at(-1)?.content ?? "")}`)),
   },
 ];

@@ -89,6 +89,17 @@ describe("the peers config", () => {
     else expect(found).toContain(problem);
   });
 
+  it("lets a sibling's token go to server.publicUrl too, where its card lists its interfaces", () => {
+    const config = resolve({
+      peers: { workspaceAuth: { tokenEnv: "SIBLING_TOKEN" } },
+      workspaces: { api: { cwd: "api", peers: { workspaces: ["web"] } }, web: { cwd: "web" } },
+    });
+    expect(workspacePeerAgents(config, config.workspaces[0]!).web?.auth).toEqual({
+      tokenEnv: "SIBLING_TOKEN",
+      origins: [config.server.publicUrl],
+    });
+  });
+
   it("keeps the peers' token variables out of Claude Code's environment", () => {
     const config = resolve({
       peers: {

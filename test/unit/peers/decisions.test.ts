@@ -5,7 +5,9 @@ import {
   cardUrlOf,
   peerStateStep,
   retryStep,
+  sendsToken,
   stateName,
+  tokenOrigins,
 } from "../../../src/peers/decisions.js";
 
 describe("callRefusal: only a configured peer, within peers.maxDepth", () => {
@@ -73,5 +75,31 @@ describe("cardUrlOf", () => {
     ["https://h/card.json", "https://h/card.json"],
   ])("%s", (url, card) => {
     expect(cardUrlOf(url)).toBe(card);
+  });
+});
+
+describe("sendsToken and tokenOrigins: a peer's token goes to the origins the operator gave only", () => {
+  const origins = tokenOrigins("https://peer.example/.well-known/agent-card.json", [
+    "https://api.example:8443/anything",
+  ]);
+
+  it("are the card URL's origin and each auth.origins entry's, once", () => {
+    expect(origins).toEqual(["https://peer.example", "https://api.example:8443"]);
+    expect(tokenOrigins("http://h:1/a", ["http://h:1/b"])).toEqual(["http://h:1"]);
+  });
+
+  it.each([
+    ["https://peer.example/a2a/jsonrpc", true],
+    ["https://peer.example:443/x", true],
+    ["https://api.example:8443/a2a", true],
+    ["http://peer.example/a2a", false],
+    ["https://peer.example:8443/a2a", false],
+    ["https://api.example/a2a", false],
+    ["https://evil.example/?https://peer.example", false],
+    ["https://peer.example.evil.example/", false],
+    ["https://user@evil.example/", false],
+    ["not a url", false],
+  ])("%s: %s", (url, sent) => {
+    expect(sendsToken(url, origins)).toBe(sent);
   });
 });

@@ -73,9 +73,24 @@ describe("outboundFetch: the push notifications' address check, a token, retries
       },
       () => new Response("{}", { status: 200 }),
     ]);
-    const f = fetchVia("93.184.216.34", fetchImpl, { retries: 2, token: "s3cret" });
+    const bearer = { token: "s3cret", origins: ["https://peer.example"] };
+    const f = fetchVia("93.184.216.34", fetchImpl, { retries: 2, bearer });
     expect((await f("https://peer.example/a2a")).status).toBe(200);
     expect(seen.map((s) => s.auth)).toEqual(["Bearer s3cret", "Bearer s3cret", "Bearer s3cret"]);
+  });
+
+  it("sends the token to its origins only, and drops an authorization header given for another", async () => {
+    const { seen, fetchImpl } = recorder([
+      () => new Response("{}"),
+      () => new Response("{}"),
+      () => new Response("{}"),
+    ]);
+    const bearer = { token: "s3cret", origins: ["https://peer.example"] };
+    const f = fetchVia("93.184.216.34", fetchImpl, { bearer });
+    await f("https://peer.example:443/a2a");
+    await f("https://api.peer.example/a2a");
+    await f("http://peer.example/a2a", { headers: { authorization: "Bearer other" } });
+    expect(seen.map((s) => s.auth)).toEqual(["Bearer s3cret", null, null]);
   });
 
   it("gives up after peers.retries, and does not retry what the peer answered", async () => {

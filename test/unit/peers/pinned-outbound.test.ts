@@ -7,9 +7,15 @@
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { AgentCard } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Resolve, ResolvedAddress } from "../../../src/a2a/push/target.js";
-import { outboundFetch, PeerRefusedError } from "../../../src/peers/outbound.js";
+import {
+  outboundFetch,
+  PeerRefusedError,
+  type OutboundOptions,
+} from "../../../src/peers/outbound.js";
+import { Peer } from "../../../src/peers/peer-client.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -21,14 +27,19 @@ afterEach(async () => {
 
 interface Listener {
   readonly seen: string[];
+  /** The authorization header of each request, in order (`-` for none). */
+  readonly auth: string[];
   /** The response of a `/stream` request, left open for the test to finish. */
   readonly streams: ServerResponse[];
 }
 
-function listen(host: string, port: number, routes: (path: string) => [number, string?]) {
-  const l: Listener = { seen: [], streams: [] };
+type Route = [number, string?, string?];
+
+function listen(host: string, port: number, routes: (path: string) => Route) {
+  const l: Listener = { seen: [], auth: [], streams: [] };
   const server = createServer((req, res) => {
     l.seen.push(`${req.method} ${req.url}`);
+    l.auth.push(req.headers.authorization ?? "-");
     req.resume();
     if (req.url === "/stream") {
       res.writeHead(200, { "content-type": "text/plain" });
@@ -36,8 +47,8 @@ function listen(host: string, port: number, routes: (path: string) => [number, s
       l.streams.push(res);
       return;
     }
-    const [status, location] = routes(req.url ?? "");
-    res.writeHead(status, location === undefined ? {} : { location }).end(`at ${host}`);
+    const [status, location, body] = routes(req.url ?? "");
+    res.writeHead(status, location === undefined ? {} : { location }).end(body ?? `at ${host}`);
   });
   servers.push(server);
   return new Promise<{ listener: Listener; port: number }>((resolve, reject) => {
@@ -49,7 +60,7 @@ function listen(host: string, port: number, routes: (path: string) => [number, s
 }
 
 /** Near on 127.0.0.1, far on 127.0.0.2, both on one port: a URL's host alone picks between them. */
-async function twoListeners(routes: (port: number) => (path: string) => [number, string?]) {
+async function twoListeners(routes: (port: number) => (path: string) => Route) {
   let port = 0;
   const route = (path: string) => routes(port)(path);
   const near = await listen("127.0.0.1", 0, route);
@@ -70,8 +81,13 @@ function rebinding(first: string, then: string) {
   return { asked, resolve };
 }
 
-const outbound = (allowPrivateNetwork: boolean, resolve: Resolve) =>
-  outboundFetch({ allowPrivateNetwork, requestTimeoutMs: 10_000, retries: 0, resolve });
+const outbound = (
+  allowPrivateNetwork: boolean,
+  resolve: Resolve,
+  bearer?: OutboundOptions["bearer"],
+) => outboundFetch({ allowPrivateNetwork, requestTimeoutMs: 10_000, retries: 0, resolve, bearer });
+
+const noDns: Resolve = (host) => Promise.reject(new Error(`unexpected lookup of ${host}`));
 
 describe("outbound requests to a peer are pinned to the checked address", () => {
   it("connects where the check looked, though the name resolves elsewhere a moment later", async () => {
@@ -101,7 +117,6 @@ describe("outbound requests to a peer are pinned to the checked address", () => 
 
   it("refuses a loopback peer without allowPrivateNetwork before connecting, and reaches it with it", async () => {
     const { near, port } = await twoListeners(() => () => [200]);
-    const noDns: Resolve = (host) => Promise.reject(new Error(`unexpected lookup of ${host}`));
     const refused = outbound(false, noDns)(`http://127.0.0.1:${port}/card`);
     await expect(refused).rejects.toBeInstanceOf(PeerRefusedError);
     await expect(refused).rejects.toThrow("the peer's allowPrivateNetwork");
@@ -116,7 +131,6 @@ describe("outbound requests to a peer are pinned to the checked address", () => 
       if (path === "/to-any") return [307, `http://0.0.0.0:${p}/card`];
       return [200];
     });
-    const noDns: Resolve = (host) => Promise.reject(new Error(`unexpected lookup of ${host}`));
     const f = outbound(true, noDns);
     const followed = await f(`http://127.0.0.1:${port}/to-far`);
     expect(await followed.text()).toBe("at 127.0.0.2");
@@ -149,4 +163,81 @@ describe("outbound requests to a peer are pinned to the checked address", () => 
       rest += decoder.decode(r.value);
     expect(rest).toBe("second");
   });
+
+  it("sends the token on the configured origin only: not on a redirect's hop elsewhere", async () => {
+    const { near, far, port } = await twoListeners(
+      (p) => (path) => (path === "/to-far" ? [302, `http://127.0.0.2:${p}/card`] : [200]),
+    );
+    const bearer = { token: "s3cret", origins: [`http://127.0.0.1:${port}`] };
+    const followed = await outbound(true, noDns, bearer)(`http://127.0.0.1:${port}/to-far`);
+    expect(await followed.text()).toBe("at 127.0.0.2");
+    expect(near.auth).toEqual(["Bearer s3cret"]);
+    expect(far.seen).toEqual(["GET /card"]);
+    expect(far.auth).toEqual(["-"]);
+  });
+
+  it("a peer's token is not sent to an interface its card lists on another host", async () => {
+    const { near, far, port } = await twoListeners(
+      (p) => (path) =>
+        path === "/.well-known/agent-card.json"
+          ? [200, undefined, JSON.stringify(cardListing(`http://127.0.0.2:${p}/a2a/jsonrpc`))]
+          : [500],
+    );
+    const peer = new Peer(
+      "b",
+      {
+        url: `http://127.0.0.1:${port}/`,
+        auth: { tokenEnv: "B_TOKEN" },
+        allowPrivateNetwork: true,
+      },
+      { requestTimeoutMs: 10_000, retries: 0 },
+      { resolve: noDns, env: { B_TOKEN: "s3cret" } },
+    );
+    const client = await peer.connect();
+    await expect(
+      client.getTask({ tenant: "", id: "t1", historyLength: undefined }),
+    ).rejects.toThrow();
+    expect(near.seen).toEqual(["GET /.well-known/agent-card.json"]);
+    expect(near.auth).toEqual(["Bearer s3cret"]);
+    expect(far.seen).toEqual(["POST /a2a/jsonrpc"]);
+    expect(far.auth).toEqual(["-"]);
+  });
+
+  it("sends it there when the peer's auth.origins lists that host", async () => {
+    const { near, far, port } = await twoListeners(
+      (p) => (path) =>
+        path === "/.well-known/agent-card.json"
+          ? [200, undefined, JSON.stringify(cardListing(`http://127.0.0.2:${p}/a2a/jsonrpc`))]
+          : [500],
+    );
+    const auth = { tokenEnv: "B_TOKEN", origins: [`http://127.0.0.2:${port}/`] };
+    const peer = new Peer(
+      "b",
+      { url: `http://127.0.0.1:${port}/`, auth, allowPrivateNetwork: true },
+      { requestTimeoutMs: 10_000, retries: 0 },
+      { resolve: noDns, env: { B_TOKEN: "s3cret" } },
+    );
+    const client = await peer.connect();
+    await expect(
+      client.getTask({ tenant: "", id: "t1", historyLength: undefined }),
+    ).rejects.toThrow();
+    expect(near.auth).toEqual(["Bearer s3cret"]);
+    expect(far.auth).toEqual(["Bearer s3cret"]);
+  });
 });
+
+/** A peer's card (as JSON) whose one JSON-RPC interface is at `url`. */
+function cardListing(url: string) {
+  return AgentCard.toJSON(
+    AgentCard.fromJSON({
+      name: "B",
+      description: "A peer",
+      version: "1.0.0",
+      supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+      capabilities: { streaming: true },
+      defaultInputModes: ["text/plain"],
+      defaultOutputModes: ["text/plain"],
+      skills: [],
+    }),
+  );
+}

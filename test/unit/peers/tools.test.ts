@@ -1,7 +1,14 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentCard, StreamResponse, TaskState, type Part } from "@a2a-js/sdk";
+import {
+  AgentCard,
+  Part as PartCodec,
+  StreamResponse,
+  Task,
+  TaskState,
+  type Part,
+} from "@a2a-js/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DelegatingTask, PeerPrompt } from "../../../src/a2a/task/task-delegation.js";
 import type { DelegatedTaskRef } from "../../../src/contract/delegation.js";
@@ -100,8 +107,31 @@ const ANSWER: StreamResponse[] = [
 
 interface Sent {
   method: string;
-  params: { message?: { metadata?: Record<string, unknown>; referenceTaskIds?: string[] } };
+  params: {
+    id?: string;
+    message?: {
+      metadata?: Record<string, unknown>;
+      referenceTaskIds?: string[];
+      contextId?: string;
+      taskId?: string;
+      parts?: unknown[];
+    };
+  };
 }
+
+/** What the peer's GetTask answers: its task, completed, with a status text. */
+const FOUND = Task.toJSON({
+  id: ref.taskId,
+  contextId: ref.contextId,
+  status: {
+    state: TaskState.TASK_STATE_COMPLETED,
+    message: agentMessage(ref, [textPart("Done reviewing.")]),
+    timestamp: undefined,
+  },
+  artifacts: [],
+  history: [],
+  metadata: undefined,
+});
 
 function fakePeer(events: readonly StreamResponse[]) {
   const sent: Sent[] = [];
@@ -114,6 +144,9 @@ function fakePeer(events: readonly StreamResponse[]) {
     }
     const body = JSON.parse(init?.body as string) as Sent & { id: number };
     sent.push(body);
+    if (body.method === "GetTask") {
+      return Promise.resolve(Response.json({ jsonrpc: "2.0", id: body.id, result: FOUND }));
+    }
     const frames = events.map(
       (e) =>
         `data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: StreamResponse.toJSON(e) })}\n\n`,
@@ -254,5 +287,98 @@ describe("the a2a tools", () => {
     const result = await t.call("send_message", { agent: "b", text: "Review this" });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe("b's task peer-1 ended failed: The diff is too large.");
+  });
+
+  it("send_message sends a file of the working directory as a raw part beside the text", async () => {
+    const t = await tools(ANSWER);
+    await writeFile(join(cwd, "diff.patch"), "--- a\n+++ b\n");
+    const result = await t.call("send_message", {
+      agent: "b",
+      text: "Review this",
+      files: ["diff.patch"],
+    });
+    expect(result.isError).toBeUndefined();
+    const parts = (t.peer.sent[0]?.params.message?.parts ?? []).map((p) => PartCodec.fromJSON(p));
+    expect(parts).toHaveLength(2);
+    expect(parts[0]?.content).toEqual({ $case: "text", value: "Review this" });
+    expect(parts[1]?.filename).toBe("diff.patch");
+    expect(parts[1]?.content?.$case).toBe("raw");
+    expect(Buffer.from(parts[1]?.content?.value as Uint8Array).toString()).toBe("--- a\n+++ b\n");
+  });
+
+  it("send_message refuses a symlink out of the working directory before reaching the peer", async () => {
+    const t = await tools(ANSWER);
+    const outside = await mkdtemp(join(tmpdir(), "a2a-outside-"));
+    try {
+      await writeFile(join(outside, "secret"), "secret");
+      await symlink(join(outside, "secret"), join(cwd, "notes.txt"));
+      const result = await t.call("send_message", { agent: "b", text: "hi", files: ["notes.txt"] });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain("notes.txt is a symbolic link");
+      expect(textOf(result)).toContain("outside the working directory");
+      expect(t.peer.sent).toEqual([]);
+      expect(t.peer.cards()).toBe(0);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("send_message gives the answer but no file when .a2a/peers is a planted symlink, and counts the usage once", async () => {
+    const t = await tools(ANSWER);
+    const outside = await mkdtemp(join(tmpdir(), "a2a-outside-"));
+    try {
+      await mkdir(join(cwd, ".a2a"));
+      await symlink(outside, join(cwd, ".a2a", "peers"));
+      const result = await t.call("send_message", { agent: "b", text: "Review this" });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain("Looks good to me.");
+      expect(textOf(result)).toContain(
+        "Its files were not saved: Refused to save the peer's files: .a2a/peers in the working directory is a symbolic link",
+      );
+      expect(await readdir(outside)).toEqual([]);
+      expect(t.usage).toHaveLength(1);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("send_message with a contextId continues that conversation: the message names the context, no task", async () => {
+    const t = await tools(ANSWER);
+    const first = await t.call("send_message", { agent: "b", text: "Review this" });
+    expect(textOf(first)).toContain("contextId peer-ctx");
+    await t.call("send_message", { agent: "b", text: "And this?", contextId: "peer-ctx" });
+    expect(t.peer.sent.map((s) => s.params.message?.contextId ?? "")).toEqual(["", "peer-ctx"]);
+    expect(t.peer.sent.map((s) => s.params.message?.taskId ?? "")).toEqual(["", ""]);
+    // The card is read once, the client kept for the next call.
+    expect(t.peer.cards()).toBe(1);
+  });
+
+  it("get_task reads a peer task's state and status text", async () => {
+    const t = await tools([]);
+    const result = await t.call("get_task", { agent: "b", taskId: "peer-1" });
+    expect(result.isError).toBeUndefined();
+    expect(JSON.parse(textOf(result))).toEqual({
+      taskId: "peer-1",
+      contextId: "peer-ctx",
+      state: "completed",
+      message: "Done reviewing.",
+    });
+    expect(t.peer.sent.map((s) => [s.method, s.params.id])).toEqual([["GetTask", "peer-1"]]);
+  });
+
+  it.each([
+    [
+      "a peer that is not configured",
+      { agent: "c", taskId: "peer-1" },
+      "tu1",
+      "not a configured peer",
+    ],
+    ["a call no task owns", { agent: "b", taskId: "peer-1" }, "tu-unknown", "belongs to no task"],
+  ])("get_task refuses %s, and asks nothing", async (_what, args, toolUseId, error) => {
+    const t = await tools([]);
+    const result = await t.call("get_task", args, toolUseId);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(error);
+    expect(t.peer.sent).toEqual([]);
   });
 });
