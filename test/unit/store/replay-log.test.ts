@@ -7,7 +7,7 @@ import pino from "pino";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../../src/store/database.js";
-import { KeptEvents } from "../../../src/store/kept-events.js";
+import { KeptEvents, pruneInterval } from "../../../src/store/kept-events.js";
 import { parseCursor, replayDecision } from "../../../src/store/replay-log.js";
 import { migrateReplay, SqlReplayBackend } from "../../../src/store/sql-replay-backend.js";
 import { SqliteReplayBackend } from "../../../src/store/sqlite-replay-backend.js";
@@ -44,6 +44,18 @@ describe("replayDecision", () => {
     [-2, undefined],
   ] as const)("parseCursor(%j) is %j", (value, cursor) => {
     expect(parseCursor(value)).toBe(cursor);
+  });
+});
+
+describe("pruneInterval", () => {
+  it.each([
+    // replay.retainMs, how often retention runs
+    [0, 1_000],
+    [200, 1_000],
+    [5_000, 5_000],
+    [3_600_000, 60_000],
+  ] as const)("retention %i ms: every %i ms", (retainMs, every) => {
+    expect(pruneInterval(retainMs)).toBe(every);
   });
 });
 
