@@ -105,19 +105,11 @@ export class KeptEvents implements ReplayLog {
     if (kept === undefined)
       this.tasks.set(taskId, (kept = { events: [], endedAt: undefined, unwritten: 0 }));
     kept.events.push({ n, event });
-    if (ends) kept.endedAt = this.now();
+    const at = this.now();
+    if (ends) kept.endedAt = at;
     if (this.o.backend === undefined) return;
     kept.unwritten++;
-    // Serialized at write time, off the event's path.
-    this.pendingEvents.push({
-      taskId,
-      n,
-      at: this.now(),
-      ends,
-      get json() {
-        return JSON.stringify(StreamResponse.toJSON(event));
-      },
-    });
+    this.pendingEvents.push(new PendingEvent(taskId, n, at, ends, event));
     this.schedule(now);
   }
 
@@ -232,6 +224,22 @@ export class KeptEvents implements ReplayLog {
       // Ended and written: read from the database from now on.
       if (kept.endedAt !== undefined && kept.unwritten === 0) this.tasks.delete(row.taskId);
     }
+  }
+}
+
+/** An event to write; its JSON is made at write time, off the event's path, once. */
+class PendingEvent implements EventRow {
+  private serialized: string | undefined;
+  constructor(
+    readonly taskId: string,
+    readonly n: number,
+    readonly at: number,
+    readonly ends: boolean,
+    private readonly event: StreamResponse,
+  ) {}
+
+  get json(): string {
+    return (this.serialized ??= JSON.stringify(StreamResponse.toJSON(this.event)));
   }
 }
 

@@ -20,8 +20,10 @@ const SELECT_EVENTS = `SELECT n, event FROM claude_a2a_replay_events WHERE task_
  * The replay tables on SQLite, through prepared statements of the store's own connection: what
  * every warm turn does (its send looked up and written, its events written) went through Kysely's
  * query building, which cost more server CPU than SQLite's work (docs/BENCHMARKS.md, "resume").
- * Writes hold Kysely's connection while they run, so they never land inside a transaction the
- * task store has open; pruning, rare, stays on Kysely.
+ * A write is one synchronous transaction (better-sqlite3 runs statements on the event loop), so
+ * nothing else can run inside it; it only has to wait when a transaction of the task store is
+ * open on the connection (Kysely's, between its awaits), by taking Kysely's connection as the
+ * store does. Pruning, rare, stays on Kysely.
  */
 export class SqliteReplayBackend extends SqlReplayBackend {
   constructor(
@@ -35,27 +37,36 @@ export class SqliteReplayBackend extends SqlReplayBackend {
     if (events.length === 0 && sends.length === 0) return;
     // Serialized before the connection is taken: nothing else waits on it meanwhile.
     const eventRows = events.map((e) => [e.taskId, e.n, e.at, e.ends ? 1 : 0, e.json] as const);
-    await this.db.connection().execute(() => {
-      const s = this.statements;
-      s.prepare("BEGIN").run();
+    // Taking Kysely's connection builds a Kysely instance per call (a warm turn wrote twice):
+    // only when the task store is mid-transaction does this write have to wait for it.
+    if (!this.statements.inTransaction) return this.insert(eventRows, sends);
+    await this.db.connection().execute(() => this.insert(eventRows, sends));
+  }
+
+  /** The rows in one transaction, now. */
+  private insert(
+    eventRows: readonly (readonly [string, number, number, number, string])[],
+    sends: readonly SendRow[],
+  ): Promise<void> {
+    const s = this.statements;
+    s.prepare("BEGIN").run();
+    try {
+      const insertEvent = s.prepare(INSERT_EVENT);
+      for (const row of eventRows) insertEvent.run(...row);
+      const insertSend = s.prepare(INSERT_SEND);
+      for (const r of sends) insertSend.run(r.scope, r.key, r.owner, r.taskId, r.after, r.at);
+      s.prepare("COMMIT").run();
+    } catch (err) {
+      // SQLite may have rolled back already (a full disk does): the write's own error is
+      // what the store's health names, never the rollback's "no transaction is active".
       try {
-        const insertEvent = s.prepare(INSERT_EVENT);
-        for (const row of eventRows) insertEvent.run(...row);
-        const insertSend = s.prepare(INSERT_SEND);
-        for (const r of sends) insertSend.run(r.scope, r.key, r.owner, r.taskId, r.after, r.at);
-        s.prepare("COMMIT").run();
-      } catch (err) {
-        // SQLite may have rolled back already (a full disk does): the write's own error is
-        // what the store's health names, never the rollback's "no transaction is active".
-        try {
-          s.prepare("ROLLBACK").run();
-        } catch {
-          // Nothing was left open.
-        }
-        throw err;
+        s.prepare("ROLLBACK").run();
+      } catch {
+        // Nothing was left open.
       }
-      return Promise.resolve();
-    });
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    return Promise.resolve();
   }
 
   override read(

@@ -169,6 +169,25 @@ describe.each(BACKENDS)("KeptEvents over SQLite, $name", ({ make }) => {
     await db.destroy();
   });
 
+  it("retention's index holds terminal rows only; a database with the earlier index of every row loses it", async () => {
+    const { db } = await open(() => 1);
+    await sql`CREATE INDEX claude_a2a_replay_events_ended ON claude_a2a_replay_events (ends, at)`.execute(
+      db,
+    );
+    await migrateReplay(db);
+    const { rows } = await sql<{ name: string; sql: string }>`
+      SELECT name, sql FROM sqlite_master
+       WHERE type = 'index' AND tbl_name = 'claude_a2a_replay_events' AND sql IS NOT NULL`.execute(
+      db,
+    );
+    expect(rows.map((r) => r.name)).toEqual(["claude_a2a_replay_events_end_at"]);
+    expect(rows[0]?.sql).toMatch(/WHERE ends = 1/);
+    const plan = await sql<{ detail: string }>`EXPLAIN QUERY PLAN
+      SELECT task_id FROM claude_a2a_replay_events WHERE ends = 1 AND at < ${5}`.execute(db);
+    expect(plan.rows.map((r) => r.detail).join()).toContain("claude_a2a_replay_events_end_at");
+    await db.destroy();
+  });
+
   it("a write that fails is kept and written once the database takes it again", async () => {
     const { db, log } = await open(() => 1);
     const writer = log();
