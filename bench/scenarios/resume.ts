@@ -4,8 +4,10 @@
  * on the same live task, and against a GetTask on a finished task (where a subscribe without a
  * cursor is refused); and the cost of numbering and keeping events on a warm turn: the server's
  * CPU per turn with `replay.enabled` on against off, two servers in the same run, blocks
- * interleaved.
+ * interleaved (`BENCH_RESUME_BLOCKS` of ten turns each; with `BENCH_BEFORE`, a third server: that
+ * build with replay on, for a before/after in the same run).
  */
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
@@ -80,11 +82,23 @@ async function drainAndReturn(client: Client, id: string): Promise<string> {
   return id;
 }
 
+/** `BENCH_BEFORE`: an earlier build's CLI, run with replay on beside this build's (before/after). */
+function earlierCli(): string | undefined {
+  const dir = process.env.BENCH_BEFORE ?? "";
+  return dir === "" ? undefined : join(dir, "dist", "cli.js");
+}
+
 export async function resume(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
   const on: ExtraServer = await rig.extraServer({});
   const off: ExtraServer = await rig.extraServer({ replay: { enabled: false } });
-  const cpuOn: number[] = [];
-  const cpuOff: number[] = [];
+  const cli = earlierCli();
+  const earlier = cli === undefined ? undefined : await rig.extraServer({}, undefined, cli);
+  const cpu = new Map<ExtraServer, number[]>([
+    [off, []],
+    [on, []],
+    ...(earlier === undefined ? [] : [[earlier, []] as [ExtraServer, number[]]]),
+  ]);
+  const servers = [...cpu.keys()];
   const resumeFirst: number[] = [];
   const getTask: number[] = [];
   const freshLive: number[] = [];
@@ -92,18 +106,19 @@ export async function resume(rig: Rig, plan: Plan, log: (s: string) => void): Pr
   let errors = 0;
   try {
     const contexts = new Map<ExtraServer, string>();
-    for (const s of [on, off])
-      contexts.set(s, (await blockingTurn(s.client, TURN_PROMPT)).contextId);
-    const blocks = Math.max(3, plan.warmRounds / 2);
+    for (const s of servers) contexts.set(s, (await blockingTurn(s.client, TURN_PROMPT)).contextId);
+    const blocks = Number(process.env.BENCH_RESUME_BLOCKS ?? Math.max(3, plan.warmRounds / 2));
     for (let block = -1; block < blocks; block++) {
-      for (const s of block % 2 === 0 ? [on, off] : [off, on]) {
+      // Each server first in turn, and the order reversed every other block.
+      const order = servers.map((_, i) => servers[(i + block + 1) % servers.length] as ExtraServer);
+      for (const s of block % 2 === 0 ? order : order.reverse()) {
         const before = await cpuTimePreciseMs(s.server.pid);
         for (let i = 0; i < CPU_BLOCK; i++) {
           const turn = i % 2 === 0 ? blockingTurn : streamingTurn;
           if ((await turn(s.client, TURN_PROMPT, contexts.get(s))).error) errors++;
         }
         const perTurn = ((await cpuTimePreciseMs(s.server.pid)) - before) / CPU_BLOCK;
-        if (block >= 0) (s === on ? cpuOn : cpuOff).push(perTurn);
+        if (block >= 0) cpu.get(s)?.push(perTurn);
       }
     }
     const id = await finishedTask(on.client, contexts.get(on) ?? "");
@@ -147,8 +162,7 @@ export async function resume(rig: Rig, plan: Plan, log: (s: string) => void): Pr
       await live.done.catch(() => undefined);
     }
   } finally {
-    await on.close();
-    await off.close();
+    for (const s of servers) await s.close();
   }
   if (errors > 0) log(`resume: ${errors} turn(s) ended in error`);
   const scenario = "resume";
@@ -158,7 +172,7 @@ export async function resume(rig: Rig, plan: Plan, log: (s: string) => void): Pr
       group: "server CPU per warm turn",
       variant: "replay.enabled false",
       unit: "ms",
-      samples: cpuOff,
+      samples: cpu.get(off) ?? [],
       baseline: true,
     },
     {
@@ -166,9 +180,20 @@ export async function resume(rig: Rig, plan: Plan, log: (s: string) => void): Pr
       group: "server CPU per warm turn",
       variant: "replay.enabled true (numbered, kept)",
       unit: "ms",
-      samples: cpuOn,
+      samples: cpu.get(on) ?? [],
       target: "≤ 1.05×",
     },
+    ...(earlier === undefined
+      ? []
+      : [
+          {
+            scenario,
+            group: "server CPU per warm turn",
+            variant: "replay.enabled true, the BENCH_BEFORE build",
+            unit: "ms" as const,
+            samples: cpu.get(earlier) ?? [],
+          },
+        ]),
     {
       scenario,
       group: "catch up on a live task",
