@@ -16,7 +16,7 @@ import type { Plan } from "../plan.js";
 import { cpuTimePreciseMs } from "../proc.js";
 import { pacedPrompt } from "../model-rules.js";
 import { TURN_PROMPT, type ExtraServer, type Rig } from "../rig.js";
-import type { Row } from "../stats.js";
+import { median, type Row } from "../stats.js";
 import { sendRequest, userMessage } from "../../test/support/a2a/harness.js";
 
 /** A2A turns per reading of a server's CPU. */
@@ -80,6 +80,22 @@ async function drainAndReturn(client: Client, id: string): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return id;
+}
+
+/**
+ * The CPU per turn to two decimals (the table rounds), each against the baseline: its median and
+ * the median of its differences with the baseline's block of the same round (blocks are paired
+ * in time, so the machine's load hits both alike).
+ */
+function cpuSummary(
+  baseline: readonly number[],
+  others: readonly (readonly [string, readonly number[]])[],
+): string {
+  const parts = others.map(([name, samples]) => {
+    const paired = median(samples.map((x, i) => x - (baseline[i] ?? Number.NaN)));
+    return `${name} ${median(samples).toFixed(2)} ms (paired +${(paired * 1000).toFixed(0)} µs)`;
+  });
+  return `server CPU per warm turn: replay off ${median(baseline).toFixed(2)} ms, ${parts.join(", ")}`;
 }
 
 /** `BENCH_BEFORE`: an earlier build's CLI, run with replay on beside this build's (before/after). */
@@ -165,6 +181,14 @@ export async function resume(rig: Rig, plan: Plan, log: (s: string) => void): Pr
     for (const s of servers) await s.close();
   }
   if (errors > 0) log(`resume: ${errors} turn(s) ended in error`);
+  log(
+    `resume: ${cpuSummary(cpu.get(off) ?? [], [
+      ["replay on", cpu.get(on) ?? []],
+      ...(earlier === undefined
+        ? []
+        : [["replay on, BENCH_BEFORE", cpu.get(earlier) ?? []] as const]),
+    ])}`,
+  );
   const scenario = "resume";
   return [
     {
