@@ -5,8 +5,18 @@ import { SqlReplayBackend, toNumber } from "./sql-replay-backend.js";
 import type { Statements } from "./statement-cache.js";
 import type { Kysely } from "kysely";
 
-const INSERT_EVENT = `INSERT INTO claude_a2a_replay_events (task_id, n, at, ends, event)
-  VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+/**
+ * Rows per insert statement: a write's events go in one statement, or a few (running a
+ * statement per row cost a warm turn about 0.2 ms of CPU more, docs/reliability.md "Cost").
+ */
+const ROWS_PER_INSERT = 8;
+/** The insert of `rows` events, one prepared statement per count (1 … ROWS_PER_INSERT). */
+const insertEvents = (rows: number) =>
+  `INSERT INTO claude_a2a_replay_events (task_id, n, at, ends, event) VALUES ${Array.from(
+    { length: rows },
+    () => "(?, ?, ?, ?, ?)",
+  ).join(", ")} ON CONFLICT DO NOTHING`;
+const INSERT_EVENTS = Array.from({ length: ROWS_PER_INSERT }, (_, i) => insertEvents(i + 1));
 const INSERT_SEND = `INSERT INTO claude_a2a_sent_messages (scope, key, owner, task_id, after_n, at)
   VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
 const SELECT_SEND = `SELECT owner, task_id, after_n FROM claude_a2a_sent_messages
@@ -43,26 +53,32 @@ export class SqliteReplayBackend extends SqlReplayBackend {
     await this.db.connection().execute(() => this.insert(eventRows, sends));
   }
 
-  /** The rows in one transaction, now. */
+  /** The rows in one transaction, now (a single statement is one by itself). */
   private insert(
     eventRows: readonly (readonly [string, number, number, number, string])[],
     sends: readonly SendRow[],
   ): Promise<void> {
     const s = this.statements;
-    s.prepare("BEGIN").run();
+    const statements = Math.ceil(eventRows.length / ROWS_PER_INSERT) + sends.length;
+    const transaction = statements > 1;
+    if (transaction) s.prepare("BEGIN").run();
     try {
-      const insertEvent = s.prepare(INSERT_EVENT);
-      for (const row of eventRows) insertEvent.run(...row);
+      for (let i = 0; i < eventRows.length; i += ROWS_PER_INSERT) {
+        const chunk = eventRows.slice(i, i + ROWS_PER_INSERT);
+        s.prepare(INSERT_EVENTS[chunk.length - 1] as string).run(...chunk.flat());
+      }
       const insertSend = s.prepare(INSERT_SEND);
       for (const r of sends) insertSend.run(r.scope, r.key, r.owner, r.taskId, r.after, r.at);
-      s.prepare("COMMIT").run();
+      if (transaction) s.prepare("COMMIT").run();
     } catch (err) {
       // SQLite may have rolled back already (a full disk does): the write's own error is
       // what the store's health names, never the rollback's "no transaction is active".
-      try {
-        s.prepare("ROLLBACK").run();
-      } catch {
-        // Nothing was left open.
+      if (transaction) {
+        try {
+          s.prepare("ROLLBACK").run();
+        } catch {
+          // Nothing was left open.
+        }
       }
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }

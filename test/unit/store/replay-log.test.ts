@@ -120,6 +120,24 @@ describe.each(BACKENDS)("KeptEvents over SQLite, $name", ({ make }) => {
     await db.destroy();
   });
 
+  it("a batch of many events (several insert statements) is written whole, in order", async () => {
+    const { db, log } = await open(() => 1);
+    const writer = log();
+    for (let n = 1; n <= 19; n++) {
+      const state = n === 19 ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_WORKING;
+      writer.append("t5", n, numberedStatus("t5", state, n), n === 19);
+    }
+    writer.recordSend("ws\u001f", "m-5", { owner: "alice", taskId: "t5", after: 0 });
+    await writer.flush();
+    const read = await log().read("t5", 0);
+    expect(read.kind === "events" && read.events.map((e) => e.n)).toEqual(
+      Array.from({ length: 19 }, (_, i) => i + 1),
+    );
+    expect(await log().findSend("ws\u001f", "m-5")).toMatchObject({ taskId: "t5" });
+    await writer.close();
+    await db.destroy();
+  });
+
   it("an event appended with `now` is written without waiting for the batch (a task that waits on its caller)", async () => {
     // A batch an hour away: only the immediate write can land within the wait.
     const { db, log } = await open(() => 1, 3_600_000);
