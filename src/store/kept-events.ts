@@ -42,7 +42,7 @@ export interface KeptEventsOptions {
   readonly logger: Logger;
   /** How long an event may wait for others to join its write (ms); as the write-behind store. */
   readonly delayMs?: number;
-  /** How often retention runs (ms). */
+  /** How often retention runs (ms); default `pruneInterval(retainMs)`. */
   readonly pruneEveryMs?: number;
   readonly now?: () => number;
 }
@@ -63,6 +63,14 @@ interface TaskEvents {
  */
 export const LIVE_EVENTS_DELAY_MS = 1_000;
 export const FLEET_EVENTS_DELAY_MS = 50;
+
+/**
+ * How often retention runs for a retention of `retainMs`: as often as the retention itself, so a
+ * short one is kept to (a cursor past it is refused within about that time), but at most once a
+ * second and at least once a minute. Pure.
+ */
+export const pruneInterval = (retainMs: number): number =>
+  Math.min(60_000, Math.max(1_000, retainMs));
 
 /** Sends remembered in memory at most (older ones are read from the database). */
 const MAX_CACHED_SENDS = 10_000;
@@ -88,7 +96,7 @@ export class KeptEvents implements ReplayLog {
 
   constructor(private readonly o: KeptEventsOptions) {
     this.now = o.now ?? Date.now;
-    this.pruner = setInterval(() => void this.prune(), o.pruneEveryMs ?? 60_000);
+    this.pruner = setInterval(() => void this.prune(), o.pruneEveryMs ?? pruneInterval(o.retainMs));
     this.pruner.unref();
   }
 
@@ -97,19 +105,11 @@ export class KeptEvents implements ReplayLog {
     if (kept === undefined)
       this.tasks.set(taskId, (kept = { events: [], endedAt: undefined, unwritten: 0 }));
     kept.events.push({ n, event });
-    if (ends) kept.endedAt = this.now();
+    const at = this.now();
+    if (ends) kept.endedAt = at;
     if (this.o.backend === undefined) return;
     kept.unwritten++;
-    // Serialized at write time, off the event's path.
-    this.pendingEvents.push({
-      taskId,
-      n,
-      at: this.now(),
-      ends,
-      get json() {
-        return JSON.stringify(StreamResponse.toJSON(event));
-      },
-    });
+    this.pendingEvents.push(new PendingEvent(taskId, n, at, ends, event));
     this.schedule(now);
   }
 
@@ -224,6 +224,22 @@ export class KeptEvents implements ReplayLog {
       // Ended and written: read from the database from now on.
       if (kept.endedAt !== undefined && kept.unwritten === 0) this.tasks.delete(row.taskId);
     }
+  }
+}
+
+/** An event to write; its JSON is made at write time, off the event's path, once. */
+class PendingEvent implements EventRow {
+  private serialized: string | undefined;
+  constructor(
+    readonly taskId: string,
+    readonly n: number,
+    readonly at: number,
+    readonly ends: boolean,
+    private readonly event: StreamResponse,
+  ) {}
+
+  get json(): string {
+    return (this.serialized ??= JSON.stringify(StreamResponse.toJSON(this.event)));
   }
 }
 

@@ -12,7 +12,10 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS claude_a2a_replay_events (
      task_id TEXT NOT NULL, n BIGINT NOT NULL, at BIGINT NOT NULL, ends INTEGER NOT NULL,
      event TEXT NOT NULL, PRIMARY KEY (task_id, n))`,
-  `CREATE INDEX IF NOT EXISTS claude_a2a_replay_events_ended ON claude_a2a_replay_events (ends, at)`,
+  // Retention's index: of terminal rows only (an index of every row cost each event an entry).
+  `CREATE INDEX IF NOT EXISTS claude_a2a_replay_events_end_at ON claude_a2a_replay_events (at)
+     WHERE ends = 1`,
+  `DROP INDEX IF EXISTS claude_a2a_replay_events_ended`,
   `CREATE TABLE IF NOT EXISTS claude_a2a_sent_messages (
      scope TEXT NOT NULL, key TEXT NOT NULL, owner TEXT NOT NULL, task_id TEXT NOT NULL,
      after_n BIGINT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (scope, key))`,

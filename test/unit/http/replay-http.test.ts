@@ -2,9 +2,11 @@
  * Replay over real HTTP (the scripted server behind the real app): each SSE event's `id:` is its
  * number on both bindings, `Last-Event-ID` resumes after it, the protocol fixes of the
  * conformance run (TaskNotCancelable is 409 on HTTP+JSON, `statusTimestampAfter` is at-or-after
- * and a non-timestamp is InvalidParams), and an idempotency conflict is 409.
+ * and a non-timestamp is InvalidParams), an idempotency conflict is 409, and a cursor older than
+ * the retention is refused with the documented text.
  */
 import { describe, expect, it } from "vitest";
+import { REPLAY_TEXT } from "../../../src/contract/replay.js";
 import { reply } from "../claude/support/sdk-messages.js";
 import { sentStamp } from "../a2a/support/agent.js";
 import {
@@ -78,6 +80,45 @@ describe("SSE ids and Last-Event-ID", () => {
     const other = await restPost(s, "laptop", "/message:stream", { message });
     expect(other.status).toBe(409);
     expect(JSON.stringify(other.body)).toContain("already used by another caller");
+  });
+});
+
+describe("retention", () => {
+  it("a cursor into a task whose events the retention dropped is refused, InvalidParams, saying none is kept", async () => {
+    // Kept for 0 ms after the end: the next retention run (within a second) drops them.
+    const s = await servedAgent({ config: { replay: { retainMs: 0 } } });
+    const { events, taskId } = await finishedTask(s);
+    expect(events.length).toBeGreaterThan(2);
+    const expected = REPLAY_TEXT.tooOld(taskId, 1, undefined);
+    await expect
+      .poll(
+        async () => {
+          const rpc = await jsonRpc(
+            s,
+            "ci",
+            "SubscribeToTask",
+            { id: taskId },
+            { "last-event-id": "1" },
+          );
+          return rpc.body.error;
+        },
+        { timeout: 20_000, interval: 250 },
+      )
+      .toMatchObject({ code: -32602, message: expected });
+    const rest = await restPost(
+      s,
+      "ci",
+      `/tasks/${taskId}:subscribe`,
+      {},
+      { "last-event-id": "1" },
+    );
+    expect(rest.status).toBe(400);
+    expect(JSON.stringify(rest.body)).toContain(expected);
+    // The task itself is still there to read, as the text says.
+    const got = await jsonRpc(s, "ci", "GetTask", { id: taskId });
+    expect((got.body.result as { metadata: { eventNumber: number } }).metadata.eventNumber).toBe(
+      events.length,
+    );
   });
 });
 

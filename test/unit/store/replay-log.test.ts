@@ -7,7 +7,7 @@ import pino from "pino";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../../src/store/database.js";
-import { KeptEvents } from "../../../src/store/kept-events.js";
+import { KeptEvents, pruneInterval } from "../../../src/store/kept-events.js";
 import { parseCursor, replayDecision } from "../../../src/store/replay-log.js";
 import { migrateReplay, SqlReplayBackend } from "../../../src/store/sql-replay-backend.js";
 import { SqliteReplayBackend } from "../../../src/store/sqlite-replay-backend.js";
@@ -44,6 +44,18 @@ describe("replayDecision", () => {
     [-2, undefined],
   ] as const)("parseCursor(%j) is %j", (value, cursor) => {
     expect(parseCursor(value)).toBe(cursor);
+  });
+});
+
+describe("pruneInterval", () => {
+  it.each([
+    // replay.retainMs, how often retention runs
+    [0, 1_000],
+    [200, 1_000],
+    [5_000, 5_000],
+    [3_600_000, 60_000],
+  ] as const)("retention %i ms: every %i ms", (retainMs, every) => {
+    expect(pruneInterval(retainMs)).toBe(every);
   });
 });
 
@@ -108,6 +120,24 @@ describe.each(BACKENDS)("KeptEvents over SQLite, $name", ({ make }) => {
     await db.destroy();
   });
 
+  it("a batch of many events (several insert statements) is written whole, in order", async () => {
+    const { db, log } = await open(() => 1);
+    const writer = log();
+    for (let n = 1; n <= 19; n++) {
+      const state = n === 19 ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_WORKING;
+      writer.append("t5", n, numberedStatus("t5", state, n), n === 19);
+    }
+    writer.recordSend("ws\u001f", "m-5", { owner: "alice", taskId: "t5", after: 0 });
+    await writer.flush();
+    const read = await log().read("t5", 0);
+    expect(read.kind === "events" && read.events.map((e) => e.n)).toEqual(
+      Array.from({ length: 19 }, (_, i) => i + 1),
+    );
+    expect(await log().findSend("ws\u001f", "m-5")).toMatchObject({ taskId: "t5" });
+    await writer.close();
+    await db.destroy();
+  });
+
   it("an event appended with `now` is written without waiting for the batch (a task that waits on its caller)", async () => {
     // A batch an hour away: only the immediate write can land within the wait.
     const { db, log } = await open(() => 1, 3_600_000);
@@ -154,6 +184,25 @@ describe.each(BACKENDS)("KeptEvents over SQLite, $name", ({ make }) => {
     const read = await log().read("t4", 0);
     expect(read.kind === "events" && read.events.map((e) => e.n)).toEqual([1]);
     await writer.close();
+    await db.destroy();
+  });
+
+  it("retention's index holds terminal rows only; a database with the earlier index of every row loses it", async () => {
+    const { db } = await open(() => 1);
+    await sql`CREATE INDEX claude_a2a_replay_events_ended ON claude_a2a_replay_events (ends, at)`.execute(
+      db,
+    );
+    await migrateReplay(db);
+    const { rows } = await sql<{ name: string; sql: string }>`
+      SELECT name, sql FROM sqlite_master
+       WHERE type = 'index' AND tbl_name = 'claude_a2a_replay_events' AND sql IS NOT NULL`.execute(
+      db,
+    );
+    expect(rows.map((r) => r.name)).toEqual(["claude_a2a_replay_events_end_at"]);
+    expect(rows[0]?.sql).toMatch(/WHERE ends = 1/);
+    const plan = await sql<{ detail: string }>`EXPLAIN QUERY PLAN
+      SELECT task_id FROM claude_a2a_replay_events WHERE ends = 1 AND at < ${5}`.execute(db);
+    expect(plan.rows.map((r) => r.detail).join()).toContain("claude_a2a_replay_events_end_at");
     await db.destroy();
   });
 
