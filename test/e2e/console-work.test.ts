@@ -7,7 +7,7 @@
  * notification and counts in the title; a working task is steered from the page.
  */
 import { createHash } from "node:crypto";
-import { copyFile, readFile } from "node:fs/promises";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -59,6 +59,10 @@ const ANSWER = [
   "```ts",
   "const passed = 3; // all of them",
   "```",
+  "",
+  "| test | result |",
+  "| ---- | :----: |",
+  "| unit | passed |",
   "",
   "<script>window.__pwned = 1</script>",
   "",
@@ -135,10 +139,14 @@ describe("the console shows the work", () => {
       "ran echo 3 passed",
       "wrote the notes",
     ]);
-    expect(await answer.locator("pre.code-block .tok-keyword").first().textContent()).toBe("const");
-    expect(await answer.locator("pre.code-block .tok-comment").textContent()).toBe(
+    expect(await answer.locator("pre.code-block .hljs-keyword").first().textContent()).toBe(
+      "const",
+    );
+    expect(await answer.locator("pre.code-block .hljs-comment").textContent()).toBe(
       "// all of them",
     );
+    expect(await answer.locator(".md-table th").allTextContents()).toEqual(["test", "result"]);
+    expect(await answer.locator(".md-table td.align-center").textContent()).toBe("passed");
     const link = answer.locator("a", { hasText: "the notes" });
     expect(await link.getAttribute("href")).toBe("https://example.com/notes");
     expect(await link.getAttribute("target")).toBe("_blank");
@@ -176,6 +184,105 @@ describe("the console shows the work", () => {
     }
     // The favicon is served (no 404 on load).
     expect(await page.evaluate(`fetch("favicon.svg").then((r) => r.status)`)).toBe(200);
+    await closeChecked(open);
+  });
+});
+
+describe("the console shows each change once", () => {
+  it("an Edit of a file that existed before the task shows its diff once, from the call's old and new strings, live and on a reload", async () => {
+    const h = await a2a({ config: { claude: { allowedTools: ["Read", "Edit"] } } });
+    const target = join(h.bench.sandbox.cwd, "app.txt");
+    await writeFile(target, "a = 1\nb = 2\nc = 4\n");
+    h.bench.model.setRules([
+      {
+        name: "read",
+        match: { lastUserText: "Raise b", toolResult: false },
+        reply: reply(toolUse("Read", { file_path: target })),
+      },
+      {
+        name: "edit",
+        times: 1,
+        match: { toolResult: /b = 2/ },
+        reply: reply(
+          toolUse("Edit", { file_path: target, old_string: "b = 2", new_string: "b = 3" }),
+        ),
+      },
+      { name: "done", match: { toolResult: true }, reply: reply(text("Raised b to 3.")) },
+    ]);
+    const open = await consoleOf(h);
+    const { page } = open;
+    await page.locator("#composer-text").fill("Raise b");
+    await page.locator("#composer button[type=submit]").click();
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    expect(await readFile(target, "utf8")).toBe("a = 1\nb = 3\nc = 4\n");
+    expect(h.bench.model.unmatched).toEqual([]);
+
+    /** The file's diff, opened: its lines as shown, and what the page says of it. */
+    const diffOf = async (p: Page) => {
+      const file = p.locator('details.file[data-path="app.txt"]');
+      await file.locator("summary").click();
+      return {
+        meta: await file.locator(".meta").textContent(),
+        lines: await file.locator("pre.diff .line").allTextContents(),
+        notes: await file.locator(".note").count(),
+        // The change is on the page once: in the files, not again in the tool call.
+        removed: await p.getByText("-b = 2", { exact: true }).count(),
+        added: await p.getByText("+b = 3", { exact: true }).count(),
+      };
+    };
+    const expected = {
+      meta: "Edit · +1 −1",
+      lines: [" a = 1\n", "-b = 2\n", "+b = 3\n", " c = 4\n"],
+      notes: 0,
+      removed: 1,
+      added: 1,
+    };
+    const edit = page.locator('details[data-tool="Edit"]');
+    expect(await edit.locator("summary").textContent()).toContain("Editing");
+    expect(await diffOf(page)).toEqual(expected);
+    await closeChecked(open);
+
+    // Opened from its link, the task is read from its kept events: the same diff.
+    const taskId = new URLSearchParams(new URL(page.url()).hash.slice(1)).get("task") ?? "";
+    const linked = await consoleOf(h, `#task=${taskId}`);
+    await linked.page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 30_000 });
+    expect(await diffOf(linked.page)).toEqual(expected);
+    await closeChecked(linked);
+  });
+});
+
+describe("the console shows a long output in part", () => {
+  it("a Bash output cut by the server (artifacts.maxToolOutputBytes) shows its last lines, Show all for the rest, and says where it was cut", async () => {
+    const h = await a2a({
+      config: { claude: { allowedTools: ["Bash"] }, artifacts: { maxToolOutputBytes: 60 } },
+      rules: [
+        {
+          match: { lastUserText: "Count to 40", toolResult: false },
+          reply: reply(toolUse("Bash", { command: "seq 1 40", description: "Count" })),
+        },
+        { match: { toolResult: true }, reply: reply(text("Counted.")) },
+      ],
+    });
+    const events = await h.stream("Count to 40");
+    const open = await consoleOf(h, `#task=${idsOf(events).taskId}`);
+    const { page } = open;
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 30_000 });
+    const bash = page.locator('details[data-tool="Bash"]');
+    await bash.locator("summary").click();
+    const output = bash.locator(".tool-output pre");
+    // What reached the page: the first 60 bytes of `seq 1 40` (the server cut the rest).
+    const cut =
+      "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19\n20\n21\n22\n23";
+    const lines = cut.split("\n");
+    expect(await output.textContent()).toBe(lines.slice(-12).join("\n"));
+    const more = bash.getByRole("button", { name: `Show all ${lines.length} lines` });
+    expect(await bash.locator(".tool-output .note").textContent()).toBe(
+      // `seq 1 40` prints 111 bytes; the runtime hands back its output without the last newline.
+      "The server cut this output at its limit (110 bytes in all).",
+    );
+    await more.click();
+    expect(await output.textContent()).toBe(cut);
+    expect(await more.count()).toBe(0);
     await closeChecked(open);
   });
 });
