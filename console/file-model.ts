@@ -60,7 +60,7 @@ export function isDiff(artifact: Artifact): boolean {
 
 /** The path a `file` artifact names (workspace-relative, or absolute outside it). */
 export const artifactPath = (artifact: Artifact): string => {
-  const path = artifact.metadata?.path;
+  const path: unknown = artifact.metadata?.path;
   return typeof path === "string" ? path : artifact.name || artifact.artifactId;
 };
 

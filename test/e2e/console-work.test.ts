@@ -271,8 +271,7 @@ describe("the console shows a long output in part", () => {
     await bash.locator("summary").click();
     const output = bash.locator(".tool-output pre");
     // What reached the page: the first 60 bytes of `seq 1 40` (the server cut the rest).
-    const cut =
-      "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19\n20\n21\n22\n23";
+    const cut = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19\n20\n21\n22\n23";
     const lines = cut.split("\n");
     expect(await output.textContent()).toBe(lines.slice(-12).join("\n"));
     const more = bash.getByRole("button", { name: `Show all ${lines.length} lines` });
