@@ -9,6 +9,7 @@
  */
 import { access, copyFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import type { StreamResponse } from "@a2a-js/sdk";
@@ -329,7 +330,7 @@ describe("the console's subagents", () => {
         {
           name: "sub-report",
           match: { subagent: true, toolResult: true },
-          reply: reply(text("There are 3 files: a.txt, b.txt and c.txt.")),
+          reply: reply(text("There are **3 files**: a.txt, b.txt and c.txt.")),
         },
         {
           name: "sub-count",
@@ -373,10 +374,18 @@ describe("the console's subagents", () => {
     expect(await bash.locator("summary").textContent()).toContain("Running echo 3 files");
     await bash.locator("summary").click();
     expect(await bash.locator(".tool-output pre").textContent()).toBe("3 files");
-    // The subagent's report is the Agent call's own output.
-    expect(await agent.locator(":scope > .tool-output pre").textContent()).toContain(
-      "There are 3 files",
+    // The subagent's report is the Agent call's own output: rendered as Markdown, out of the
+    // runtime's frame (its hand-back paragraph, the agent id, the usage block), the usage in words.
+    const report = agent.locator(":scope > .subagent-report");
+    expect(await report.locator(".markdown.report strong").textContent()).toBe("3 files");
+    expect(await report.locator(".markdown.report").textContent()).toBe(
+      "There are 3 files: a.txt, b.txt and c.txt.",
     );
+    expect(await report.locator(".note").textContent()).toMatch(
+      /^The subagent used \d+ tokens · 1 tool use · [\d.]+ m?s\.$/,
+    );
+    for (const frame of ["Subagent hand-back", "agentId", "<usage>", "tools-used-before-summary"])
+      expect(await agent.textContent()).not.toContain(frame);
     const found: Record<string, Violation[]> = {};
     await bothWidths(page, "a task with a subagent", found);
     expect(found).toEqual({
@@ -390,11 +399,17 @@ describe("the console's subagents", () => {
     await page.screenshot({ path: join(shots, "console-quality-1280.png") });
     await page.setViewportSize(PHONE);
     await page.screenshot({ path: join(shots, "console-quality-390.png"), fullPage: true });
+    // The pictures of docs/console.md: this test alone writes docs/console.png (and the phone's,
+    // the screen as a phone shows it from the task's head, not the whole page).
     if (process.env.CONSOLE_SCREENSHOT_DOCS === "1") {
       await copyFile(
         join(shots, "console-quality-1280.png"),
         new URL("../../docs/console.png", import.meta.url),
       );
+      await page.evaluate(`document.getElementById("task-title").scrollIntoView()`);
+      await page.screenshot({
+        path: fileURLToPath(new URL("../../docs/console-390.png", import.meta.url)),
+      });
     }
     await closeChecked(open);
   });

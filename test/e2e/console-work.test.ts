@@ -176,10 +176,12 @@ describe("the console shows the work", () => {
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
     expect(await page.locator("#task-title").isVisible()).toBe(true);
     await page.screenshot({ path: join(shots, "console-work-390.png"), fullPage: true });
+    // docs/console.md's picture of a Markdown answer beside its tool calls (docs/console.png is
+    // console-quality.test.ts's: one test writes each picture).
     if (process.env.CONSOLE_SCREENSHOT_DOCS === "1") {
       await copyFile(
         join(shots, "console-work-1280.png"),
-        new URL("../../docs/console.png", import.meta.url),
+        new URL("../../docs/console-markdown.png", import.meta.url),
       );
     }
     // The favicon is served (no 404 on load).
