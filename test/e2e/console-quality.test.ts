@@ -4,7 +4,8 @@
  * serious or critical violation on the list, a task, a permission request, a question and at
  * phone width; the approve / deny / answer flow works by keyboard alone; a 20,000-delta answer
  * streams with no main-thread task over 200 ms; a list of 1,000 tasks is usable within 1 s; a
- * subagent's calls are shown under its `Agent` call, with screenshots at 1280 and 390 px.
+ * subagent's calls are shown under its `Agent` call, with screenshots at 1280 and 390 px; and
+ * the control forms (a plan to approve, rewind with its dry run, fork) pass axe-core too.
  * The two budgets are measured in the browser (its Performance API), as their names say.
  */
 import { access, copyFile, readFile } from "node:fs/promises";
@@ -18,6 +19,8 @@ import {
   COLOUR_QUESTION,
   idsOf,
   openConsole,
+  sendForTask,
+  userMessage,
   reply,
   screenshotDir,
   shared,
@@ -36,6 +39,8 @@ import {
   type Violation,
 } from "../support/harness/page-quality.js";
 import { finishedTasks, storeTasks } from "../support/harness/stored-tasks.js";
+import { PLAN_CONFIG, PLAN_PROMPT, planningRules } from "../support/harness/planning.js";
+import { initRepository, writeFileRules } from "../support/harness/git.js";
 import { LISTED_MARK } from "../../console/marks.js";
 import { PAGE_SIZE } from "../../console/task-pages.js";
 
@@ -204,6 +209,54 @@ describe("the console's accessibility", () => {
       "Deny: not outside the repo",
       "red",
     ]);
+    await closeChecked(open);
+  });
+});
+
+describe("the console's control forms are accessible", () => {
+  it("axe-core finds no serious or critical violation on a plan to approve, at 1280 and 390 px", async () => {
+    const h = await a2a({ config: PLAN_CONFIG, rules: planningRules() });
+    const open = await consoleOf(h);
+    const { page } = open;
+    await page.locator("#composer-plan").waitFor({ timeout: 30_000 });
+    await page.locator("#composer-plan-first").check();
+    await page.locator("#composer-text").fill(PLAN_PROMPT);
+    await page.locator("#composer button[type=submit]").click();
+    await page.locator(".plan-form .markdown.plan li").waitFor({ timeout: 60_000 });
+    const found: Record<string, Violation[]> = {};
+    await bothWidths(page, "a plan", found);
+    expect(found).toEqual({ "a plan": [], "a plan at 390 px": [] });
+    await page.locator("#cancel").click();
+    await page.locator("#task-state", { hasText: "canceled" }).waitFor({ timeout: 30_000 });
+    await closeChecked(open);
+  });
+
+  it("axe-core finds no serious or critical violation on the rewind form (its dry-run diff shown) and the fork form, at 1280 and 390 px", async () => {
+    const h = await a2a({
+      rules: writeFileRules,
+      config: { claude: { isolation: "worktree" } },
+      beforeStart: initRepository,
+    });
+    const tasks = [];
+    for (const n of [1, 2])
+      tasks.push(await sendForTask(h.client, userMessage(`Write f${n}`, { contextId: "ax1" })));
+    const open = await consoleOf(h, `#task=${tasks[1]?.id ?? ""}`);
+    const { page } = open;
+    const found: Record<string, Violation[]> = {};
+    await page.locator("#rewind").click({ timeout: 30_000 });
+    await page.locator(".rewind-form .dry-run-diff pre.diff").waitFor({ timeout: 60_000 });
+    await page.locator("#rewind-prompt").waitFor();
+    await bothWidths(page, "the rewind form", found);
+    await page.locator(".rewind-form button.close").click();
+    await page.locator("#fork").click();
+    await page.locator("#fork-prompt").waitFor({ timeout: 30_000 });
+    await bothWidths(page, "the fork form", found);
+    expect(found).toEqual({
+      "the rewind form": [],
+      "the rewind form at 390 px": [],
+      "the fork form": [],
+      "the fork form at 390 px": [],
+    });
     await closeChecked(open);
   });
 });

@@ -29,6 +29,16 @@ import {
   type ConsolePage,
 } from "../support/harness/index.js";
 import { isQueuedCommand, releaseBash, slowBashRules, STEER } from "../support/harness/control.js";
+import { seriousViolations, type Violation } from "../support/harness/page-quality.js";
+
+/** axe-core's serious/critical violations at 1280 px and at a phone's 390 px. */
+async function violationsAtBothWidths(page: Page): Promise<Record<string, Violation[]>> {
+  const laptop = await seriousViolations(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const phone = await seriousViolations(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  return { "1280 px": laptop, "390 px": phone };
+}
 
 const browser = shared(() => startChromium());
 
@@ -363,7 +373,7 @@ describe("the console by keyboard alone", () => {
 });
 
 describe("the console before sign-in", () => {
-  it("says the tasks need a token instead of loading forever", async () => {
+  it("says the tasks need a token instead of loading forever; its sign-in form passes axe-core", async () => {
     const sha256 = createHash("sha256").update("console-work-token").digest("hex");
     const h = await a2a({ config: { server: { auth: { tokens: [{ name: "ann", sha256 }] } } } });
     const open = await consoleOf(h);
@@ -371,6 +381,9 @@ describe("the console before sign-in", () => {
     expect(await open.page.locator("#task-list").textContent()).toBe(
       "Sign in with a token to see the tasks.",
     );
+    // The sign-in form passes axe-core.
+    expect(await open.page.locator("#token-form").isVisible()).toBe(true);
+    expect(await violationsAtBothWidths(open.page)).toEqual({ "1280 px": [], "390 px": [] });
     // The refusals of the A2A binding are the page's only non-2xx answers: no 404.
     await closeChecked(open);
   });
@@ -412,7 +425,7 @@ describe("the console does not let a prompt go unseen", () => {
 });
 
 describe("the console controls a task where the server offers it", () => {
-  it("steers a working task from the page", async () => {
+  it("steers a working task from the page; the steering box passes axe-core", async () => {
     const h = await a2a({
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules("Built it, and updated the changelog."),
@@ -424,6 +437,8 @@ describe("the console controls a task where the server offers it", () => {
     await page.locator('details[data-tool="Bash"]').waitFor({ timeout: 60_000 });
     const form = page.locator(".steer-form");
     await form.waitFor({ timeout: 30_000 });
+    // The steering box passes axe-core (the command waits for the test: it stays shown).
+    expect(await violationsAtBothWidths(page)).toEqual({ "1280 px": [], "390 px": [] });
     await form.locator("textarea").fill(STEER);
     await form.locator("button[type=submit]").click();
     // The runtime has the message once it says it queued it; the command may then end.
