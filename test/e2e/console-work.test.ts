@@ -30,6 +30,9 @@ import {
 } from "../support/harness/index.js";
 import { isQueuedCommand, releaseBash, slowBashRules, STEER } from "../support/harness/control.js";
 import { seriousViolations, type Violation } from "../support/harness/page-quality.js";
+import { finishedTasks, storeTasks } from "../support/harness/stored-tasks.js";
+import { PAGE_SIZE } from "../../console/task-pages.js";
+import { TaskState } from "@a2a-js/sdk";
 
 /** axe-core's serious/critical violations at 1280 px and at a phone's 390 px. */
 async function violationsAtBothWidths(page: Page): Promise<Record<string, Violation[]>> {
@@ -318,8 +321,11 @@ describe("the console finds things", () => {
     expect(await page.locator("#task-list .empty").textContent()).toBe(
       "No task matches the search.",
     );
+    // A state chosen alone is asked of the server: the list comes with its answer.
     await page.locator("#filter-state").selectOption("completed");
-    expect(await titles()).toEqual(["Paint the fence", "Fix the login bug"]);
+    await expect
+      .poll(titles, { timeout: 30_000 })
+      .toEqual(["Paint the fence", "Fix the login bug"]);
     await closeChecked(open);
 
     // A task's link opens it directly; a conversation's shows it alone and writes into it.
@@ -334,6 +340,38 @@ describe("the console finds things", () => {
     ]);
     expect(await conv.page.locator("#composer-target").textContent()).toMatch(/^Conversation /);
     await closeChecked(conv);
+  });
+});
+
+describe("the console finds things beyond the pages it read", () => {
+  it("a state chosen alone is asked of the server (ListTasks status): a failed task 120 tasks down is listed at once", async () => {
+    const tasks = finishedTasks(121);
+    const oldest = tasks[0];
+    if (oldest?.status === undefined) throw new Error("no stored task");
+    oldest.status.state = TaskState.TASK_STATE_FAILED;
+    const h = await a2a({ beforeStart: (cwd) => storeTasks(cwd, tasks) });
+    const open = await consoleOf(h);
+    const { page } = open;
+    const rows = page.locator(".task-row");
+    await rows.first().waitFor({ timeout: 30_000 });
+    expect(await rows.count()).toBe(PAGE_SIZE);
+    const asked: unknown[] = [];
+    page.on("request", (r) => {
+      const body = r.postData() ?? "";
+      if (body.includes("ListTasks")) asked.push((JSON.parse(body) as { params?: unknown }).params);
+    });
+
+    await page.locator("#filter-state").selectOption("failed");
+    await expect
+      .poll(() => page.locator(".task-row .ask").allTextContents(), { timeout: 30_000 })
+      .toEqual(["Stored task 1"]);
+    expect(await page.locator("#list-more").count()).toBe(0);
+    expect(asked).toContainEqual(expect.objectContaining({ status: "TASK_STATE_FAILED" }));
+    // Back to any state: the newest page again.
+    await page.locator("#filter-state").selectOption("");
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(PAGE_SIZE);
+    expect(await rows.first().locator(".ask").textContent()).toBe("Stored task 121");
+    await closeChecked(open);
   });
 });
 
