@@ -20,6 +20,7 @@ import { ui } from "./page.js";
 import { renderTask, setHandlers } from "./render.js";
 import { answer, send, steer } from "./send.js";
 import { renderComposerTarget, state } from "./state.js";
+import { listQuery, sameQuery } from "./task-pages.js";
 import { cancel, more, open, poll } from "./tasks.js";
 
 const POLL_MS = 2000;
@@ -90,8 +91,11 @@ wireFinding(
       state.context = filter.contextId;
       renderComposerTarget();
     }
+    const asked = !sameQuery(listQuery(filter), listQuery(state.filter));
     state.filter = filter;
     renderTask();
+    // A state or a conversation the server filters by: ask it now, not at the next poll.
+    if (asked) void poll();
   },
   (id) => void open(id),
 );

@@ -4,6 +4,7 @@
  */
 import { diffStat, lineDiff, parseUnifiedDiff, withContext, type DiffLine } from "./diff.js";
 import { h } from "./dom.js";
+import { editLines } from "./edit-diff.js";
 import type { FileView, TaskModel } from "./task-model.js";
 
 const MARK = { same: " ", add: "+", del: "-", hunk: "", file: "" } as const;
@@ -15,7 +16,12 @@ const diffs = new WeakMap<FileView, DiffLine[]>();
 function diffOf(file: FileView): DiffLine[] {
   let lines = diffs.get(file);
   if (lines === undefined) {
-    lines = file.content === undefined ? [] : lineDiff(file.previous, file.content);
+    lines =
+      file.edits !== undefined
+        ? editLines(file.edits)
+        : file.content === undefined
+          ? []
+          : lineDiff(file.previous, file.content);
     diffs.set(file, lines);
   }
   return lines;
@@ -30,6 +36,19 @@ export function diffTable(lines: readonly DiffLine[]): HTMLElement {
 }
 
 function fileBody(file: FileView): HTMLElement {
+  if (file.edits !== undefined) {
+    // The call's edits could not be undone on the file: their own lines are the change.
+    return h(
+      "div",
+      {},
+      h(
+        "p",
+        { class: "note" },
+        "The lines the edit changed (the file before it never reached the page).",
+      ),
+      diffTable(diffOf(file)),
+    );
+  }
   if (file.content === undefined)
     return h("p", { class: "note" }, file.note ?? "No content attached.");
   if (file.previous === undefined && file.operation === "modified") {
@@ -50,7 +69,10 @@ function fileBody(file: FileView): HTMLElement {
 
 function fileItem(file: FileView): HTMLElement {
   const { added, removed } = diffStat(diffOf(file));
-  const stat = file.content === undefined ? `${file.size} bytes` : `+${added} −${removed}`;
+  const stat =
+    file.content === undefined && file.edits === undefined
+      ? `${file.size} bytes`
+      : `+${added} −${removed}`;
   return h(
     "details",
     {

@@ -10,6 +10,7 @@ import { NO_FILTER, type ListFilter } from "./list-filter.js";
 import { ui } from "./page.js";
 import type { Panel } from "./prompt-slot.js";
 import type { TaskModel } from "./task-model.js";
+import { ANY_TASK, type ListQuery } from "./task-pages.js";
 
 export const state: {
   conn?: Connection;
@@ -26,11 +27,13 @@ export const state: {
   /** The task the address named has been opened once. */
   linked?: boolean;
   filter: ListFilter;
+  /** What the tasks held were listed with (the server's part of the filter). */
+  query: ListQuery;
   /** The next page of ListTasks after those read ("" when there is none). */
   nextPage: string;
   /** A render is due at the next frame (stream events come faster than frames). */
   frame?: number;
-} = { tasks: [], filter: NO_FILTER, nextPage: "" };
+} = { tasks: [], filter: NO_FILTER, query: ANY_TASK, nextPage: "" };
 
 export function renderComposerTarget(): void {
   ui.composerTarget.textContent =

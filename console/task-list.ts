@@ -13,6 +13,7 @@ import { markListed } from "./marks.js";
 import { age, originOf, shortId, stateName } from "./format.js";
 import { askOfTask, conversations, ownerOf, saidOfTask, type ListFilter } from "./list-filter.js";
 import { outcomeLine, plainOf, titleOf } from "./words.js";
+import { ANY_TASK, listQuery, sameQuery } from "./task-pages.js";
 
 export interface ListHandlers {
   readonly open: (task: Task) => void;
@@ -100,7 +101,8 @@ export function renderList(
   on: ListHandlers,
   now = Date.now(),
 ): void {
-  if (tasks.length === 0) {
+  // Nothing at all (not nothing in the state or the conversation the server was asked for).
+  if (tasks.length === 0 && sameQuery(listQuery(filter), ANY_TASK)) {
     replace(
       el,
       h(

@@ -7,7 +7,18 @@ import { Role, type Artifact, type Message, type StreamResponse, type Task } fro
 import { KIND } from "../src/contract/kinds.js";
 import { TOOL_IO_KEYS } from "../src/contract/tool-io.js";
 import { messageText } from "./answers.js";
+import { editsOf, samePath, type Edit } from "./edit-diff.js";
+import {
+  artifactPath,
+  DIFF_TYPE,
+  fileView,
+  isDiff,
+  partText,
+  type FileView,
+} from "./file-model.js";
 import { stateName } from "./format.js";
+
+export type { FileView } from "./file-model.js";
 
 export type Entry =
   | { readonly type: "message"; readonly role: "user" | "agent"; readonly text: string }
@@ -36,22 +47,6 @@ export type Entry =
       readonly path: string;
       readonly operation: string;
     };
-
-export interface FileView {
-  readonly artifactId: string;
-  readonly path: string;
-  readonly operation: string;
-  readonly tool: string;
-  readonly mediaType: string;
-  readonly size: number;
-  readonly truncated: boolean;
-  /** The content as text, when it is text and attached; undefined for binary or a note. */
-  readonly content: string | undefined;
-  /** The content of the same artifact the page saw before this one, for the diff. */
-  readonly previous: string | undefined;
-  /** The note in place of the content (over `artifacts.maxFileBytes`), or a binary's size. */
-  readonly note: string | undefined;
-}
 
 /** What a tool call returned (`tool_result`), or the sandbox's refusal of it. */
 export interface ToolOutcome {
@@ -86,59 +81,16 @@ export interface TaskModel {
   readonly sent: string[];
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
-const TEXTUAL =
-  /^(text\/|application\/(json|xml|javascript|x-sh|toml|yaml|x-yaml)|.*\+(json|xml)$)/;
-
-/** The text of a part: a text part, or raw bytes that decode as UTF-8 (undefined otherwise). */
-function partText(
-  part: Artifact["parts"][number] | undefined,
-  mediaType: string,
-): string | undefined {
-  const c = part?.content;
-  if (c?.$case === "text") return c.value;
-  if (c?.$case !== "raw") return undefined;
-  if (!TEXTUAL.test(mediaType) && mediaType !== "") return undefined;
-  try {
-    return decoder.decode(c.value as Uint8Array);
-  } catch {
-    return undefined;
+/** The edits of the last `Edit`/`MultiEdit` call the page saw on `path`. */
+function lastEdits(model: TaskModel, path: string): Edit[] | undefined {
+  for (let i = model.entries.length - 1; i >= 0; i--) {
+    const e = model.entries[i];
+    if (e?.type !== "tool" || !samePath((e.input as { file_path?: unknown })?.file_path, path))
+      continue;
+    const edits = editsOf(e.toolName, e.input);
+    if (edits !== undefined) return edits;
   }
-}
-
-const DIFF_TYPE = "text/x-diff";
-
-/** A unified diff the server made (worktree isolation's `diff` artifact, `text/x-diff`). */
-function isDiff(artifact: Artifact): boolean {
-  return (
-    artifact.metadata?.kind === "diff" || artifact.parts.some((p) => p.mediaType === DIFF_TYPE)
-  );
-}
-
-function fileView(artifact: Artifact, previous: FileView | undefined): FileView {
-  const m = artifact.metadata ?? {};
-  const mediaType = typeof m.mediaType === "string" ? m.mediaType : "";
-  const raw = artifact.parts.find((p) => p.content?.$case === "raw");
-  const note = artifact.parts.find((p) => p.content?.$case === "text");
-  const content = raw === undefined ? undefined : partText(raw, mediaType);
-  const size = typeof m.size === "number" ? m.size : 0;
-  return {
-    artifactId: artifact.artifactId,
-    path: typeof m.path === "string" ? m.path : artifact.name || artifact.artifactId,
-    operation: typeof m.operation === "string" ? m.operation : "written",
-    tool: typeof m.tool === "string" ? m.tool : "",
-    mediaType,
-    size,
-    truncated: m.truncated === true,
-    content,
-    previous: previous?.content ?? previous?.previous,
-    note:
-      note?.content?.$case === "text"
-        ? note.content.value
-        : content === undefined
-          ? `${mediaType || "binary"}, ${size} bytes`
-          : undefined,
-  };
+  return undefined;
 }
 
 /** Files, diffs and texts of the task's stored artifacts (kept entries, previous versions). */
@@ -146,7 +98,8 @@ function absorbArtifact(model: TaskModel, artifact: Artifact, fromStream: boolea
   const kind = artifact.metadata?.kind as unknown;
   if (kind === KIND.file) {
     const before = model.files.get(artifact.artifactId);
-    const next = fileView(artifact, before);
+    const edits = before === undefined ? lastEdits(model, artifactPath(artifact)) : undefined;
+    const next = fileView(artifact, before, edits);
     if (before !== undefined && before.content === next.content && !fromStream) return;
     model.files.set(artifact.artifactId, next);
     if (fromStream) {

@@ -10,7 +10,7 @@ import { shortId } from "./format.js";
 import { showTrouble, ui } from "./page.js";
 import { renderTask } from "./render.js";
 import { renderComposerTarget, state } from "./state.js";
-import { appendPage, listRequest, mergeFirstPage } from "./task-pages.js";
+import { appendPage, listQuery, listRequest, mergeFirstPage, sameQuery } from "./task-pages.js";
 import { applySnapshot, modelOf } from "./task-model.js";
 
 export async function open(id: string): Promise<void> {
@@ -42,7 +42,10 @@ export async function more(): Promise<void> {
   const conn = state.conn;
   if (conn === undefined || state.nextPage === "") return;
   try {
-    const page = await conn.client.listTasks(listRequest(state.nextPage));
+    const query = state.query;
+    const page = await conn.client.listTasks(listRequest(state.nextPage, query));
+    // The filter changed meanwhile: the list is read again from its first page.
+    if (!sameQuery(query, state.query)) return;
     state.tasks = appendPage(state.tasks, page.tasks);
     state.nextPage = page.nextPageToken;
     renderTask();
@@ -76,9 +79,15 @@ export async function poll(): Promise<void> {
       ui.agent.textContent = state.conn.card.name;
       ui.composerPlan.hidden = !offersPlanMode(state.conn.card);
     }
-    const listed = await state.conn.client.listTasks(listRequest(""));
-    const first = state.tasks.length === 0;
-    state.tasks = mergeFirstPage(listed.tasks, state.tasks);
+    const query = listQuery(state.filter);
+    const listed = await state.conn.client.listTasks(listRequest("", query));
+    // The filter changed while this was asked: the poll it started reads the new one.
+    if (!sameQuery(query, listQuery(state.filter))) return;
+    // A new query: the pages read for the old one go (their tasks may not pass it).
+    const asked = !sameQuery(query, state.query);
+    const first = asked || state.tasks.length === 0;
+    state.tasks = mergeFirstPage(listed.tasks, asked ? [] : state.tasks);
+    state.query = query;
     if (first) state.nextPage = listed.nextPageToken;
     showTrouble(undefined);
     const model = state.model;

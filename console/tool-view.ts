@@ -3,10 +3,13 @@
  * then its input and its output (docs/protocol.md "Tool calls"). A long output shows its last
  * lines first with a "Show all"; a Write/Edit shows its path only, since its change is shown once,
  * in the task's files. A subagent (`Task`/`Agent`) call shows its prompt, then the calls the
- * subagent made, nested under it (tool-nesting.ts), then its report.
+ * subagent made, nested under it (tool-nesting.ts), then its report: out of the runtime's frame
+ * (subagent-report.ts), rendered as Markdown.
  */
 import { toolWords } from "../src/client/tool-summary.js";
 import { h } from "./dom.js";
+import { markdownView } from "./markdown-view.js";
+import { subagentReport, usageWords } from "./subagent-report.js";
 import type { ToolOutcome } from "./task-model.js";
 import type { Nesting, ToolCall } from "./tool-nesting.js";
 
@@ -44,6 +47,23 @@ function inputDetail(toolName: string, input: unknown): HTMLElement | undefined 
         : // Focusable: a long input scrolls in its box, and a keyboard must reach it.
           h("pre", { class: "tool-input", tabindex: 0 }, JSON.stringify(input, null, 2));
   }
+}
+
+const isSubagent = (toolName: string) => toolName === "Task" || toolName === "Agent";
+
+/** A subagent's report, out of the runtime's frame, rendered as Markdown; its usage in words. */
+function reportView(id: string, output: string): HTMLElement {
+  const { report, usage } = subagentReport(output);
+  const words = usage === undefined ? "" : usageWords(usage);
+  return h(
+    "div",
+    { class: "tool-output subagent-report" },
+    h("span", { class: "label" }, "Report"),
+    report === ""
+      ? h("p", { class: "tool-empty" }, "No report.")
+      : markdownView(report, `report:${id}`, { class: "markdown report" }),
+    words !== "" && h("p", { class: "note" }, `The subagent used ${words}.`),
+  );
 }
 
 function outputView(id: string, outcome: ToolOutcome | undefined): HTMLElement {
@@ -142,6 +162,8 @@ export function toolEntry(
       ),
     entry.toolName === "Write" || entry.toolName === "Edit" || entry.toolName === "MultiEdit"
       ? h("p", { class: "tool-note" }, "The change is shown under Files changed.")
-      : outputView(entry.toolUseId, outcome),
+      : isSubagent(entry.toolName) && outcome?.output !== undefined && outcome.isError !== true
+        ? reportView(entry.toolUseId, outcome.output)
+        : outputView(entry.toolUseId, outcome),
   );
 }

@@ -4,11 +4,13 @@
  * serious or critical violation on the list, a task, a permission request, a question and at
  * phone width; the approve / deny / answer flow works by keyboard alone; a 20,000-delta answer
  * streams with no main-thread task over 200 ms; a list of 1,000 tasks is usable within 1 s; a
- * subagent's calls are shown under its `Agent` call, with screenshots at 1280 and 390 px.
+ * subagent's calls are shown under its `Agent` call, with screenshots at 1280 and 390 px; and
+ * the control forms (a plan to approve, rewind with its dry run, fork) pass axe-core too.
  * The two budgets are measured in the browser (its Performance API), as their names say.
  */
 import { access, copyFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import type { StreamResponse } from "@a2a-js/sdk";
@@ -17,6 +19,8 @@ import {
   COLOUR_QUESTION,
   idsOf,
   openConsole,
+  sendForTask,
+  userMessage,
   reply,
   screenshotDir,
   shared,
@@ -35,6 +39,8 @@ import {
   type Violation,
 } from "../support/harness/page-quality.js";
 import { finishedTasks, storeTasks } from "../support/harness/stored-tasks.js";
+import { PLAN_CONFIG, PLAN_PROMPT, planningRules } from "../support/harness/planning.js";
+import { initRepository, writeFileRules } from "../support/harness/git.js";
 import { LISTED_MARK } from "../../console/marks.js";
 import { PAGE_SIZE } from "../../console/task-pages.js";
 
@@ -207,6 +213,54 @@ describe("the console's accessibility", () => {
   });
 });
 
+describe("the console's control forms are accessible", () => {
+  it("axe-core finds no serious or critical violation on a plan to approve, at 1280 and 390 px", async () => {
+    const h = await a2a({ config: PLAN_CONFIG, rules: planningRules() });
+    const open = await consoleOf(h);
+    const { page } = open;
+    await page.locator("#composer-plan").waitFor({ timeout: 30_000 });
+    await page.locator("#composer-plan-first").check();
+    await page.locator("#composer-text").fill(PLAN_PROMPT);
+    await page.locator("#composer button[type=submit]").click();
+    await page.locator(".plan-form .markdown.plan li").waitFor({ timeout: 60_000 });
+    const found: Record<string, Violation[]> = {};
+    await bothWidths(page, "a plan", found);
+    expect(found).toEqual({ "a plan": [], "a plan at 390 px": [] });
+    await page.locator("#cancel").click();
+    await page.locator("#task-state", { hasText: "canceled" }).waitFor({ timeout: 30_000 });
+    await closeChecked(open);
+  });
+
+  it("axe-core finds no serious or critical violation on the rewind form (its dry-run diff shown) and the fork form, at 1280 and 390 px", async () => {
+    const h = await a2a({
+      rules: writeFileRules,
+      config: { claude: { isolation: "worktree" } },
+      beforeStart: initRepository,
+    });
+    const tasks = [];
+    for (const n of [1, 2])
+      tasks.push(await sendForTask(h.client, userMessage(`Write f${n}`, { contextId: "ax1" })));
+    const open = await consoleOf(h, `#task=${tasks[1]?.id ?? ""}`);
+    const { page } = open;
+    const found: Record<string, Violation[]> = {};
+    await page.locator("#rewind").click({ timeout: 30_000 });
+    await page.locator(".rewind-form .dry-run-diff pre.diff").waitFor({ timeout: 60_000 });
+    await page.locator("#rewind-prompt").waitFor();
+    await bothWidths(page, "the rewind form", found);
+    await page.locator(".rewind-form button.close").click();
+    await page.locator("#fork").click();
+    await page.locator("#fork-prompt").waitFor({ timeout: 30_000 });
+    await bothWidths(page, "the fork form", found);
+    expect(found).toEqual({
+      "the rewind form": [],
+      "the rewind form at 390 px": [],
+      "the fork form": [],
+      "the fork form at 390 px": [],
+    });
+    await closeChecked(open);
+  });
+});
+
 /** An answer of `length` characters, Markdown as answers are: headings, prose, lists, code. */
 function longAnswer(length: number): string {
   const sections: string[] = [];
@@ -329,7 +383,7 @@ describe("the console's subagents", () => {
         {
           name: "sub-report",
           match: { subagent: true, toolResult: true },
-          reply: reply(text("There are 3 files: a.txt, b.txt and c.txt.")),
+          reply: reply(text("There are **3 files**: a.txt, b.txt and c.txt.")),
         },
         {
           name: "sub-count",
@@ -373,10 +427,18 @@ describe("the console's subagents", () => {
     expect(await bash.locator("summary").textContent()).toContain("Running echo 3 files");
     await bash.locator("summary").click();
     expect(await bash.locator(".tool-output pre").textContent()).toBe("3 files");
-    // The subagent's report is the Agent call's own output.
-    expect(await agent.locator(":scope > .tool-output pre").textContent()).toContain(
-      "There are 3 files",
+    // The subagent's report is the Agent call's own output: rendered as Markdown, out of the
+    // runtime's frame (its hand-back paragraph, the agent id, the usage block), the usage in words.
+    const report = agent.locator(":scope > .subagent-report");
+    expect(await report.locator(".markdown.report strong").textContent()).toBe("3 files");
+    expect(await report.locator(".markdown.report").textContent()).toBe(
+      "There are 3 files: a.txt, b.txt and c.txt.",
     );
+    expect(await report.locator(".note").textContent()).toMatch(
+      /^The subagent used \d+ tokens · 1 tool use · [\d.]+ m?s\.$/,
+    );
+    for (const frame of ["Subagent hand-back", "agentId", "<usage>", "tools-used-before-summary"])
+      expect(await agent.textContent()).not.toContain(frame);
     const found: Record<string, Violation[]> = {};
     await bothWidths(page, "a task with a subagent", found);
     expect(found).toEqual({
@@ -390,11 +452,17 @@ describe("the console's subagents", () => {
     await page.screenshot({ path: join(shots, "console-quality-1280.png") });
     await page.setViewportSize(PHONE);
     await page.screenshot({ path: join(shots, "console-quality-390.png"), fullPage: true });
+    // The pictures of docs/console.md: this test alone writes docs/console.png (and the phone's,
+    // the screen as a phone shows it from the task's head, not the whole page).
     if (process.env.CONSOLE_SCREENSHOT_DOCS === "1") {
       await copyFile(
         join(shots, "console-quality-1280.png"),
         new URL("../../docs/console.png", import.meta.url),
       );
+      await page.evaluate(`document.getElementById("task-title").scrollIntoView()`);
+      await page.screenshot({
+        path: fileURLToPath(new URL("../../docs/console-390.png", import.meta.url)),
+      });
     }
     await closeChecked(open);
   });

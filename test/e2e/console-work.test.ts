@@ -7,7 +7,7 @@
  * notification and counts in the title; a working task is steered from the page.
  */
 import { createHash } from "node:crypto";
-import { copyFile, readFile } from "node:fs/promises";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -29,6 +29,19 @@ import {
   type ConsolePage,
 } from "../support/harness/index.js";
 import { isQueuedCommand, releaseBash, slowBashRules, STEER } from "../support/harness/control.js";
+import { seriousViolations, type Violation } from "../support/harness/page-quality.js";
+import { finishedTasks, storeTasks } from "../support/harness/stored-tasks.js";
+import { PAGE_SIZE } from "../../console/task-pages.js";
+import { TaskState } from "@a2a-js/sdk";
+
+/** axe-core's serious/critical violations at 1280 px and at a phone's 390 px. */
+async function violationsAtBothWidths(page: Page): Promise<Record<string, Violation[]>> {
+  const laptop = await seriousViolations(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const phone = await seriousViolations(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  return { "1280 px": laptop, "390 px": phone };
+}
 
 const browser = shared(() => startChromium());
 
@@ -59,6 +72,10 @@ const ANSWER = [
   "```ts",
   "const passed = 3; // all of them",
   "```",
+  "",
+  "| test | result |",
+  "| ---- | :----: |",
+  "| unit | passed |",
   "",
   "<script>window.__pwned = 1</script>",
   "",
@@ -135,10 +152,14 @@ describe("the console shows the work", () => {
       "ran echo 3 passed",
       "wrote the notes",
     ]);
-    expect(await answer.locator("pre.code-block .tok-keyword").first().textContent()).toBe("const");
-    expect(await answer.locator("pre.code-block .tok-comment").textContent()).toBe(
+    expect(await answer.locator("pre.code-block .hljs-keyword").first().textContent()).toBe(
+      "const",
+    );
+    expect(await answer.locator("pre.code-block .hljs-comment").textContent()).toBe(
       "// all of them",
     );
+    expect(await answer.locator(".md-table th").allTextContents()).toEqual(["test", "result"]);
+    expect(await answer.locator(".md-table td.align-center").textContent()).toBe("passed");
     const link = answer.locator("a", { hasText: "the notes" });
     expect(await link.getAttribute("href")).toBe("https://example.com/notes");
     expect(await link.getAttribute("target")).toBe("_blank");
@@ -168,14 +189,114 @@ describe("the console shows the work", () => {
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
     expect(await page.locator("#task-title").isVisible()).toBe(true);
     await page.screenshot({ path: join(shots, "console-work-390.png"), fullPage: true });
+    // docs/console.md's picture of a Markdown answer beside its tool calls (docs/console.png is
+    // console-quality.test.ts's: one test writes each picture).
     if (process.env.CONSOLE_SCREENSHOT_DOCS === "1") {
       await copyFile(
         join(shots, "console-work-1280.png"),
-        new URL("../../docs/console.png", import.meta.url),
+        new URL("../../docs/console-markdown.png", import.meta.url),
       );
     }
     // The favicon is served (no 404 on load).
     expect(await page.evaluate(`fetch("favicon.svg").then((r) => r.status)`)).toBe(200);
+    await closeChecked(open);
+  });
+});
+
+describe("the console shows each change once", () => {
+  it("an Edit of a file that existed before the task shows its diff once, from the call's old and new strings, live and on a reload", async () => {
+    const h = await a2a({ config: { claude: { allowedTools: ["Read", "Edit"] } } });
+    const target = join(h.bench.sandbox.cwd, "app.txt");
+    await writeFile(target, "a = 1\nb = 2\nc = 4\n");
+    h.bench.model.setRules([
+      {
+        name: "read",
+        match: { lastUserText: "Raise b", toolResult: false },
+        reply: reply(toolUse("Read", { file_path: target })),
+      },
+      {
+        name: "edit",
+        times: 1,
+        match: { toolResult: /b = 2/ },
+        reply: reply(
+          toolUse("Edit", { file_path: target, old_string: "b = 2", new_string: "b = 3" }),
+        ),
+      },
+      { name: "done", match: { toolResult: true }, reply: reply(text("Raised b to 3.")) },
+    ]);
+    const open = await consoleOf(h);
+    const { page } = open;
+    await page.locator("#composer-text").fill("Raise b");
+    await page.locator("#composer button[type=submit]").click();
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+    expect(await readFile(target, "utf8")).toBe("a = 1\nb = 3\nc = 4\n");
+    expect(h.bench.model.unmatched).toEqual([]);
+
+    /** The file's diff, opened: its lines as shown, and what the page says of it. */
+    const diffOf = async (p: Page) => {
+      const file = p.locator('details.file[data-path="app.txt"]');
+      await file.locator("summary").click();
+      return {
+        meta: await file.locator(".meta").textContent(),
+        lines: await file.locator("pre.diff .line").allTextContents(),
+        notes: await file.locator(".note").count(),
+        // The change is on the page once: in the files, not again in the tool call.
+        removed: await p.getByText("-b = 2", { exact: true }).count(),
+        added: await p.getByText("+b = 3", { exact: true }).count(),
+      };
+    };
+    const expected = {
+      meta: "Edit · +1 −1",
+      lines: [" a = 1\n", "-b = 2\n", "+b = 3\n", " c = 4\n"],
+      notes: 0,
+      removed: 1,
+      added: 1,
+    };
+    const edit = page.locator('details[data-tool="Edit"]');
+    expect(await edit.locator("summary").textContent()).toContain("Editing");
+    expect(await diffOf(page)).toEqual(expected);
+    await closeChecked(open);
+
+    // Opened from its link, the task is read from its kept events: the same diff.
+    const taskId = new URLSearchParams(new URL(page.url()).hash.slice(1)).get("task") ?? "";
+    const linked = await consoleOf(h, `#task=${taskId}`);
+    await linked.page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 30_000 });
+    expect(await diffOf(linked.page)).toEqual(expected);
+    await closeChecked(linked);
+  });
+});
+
+describe("the console shows a long output in part", () => {
+  it("a Bash output cut by the server (artifacts.maxToolOutputBytes) shows its last lines, Show all for the rest, and says where it was cut", async () => {
+    const h = await a2a({
+      config: { claude: { allowedTools: ["Bash"] }, artifacts: { maxToolOutputBytes: 60 } },
+      rules: [
+        {
+          match: { lastUserText: "Count to 40", toolResult: false },
+          reply: reply(toolUse("Bash", { command: "seq 1 40", description: "Count" })),
+        },
+        { match: { toolResult: true }, reply: reply(text("Counted.")) },
+      ],
+    });
+    const events = await h.stream("Count to 40");
+    const open = await consoleOf(h, `#task=${idsOf(events).taskId}`);
+    const { page } = open;
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 30_000 });
+    const bash = page.locator('details[data-tool="Bash"]');
+    await bash.locator("summary").click();
+    const output = bash.locator(".tool-output pre");
+    // What reached the page: the first 60 bytes of `seq 1 40` (the server cut the rest).
+    const cut = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19\n20\n21\n22\n23";
+    const lines = cut.split("\n");
+    expect(await output.textContent()).toBe(lines.slice(-12).join("\n"));
+    const more = bash.getByRole("button", { name: `Show all ${lines.length} lines` });
+    expect(await bash.locator(".tool-output .note").textContent()).toBe(
+      // `seq 1 40` prints 111 bytes; the runtime hands back its output without the last newline.
+      "The server cut this output at its limit (110 bytes in all).",
+    );
+    await more.click();
+    expect(await output.textContent()).toBe(cut);
+    expect(await more.count()).toBe(0);
     await closeChecked(open);
   });
 });
@@ -200,8 +321,11 @@ describe("the console finds things", () => {
     expect(await page.locator("#task-list .empty").textContent()).toBe(
       "No task matches the search.",
     );
+    // A state chosen alone is asked of the server: the list comes with its answer.
     await page.locator("#filter-state").selectOption("completed");
-    expect(await titles()).toEqual(["Paint the fence", "Fix the login bug"]);
+    await expect
+      .poll(titles, { timeout: 30_000 })
+      .toEqual(["Paint the fence", "Fix the login bug"]);
     await closeChecked(open);
 
     // A task's link opens it directly; a conversation's shows it alone and writes into it.
@@ -216,6 +340,38 @@ describe("the console finds things", () => {
     ]);
     expect(await conv.page.locator("#composer-target").textContent()).toMatch(/^Conversation /);
     await closeChecked(conv);
+  });
+});
+
+describe("the console finds things beyond the pages it read", () => {
+  it("a state chosen alone is asked of the server (ListTasks status): a failed task 120 tasks down is listed at once", async () => {
+    const tasks = finishedTasks(121);
+    const oldest = tasks[0];
+    if (oldest?.status === undefined) throw new Error("no stored task");
+    oldest.status.state = TaskState.TASK_STATE_FAILED;
+    const h = await a2a({ beforeStart: (cwd) => storeTasks(cwd, tasks) });
+    const open = await consoleOf(h);
+    const { page } = open;
+    const rows = page.locator(".task-row");
+    await rows.first().waitFor({ timeout: 30_000 });
+    expect(await rows.count()).toBe(PAGE_SIZE);
+    const asked: unknown[] = [];
+    page.on("request", (r) => {
+      const body = r.postData() ?? "";
+      if (body.includes("ListTasks")) asked.push((JSON.parse(body) as { params?: unknown }).params);
+    });
+
+    await page.locator("#filter-state").selectOption("failed");
+    await expect
+      .poll(() => page.locator(".task-row .ask").allTextContents(), { timeout: 30_000 })
+      .toEqual(["Stored task 1"]);
+    expect(await page.locator("#list-more").count()).toBe(0);
+    expect(asked).toContainEqual(expect.objectContaining({ status: "TASK_STATE_FAILED" }));
+    // Back to any state: the newest page again.
+    await page.locator("#filter-state").selectOption("");
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(PAGE_SIZE);
+    expect(await rows.first().locator(".ask").textContent()).toBe("Stored task 121");
+    await closeChecked(open);
   });
 });
 
@@ -255,7 +411,7 @@ describe("the console by keyboard alone", () => {
 });
 
 describe("the console before sign-in", () => {
-  it("says the tasks need a token instead of loading forever", async () => {
+  it("says the tasks need a token instead of loading forever; its sign-in form passes axe-core", async () => {
     const sha256 = createHash("sha256").update("console-work-token").digest("hex");
     const h = await a2a({ config: { server: { auth: { tokens: [{ name: "ann", sha256 }] } } } });
     const open = await consoleOf(h);
@@ -263,6 +419,9 @@ describe("the console before sign-in", () => {
     expect(await open.page.locator("#task-list").textContent()).toBe(
       "Sign in with a token to see the tasks.",
     );
+    // The sign-in form passes axe-core.
+    expect(await open.page.locator("#token-form").isVisible()).toBe(true);
+    expect(await violationsAtBothWidths(open.page)).toEqual({ "1280 px": [], "390 px": [] });
     // The refusals of the A2A binding are the page's only non-2xx answers: no 404.
     await closeChecked(open);
   });
@@ -304,7 +463,7 @@ describe("the console does not let a prompt go unseen", () => {
 });
 
 describe("the console controls a task where the server offers it", () => {
-  it("steers a working task from the page", async () => {
+  it("steers a working task from the page; the steering box passes axe-core", async () => {
     const h = await a2a({
       config: { claude: { allowedTools: ["Bash"] } },
       rules: slowBashRules("Built it, and updated the changelog."),
@@ -316,6 +475,8 @@ describe("the console controls a task where the server offers it", () => {
     await page.locator('details[data-tool="Bash"]').waitFor({ timeout: 60_000 });
     const form = page.locator(".steer-form");
     await form.waitFor({ timeout: 30_000 });
+    // The steering box passes axe-core (the command waits for the test: it stays shown).
+    expect(await violationsAtBothWidths(page)).toEqual({ "1280 px": [], "390 px": [] });
     await form.locator("textarea").fill(STEER);
     await form.locator("button[type=submit]").click();
     // The runtime has the message once it says it queued it; the command may then end.

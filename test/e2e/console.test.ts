@@ -15,6 +15,7 @@ import {
   asks,
   idsOf,
   listRequest,
+  perTest,
   reply,
   says,
   shared,
@@ -32,6 +33,8 @@ import {
 import { bearerFetch } from "../../src/client/connect.js";
 import { exists, writeNote } from "../support/a2a/workspaces.js";
 import { openConsole, screenshotDir, type ConsolePage } from "../support/browser.js";
+import { startCuttingProxy } from "../support/cutting-proxy.js";
+import { releaseBash, slowBashRules } from "../support/harness/control.js";
 
 const chromium = shared(() => startChromium());
 /** The test's last console page: checked when the test ends (before its server closes). */
@@ -302,8 +305,60 @@ describe("the web console's composer", () => {
   });
 });
 
+describe("the web console's own reconnect", () => {
+  it("a stream dropped mid-task says reconnecting…, resumes from its last event number, and shows what it missed once", async () => {
+    const h = await a2a({ config: { claude: { allowedTools: ["Bash"] } }, rules: slowBashRules() });
+    // The page reaches the server through a loopback proxy that drops its connections on cue.
+    const proxy = perTest(
+      await startCuttingProxy({
+        target: h.server.port,
+        cuts: 0,
+        probability: 0,
+        maxBytes: 0,
+        random: () => 1,
+      }),
+    );
+    open = await openConsole(chromium().browser, `http://127.0.0.1:${proxy.port}/console/`);
+    const { page } = open;
+    const resumedFrom: string[] = [];
+    page.on("request", (r) => {
+      const id = r.headers()["last-event-id"];
+      if (id !== undefined) resumedFrom.push(id);
+    });
+    await page.locator("#composer-text").fill("Build the release");
+    await page.locator("#composer button[type=submit]").click();
+    // The command runs until the test releases it: the stream is open and quiet.
+    await page.locator('details[data-tool="Bash"]').waitFor({ timeout: 60_000 });
+    await page.evaluate(`{
+      window.__said = [];
+      const el = document.getElementById("task-error");
+      new MutationObserver(() => window.__said.push(el.textContent)).observe(el, {
+        childList: true, characterData: true, subtree: true,
+      });
+    }`);
+    expect(proxy.dropOpen()).toBeGreaterThan(0);
+    await expect.poll(() => resumedFrom.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await releaseBash(h);
+    await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
+
+    const said = await page.evaluate<string[]>("window.__said");
+    const reconnecting = said.find((t) => t.startsWith("reconnecting…")) ?? "";
+    expect(reconnecting).toMatch(/^reconnecting… \(from event \d+\)$/);
+    // It asked for the events after the last one it had, and says nothing once it is back.
+    expect(resumedFrom[0]).toBe(/\d+/.exec(reconnecting)?.[0]);
+    expect(Number(resumedFrom[0])).toBeGreaterThan(0);
+    expect(await page.locator("#task-error").textContent()).toBe("");
+    // What it missed, once: one call with its output, one answer.
+    expect(await page.locator('details[data-tool="Bash"]').count()).toBe(1);
+    expect(await page.locator('details[data-tool="Bash"]').getAttribute("data-tool-state")).toBe(
+      "done",
+    );
+    expect(await page.locator(".assistant-text").allTextContents()).toEqual(["Built it."]);
+  });
+});
+
 describe("the web console of a workspace", () => {
-  it("is served under /agents/<name>/console/ and talks to that workspace only", async () => {
+  it("is served under /agents/<name>/console/, talks to that workspace only, and switches to another", async () => {
     const { bench, dirs, server } = await workspaces();
     bench.model.setRules(writeNote("Write the api note", dirs.api, "api"));
     open = await openConsole(chromium().browser, `${server.url}/agents/api/console/`);
@@ -316,12 +371,19 @@ describe("the web console of a workspace", () => {
     await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 60_000 });
     expect(await exists(join(dirs.api, "note.txt"))).toBe(true);
     expect(await exists(join(dirs.web, "note.txt"))).toBe(false);
-    await open.context.close();
-    // The other workspace's console lists nothing of it.
-    open = await openConsole(chromium().browser, `${server.url}/agents/web/console/`);
-    await open.page
+    // The workspace switcher lists the workspaces the caller may reach (GET /agents), this one
+    // chosen; choosing another opens its console, which lists nothing of this one's.
+    const switcher = page.locator("#workspace");
+    await switcher.waitFor({ timeout: 30_000 });
+    expect(await switcher.locator("option").allTextContents()).toEqual(["api", "web"]);
+    expect(await switcher.inputValue()).toBe("api");
+    await switcher.selectOption("web");
+    await page.waitForURL(`${server.url}/agents/web/console/`, { timeout: 30_000 });
+    await page
       .locator("#task-list .empty", { hasText: "No tasks yet" })
       .waitFor({ timeout: 30_000 });
+    expect(await page.locator("#workspace").inputValue()).toBe("web");
+    expect(await page.locator("#agent-name").textContent()).not.toBe("API agent");
   });
 });
 

@@ -2,7 +2,8 @@
  * A loopback TCP proxy that cuts connections at random points: the faults of a network, a
  * sleeping laptop or a proxy timing out a long stream, for the reliability tests. Each new
  * connection, while cuts remain, is given a random budget of bytes the server may send through
- * it before both sides are destroyed (sometimes none: the request itself is lost).
+ * it before both sides are destroyed (sometimes none: the request itself is lost). With no cuts,
+ * it drops connections only when the test says (`dropOpen`).
  */
 import { once } from "node:events";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
@@ -24,16 +25,24 @@ export interface CuttingProxy {
   readonly port: number;
   /** Connections cut so far. */
   readonly cut: () => number;
+  /**
+   * Drops every connection open now, both sides, whatever the cuts (a network drop the test
+   * times); the number of connections dropped. New connections go on as before.
+   */
+  dropOpen(): number;
   close(): Promise<void>;
 }
 
 export async function startCuttingProxy(o: CuttingProxyOptions): Promise<CuttingProxy> {
   let cut = 0;
   const sockets = new Set<Socket>();
+  const clients = new Set<Socket>();
   const server: Server = createServer((client) => {
     const upstream = createConnection({ host: "127.0.0.1", port: o.target });
     sockets.add(client).add(upstream);
+    clients.add(client);
     const forget = () => {
+      clients.delete(client);
       sockets.delete(client);
       sockets.delete(upstream);
     };
@@ -85,6 +94,11 @@ export async function startCuttingProxy(o: CuttingProxyOptions): Promise<Cutting
   return {
     port: address.port,
     cut: () => cut,
+    dropOpen: () => {
+      const dropped = clients.size;
+      for (const s of sockets) s.destroy();
+      return dropped;
+    },
     close: async () => {
       for (const s of sockets) s.destroy();
       server.close();

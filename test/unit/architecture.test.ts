@@ -37,20 +37,26 @@ const moduleOf = (file: string): string => {
 
 const rank = (module: string): number => LAYERS.findIndex((layer) => layer.includes(module));
 
+const lineCount = (f: string): number => {
+  const text = readFileSync(f, "utf8");
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+};
+
+/** No file of `paths` (under `root`) over 400 lines, at most 5 over 300, each with its reason. */
+function expectSmallFiles(root: string, paths: readonly string[]): void {
+  const sized = paths.map((f) => ({ file: relative(root, f), lines: lineCount(f), path: f }));
+  expect(sized.filter((s) => s.lines > 400).map((s) => `${s.file}: ${s.lines}`)).toEqual([]);
+  const long = sized.filter((s) => s.lines > 300);
+  expect(long.length, long.map((s) => s.file).join(", ")).toBeLessThanOrEqual(5);
+  // The reason opens the file, or the doc comment of its one big class.
+  const reason = /Longer than ~300 lines on purpose: |Why it is over 300 lines: /;
+  const unexplained = long.filter((s) => !reason.test(readFileSync(s.path, "utf8")));
+  expect(unexplained.map((s) => s.file)).toEqual([]);
+}
+
 describe("the src/ tree", () => {
   it("has no file over 400 lines, and at most 5 over 300, each with its reason written", () => {
-    const lines = (f: string): number => {
-      const text = readFileSync(f, "utf8");
-      return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-    };
-    const sized = sources.map((f) => ({ file: relative(SRC, f), lines: lines(f), path: f }));
-    expect(sized.filter((s) => s.lines > 400).map((s) => `${s.file}: ${s.lines}`)).toEqual([]);
-    const long = sized.filter((s) => s.lines > 300);
-    expect(long.length, long.map((s) => s.file).join(", ")).toBeLessThanOrEqual(5);
-    // The reason opens the file, or the doc comment of its one big class.
-    const reason = /Longer than ~300 lines on purpose: |Why it is over 300 lines: /;
-    const unexplained = long.filter((s) => !reason.test(readFileSync(s.path, "utf8")));
-    expect(unexplained.map((s) => s.file)).toEqual([]);
+    expectSmallFiles(SRC, sources);
   });
 
   it("holds only folders and the one entry file, src/cli.ts", () => {
@@ -129,5 +135,14 @@ describe("the src/ tree", () => {
     };
     for (const file of sources) if (!order.has(file)) visit(file);
     expect(cycles).toEqual([]);
+  });
+});
+
+describe("the console/ tree (the web console)", () => {
+  it("has no file over 400 lines, and at most 5 over 300, each with its reason written (the bars of src/)", () => {
+    const CONSOLE = new URL("../../console/", import.meta.url).pathname;
+    const scripts = files(CONSOLE).filter((f) => f.endsWith(".ts"));
+    expect(scripts.length).toBeGreaterThan(30);
+    expectSmallFiles(CONSOLE, scripts);
   });
 });

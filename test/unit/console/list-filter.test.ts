@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { Role, TaskState, type Task } from "@a2a-js/sdk";
 import { conversations, NO_FILTER, passes } from "../../../console/list-filter.js";
-import { appendPage, mergeFirstPage } from "../../../console/task-pages.js";
+import {
+  ANY_TASK,
+  appendPage,
+  listQuery,
+  listRequest,
+  mergeFirstPage,
+  sameQuery,
+} from "../../../console/task-pages.js";
 import { textPart } from "../../../src/contract/messages.js";
 
 const task = (
@@ -74,5 +81,36 @@ describe("pages of ListTasks", () => {
     const moved = { ...c, status: { ...c.status, state: TaskState.TASK_STATE_FAILED } } as Task;
     expect(mergeFirstPage([moved, a], [a, b, c]).map((t) => t.id)).toEqual(["t1", "t3", "t2"]);
     expect(appendPage([a], [a, b]).map((t) => t.id)).toEqual(["t3", "t2"]);
+  });
+});
+
+describe("what the list asks the server to filter (ListTasks status and contextId)", () => {
+  it.each<[string, string, string, TaskState]>([
+    ["any state", "", "", TaskState.TASK_STATE_UNSPECIFIED],
+    // "Not over" is several states: the page filters it over the pages read.
+    ["not over", "open", "", TaskState.TASK_STATE_UNSPECIFIED],
+    ["working", "working", "", TaskState.TASK_STATE_WORKING],
+    ["waiting for you", "input-required", "", TaskState.TASK_STATE_INPUT_REQUIRED],
+    ["completed", "completed", "", TaskState.TASK_STATE_COMPLETED],
+    ["failed, in a conversation", "failed", "c1", TaskState.TASK_STATE_FAILED],
+    ["canceled", "canceled", "", TaskState.TASK_STATE_CANCELED],
+  ])("%s", (_, state, contextId, status) => {
+    const query = listQuery({ ...NO_FILTER, state, contextId, query: "fix", origin: "autonomous" });
+    expect(query).toEqual({ status, contextId });
+    expect(listRequest("p2", query)).toMatchObject({ status, contextId, pageToken: "p2" });
+  });
+
+  it("the search, the origin and the owner are the page's: they ask the server nothing new", () => {
+    expect(
+      sameQuery(
+        listQuery({ ...NO_FILTER, query: "login", origin: "autonomous", owner: "ann" }),
+        ANY_TASK,
+      ),
+    ).toBe(true);
+    expect(sameQuery(listQuery({ ...NO_FILTER, state: "failed" }), ANY_TASK)).toBe(false);
+    expect(listRequest("")).toMatchObject({
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      contextId: "",
+    });
   });
 });
