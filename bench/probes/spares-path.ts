@@ -2,7 +2,8 @@
  * A probe, not a scenario: where a new conversation's time goes when it takes a spare, against a
  * warm follow-up on the same server, on one clock. One server with `sessions.spares` (argv[2],
  * default 1; rounds argv[3], default 8), or two interleaved with `PROBE_BEFORE=<a built
- * checkout>` (that build's server beside this one's: before and after in the same run). The
+ * checkout>` (that build's server beside this one's: before and after in the same run;
+ * `PROBE_AFTER=<a built checkout>` runs another build than this one as "after"). The
  * scripted model runs in this process (each request's arrival and the end of its answer timed);
  * each server is started with `bench/probes/path-trace.js` preloaded, which timestamps every HTTP
  * request, each write of its response and its end, with the server's own CPU (all its threads),
@@ -151,7 +152,8 @@ async function turn(s: Side, kind: Turn["kind"], contextId = ""): Promise<string
 }
 
 const before = process.env.PROBE_BEFORE;
-const sides = [await startSide("after")];
+const after = process.env.PROBE_AFTER;
+const sides = [await startSide("after", after ? join(after, "dist", "cli.js") : undefined)];
 if (before !== undefined && before !== "") {
   sides.push(await startSide("before", join(before, "dist", "cli.js")));
 }
