@@ -6,7 +6,10 @@
  *   warm           the next message on that process;
  *   fresh          spawned with the message waiting (no spare);
  *   resume         spawned with `resume` and the message waiting (a resumed conversation);
- *   resume, ahead  spawned with `resume`, idle 3 s, then the message.
+ *   resume, ahead  spawned with `resume`, idle 3 s, then the message;
+ *   prewarm        `prewarm()` (parked in a folder of its own), idle 3 s, then `claim()` with the
+ *                  workspace as `cwd` and the message (the SDK's other kind of spare).
+ * `PROBE_ONLY=spare,prewarm` runs only those (spare includes warm).
  * For each: send → the model's request, → first text delta, → result, and the process's CPU
  * over that span, and what the turn added to the session's transcript.
  * `npx tsx bench/probes/spares-first-turn.ts [rounds]`.
@@ -16,7 +19,14 @@ import type { Server } from "node:http";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
-import { query, type Options, type Query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import {
+  prewarm,
+  query,
+  type Options,
+  type Query,
+  type SDKMessage,
+  type SpareProcess,
+} from "@anthropic-ai/claude-agent-sdk";
 import { FakeModel } from "../../src/demo/fake-model/index.js";
 import { TEST_MODEL } from "../../test/support/bench.js";
 import { InputQueue } from "../../test/support/input-queue.js";
@@ -26,6 +36,8 @@ import rules from "../model-rules.js";
 import { TURN_PROMPT } from "../rig.js";
 
 const rounds = Number(process.argv[2] ?? "5");
+const only = (process.env.PROBE_ONLY ?? "spare,context,fresh,resume,prewarm").split(",");
+const runs = (variant: string) => only.includes(variant);
 const extraEnv = JSON.parse(process.env.PROBE_ENV ?? "{}") as Record<string, string>;
 let lastRequest = 0;
 let requests = 0;
@@ -100,9 +112,9 @@ class Proc {
   readonly iter: AsyncIterator<SDKMessage>;
   pid = 0;
   sessionId: string;
-  constructor(o: Options) {
+  constructor(o: Options, claimed?: (input: InputQueue) => Query) {
     this.sessionId = o.resume ?? "";
-    this.q = query({ prompt: this.input, options: o });
+    this.q = claimed?.(this.input) ?? query({ prompt: this.input, options: o });
     this.iter = this.q[Symbol.asyncIterator]();
   }
   async turn(start = performance.now()): Promise<Sample> {
@@ -147,51 +159,81 @@ class Proc {
 }
 
 for (let r = 0; r < rounds; r++) {
-  const spare = new Proc(options());
-  await spare.ready();
-  add("spare: first message", await spare.turn());
-  await delay(500);
-  add("warm: next message", await spare.turn());
-  const id = spare.sessionId;
-  spare.close();
-  await delay(1_000);
+  let id = "";
+  if (runs("spare")) {
+    const spare = new Proc(options());
+    await spare.ready();
+    add("spare: first message", await spare.turn());
+    await delay(500);
+    add("warm: next message", await spare.turn());
+    id = spare.sessionId;
+    spare.close();
+    await delay(1_000);
+  }
 
-  const ctx = new Proc(options());
-  let ctxMs = 0;
-  await ctx.ready(async (q) => {
+  if (runs("prewarm")) {
+    // Host-level options at prewarm; the folder, model and mode at the claim.
+    const { cwd, model: claimModel, permissionMode, ...host } = options();
+    const parked: SpareProcess = await prewarm({ options: host });
+    await delay(500);
+    const pid = await newPid();
+    await delay(3_000);
+    const claimedProc = new Proc(options(), (input) =>
+      parked.claim({
+        prompt: input,
+        options: { cwd: cwd ?? sandbox.cwd, model: claimModel ?? TEST_MODEL, permissionMode },
+      }),
+    );
+    claimedProc.pid = pid;
+    add("prewarm: claim + first message", await claimedProc.turn());
+    await delay(500);
+    add("prewarm: next message (warm)", await claimedProc.turn());
+    claimedProc.close();
+    await delay(1_000);
+  }
+
+  if (runs("context")) {
+    const ctx = new Proc(options());
+    let ctxMs = 0;
+    await ctx.ready(async (q) => {
+      const t = performance.now();
+      await q.getContextUsage({ detail: "summary" });
+      ctxMs = performance.now() - t;
+    });
+    add("spare+context: first message", await ctx.turn());
+    add("getContextUsage(summary) while idle", {
+      transcript: 0,
+      request: 0,
+      first: 0,
+      final: ctxMs,
+      cpu: 0,
+      requests: 0,
+    });
+    ctx.close();
+    await delay(1_000);
+  }
+
+  if (runs("fresh")) {
     const t = performance.now();
-    await q.getContextUsage({ detail: "summary" });
-    ctxMs = performance.now() - t;
-  });
-  add("spare+context: first message", await ctx.turn());
-  add("getContextUsage(summary) while idle", {
-    transcript: 0,
-    request: 0,
-    first: 0,
-    final: ctxMs,
-    cpu: 0,
-    requests: 0,
-  });
-  ctx.close();
-  await delay(1_000);
+    const fresh = new Proc(options());
+    add("fresh: spawn + first message", await fresh.turn(t));
+    fresh.close();
+    await delay(1_000);
+  }
 
-  const t = performance.now();
-  const fresh = new Proc(options());
-  add("fresh: spawn + first message", await fresh.turn(t));
-  fresh.close();
-  await delay(1_000);
+  if (runs("resume") && id !== "") {
+    const t2 = performance.now();
+    const resumed = new Proc(options({ resume: id }));
+    add("resume: spawn + first message", await resumed.turn(t2));
+    resumed.close();
+    await delay(1_000);
 
-  const t2 = performance.now();
-  const resumed = new Proc(options({ resume: id }));
-  add("resume: spawn + first message", await resumed.turn(t2));
-  resumed.close();
-  await delay(1_000);
-
-  const ahead = new Proc(options({ resume: id }));
-  await ahead.ready();
-  add("resume, spawned ahead: first message", await ahead.turn());
-  ahead.close();
-  await delay(1_000);
+    const ahead = new Proc(options({ resume: id }));
+    await ahead.ready();
+    add("resume, spawned ahead: first message", await ahead.turn());
+    ahead.close();
+    await delay(1_000);
+  }
   process.stderr.write(`round ${r + 1}/${rounds}\n`);
 }
 const med = (xs: number[]) => {

@@ -52,9 +52,8 @@ export function openSessionPool(w: SessionWiring, p: PoolWiring): SessionPool {
     recordBranch: (sessionId, prompt, key) =>
       recordBranchSync({ cwd: cwdOf(key), env }, sessionId, prompt),
     ...(p.slots && { slots: p.slots }),
-    onSessionEvent: (key, event) => {
-      p.onSessionEvent(key, event);
-      if (event.type === "session_id" || event.type === "closed") void p.orphans.record();
-    },
+    onSessionEvent: p.onSessionEvent,
+    // A spare taken by a conversation is the same process: listed already, nothing to read again.
+    onProcessesChanged: () => void p.orphans.record(),
   });
 }

@@ -3,15 +3,26 @@
  * it (its leases, when it was last used, its idle timer, its background clock), and whether it is
  * busy: nothing but shutdown closes it then.
  */
-import type { ClaudeSession } from "../claude/index.js";
+import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { Timers } from "../common/timers.js";
 import type { BackgroundClock } from "./background-clock.js";
 import type { Occupant } from "./process-slots.js";
 import type { SessionReset } from "./recovery.js";
 
+/**
+ * Whether a session's event changes which Claude Code processes the server runs (what the pid
+ * file of the orphan sweep lists): its first session id (its process has started), unless its
+ * process was a spare, listed when that started; and its end. Pure.
+ */
+export function changesProcesses(event: SessionEvent["type"], fromSpare: boolean): boolean {
+  return (event === "session_id" && !fromSpare) || event === "closed";
+}
+
 export class LiveSession {
   leases = 0;
+  /** Its process was a spare (`sessions.spares`), started before the conversation came. */
+  fromSpare = false;
   /** Set when this session starts fresh instead of resuming; the first lease reports it. */
   reset: SessionReset | undefined;
   /** Its last prompt was rejected: replaced by a rewound session as soon as it is free. */

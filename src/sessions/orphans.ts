@@ -1,33 +1,26 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Logger } from "pino";
 import { z } from "zod";
+import { linuxProcesses, type ProcessInfo, type ProcessTable } from "./process-table.js";
+
+export {
+  linuxProcesses,
+  parseChildren,
+  parseStat,
+  type ProcessInfo,
+  type ProcessTable,
+} from "./process-table.js";
 
 /** Where the server lists the Claude Code processes it started, relative to the workspace. */
 export const PIDS_FILE = ".claude/claude-a2a.pids.json";
-
-/** One process, as /proc shows it. */
-export interface ProcessInfo {
-  readonly pid: number;
-  readonly ppid: number;
-  /** Clock ticks since boot when it started: with the pid, names one process for good. */
-  readonly startTime: string;
-  readonly cmdline: string;
-}
 
 /** A process recorded in the pid file. */
 export interface ProcessRecord {
   readonly pid: number;
   readonly startTime: string;
   readonly cmdline: string;
-}
-
-/** The process table seam (Linux /proc by default). */
-export interface ProcessTable {
-  /** Every process, or undefined where there is no /proc. */
-  list(): Promise<ProcessInfo[] | undefined>;
-  kill(pid: number, signal: NodeJS.Signals): void;
 }
 
 /** The same process: same pid, start time and command line (a recycled pid never matches). */
@@ -67,50 +60,31 @@ const fileSchema = z.object({
 });
 type PidsFile = z.infer<typeof fileSchema>;
 
-/** Parses `/proc/<pid>/stat` (the command name may hold spaces and parentheses). */
-export function parseStat(pid: number, stat: string, cmdline: string): ProcessInfo | undefined {
-  const end = stat.lastIndexOf(")");
-  if (end < 0) return undefined;
-  const fields = stat.slice(end + 2).split(" ");
-  // Field 3 (state) is fields[0]: ppid is field 4, starttime field 22.
-  const [state, ppid, startTime] = [fields[0], fields[1], fields[19]];
-  if (state === "Z" || ppid === undefined || startTime === undefined) return undefined;
-  return { pid, ppid: Number(ppid), startTime, cmdline };
+/** A file as `stat` names one version of it. */
+export interface FileIdentity {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ino: number;
 }
 
-export const linuxProcesses: ProcessTable = {
-  async list() {
-    let names: string[];
-    try {
-      names = await readdir("/proc");
-    } catch {
-      return undefined;
-    }
-    const out: ProcessInfo[] = [];
-    for (const name of names) {
-      const pid = Number(name);
-      if (!Number.isInteger(pid)) continue;
-      try {
-        const stat = await readFile(`/proc/${pid}/stat`, "latin1");
-        const cmdline = (await readFile(`/proc/${pid}/cmdline`, "latin1"))
-          .replace(/\0+$/, "")
-          .replace(/\0/g, " ");
-        const info = parseStat(pid, stat, cmdline);
-        if (info) out.push(info);
-      } catch {
-        // Gone meanwhile.
-      }
-    }
-    return out;
-  },
-  kill(pid, signal) {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // Already gone.
-    }
-  },
-};
+/**
+ * Whether the pid file already says `text`: this guard wrote exactly that, and the file is the
+ * one it wrote (no other server, no hand, replaced or removed it since). Pure.
+ */
+export function pidFileCurrent(
+  written: (FileIdentity & { readonly text: string }) | undefined,
+  text: string,
+  onDisk: FileIdentity | undefined,
+): boolean {
+  return (
+    written !== undefined &&
+    onDisk !== undefined &&
+    written.text === text &&
+    written.size === onDisk.size &&
+    written.mtimeMs === onDisk.mtimeMs &&
+    written.ino === onDisk.ino
+  );
+}
 
 export interface OrphanGuardOptions {
   /** The workspace: the pid file is `<cwd>/.claude/claude-a2a.pids.json`. */
@@ -133,6 +107,8 @@ export class OrphanGuard {
   private readonly selfPid: number;
   private writing: Promise<void> = Promise.resolve();
   private dirty = false;
+  /** What this guard last wrote, and the file as it was then. */
+  private written: (FileIdentity & { readonly text: string }) | undefined;
 
   constructor(private readonly o: OrphanGuardOptions) {
     this.file = join(o.cwd, PIDS_FILE);
@@ -195,6 +171,7 @@ export class OrphanGuard {
    */
   async release(): Promise<void> {
     await this.writing;
+    // Every process: the pid file may be another server's, which is among them, not ours.
     const all = await this.processes.list();
     if (all !== undefined && claudeChildren(this.selfPid, all).length > 0) {
       await this.record();
@@ -220,8 +197,22 @@ export class OrphanGuard {
     });
   }
 
+  /** This server and its children: all a record needs (`list` where /proc cannot say alone). */
+  private async family(): Promise<ProcessInfo[] | undefined> {
+    return (await this.processes.family?.(this.selfPid)) ?? (await this.processes.list());
+  }
+
+  private async onDisk(): Promise<FileIdentity | undefined> {
+    try {
+      const { size, mtimeMs, ino } = await stat(this.file);
+      return { size, mtimeMs, ino };
+    } catch {
+      return undefined;
+    }
+  }
+
   private async write(): Promise<void> {
-    const all = await this.processes.list();
+    const all = await this.family();
     if (!all) return;
     const self = all.find((p) => p.pid === this.selfPid);
     if (!self) return;
@@ -234,10 +225,17 @@ export class OrphanGuard {
         cmdline,
       })),
     };
+    const text = `${JSON.stringify(content, null, 2)}\n`;
+    // A spare taken, a session's id known: the same processes, nothing to write.
+    if (this.written?.text === text && pidFileCurrent(this.written, text, await this.onDisk())) {
+      return;
+    }
     await mkdir(dirname(this.file), { recursive: true });
     const temp = `${this.file}.${randomBytes(4).toString("hex")}.tmp`;
-    await writeFile(temp, `${JSON.stringify(content, null, 2)}\n`);
+    await writeFile(temp, text);
     await rename(temp, this.file);
+    const written = await this.onDisk();
+    this.written = written && { ...written, text };
   }
 
   private async read(): Promise<PidsFile | undefined> {

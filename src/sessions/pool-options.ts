@@ -45,6 +45,11 @@ export interface SessionPoolOptions {
   /** Sees every event of every live session (metrics). */
   readonly onSessionEvent?: (key: ConversationKey, event: SessionEvent) => void;
   /**
+   * A conversation's process started or ended (`changesProcesses`): the pid file of the orphan
+   * sweep is written again. A spare's start and end are the spares' own (`onChange`).
+   */
+  readonly onProcessesChanged?: () => void;
+  /**
    * Where to resume a session whose last prompt the model API rejected (HTTP 400): the uuid of
    * the last assistant message before that prompt, or undefined to start fresh.
    */

@@ -2,7 +2,7 @@ import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import { realTimers, type Timers } from "../common/timers.js";
 import { BackgroundClock } from "./background-clock.js";
-import { LiveSession } from "./live-session.js";
+import { changesProcesses, LiveSession } from "./live-session.js";
 import type { PoolSlots } from "./machine-slots.js";
 import type { SessionPoolOptions } from "./pool-options.js";
 import { ProcessSlots } from "./process-slots.js";
@@ -255,6 +255,7 @@ export class SessionPool {
     });
     const entry = new LiveSession(key, session, clock, this.timers, ++this.uses, this.now());
     entry.reset = reset;
+    entry.fromSpare = spare.kind === "session";
     entry.listen(session.subscribe((event) => this.onEvent(entry, event)));
     this.entries.set(key, entry);
     this.options.logger.debug(
@@ -266,6 +267,7 @@ export class SessionPool {
 
   private onEvent(entry: LiveSession, event: SessionEvent): void {
     this.options.onSessionEvent?.(entry.key, event);
+    if (changesProcesses(event.type, entry.fromSpare)) this.options.onProcessesChanged?.();
     this.spares?.onEvent(entry.key, event);
     const current = this.entries.get(entry.key) === entry;
     switch (event.type) {

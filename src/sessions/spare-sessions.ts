@@ -152,7 +152,8 @@ export class SpareSessions {
           this.takenTotal++;
           this.hold(spare.handle.session);
           this.o.logger.debug({ spare: spare.key.slice(1), cwd: spare.cwd }, "spare taken");
-          this.o.onChange?.();
+          // No `onChange`: the same process runs on, now the conversation's (the pid file holds
+          // it already); recording it again would read /proc in the taker's path.
           return spare.handle;
       }
     }

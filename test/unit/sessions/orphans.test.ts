@@ -1,4 +1,6 @@
-import { access, mkdtemp, readFile, rm } from "node:fs/promises";
+import { access, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -7,8 +9,11 @@ import {
   OrphanGuard,
   PIDS_FILE,
   isSameProcess,
+  parseChildren,
   parseStat,
+  pidFileCurrent,
   processTree,
+  linuxProcesses,
   type ProcessInfo,
   type ProcessTable,
 } from "../../../src/sessions/orphans.js";
@@ -68,6 +73,54 @@ describe("orphans: pure parts", () => {
     expect(isSameProcess(record, undefined)).toBe(false);
   });
 
+  it("reads a /proc children file", () => {
+    expect(parseChildren("4242 4250 \n")).toEqual([4242, 4250]);
+    expect(parseChildren("")).toEqual([]);
+  });
+
+  it.each<
+    [
+      string,
+      Parameters<typeof pidFileCurrent>[0],
+      string,
+      Parameters<typeof pidFileCurrent>[2],
+      boolean,
+    ]
+  >([
+    [
+      "the same text, the file as written",
+      { text: "a", size: 1, mtimeMs: 5, ino: 9 },
+      "a",
+      { size: 1, mtimeMs: 5, ino: 9 },
+      true,
+    ],
+    [
+      "other processes to list",
+      { text: "a", size: 1, mtimeMs: 5, ino: 9 },
+      "b",
+      { size: 1, mtimeMs: 5, ino: 9 },
+      false,
+    ],
+    ["nothing written yet", undefined, "a", { size: 1, mtimeMs: 5, ino: 9 }, false],
+    ["the file is gone", { text: "a", size: 1, mtimeMs: 5, ino: 9 }, "a", undefined, false],
+    [
+      "the file was replaced (another server)",
+      { text: "a", size: 1, mtimeMs: 5, ino: 9 },
+      "a",
+      { size: 1, mtimeMs: 5, ino: 10 },
+      false,
+    ],
+    [
+      "the file was edited in place",
+      { text: "a", size: 1, mtimeMs: 5, ino: 9 },
+      "a",
+      { size: 1, mtimeMs: 6, ino: 9 },
+      false,
+    ],
+  ])("the pid file is current: %s", (_name, written, text, onDisk, expected) => {
+    expect(pidFileCurrent(written, text, onDisk)).toBe(expected);
+  });
+
   it("lists a process tree deepest first", () => {
     const all = [
       proc(10, 1, "claude"),
@@ -76,6 +129,22 @@ describe("orphans: pure parts", () => {
       proc(20, 1, "x"),
     ];
     expect(processTree(10, all)).toEqual([12, 11, 10]);
+  });
+});
+
+describe.skipIf(!existsSync("/proc/self/task"))("linuxProcesses (needs Linux's /proc)", () => {
+  it("family: this process and a child it started, and no other process", async () => {
+    const child = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      const family = await linuxProcesses.family?.(process.pid);
+      const pids = family?.map((p) => p.pid) ?? [];
+      expect(pids).toContain(process.pid);
+      expect(pids).toContain(child.pid);
+      // Nothing else: no grandchild, no other process of the machine.
+      for (const p of family ?? []) if (p.pid !== process.pid) expect(p.ppid).toBe(process.pid);
+    } finally {
+      child.kill("SIGKILL");
+    }
   });
 });
 
@@ -103,6 +172,50 @@ describe("OrphanGuard", () => {
       [101, "SIGTERM"],
     ]);
     expect(table.all.map((p) => p.pid)).toEqual([103, 200]);
+  });
+
+  it("records from the server's own family where the table can say it, without listing every process", async () => {
+    const table = new FakeTable([
+      proc(100, 1, "node claude-a2a"),
+      proc(101, 100, "/x/claude --output-format stream-json"),
+    ]);
+    let listed = 0;
+    const family: ProcessTable = {
+      list: () => {
+        listed++;
+        return table.list();
+      },
+      family: (pid) => Promise.resolve(table.all.filter((p) => p.pid === pid || p.ppid === pid)),
+      kill: () => undefined,
+    };
+    await new OrphanGuard({ cwd, logger, processes: family, selfPid: 100 }).record();
+    expect(listed).toBe(0);
+    const file = JSON.parse(await readFile(join(cwd, PIDS_FILE), "utf8")) as {
+      children: { pid: number }[];
+    };
+    expect(file.children.map((c) => c.pid)).toEqual([101]);
+  });
+
+  it("writes the pid file again only when what it lists changed, or it is not the one it wrote", async () => {
+    const table = new FakeTable([proc(100, 1, "node claude-a2a"), proc(101, 100, "claude")]);
+    const guard = new OrphanGuard({ cwd, logger, processes: table, selfPid: 100 });
+    const file = join(cwd, PIDS_FILE);
+    await guard.record();
+    const first = await stat(file);
+    // A spare taken, a session id known: the same processes, the same file (no rename).
+    await guard.record();
+    expect((await stat(file)).ino).toBe(first.ino);
+    // A process more: written again.
+    table.all.push(proc(102, 100, "claude"));
+    await guard.record();
+    const second = await stat(file);
+    expect(second.ino).not.toBe(first.ino);
+    // Someone replaced it: written again, though the processes are the same.
+    await rm(file);
+    await writeFile(file, "{}");
+    await guard.record();
+    const third = JSON.parse(await readFile(file, "utf8")) as { children: { pid: number }[] };
+    expect(third.children.map((c) => c.pid)).toEqual([101, 102]);
   });
 
   it("leaves everything alone while the recorded server is still running", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { changesProcesses } from "../../../src/sessions/live-session.js";
 import {
   spareVerdict,
   supplyDecision,
@@ -96,5 +97,23 @@ describe("supplyDecision: whether to start a spare now", () => {
     ],
   ])("%s", (_name, s, expected) => {
     expect(supplyDecision({ ...supply, ...s })).toEqual(expected);
+  });
+});
+
+describe("changesProcesses: which session events write the pid file again", () => {
+  it.each<[string, Parameters<typeof changesProcesses>[0], boolean, boolean]>([
+    ["a new process's first session id: a child to list", "session_id", false, true],
+    [
+      "a taken spare's first session id: the same process, listed when it started",
+      "session_id",
+      true,
+      false,
+    ],
+    ["a process ends", "closed", false, true],
+    ["a taken spare's process ends", "closed", true, true],
+    ["a turn's end changes no process", "run_ended", false, false],
+    ["a status changes no process", "status", true, false],
+  ])("%s", (_name, event, fromSpare, expected) => {
+    expect(changesProcesses(event, fromSpare)).toBe(expected);
   });
 });
