@@ -18,12 +18,10 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
-          // Each e2e test spawns real Claude Code processes, which spend much of a test waiting on
-          // the scripted model, the store and each other: two files at once keep 2 cores busy
-          // (about twice the throughput of one) without the overload more would bring. Every
-          // file's servers, sandboxes, ports and processes are its own (test/support/harness), so
-          // files never share state. E2E_WORKERS=1 runs them one at a time (to read one file's log).
-          maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
+          // Each e2e test spawns real Claude Code processes: one file at a time on CI's 2 cores.
+          // Every file's servers, sandboxes, ports and processes are its own (test/support/harness),
+          // so E2E_WORKERS=2 runs two files at once on a bigger machine (not yet proven on CI's).
+          maxWorkers: Number(process.env.E2E_WORKERS ?? 1),
           testTimeout: 60_000,
           hookTimeout: 30_000,
         },
