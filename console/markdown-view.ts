@@ -54,14 +54,27 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   node.setAttribute("rel", "noopener noreferrer nofollow");
 });
 
-/** One block's element, from its HTML, sanitized. */
-function blockNode(html: string): HTMLElement {
-  const fragment = DOMPurify.sanitize(html, PURIFY);
-  const elements = [...fragment.children];
+/** An element for `fragment`'s content: its one element, or a div holding what it has. */
+function elementOf(parent: ParentNode): HTMLElement {
+  const elements = [...parent.children];
   const only = elements[0];
   return elements.length === 1 && only instanceof HTMLElement
     ? only
-    : h("div", {}, [...fragment.childNodes]);
+    : h("div", {}, [...parent.childNodes]);
+}
+
+/**
+ * The blocks' elements, from their HTML, sanitized in one pass: DOMPurify parses a document per
+ * call, and a frame of a fast stream on a busy machine can bring dozens of new blocks. Each
+ * block goes in a `div` of its own, to be told apart after; should the count not match (it
+ * cannot with markdown-it's well-formed HTML), each is sanitized alone.
+ */
+function blockNodes(htmls: readonly string[]): HTMLElement[] {
+  if (htmls.length === 0) return [];
+  const together = DOMPurify.sanitize(htmls.map((html) => `<div>${html}</div>`).join(""), PURIFY);
+  const wrappers = [...together.children];
+  if (wrappers.length === htmls.length) return wrappers.map(elementOf);
+  return htmls.map((html) => elementOf(DOMPurify.sanitize(html, PURIFY)));
 }
 
 interface Rendered extends RenderedBlocks {
@@ -81,12 +94,20 @@ export function markdownView(
 ): HTMLElement {
   const before = cache.get(key);
   const rendered = grow(before, source.replace(/\r\n?/g, "\n"));
+  // The blocks that need a node: new ones, and a block that is there twice (its own node).
+  const reused = new Set<string>();
+  const wanted: string[] = [];
+  for (const { html } of rendered.blocks) {
+    if (!reused.has(html) && before?.nodes.has(html) === true) reused.add(html);
+    else wanted.push(html);
+  }
+  const built = blockNodes(wanted);
   const after = new Map<string, HTMLElement>();
+  let next = 0;
   const nodes = rendered.blocks.map(({ html }) => {
-    // The same block twice in one answer: the second is a node of its own.
-    if (after.has(html)) return keyed(blockNode(html), html);
-    const node = before?.nodes.get(html) ?? keyed(blockNode(html), html);
-    after.set(html, node);
+    const kept = reused.has(html) && !after.has(html) ? before?.nodes.get(html) : undefined;
+    const node = kept ?? keyed(built[next++] ?? h("p"), html);
+    if (!after.has(html)) after.set(html, node);
     return node;
   });
   cache.set(key, { ...rendered, nodes: after });

@@ -313,7 +313,12 @@ describe("the console's budgets", { retry: 2 }, () => {
     }`);
     await page.locator("#composer-text").fill("Write the long answer");
     await page.locator("#composer-text").press("Control+Enter");
+    // The first heading's node, marked once a block follows it: a re-render keeps the blocks
+    // above the last one in the page (no flicker), so it is the same node at the end.
+    await page.locator(".assistant-text > p").first().waitFor({ timeout: 150_000 });
+    await page.evaluate(`document.querySelector(".assistant-text h5").__kept = true`);
     await page.locator("#task-state", { hasText: "completed" }).waitFor({ timeout: 150_000 });
+    expect(await page.evaluate(`document.querySelector(".assistant-text h5").__kept`)).toBe(true);
 
     const last = LONG.slice(LONG.lastIndexOf("## Part ") + 3).split("\n")[0] ?? "";
     await page.locator(".assistant-text h5", { hasText: last }).waitFor();
