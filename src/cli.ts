@@ -30,6 +30,9 @@ run.then(
     // A second Ctrl-C means "quit now": a cancel the server has not answered yet must not keep
     // the client alive (its request would hold the event loop until the server answers).
     if (code === INTERRUPTED) process.stderr.write("", () => process.exit(code));
+    // The demo has closed its server and removed its workspace; a chat it ran on this terminal
+    // may still hold standard input open, which is not a reason to stay.
+    else if (argv[0] === "demo") process.stdout.write("", () => process.exit(code));
   },
   (err: unknown) => {
     process.stderr.write(`claude-a2a: unexpected error: ${String((err as Error).stack ?? err)}\n`);

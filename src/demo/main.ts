@@ -15,15 +15,18 @@ import { DEMO_PROMPTS, DEMO_RULES } from "./rules.js";
 import { openDemoWorkspace, type DemoWorkspace } from "./workspace.js";
 import { demoEnv } from "./env.js";
 import { resolveUrl } from "../client/defaults.js";
+import { CHAT_HERE_LINE, chatOnTerminal, chatsHere } from "./chat.js";
 
 export const DEMO_USAGE = `Usage: claude-a2a demo [options]   (npm run demo [-- options] in a clone)
 
 Starts a scripted model (no account, no network) and the server on it, in a fresh temporary
-git workspace, and prints how to talk to it. Ctrl-C stops both and removes the workspace.
+git workspace, and prints how to talk to it. On a terminal it then opens a chat with it right
+there (/exit or Ctrl-C at the prompt stops the demo). Ctrl-C stops both and removes the workspace.
 
 Options:
   -p, --port <port>   the server's port (default 3008)
       --dir <dir>     serve this directory instead of a temporary one (kept as it is)
+      --no-chat       only serve, even on a terminal (talk to it from another shell)
   -h, --help          show this help and exit
 `;
 
@@ -36,8 +39,10 @@ export interface DemoIo {
 }
 
 export interface DemoDeps {
-  /** Resolves when the demo should stop (default: SIGINT or SIGTERM). */
-  readonly stopSignal?: () => Promise<void>;
+  /** Resolves when the demo should stop (default: SIGINT or SIGTERM; SIGTERM only while chatting). */
+  readonly stopSignal?: (chatting: boolean) => Promise<void>;
+  /** The chat on this terminal (default: the terminal client's, when stdin and stdout are TTYs). */
+  readonly chat?: ((url: string) => Promise<number>) | false;
   readonly invocation?: Invocation;
 }
 
@@ -67,6 +72,8 @@ export function demoBanner(o: {
   worktrees: boolean;
   bin: Invocation;
   temporary: boolean;
+  /** The demo opens a chat in this terminal after the banner. */
+  chatHere?: boolean;
   /** The environment the client commands will run in (`A2A_URL`): decides `--url`. */
   env: NodeJS.ProcessEnv;
 }): string {
@@ -82,22 +89,37 @@ export function demoBanner(o: {
     ``,
     `Try "${DEMO_PROMPTS.question}" (a question), "${DEMO_PROMPTS.permission}" (a permission),`,
     `"${DEMO_PROMPTS.diff}" (a file change${o.worktrees ? " and its diff" : ""}). The recorded sessions: docs/demo.md.`,
+    ...(o.chatHere ? [``, CHAT_HERE_LINE] : []),
     ``,
   ].join("\n");
 }
 
-const untilSignal = () =>
+/**
+ * SIGINT or SIGTERM; while the demo chats, SIGTERM only: Ctrl-C then belongs to the chat (it
+ * cancels a running turn), which leaves on its own Ctrl-C at the prompt or /exit. The no-op
+ * SIGINT listener keeps a Ctrl-C between the chat's own listeners from killing the process. The
+ * listeners stay (`on`, not `once`): the chat's prompt
+ * library re-raises a signal it sees no other listener for, which would kill the process
+ * before its workspace is removed.
+ */
+const untilSignal = (chatting: boolean) =>
   new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
+    process.on("SIGINT", chatting ? () => undefined : resolve);
+    process.on("SIGTERM", resolve);
   });
 
-function parse(argv: readonly string[]): { port: string; dir?: string; help?: boolean } {
+function parse(argv: readonly string[]): {
+  port: string;
+  dir?: string;
+  help?: boolean;
+  "no-chat"?: boolean;
+} {
   return parseArgs({
     args: [...argv],
     options: {
       port: { type: "string", short: "p", default: "3008" },
       dir: { type: "string" },
+      "no-chat": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -156,6 +178,15 @@ export async function runDemo(
       logger,
       claudeEnv: demoEnv(process.env, { modelUrl: model.url, ...workspace }),
     });
+    const chat =
+      deps.chat ??
+      (chatsHere({
+        noChat: flags["no-chat"] === true,
+        stdinIsTTY: process.stdin.isTTY === true,
+        stdoutIsTTY: process.stdout.isTTY === true,
+      })
+        ? chatOnTerminal
+        : false);
     io.out(
       demoBanner({
         url: server.url,
@@ -164,11 +195,12 @@ export async function runDemo(
         worktrees: workspace.worktrees,
         bin: deps.invocation ?? currentInvocation(),
         temporary: flags.dir === undefined,
+        chatHere: chat !== false,
         env: process.env,
       }),
     );
-    await (deps.stopSignal ?? untilSignal)();
-    return 0;
+    const stopped = (deps.stopSignal ?? untilSignal)(chat !== false).then(() => 0);
+    return chat === false ? await stopped : await Promise.race([chat(server.url), stopped]);
   } catch (err) {
     if (err instanceof ConfigError || err instanceof StartupError) {
       io.err(`claude-a2a demo: ${err.message}\n`);

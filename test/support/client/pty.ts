@@ -35,32 +35,34 @@ export interface Terminal {
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-B]|\x1b[=>78]/g;
 
 /**
- * What a terminal shows of `raw`, line by line: printable text written at the cursor, `\r` and
- * `ESC[<n>G` move it within the line, `ESC[2K` clears the line, `\n` starts the next; every other
- * escape is dropped. Enough for what our client and its prompt print. Pure.
+ * What a terminal shows of `raw`, line by line: printable text written at the cursor; `\r` and
+ * `ESC[<n>G` move it within the line, `ESC[<n>A` up (a prompt that redraws itself), `\n` to the
+ * start of the next line; `ESC[2K` clears the line, `ESC[K` its rest; every other escape is
+ * dropped. Enough for what our client, its prompt library and npm print. Pure.
  */
 export function screenOf(raw: string): string {
-  const lines: string[] = [];
-  let line: string[] = [];
+  const rows: string[][] = [[]];
+  let row = 0;
   let col = 0;
   const tokens =
     // eslint-disable-next-line no-control-regex
     /\x1b\[([0-9;?]*)([ -/]*[@-~])|\x1b\][^\x07]*\x07|\x1b[()][0-9A-B]|\x1b[=>78]|[\r\n]|[^\x1b\r\n]/g;
   for (const [token, params, final] of raw.matchAll(tokens)) {
+    const line = (rows[row] ??= []);
     if (token === "\n") {
-      lines.push(line.join("").trimEnd());
-      line = [];
+      row += 1;
       col = 0;
     } else if (token === "\r") col = 0;
     else if (final === "G") col = Math.max(0, Number(params || "1") - 1);
-    else if (final === "K" && params === "2") line = [];
+    else if (final === "A") row = Math.max(0, row - Number(params || "1"));
+    else if (final === "K" && params === "2") rows[row] = [];
+    else if (final === "K" && (params === "" || params === "0")) rows[row] = line.slice(0, col);
     else if (!token.startsWith("\x1b")) {
       while (line.length < col) line.push(" ");
       line[col++] = token;
     }
   }
-  lines.push(line.join("").trimEnd());
-  return lines.join("\n");
+  return Array.from(rows, (line = []) => line.join("").trimEnd()).join("\n");
 }
 
 /** `script`: a compiled `cli.js` to run instead of the sources (under tsx, from `cwd`). */
@@ -71,7 +73,17 @@ export function runInTerminal(
   script?: string,
 ): Terminal {
   const program = script === undefined ? ["--import", "tsx", "src/cli.ts"] : [script];
-  const pty: IPty = spawn(process.execPath, [...program, ...args], {
+  return commandInTerminal(process.execPath, [...program, ...args], env, cwd);
+}
+
+/** Any command in a pseudo-terminal (`npm run demo`, as a person types it). */
+export function commandInTerminal(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Terminal {
+  const pty: IPty = spawn(file, args, {
     name: "xterm-256color",
     cols: 120,
     rows: 40,

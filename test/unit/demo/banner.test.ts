@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { demoBanner, urlFlag } from "../../../src/demo/main.js";
+import { CHAT_HERE_LINE, chatsHere } from "../../../src/demo/chat.js";
 import { DEMO_PROMPTS } from "../../../src/demo/rules.js";
 
 describe("urlFlag: --url only where the terminal client would not find the demo", () => {
@@ -51,5 +52,26 @@ describe("demoBanner", () => {
       `  send:    claude-a2a send --url http://127.0.0.1:3010 "${DEMO_PROMPTS.question}"\n`,
     );
     expect(text).toContain("  chat:    claude-a2a chat --url http://127.0.0.1:3010\n");
+  });
+
+  it("ends with how to chat here only when the demo chats in this terminal", () => {
+    const url = "http://127.0.0.1:3008";
+    expect(
+      demoBanner({ ...base, url, chatHere: true })
+        .trimEnd()
+        .endsWith(CHAT_HERE_LINE),
+    ).toBe(true);
+    expect(demoBanner({ ...base, url })).not.toContain(CHAT_HERE_LINE);
+  });
+});
+
+describe("chatsHere", () => {
+  it.each([
+    ["a terminal", { noChat: false, stdinIsTTY: true, stdoutIsTTY: true }, true],
+    ["--no-chat on a terminal", { noChat: true, stdinIsTTY: true, stdoutIsTTY: true }, false],
+    ["output piped", { noChat: false, stdinIsTTY: true, stdoutIsTTY: false }, false],
+    ["input piped (a script)", { noChat: false, stdinIsTTY: false, stdoutIsTTY: true }, false],
+  ])("%s", (_why, o, expected) => {
+    expect(chatsHere(o)).toBe(expected);
   });
 });
