@@ -5,17 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import {
-  a2a,
-  collect,
-  describeStream,
-  reply,
-  resultText,
-  says,
-  sendRequest,
-  text,
-  userMessage,
-} from "../support/harness/index.js";
+import { a2a, describeStream, reply, resultText, says, text } from "../support/harness/index.js";
 import { startJobRules } from "../support/a2a/background.js";
 
 const WAKE_TEXT = "The background job has finished and here is a long report about it. ".repeat(4);
@@ -40,11 +30,7 @@ describe("A2A server: autonomous wake", () => {
 
     // The moment the wake's model request arrives, a client sends a new task to the context.
     await h.bench.model.waitForRequest((r) => r.lastUserText.includes("<task-notification>"));
-    const events = await collect(
-      h.client.sendMessageStream(
-        sendRequest(userMessage("Hello during the wake", { contextId: first.contextId })),
-      ),
-    );
+    const events = await h.stream("Hello during the wake", { contextId: first.contextId });
     expect(describeStream(events).at(-1)).toBe("status:completed");
     expect(resultText(events)).toBe("HELLO");
     // No text of the wake leaked into this task.

@@ -19,7 +19,6 @@ import {
   reply,
   resultText,
   says,
-  sendRequest,
   text,
   userMessage,
   writes,
@@ -259,13 +258,8 @@ describe("A2A background work (real runtime)", () => {
     // A read-only command (no permission prompt) whose command line is unique to this test.
     const marker = `600.${process.pid}${Date.now() % 100_000}`;
     h.bench.model.setRules(jobRules(`sleep ${marker}`, "unused"));
-    const events: StreamResponse[] = [];
-    const client = h.client;
-    const stream = (async () => {
-      for await (const e of client.sendMessageStream(sendRequest(userMessage("Start the job")))) {
-        events.push(e);
-      }
-    })();
+    const stream = h.watch("Start the job");
+    const events = stream.items;
     await expect
       .poll(() => describeStream(events), { timeout: 30_000 })
       .toContain("status:working:background_wait");
@@ -278,7 +272,7 @@ describe("A2A background work (real runtime)", () => {
       metadata: undefined,
     });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-    await stream;
+    await stream.done;
     expect(describeStream(events).at(-1)).toBe("status:canceled");
     // The background process is gone, and the runtime says it stopped it.
     await expect.poll(() => processesWithCommandLine(marker), { timeout: 20_000 }).toEqual([]);

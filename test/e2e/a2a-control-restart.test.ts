@@ -20,10 +20,10 @@ import {
 } from "../support/harness/index.js";
 import {
   bodyHas,
-  isToolUse,
   releaseBash,
   slowBashRules,
-  STEER,
+  startBuild,
+  steer,
   STEERED_ANSWER,
   untilQueued,
   withControl,
@@ -63,9 +63,8 @@ describe("control extension after a restart (real runtime)", () => {
     expect(await readFile(join(h.bench.sandbox.cwd, "hello.txt"), "utf8")).toBe("hi\n");
 
     // Then a task of the same conversation is steered while its slow command runs.
-    const stream = h.watch("Build the release", { contextId });
-    await stream.first(isToolUse);
-    await h.client.sendMessage(sendRequest(userMessage(STEER, idsOf(stream.items))));
+    const { stream } = await startBuild(h, { contextId });
+    await steer(h.client, idsOf(stream.items));
     await untilQueued(h);
     await releaseBash(h);
     const shape = describeStream(await stream.done);

@@ -6,14 +6,6 @@ import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { StreamResponse } from "@a2a-js/sdk";
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  type Client,
-} from "@a2a-js/sdk/client";
-import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import { TEXT } from "../../src/contract/texts.js";
 import {
   a2a,
@@ -26,10 +18,8 @@ import {
   reply,
   resultText,
   runtimeProcesses,
-  sendRequest,
   text,
   tokenEntries,
-  userMessage,
   watchMessage,
 } from "../support/harness/index.js";
 import {
@@ -37,6 +27,8 @@ import {
   isToolUse,
   releaseBash,
   slowBashRules,
+  startBuild,
+  steer,
   STEER,
   STEERED_ANSWER,
   untilQueued,
@@ -54,9 +46,7 @@ async function building(fetchImpl?: typeof fetch) {
     config: { claude: { allowedTools: ["Bash"] } },
     rules: slowBashRules(),
   });
-  const stream = h.watch("Build the release");
-  await stream.first(isToolUse);
-  return { h, stream, ids: idsOf(stream.items) };
+  return { h, ...(await startBuild(h)) };
 }
 
 describe("control extension: steering (real runtime)", () => {
@@ -89,9 +79,7 @@ describe("control extension: steering (real runtime)", () => {
 
   it('"now" interrupts the slow command and the turn goes on with the message', async () => {
     const { h, stream, ids } = await building(withControl);
-    const steer = userMessage(STEER, ids);
-    steer.metadata = { steer: "now" };
-    await h.client.sendMessage(sendRequest(steer));
+    await steer(h.client, ids, STEER, { steer: "now" });
 
     // No release: only the interrupt ends the command.
     const shape = describeStream(await stream.done);
@@ -104,7 +92,7 @@ describe("control extension: steering (real runtime)", () => {
 
   it("without the extension header the message is refused exactly as before", async () => {
     const { h, stream, ids } = await building();
-    await expect(h.client.sendMessage(sendRequest(userMessage(STEER, ids)))).rejects.toThrow(
+    await expect(steer(h.client, ids)).rejects.toThrow(
       `Task ${ids.taskId} is still working; wait for input-required or send a new message without taskId.`,
     );
     await releaseBash(h);
@@ -136,7 +124,7 @@ describe("control extension: steering (real runtime)", () => {
     const stream = h.watch("Write the notes");
     await stream.first((e) => e.payload?.$case === "artifactUpdate");
     const ids = idsOf(stream.items);
-    await h.client.sendMessage(sendRequest(userMessage(STEER, ids)));
+    await steer(h.client, ids);
 
     const shape = describeStream(await stream.done);
     expect(shape.filter((s) => s === "status:working:steered")).toHaveLength(1);
@@ -150,7 +138,7 @@ describe("control extension: steering (real runtime)", () => {
 describe("control extension: the other states (real runtime)", () => {
   it("a steering message Claude never took when the run fails: the failed status names it", async () => {
     const { h, stream, ids } = await building(withControl);
-    await h.client.sendMessage(sendRequest(userMessage(STEER, ids)));
+    await steer(h.client, ids);
     await untilQueued(h);
     // The conversation's Claude Code process dies under the running turn: the run fails.
     const [claude] = await runtimeProcesses(h.bench.sandbox.configDir);
@@ -180,9 +168,7 @@ describe("control extension: the other states (real runtime)", () => {
     expect(shape).not.toContain("status:working:steered");
     expect(resultText(answer.items)).toBe("Painting it blue.");
     expect(shape.at(-1)).toBe("status:completed");
-    await expect(h.client.sendMessage(sendRequest(userMessage(STEER, ids)))).rejects.toThrow(
-      /terminal state/,
-    );
+    await expect(steer(h.client, ids)).rejects.toThrow(/terminal state/);
   });
 });
 
@@ -203,19 +189,19 @@ describe("control extension: who may steer (real runtime)", () => {
       },
       rules: slowBashRules(),
     });
-    const url = h.server.url;
+    // Each caller's JSON-RPC client, with its token and the control extension's header.
     const [alice, bob, ops] = await Promise.all(
-      [TOKEN.alice, TOKEN.bob, TOKEN.ops].map((t) => clientAs(url, t, true)),
+      [TOKEN.alice, TOKEN.bob, TOKEN.ops].map((token) =>
+        h.connect({ transport: "JSONRPC", token, fetchImpl: withControl }),
+      ),
     );
     if (!alice || !bob || !ops) throw new Error("no client");
     const stream = watchMessage(alice, "Build the release");
     await stream.first(isToolUse);
     const ids = idsOf(stream.items);
 
-    await expect(bob.sendMessage(sendRequest(userMessage("Stop building.", ids)))).rejects.toThrow(
-      /not found/i,
-    );
-    await ops.sendMessage(sendRequest(userMessage(STEER, ids)));
+    await expect(steer(bob, ids, "Stop building.")).rejects.toThrow(/not found/i);
+    await steer(ops, ids);
     await untilQueued(h);
     await releaseBash(h);
 
@@ -231,18 +217,3 @@ describe("control extension: who may steer (real runtime)", () => {
     expect(h.bench.model.requests.some((r) => bodyHas("Stop building.")(r.request))).toBe(false);
   });
 });
-
-/** A client of `url` sending `token` and, with `control`, the control extension's header. */
-function clientAs(url: string, token: string, control: boolean): Promise<Client> {
-  const fetchImpl: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set("Authorization", `Bearer ${token}`);
-    if (control) headers.set("A2A-Extensions", CONTROL_EXTENSION_URI);
-    return fetch(input, { ...init, headers });
-  };
-  const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-    transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-  });
-  return new ClientFactory(options).createFromUrl(url);
-}

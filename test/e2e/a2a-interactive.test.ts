@@ -18,6 +18,7 @@ import {
   idsOf,
   lastStatus,
   messageText,
+  question,
   reply,
   says,
   sendRequest,
@@ -105,15 +106,10 @@ describe("interactive tasks", () => {
   });
 
   it("answers two questions at once with a structured answers data part", async () => {
-    const size = {
-      question: "Which size?",
-      header: "Size",
-      options: [
-        { label: "S", description: "small" },
-        { label: "L", description: "large" },
-      ],
-      multiSelect: false,
-    };
+    const size = question("Which size?", "Size", [
+      ["S", "small"],
+      ["L", "large"],
+    ]);
     const h = await a2a({
       rules: [
         {

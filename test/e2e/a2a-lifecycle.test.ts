@@ -21,24 +21,12 @@ import {
   reply,
   resultText,
   says,
-  sendRequest,
   text,
   textPart,
   toolUse,
-  userMessage,
 } from "../support/harness/index.js";
 import { Gate, GatedInbox } from "../support/gated-inbox.js";
 import { isWakeRequest, startJobRules } from "../support/a2a/background.js";
-
-/** Reads a stream in the background, so the test can act while it runs. */
-function follow(stream: AsyncIterable<StreamResponse>) {
-  const events: StreamResponse[] = [];
-  const done = (async () => {
-    for await (const e of stream) events.push(e);
-    return events;
-  })();
-  return { events, done };
-}
 
 describe("A2A task lifecycle (real runtime)", () => {
   it("a wake's permission prompt while a new task starts never reaches the new task", async () => {
@@ -68,18 +56,12 @@ describe("A2A task lifecycle (real runtime)", () => {
     await h.bench.model.waitForRequest(isWakeRequest);
 
     // A new task in the context: it heads the queue and is `starting` (its attachment is held).
-    const second = follow(
-      h.client.sendMessageStream(
-        sendRequest(
-          userMessage(
-            [
-              textPart("Hello with an attachment"),
-              rawPart(Buffer.from("note"), "text/plain", "note.txt"),
-            ],
-            { contextId: first.contextId },
-          ),
-        ),
-      ),
+    const second = h.watch(
+      [
+        textPart("Hello with an attachment"),
+        rawPart(Buffer.from("note"), "text/plain", "note.txt"),
+      ],
+      { contextId: first.contextId },
     );
     await inbox?.writeStarted;
     // Now the wake goes on: its tool call needs permission; the wake's own task asks for it.
@@ -186,18 +168,12 @@ describe("A2A task lifecycle (real runtime)", () => {
     const h = await a2a({ inbox: (real) => (inbox = new GatedInbox(real)) });
     // Large enough to take a while to write, small enough for one SSE event (the client caps those at 4 MB).
     const big = Buffer.alloc(2 * 1024 * 1024, "a");
-    const stream = follow(
-      h.client.sendMessageStream(
-        sendRequest(
-          userMessage([
-            textPart("Summarise the big attachment"),
-            rawPart(big, "text/plain", "big.txt"),
-          ]),
-        ),
-      ),
-    );
+    const stream = h.watch([
+      textPart("Summarise the big attachment"),
+      rawPart(big, "text/plain", "big.txt"),
+    ]);
     await inbox?.writeStarted;
-    const { taskId } = await waitForTask(stream.events);
+    const { taskId } = await waitForTask(stream.items);
     const canceled = await h.client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     inbox?.gate.open();

@@ -13,9 +13,7 @@ import {
   reply,
   resultText,
   says,
-  sendRequest,
   text,
-  userMessage,
   type A2AHarness,
 } from "../support/harness/index.js";
 import { conversationKeyOf } from "../support/a2a/background.js";
@@ -45,19 +43,11 @@ describe("A2A limits (real runtime)", () => {
         says("Second context", "SECOND", "second"),
       ],
     });
-    const a: StreamResponse[] = [];
-    const aDone = (async () => {
-      for await (const e of h.client.sendMessageStream(sendRequest(userMessage("First context"))))
-        a.push(e);
-    })();
+    const a = h.watch("First context");
     await h.bench.model.waitForRequest((r) => r.lastUserText.includes("First context"));
-    const b: StreamResponse[] = [];
-    const bDone = (async () => {
-      for await (const e of h.client.sendMessageStream(sendRequest(userMessage("Second context"))))
-        b.push(e);
-    })();
+    const b = h.watch("Second context");
     await expect
-      .poll(() => describeStream(b), { timeout: 30_000 })
+      .poll(() => describeStream(b.items), { timeout: 30_000 })
       .toContain("status:submitted:queued");
     // Its process cannot start while the first one works: nothing of it reached the model.
     expect(h.bench.model.messageRequests.some((r) => r.lastUserText.includes("Second"))).toBe(
@@ -66,12 +56,12 @@ describe("A2A limits (real runtime)", () => {
     expect(h.spawns()).toBe(1);
     expect(await metric(h, "claude_a2a_queued_tasks")).toBe(1);
     first.open();
-    await aDone;
-    await bDone;
+    await a.done;
+    await b.done;
     expect(await metric(h, "claude_a2a_queued_tasks")).toBe(0);
-    expect(resultText(a)).toBe("FIRST");
-    expect(describeStream(b).at(-1)).toBe("status:completed");
-    expect(resultText(b)).toBe("SECOND");
+    expect(resultText(a.items)).toBe("FIRST");
+    expect(describeStream(b.items).at(-1)).toBe("status:completed");
+    expect(resultText(b.items)).toBe("SECOND");
     expect(h.spawns()).toBe(2);
   }, 120_000);
 

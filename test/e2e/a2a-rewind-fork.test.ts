@@ -16,7 +16,7 @@ import {
   toolUse,
   userMessage,
   type A2AHarness,
-  requestOf,
+  expectKnew,
 } from "../support/harness/index.js";
 import {
   git,
@@ -56,24 +56,33 @@ const worktreeMeta = (task: Task) =>
     | { branch?: string; commit?: string; rewound?: { keptRef: string; keptCommit: string } }
     | undefined;
 
+/** Our server on a git repository under `claude.isolation: "worktree"`, its client fetching so. */
+const inWorktree = (fetchImpl?: typeof fetch) =>
+  a2a({
+    rules,
+    ...(fetchImpl && { fetchImpl }),
+    config: { claude: { isolation: "worktree" } },
+    beforeStart: initRepository,
+  });
+
+/** Sends `prompt` in `contextId`; its task must complete. */
+async function done(h: A2AHarness, prompt: string, contextId: string): Promise<Task> {
+  const task = await h.send(prompt, { contextId });
+  completed(task);
+  return task;
+}
+
 async function threeTasks(h: A2AHarness, contextId: string): Promise<Task[]> {
   const tasks: Task[] = [];
   for (const n of [1, 2, 3]) {
-    const task = await h.send(`Write f${n}`, { contextId });
-    completed(task);
-    tasks.push(task);
+    tasks.push(await done(h, `Write f${n}`, contextId));
   }
   return tasks;
 }
 
 describe('rewind and fork under claude.isolation: "worktree" (real runtime)', () => {
   it("a dry run changes nothing and answers the diff; a rewind to task 2 leaves task 1's file, Claude forgets tasks 2 and 3, the later commits stay on the named ref; a restart resumes the rewound conversation", async () => {
-    const h = await a2a({
-      rules,
-      fetchImpl: withControl,
-      config: { claude: { isolation: "worktree" } },
-      beforeStart: initRepository,
-    });
+    const h = await inWorktree(withControl);
     const [t1, t2, t3] = (await threeTasks(h, "rw1")) as [Task, Task, Task];
     const branch = worktreeMeta(t3)?.branch ?? "";
     const first = h.bench.model.requests[0]?.request;
@@ -113,29 +122,17 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
 
     // After a restart the conversation is the rewound one.
     await h.restart();
-    const after = await h.send("What do you know", { contextId: "rw1" });
-    completed(after);
-    const known = requestOf(h, "What do you know");
-    expect(known).toContain("Write f1");
-    expect(known).toContain("Write f4");
-    expect(known).not.toContain("Write f2");
+    await done(h, "What do you know", "rw1");
+    expectKnew(h, "What do you know", ["Write f1", "Write f4"], ["Write f2"]);
     expect(h.bench.model.unmatched).toEqual([]);
   });
 
   it("forking task 2 gives a new conversation that knows tasks 1-2 and not 3, on a branch at task 2's commit; the original still sees task 3; both resume after a restart", async () => {
-    const h = await a2a({
-      rules,
-      fetchImpl: withControl,
-      config: { claude: { isolation: "worktree" } },
-      beforeStart: initRepository,
-    });
+    const h = await inWorktree(withControl);
     const [, t2] = (await threeTasks(h, "fk1")) as [Task, Task, Task];
     const forked = await sendForTask(h.client, control({ forkOf: t2.id }, "Write f5", "fk2"));
     completed(forked);
-    const seen = requestOf(h, "Write f5");
-    expect(seen).toContain("Write f1");
-    expect(seen).toContain("Write f2");
-    expect(seen).not.toContain("Write f3");
+    expectKnew(h, "Write f5", ["Write f1", "Write f2"], ["Write f3"]);
     const mark = forked.history.find((m) => m.metadata?.kind === "forked");
     expect(mark?.referenceTaskIds).toEqual([t2.id]);
     expect((forked.metadata?.control as { forkOf?: string } | undefined)?.forkOf).toBe(t2.id);
@@ -149,29 +146,18 @@ describe('rewind and fork under claude.isolation: "worktree" (real runtime)', ()
     expect(git(repo, "ls-tree", "--name-only", forkBranch)).not.toContain("f3.txt");
 
     // The original goes on, with task 3.
-    const original = await h.send("Original next", { contextId: "fk1" });
-    completed(original);
-    expect(requestOf(h, "Original next")).toContain("Write f3");
-    expect(requestOf(h, "Original next")).not.toContain("Write f5");
+    await done(h, "Original next", "fk1");
+    expectKnew(h, "Original next", ["Write f3"], ["Write f5"]);
 
     await h.restart();
-    const again = await h.send("Fork after restart", { contextId: "fk2" });
-    completed(again);
-    const known = requestOf(h, "Fork after restart");
-    expect(known).toContain("Write f2");
-    expect(known).toContain("Write f5");
-    expect(known).not.toContain("Write f3");
+    await done(h, "Fork after restart", "fk2");
+    expectKnew(h, "Fork after restart", ["Write f2", "Write f5"], ["Write f3"]);
     expect(h.bench.model.unmatched).toEqual([]);
   });
 
   it("refuses a rewind without the header, to another context's task, and a fork into a context with tasks", async () => {
-    const h = await a2a({
-      rules,
-      config: { claude: { isolation: "worktree" } },
-      beforeStart: initRepository,
-    });
-    const t1 = await h.send("Write f1", { contextId: "rf1" });
-    completed(t1);
+    const h = await inWorktree();
+    const t1 = await done(h, "Write f1", "rf1");
     // Request errors before any task exists (a2a-control-refusals.test.ts has the rest).
     await expect(sendForTask(h.client, control({ rewindTo: t1.id }, "x", "rf1"))).rejects.toThrow(
       "A2A-Extensions",
@@ -194,8 +180,7 @@ describe("rewind while the conversation is busy (real runtime)", () => {
       config: { claude: { allowedTools: ["Bash"] } },
     });
     const cwd = h.bench.sandbox.cwd;
-    const t1 = await h.send("Write f1", { contextId: "busy" });
-    completed(t1);
+    const t1 = await done(h, "Write f1", "busy");
     const building = h.watch("Build the release", { contextId: "busy" });
     await building.first(isToolUse);
     await expect(
@@ -212,10 +197,8 @@ describe("rewind without worktrees: Claude Code's file checkpoints (real runtime
   it("a file written by Write in a later task is restored (removed); the dry run lists it and changes nothing", async () => {
     const h = await a2a({ rules, fetchImpl: withControl });
     const cwd = h.bench.sandbox.cwd;
-    const t1 = await h.send("Write f1", { contextId: "cp1" });
-    completed(t1);
-    const t2 = await h.send("Write f2", { contextId: "cp1" });
-    completed(t2);
+    await done(h, "Write f1", "cp1");
+    const t2 = await done(h, "Write f2", "cp1");
     expect(await exists(join(cwd, "f2.txt"))).toBe(true);
 
     const dry = await sendForTask(
@@ -231,8 +214,6 @@ describe("rewind without worktrees: Claude Code's file checkpoints (real runtime
     expect(await exists(join(cwd, "f1.txt"))).toBe(true);
     expect(await exists(join(cwd, "f2.txt"))).toBe(false);
     expect(await exists(join(cwd, "f3.txt"))).toBe(true);
-    const seen = requestOf(h, "Write f3");
-    expect(seen).toContain("Write f1");
-    expect(seen).not.toContain("Write f2");
+    expectKnew(h, "Write f3", ["Write f1"], ["Write f2"]);
   });
 });

@@ -4,6 +4,7 @@ import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import {
   a2a,
   describeStream,
+  idsOf,
   messageText,
   reply,
   resultOf,
@@ -13,11 +14,19 @@ import {
   streamsSlowly,
   text,
   userMessage,
+  type A2AHarness,
 } from "../support/harness/index.js";
 
 const taskIdOf = (e: StreamResponse | undefined) =>
   e?.payload?.$case === "task" ? e.payload.value.id : "";
 const isArtifact = (e: StreamResponse) => e.payload?.$case === "artifactUpdate";
+
+/** `prompt` sent as a stream, once its run streams text: the stream and its task's ids. */
+async function streaming(h: A2AHarness, prompt: string) {
+  const stream = h.watch(prompt);
+  await stream.first(isArtifact);
+  return { stream, ...idsOf(stream.items) };
+}
 
 describe("A2A server: turns and contexts", () => {
   // One server for the tests that need no config of their own: each gets fresh contexts and rules.
@@ -25,10 +34,7 @@ describe("A2A server: turns and contexts", () => {
 
   it("CancelTask stops a running task with one CANCELED status; the context goes on", async () => {
     const h = server([streamsSlowly("Write a long essay"), says("Are you still there?", "Yes.")]);
-    const stream = h.watch("Write a long essay");
-    const head = await stream.first(() => true);
-    await stream.first(isArtifact); // the run is streaming
-    const taskId = taskIdOf(head);
+    const { stream, taskId } = await streaming(h, "Write a long essay");
     const canceled = await h.client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
 
@@ -51,11 +57,7 @@ describe("A2A server: turns and contexts", () => {
 
   it("a message for a working task is refused; the running turn completes untouched", async () => {
     const h = server([streamsSlowly("Count slowly")]);
-    const stream = h.watch("Count slowly");
-    const head = await stream.first(() => true);
-    await stream.first(isArtifact);
-    const taskId = taskIdOf(head);
-    const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
+    const { stream, taskId, contextId } = await streaming(h, "Count slowly");
 
     await expect(
       h.client.sendMessage(sendRequest(userMessage("change of plan", { taskId, contextId }))),
@@ -110,10 +112,7 @@ describe("A2A server: turns and contexts", () => {
 
   it("queues a second task on a busy context (SUBMITTED, kind queued) and runs it after the first", async () => {
     const h = server([streamsSlowly("First job"), says("Second job", "Second done.")]);
-    const one = h.watch("First job");
-    const head = await one.first(() => true);
-    await one.first(isArtifact);
-    const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
+    const { stream: one, contextId } = await streaming(h, "First job");
     const two = h.watch("Second job", { contextId });
     const queued = await two.first((e) => e.payload?.$case === "statusUpdate");
     expect(describeStream([queued])).toEqual(["status:submitted:queued"]);
@@ -136,10 +135,7 @@ describe("A2A server: turns and contexts", () => {
 
   it("cancels a queued task without touching the running one", async () => {
     const h = server([streamsSlowly("Long job"), says("Third job", "Third done.")]);
-    const one = h.watch("Long job");
-    const head = await one.first(() => true);
-    await one.first(isArtifact);
-    const contextId = head.payload?.$case === "task" ? head.payload.value.contextId : "";
+    const { stream: one, contextId } = await streaming(h, "Long job");
     const two = h.watch("Queued job", { contextId });
     const queuedId = taskIdOf(await two.first(() => true));
     await two.first((e) => e.payload?.$case === "statusUpdate");

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunStreamEvent } from "../../src/claude/index.js";
-import { afterTool, bench, reply, says, text } from "../support/harness/index.js";
-import { backgroundBash } from "../support/a2a/background.js";
+import { bench, reply, says, text } from "../support/harness/index.js";
+import { startJobRules } from "../support/a2a/background.js";
 import { openSession } from "../support/harness/session.js";
 import { requestMessages } from "../support/session-bench.js";
 import { collectRun, streamedText, within } from "../support/session-events.js";
@@ -150,12 +150,7 @@ describe("ClaudeSession on the real runtime", () => {
 
   it("interrupts an autonomous run with no foreground prompt; the session goes on", async () => {
     const b = await bench([
-      {
-        name: "start-job",
-        match: { lastUserText: "Run the job in the background.", toolResult: false },
-        reply: reply(backgroundBash("sleep 0.2 && echo job-finished", "the job")),
-      },
-      afterTool(/running in background/i, "Started the job.", "job-started"),
+      ...startJobRules("sleep 0.2 && echo job-finished"),
       {
         name: "slow-wake",
         match: { lastUserText: /<task-notification>/ },
@@ -165,7 +160,7 @@ describe("ClaudeSession on the real runtime", () => {
       says("Just say OK.", "OK.", "short-answer"),
     ]);
     const { session: s, events } = openSession(b);
-    await collect(s.stream("Run the job in the background."), "the foreground run");
+    await collect(s.stream("Start the job"), "the foreground run");
     const wake = await events.waitForType("run_started", (e) => e.origin === "autonomous", {
       timeoutMs: WAIT_MS,
       what: "the autonomous run to start",
@@ -197,12 +192,7 @@ describe("ClaudeSession on the real runtime", () => {
 
   it("turns a finished background Bash into an autonomous run: running, then idle", async () => {
     const b = await bench([
-      {
-        name: "start-job",
-        match: { lastUserText: "Run the job in the background.", toolResult: false },
-        reply: reply(backgroundBash("sleep 0.5 && echo job-finished", "the job")),
-      },
-      afterTool(/running in background/i, "Started the job.", "job-started"),
+      ...startJobRules("sleep 0.5 && echo job-finished"),
       {
         name: "wake",
         match: { lastUserText: /<task-notification>[\s\S]*<status>completed<\/status>/ },
@@ -221,11 +211,11 @@ describe("ClaudeSession on the real runtime", () => {
       }
     });
 
-    const fg = s.stream("Run the job in the background.");
+    const fg = s.stream("Start the job");
     expect((await collect(fg, "the foreground run")).at(-1)).toEqual({
       kind: "run_completed",
       runId: fg.runId,
-      text: "Started the job.",
+      text: "Job started.",
     });
     const started = await events.waitForType("run_started", (e) => e.origin === "autonomous", {
       timeoutMs: WAIT_MS,
@@ -259,7 +249,7 @@ describe("ClaudeSession on the real runtime", () => {
     const finished = events.of("background_task_finished");
     expect(finished.map((e) => [e.task.status, e.task.runId])).toEqual([["completed", fg.runId]]);
     expect(counting.count).toBe(1);
-    expect(b.model.requests.map((r) => r.rule)).toEqual(["start-job", "job-started", "wake"]);
+    expect(b.model.requests.map((r) => r.rule)).toEqual(["start-job", "started", "wake"]);
     expect(b.model.unmatched).toEqual([]);
   });
 });

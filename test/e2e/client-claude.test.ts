@@ -13,6 +13,7 @@ import {
   asks,
   KEY,
   listRequest,
+  question,
   reply,
   says,
   temp,
@@ -164,16 +165,16 @@ describe("claude-a2a chat in a terminal (our server, real runtime)", () => {
 
   it("a multi-select question ticked with Space, then a permission denied with a reason", async () => {
     const outside = join((await temp("claude-a2a-client-e2e-")).path, "outside", "pizza.txt");
-    const toppings = {
-      question: "Which toppings?",
-      header: "Toppings",
-      options: [
-        { label: "cheese", description: "Mozzarella" },
-        { label: "ham", description: "Cooked ham" },
-        { label: "olives", description: "Black olives" },
+    const toppings = question(
+      "Which toppings?",
+      "Toppings",
+      [
+        ["cheese", "Mozzarella"],
+        ["ham", "Cooked ham"],
+        ["olives", "Black olives"],
       ],
-      multiSelect: true,
-    };
+      true,
+    );
     const { h: harness, cli } = await start({
       rules: [
         {

@@ -5,22 +5,19 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  a2aClient,
-  afterTool,
   headTask,
   processesWithConfigDir,
-  reply,
   resultOf,
   says,
   sendForTask,
   serverProcess,
-  toolUse,
   userMessage,
   watchMessage,
 } from "../support/harness/index.js";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
+import { startJobRules } from "../support/a2a/background.js";
 
 const JOB = "sleep 297";
 const cmdline = async (pid: number) =>
@@ -29,21 +26,12 @@ const cmdline = async (pid: number) =>
 describe("durability: no orphans after kill -9", () => {
   it("the restarted server stops the killed server's Claude Code process and its background job", async () => {
     const p = await serverProcess({
-      rules: [
-        {
-          match: { lastUserText: "Start the dev server", toolResult: false },
-          reply: reply(
-            toolUse("Bash", { command: JOB, description: "Dev server", run_in_background: true }),
-          ),
-        },
-        afterTool(/running in background/i, "Started."),
-        says("What did you start?", "A dev server."),
-      ],
+      rules: [...startJobRules(JOB), says("What did you start?", "A dev server.")],
     });
     const { bench, server: first } = p;
     const { configDir } = bench.sandbox;
     const client = await p.connect();
-    const stream = watchMessage(client, "Start the dev server");
+    const stream = watchMessage(client, "Start the job");
     await stream.first((e) => e.payload?.$case === "artifactUpdate");
 
     // Wait (by polling the process table, not the clock) until the job runs.
@@ -75,12 +63,12 @@ describe("durability: no orphans after kill -9", () => {
     // two entries answer the same parent, as they would if a surviving process appended a turn
     // beside the restarted server's).
     const { contextId } = headTask(stream.items);
-    const again = await a2aClient(second.url);
+    const again = await p.connect();
     const next = await sendForTask(again, userMessage("What did you start?", { contextId }));
     expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(resultOf(next)).toBe("A dev server.");
     const asked = bench.model.messageRequests.find((r) => r.lastUserText.includes("What did"));
-    expect(JSON.stringify(asked?.body.messages)).toContain("Start the dev server");
+    expect(JSON.stringify(asked?.body.messages)).toContain("Start the job");
     const chain = await transcriptEntries(configDir);
     expect(chain.some((e) => e.type === "assistant")).toBe(true);
     const parents = chain.flatMap((e) => (e.parentUuid ? [e.parentUuid] : []));

@@ -24,6 +24,7 @@ import {
   toolUse,
   userMessage,
   type ParsedRequest,
+  type Rule,
 } from "../support/harness/index.js";
 import { git, initRepository, workingDir } from "../support/harness/git.js";
 import type { WorktreeMetadata } from "../../src/contract/worktree.js";
@@ -32,79 +33,90 @@ import type { WorktreeMetadata } from "../../src/contract/worktree.js";
 const inboxPath = (req: ParsedRequest): string =>
   /\.claude\/a2a-inbox\/\S+?\.txt/.exec(req.lastUserText)?.[0] ?? "?";
 
+/**
+ * The scripted turn of both tests: read the attachment at its inbox path, then Write two files
+ * inside where the runtime works (`dir`: a real path, one absolute, one relative) and one outside.
+ */
+const loadRules = (dir: (req: ParsedRequest) => string, outside: string): Rule[] => [
+  {
+    name: "read-attachment",
+    match: { lastUserText: "Write the load", toolResult: false },
+    // The path the server gave Claude for the attachment, as the runtime reads it.
+    reply: (req) => reply(toolUse("Read", { file_path: join(dir(req), inboxPath(req)) })),
+  },
+  {
+    name: "write-both",
+    match: { toolResult: /some notes/ },
+    reply: (req) =>
+      reply([
+        // The runtime reports real paths: one inside, one relative, one outside.
+        toolUse("Write", { file_path: join(dir(req), "load_10.txt"), content: "10\n" }),
+        toolUse("Write", { file_path: "sub/load_11.txt", content: "11\n" }),
+      ]),
+  },
+  {
+    name: "write-outside",
+    match: { toolResult: /load_11/ },
+    reply: reply(toolUse("Write", { file_path: join(outside, "x.txt"), content: "x\n" })),
+  },
+  afterTool(true, "Written.", "done"),
+];
+
+/** The config of a workspace served through `link`, with `outside` allowed (its id is tested). */
+const configAt = async (link: string, outside: string, isolation?: "worktree") =>
+  resolveConfig(
+    {
+      claude: {
+        model: TEST_MODEL,
+        settingSources: [],
+        permissionMode: "acceptEdits",
+        ...(isolation && { isolation }),
+        additionalDirectories: [outside],
+      },
+    },
+    { file: "<test>", startDir: link, overrides: { port: await freePort() } },
+  );
+
+/** Sends the load with its attachment; returns the task and its file artifacts as [id, path]. */
+async function sendLoad(url: string) {
+  const task = await sendForTask(
+    await connect(url),
+    userMessage([
+      textPart("Write the load"),
+      rawPart(Buffer.from("some notes\n"), "text/plain", "notes.txt"),
+    ]),
+  );
+  const files = task.artifacts
+    .filter((a) => a.metadata?.kind === "file")
+    .map((a) => [a.artifactId, String(a.metadata?.path)]);
+  return { task, files };
+}
+
+/** The files of `loadRules`, by their ids and paths. */
+const expectedFiles = (outside: string) => [
+  ["file:load_10.txt", "load_10.txt"],
+  ["file:sub/load_11.txt", "sub/load_11.txt"],
+  [`file:${join(outside, "x.txt")}`, join(outside, "x.txt")],
+];
+
 describe("a workspace served through a symlink", () => {
   it("gives relative artifact ids, reads its inbox inside the workspace, keeps outside absolute", async () => {
     const b = await bench();
     const real = b.sandbox.cwd;
     const outside = join(b.sandbox.root, "outside");
     await mkdir(outside);
-    b.model.setRules([
-      {
-        name: "read-attachment",
-        match: { lastUserText: "Write the load", toolResult: false },
-        // The path the server gave Claude for the attachment, as the runtime reads it.
-        reply: (req) =>
-          reply(
-            toolUse("Read", {
-              file_path: join(
-                real,
-                /\.claude\/a2a-inbox\/\S+?\.txt/.exec(req.lastUserText)?.[0] ?? "?",
-              ),
-            }),
-          ),
-      },
-      {
-        name: "write-both",
-        match: { toolResult: /some notes/ },
-        reply: reply([
-          // The runtime reports real paths: one inside, one relative, one outside.
-          toolUse("Write", { file_path: join(real, "load_10.txt"), content: "10\n" }),
-          toolUse("Write", { file_path: "sub/load_11.txt", content: "11\n" }),
-        ]),
-      },
-      {
-        name: "write-outside",
-        match: { toolResult: /load_11/ },
-        reply: reply(toolUse("Write", { file_path: join(outside, "x.txt"), content: "x\n" })),
-      },
-      afterTool(true, "Written.", "done"),
-    ]);
+    b.model.setRules(loadRules(() => real, outside));
     const link = join(b.sandbox.root, "link");
     await symlink(real, link, "dir");
     await mkdir(join(real, "sub"));
     await writeFile(join(real, "README.md"), "# ws\n");
-    const config = resolveConfig(
-      {
-        claude: {
-          model: TEST_MODEL,
-          settingSources: [],
-          permissionMode: "acceptEdits",
-          // Outside the workspace is allowed here: the id of such a file is what is tested.
-          additionalDirectories: [outside],
-        },
-      },
-      { file: "<test>", startDir: link, overrides: { port: await freePort() } },
-    );
+    const config = await configAt(link, outside);
     expect(config.claude.cwd).toBe(link);
     const server = await served(b, config);
-    const client = await connect(server.url);
-    const task = await sendForTask(
-      client,
-      userMessage([
-        textPart("Write the load"),
-        rawPart(Buffer.from("some notes\n"), "text/plain", "notes.txt"),
-      ]),
-    );
+    const { task, files } = await sendLoad(server.url);
     // No permission asked: the inbox and the workspace's files are inside.
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const files = task.artifacts
-      .filter((a) => a.metadata?.kind === "file")
-      .map((a) => [a.artifactId, String(a.metadata?.path)]);
-    expect(files).toEqual([
-      ["file:load_10.txt", "load_10.txt"],
-      ["file:sub/load_11.txt", "sub/load_11.txt"],
-      [`file:${join(outside, "x.txt")}`, join(outside, "x.txt")],
-    ]);
+    expect(files).toEqual(expectedFiles(outside));
     expect(b.model.unmatched).toEqual([]);
   });
 
@@ -117,72 +129,27 @@ describe("a workspace served through a symlink", () => {
     await initRepository(real, { "README.md": "# ws\n", "sub/keep.txt": "keep\n" });
     const head = git(real, "rev-parse", "HEAD").trim();
     const worktrees = new Set<string>();
-    b.model.setRules([
-      {
-        name: "read-attachment",
-        match: { lastUserText: "Write the load", toolResult: false },
-        // The runtime works in the worktree (a real path): the inbox is inside it.
-        reply: (req) => {
-          worktrees.add(workingDir(req));
-          return reply(toolUse("Read", { file_path: join(workingDir(req), inboxPath(req)) }));
-        },
-      },
-      {
-        name: "write-both",
-        match: { toolResult: /some notes/ },
-        reply: (req) =>
-          reply([
-            toolUse("Write", { file_path: join(workingDir(req), "load_10.txt"), content: "10\n" }),
-            toolUse("Write", { file_path: "sub/load_11.txt", content: "11\n" }),
-          ]),
-      },
-      {
-        name: "write-outside",
-        match: { toolResult: /load_11/ },
-        reply: reply(toolUse("Write", { file_path: join(outside, "x.txt"), content: "x\n" })),
-      },
-      afterTool(true, "Written.", "done"),
-    ]);
+    // The runtime works in the worktree (a real path): the inbox is inside it.
+    const inWorktree = (req: ParsedRequest) => {
+      worktrees.add(workingDir(req));
+      return workingDir(req);
+    };
+    b.model.setRules(loadRules(inWorktree, outside));
     const link = join(b.sandbox.root, "link");
     await symlink(real, link, "dir");
-    const config = resolveConfig(
-      {
-        claude: {
-          model: TEST_MODEL,
-          settingSources: [],
-          permissionMode: "acceptEdits",
-          isolation: "worktree",
-          additionalDirectories: [outside],
-        },
-      },
-      { file: "<test>", startDir: link, overrides: { port: await freePort() } },
-    );
+    const config = await configAt(link, outside, "worktree");
     expect(config.claude.cwd).toBe(link);
     const server = await served(b, config);
     // After the start: what the server itself keeps in the workspace is there already.
     const status = git(real, "status", "--porcelain", "--untracked-files=all");
-    const client = await connect(server.url);
-    const task = await sendForTask(
-      client,
-      userMessage([
-        textPart("Write the load"),
-        rawPart(Buffer.from("some notes\n"), "text/plain", "notes.txt"),
-      ]),
-    );
+    const { task, files } = await sendLoad(server.url);
     // No permission asked: the inbox and the worktree's files are inside.
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const [worktree] = [...worktrees];
     expect(worktrees.size).toBe(1);
     // The worktree is a real path, under the workspace's real path, not through the link.
     expect(worktree?.startsWith(`${real}/`)).toBe(true);
-    const files = task.artifacts
-      .filter((a) => a.metadata?.kind === "file")
-      .map((a) => [a.artifactId, String(a.metadata?.path)]);
-    expect(files).toEqual([
-      ["file:load_10.txt", "load_10.txt"],
-      ["file:sub/load_11.txt", "sub/load_11.txt"],
-      [`file:${join(outside, "x.txt")}`, join(outside, "x.txt")],
-    ]);
+    expect(files).toEqual(expectedFiles(outside));
     // The commit holds the two files of the worktree, by the same relative paths; the checkout
     // served through the link is untouched.
     const committed = task.metadata?.worktree as WorktreeMetadata | undefined;

@@ -1,16 +1,24 @@
 import type { Part, StreamResponse, Task } from "@a2a-js/sdk";
 import { messageText } from "./harness.js";
 
+/** An AskUserQuestion question, its options given as [label, description]. */
+export const question = (
+  text: string,
+  header: string,
+  options: readonly (readonly [string, string])[],
+  multiSelect = false,
+) => ({
+  question: text,
+  header,
+  options: options.map(([label, description]) => ({ label, description })),
+  multiSelect,
+});
+
 /** Shared fixture: the docs' example question. */
-export const COLOUR_QUESTION = {
-  question: "Which colour do you prefer?",
-  header: "Colour",
-  options: [
-    { label: "red", description: "Choose red" },
-    { label: "blue", description: "Choose blue" },
-  ],
-  multiSelect: false,
-};
+export const COLOUR_QUESTION = question("Which colour do you prefer?", "Colour", [
+  ["red", "Choose red"],
+  ["blue", "Choose blue"],
+]);
 
 export const dataPart = (value: unknown): Part => ({
   content: { $case: "data", value },

@@ -5,9 +5,13 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { StreamResponse } from "@a2a-js/sdk";
+import type { Client } from "@a2a-js/sdk/client";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { CONTROL_EXTENSION_URI } from "../../../src/contract/control.js";
+import { idsOf } from "../a2a/stream-view.js";
 import type { TestBench } from "../bench.js";
+import type { A2AHarness } from "./in-process.js";
+import { sendRequest, userMessage } from "./messages.js";
 import { reply, text, toolUse, type Rule } from "./model.js";
 
 /** A `fetch` whose every request names the control extension (the `A2A-Extensions` header). */
@@ -62,3 +66,19 @@ export const isQueuedCommand = (frame: unknown): boolean => {
 export async function untilQueued(h: { frames: readonly SDKMessage[] }): Promise<void> {
   while (!h.frames.some(isQueuedCommand)) await new Promise((resolve) => setTimeout(resolve, 50));
 }
+
+/** "Build the release" streamed on `h`'s client (in `ids`' context), once its slow command runs. */
+export async function startBuild(h: A2AHarness, ids?: { contextId: string }) {
+  const stream = h.watch("Build the release", ids);
+  await stream.first(isToolUse);
+  return { stream, ids: idsOf(stream.items) };
+}
+
+/** A blocking send of `message` (STEER by default) to the task of `ids`: a steer while it works. */
+export const steer = (
+  client: Client,
+  ids: { taskId: string; contextId: string },
+  message = STEER,
+  metadata?: Record<string, unknown>,
+) =>
+  client.sendMessage(sendRequest({ ...userMessage(message, ids), ...(metadata && { metadata }) }));

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { Role, type StreamResponse } from "@a2a-js/sdk";
 import {
   beforeEdits,
   editLines,
@@ -9,13 +8,8 @@ import {
 } from "../../../console/edit-diff.js";
 import { applyEvent, modelOf } from "../../../console/task-model.js";
 import { status } from "../../../src/contract/statuses.js";
-import {
-  artifact,
-  artifactUpdate,
-  newTask,
-  rawPart,
-  textPart,
-} from "../../../src/contract/messages.js";
+import { newTask } from "../../../src/contract/messages.js";
+import { ev, fileEvent, firstMessage, ref } from "./support/task-events.js";
 
 const edit = (oldString: string, newString: string, replaceAll = false): Edit => ({
   oldString,
@@ -100,42 +94,10 @@ describe("editLines", () => {
 });
 
 describe("the task model diffs an Edit of a file that existed before the task", () => {
-  const ref = { taskId: "t1", contextId: "c1" };
-  const ev = (payload: StreamResponse["payload"]): StreamResponse => ({ payload });
-  const fileEvent = (content: string, tool: string) =>
-    ev({
-      $case: "artifactUpdate",
-      value: artifactUpdate(
-        ref,
-        artifact(
-          "file:app.txt",
-          "app.txt",
-          [rawPart(Buffer.from(content), "text/plain", "app.txt")],
-          {
-            kind: "file",
-            path: "app.txt",
-            operation: "modified",
-            tool,
-            mediaType: "text/plain",
-            size: content.length,
-          },
-        ),
-        { append: false, lastChunk: true },
-      ),
-    });
-  const start = () =>
-    modelOf(
-      newTask(ref, {
-        messageId: "m1",
-        contextId: "c1",
-        taskId: "t1",
-        role: Role.ROLE_USER,
-        parts: [textPart("Edit it")],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      }),
-    );
+  /** app.txt (there before the task), as a call of `tool` leaves it. */
+  const appFile = (content: string, tool: string) =>
+    fileEvent("app.txt", content, "modified", tool);
+  const start = () => modelOf(newTask(ref, firstMessage("Edit it")));
   const editCall = (input: unknown) =>
     ev({
       $case: "statusUpdate",
@@ -148,7 +110,7 @@ describe("the task model diffs an Edit of a file that existed before the task", 
       model,
       editCall({ file_path: "/work/repo/app.txt", old_string: "b = 2", new_string: "b = 3" }),
     );
-    applyEvent(model, fileEvent("a = 1\nb = 3\nc = 4\n", "Edit"));
+    applyEvent(model, appFile("a = 1\nb = 3\nc = 4\n", "Edit"));
     const view = model.files.get("file:app.txt");
     expect(view?.previous).toBe("a = 1\nb = 2\nc = 4\n");
     expect(view?.edits).toBeUndefined();
@@ -157,7 +119,7 @@ describe("the task model diffs an Edit of a file that existed before the task", 
   it("the edit's own lines when it cannot be undone on the file", () => {
     const model = start();
     applyEvent(model, editCall({ file_path: "app.txt", old_string: "x", new_string: "y" }));
-    applyEvent(model, fileEvent("y\ny\n", "Edit"));
+    applyEvent(model, appFile("y\ny\n", "Edit"));
     const view = model.files.get("file:app.txt");
     expect(view?.previous).toBeUndefined();
     expect(view?.edits).toEqual([edit("x", "y")]);
@@ -166,7 +128,7 @@ describe("the task model diffs an Edit of a file that existed before the task", 
   it("no call on that path: the whole file, as before", () => {
     const model = start();
     applyEvent(model, editCall({ file_path: "other.txt", old_string: "x", new_string: "y" }));
-    applyEvent(model, fileEvent("y\n", "Edit"));
+    applyEvent(model, appFile("y\n", "Edit"));
     const view = model.files.get("file:app.txt");
     expect(view?.previous).toBeUndefined();
     expect(view?.edits).toBeUndefined();

@@ -1,37 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { Role, TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { TaskState } from "@a2a-js/sdk";
 import { applyEvent, applySnapshot, modelOf } from "../../../console/task-model.js";
 import { branchOf, commitOf, costOf, originOf } from "../../../console/format.js";
 import { status } from "../../../src/contract/statuses.js";
-import {
-  artifact,
-  artifactUpdate,
-  newTask,
-  rawPart,
-  textPart,
-} from "../../../src/contract/messages.js";
+import { artifact, artifactUpdate, newTask, textPart } from "../../../src/contract/messages.js";
+import { ev, fileEvent, firstMessage, ref } from "./support/task-events.js";
 
-const ref = { taskId: "t1", contextId: "c1" };
-const first = {
-  messageId: "m1",
-  contextId: "c1",
-  taskId: "t1",
-  role: Role.ROLE_USER,
-  parts: [textPart("Write it")],
-  metadata: undefined,
-  extensions: [],
-  referenceTaskIds: [],
-};
-const ev = (payload: StreamResponse["payload"]): StreamResponse => ({ payload });
-const file = (content: string, operation: "created" | "modified") =>
-  artifact("file:a.txt", "a.txt", [rawPart(Buffer.from(content), "text/plain", "a.txt")], {
-    kind: "file",
-    path: "a.txt",
-    operation,
-    tool: "Write",
-    mediaType: "text/plain",
-    size: content.length,
-  });
+const first = firstMessage("Write it");
+/** a.txt, as a Write leaves it. */
+const written = (content: string, operation: "created" | "modified") =>
+  fileEvent("a.txt", content, operation, "Write");
 
 describe("the console's task model", () => {
   it("follows a stream: the user message, a tool call, streamed text, a file written twice, the result", () => {
@@ -50,20 +28,8 @@ describe("the console's task model", () => {
     applyEvent(model, text("Hel", false));
     applyEvent(model, text("lo", true));
     expect(model.texts.get("response-r1")).toBe("Hello");
-    applyEvent(
-      model,
-      ev({
-        $case: "artifactUpdate",
-        value: artifactUpdate(ref, file("a\n", "created"), { append: false, lastChunk: true }),
-      }),
-    );
-    applyEvent(
-      model,
-      ev({
-        $case: "artifactUpdate",
-        value: artifactUpdate(ref, file("a\nb\n", "modified"), { append: false, lastChunk: true }),
-      }),
-    );
+    applyEvent(model, written("a\n", "created"));
+    applyEvent(model, written("a\nb\n", "modified"));
     applyEvent(
       model,
       ev({

@@ -176,41 +176,22 @@ describe("outbound requests to a peer are pinned to the checked address", () => 
     expect(far.auth).toEqual(["-"]);
   });
 
-  it("a peer's token is not sent to an interface its card lists on another host", async () => {
+  // The near listener serves a card whose JSON-RPC interface is on the far host (which fails
+  // the call): the token goes there only when the peer's auth.origins lists that host.
+  it.each([
+    ["a peer's token is not sent to an interface its card lists on another host", false, "-"],
+    ["sends it there when the peer's auth.origins lists that host", true, "Bearer s3cret"],
+  ])("%s", async (_name, farListed, farAuth) => {
     const { near, far, port } = await twoListeners(
       (p) => (path) =>
         path === "/.well-known/agent-card.json"
           ? [200, undefined, JSON.stringify(cardListing(`http://127.0.0.2:${p}/a2a/jsonrpc`))]
           : [500],
     );
-    const peer = new Peer(
-      "b",
-      {
-        url: `http://127.0.0.1:${port}/`,
-        auth: { tokenEnv: "B_TOKEN" },
-        allowPrivateNetwork: true,
-      },
-      { requestTimeoutMs: 10_000, retries: 0 },
-      { resolve: noDns, env: { B_TOKEN: "s3cret" } },
-    );
-    const client = await peer.connect();
-    await expect(
-      client.getTask({ tenant: "", id: "t1", historyLength: undefined }),
-    ).rejects.toThrow();
-    expect(near.seen).toEqual(["GET /.well-known/agent-card.json"]);
-    expect(near.auth).toEqual(["Bearer s3cret"]);
-    expect(far.seen).toEqual(["POST /a2a/jsonrpc"]);
-    expect(far.auth).toEqual(["-"]);
-  });
-
-  it("sends it there when the peer's auth.origins lists that host", async () => {
-    const { near, far, port } = await twoListeners(
-      (p) => (path) =>
-        path === "/.well-known/agent-card.json"
-          ? [200, undefined, JSON.stringify(cardListing(`http://127.0.0.2:${p}/a2a/jsonrpc`))]
-          : [500],
-    );
-    const auth = { tokenEnv: "B_TOKEN", origins: [`http://127.0.0.2:${port}/`] };
+    const auth = {
+      tokenEnv: "B_TOKEN",
+      ...(farListed && { origins: [`http://127.0.0.2:${port}/`] }),
+    };
     const peer = new Peer(
       "b",
       { url: `http://127.0.0.1:${port}/`, auth, allowPrivateNetwork: true },
@@ -221,8 +202,10 @@ describe("outbound requests to a peer are pinned to the checked address", () => 
     await expect(
       client.getTask({ tenant: "", id: "t1", historyLength: undefined }),
     ).rejects.toThrow();
+    expect(near.seen).toEqual(["GET /.well-known/agent-card.json"]);
     expect(near.auth).toEqual(["Bearer s3cret"]);
-    expect(far.auth).toEqual(["Bearer s3cret"]);
+    expect(far.seen).toEqual(["POST /a2a/jsonrpc"]);
+    expect(far.auth).toEqual([farAuth]);
   });
 });
 

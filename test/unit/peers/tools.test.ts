@@ -16,6 +16,7 @@ import { agentMessage, rawPart, textPart } from "../../../src/contract/messages.
 import type { UsageFigures } from "../../../src/contract/usage.js";
 import { Peer } from "../../../src/peers/peer-client.js";
 import { a2aTools } from "../../../src/peers/tools.js";
+import { PEER_TASK, peerStatus, peerTask, reportedUsage } from "./support/loopback-peer.js";
 
 /**
  * The `a2a` tools' handlers, called as the runtime calls them (the tool use id in `_meta`),
@@ -36,51 +37,15 @@ const card = AgentCard.fromJSON({
   skills: [{ id: "review", name: "review", description: "Reviews a diff", tags: ["code"] }],
 });
 
-const ref = { taskId: "peer-1", contextId: "peer-ctx" };
+// The peer's task and its events, as the loopback peer of the other delegation tests sends them.
+const ref = PEER_TASK;
 const status = (state: TaskState, parts: Part[] = [], kind?: string, metadata?: object) =>
-  ({
-    payload: {
-      $case: "statusUpdate",
-      value: {
-        ...ref,
-        status: {
-          state,
-          message: parts.length ? agentMessage(ref, parts, kind ? { kind } : undefined) : undefined,
-          timestamp: new Date().toISOString(),
-        },
-        metadata,
-      },
-    },
-  }) as StreamResponse;
+  peerStatus(state, parts, metadata, kind);
 
-const USAGE = {
-  usage: {
-    costUsd: 0.25,
-    inputTokens: 10,
-    outputTokens: 20,
-    cacheReadTokens: 0,
-    cacheCreationTokens: 0,
-    models: {},
-    modelTurns: 1,
-    durationMs: 5,
-    runs: 1,
-  },
-};
+const USAGE = reportedUsage(0.25);
 
 const ANSWER: StreamResponse[] = [
-  {
-    payload: {
-      $case: "task",
-      value: {
-        id: ref.taskId,
-        contextId: ref.contextId,
-        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined },
-        artifacts: [],
-        history: [],
-        metadata: undefined,
-      },
-    },
-  },
+  peerTask(),
   status(TaskState.TASK_STATE_WORKING),
   {
     payload: {

@@ -78,6 +78,9 @@ describe("orphans: pure parts", () => {
     expect(parseChildren("")).toEqual([]);
   });
 
+  // What the server wrote (text and file stamp) and the file's stamp now, as it wrote it.
+  const WROTE = { text: "a", size: 1, mtimeMs: 5, ino: 9 };
+  const AS_WRITTEN = { size: 1, mtimeMs: 5, ino: 9 };
   it.each<
     [
       string,
@@ -87,36 +90,12 @@ describe("orphans: pure parts", () => {
       boolean,
     ]
   >([
-    [
-      "the same text, the file as written",
-      { text: "a", size: 1, mtimeMs: 5, ino: 9 },
-      "a",
-      { size: 1, mtimeMs: 5, ino: 9 },
-      true,
-    ],
-    [
-      "other processes to list",
-      { text: "a", size: 1, mtimeMs: 5, ino: 9 },
-      "b",
-      { size: 1, mtimeMs: 5, ino: 9 },
-      false,
-    ],
-    ["nothing written yet", undefined, "a", { size: 1, mtimeMs: 5, ino: 9 }, false],
-    ["the file is gone", { text: "a", size: 1, mtimeMs: 5, ino: 9 }, "a", undefined, false],
-    [
-      "the file was replaced (another server)",
-      { text: "a", size: 1, mtimeMs: 5, ino: 9 },
-      "a",
-      { size: 1, mtimeMs: 5, ino: 10 },
-      false,
-    ],
-    [
-      "the file was edited in place",
-      { text: "a", size: 1, mtimeMs: 5, ino: 9 },
-      "a",
-      { size: 1, mtimeMs: 6, ino: 9 },
-      false,
-    ],
+    ["the same text, the file as written", WROTE, "a", AS_WRITTEN, true],
+    ["other processes to list", WROTE, "b", AS_WRITTEN, false],
+    ["nothing written yet", undefined, "a", AS_WRITTEN, false],
+    ["the file is gone", WROTE, "a", undefined, false],
+    ["the file was replaced (another server)", WROTE, "a", { ...AS_WRITTEN, ino: 10 }, false],
+    ["the file was edited in place", WROTE, "a", { ...AS_WRITTEN, mtimeMs: 6 }, false],
   ])("the pid file is current: %s", (_name, written, text, onDisk, expected) => {
     expect(pidFileCurrent(written, text, onDisk)).toBe(expected);
   });
