@@ -7,10 +7,9 @@
  *
  * Each test starts its own server: each counts the server's tasks, which the other's would change.
  */
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import type { Task } from "@a2a-js/sdk";
-import { IdNumbering, normalise } from "../support/demo/transcripts.js";
+import { comparableScreen, recordedScreen } from "../support/demo/transcripts.js";
 import { a2a, EVERY_TASK, KEY, reply, terminal, text } from "../support/harness/index.js";
 import {
   bodyHas,
@@ -37,28 +36,6 @@ function taskOf(tasks: readonly Task[], prompt: string): Task {
 const REWIND_TO_BUILD = "/rewind Build the release, but leave the changelog alone.";
 const PACKAGE = "Now package it.";
 const PACKAGED = "Packaged it: release.tar.gz.";
-
-/** Marks the block of docs/control.md this file's first test must print, line for line. */
-const MARKER = "<!-- recorded-session: test/e2e/client-control.test.ts -->";
-
-/** docs/control.md's recorded session: the fenced block after MARKER, its `$ ` line left out. */
-async function recordedSession(): Promise<string> {
-  const doc = await readFile(new URL("../../docs/control.md", import.meta.url), "utf8");
-  const at = doc.indexOf(MARKER);
-  if (at < 0) throw new Error(`docs/control.md has no ${MARKER}`);
-  const block = /^```\n([\s\S]*?)^```$/m.exec(doc.slice(at))?.[1] ?? "";
-  return block
-    .split("\n")
-    .filter((line) => !line.startsWith("$ "))
-    .join("\n");
-}
-
-/** What may differ between the recording and a run: ids, ports, hashes (and trailing space). */
-function comparable(text: string): string {
-  const ids = new IdNumbering();
-  ids.see(text);
-  return normalise(text, ids).trim();
-}
 
 describe("claude-a2a chat: steering, /rewind and /fork, as docs/control.md records it (real runtime)", () => {
   it("a line typed while Claude works reaches the same turn; /rewind goes back before it; /fork branches", async () => {
@@ -116,7 +93,9 @@ describe("claude-a2a chat: steering, /rewind and /fork, as docs/control.md recor
     t.write(`/exit${KEY.enter}`);
     expect(await t.exited).toBe(0);
     // docs/control.md's recorded session is this run's terminal, as it shows it.
-    expect(comparable(t.screen())).toBe(comparable(await recordedSession()));
+    expect(comparableScreen(t.screen())).toBe(
+      comparableScreen(await recordedScreen("docs/control.md", "test/e2e/client-control.test.ts")),
+    );
   });
 });
 

@@ -6,45 +6,27 @@
  * chatting, and `--no-chat`, which only serves.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/a2a/harness.js";
 import { commandInTerminal, KEY, runInTerminal, type Terminal } from "../support/client/pty.js";
 import { BUILT_CLI } from "../support/demo/demo-process.js";
-import { IdNumbering, normalise } from "../support/demo/transcripts.js";
+import { comparableScreen, recordedScreen } from "../support/demo/transcripts.js";
 import { CHAT_HERE_LINE } from "../../src/demo/chat.js";
 import { DEMO_PROMPTS } from "../../src/demo/rules.js";
 
-/** Marks the README block this file's first test must print, line for line. */
-const MARKER = "<!-- recorded-session: test/e2e/demo-chat.test.ts -->";
-
-/** The README's recorded session: the fenced block after MARKER, its `$ ` line left out. */
-async function recordedSession(): Promise<string> {
-  const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
-  const at = readme.indexOf(MARKER);
-  if (at < 0) throw new Error(`README.md has no ${MARKER}`);
-  const block = /^```\n([\s\S]*?)^```$/m.exec(readme.slice(at))?.[1] ?? "";
-  // The command typed is not part of what the run prints.
-  return block
-    .split("\n")
-    .filter((line) => !line.startsWith("$ "))
-    .join("\n");
-}
-
 /**
- * What may differ between the recording and a run: ids, ports, hashes, the temporary folder, the
- * package's version, and the `--port` this test adds (the recording is on the default port).
+ * What may differ between the recording and a run, besides ids, ports and hashes: the temporary
+ * folder, the package's version, and the `--port` this test adds (the recording is on the
+ * default port).
  */
 function comparable(text: string): string {
-  const ids = new IdNumbering();
-  ids.see(text);
-  return normalise(text, ids)
+  return comparableScreen(text)
     .replace(/ -- --port \d+/g, "")
     .replace(/ --port \d+/g, "")
-    .replace(/claude-a2a@\d+\.\d+\.\d+\S*/g, "claude-a2a@<version>")
-    .trim();
+    .replace(/claude-a2a@\d+\.\d+\.\d+\S*/g, "claude-a2a@<version>");
 }
 
 /** The folder the banner says the demo serves. */
@@ -102,7 +84,9 @@ describe("npm run demo on a terminal: the server, then a chat with it (real runt
       expect(await t.exited).toBe(0);
       // Leaving the chat stopped the demo and removed its temporary workspace.
       expect(existsSync(served)).toBe(false);
-      expect(comparable(t.screen())).toBe(comparable(await recordedSession()));
+      expect(comparable(t.screen())).toBe(
+        comparable(await recordedScreen("README.md", "test/e2e/demo-chat.test.ts")),
+      );
     } finally {
       t.kill();
     }

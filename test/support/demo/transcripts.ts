@@ -131,3 +131,27 @@ export function liveCommand(command: string, recorded: IdNumbering, live: IdNumb
     return real;
   });
 }
+
+/**
+ * A terminal session recorded in a doc (`README.md`, `docs/control.md`) for one test: the fenced
+ * block after `<!-- recorded-session: <test file> -->`, its `$ ` lines (what was typed at the
+ * shell) left out.
+ */
+export async function recordedScreen(doc: string, testFile: string): Promise<string> {
+  const marker = `<!-- recorded-session: ${testFile} -->`;
+  const text = await readFile(join(process.cwd(), doc), "utf8");
+  const at = text.indexOf(marker);
+  if (at < 0) throw new Error(`${doc} has no ${marker}`);
+  const block = /^```\n([\s\S]*?)^```$/m.exec(text.slice(at))?.[1] ?? "";
+  return block
+    .split("\n")
+    .filter((line) => !line.startsWith("$ "))
+    .join("\n");
+}
+
+/** A screen as a recording compares it: ids, ports, hashes, times normalised, outer space trimmed. */
+export function comparableScreen(text: string): string {
+  const ids = new IdNumbering();
+  ids.see(text);
+  return normalise(text, ids).trim();
+}
