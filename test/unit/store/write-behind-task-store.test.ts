@@ -167,8 +167,9 @@ describe("write-behind store: progress batching", () => {
       inner: stores.taskStore,
       ownerOf: () => "alice",
       logger: pino({ level: "silent" }),
-      writeBatch: async (writes) => {
+      writeBatch: (writes) => {
         written.push(writes.map((w) => JSON.stringify(w.task.artifacts ?? [])));
+        return Promise.resolve();
       },
     });
     await store.save(task("t8", TaskState.TASK_STATE_SUBMITTED), alice);
