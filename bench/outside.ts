@@ -12,6 +12,8 @@ const TSX = new URL("../node_modules/tsx/dist/loader.mjs", import.meta.url).href
 const script = (name: string) => fileURLToPath(new URL(`./outside/${name}`, import.meta.url));
 
 export interface OutsideClient {
+  /** The client's process id (its CPU time is in `/proc`). */
+  readonly pid: number;
   /** Writes `line` and resolves with the JSON line the client answers. */
   ask<T>(line: string): Promise<T>;
   close(): Promise<void>;
@@ -27,6 +29,7 @@ function start(args: readonly string[], env?: Record<string, string>): OutsideCl
   lines.on("line", (line) => waiting.shift()?.(line));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
+    pid: child.pid ?? 0,
     ask: <T>(line: string) =>
       new Promise<T>((resolve, reject) => {
         waiting.push((answer) => resolve(JSON.parse(answer) as T));

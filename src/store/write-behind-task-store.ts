@@ -20,7 +20,7 @@ export interface WriteBehindOptions {
   /** The owner a context's rows belong to (the database store's own resolver). */
   readonly ownerOf: (context: ServerCallContext) => string;
   readonly logger: Logger;
-  /** How long a progress write may wait for others to join it (ms). */
+  /** How long a progress write may wait for others to join it (ms); default `PROGRESS_DELAY_MS`. */
   readonly delayMs?: number;
   /** How many written, still unfinished tasks stay cached for the next event's read. */
   readonly maxCached?: number;
@@ -35,6 +35,17 @@ interface Entry {
   /** Saves waiting until this task's row holds what they saved. */
   waiters: { resolve(): void; reject(err: unknown): void }[];
 }
+
+/**
+ * How long a task's progress (working, text chunks) may wait to be written (ms), the latest
+ * version only. Every read of this server answers from memory meanwhile, so the row serves only a
+ * restart, which fails a task that was running anyway. A long answer saves its task once per
+ * artifact append (`streaming.flushMs`, 50 ms): at 50 ms here each of those was a commit of the
+ * whole task, its text included (about a sixth of the server's CPU through a 5,000-delta answer,
+ * docs/BENCHMARKS.md); a second, as the replay log's live events (`LIVE_EVENTS_DELAY_MS`), makes
+ * it one or two per answer.
+ */
+export const PROGRESS_DELAY_MS = 1_000;
 
 /** States a client acts on (or that end a task): on disk before the save that set them returns. */
 function mustBeWritten(task: Task): boolean {
@@ -61,7 +72,8 @@ function mustBeWritten(task: Task): boolean {
  *   or what must survive a restart, is on disk before the event reaches the client, as before;
  * - progress in between (working, artifact chunks) is written at most `delayMs` later, the
  *   latest version only, with every other pending task in one transaction. A `kill -9` can lose
- *   that much progress of a running task, which restart recovery ends FAILED anyway.
+ *   that much progress of a running task, which restart recovery ends FAILED anyway; the timer
+ *   does not hold the process up (shutdown writes what is pending).
  *
  * `flush()` writes everything pending (shutdown, before the database closes).
  */
@@ -75,7 +87,7 @@ export class WriteBehindTaskStore implements TaskStore {
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: WriteBehindOptions) {
-    this.delayMs = o.delayMs ?? 50;
+    this.delayMs = o.delayMs ?? PROGRESS_DELAY_MS;
     this.maxCached = o.maxCached ?? 1_000;
   }
 
@@ -99,7 +111,7 @@ export class WriteBehindTaskStore implements TaskStore {
       this.timer ??= setTimeout(() => {
         this.timer = undefined;
         void this.flush();
-      }, this.delayMs);
+      }, this.delayMs).unref();
       return Promise.resolve();
     }
     const written = new Promise<void>((resolve, reject) => entry.waiters.push({ resolve, reject }));

@@ -9,6 +9,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CallerUser } from "../../../src/identity/caller.js";
 import { agentMessage, artifact, textPart } from "../../../src/contract/messages.js";
 import { openTaskStores, type TaskStores } from "../../../src/store/task-stores.js";
+import {
+  PROGRESS_DELAY_MS,
+  WriteBehindTaskStore,
+} from "../../../src/store/write-behind-task-store.js";
 
 const alice = new ServerCallContext({ user: new CallerUser({ kind: "login", login: "alice" }) });
 const bob = new ServerCallContext({ user: new CallerUser({ kind: "login", login: "bob" }) });
@@ -152,5 +156,30 @@ describe("SQLite push-config store: cached reads", () => {
     expect(await pushStore.load("t7", bob)).toEqual([]);
     await pushStore.delete("t7", alice, "c1");
     expect(await pushStore.load("t7", alice)).toEqual([]);
+  });
+});
+
+describe("write-behind store: progress batching", () => {
+  it("progress saves in a row are one write of the latest version, within PROGRESS_DELAY_MS", async () => {
+    /** Per write: the artifacts of each task written. */
+    const written: string[][] = [];
+    const store = new WriteBehindTaskStore({
+      inner: stores.taskStore,
+      ownerOf: () => "alice",
+      logger: pino({ level: "silent" }),
+      writeBatch: (writes) => {
+        written.push(writes.map((w) => JSON.stringify(w.task.artifacts ?? [])));
+        return Promise.resolve();
+      },
+    });
+    await store.save(task("t8", TaskState.TASK_STATE_SUBMITTED), alice);
+    expect(written).toEqual([["[]"]]);
+    // A long answer's appends, one per flush: none of them is a write of its own.
+    for (const text of ["a", "ab", "abc"])
+      await store.save(task("t8", TaskState.TASK_STATE_WORKING, text), alice);
+    expect(written).toHaveLength(1);
+    await expect.poll(() => written.length, { timeout: PROGRESS_DELAY_MS + 5_000 }).toBe(2);
+    expect(written[1]).toHaveLength(1);
+    expect(written[1]?.[0]).toContain('"abc"');
   });
 });
