@@ -5,6 +5,7 @@
  * recorded session is this run's screen, line for line. Then the ways out: SIGTERM while
  * chatting, and `--no-chat`, which only serves.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -39,6 +40,9 @@ function servedDir(t: Terminal): string {
 let home: string;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
+  // `npm run demo` first rebuilds dist/ when a source is newer: its output is not part of the
+  // recording, so any rebuild happens here (CI's `npm test` has just built; a developer may not).
+  execFileSync(process.execPath, ["scripts/build-if-stale.js"], { stdio: "ignore" });
   home = await mkdtemp(join(tmpdir(), "claude-a2a-demo-chat-"));
   env = {
     PATH: process.env.PATH,
@@ -51,7 +55,7 @@ beforeAll(async () => {
     npm_config_progress: "false",
     npm_config_fund: "false",
   };
-});
+}, 300_000);
 afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
