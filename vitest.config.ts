@@ -11,6 +11,8 @@ export default defineConfig({
           // CI machines are loaded: 5 s is too little for a test that starts a database or a
           // process, and a unit test that hangs still fails.
           testTimeout: 30_000,
+          // `expect.poll` waits 1 s by default, too little on a loaded CI machine.
+          expect: { poll: { timeout: 10_000 } },
           // One module graph per worker, not per file: importing the sources again for each of
           // 220 files was most of the unit run (import 155 s of 404 s at a load of 6; 109 s in
           // all without). A test that leaves global state behind (env, timers, listeners) must
@@ -33,6 +35,9 @@ export default defineConfig({
           isolate: false,
           testTimeout: 60_000,
           hookTimeout: 30_000,
+          // `expect.poll` waits 1 s by default: under two busy loops a stream's first event took
+          // longer (a2a-lifecycle). An e2e condition is polled until it holds, within the test's time.
+          expect: { poll: { timeout: 30_000 } },
         },
       },
       {
