@@ -96,11 +96,10 @@ export function demoBanner(o: {
 
 /**
  * SIGINT or SIGTERM; while the demo chats, SIGTERM only: Ctrl-C then belongs to the chat (it
- * cancels a running turn), which leaves on its own Ctrl-C at the prompt or /exit. The no-op
- * SIGINT listener keeps a Ctrl-C between the chat's own listeners from killing the process. The
- * listeners stay (`on`, not `once`): the chat's prompt
- * library re-raises a signal it sees no other listener for, which would kill the process
- * before its workspace is removed.
+ * cancels a running turn, and leaves at the prompt), and a no-op SIGINT listener keeps a Ctrl-C
+ * between the chat's own listeners from killing the process. The listeners stay (`on`, not
+ * `once`): the chat's prompt library re-raises a signal it sees no other listener for, which
+ * would kill the process before its workspace is removed.
  */
 const untilSignal = (chatting: boolean) =>
   new Promise<void>((resolve) => {

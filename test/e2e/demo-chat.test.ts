@@ -20,12 +20,11 @@ import { DEMO_PROMPTS } from "../../src/demo/rules.js";
 
 /**
  * What may differ between the recording and a run, besides ids, ports and hashes: the temporary
- * folder, the package's version, and the `--port` this test adds (the recording is on the
+ * folder, the package's version, and the `--port` this test adds (npm shows it without `--`) (the recording is on the
  * default port).
  */
 function comparable(text: string): string {
   return comparableScreen(text)
-    .replace(/ -- --port \d+/g, "")
     .replace(/ --port \d+/g, "")
     .replace(/claude-a2a@\d+\.\d+\.\d+\S*/g, "claude-a2a@<version>");
 }
