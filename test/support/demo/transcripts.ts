@@ -112,13 +112,19 @@ const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
  * Pure.
  */
 export function normalise(text: string, ids: IdNumbering): string {
-  return ids
-    .replace(text.replace(ANSI, ""))
-    .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, "<hash>")
-    .replace(/\b(localhost|127\.0\.0\.1|\[::1\]):\d+/g, "$1:<port>")
-    .replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/g, "<time>")
-    .replace(/\b\d+(\.\d+)? s\)/g, "<seconds> s)")
-    .replace(/claude-a2a-demo-[A-Za-z0-9]+/g, "claude-a2a-demo-<tmp>");
+  return (
+    ids
+      .replace(text.replace(ANSI, ""))
+      // A commit and a worktree branch's suffix are hex that may happen to hold no letter (about
+      // 1 in 100 for 10 digits); elsewhere a hash is told from a number by its letters.
+      .replace(/\b(committed )[0-9a-f]{7,40}\b/g, "$1<hash>")
+      .replace(/(claude-a2a\/<id \d+>-)[0-9a-f]{6,40}\b/g, "$1<hash>")
+      .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, "<hash>")
+      .replace(/\b(localhost|127\.0\.0\.1|\[::1\]):\d+/g, "$1:<port>")
+      .replace(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/g, "<time>")
+      .replace(/\b\d+(\.\d+)? s\)/g, "<seconds> s)")
+      .replace(/claude-a2a-demo-[A-Za-z0-9]+/g, "claude-a2a-demo-<tmp>")
+  );
 }
 
 /** A recorded command with its ids replaced by the live run's (same numbers). */
