@@ -59,6 +59,8 @@ export interface RunGitOptions {
   /** Exit codes that are answers, not failures (`diff --quiet` exits 1 for "differs"). */
   readonly okCodes?: readonly number[];
   readonly env?: NodeJS.ProcessEnv;
+  /** Ends the command (SIGTERM, on which git removes the lock files it holds). */
+  readonly signal?: AbortSignal;
 }
 
 /** Most output a command of ours may print (a diff of a large task). */
@@ -75,7 +77,13 @@ export function runGit(
     execFile(
       "git",
       full,
-      { cwd, env: gitEnv(options.env ?? process.env), maxBuffer: MAX_BUFFER, encoding: "utf8" },
+      {
+        cwd,
+        env: gitEnv(options.env ?? process.env),
+        maxBuffer: MAX_BUFFER,
+        encoding: "utf8",
+        ...(options.signal !== undefined && { signal: options.signal }),
+      },
       (err, stdout, stderr) => {
         if (err === null) {
           resolve({ stdout, code: 0 });

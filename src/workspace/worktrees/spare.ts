@@ -3,6 +3,7 @@ import { mkdir, rm, symlink, unlink } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { Logger } from "pino";
 import { runGit } from "./git.js";
+import { refreshIndexLater, type PendingRefresh } from "./index-refresh.js";
 
 /**
  * The spare worktree: one checkout of the workspace's HEAD, detached, kept ready in the
@@ -42,6 +43,8 @@ export class SpareWorktree {
   /** The commit the spare under way is being made at (known once the build read HEAD). */
   private buildingAt: string | undefined;
   private closed = false;
+  /** The ready spare's index refresh, until it is done or the spare is taken. */
+  private refresh: PendingRefresh | undefined;
 
   constructor(
     /** The workspace (git runs there). */
@@ -85,6 +88,11 @@ export class SpareWorktree {
     while (this.building !== undefined) await this.building;
   }
 
+  /** Resolves when the ready spare's index is refreshed (or never will be): tests, the bench. */
+  async indexRefreshed(): Promise<void> {
+    await this.refresh?.done;
+  }
+
   /** A spare is ready (built, not taken). */
   get ready(): boolean {
     return this.commit !== undefined && this.building === undefined;
@@ -114,6 +122,9 @@ export class SpareWorktree {
       return false;
     }
     this.current = undefined;
+    // Its index is the conversation's from now on: a refresh still on its way must not hold the
+    // index's lock when `git switch` needs it.
+    await this.stopRefresh();
     try {
       // Unlocked, it is a conversation's: a later build's clean-up leaves it alone.
       await runGit(this.cwd, ["worktree", "unlock", path]);
@@ -164,7 +175,17 @@ export class SpareWorktree {
       head,
     ]);
     this.commit = head;
-    this.logger.debug({ path: this.path, commit: head }, "spare worktree ready");
+    const path = this.path;
+    this.refresh = refreshIndexLater(path, Date.now(), (err: unknown) => {
+      this.logger.debug({ err, path }, "the spare worktree's index could not be refreshed");
+    });
+    this.logger.debug({ path, commit: head }, "spare worktree ready");
+  }
+
+  private async stopRefresh(): Promise<void> {
+    const refresh = this.refresh;
+    this.refresh = undefined;
+    await refresh?.cancel();
   }
 
   /**
@@ -173,6 +194,7 @@ export class SpareWorktree {
    */
   private async discard(): Promise<void> {
     this.current = undefined;
+    await this.stopRefresh();
     const list = await runGit(this.cwd, ["worktree", "list", "--porcelain"]).catch(() => undefined);
     const untaken = (list?.stdout ?? "")
       .split("\n\n")

@@ -1,4 +1,4 @@
-import { access, mkdtemp, readFile, realpath, rm, utimes, writeFile } from "node:fs/promises";
+import { access, mkdtemp, readFile, realpath, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { pino } from "pino";
@@ -129,6 +129,43 @@ describe("the spare worktree", () => {
     expect(again).toBe(first);
     expect(await readFile(join(again, "b.txt"), "utf8")).toBe("kept\n");
     expect(m.spare.ready).toBe(true);
+  });
+
+  it("gets an index written after its files once the clock has passed them, so git trusts their timestamps (no re-read of every file)", async () => {
+    for (let i = 0; i < 50; i++) await writeFile(join(repo, `f${i}.txt`), `${i}\n`);
+    git(repo, "add", "--all");
+    git(repo, "commit", "-q", "-m", "files");
+    const m = await open();
+    await m.spare.settled();
+    await m.spare.indexRefreshed();
+    const dir = m.spare.path;
+    const index = await stat(
+      git(dir, "rev-parse", "--path-format=absolute", "--git-path", "index").trim(),
+    );
+    const files = git(dir, "ls-files", "-z")
+      .split("\0")
+      .filter((f) => f !== "");
+    expect(files.length).toBeGreaterThan(50);
+    const second = (ms: number) => Math.floor(ms / 1000);
+    // An entry is racily clean when its file's second is not before the index's.
+    for (const f of files) {
+      expect(second((await stat(join(dir, f))).mtimeMs)).toBeLessThan(second(index.mtimeMs));
+    }
+  });
+
+  it("is taken at once while its index refresh waits: no lock left behind, nothing written after", async () => {
+    const m = await open();
+    await m.spare.settled();
+    const c = conv("quick");
+    const cwd = await m.prepare(c);
+    await m.spare.indexRefreshed();
+    const gitDir = git(cwd, "rev-parse", "--path-format=absolute", "--git-dir").trim();
+    expect(await exists(join(gitDir, "index.lock"))).toBe(false);
+    expect(git(cwd, "status", "--porcelain")).toBe("");
+    await writeFile(join(cwd, "a.txt"), "three\n");
+    expect((await m.finish(c, "t1", "completed"))?.files).toEqual([
+      { path: "a.txt", change: "modified" },
+    ]);
   });
 
   it("never shares a name with a conversation", () => {
