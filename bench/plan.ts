@@ -37,6 +37,8 @@ export interface Plan {
   readonly storePhases: number;
   /** Pool: one-shot conversations per server, round-robin rounds, turns of each loop at once. */
   readonly poolOneShots: number;
+  /** Pool: the "full" server's process slots (twice as many conversations share them). */
+  readonly poolSlots: number;
   readonly poolRounds: number;
   readonly poolTurnsAtOnce: number;
   /** Fleet: rounds of 1,000 measured events (owner's and other instance's subscriber). */
@@ -51,6 +53,8 @@ export interface Plan {
   /** Spares: interleaved rounds, and the files of the "worktree" servers' repository. */
   readonly sparesRounds: number;
   readonly sparesFiles: number;
+  /** Spares: new conversations sent at once in the burst. */
+  readonly sparesBurst: number;
 }
 
 export function planFrom(env: Record<string, string | undefined>): Plan {
@@ -77,7 +81,7 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     warmUp: quick ? 1 : 2,
     longSizes: quick ? [1_000, 5_000] : [1_000, 5_000, 20_000],
     longRounds: quick ? 1 : 5,
-    outsideRounds: quick ? 2 : 10,
+    outsideRounds: quick ? 4 : 10,
     contexts: quick ? [1, 4] : [1, 4, 8],
     turnsPerContext: quick ? 2 : 5,
     concurrencyReps: quick ? 1 : 2,
@@ -87,12 +91,14 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     storePhaseSeconds: quick ? 1 : 5,
     storePhases: quick ? 1 : 3,
     poolOneShots: quick ? 2 : 20,
+    poolSlots: quick ? 2 : 4,
     poolRounds: quick ? 1 : 3,
     poolTurnsAtOnce: quick ? 1 : 3,
     fleetRounds: quick ? 1 : 3,
     workspaceSizes: quick ? [1_000] : [1_000, 20_000],
     workspaceRounds: quick ? 2 : 8,
-    sparesRounds: quick ? 3 : 15,
+    sparesRounds: quick ? 2 : 15,
     sparesFiles: quick ? 1_000 : 20_000,
+    sparesBurst: quick ? 4 : 8,
   };
 }

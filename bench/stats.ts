@@ -3,7 +3,8 @@
  * baseline row of its group measured in the same run. Pure.
  */
 
-export type Unit = "ms" | "s" | "µs" | "MB" | "count" | "/s" | "%" | "load";
+/** `×`: a ratio measured as such (e.g. the median of per-round ratios of paired samples). */
+export type Unit = "ms" | "s" | "µs" | "MB" | "count" | "/s" | "%" | "load" | "×";
 
 export interface Row {
   /** The scenario (first column), e.g. "warm turn". */

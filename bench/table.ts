@@ -22,6 +22,8 @@ export function formatValue(value: number, unit: Unit): string {
       return `${grouped(value, 0)} %`;
     case "load":
       return grouped(value, 1);
+    case "×":
+      return `${grouped(value, 2)}×`;
   }
 }
 

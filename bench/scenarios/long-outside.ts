@@ -3,7 +3,9 @@
  * its own reads a 5,000-delta answer's server-sent events to the end of the response, against
  * the Agent SDK's `query()` in a process of its own reading the same scripted answer to its
  * `result`, with partial messages (what the server itself asks of the runtime, to stream) and
- * without (the runtime then writes no delta at all). Warm on both sides, interleaved.
+ * without (the runtime then writes no delta at all). Warm on both sides, interleaved. The target
+ * is read on the paired row: each round's SSE time over the same round's `query()` time, whose
+ * median moves less with the machine than a ratio of two medians of a few rounds each.
  */
 import { queryClient, sseClient, type QueryTiming, type SseTiming } from "../outside.js";
 import type { Plan } from "../plan.js";
@@ -28,13 +30,13 @@ export async function longOutside(rig: Rig, plan: Plan, log: (s: string) => void
   const sseTail: number[] = [];
   const queryTail: number[] = [];
   const queryWhole: number[] = [];
+  const paired: number[] = [];
   try {
     const warm = await sse.ask<SseTiming>(JSON.stringify({ url, prompt: longPrompt(N, "o-w") }));
     const contextId = warm.contextId;
     await partial.ask<QueryTiming>(longPrompt(N, "o-w"));
     await whole.ask<QueryTiming>(longPrompt(N, "o-w"));
-    const rounds = plan.quick ? 3 : 10;
-    for (let round = 0; round < rounds; round++) {
+    for (let round = 0; round < plan.outsideRounds; round++) {
       const tag = `o${round}`;
       const a2a = async () => {
         const t = await sse.ask<SseTiming>(
@@ -66,6 +68,7 @@ export async function longOutside(rig: Rig, plan: Plan, log: (s: string) => void
         await direct();
         await a2a();
       }
+      paired.push((toEnd.at(-1) as number) / (queryPartial.at(-1) as number));
     }
   } finally {
     await Promise.all([sse.close(), partial.close(), whole.close()]);
@@ -85,6 +88,13 @@ export async function longOutside(rig: Rig, plan: Plan, log: (s: string) => void
       variant: "plain HTTP process, SSE to response end",
       unit: "ms",
       samples: toEnd,
+    },
+    {
+      scenario,
+      group: `${group}, paired`,
+      variant: "SSE to response end over query() to result, same round",
+      unit: "×",
+      samples: paired,
       target: "≤ 1.2×",
     },
     {

@@ -1,8 +1,9 @@
 /**
  * Pool: what a new conversation pays when every process slot (`sessions.maxLive`) holds an idle
- * session, against a cold turn with free slots, and 8 conversations sharing 4 slots. Two servers
- * of its own: "free" (room for every context; an idle process closes after 1 s) and "full"
- * (`sessions.maxLive: 4`, the default eviction grace). Every turn is a blocking SendMessage.
+ * session, against a cold turn with free slots, and 8 conversations sharing 4 slots (quick: 4 on
+ * 2). Two servers of its own: "free" (room for every context; an idle process closes after 1 s)
+ * and "full" (`sessions.maxLive: plan.poolSlots`, the default eviction grace). Every turn is a
+ * blocking SendMessage.
  *
  * - one-shot: a message in a new context, interleaved: on "free" once its processes have gone
  *   (a cold start with free slots), and on "full" while its 4 slots hold idle sessions (one of
@@ -25,9 +26,6 @@ import {
 import type { Plan } from "../plan.js";
 import { TURN_PROMPT, type ExtraServer, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
-
-const SLOTS = 4;
-const CONVERSATIONS = 8;
 
 /** Polls `done` until it holds, for at most `ms`; false if it never did. */
 async function settled(done: () => Promise<boolean>, ms = 15_000): Promise<boolean> {
@@ -66,16 +64,20 @@ async function turn(client: Client, log: (s: string) => void, contextId = ""): P
 
 export async function pool(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
   const began = Date.now();
-  const free = await rig.extraServer({ sessions: { maxLive: 64, idleTimeoutMs: 1_000 } });
-  let full: ExtraServer | undefined;
+  // Started together: their start-ups are not measured.
+  const [free, full] = await Promise.allSettled([
+    rig.extraServer({ sessions: { maxLive: 64, idleTimeoutMs: 1_000 } }),
+    rig.extraServer({ sessions: { maxLive: plan.poolSlots } }),
+  ]);
   try {
-    full = await rig.extraServer({ sessions: { maxLive: SLOTS } });
+    if (free.status === "rejected") throw free.reason;
+    if (full.status === "rejected") throw full.reason;
     log(`pool: two servers started in ${((Date.now() - began) / 1000).toFixed(1)} s`);
-    return await measure(free, full, plan, log);
+    return await measure(free.value, full.value, plan, log);
   } finally {
     const closing = Date.now();
-    await full?.close();
-    await free.close();
+    for (const server of [full, free])
+      if (server.status === "fulfilled") await server.value.close();
     log(`pool: servers stopped in ${((Date.now() - closing) / 1000).toFixed(1)} s`);
   }
 }
@@ -87,20 +89,23 @@ async function measure(
   log: (s: string) => void,
 ): Promise<Row[]> {
   const scenario = "pool";
+  const slots = plan.poolSlots;
+  const conversations = 2 * slots;
   const turns: Turn[] = [];
   const keep = (t: Turn) => (turns.push(t), t);
 
   const began = Date.now();
   // Warm-up, unmeasured: each server's first turn, and conversations filling every slot of "full".
   keep(await turn(free.client, log));
-  for (let i = 0; i < SLOTS; i++) keep(await turn(full.client, log));
+  for (let i = 0; i < slots; i++) keep(await turn(full.client, log));
 
   const freeSlots: number[] = [];
   const fullPool: number[] = [];
   for (let round = 0; round < plan.poolOneShots; round++) {
     const freed = await settled(async () => (await free.claudePids()).length === 0);
-    const full4 = await settled(async () => (await full.claudePids()).length <= SLOTS);
-    if (!freed || !full4) log(`pool: processes did not settle (free: ${freed}, full: ${full4})`);
+    const fullSettled = await settled(async () => (await full.claudePids()).length <= slots);
+    if (!freed || !fullSettled)
+      log(`pool: processes did not settle (free: ${freed}, full: ${fullSettled})`);
     const onFree = async () => freeSlots.push(keep(await turn(free.client, log)).ms);
     const onFull = async () => fullPool.push(keep(await turn(full.client, log)).ms);
     // Alternate which goes first, so neither always follows the other's leftovers.
@@ -111,7 +116,7 @@ async function measure(
 
   const rrBegan = Date.now();
   const contexts: string[] = [];
-  for (let i = 0; i < CONVERSATIONS; i++)
+  for (let i = 0; i < conversations; i++)
     contexts.push(keep(await turn(full.client, log)).contextId);
   const roundRobin: number[] = [];
   for (let round = 0; round < plan.poolRounds; round++) {
@@ -119,12 +124,12 @@ async function measure(
       roundRobin.push(keep(await turn(full.client, log, contextId)).ms);
   }
   log(
-    `pool: ${plan.poolRounds} round-robin rounds of ${CONVERSATIONS} conversations in ${since(rrBegan)}`,
+    `pool: ${plan.poolRounds} round-robin rounds of ${conversations} conversations in ${since(rrBegan)}`,
   );
 
   const atOnceBegan = Date.now();
   const loops = await Promise.all(
-    Array.from({ length: CONVERSATIONS }, async () => {
+    Array.from({ length: conversations }, async () => {
       const times: number[] = [];
       let contextId = "";
       for (let i = 0; i < plan.poolTurnsAtOnce; i++) {
@@ -136,7 +141,7 @@ async function measure(
     }),
   );
   const atOnce = loops.flat();
-  log(`pool: ${CONVERSATIONS} loops at once in ${since(atOnceBegan)}`);
+  log(`pool: ${conversations} loops at once in ${since(atOnceBegan)}`);
 
   const group = (name: string, variant: string, samples: number[], extra: Partial<Row> = {}) => ({
     scenario,
@@ -150,21 +155,21 @@ async function measure(
   const cold = "new context, free slots";
   return [
     group("one-shot turn (p95 ratio)", cold, freeSlots, { baseline: true }),
-    group("one-shot turn (p95 ratio)", `new context, ${SLOTS} of ${SLOTS} slots idle`, fullPool, {
+    group("one-shot turn (p95 ratio)", `new context, ${slots} of ${slots} slots idle`, fullPool, {
       target: "p95 ≤ 1.5×",
     }),
-    group(`${CONVERSATIONS} on ${SLOTS} slots (p95 ratio)`, cold, freeSlots, { baseline: true }),
+    group(`${conversations} on ${slots} slots (p95 ratio)`, cold, freeSlots, { baseline: true }),
     group(
-      `${CONVERSATIONS} on ${SLOTS} slots (p95 ratio)`,
+      `${conversations} on ${slots} slots (p95 ratio)`,
       "round-robin, one at a time",
       roundRobin,
     ),
     group(
-      `${CONVERSATIONS} on ${SLOTS} slots (p95 ratio)`,
-      `${CONVERSATIONS} loops at once`,
+      `${conversations} on ${slots} slots (p95 ratio)`,
+      `${conversations} loops at once`,
       atOnce,
     ),
-    group("slowest turn", `${CONVERSATIONS} loops at once`, [Math.max(...atOnce)]),
+    group("slowest turn", `${conversations} loops at once`, [Math.max(...atOnce)]),
     {
       scenario,
       group: "errors",

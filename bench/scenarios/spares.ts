@@ -8,8 +8,8 @@
  * in its own server's slot rather than in the next server's turns). A fifth server ("shared",
  * spares off, one process at most) measures a resumed conversation's first turn: two contexts
  * take turns, so each one's process was closed for the other's and its next message resumes.
- * Then a burst of 8 new conversations at once on each "shared" server, against the same burst
- * with spares off. `BENCH_SPARES_BEFORE=<a built checkout>`: a server of that build with spares
+ * Then a burst of new conversations at once (`plan.sparesBurst`: 8, quick 4) on each "shared"
+ * server, against the same burst with spares off. `BENCH_SPARES_BEFORE=<a built checkout>`: a server of that build with spares
  * on joins each isolation's slots (rows "…, before"), for a before/after in the same run.
  */
 import { join } from "node:path";
@@ -20,7 +20,6 @@ import { TURN_PROMPT, type ExtraServer, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
 import { generateRepository } from "./workspace.js";
 
-const BURST = 8;
 const GAP_MS = 2_000;
 
 interface Side {
@@ -76,14 +75,19 @@ export async function spares(rig: Rig, plan: Plan, log: (s: string) => void): Pr
   try {
     const files = plan.sparesFiles;
     const before = process.env.BENCH_SPARES_BEFORE;
+    const wanted: Parameters<typeof side>[1][] = [];
     for (const isolation of ["shared", "worktree"] as const) {
-      for (const n of [1, 0]) sides.push(await side(rig, { isolation, spares: n, files }));
+      for (const n of [1, 0]) wanted.push({ isolation, spares: n, files });
       if (before !== undefined && before !== "") {
-        const cli = join(before, "dist", "cli.js");
-        sides.push(await side(rig, { isolation, spares: 1, files, cli }));
+        wanted.push({ isolation, spares: 1, files, cli: join(before, "dist", "cli.js") });
       }
     }
-    sides.push(await side(rig, { isolation: "shared", spares: 0, files, resumes: true }));
+    wanted.push({ isolation: "shared", spares: 0, files, resumes: true });
+    // Started together (their start-ups are not measured); each one started is closed below.
+    const started = await Promise.allSettled(wanted.map((o) => side(rig, o)));
+    for (const s of started) if (s.status === "fulfilled") sides.push(s.value);
+    const failed = started.find((s) => s.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
     for (const s of sides) {
       s.context = (await streamingTurn(s.server.client, TURN_PROMPT)).contextId;
       if (s.resumes) {
@@ -115,7 +119,7 @@ export async function spares(rig: Rig, plan: Plan, log: (s: string) => void): Pr
     for (const s of sides.filter((x) => x.isolation === "shared" && !x.resumes && !x.before)) {
       await delay(GAP_MS);
       const burst = await Promise.all(
-        Array.from({ length: BURST }, () => streamingTurn(s.server.client, TURN_PROMPT)),
+        Array.from({ length: plan.sparesBurst }, () => streamingTurn(s.server.client, TURN_PROMPT)),
       );
       errors += burst.filter((t) => t.error).length;
       s.burstFinal.push(...burst.map((t) => t.finalMs));
@@ -124,7 +128,7 @@ export async function spares(rig: Rig, plan: Plan, log: (s: string) => void): Pr
   } finally {
     await Promise.all(sides.map((s) => s.server.close()));
   }
-  const rows = sides.flatMap((s) => (s.resumes ? resumeRows(s) : rowsOf(s, plan.sparesFiles)));
+  const rows = sides.flatMap((s) => (s.resumes ? resumeRows(s) : rowsOf(s, plan)));
   // One scenario's groups together, in the order they first appear.
   const key = (r: Row) => `${r.scenario}\0${r.group}`;
   const order = [...new Set(rows.map(key))];
@@ -132,7 +136,8 @@ export async function spares(rig: Rig, plan: Plan, log: (s: string) => void): Pr
 }
 
 /** A side's rows; spares on (this build) carries the baselines and targets of its isolation. */
-function rowsOf(s: Side, files: number): Row[] {
+function rowsOf(s: Side, plan: Plan): Row[] {
+  const files = plan.sparesFiles;
   const scenario =
     s.isolation === "shared"
       ? "spares (shared)"
@@ -169,7 +174,7 @@ function rowsOf(s: Side, files: number): Row[] {
   if (s.burstFinal.length > 0) {
     rows.push({
       scenario,
-      group: `burst of ${BURST} new, final`,
+      group: `burst of ${plan.sparesBurst} new, final`,
       variant: spares,
       unit: "ms",
       samples: s.burstFinal,

@@ -38,6 +38,7 @@ describe("bench statistics", () => {
     expect(formatValue(1234.4, "ms")).toBe("1,234 ms");
     expect(formatValue(3.25, "s")).toBe("3.25 s");
     expect(formatValue(1850.2, "/s")).toBe("1,850/s");
+    expect(formatValue(1.0449, "×")).toBe("1.04×");
     const lines = renderTable(
       figures([row("d", [1, 2], { baseline: true }), row("x", [2, 4])]),
     ).split("\n");
@@ -59,6 +60,9 @@ describe("bench plan", () => {
     expect(everyQuick.storeBulkTasks).toBe(0);
     expect(Math.max(...everyQuick.workspaceSizes)).toBeLessThan(Math.max(...full.workspaceSizes));
     expect(everyQuick.sparesFiles).toBeLessThan(full.sparesFiles);
+    // The sizes stay in the full run: a burst of 8, 4 slots shared by 8 conversations.
+    expect([full.sparesBurst, full.poolSlots, full.sparesFiles]).toEqual([8, 4, 20_000]);
+    expect(everyQuick.sparesBurst).toBeLessThan(full.sparesBurst);
     expect(full.scenarios).toEqual([
       "warm",
       "long",
