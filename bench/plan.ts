@@ -55,6 +55,8 @@ export interface Plan {
   readonly sparesFiles: number;
   /** Spares: new conversations sent at once in the burst. */
   readonly sparesBurst: number;
+  /** Spares: also a server measuring resumed conversations (one process slot, two contexts). */
+  readonly sparesResumed: boolean;
 }
 
 export function planFrom(env: Record<string, string | undefined>): Plan {
@@ -100,5 +102,6 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     sparesRounds: quick ? 2 : 15,
     sparesFiles: quick ? 1_000 : 20_000,
     sparesBurst: quick ? 4 : 8,
+    sparesResumed: !quick,
   };
 }

@@ -19,10 +19,12 @@ import type { Plan } from "../plan.js";
 import { pacedPrompt } from "../model-rules.js";
 import { longPrompt, type ExtraServer, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
+import { startTogether } from "../together.js";
 
 /** Events measured per round; the reply is longer so that subscribers are attached for them all. */
 const FLEET_EVENTS = 1_000;
 const DELTAS = 1_300;
+const WARM_UP_DELTAS = 200;
 /** The steady stream: one event every this many ms (200 a second). */
 const PACE_MS = 5;
 
@@ -70,10 +72,15 @@ export async function fleet(rig: Rig, plan: Plan, log: (s: string) => void): Pro
       store: { type: "postgres" as const, url },
       streaming: { flushMs: 0 },
     });
-    servers.push(await rig.extraServer(config("bench-a")));
-    servers.push(await rig.extraServer(config("bench-b")));
+    servers.push(
+      ...(await startTogether([
+        rig.extraServer(config("bench-a")),
+        rig.extraServer(config("bench-b")),
+      ])),
+    );
     const [a, b] = servers.map((s) => s.client) as [Client, Client];
-    await round(a, b, pacedPrompt(DELTAS, PACE_MS, "warm-up"));
+    // Warm-up, unmeasured: the Claude Code process, both subscriptions' paths.
+    await round(a, b, pacedPrompt(WARM_UP_DELTAS, PACE_MS, "warm-up"));
     const kinds = {
       steady: (r: number) => pacedPrompt(DELTAS, PACE_MS, `r${r}`),
       burst: (r: number) => longPrompt(DELTAS, `r${r}`),

@@ -26,6 +26,7 @@ import {
 import type { Plan } from "../plan.js";
 import { TURN_PROMPT, type ExtraServer, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
+import { startTogether } from "../together.js";
 
 /** Polls `done` until it holds, for at most `ms`; false if it never did. */
 async function settled(done: () => Promise<boolean>, ms = 15_000): Promise<boolean> {
@@ -64,20 +65,17 @@ async function turn(client: Client, log: (s: string) => void, contextId = ""): P
 
 export async function pool(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
   const began = Date.now();
-  // Started together: their start-ups are not measured.
-  const [free, full] = await Promise.allSettled([
+  const [free, full] = await startTogether([
     rig.extraServer({ sessions: { maxLive: 64, idleTimeoutMs: 1_000 } }),
     rig.extraServer({ sessions: { maxLive: plan.poolSlots } }),
   ]);
   try {
-    if (free.status === "rejected") throw free.reason;
-    if (full.status === "rejected") throw full.reason;
     log(`pool: two servers started in ${((Date.now() - began) / 1000).toFixed(1)} s`);
-    return await measure(free.value, full.value, plan, log);
+    return await measure(free, full, plan, log);
   } finally {
     const closing = Date.now();
-    for (const server of [full, free])
-      if (server.status === "fulfilled") await server.value.close();
+    await full.close();
+    await free.close();
     log(`pool: servers stopped in ${((Date.now() - closing) / 1000).toFixed(1)} s`);
   }
 }

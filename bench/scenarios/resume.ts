@@ -17,6 +17,7 @@ import { cpuTimePreciseMs } from "../proc.js";
 import { pacedPrompt } from "../model-rules.js";
 import { TURN_PROMPT, type ExtraServer, type Rig } from "../rig.js";
 import { median, type Row } from "../stats.js";
+import { startTogether } from "../together.js";
 import { sendRequest, userMessage } from "../../test/support/a2a/harness.js";
 
 /** A2A turns per reading of a server's CPU. */
@@ -105,8 +106,10 @@ function earlierCli(): string | undefined {
 }
 
 export async function resume(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
-  const on: ExtraServer = await rig.extraServer({});
-  const off: ExtraServer = await rig.extraServer({ replay: { enabled: false } });
+  const [on, off] = await startTogether([
+    rig.extraServer({}),
+    rig.extraServer({ replay: { enabled: false } }),
+  ]);
   const cli = earlierCli();
   const earlier = cli === undefined ? undefined : await rig.extraServer({}, undefined, cli);
   const cpu = new Map<ExtraServer, number[]>([

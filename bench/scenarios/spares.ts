@@ -7,7 +7,8 @@
  * ends (one new conversation every 2 s: the spare has time to come back, and its start-up lands
  * in its own server's slot rather than in the next server's turns). A fifth server ("shared",
  * spares off, one process at most) measures a resumed conversation's first turn: two contexts
- * take turns, so each one's process was closed for the other's and its next message resumes.
+ * take turns, so each one's process was closed for the other's and its next message resumes
+ * (not in the quick run: `pool`'s round-robin measures resumes there too).
  * Then a burst of new conversations at once (`plan.sparesBurst`: 8, quick 4) on each "shared"
  * server, against the same burst with spares off. `BENCH_SPARES_BEFORE=<a built checkout>`: a server of that build with spares
  * on joins each isolation's slots (rows "…, before"), for a before/after in the same run.
@@ -18,6 +19,7 @@ import { streamingTurn } from "../a2a.js";
 import type { Plan } from "../plan.js";
 import { TURN_PROMPT, type ExtraServer, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
+import { startTogether } from "../together.js";
 import { generateRepository } from "./workspace.js";
 
 const GAP_MS = 2_000;
@@ -39,24 +41,27 @@ interface Side {
   readonly burstFinal: number[];
 }
 
-async function side(
-  rig: Rig,
-  o: Pick<Side, "isolation" | "spares"> & { files: number; resumes?: boolean; cli?: string },
-) {
-  const { isolation, spares, files, resumes = false } = o;
+type SideOptions = Pick<Side, "isolation" | "spares"> & {
+  files: number;
+  resumes?: boolean;
+  cli?: string;
+};
+
+function startServer(rig: Rig, o: SideOptions): Promise<ExtraServer> {
   const config = {
-    sessions: { spares, maxLive: resumes ? 1 : 32, minIdleBeforeEvictMs: 0 },
-    claude: { isolation },
+    sessions: { spares: o.spares, maxLive: o.resumes === true ? 1 : 32, minIdleBeforeEvictMs: 0 },
+    claude: { isolation: o.isolation },
   };
-  const server = await rig.extraServer(
-    config,
-    isolation === "worktree" ? (cwd) => generateRepository(cwd, files) : undefined,
-    o.cli,
-  );
-  const s: Side = {
-    isolation,
-    spares,
-    resumes,
+  const prepare =
+    o.isolation === "worktree" ? (cwd: string) => generateRepository(cwd, o.files) : undefined;
+  return rig.extraServer(config, prepare, o.cli);
+}
+
+function sideOf(server: ExtraServer, o: SideOptions): Side {
+  return {
+    isolation: o.isolation,
+    spares: o.spares,
+    resumes: o.resumes ?? false,
     contexts: [],
     before: o.cli !== undefined,
     server,
@@ -66,7 +71,6 @@ async function side(
     warmFinal: [],
     burstFinal: [],
   };
-  return s;
 }
 
 export async function spares(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
@@ -75,19 +79,16 @@ export async function spares(rig: Rig, plan: Plan, log: (s: string) => void): Pr
   try {
     const files = plan.sparesFiles;
     const before = process.env.BENCH_SPARES_BEFORE;
-    const wanted: Parameters<typeof side>[1][] = [];
+    const wanted: SideOptions[] = [];
     for (const isolation of ["shared", "worktree"] as const) {
       for (const n of [1, 0]) wanted.push({ isolation, spares: n, files });
       if (before !== undefined && before !== "") {
         wanted.push({ isolation, spares: 1, files, cli: join(before, "dist", "cli.js") });
       }
     }
-    wanted.push({ isolation: "shared", spares: 0, files, resumes: true });
-    // Started together (their start-ups are not measured); each one started is closed below.
-    const started = await Promise.allSettled(wanted.map((o) => side(rig, o)));
-    for (const s of started) if (s.status === "fulfilled") sides.push(s.value);
-    const failed = started.find((s) => s.status === "rejected");
-    if (failed !== undefined) throw failed.reason;
+    if (plan.sparesResumed) wanted.push({ isolation: "shared", spares: 0, files, resumes: true });
+    const servers = await startTogether(wanted.map((o) => startServer(rig, o)));
+    sides.push(...servers.map((server, i) => sideOf(server, wanted[i] as SideOptions)));
     for (const s of sides) {
       s.context = (await streamingTurn(s.server.client, TURN_PROMPT)).contextId;
       if (s.resumes) {

@@ -32,6 +32,7 @@ import { streamingTurn } from "../a2a.js";
 import type { Plan } from "../plan.js";
 import { TURN_PROMPT, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
+import { startTogether } from "../together.js";
 
 type Isolation = "shared" | "worktree";
 
@@ -160,10 +161,11 @@ export async function workspace(rig: Rig, plan: Plan, log: (s: string) => void):
   for (const files of plan.workspaceSizes) {
     const n = `${files.toLocaleString("en-US")} files`;
     const t0 = performance.now();
-    const servers = {
-      shared: await serve(rig, files, "shared"),
-      worktree: await serve(rig, files, "worktree"),
-    };
+    const [shared, worktree] = await startTogether([
+      serve(rig, files, "shared"),
+      serve(rig, files, "worktree"),
+    ]);
+    const servers = { shared, worktree };
     log(`workspace: two servers on ${n} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const first: Record<Isolation, number[]> = { shared: [], worktree: [] };
     const next: Record<Isolation, number[]> = { shared: [], worktree: [] };
