@@ -63,6 +63,9 @@ const log: Log = (line) => process.stderr.write(`${line}\n`);
 const plan = planFrom(process.env);
 const began = performance.now();
 const rig = await startRig();
+log(
+  `bench: model, server and clients ready in ${((performance.now() - began) / 1000).toFixed(0)} s`,
+);
 const rows: Row[] = [];
 // How loaded the machine was (the 1-minute load average, every 2 s): the table says it per
 // scenario, since other work on the machine moves every absolute figure.
@@ -86,7 +89,9 @@ try {
   }
 } finally {
   clearInterval(sampler);
+  const closing = performance.now();
   await rig.close();
+  log(`bench: stopped in ${((performance.now() - closing) / 1000).toFixed(0)} s`);
 }
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 process.stdout.write(

@@ -41,8 +41,9 @@ export interface Plan {
   readonly poolSlots: number;
   readonly poolRounds: number;
   readonly poolTurnsAtOnce: number;
-  /** Fleet: rounds of 1,000 measured events (owner's and other instance's subscriber). */
+  /** Fleet: rounds of measured events (owner's and other instance's subscriber), and how many. */
   readonly fleetRounds: number;
+  readonly fleetEvents: number;
   /** Sandbox: rounds of (sandbox off, "strict") turns running one Bash each. */
   readonly sandboxRounds: number;
   /** Long answer from outside the bench's process: rounds of (plain HTTP, query()) at 5,000. */
@@ -55,8 +56,6 @@ export interface Plan {
   readonly sparesFiles: number;
   /** Spares: new conversations sent at once in the burst. */
   readonly sparesBurst: number;
-  /** Spares: also a server measuring resumed conversations (one process slot, two contexts). */
-  readonly sparesResumed: boolean;
 }
 
 export function planFrom(env: Record<string, string | undefined>): Plan {
@@ -97,11 +96,11 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     poolRounds: quick ? 1 : 3,
     poolTurnsAtOnce: quick ? 1 : 3,
     fleetRounds: quick ? 1 : 3,
+    fleetEvents: quick ? 500 : 1_000,
     workspaceSizes: quick ? [1_000] : [1_000, 20_000],
     workspaceRounds: quick ? 2 : 8,
     sparesRounds: quick ? 2 : 15,
     sparesFiles: quick ? 1_000 : 20_000,
     sparesBurst: quick ? 4 : 8,
-    sparesResumed: !quick,
   };
 }

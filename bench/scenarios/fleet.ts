@@ -8,7 +8,7 @@
  * instance adds. The sending stream is no reference: the SDK stores each event before it streams
  * it to the sender (seconds behind over 1,000 events), while subscribers read the bus. Both
  * subscribers' streams are suffixes of the task's (after their snapshot), so events are matched
- * from the end; the last `FLEET_EVENTS` of each round count.
+ * from the end; the last `plan.fleetEvents` of each round count (1,000; quick 500).
  */
 import { performance } from "node:perf_hooks";
 import type { StreamResponse } from "@a2a-js/sdk";
@@ -21,9 +21,8 @@ import { longPrompt, type ExtraServer, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
 import { startTogether } from "../together.js";
 
-/** Events measured per round; the reply is longer so that subscribers are attached for them all. */
-const FLEET_EVENTS = 1_000;
-const DELTAS = 1_300;
+/** Deltas beyond the measured events, so that subscribers are attached for them all. */
+const LEAD_DELTAS = 300;
 const WARM_UP_DELTAS = 200;
 /** The steady stream: one event every this many ms (200 a second). */
 const PACE_MS = 5;
@@ -39,7 +38,7 @@ async function arrivals(stream: AsyncIterable<StreamResponse>): Promise<number[]
 }
 
 /** One round: a task on A watched by its sender, a subscriber on A and one on B. */
-async function round(a: Client, b: Client, prompt: string) {
+async function round(a: Client, b: Client, prompt: string, events: number) {
   const sender = a.sendMessageStream(sendRequest(userMessage(prompt)));
   const iterator = sender[Symbol.asyncIterator]();
   const head = await iterator.next();
@@ -52,7 +51,7 @@ async function round(a: Client, b: Client, prompt: string) {
   const onOther = arrivals(b.resubscribeTask({ tenant: "", id }));
   const [sent, owner, other] = await Promise.all([rest, onOwner, onOther]);
   // Matched from the end (the terminal status is every stream's last); snapshots excluded.
-  const n = Math.min(FLEET_EVENTS, sent.length, owner.length - 1, other.length - 1);
+  const n = Math.min(events, sent.length, owner.length - 1, other.length - 1);
   const behind = (later: number[], earlier: number[]) =>
     Array.from(
       { length: n },
@@ -80,23 +79,24 @@ export async function fleet(rig: Rig, plan: Plan, log: (s: string) => void): Pro
     );
     const [a, b] = servers.map((s) => s.client) as [Client, Client];
     // Warm-up, unmeasured: the Claude Code process, both subscriptions' paths.
-    await round(a, b, pacedPrompt(WARM_UP_DELTAS, PACE_MS, "warm-up"));
+    const measured = plan.fleetEvents;
+    const deltas = measured + LEAD_DELTAS;
+    await round(a, b, pacedPrompt(WARM_UP_DELTAS, PACE_MS, "warm-up"), WARM_UP_DELTAS);
     const kinds = {
-      steady: (r: number) => pacedPrompt(DELTAS, PACE_MS, `r${r}`),
-      burst: (r: number) => longPrompt(DELTAS, `r${r}`),
+      steady: (r: number) => pacedPrompt(deltas, PACE_MS, `r${r}`),
+      burst: (r: number) => longPrompt(deltas, `r${r}`),
     };
     const extra = { steady: [] as number[], burst: [] as number[] };
     const ownerAhead: number[] = [];
     for (let r = 0; r < plan.fleetRounds; r++) {
       for (const kind of ["steady", "burst"] as const) {
-        const got = await round(a, b, kinds[kind](r));
-        if (got.events < FLEET_EVENTS)
-          log(`fleet: ${kind} round ${r} measured ${got.events} events`);
+        const got = await round(a, b, kinds[kind](r), measured);
+        if (got.events < measured) log(`fleet: ${kind} round ${r} measured ${got.events} events`);
         extra[kind].push(...got.extra);
         if (kind === "burst") ownerAhead.push(...got.ownerAhead);
       }
     }
-    const events = `${FLEET_EVENTS.toLocaleString("en-US")} events`;
+    const events = `${measured.toLocaleString("en-US")} events`;
     const row = (group: string, variant: string, samples: number[], target?: string): Row => ({
       scenario: "fleet",
       group,

@@ -7,8 +7,7 @@
  * ends (one new conversation every 2 s: the spare has time to come back, and its start-up lands
  * in its own server's slot rather than in the next server's turns). A fifth server ("shared",
  * spares off, one process at most) measures a resumed conversation's first turn: two contexts
- * take turns, so each one's process was closed for the other's and its next message resumes
- * (not in the quick run: `pool`'s round-robin measures resumes there too).
+ * take turns, so each one's process was closed for the other's and its next message resumes.
  * Then a burst of new conversations at once (`plan.sparesBurst`: 8, quick 4) on each "shared"
  * server, against the same burst with spares off. `BENCH_SPARES_BEFORE=<a built checkout>`: a server of that build with spares
  * on joins each isolation's slots (rows "…, before"), for a before/after in the same run.
@@ -86,7 +85,7 @@ export async function spares(rig: Rig, plan: Plan, log: (s: string) => void): Pr
         wanted.push({ isolation, spares: 1, files, cli: join(before, "dist", "cli.js") });
       }
     }
-    if (plan.sparesResumed) wanted.push({ isolation: "shared", spares: 0, files, resumes: true });
+    wanted.push({ isolation: "shared", spares: 0, files, resumes: true });
     const servers = await startTogether(wanted.map((o) => startServer(rig, o)));
     sides.push(...servers.map((server, i) => sideOf(server, wanted[i] as SideOptions)));
     for (const s of sides) {
