@@ -82,7 +82,7 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     warmUp: quick ? 1 : 2,
     longSizes: quick ? [1_000, 5_000] : [1_000, 5_000, 20_000],
     longRounds: quick ? 1 : 5,
-    outsideRounds: quick ? 4 : 10,
+    outsideRounds: quick ? 6 : 10,
     contexts: quick ? [1, 4] : [1, 4, 8],
     turnsPerContext: quick ? 2 : 5,
     concurrencyReps: quick ? 1 : 2,

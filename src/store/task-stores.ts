@@ -28,6 +28,7 @@ import { scheduleRetention } from "./retention.js";
 import { FaultTellingStore } from "./fault-telling-store.js";
 import type { ReplayBackend } from "./kept-events.js";
 import { migrateReplay, SqlReplayBackend } from "./sql-replay-backend.js";
+import { underSchemaLock } from "./schema-lock.js";
 import { SqliteReplayBackend } from "./sqlite-replay-backend.js";
 import { sqliteStores } from "./sqlite-stores.js";
 import { ensureTaskIndexes } from "./task-indexes.js";
@@ -126,11 +127,13 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
   }
   const { db } = database;
   try {
-    await ensureTaskIndexes(db);
-    await upgradeOwners(db, o.logger);
-    await migrateCallerUsage(db);
-    await migrateReplay(db);
-    if (o.operators === true) await indexEveryOwner(db);
+    await underSchemaLock(db, database.type, async (locked) => {
+      await ensureTaskIndexes(locked);
+      await upgradeOwners(locked, o.logger);
+      await migrateCallerUsage(locked);
+      await migrateReplay(locked);
+      if (o.operators === true) await indexEveryOwner(locked);
+    });
     const recovered =
       o.failUnfinished === false
         ? []

@@ -5,6 +5,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { openTaskStores } from "../../../src/store/task-stores.js";
 import { useTestPostgres } from "../../support/unit/postgres.js";
 import { describeCallerUsageContract } from "./caller-usage-contract.js";
 import { describeStoreContract, type ContractTarget } from "./store-contract.js";
@@ -28,3 +31,30 @@ const target: ContractTarget = {
 
 describeStoreContract("PostgreSQL", target);
 describeCallerUsageContract("PostgreSQL", target);
+
+describe("PostgreSQL: a fleet starting at once", () => {
+  it("several servers opening one fresh database at the same moment all open it, with one schema", async () => {
+    const fresh = await postgres.createDatabase();
+    const dir = await mkdtemp(join(tmpdir(), "a2a-pg-cwd-"));
+    const logger = pino({ level: "silent" });
+    try {
+      const opening = Array.from({ length: 4 }, () =>
+        openTaskStores({
+          store: { type: "postgres", url: fresh, retainDays: 30 },
+          cwd: dir,
+          logger,
+          failUnfinished: false,
+        }),
+      );
+      const results = await Promise.allSettled(opening);
+      await Promise.all(
+        results.map((r) => (r.status === "fulfilled" ? r.value.close() : Promise.resolve())),
+      );
+      expect(results.filter((r) => r.status === "rejected").map((r) => String(r.reason))).toEqual(
+        [],
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
