@@ -39,7 +39,7 @@ function start(args: readonly string[], env?: Record<string, string>): OutsideCl
       child.stdin!.end();
       const done = await Promise.race([
         exited.then(() => true),
-        new Promise<boolean>((r) => setTimeout(() => r(false), 10_000)),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 10_000).unref()),
       ]);
       if (!done) child.kill("SIGKILL");
       lines.close();

@@ -70,7 +70,8 @@ async function stopServer(server: ServerProcess): Promise<void> {
   server.kill("SIGTERM");
   const stopped = await Promise.race([
     server.exited.then(() => true),
-    delay(15_000).then(() => false),
+    // Unref'd: a timer left pending kept the bench alive 15 s after its table.
+    delay(15_000, false, { ref: false }),
   ]);
   if (!stopped) {
     server.kill("SIGKILL");

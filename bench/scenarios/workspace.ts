@@ -90,7 +90,7 @@ async function serve(
       client,
       async close() {
         running.kill("SIGTERM");
-        await Promise.race([running.exited, delay(15_000)]);
+        await Promise.race([running.exited, delay(15_000, undefined, { ref: false })]);
         running.kill("SIGKILL");
         await killSandboxProcesses(sandbox.configDir);
         await sandbox.cleanup();
