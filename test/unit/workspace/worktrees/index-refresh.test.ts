@@ -19,8 +19,11 @@ describe("refreshDelayMs: an index written after the wait is a second later than
   });
 });
 
-/** Timers whose timeouts run when the test says. */
-function manualTimers() {
+/**
+ * A refresh of a folder that is no worktree (had git run, it would have failed and said so),
+ * files written at 5,000 ms, the clock at `now`, on timers whose timeouts run when the test says.
+ */
+function refreshAt(now: number) {
   const pending = new Map<number, () => void>();
   let next = 0;
   const timers: Timers = {
@@ -30,18 +33,17 @@ function manualTimers() {
     },
     clearTimeout: (h) => void pending.delete(h as number),
   };
-  return { timers, pending };
+  const errors: unknown[] = [];
+  const refresh = refreshIndexLater("/nonexistent-claude-a2a-dir", 5_000, (e) => errors.push(e), {
+    timers,
+    clock: { now: () => now },
+  });
+  return { refresh, pending, errors };
 }
 
 describe("refreshIndexLater", () => {
   it("waits for the clock, and a cancel during the wait runs no git at all", async () => {
-    const { timers, pending } = manualTimers();
-    const errors: unknown[] = [];
-    // A folder that is no worktree: had git run, it would have failed and said so.
-    const refresh = refreshIndexLater("/nonexistent-claude-a2a-dir", 5_000, (e) => errors.push(e), {
-      timers,
-      clock: { now: () => 5_000 },
-    });
+    const { refresh, pending, errors } = refreshAt(5_000);
     expect(pending.size).toBe(1);
     await refresh.cancel();
     await refresh.done;
@@ -50,12 +52,7 @@ describe("refreshIndexLater", () => {
   });
 
   it("says when git fails (the worktree then works as it is)", async () => {
-    const { timers, pending } = manualTimers();
-    const errors: unknown[] = [];
-    const refresh = refreshIndexLater("/nonexistent-claude-a2a-dir", 5_000, (e) => errors.push(e), {
-      timers,
-      clock: { now: () => 9_000 },
-    });
+    const { refresh, pending, errors } = refreshAt(9_000);
     for (const fire of pending.values()) fire();
     await refresh.done;
     expect(errors).toHaveLength(1);
