@@ -66,7 +66,7 @@ export interface Rig {
 }
 
 /** A graceful stop (a CPU profile is written then), bounded; then SIGKILL. */
-async function stopServer(server: ServerProcess): Promise<void> {
+export async function stopServer(server: ServerProcess): Promise<void> {
   server.kill("SIGTERM");
   const stopped = await Promise.race([
     server.exited.then(() => true),

@@ -78,9 +78,9 @@ export async function fleet(rig: Rig, plan: Plan, log: (s: string) => void): Pro
       ])),
     );
     const [a, b] = servers.map((s) => s.client) as [Client, Client];
-    // Warm-up, unmeasured: the Claude Code process, both subscriptions' paths.
     const measured = plan.fleetEvents;
     const deltas = measured + LEAD_DELTAS;
+    // Warm-up, unmeasured: the Claude Code process, both subscriptions' paths.
     await round(a, b, pacedPrompt(WARM_UP_DELTAS, PACE_MS, "warm-up"), WARM_UP_DELTAS);
     const kinds = {
       steady: (r: number) => pacedPrompt(deltas, PACE_MS, `r${r}`),

@@ -6,12 +6,12 @@
  * blocking SendMessage.
  *
  * - one-shot: a message in a new context, interleaved: on "free" once its processes have gone
- *   (a cold start with free slots), and on "full" while its 4 slots hold idle sessions (one of
+ *   (a cold start with free slots), and on "full" while its slots hold idle sessions (one of
  *   them has to be closed for the new conversation).
- * - round-robin: 8 conversations on "full" taking a turn each in order, `poolRounds` times: each
- *   turn resumes a conversation whose process was closed for another.
- * - at once: 8 loops on "full", each `poolTurnsAtOnce` turns in its own new context, all at the
- *   same time; the slowest turn tells whether a conversation starved.
+ * - round-robin: twice as many conversations as slots on "full", taking a turn each in order,
+ *   `poolRounds` times: each turn resumes a conversation whose process was closed for another.
+ * - at once: as many loops on "full", each `poolTurnsAtOnce` turns in its own new context, all at
+ *   the same time; the slowest turn tells whether a conversation starved.
  */
 import { setTimeout as delay } from "node:timers/promises";
 import type { Client } from "@a2a-js/sdk/client";

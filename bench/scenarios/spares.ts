@@ -1,7 +1,7 @@
 /**
  * `sessions.spares`: a one-shot conversation (a message in a new context) against a warm
  * follow-up turn, time to the first streamed chunk and to the final status, spares on and off,
- * under "shared" and under "worktree" isolation (a repository of `plan.sparesFiles` files), all
+ * under "shared" and under "worktree" isolation (a repository of `plan.sparesFiles` files), the
  * four servers in the same run and interleaved. Each server in turn gets a slot of 2 s: one new
  * conversation, then a warm turn of a conversation already live, then nothing until the slot
  * ends (one new conversation every 2 s: the spare has time to come back, and its start-up lands
@@ -9,8 +9,9 @@
  * spares off, one process at most) measures a resumed conversation's first turn: two contexts
  * take turns, so each one's process was closed for the other's and its next message resumes.
  * Then a burst of new conversations at once (`plan.sparesBurst`: 8, quick 4) on each "shared"
- * server, against the same burst with spares off. `BENCH_SPARES_BEFORE=<a built checkout>`: a server of that build with spares
- * on joins each isolation's slots (rows "…, before"), for a before/after in the same run.
+ * server, against the same burst with spares off. `BENCH_SPARES_BEFORE=<a built checkout>`: a
+ * server of that build with spares on joins each isolation's slots (rows "…, before"), for a
+ * before/after in the same run. Every server starts first, together.
  */
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";

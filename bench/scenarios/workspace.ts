@@ -16,7 +16,6 @@ import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { setTimeout as delay } from "node:timers/promises";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { pino } from "pino";
 import { freePort } from "../../test/support/a2a/harness.js";
@@ -30,7 +29,7 @@ import {
 import { WorktreeManager } from "../../src/workspace/worktrees/manager.js";
 import { streamingTurn } from "../a2a.js";
 import type { Plan } from "../plan.js";
-import { TURN_PROMPT, type Rig } from "../rig.js";
+import { stopServer, TURN_PROMPT, type Rig } from "../rig.js";
 import type { Row } from "../stats.js";
 import { startTogether } from "../together.js";
 
@@ -89,9 +88,7 @@ async function serve(
       sandbox,
       client,
       async close() {
-        running.kill("SIGTERM");
-        await Promise.race([running.exited, delay(15_000, undefined, { ref: false })]);
-        running.kill("SIGKILL");
+        await stopServer(running);
         await killSandboxProcesses(sandbox.configDir);
         await sandbox.cleanup();
       },
