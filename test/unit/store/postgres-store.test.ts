@@ -33,7 +33,7 @@ describeStoreContract("PostgreSQL", target);
 describeCallerUsageContract("PostgreSQL", target);
 
 describe("PostgreSQL: a fleet starting at once", () => {
-  it("several servers opening one fresh database at the same moment all open it, with one schema", async () => {
+  it("several servers opening one fresh database at the same moment all open it", async () => {
     const fresh = await postgres.createDatabase();
     const dir = await mkdtemp(join(tmpdir(), "a2a-pg-cwd-"));
     const logger = pino({ level: "silent" });

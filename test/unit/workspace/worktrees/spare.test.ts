@@ -153,7 +153,7 @@ describe("the spare worktree", () => {
     }
   });
 
-  it("is taken at once while its index refresh waits: no lock left behind, nothing written after", async () => {
+  it("is taken at once while its index refresh waits: no lock left behind, and it commits as any other", async () => {
     const m = await open();
     await m.spare.settled();
     const c = conv("quick");
