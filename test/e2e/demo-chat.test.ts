@@ -20,8 +20,8 @@ import { DEMO_PROMPTS } from "../../src/demo/rules.js";
 
 /**
  * What may differ between the recording and a run, besides ids, ports and hashes: the temporary
- * folder, the package's version, and the `--port` this test adds (npm shows it without `--`) (the recording is on the
- * default port).
+ * folder, the package's version, and the `--port` this test adds (the recording is on the
+ * default port; npm shows the option without its `--`).
  */
 function comparable(text: string): string {
   return comparableScreen(text)

@@ -1,4 +1,7 @@
-/** The recorded sessions' normalisation (test/support/demo/transcripts.ts): what may differ, and only that. */
+/**
+ * The recorded sessions' normalisation (test/support/demo/transcripts.ts): what may differ, and
+ * only that.
+ */
 import { describe, expect, it } from "vitest";
 import { IdNumbering, normalise } from "../../support/demo/transcripts.js";
 
