@@ -103,18 +103,20 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const cwd = config.claude.cwd;
   // First: a signing key that does not work stops startup before anything is opened.
   const cards = await buildCards(config, { version: packageVersion() });
+  const claudeEnv = claudeEnvironment(config, o.claudeEnv);
+  // The Claude Code options the config passes through, the same for every session (env: names).
+  const passthrough = passthroughOptions(config.claude, claudeEnv);
   // `server.sandbox.required`: a workspace whose sandbox is off or cannot run stops startup here.
   const sandbox = await openSandbox(config, {
     workspace: o.workspace,
     configFile: o.configFile,
     logger,
+    // What the children get: the boundary unsets every variable of it for their commands.
+    env: passthrough.env ?? claudeEnv ?? process.env,
   });
   // `claude.isolation: "worktree"`: a workspace that is not a git repository stops startup here.
   const worktrees = await openWorktreeIsolation(config, logger);
   const cwdOf = (key?: string) => (key && worktrees?.cwdOf(key)) ?? cwd;
-  const claudeEnv = claudeEnvironment(config, o.claudeEnv);
-  // The Claude Code options the config passes through, the same for every session (env: names).
-  const passthrough = passthroughOptions(config.claude, claudeEnv);
   const models = modelPolicyOf(config.claude);
   const permissionModes = {
     workspace: config.claude.permissionMode,
@@ -147,6 +149,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     cwdOf,
     passthrough,
     ...(sandbox.settings && { sandbox: sandbox.settings }),
+    ...(sandbox.boundary && { boundary: sandbox.boundary }),
     ...(claudeEnv && { claudeEnv }),
     ...(o.sdkOptions && { sdkOptions: o.sdkOptions }),
     ...(o.queryFactory && { queryFactory: o.queryFactory }),

@@ -18,6 +18,8 @@ import { a2aMcpServer, A2A_SERVER, A2A_TOOL_NAMES } from "../peers/tools.js";
 import type { PoolSparesOptions } from "../sessions/pool-spares.js";
 import type { SpareHandle } from "../sessions/spare-sessions.js";
 import { fingerprintOf, settingsFiles, watchFiles } from "../workspace/settings-files.js";
+import type { WorkspaceBoundary } from "../sandbox/workspace-boundary.js";
+import { boundaryOptions, guardMatcher } from "./boundary-options.js";
 
 type ChildEnv = Record<string, string | undefined>;
 
@@ -43,6 +45,8 @@ export interface SessionWiring {
   readonly passthrough: ReturnType<typeof passthroughOptions>;
   /** The SDK's `sandbox` option of every process (`claude.sandbox`, its preset expanded). */
   readonly sandbox?: Options["sandbox"];
+  /** The boundary around every process when the sandbox is on (docs/sandbox.md). */
+  readonly boundary?: WorkspaceBoundary;
   readonly claudeEnv?: ChildEnv;
   readonly sdkOptions?: Partial<Options>;
   /** Claude Code's file checkpoints (`enableFileCheckpointing`): rewind without worktrees. */
@@ -184,6 +188,8 @@ function buildSession(
     ...(w.sandbox && { sandbox: w.sandbox }),
     ...(Object.keys(sdkOptions).length > 0 && { sdkOptions }),
     ...(w.queryFactory && { queryFactory: w.queryFactory }),
+    // Last: what the boundary takes away (settings, environment) no option above gives back.
+    ...boundaryOptions(w, sessionCwd, sdkOptions),
     logger: w.logger.child(
       known === undefined
         ? { spare: true }
@@ -194,6 +200,7 @@ function buildSession(
     canUseTool: (toolName, input, options) =>
       w.executor().canUseTool(key(), toolName, input, options),
     hooks: {
+      ...(w.boundary && { PreToolUse: [guardMatcher(w.boundary, sessionCwd, () => session)] }),
       PostToolUse: [
         {
           matcher: FILE_TOOL_MATCHER,

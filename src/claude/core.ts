@@ -15,6 +15,7 @@ import { SteerBook } from "./steering.js";
 import { TimelineAssembler } from "./timeline.js";
 import { TurnState } from "./turn-state.js";
 import { UsageMeter } from "./usage.js";
+import type { SandboxViolation } from "./sandbox-violations.js";
 
 /** What the session (not the pump) decides when a run ends. */
 export interface CoreHost {
@@ -38,6 +39,8 @@ export class SessionCore {
   readonly steers = new SteerBook();
   /** The process's cost totals, so each result's run gets its own share. */
   readonly usage = new UsageMeter();
+  /** Tool calls the server's guard refused, by tool use id, until their result is normalized. */
+  readonly refusals = new Map<string, readonly SandboxViolation[]>();
   readonly tasks: BackgroundTaskRegistry;
   private foregroundSlot: ForegroundSlot | undefined;
   /** The run the runtime's current turn belongs to, as its main-thread content says. */

@@ -2,7 +2,7 @@
  * Why it is over 300 lines: one exhaustive mapping of every SDK message type to our events; split,
  * the cases would lose the one switch that shows nothing is left unhandled.
  */
-import { violationIds, violationsOf } from "./sandbox-violations.js";
+import { violationIds, violationsOf, type SandboxViolation } from "./sandbox-violations.js";
 import { contentBlocks, streamPart, textOf } from "./content.js";
 import type {
   AssistantEvent,
@@ -50,7 +50,14 @@ export function failureCause(
 export class Normalizer {
   private readonly currentMessage = new Map<string, string>();
 
-  constructor(private readonly meter: UsageMeter = new UsageMeter()) {}
+  constructor(
+    private readonly meter: UsageMeter = new UsageMeter(),
+    /**
+     * Tool calls the server's own guard refused (`src/sandbox/file-guard.ts`), by tool use id:
+     * their results are refusals like the sandbox's, each taken once.
+     */
+    private readonly refusals: Map<string, readonly SandboxViolation[]> = new Map(),
+  ) {}
 
   /** Takes `unknown` on purpose: the runtime sends types the installed .d.ts does not know. */
   normalize(message: unknown): NormalizedEvent {
@@ -68,7 +75,7 @@ export class Normalizer {
       case "assistant":
         return normalizeAssistant(m);
       case "user":
-        return normalizeUser(m);
+        return normalizeUser(m, this.refusals);
       case "result":
         return normalizeResult(m, this.meter);
       case "stream_event":
@@ -162,7 +169,10 @@ function normalizeAssistant(m: Rec): NormalizedEvent {
   return ev;
 }
 
-function normalizeUser(m: Rec): NormalizedEvent {
+function normalizeUser(
+  m: Rec,
+  guarded: Map<string, readonly SandboxViolation[]>,
+): NormalizedEvent {
   const message = isRec(m.message) ? m.message : {};
   const blocks = contentBlocks(message.content);
   const text = textOf(blocks);
@@ -177,7 +187,11 @@ function normalizeUser(m: Rec): NormalizedEvent {
     toolResults: blocks.flatMap((b) => {
       if (b.type !== "tool_result") return [];
       const result = { toolUseId: b.toolUseId, isError: b.isError, text: b.text };
-      return [refused.has(b.toolUseId) ? { ...result, sandbox: violationsOf(b.text) } : result];
+      if (refused.has(b.toolUseId)) return [{ ...result, sandbox: violationsOf(b.text) }];
+      const byServer = guarded.get(b.toolUseId);
+      if (byServer === undefined) return [result];
+      guarded.delete(b.toolUseId);
+      return [{ ...result, sandbox: [...byServer] }];
     }),
     interruptMarker: text.startsWith(INTERRUPT_MARKER),
   };

@@ -35,7 +35,7 @@ export class QueryPump {
     private readonly onPermissionMode: (mode: PermissionMode) => void = () => undefined,
   ) {
     this.logger = core.logger.child({ module: "pump" });
-    this.normalizer = new Normalizer(core.usage);
+    this.normalizer = new Normalizer(core.usage, core.refusals);
   }
 
   /** A deliberate close: runs still active end as interrupted (with `reason`), not as failures. */

@@ -13,6 +13,11 @@ export interface SandboxViolation {
   readonly operation: string;
   /** The whole line as the runtime wrote it (its target, e.g. a host and port, included). */
   readonly line: string;
+  /**
+   * Why, when the server's own guard refused the call before it ran (`outside-roots`,
+   * `server-file`, …: src/sandbox/file-guard.ts); absent: the OS sandbox refused a command.
+   */
+  readonly kind?: string;
 }
 
 const BLOCK = /<sandbox_violations>\n?([\s\S]*?)<\/sandbox_violations>/g;

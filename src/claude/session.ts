@@ -9,6 +9,7 @@ import type { SteerOutcome, SteerPriority } from "./steering.js";
 import type { ClaudeSessionOptions } from "./options.js";
 import { PromptQueue, type UserPrompt } from "./prompt-queue.js";
 import { isActiveLifecycle, type Run, type RunOutcome, type SessionStatus } from "./run-tracker.js";
+import type { SandboxViolation } from "./sandbox-violations.js";
 import { SESSION_CLOSED, SessionProcess } from "./session-process.js";
 import type { TimelineEntry } from "./timeline.js";
 import type { TurnStateName } from "./turn-state.js";
@@ -205,6 +206,14 @@ export class ClaudeSession {
     const channel = new AsyncQueue<RunStreamEvent>(() => this.abandon(runId));
     this.channels.set(runId, channel);
     return { runId, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+  }
+
+  /**
+   * The server refused this tool call before it ran (a PreToolUse hook): its result reads as a
+   * refusal, like a command the OS sandbox refused (`tool_use` status, log line, metric).
+   */
+  recordRefusal(toolUseId: string, violation: SandboxViolation): void {
+    this.core.refusals.set(toolUseId, [violation]);
   }
 
   /**

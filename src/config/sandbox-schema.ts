@@ -142,9 +142,22 @@ const settingsObject = z
       .enum(SANDBOX_PRESETS, { error: 'expected "strict"' })
       .optional()
       .describe('"strict": the preset, the other keys adding to it (docs/sandbox.md).'),
+    homeReadable: names()
+      .optional()
+      .describe(
+        'With "preset": "strict": paths under HOME that sandboxed commands may still read, ' +
+          'besides ~/.gitconfig and ~/.config/git ("~/.npmrc", "/home/me/.cache/pip"). ' +
+          "Every other path under HOME is unreadable under strict.",
+      ),
     ...sandboxSettingsShape,
   })
   .superRefine((s, ctx) => {
+    if (s.homeReadable !== undefined && s.preset !== "strict") {
+      ctx.addIssue({
+        code: "custom",
+        message: 'homeReadable is a key of the "strict" preset: add "preset": "strict"',
+      });
+    }
     const conflict = s.preset === "strict" ? strictConflict(s) : undefined;
     if (conflict !== undefined)
       ctx.addIssue({ code: "custom", message: `${conflict}: drop the key or the preset` });
@@ -166,7 +179,10 @@ export type SandboxConfig = z.output<typeof sandboxSchema>;
 export type SandboxSettingsConfig = z.output<typeof settingsObject>;
 
 type Assignable<A, B> = [A] extends [B] ? true : false;
-const _settingsAreSdk: Assignable<Omit<SandboxSettingsConfig, "preset">, SandboxSettings> = true;
+const _settingsAreSdk: Assignable<
+  Omit<SandboxSettingsConfig, "preset" | "homeReadable">,
+  SandboxSettings
+> = true;
 
 /** `server.sandbox`: the operator's policy over every workspace's sandbox. */
 export const serverSandboxSchema = z

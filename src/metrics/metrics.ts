@@ -121,8 +121,11 @@ export class ServerMetrics {
     this.sandboxDenials = new Counter({
       name: `${PREFIX}sandbox_denials_total`,
       help:
-        "Commands the runtime marked refused by its OS sandbox (claude.sandbox); on Linux the " +
-        "network refusals, the only ones it marks.",
+        "Calls refused at the sandbox's boundary, by kind: command (the runtime marked a command " +
+        "refused by its OS sandbox; on Linux the network refusals, the only ones it marks), or " +
+        "what the server refused (outside-roots, server-file, runtime-state, runtime-settings, " +
+        "git-metadata, network, link).",
+      labelNames: ["kind"],
       registers,
     });
     this.tokens = new Counter({
@@ -157,8 +160,9 @@ export class ServerMetrics {
 
   private countDenials(event: NormalizedEvent): void {
     if (event.kind !== "user") return;
-    const refused = event.toolResults.filter((r) => r.sandbox !== undefined).length;
-    if (refused > 0) this.sandboxDenials.inc(refused);
+    for (const r of event.toolResults) {
+      if (r.sandbox !== undefined) this.sandboxDenials.inc({ kind: r.sandbox[0]?.kind ?? "command" });
+    }
   }
 
   /** Feeds one session event (of any context). */

@@ -10,7 +10,10 @@ export { strictConflict } from "../config/sandbox-schema.js";
  */
 
 /** A `claude.sandbox` value as the config schema gives it. */
-export type SandboxInput = "strict" | "off" | (SandboxSettings & { readonly preset?: "strict" });
+export type SandboxInput =
+  | "strict"
+  | "off"
+  | (SandboxSettings & { readonly preset?: "strict"; readonly homeReadable?: readonly string[] });
 
 /** Where the usual secrets live, as the runtime spells home (`~`: the child's HOME). */
 export const SECRET_PATHS = ["~/.ssh", "~/.aws", "~/.config/gcloud"] as const;
@@ -50,7 +53,8 @@ export function sandboxSettings(
 ): SandboxSettings | undefined {
   if (input === undefined || input === "off") return undefined;
   if (input === "strict") return strictSettings(ctx);
-  const { preset, ...rest } = input;
+  // homeReadable is ours (the boundary's HOME list), not the runtime's.
+  const { preset, homeReadable: _homeReadable, ...rest } = input;
   return preset === "strict" ? strictSettings(ctx, rest) : rest;
 }
 

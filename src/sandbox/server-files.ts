@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { PIDS_FILE } from "../common/workspace-files.js";
 import { CONFIG_FILE, type Config } from "../config/schema.js";
 import { SESSIONS_FILE } from "../store/session-map.js";
 
@@ -9,7 +10,12 @@ import { SESSIONS_FILE } from "../store/session-map.js";
  */
 export function serverFiles(config: Config, configFile?: string | null): string[] {
   const cwd = config.claude.cwd;
-  const files = [configFile ?? resolve(cwd, CONFIG_FILE), resolve(cwd, SESSIONS_FILE)];
+  const files = [
+    configFile ?? resolve(cwd, CONFIG_FILE),
+    resolve(cwd, SESSIONS_FILE),
+    // The orphan sweep stops what it lists: a command must not be able to name a process.
+    resolve(cwd, PIDS_FILE),
+  ];
   if (config.store.type === "sqlite") {
     const db = resolve(cwd, config.store.path);
     files.push(db, `${db}-wal`, `${db}-shm`);

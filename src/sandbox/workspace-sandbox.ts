@@ -13,6 +13,7 @@ import type { SandboxPolicy } from "./narrowing.js";
 import { exposureWarning, requiredProblem, sandboxDetail, workspaceLabel } from "./policy.js";
 import { sandboxName, sandboxSettings, strictSettings } from "./preset.js";
 import { serverFiles } from "./server-files.js";
+import { workspaceBoundary, type WorkspaceBoundary } from "./workspace-boundary.js";
 
 /** One workspace's sandbox as the server runs it: what every process gets, what a task may ask. */
 export interface WorkspaceSandbox {
@@ -22,6 +23,8 @@ export interface WorkspaceSandbox {
   readonly mechanism: Mechanism;
   /** What a message's `metadata.sandbox` may narrow. */
   readonly policy: SandboxPolicy;
+  /** The boundary around every process (`docs/sandbox.md`, "Threat model"); none when off. */
+  readonly boundary: WorkspaceBoundary | undefined;
 }
 
 /** The workspace's sandbox, found out (no process started): what `--check` and startup read. */
@@ -29,12 +32,21 @@ export async function inspectSandbox(
   config: Config,
   configFile?: string | null,
   probe?: MechanismProbe,
+  /** The Claude Code child's environment (default: the server's). */
+  env: Record<string, string | undefined> = process.env,
 ): Promise<WorkspaceSandbox> {
   const ctx = { serverFiles: serverFiles(config, configFile) };
-  const settings = sandboxSettings(config.claude.sandbox, ctx);
+  const name = sandboxName(config.claude.sandbox);
+  const boundary = workspaceBoundary(config, sandboxSettings(config.claude.sandbox, ctx), {
+    serverFiles: ctx.serverFiles,
+    env,
+    strict: name === "strict",
+  });
+  const settings = boundary?.sandbox ?? sandboxSettings(config.claude.sandbox, ctx);
   const mechanism = await findMechanism(settings, probe);
   return {
-    name: sandboxName(config.claude.sandbox),
+    name,
+    boundary,
     settings,
     mechanism,
     policy: {
@@ -52,9 +64,14 @@ export async function inspectSandbox(
  */
 export async function openSandbox(
   config: Config,
-  o: { workspace: string | undefined; configFile?: string | null; logger: Logger },
+  o: {
+    workspace: string | undefined;
+    configFile?: string | null;
+    logger: Logger;
+    env?: Record<string, string | undefined>;
+  },
 ): Promise<WorkspaceSandbox> {
-  const sandbox = await inspectSandbox(config, o.configFile);
+  const sandbox = await inspectSandbox(config, o.configFile, undefined, o.env);
   const label = workspaceLabel(o.workspace, config.claude.cwd);
   if (config.server.sandbox.required) {
     const problem = requiredProblem(label, sandbox.settings, sandbox.mechanism);

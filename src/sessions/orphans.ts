@@ -13,8 +13,9 @@ export {
   type ProcessTable,
 } from "./process-table.js";
 
-/** Where the server lists the Claude Code processes it started, relative to the workspace. */
-export const PIDS_FILE = ".claude/claude-a2a.pids.json";
+import { PIDS_FILE } from "../common/workspace-files.js";
+
+export { PIDS_FILE };
 
 /** A process recorded in the pid file. */
 export interface ProcessRecord {

@@ -172,7 +172,7 @@ describe("claude.sandbox (real runtime, real bubblewrap)", () => {
     });
 
     const metrics = await (await fetch(`${h.server.url}/metrics`)).text();
-    expect(metrics).toContain("claude_a2a_sandbox_denials_total 1");
+    expect(metrics).toContain('claude_a2a_sandbox_denials_total{kind="command"} 1');
     const warned = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     const denial = warned.filter((l) => l.msg === "sandbox refused a command");
     expect(denial).toHaveLength(1);

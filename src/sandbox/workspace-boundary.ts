@@ -1,0 +1,91 @@
+import { homedir, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
+import type { Config } from "../config/schema.js";
+import { boundarySandbox, expandHome, HOME_READABLE, type BoundaryContext } from "./boundary.js";
+import type { GuardContext, ProtectedPath } from "./file-guard.js";
+import { sandboxOn } from "./preset.js";
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * A workspace's boundary as its processes get it (docs/sandbox.md, "Threat model"): present
+ * whenever its sandbox is on. Pure: from the config, the sandbox settings and the child's
+ * environment.
+ */
+export interface WorkspaceBoundary {
+  /** The sandbox settings with the boundary's denials (config dir, HOME, variables). */
+  readonly sandbox: SandboxSettings;
+  /** What sandboxed commands may read under HOME (`--check` prints it); empty: HOME is open. */
+  readonly homeReadable: readonly string[];
+  /** The file guard of a process working in `cwd`. */
+  guardFor(cwd: string): GuardContext;
+  /** What the runtime itself counts as outside the working directories (`cwd`'s process). */
+  protectedIn(cwd: string): string[];
+}
+
+/** The runtime's config directory as the child's environment names it. */
+export const runtimeConfigDir = (env: Env): string =>
+  env.CLAUDE_CONFIG_DIR ?? join(env.HOME ?? homedir(), ".claude");
+
+/** Where the runtime keeps background output and its scratch files. */
+const runtimeTmpDir = (env: Env): string =>
+  env.CLAUDE_CODE_TMPDIR ?? join(env.TMPDIR ?? tmpdir(), `claude-${process.getuid?.() ?? 0}`);
+
+/** Files of a working directory that the runtime would load as settings (hooks, MCP servers). */
+const RUNTIME_SETTINGS = [".claude/settings.json", ".claude/settings.local.json", ".mcp.json"];
+
+export function workspaceBoundary(
+  config: Config,
+  settings: SandboxSettings | undefined,
+  o: { serverFiles: readonly string[]; env: Env; strict: boolean },
+): WorkspaceBoundary | undefined {
+  if (settings === undefined || !sandboxOn(settings)) return undefined;
+  const { claude } = config;
+  const home = o.env.HOME ?? homedir();
+  const configDir = runtimeConfigDir(o.env);
+  const extraDirs = (claude.additionalDirectories ?? []).map((d) => resolve(claude.cwd, d));
+  const input = claude.sandbox;
+  const operatorHome = typeof input === "object" ? (input.homeReadable ?? []) : [];
+  const ctx: BoundaryContext = {
+    strict: o.strict,
+    home,
+    configDir,
+    roots: [claude.cwd, resolve(claude.cwd, claude.worktreeDir), ...extraDirs],
+    homeReadable: operatorHome,
+    envNames: Object.keys(o.env),
+  };
+  const sandbox = boundarySandbox(settings, ctx);
+  const serverFiles: ProtectedPath[] = o.serverFiles.map((path) => ({
+    path,
+    kind: "server-file",
+    access: "all",
+  }));
+  const protectedIn = (cwd: string): ProtectedPath[] => [
+    ...serverFiles,
+    { path: configDir, kind: "runtime-state", access: "all" },
+    ...RUNTIME_SETTINGS.map((f) => ({
+      path: join(cwd, f),
+      kind: "runtime-settings" as const,
+      access: "write" as const,
+    })),
+    { path: join(cwd, ".git"), kind: "git-metadata", access: "write" },
+  ];
+  return {
+    sandbox,
+    homeReadable: o.strict
+      ? [...HOME_READABLE, ...operatorHome].map((p) => expandHome(p, home))
+      : [],
+    guardFor: (cwd) => ({
+      roots: [cwd, ...extraDirs],
+      runtimeFiles: [runtimeTmpDir(o.env), join(configDir, "plans")],
+      protected: protectedIn(cwd),
+      allowedDomains: settings.network?.allowedDomains ?? [],
+    }),
+    // The runtime's exclusion refuses reads too: only what is neither read nor written.
+    protectedIn: (cwd) =>
+      protectedIn(cwd)
+        .filter((p) => p.access === "all")
+        .map((p) => p.path),
+  };
+}
