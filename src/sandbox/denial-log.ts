@@ -2,9 +2,10 @@ import type { Logger } from "pino";
 import type { SessionEvent } from "../claude/index.js";
 
 /**
- * One warn line per command the runtime marked refused by its sandbox: the tool use id and the
- * refused operations (`network-outbound`, …), never the command or its arguments (they may hold
- * a secret or a caller's data). `conversation`: the session's key.
+ * One warn line per command the runtime marked refused by its sandbox, or tool call the server's
+ * guard refused (with its `kind`): the tool use id and the refused operations
+ * (`network-outbound`, `file-read`, …), never the command, its arguments or the path (they may
+ * hold a secret or a caller's data). `conversation`: the session's key.
  */
 export function logSandboxDenials(logger: Logger, conversation: string, event: SessionEvent): void {
   if (event.type !== "run_event" && event.type !== "metadata") return;
@@ -12,14 +13,16 @@ export function logSandboxDenials(logger: Logger, conversation: string, event: S
   if (e.kind !== "user") return;
   for (const result of e.toolResults) {
     if (result.sandbox === undefined) continue;
+    const kind = result.sandbox[0]?.kind;
     logger.warn(
       {
         conversation,
         ...(event.type === "run_event" && { runId: event.runId }),
         toolUseId: result.toolUseId,
         operations: [...new Set(result.sandbox.map((v) => v.operation))],
+        ...(kind !== undefined && { kind }),
       },
-      "sandbox refused a command",
+      kind === undefined ? "sandbox refused a command" : "the server refused a tool call",
     );
   }
 }
