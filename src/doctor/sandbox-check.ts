@@ -20,7 +20,12 @@ export async function checkSandbox(
 ): Promise<CheckResult> {
   const sandbox = await inspectSandbox(config, o.configFile, o.probe);
   const label = workspaceLabel(o.workspace, config.claude.cwd);
-  const detail = sandboxDetail(sandbox.name, sandbox.settings, sandbox.mechanism);
+  const detail = sandboxDetail(
+    sandbox.name,
+    sandbox.settings,
+    sandbox.mechanism,
+    sandbox.boundary?.homeReadable,
+  );
   const problem = config.server.sandbox.required
     ? requiredProblem(label, sandbox.settings, sandbox.mechanism)
     : undefined;

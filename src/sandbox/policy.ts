@@ -70,16 +70,21 @@ export function exposureWarning(
   );
 }
 
-/** The `--check` detail of a workspace's sandbox: on or off, the mechanism, the allowed domains. */
+/**
+ * The `--check` detail of a workspace's sandbox: on or off, the mechanism, the allowed domains,
+ * and under `"strict"` what commands may still read in HOME.
+ */
 export function sandboxDetail(
   name: "strict" | "custom" | "off",
   settings: SandboxSettings | undefined,
   mechanism: Mechanism,
+  homeReadable: readonly string[] = [],
 ): string {
   const domains = settings?.network?.allowedDomains ?? [];
   const on = sandboxOn(settings) ? `on (${name})` : "off";
+  const home = homeReadable.length === 0 ? "" : `; readable in HOME: ${homeReadable.join(", ")}`;
   return (
     `${on}; mechanism: ${describeMechanism(mechanism)}; allowed domains: ` +
-    `${domains.length === 0 ? "none" : domains.join(", ")}`
+    `${domains.length === 0 ? "none" : domains.join(", ")}${home}`
   );
 }

@@ -83,7 +83,12 @@ export async function openSandbox(
     {
       sandbox: sandbox.name,
       mechanism: describeMechanism(sandbox.mechanism),
-      detail: sandboxDetail(sandbox.name, sandbox.settings, sandbox.mechanism),
+      detail: sandboxDetail(
+        sandbox.name,
+        sandbox.settings,
+        sandbox.mechanism,
+        sandbox.boundary?.homeReadable,
+      ),
     },
     "sandbox",
   );

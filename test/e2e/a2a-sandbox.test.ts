@@ -355,7 +355,7 @@ describe("the operator's sandbox policy", () => {
     const lines = out.split("\n");
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^ok {4}sandbox api: on \(strict\); mechanism: bubblewrap \/\S+\/bwrap, socat \/\S+\/socat; allowed domains: registry\.npmjs\.org$/,
+        /^ok {4}sandbox api: on \(strict\); mechanism: bubblewrap \/\S+\/bwrap, socat \/\S+\/socat; allowed domains: registry\.npmjs\.org; readable in HOME: \/\S+\/\.gitconfig, \/\S+\/\.config\/git$/,
       ),
     );
     expect(lines).toContainEqual(

@@ -12,6 +12,7 @@ import { CONFIG_FILE } from "../../../src/config/schema.js";
 import { STRICT_FIXED } from "../../../src/config/sandbox-schema.js";
 import { SECRET_PATHS, sandboxSettings, strictConflict } from "../../../src/sandbox/preset.js";
 import { serverFiles } from "../../../src/sandbox/server-files.js";
+import { HOME_READABLE } from "../../../src/sandbox/boundary.js";
 import { SESSIONS_FILE } from "../../../src/store/session-map.js";
 import { docPage } from "../../support/docs/pages.js";
 import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
@@ -57,6 +58,7 @@ describe('docs/sandbox.md\'s "strict" table holds the preset', () => {
       "Network",
       "Reads refused",
       "Writes refused",
+      "Reads under HOME",
       "Not allowed with it",
     ]);
   });
@@ -85,6 +87,12 @@ describe('docs/sandbox.md\'s "strict" table holds the preset', () => {
     const listed = codes(row("Reads refused")).filter((c) => c.startsWith("~"));
     expect(listed).toEqual([...SECRET_PATHS]);
     expect(strict.filesystem?.denyRead).toEqual([...SECRET_PATHS]);
+  });
+
+  it("lists what stays readable under HOME: the boundary's list and the operator's key", () => {
+    const listed = codes(row("Reads under HOME"));
+    expect(listed.filter((c) => c.startsWith("~"))).toEqual([...HOME_READABLE]);
+    expect(listed).toContain("claude.sandbox.homeReadable");
   });
 
   it("names each of the server's own files, refused to read and to write", () => {
