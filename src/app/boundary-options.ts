@@ -1,8 +1,8 @@
 import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sdk";
-import type { ClaudeSession, ClaudeSessionOptions } from "../claude/index.js";
+import type { ClaudeSession, ClaudeSessionOptions, SandboxViolation } from "../claude/index.js";
 import { DEFAULT_SETTING_SOURCES } from "../claude/options.js";
 import { boundaryRuntimeSettings, boundarySettingSources } from "../sandbox/boundary.js";
-import { GUARD_MATCHER } from "../sandbox/file-guard.js";
+import { GUARD_MATCHER, type Refusal } from "../sandbox/file-guard.js";
 import { guardHook } from "../sandbox/guard-hook.js";
 import type { WorkspaceBoundary } from "../sandbox/workspace-boundary.js";
 import type { SessionWiring } from "./session-factory.js";
@@ -45,12 +45,15 @@ export function guardMatcher(
     matcher: GUARD_MATCHER,
     hooks: [
       guardHook(cwd, b.guardFor(cwd), (toolUseId, refusal) =>
-        session().recordRefusal(toolUseId, {
-          operation: refusal.operation,
-          kind: refusal.kind,
-          line: `deny ${refusal.operation} ${refusal.target} (${refusal.kind})`,
-        }),
+        session().recordRefusal(toolUseId, violationOf(refusal)),
       ),
     ],
   };
 }
+
+/** A refusal as the task's stream, the log and the metric read it (a sandbox violation). */
+export const violationOf = (refusal: Refusal): SandboxViolation => ({
+  operation: refusal.operation,
+  kind: refusal.kind,
+  line: `deny ${refusal.operation} ${refusal.target} (${refusal.kind})`,
+});

@@ -19,7 +19,8 @@ import type { PoolSparesOptions } from "../sessions/pool-spares.js";
 import type { SpareHandle } from "../sessions/spare-sessions.js";
 import { fingerprintOf, settingsFiles, watchFiles } from "../workspace/settings-files.js";
 import type { WorkspaceBoundary } from "../sandbox/workspace-boundary.js";
-import { boundaryOptions, guardMatcher } from "./boundary-options.js";
+import { boundaryOptions, guardMatcher, violationOf } from "./boundary-options.js";
+import { wideningRequest } from "../sandbox/file-guard.js";
 
 type ChildEnv = Record<string, string | undefined>;
 
@@ -197,8 +198,15 @@ function buildSession(
           ? { contextId: conversation.contextId, owner: conversation.owner }
           : { conversation: known },
     ),
-    canUseTool: (toolName, input, options) =>
-      w.executor().canUseTool(key(), toolName, input, options),
+    canUseTool: (toolName, input, options) => {
+      // Under the boundary a request that would widen the sandbox never reaches the caller.
+      const widening = w.boundary && wideningRequest(toolName, input);
+      if (widening) {
+        session.recordRefusal(options.toolUseID, violationOf(widening));
+        return Promise.resolve({ behavior: "deny", message: widening.reason });
+      }
+      return w.executor().canUseTool(key(), toolName, input, options);
+    },
     hooks: {
       ...(w.boundary && { PreToolUse: [guardMatcher(w.boundary, sessionCwd, () => session)] }),
       PostToolUse: [

@@ -9,10 +9,12 @@ import { within } from "./boundary.js";
  * hook resolves real paths and asks.
  */
 
-export type BoundaryOperation = "file-read" | "file-write" | "network-fetch";
+export type BoundaryOperation =
+  "file-read" | "file-write" | "network-fetch" | "network-outbound" | "sandbox-exit";
 
 /** Why a call was refused: the `kind` label of `claude_a2a_sandbox_denials_total`. */
 export type RefusalKind =
+  | "sandbox-exit"
   | "outside-roots"
   | "server-file"
   | "runtime-state"
@@ -31,7 +33,7 @@ export interface Refusal {
 
 export interface ProtectedPath {
   readonly path: string;
-  readonly kind: Exclude<RefusalKind, "outside-roots" | "network">;
+  readonly kind: Exclude<RefusalKind, "outside-roots" | "network" | "sandbox-exit">;
   /** `write`: readable, never written; `all`: neither. */
   readonly access: "write" | "all";
 }
@@ -172,4 +174,38 @@ export function judgeFetch(url: string, ctx: GuardContext): Refusal | undefined 
       `Refused by claude-a2a: fetching from ${host} is not allowed: it is not one of the ` +
       `sandbox's allowed domains (claude.sandbox.network.allowedDomains). ${NO_PROMPT}`,
   };
+}
+
+/** The runtime's permission request for a host its sandbox's proxy does not allow. */
+export const NETWORK_PROMPT_TOOL = "SandboxNetworkAccess";
+
+/**
+ * A permission request that would widen the sandbox if granted, refused by the server whoever
+ * would answer: a command asking to run outside it (`dangerouslyDisableSandbox`), or a host the
+ * sandbox does not allow. Under `"strict"` the runtime asks neither; a custom sandbox may. Pure.
+ */
+export function wideningRequest(
+  toolName: string,
+  input: Record<string, unknown>,
+): Refusal | undefined {
+  if (toolName === NETWORK_PROMPT_TOOL) {
+    const host = str(input.host) ?? "a host";
+    return {
+      kind: "network",
+      operation: "network-outbound",
+      target: host,
+      reason:
+        `Refused by claude-a2a: ${host} is not one of the sandbox's allowed domains ` +
+        `(claude.sandbox.network.allowedDomains). ${NO_PROMPT}`,
+    };
+  }
+  if (toolName === "Bash" && input.dangerouslyDisableSandbox === true) {
+    return {
+      kind: "sandbox-exit",
+      operation: "sandbox-exit",
+      target: "Bash",
+      reason: `Refused by claude-a2a: commands run inside the sandbox only. ${NO_PROMPT}`,
+    };
+  }
+  return undefined;
 }

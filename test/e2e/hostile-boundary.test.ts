@@ -298,3 +298,41 @@ describe("project settings a conversation could have written", () => {
     },
   );
 });
+
+describe("a custom sandbox that lets commands ask to leave it", () => {
+  it("a command asking to run outside the sandbox is refused by the server: the caller is never asked, nothing runs outside", async () => {
+    const h = await a2a({
+      rules: [
+        rules[0]!,
+        {
+          name: "escape",
+          match: { lastUserText: /ESCAPE: / },
+          reply: (req) =>
+            reply(
+              toolUse("Bash", {
+                command: `touch ${arg(req, "ESCAPE")}`,
+                description: "Outside",
+                dangerouslyDisableSandbox: true,
+              }),
+            ),
+        },
+      ],
+      config: {
+        claude: {
+          sandbox: {
+            enabled: true,
+            autoAllowBashIfSandboxed: true,
+            allowUnsandboxedCommands: true,
+          },
+        },
+      },
+    });
+    const marker = join(h.bench.sandbox.root, "escaped");
+    const a = await attempt(h, `ESCAPE: ${marker}`);
+    expect(a.prompted).toBe(false);
+    expect(lastStatus(a.events).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(existsSync(marker)).toBe(false);
+    expect(a.result).toContain("commands run inside the sandbox only");
+    expect(refusals(a.events)[0]?.metadata).toMatchObject({ operations: ["sandbox-exit"] });
+  });
+});

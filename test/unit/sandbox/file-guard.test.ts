@@ -7,6 +7,7 @@ import {
   judgeFetch,
   judgePath,
   targetsOf,
+  wideningRequest,
   type GuardContext,
 } from "../../../src/sandbox/file-guard.js";
 import { judgeCall, realTarget } from "../../../src/sandbox/guard-hook.js";
@@ -125,5 +126,17 @@ describe("the guard judges where a call really lands", () => {
       kind: "outside-roots",
     });
     expect(await judgeCall("Write", { file_path: "plain.txt" }, cwd, guard)).toBeUndefined();
+  });
+});
+
+describe("a permission request that would widen the sandbox", () => {
+  it.each([
+    ["SandboxNetworkAccess", { host: "evil.example", port: 443 }, "network"],
+    ["Bash", { command: "cat ~/.ssh/id_rsa", dangerouslyDisableSandbox: true }, "sandbox-exit"],
+    ["Bash", { command: "npm test" }, undefined],
+    ["Bash", { command: "npm test", dangerouslyDisableSandbox: false }, undefined],
+    ["Write", { file_path: "/ws/a" }, undefined],
+  ] as const)("%s %j: refused as %s", (tool, input, kind) => {
+    expect(wideningRequest(tool, input)?.kind).toBe(kind);
   });
 });
