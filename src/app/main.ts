@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { ConfigError, loadConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import { checkCredentials, formatReport, runChecks } from "../doctor/checks.js";
+import { configChange, describeChange, recordConfig } from "../config/config-seen.js";
 import { configFix } from "../doctor/config-fix.js";
 import { createLogger, LOG_LEVELS, logFormat, logLevel } from "../common/logging.js";
 import { StartupError, startServer, type RunningServer } from "./server.js";
@@ -147,6 +148,21 @@ async function warnIfNoCredentials(logger: Logger): Promise<void> {
   );
 }
 
+/** The startup's warning when the config file changed since the last start; records this one. */
+async function warnIfConfigChanged(
+  file: string | null | undefined,
+  cwd: string,
+  logger: Logger,
+): Promise<void> {
+  if (!file) return;
+  try {
+    const change = await recordConfig(file, cwd);
+    if (change.kind === "changed") logger.warn(describeChange(change));
+  } catch (err) {
+    logger.warn({ err }, "could not record the config file's digest");
+  }
+}
+
 /** `--check`: validates the config and the environment; exit code 1 if anything is wrong. */
 async function doctor(flags: Flags, io: Io, deps: MainDeps): Promise<number> {
   let config: Config;
@@ -165,8 +181,16 @@ async function doctor(flags: Flags, io: Io, deps: MainDeps): Promise<number> {
     io.out(report.text);
     return report.code;
   }
+  const change = file
+    ? await configChange(file, config.claude.cwd).catch(() => undefined)
+    : undefined;
   const report = formatReport([
-    { name: "config", ok: true, detail: file ?? "no config file (defaults)" },
+    {
+      name: "config",
+      ok: true,
+      detail: file ?? "no config file (defaults)",
+      ...(change?.kind === "changed" && { warning: describeChange(change) }),
+    },
     ...(await runChecks(config, file)),
   ]);
   io.out(report.text);
@@ -214,6 +238,7 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
         format: logFormat(process.env, process.stdout.isTTY === true),
       });
     logger.info({ configFile: file ?? "(none: defaults)" }, "configuration loaded");
+    await warnIfConfigChanged(file, config.claude.cwd, logger);
     await warnIfNoCredentials(logger);
     server = await startServer({ config, logger, configFile: file });
     if (io.errIsTTY) {

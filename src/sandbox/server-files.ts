@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { PIDS_FILE } from "../common/workspace-files.js";
+import { CONFIG_SEEN_FILE, PIDS_FILE } from "../common/workspace-files.js";
 import { CONFIG_FILE, type Config } from "../config/schema.js";
 import { SESSIONS_FILE } from "../store/session-map.js";
 
@@ -15,6 +15,8 @@ export function serverFiles(config: Config, configFile?: string | null): string[
     resolve(cwd, SESSIONS_FILE),
     // The orphan sweep stops what it lists: a command must not be able to name a process.
     resolve(cwd, PIDS_FILE),
+    // What the last start recorded of the config file: a changed config must not go unnoticed.
+    resolve(cwd, CONFIG_SEEN_FILE),
   ];
   if (config.store.type === "sqlite") {
     const db = resolve(cwd, config.store.path);

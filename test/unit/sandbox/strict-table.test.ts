@@ -4,7 +4,7 @@
  * test/unit/contract/readme.test.ts holds the protocol tables: a key, a secret path, a server file
  * or a refused setting added on one side fails here until the other says it too.
  */
-import { PIDS_FILE } from "../../../src/common/workspace-files.js";
+import { CONFIG_SEEN_FILE, PIDS_FILE } from "../../../src/common/workspace-files.js";
 import { basename } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/config/load.js";
@@ -115,6 +115,7 @@ describe('docs/sandbox.md\'s "strict" table holds the preset', () => {
       ["SQLite database", (f) => /claude-a2a\.db(-wal|-shm)?$/.test(basename(f))],
       ["session map", (f) => f.endsWith(SESSIONS_FILE)],
       ["pid file", (f) => f.endsWith(PIDS_FILE)],
+      ["record of the config file", (f) => f.endsWith(CONFIG_SEEN_FILE)],
     ];
     for (const file of files) {
       expect(
