@@ -13,6 +13,7 @@ import type { SandboxPolicy } from "./narrowing.js";
 import { exposureWarning, requiredProblem, sandboxDetail, workspaceLabel } from "./policy.js";
 import { sandboxName, sandboxSettings, strictSettings } from "./preset.js";
 import { serverFiles } from "./server-files.js";
+import { gitMetadata } from "./git-metadata.js";
 
 /** One workspace's sandbox as the server runs it: what every process gets, what a task may ask. */
 export interface WorkspaceSandbox {
@@ -30,7 +31,10 @@ export async function inspectSandbox(
   configFile?: string | null,
   probe?: MechanismProbe,
 ): Promise<WorkspaceSandbox> {
-  const ctx = { serverFiles: serverFiles(config, configFile) };
+  const ctx = {
+    serverFiles: serverFiles(config, configFile),
+    gitMetadata: await gitMetadata(config.claude.cwd),
+  };
   const settings = sandboxSettings(config.claude.sandbox, ctx);
   const mechanism = await findMechanism(settings, probe);
   return {
