@@ -6,65 +6,79 @@
  * runtime hooks never becomes what a new conversation starts from (and its hook never runs), and
  * the server's own end-of-task commit still works.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TaskState, type StreamResponse, type Task } from "@a2a-js/sdk";
+import { TaskState, type Task } from "@a2a-js/sdk";
 import {
   a2a,
   afterTool,
-  lastStatus,
   reply,
-  streamMessage,
+  sendForTask,
   toolUse,
+  userMessage,
   type A2AHarness,
   type ParsedRequest,
   type Rule,
 } from "../support/harness/index.js";
-import { git, initRepository } from "../support/harness/git.js";
+import { git, initRepository, workingDir } from "../support/harness/git.js";
 import type { WorktreeMetadata } from "../../src/contract/worktree.js";
 
-/** "RUN: <command>": the model runs the command with Bash, then says it did. */
-const bashRules: Rule[] = [
+/**
+ * "SCRIPT: <body>": the model writes the body to `attack.sh` in its working folder (Write, no
+ * prompt under acceptEdits), runs it with Bash (a plain command: no prompt in the sandbox, where
+ * the same lines typed inline would ask for their `$(…)`), then says it did. The script removes
+ * itself, so the task leaves no change of its own.
+ */
+const scriptRules: Rule[] = [
+  {
+    name: "run the script",
+    match: { toolResult: /File created successfully/ },
+    reply: reply(toolUse("Bash", { command: "sh attack.sh", description: "Run the script" })),
+  },
   afterTool(true, "Ran it.", "ran"),
   {
-    name: "run",
-    match: { lastUserText: /RUN: / },
+    name: "write the script",
+    match: { lastUserText: /SCRIPT: /, toolResult: false },
     reply: (req: ParsedRequest) =>
       reply(
-        toolUse("Bash", {
-          command: /RUN: ([\s\S]*)$/.exec(req.lastUserText)?.[1]?.trim() ?? "false",
-          description: "Run the command",
+        toolUse("Write", {
+          file_path: join(workingDir(req), "attack.sh"),
+          content: `${/SCRIPT: ([\s\S]*)$/.exec(req.lastUserText)?.[1]?.trim() ?? ""}\nrm -f -- "$0"\n`,
         }),
       ),
   },
 ];
 
-/** The text the runtime gave the model for the Bash call of the turn that ran `marker`. */
-function bashOutput(h: A2AHarness, marker: string): string {
+/** What the tools answered in the turn whose prompt contains `marker` (up to its next prompt). */
+function toolOutput(h: A2AHarness, marker: string): string {
   const requests = h.bench.model.requests.map((r) => r.request);
   const at = requests.findIndex((r) => r.lastUserText.includes(marker));
-  return (
-    requests.slice(at + 1).find((r) => r.toolResults.length > 0)?.toolResults[0]?.content ?? ""
+  const after = requests.slice(at + 1);
+  const end = after.findIndex((r) => r.toolResults.length === 0);
+  return (end < 0 ? after : after.slice(0, end))
+    .flatMap((r) => r.toolResults.map((t) => t.content))
+    .join("\n");
+}
+
+/** Runs `script` in a new conversation's task, to its end: the completed task. */
+async function run(h: A2AHarness, script: string): Promise<Task> {
+  const task = await sendForTask(h.client, userMessage(`SCRIPT: ${script}`));
+  expect(task.status?.state, JSON.stringify(task.status?.message)).toBe(
+    TaskState.TASK_STATE_COMPLETED,
   );
+  return task;
 }
 
-/** Runs `command` in a new conversation's task, to its end. */
-async function run(h: A2AHarness, command: string): Promise<StreamResponse[]> {
-  const events = await streamMessage(h.client, `RUN: ${command}`);
-  expect(lastStatus(events).state).toBe(TaskState.TASK_STATE_COMPLETED);
-  return events;
-}
+const worktreeOf = (task: Task) => task.metadata?.worktree as WorktreeMetadata | undefined;
 
-/** The final task's `metadata.worktree`, from the stream's last status. */
-const worktreeOf = (events: readonly StreamResponse[]) =>
-  (lastStatus(events) as unknown as { metadata?: Task["metadata"] }).metadata?.worktree as
-    WorktreeMetadata | undefined;
-
-/** Every ref of the repository and its packed-refs file: what no conversation may change. */
+/** Every ref of the repository, HEAD and the packed-refs file: what no conversation may change. */
 const refsOf = (repo: string) =>
   git(repo, "for-each-ref", "--format=%(refname) %(objectname)") +
-  (existsSync(join(repo, ".git/packed-refs")) ? git(repo, "cat-file", "-p", "HEAD") : "");
+  git(repo, "symbolic-ref", "HEAD") +
+  (existsSync(join(repo, ".git/packed-refs"))
+    ? readFileSync(join(repo, ".git/packed-refs"), "utf8")
+    : "");
 
 /** A repository with two commits on `main`, so `main~1` is a commit to move `main` back to. */
 async function twoCommits(cwd: string): Promise<void> {
@@ -86,7 +100,7 @@ const plantCommand = (marker: string): string => {
     `T=$( (git ls-tree HEAD; printf '040000 tree %s\\t.claude\\n' "$S") | git mktree)`,
     `C=$(git commit-tree "$T" -p HEAD -m planted)`,
     `git update-ref refs/heads/main "$C"; echo "planted=$? $C"`,
-  ].join("; ");
+  ].join("\n");
 };
 
 /** The sandboxed git writes of the common dir: a ref, packed-refs, a commit; each one's code. */
@@ -96,7 +110,7 @@ const refWrites = (target: string) =>
     `git update-ref refs/heads/main ${target}; echo "update-ref=$?"`,
     `echo "${target} refs/heads/evil" >> "$C/packed-refs"; echo "packed-refs=$?"`,
     `git commit -q --allow-empty -m sneaked; echo "commit=$?"`,
-  ].join("; ");
+  ].join("\n");
 
 describe.each(["worktree", "shared"] as const)(
   'claude.sandbox "strict", claude.isolation "%s": the repository\'s git metadata is read-only',
@@ -104,14 +118,14 @@ describe.each(["worktree", "shared"] as const)(
     it("a sandboxed update-ref, a write of packed-refs and a git commit all fail; every ref stays", async () => {
       const h = await a2a({
         config: { claude: { sandbox: "strict", isolation } },
-        rules: bashRules,
+        rules: scriptRules,
         beforeStart: twoCommits,
       });
       const repo = h.bench.sandbox.cwd;
       const first = git(repo, "rev-parse", "main~1").trim();
       const before = refsOf(repo);
-      const events = await run(h, refWrites(first));
-      const output = bashOutput(h, "RUN:");
+      const task = await run(h, refWrites(first));
+      const output = toolOutput(h, "SCRIPT:");
       expect(output).toMatch(/update-ref=[1-9]/);
       expect(output).toMatch(/packed-refs=[1-9]/);
       expect(output).toMatch(/commit=[1-9]/);
@@ -124,7 +138,7 @@ describe.each(["worktree", "shared"] as const)(
         expect(branch.trim().split("\n")).toHaveLength(1);
         const added = `${branch.trim()} ${git(repo, "rev-parse", "main").trim()}\n`;
         expect(after.split("\n").sort()).toEqual(`${before}${added}`.split("\n").sort());
-        expect(worktreeOf(events)).toBeUndefined();
+        expect(worktreeOf(task)).toBeUndefined();
       }
     });
   },
@@ -135,38 +149,40 @@ describe('claude.sandbox "strict", claude.isolation "worktree": new worktrees st
     const h = await a2a({
       // Project settings on: a worktree made from the planted commit would run its hook.
       config: { claude: { sandbox: "strict", isolation: "worktree", settingSources: ["project"] } },
-      rules: bashRules,
+      rules: scriptRules,
       beforeStart: twoCommits,
     });
     const repo = h.bench.sandbox.cwd;
     const pinned = git(repo, "rev-parse", "main").trim();
     const marker = join(h.bench.sandbox.root, "hook-ran");
     await run(h, plantCommand(marker));
-    expect(bashOutput(h, "RUN:")).toMatch(/planted=[1-9]/);
+    expect(toolOutput(h, "SCRIPT:")).toMatch(/planted=[1-9]/);
     expect(git(repo, "rev-parse", "main").trim()).toBe(pinned);
     // Even with the branch moved as the server's user (the attack done some other way), the
     // next conversation starts from the commit pinned at startup.
     const planted = git(repo, "commit-tree", "main^{tree}", "-p", "main", "-m", "moved").trim();
     git(repo, "update-ref", "refs/heads/main", planted);
-    const events = await run(h, "git rev-parse HEAD; ls -a .claude 2>&1; pwd");
-    const output = bashOutput(h, "RUN: git rev-parse");
+    const task = await run(h, "git rev-parse HEAD\npwd");
+    const output = toolOutput(h, "SCRIPT: git rev-parse");
     expect(output).toContain(pinned);
     expect(output).not.toContain(planted);
-    expect(output).not.toContain("settings.json");
-    expect(output).toContain(".claude/worktrees/");
-    expect(worktreeOf(events)).toBeUndefined();
+    // Its worktree, seen from outside the sandbox (inside, the runtime's own masks show there).
+    const tree = [...output.matchAll(/^(\/\S*\.claude\/worktrees\/[^\s/]+)$/gm)].at(-1)?.[1] ?? "";
+    expect(tree).not.toBe("");
+    expect(git(tree, "rev-parse", "HEAD").trim()).toBe(pinned);
+    expect(existsSync(join(tree, ".claude/settings.json"))).toBe(false);
+    expect(worktreeOf(task)).toBeUndefined();
     expect(existsSync(marker)).toBe(false);
   });
 
   it("the server's end-of-task commit still lands on the conversation's branch", async () => {
     const h = await a2a({
       config: { claude: { sandbox: "strict", isolation: "worktree" } },
-      rules: bashRules,
+      rules: scriptRules,
       beforeStart: twoCommits,
     });
     const repo = h.bench.sandbox.cwd;
-    const events = await run(h, "echo written > note.txt && echo done");
-    const meta = worktreeOf(events);
+    const meta = worktreeOf(await run(h, "echo written > note.txt && echo done"));
     expect(meta?.files).toEqual([{ path: "note.txt", change: "added" }]);
     expect(git(repo, "rev-parse", meta?.branch ?? "").trim()).toBe(meta?.commit);
     expect(git(repo, "show", `${meta?.branch ?? ""}:note.txt`)).toBe("written\n");
