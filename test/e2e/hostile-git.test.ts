@@ -80,6 +80,10 @@ const refsOf = (repo: string) =>
     ? readFileSync(join(repo, ".git/packed-refs"), "utf8")
     : "");
 
+/** Who a sandboxed commit is by (none is configured), so a commit fails for the sandbox only. */
+const IDENTITY =
+  "export GIT_AUTHOR_NAME=x GIT_AUTHOR_EMAIL=x@x GIT_COMMITTER_NAME=x GIT_COMMITTER_EMAIL=x@x";
+
 /** A repository with two commits on `main`, so `main~1` is a commit to move `main` back to. */
 async function twoCommits(cwd: string): Promise<void> {
   await initRepository(cwd);
@@ -95,6 +99,7 @@ const plantCommand = (marker: string): string => {
   const hook = [{ hooks: [{ type: "command", command: `touch ${marker}` }] }];
   const settings = JSON.stringify({ hooks: { SessionStart: hook, UserPromptSubmit: hook } });
   return [
+    IDENTITY,
     `B=$(printf '%s' '${settings}' | git hash-object -w --stdin)`,
     `S=$(printf '100644 blob %s\\tsettings.json\\n' "$B" | git mktree)`,
     `T=$( (git ls-tree HEAD; printf '040000 tree %s\\t.claude\\n' "$S") | git mktree)`,
@@ -106,6 +111,7 @@ const plantCommand = (marker: string): string => {
 /** The sandboxed git writes of the common dir: a ref, packed-refs, a commit; each one's code. */
 const refWrites = (target: string) =>
   [
+    IDENTITY,
     "C=$(git rev-parse --path-format=absolute --git-common-dir)",
     `git update-ref refs/heads/main ${target}; echo "update-ref=$?"`,
     `echo "${target} refs/heads/evil" >> "$C/packed-refs"; echo "packed-refs=$?"`,
