@@ -6,7 +6,8 @@ import { runGit } from "../workspace/worktrees/git.js";
  * keeps read-only (`filesystem.denyWrite`). The runtime itself masks only `.git/hooks` and
  * `.git/config`; the rest (refs, `packed-refs`, `HEAD`, objects, each worktree's admin folder)
  * would be writable, under "shared" isolation because `.git` is in the working directory, under
- * "worktree" because sandboxed git follows the worktree's `.git` file there. A conversation that
+ * "worktree" because the runtime lets a worktree's git write its common directory (checked:
+ * test/e2e/hostile-git.test.ts fails without this). A conversation that
  * moves a ref could choose what the server commits on, or plant runtime settings for the next
  * conversation to run outside the sandbox (DESIGN.md decisions 22 and 23). Only the server moves
  * refs: a conversation's branch gets commits from the server's end-of-task commit.
