@@ -8,6 +8,7 @@ import { INBOX_DIR } from "../workspace/inbox.js";
 import type { TaskIsolation } from "../a2a/task/environment.js";
 import {
   diffTo,
+  configIncludes,
   excludeServerFiles,
   headOf,
   keptBranch,
@@ -75,6 +76,7 @@ export async function openWorktreeIsolation(
   config: Config,
   logger: Logger,
 ): Promise<WorktreeIsolation | undefined> {
+  await warnOfIncludes(config.claude.cwd, logger);
   if (config.claude.isolation !== "worktree") {
     // Shared: the checkout's `git status` must not show the server's files either.
     await excludeServerFiles(config.claude.cwd, serverPaths(config)).catch((err: unknown) => {
@@ -106,4 +108,19 @@ export async function openWorktreeIsolation(
       await manager.close();
     },
   };
+}
+
+/**
+ * The server's git follows the includes of the repository's config (git cannot be told not
+ * to): the drivers an included file names are neutralized like any other, but a file a
+ * sandboxed command can write could set keys the server does not override. Warned once at
+ * startup, naming the files (docs/sandbox.md).
+ */
+async function warnOfIncludes(cwd: string, logger: Logger): Promise<void> {
+  const files = await configIncludes(cwd);
+  if (files.length === 0) return;
+  logger.warn(
+    { includes: files },
+    "the repository's git config includes other files: the server's git reads them too; keep them out of every sandbox's write roots",
+  );
 }

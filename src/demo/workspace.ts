@@ -1,10 +1,7 @@
-import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { promisify } from "node:util";
-
-const run = promisify(execFile);
+import { runGit } from "../workspace/worktrees/git.js";
 
 /** Where a demo runs: the served directory, the runtime's own folders, and how to clean up. */
 export interface DemoWorkspace {
@@ -23,14 +20,8 @@ export interface DemoWorkspace {
   remove(): Promise<void>;
 }
 
-const GIT = [
-  "-c",
-  "user.name=claude-a2a demo",
-  "-c",
-  "user.email=demo@localhost",
-  "-c",
-  "commit.gpgsign=false",
-];
+/** The demo commit's identity (command-line config beats the server's own). */
+const GIT = ["-c", "user.name=claude-a2a demo", "-c", "user.email=demo@localhost"];
 
 const FENCE = `# The fence\n\nA demo workspace of claude-a2a: the scripted model paints this fence.\n`;
 
@@ -60,9 +51,10 @@ export async function openDemoWorkspace(dir: string | undefined): Promise<DemoWo
   await writeFile(join(cwd, "README.md"), FENCE);
   let worktrees = true;
   try {
-    await run("git", ["init", "--quiet", "--initial-branch=main"], { cwd });
-    await run("git", [...GIT, "add", "README.md"], { cwd });
-    await run("git", [...GIT, "commit", "--quiet", "-m", "The fence"], { cwd });
+    // The server's own git (no config of the user's, nothing a config names runs).
+    await runGit(cwd, ["init", "--quiet", "--initial-branch=main"]);
+    await runGit(cwd, ["add", "README.md"]);
+    await runGit(cwd, [...GIT, "commit", "--quiet", "--no-verify", "-m", "The fence"]);
   } catch {
     // No git on this machine: the demo still runs, without worktrees.
     worktrees = false;

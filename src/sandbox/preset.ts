@@ -24,6 +24,12 @@ export interface SandboxContext {
    * config file, its key files, its database and session map.
    */
   readonly serverFiles: readonly string[];
+  /**
+   * The repository's common git directory (absolute, real), never writable by a sandboxed
+   * command under any sandbox that is on: its refs choose what the server checks out and
+   * commits on (git-metadata.ts). Empty or unset: the workspace is no repository.
+   */
+  readonly gitMetadata?: readonly string[];
 }
 
 /** The preset over `extra` (the other keys of `{ "preset": "strict", ... }`). Pure. */
@@ -41,7 +47,11 @@ export function strictSettings(ctx: SandboxContext, extra: SandboxSettings = {})
     filesystem: {
       ...extra.filesystem,
       denyRead: unique([...SECRET_PATHS, ...files, ...(extra.filesystem?.denyRead ?? [])]),
-      denyWrite: unique([...files, ...(extra.filesystem?.denyWrite ?? [])]),
+      denyWrite: unique([
+        ...files,
+        ...(ctx.gitMetadata ?? []),
+        ...(extra.filesystem?.denyWrite ?? []),
+      ]),
     },
   };
 }
@@ -55,7 +65,15 @@ export function sandboxSettings(
   if (input === "strict") return strictSettings(ctx);
   // homeReadable is ours (the boundary's HOME list), not the runtime's.
   const { preset, homeReadable: _homeReadable, ...rest } = input;
-  return preset === "strict" ? strictSettings(ctx, rest) : rest;
+  return preset === "strict" ? strictSettings(ctx, rest) : withGitMetadata(rest, ctx);
+}
+
+/** An operator's own sandbox, on: the repository's git metadata added to its denyWrite. Pure. */
+function withGitMetadata(settings: SandboxSettings, ctx: SandboxContext): SandboxSettings {
+  const git = ctx.gitMetadata ?? [];
+  if (settings.enabled !== true || git.length === 0) return settings;
+  const denyWrite = unique([...(settings.filesystem?.denyWrite ?? []), ...git]);
+  return { ...settings, filesystem: { ...settings.filesystem, denyWrite } };
 }
 
 /** Whether `settings` sandbox commands at all. Pure. */

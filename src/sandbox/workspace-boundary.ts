@@ -38,7 +38,12 @@ const RUNTIME_SETTINGS = [".claude/settings.json", ".claude/settings.local.json"
 export function workspaceBoundary(
   config: Config,
   settings: SandboxSettings | undefined,
-  o: { serverFiles: readonly string[]; env: Env; strict: boolean },
+  o: {
+    serverFiles: readonly string[];
+    gitMetadata?: readonly string[];
+    env: Env;
+    strict: boolean;
+  },
 ): WorkspaceBoundary | undefined {
   if (settings === undefined || !sandboxOn(settings)) return undefined;
   const { claude } = config;
@@ -69,7 +74,11 @@ export function workspaceBoundary(
       kind: "runtime-settings" as const,
       access: "write" as const,
     })),
-    { path: join(cwd, ".git"), kind: "git-metadata", access: "write" },
+    ...[join(cwd, ".git"), ...(o.gitMetadata ?? [])].map((path) => ({
+      path,
+      kind: "git-metadata" as const,
+      access: "write" as const,
+    })),
   ];
   return {
     sandbox,

@@ -13,6 +13,7 @@ import type { SandboxPolicy } from "./narrowing.js";
 import { exposureWarning, requiredProblem, sandboxDetail, workspaceLabel } from "./policy.js";
 import { sandboxName, sandboxSettings, strictSettings } from "./preset.js";
 import { serverFiles } from "./server-files.js";
+import { gitMetadata } from "./git-metadata.js";
 import { workspaceBoundary, type WorkspaceBoundary } from "./workspace-boundary.js";
 
 /** One workspace's sandbox as the server runs it: what every process gets, what a task may ask. */
@@ -35,14 +36,19 @@ export async function inspectSandbox(
   /** The Claude Code child's environment (default: the server's). */
   env: Record<string, string | undefined> = process.env,
 ): Promise<WorkspaceSandbox> {
-  const ctx = { serverFiles: serverFiles(config, configFile) };
+  const ctx = {
+    serverFiles: serverFiles(config, configFile),
+    gitMetadata: await gitMetadata(config.claude.cwd),
+  };
   const name = sandboxName(config.claude.sandbox);
-  const boundary = workspaceBoundary(config, sandboxSettings(config.claude.sandbox, ctx), {
+  const base = sandboxSettings(config.claude.sandbox, ctx);
+  const boundary = workspaceBoundary(config, base, {
     serverFiles: ctx.serverFiles,
+    gitMetadata: ctx.gitMetadata,
     env,
     strict: name === "strict",
   });
-  const settings = boundary?.sandbox ?? sandboxSettings(config.claude.sandbox, ctx);
+  const settings = boundary?.sandbox ?? base;
   const mechanism = await findMechanism(settings, probe);
   return {
     name,

@@ -47,13 +47,23 @@ export async function commitTask(
   state: string,
 ): Promise<TaskCommit | undefined> {
   await runGit(dir, ["add", "--all"]);
-  const staged = await runGit(dir, ["diff", "--cached", "--quiet"], { okCodes: [1] });
+  const staged = await runGit(dir, ["diff", "--no-ext-diff", "--cached", "--quiet"], {
+    okCodes: [1],
+  });
   if (staged.code === 0) return undefined;
   const baseCommit = (await runGit(dir, ["rev-parse", "HEAD"])).stdout.trim();
   await runGit(dir, ["commit", "--quiet", "--no-verify", "-m", commitMessage(taskId, state)]);
   const commit = (await runGit(dir, ["rev-parse", "HEAD"])).stdout.trim();
   const range = [baseCommit, commit];
-  const names = await runGit(dir, ["diff", "--name-status", "-z", "--no-renames", ...range]);
+  const names = await runGit(dir, [
+    "diff",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--name-status",
+    "-z",
+    "--no-renames",
+    ...range,
+  ]);
   const diff = await runGit(dir, [
     "diff",
     "--no-ext-diff",

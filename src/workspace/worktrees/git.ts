@@ -1,10 +1,13 @@
 import { execFile } from "node:child_process";
+import { DRIVER_KEYS, gitSettings, settingsEnv } from "./git-settings.js";
 
 /**
  * Runs git without a shell and without the caller's surprises: no `GIT_*` variable of the
  * server's environment reaches it (a `GIT_DIR` or `GIT_INDEX_FILE` would point it elsewhere), no
- * prompt waits for a terminal, and the settings every command of ours needs are given on the
- * command line, where they beat every config file.
+ * prompt waits for a terminal, no system or global config is read, and the settings of
+ * git-settings.ts (our identity, and nothing a repository's config names ever runs) are given as
+ * command-line config, which beats every config file. The drivers to neutralize are read before
+ * each command, so one a config file gained since is covered too.
  */
 
 /** A git command failed: its arguments, exit code and what it printed to standard error. */
@@ -20,30 +23,18 @@ export class GitError extends Error {
   }
 }
 
-/** The identity of the server's commits, and settings that must not come from a config file. */
-export const GIT_SETTINGS: readonly string[] = [
-  "-c",
-  "user.name=claude-a2a",
-  "-c",
-  "user.email=claude-a2a@localhost",
-  "-c",
-  "commit.gpgsign=false",
-  "-c",
-  "core.hooksPath=/dev/null",
-  "-c",
-  "core.quotepath=false",
-  "-c",
-  "diff.noprefix=false",
-  "-c",
-  "color.ui=false",
-];
-
-/** The environment git runs with: this process's, minus every `GIT_*` variable. Pure. */
+/**
+ * The environment git runs with: this process's, minus every `GIT_*` variable (a `GIT_DIR`,
+ * `GIT_CONFIG_PARAMETERS` or `GIT_EXEC_PATH` would point it elsewhere or configure it), and no
+ * system or global config file (the operator's `~/.gitconfig` may name programs too). Pure.
+ */
 export function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith("GIT_")) out[name] = value;
   }
+  out.GIT_CONFIG_NOSYSTEM = "1";
+  out.GIT_CONFIG_GLOBAL = "/dev/null";
   out.GIT_TERMINAL_PROMPT = "0";
   // Status and diff take no lock they do not need (a parallel command would fail on it).
   out.GIT_OPTIONAL_LOCKS = "0";
@@ -72,14 +63,30 @@ export function runGit(
   args: readonly string[],
   options: RunGitOptions = {},
 ): Promise<GitResult> {
-  const full = [...GIT_SETTINGS, ...args];
+  const env = gitEnv(options.env ?? process.env);
+  const drivers = ["config", "--null", "--includes", "--get-regexp", DRIVER_KEYS];
+  return execGit(cwd, drivers, env, {
+    okCodes: [1],
+    ...(options.signal !== undefined && { signal: options.signal }),
+  }).then((listing) =>
+    execGit(cwd, args, { ...env, ...settingsEnv(gitSettings(listing.stdout)) }, options),
+  );
+}
+
+/** `git <args>` in `cwd` with exactly `env`. */
+function execGit(
+  cwd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  options: Pick<RunGitOptions, "okCodes" | "signal">,
+): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     execFile(
       "git",
-      full,
+      args,
       {
         cwd,
-        env: gitEnv(options.env ?? process.env),
+        env,
         maxBuffer: MAX_BUFFER,
         encoding: "utf8",
         ...(options.signal !== undefined && { signal: options.signal }),

@@ -7,6 +7,7 @@
 export { commitTask, parseNameStatus, type ChangedFile, type TaskCommit } from "./commit.js";
 export { excludeServerFiles } from "./exclude.js";
 export { GitError, gitEnv, runGit } from "./git.js";
+export { configIncludes } from "./repository.js";
 export {
   WORKTREE_SETUP,
   WorktreeManager,

@@ -42,7 +42,8 @@ export interface ConversationRef {
 
 /**
  * The worktree of each conversation: created on its first task, on a branch of its own, from the
- * workspace's HEAD at that moment; where its Claude Code process runs (the same path for every
+ * commit the workspace's HEAD was at when the manager opened (pinned: a conversation that moves
+ * the workspace's branch never chooses what the next one starts from); where its Claude Code process runs (the same path for every
  * turn and after a restart: the name is a function of the conversation); committed to at the end
  * of each task; removed under retention (`prune`) while its branch stays. The workspace's own
  * checkout is never touched: its files, index and HEAD stay as they are.
@@ -63,8 +64,15 @@ export class WorktreeManager {
     private readonly prefix: string,
     readonly dir: string,
     private readonly queues: SerialQueues,
+    /** The commit new worktrees start from: the workspace's HEAD at startup, as an id. */
+    readonly base: string,
   ) {
-    this.spare = new SpareWorktree(options.cwd, join(dir, spareName(options.cwd)), options.logger);
+    this.spare = new SpareWorktree(
+      options.cwd,
+      join(dir, spareName(options.cwd)),
+      base,
+      options.logger,
+    );
   }
 
   /**
@@ -72,11 +80,12 @@ export class WorktreeManager {
    * folder and the server's files in `.git/info/exclude`. Throws `WorktreeSetupError` otherwise.
    */
   static async open(o: WorktreeOptions): Promise<WorktreeManager> {
-    const { top, prefix, common } = await inspect(o.cwd);
+    const { top, prefix, common, head } = await inspect(o.cwd);
     const repo = resolve(o.cwd, common);
     const dir = resolve(o.cwd, o.dir);
     const queues = o.queues ?? PROCESS_QUEUES;
-    const manager = new WorktreeManager(o, repo, prefix, dir, queues);
+    const manager = new WorktreeManager(o, repo, prefix, dir, queues, head);
+    o.logger.info({ base: head }, "new worktrees start from the workspace's HEAD at startup");
     await queues.run(repo, () => excludeServerFiles(repo, top, dir, o));
     if (o.spare !== false) manager.spare.replenish();
     return manager;
@@ -249,8 +258,11 @@ export class WorktreeManager {
     else this.inUse.delete(name);
   }
 
-  /** A new worktree: on the conversation's branch if it has one, else from `from` (a fork). */
-  private async create(path: string, branch: string, from = "HEAD"): Promise<void> {
+  /**
+   * A new worktree: on the conversation's branch if it has one, else from `from` (a fork's
+   * commit) or the pinned base commit: a commit id, never a ref a conversation could have moved.
+   */
+  private async create(path: string, branch: string, from?: string): Promise<void> {
     // A worktree whose folder was deleted by hand is still registered: forget it first.
     await runGit(this.options.cwd, ["worktree", "prune"]);
     const known = await runGit(
@@ -264,15 +276,15 @@ export class WorktreeManager {
     const link = await isLink(path);
     if (link && !resumed) await dropLink(path);
     const where = link && resumed ? linked(this.dir, path) : path;
-    const spare = !resumed && from === "HEAD" && (await this.spare.claim(path, branch));
+    const spare = !resumed && from === undefined && (await this.spare.claim(path, branch));
     if (!spare) {
       const args = resumed
         ? ["worktree", "add", "--quiet", where, branch]
-        : ["worktree", "add", "--quiet", "-b", branch, where, from];
+        : ["worktree", "add", "--quiet", "-b", branch, where, from ?? this.base];
       await mkdir(this.dir, { recursive: true });
       await runGit(this.options.cwd, args);
     }
-    // A spare left behind by HEAD (or none): the next one now. A spare just taken: the next
+    // None was ready: the next one now. A spare just taken: the next
     // one after this task's commit (`finish`), so its checkout does not compete with this
     // conversation's first turn and commit for the disk and the cores.
     if (!spare) this.replenish();

@@ -1,5 +1,6 @@
 import { access } from "node:fs/promises";
 import { GitError, runGit } from "./git.js";
+import { includedFiles, INCLUDE_KEYS } from "./git-settings.js";
 
 /** Whether a workspace can have worktrees: in a git repository with a commit, git installed. */
 
@@ -17,13 +18,14 @@ export const WORKTREE_SETUP = {
 } as const;
 
 /**
- * The workspace's repository: its top, the workspace's path in it, its common git dir; throws
+ * The workspace's repository: its top, the workspace's path in it, its common git dir, and the
+ * commit its HEAD is at (a commit id: what new worktrees start from, pinned at startup); throws
  * `WorktreeSetupError` when it is not in a repository with a commit, or git is missing.
  * Read-only (`claude-a2a --check` asks it too).
  */
 export async function inspect(
   cwd: string,
-): Promise<{ top: string; prefix: string; common: string }> {
+): Promise<{ top: string; prefix: string; common: string; head: string }> {
   let out: string;
   try {
     out = (await runGit(cwd, ["rev-parse", "--show-toplevel", "--show-prefix", "--git-common-dir"]))
@@ -45,5 +47,21 @@ export async function inspect(
     okCodes: [1],
   });
   if (head.code !== 0) throw new WorktreeSetupError(WORKTREE_SETUP.noCommit(cwd));
-  return { top, prefix, common };
+  return { top, prefix, common, head: head.stdout.trim() };
+}
+
+/**
+ * The files the repository's own config includes (`include.path`, `includeIf.*.path`), read
+ * without following them; none when it is not a repository. The server's git follows them (it
+ * cannot turn includes off), so startup warns about them: see git-settings.ts.
+ */
+export async function configIncludes(cwd: string): Promise<string[]> {
+  const listing = await runGit(
+    cwd,
+    ["config", "--null", "--no-includes", "--get-regexp", INCLUDE_KEYS],
+    {
+      okCodes: [1],
+    },
+  ).catch(() => undefined);
+  return includedFiles(listing?.stdout ?? "");
 }

@@ -54,7 +54,9 @@ export async function rewindWorktree(
   taskId: string,
 ): Promise<WorktreeRewind> {
   await runGit(dir, ["add", "--all"]);
-  const staged = await runGit(dir, ["diff", "--cached", "--quiet"], { okCodes: [1] });
+  const staged = await runGit(dir, ["diff", "--no-ext-diff", "--cached", "--quiet"], {
+    okCodes: [1],
+  });
   if (staged.code === 1) {
     const message = `claude-a2a: uncommitted changes kept by the rewind of task ${taskId}`;
     await runGit(dir, ["commit", "--quiet", "--no-verify", "-m", message]);

@@ -6,7 +6,8 @@ import { runGit } from "./git.js";
 import { refreshIndexLater, type PendingRefresh } from "./index-refresh.js";
 
 /**
- * The spare worktree: one checkout of the workspace's HEAD, detached, kept ready in the
+ * The spare worktree: one checkout of the base commit (the workspace's HEAD at startup, pinned
+ * by the manager), detached, kept ready in the
  * background, so a conversation's first task takes it (a link and `git switch -c`, both cheap)
  * instead of waiting for `git worktree add` to write every file.
  *
@@ -40,8 +41,6 @@ export class SpareWorktree {
   private current: string | undefined;
   private serial = 0;
   private building: Promise<void> | undefined;
-  /** The commit the spare under way is being made at (known once the build read HEAD). */
-  private buildingAt: string | undefined;
   private closed = false;
   /** The ready spare's index refresh, until it is done or the spare is taken. */
   private refresh: PendingRefresh | undefined;
@@ -51,6 +50,8 @@ export class SpareWorktree {
     private readonly cwd: string,
     /** The spares' folders start with this (`spareName`, in the worktrees folder). */
     private readonly base: string,
+    /** The commit id every spare is checked out at (never a ref: see manager.ts). */
+    private readonly at: string,
     private readonly logger: Logger,
   ) {}
 
@@ -77,7 +78,6 @@ export class SpareWorktree {
       .finally(() => {
         if (this.building !== job) return;
         this.building = undefined;
-        this.buildingAt = undefined;
         if (this.ready) for (const listener of this.readyListeners) listener();
       });
     this.building = job;
@@ -100,27 +100,20 @@ export class SpareWorktree {
 
   /**
    * Makes the spare the worktree `target` on the new branch `branch`, when one is ready (or
-   * under way) at the workspace's HEAD; false otherwise (the caller does `git worktree add`). A
-   * spare left behind by HEAD is rebuilt in the background. Run it in the repository's queue.
+   * under way); false otherwise (the caller does `git worktree add`). Every spare is at the base
+   * commit, where every new worktree starts: whatever the workspace's HEAD says now (a moved
+   * branch is no reason to rebuild). Run it in the repository's queue.
    *
-   * A spare under way at HEAD is waited for rather than added beside: what is left of its build
-   * is at most a whole `git worktree add`, and two checkouts written at once share the disk
+   * A spare under way is waited for rather than added beside: what is left of its build is at
+   * most a whole `git worktree add`, and two checkouts written at once share the disk
    * (measured: a fallback beside a build took about twice today's time at 20,000 files).
    */
   async claim(target: string, branch: string): Promise<boolean> {
-    const head = (await runGit(this.cwd, ["rev-parse", "--verify", "HEAD^{commit}"])).stdout.trim();
-    if (this.building !== undefined) {
-      if (this.buildingAt !== undefined && this.buildingAt !== head) return false;
-      await this.settled();
-    }
+    if (this.building !== undefined) await this.settled();
     const commit = this.commit;
     const path = this.current;
     if (commit === undefined || path === undefined || this.building !== undefined) return false;
     this.commit = undefined;
-    if (head !== commit) {
-      this.logger.info({ spare: commit, head }, "the spare worktree is behind HEAD: rebuilding it");
-      return false;
-    }
     this.current = undefined;
     // Its index is the conversation's from now on: a refresh still on its way must not hold the
     // index's lock when `git switch` needs it.
@@ -155,11 +148,10 @@ export class SpareWorktree {
   }
 
   private async build(): Promise<void> {
-    // A spare left by an earlier run (or one behind HEAD) goes first.
+    // A spare left by an earlier run goes first (it may be at another commit).
     await this.discard();
     if (this.closed) return;
-    const head = (await runGit(this.cwd, ["rev-parse", "--verify", "HEAD^{commit}"])).stdout.trim();
-    this.buildingAt = head;
+    const head = this.at;
     this.current = `${this.base}${Date.now()}${++this.serial}`;
     await mkdir(join(this.path, ".."), { recursive: true });
     // `--force` twice: a registered but missing and locked spare (a crash) is replaced.

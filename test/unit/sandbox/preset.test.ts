@@ -12,6 +12,22 @@ import {
 const ctx = { serverFiles: ["/ws/.claude/claude-a2a.config.json", "/ws/.claude/claude-a2a.db"] };
 
 describe("sandboxSettings: claude.sandbox as the runtime gets it", () => {
+  it.each<[string, SandboxInput, readonly string[] | undefined]>([
+    ["strict", "strict", [...ctx.serverFiles, "/ws/.git"]],
+    [
+      "the operator's own, on",
+      { enabled: true, filesystem: { denyWrite: ["/x"] } },
+      ["/x", "/ws/.git"],
+    ],
+    ["the operator's own, off", { enabled: false }, undefined],
+  ])(
+    "the repository's git metadata is never writable under a sandbox that is on: %s",
+    (_n, input, deny) => {
+      const settings = sandboxSettings(input, { ...ctx, gitMetadata: ["/ws/.git"] });
+      expect(settings?.filesystem?.denyWrite).toEqual(deny);
+    },
+  );
+
   it('"strict" is exactly the preset of docs/sandbox.md', () => {
     expect(sandboxSettings("strict", ctx)).toEqual({
       enabled: true,

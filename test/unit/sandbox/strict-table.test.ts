@@ -133,6 +133,15 @@ describe('docs/sandbox.md\'s "strict" table holds the preset', () => {
     expect(withFiles?.filesystem?.denyWrite).toEqual(files);
   });
 
+  it("refuses writes of the repository's git metadata, and says so", () => {
+    expect(row("Writes refused")).toContain("the repository's git metadata");
+    const git = ["/ws/.git"];
+    const settings = sandboxSettings("strict", { serverFiles: ["/f"], gitMetadata: git });
+    expect(settings?.filesystem?.denyWrite).toEqual(["/f", ...git]);
+    // Readable: a sandboxed command may still look at the history.
+    expect(settings?.filesystem?.denyRead).not.toContain("/ws/.git");
+  });
+
   it('lists the settings "strict" refuses, and refuses each one it lists', () => {
     const refused: [string, SandboxSettings][] = [
       ["allowWrite", { filesystem: { allowWrite: ["/x"] } }],

@@ -91,10 +91,22 @@ describe("git output and environment", () => {
   });
 
   it("drops every GIT_* variable of the server's environment", () => {
-    const env = gitEnv({ PATH: "/bin", GIT_DIR: "/elsewhere", GIT_INDEX_FILE: "x", HOME: "/h" });
+    const env = gitEnv({
+      PATH: "/bin",
+      GIT_DIR: "/elsewhere",
+      GIT_INDEX_FILE: "x",
+      GIT_CONFIG_PARAMETERS: "'core.hookspath'='/evil'",
+      GIT_CONFIG_COUNT: "1",
+      GIT_EXEC_PATH: "/evil",
+      GIT_CONFIG_NOSYSTEM: "0",
+      HOME: "/h",
+    });
     expect(env).toEqual({
       PATH: "/bin",
       HOME: "/h",
+      // No system or global config file is read (the operator's may name programs too).
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
       GIT_TERMINAL_PROMPT: "0",
       GIT_OPTIONAL_LOCKS: "0",
     });

@@ -1,4 +1,14 @@
-import { access, mkdtemp, readFile, realpath, rm, stat, utimes, writeFile } from "node:fs/promises";
+import {
+  access,
+  mkdir,
+  mkdtemp,
+  readFile,
+  realpath,
+  rm,
+  stat,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { pino } from "pino";
@@ -79,24 +89,49 @@ describe("the spare worktree", () => {
     expect(await readFile(join(repo, "a.txt"), "utf8")).toBe("one\n");
   });
 
-  it("is not taken once HEAD moved: git worktree add from the new HEAD, and the spare is rebuilt there", async () => {
+  it("starts every worktree, spare or not, from the HEAD commit pinned at startup: a branch moved since (update-ref) is not followed", async () => {
+    const pinned = git(repo, "rev-parse", "HEAD").trim();
     const m = await open();
     await m.spare.settled();
-    await writeFile(join(repo, "a.txt"), "moved\n");
-    git(repo, "commit", "-q", "-am", "move");
-    const head = git(repo, "rev-parse", "HEAD").trim();
-    const c = conv("ctx-1");
-    const cwd = await m.prepare(c);
-    expect(addedAs(cwd)).toBe(worktreeName(c.key, c.contextId));
-    expect(git(cwd, "rev-parse", "HEAD").trim()).toBe(head);
-    expect(await readFile(join(cwd, "a.txt"), "utf8")).toBe("moved\n");
+    // The attack: the workspace's branch moved to a commit adding runtime settings.
+    await mkdir(join(repo, ".claude"), { recursive: true });
+    await writeFile(join(repo, ".claude/settings.json"), '{"hooks":{}}\n');
+    git(repo, "add", "-f", ".claude/settings.json");
+    const planted = git(
+      repo,
+      "commit-tree",
+      git(repo, "write-tree").trim(),
+      "-p",
+      pinned,
+      "-m",
+      "x",
+    );
+    git(repo, "update-ref", "refs/heads/main", planted.trim());
+    git(repo, "reset", "-q", "--mixed");
+    // The first conversation takes the spare; the second gets `git worktree add` (none ready).
+    const first = await m.prepare(conv("ctx-1"));
+    expect(addedAs(first)).toMatch(SPARE_ID);
+    const second = await m.prepare(conv("ctx-2"));
+    expect(addedAs(second)).toBe(worktreeName("token:ci|ctx-2", "ctx-2"));
+    for (const cwd of [first, second]) {
+      expect(git(cwd, "rev-parse", "HEAD").trim()).toBe(pinned);
+      expect(await exists(join(cwd, ".claude/settings.json"))).toBe(false);
+    }
+    // The next spare is made at the pinned commit too.
     await m.spare.settled();
     expect(m.spare.ready).toBe(true);
-    expect(git(m.spare.path, "rev-parse", "HEAD").trim()).toBe(head);
+    expect(git(m.spare.path, "rev-parse", "HEAD").trim()).toBe(pinned);
+    expect(m.base).toBe(pinned);
   });
 
-  it("is waited for while it is being made at HEAD, then taken", async () => {
-    const spare = new SpareWorktree(repo, join(repo, ".claude/worktrees", spareName(repo)), logger);
+  it("is waited for while it is being made, then taken", async () => {
+    const head = git(repo, "rev-parse", "HEAD").trim();
+    const spare = new SpareWorktree(
+      repo,
+      join(repo, ".claude/worktrees", spareName(repo)),
+      head,
+      logger,
+    );
     spare.replenish();
     expect(spare.ready).toBe(false);
     const target = join(repo, ".claude/worktrees/early");
