@@ -46,6 +46,8 @@ export interface Plan {
   readonly fleetEvents: number;
   /** Sandbox: rounds of (sandbox off, "strict") turns running one Bash each. */
   readonly sandboxRounds: number;
+  /** Sandbox: of those rounds, how many also start a new conversation on each server. */
+  readonly sandboxNewRounds: number;
   /** Long answer from outside the bench's process: rounds of (plain HTTP, query()) at 5,000. */
   readonly outsideRounds: number;
   /** Workspace: repository sizes (files) and interleaved rounds per size. */
@@ -79,6 +81,7 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     scenarios,
     warmRounds: quick ? 3 : 20,
     sandboxRounds: quick ? 3 : 20,
+    sandboxNewRounds: quick ? 2 : 8,
     warmUp: quick ? 1 : 2,
     longSizes: quick ? [1_000, 5_000] : [1_000, 5_000, 20_000],
     longRounds: quick ? 1 : 5,

@@ -16,6 +16,12 @@
  * it, in the same rounds: the runtime runs ripgrep before every sandboxed command (its
  * dangerous-file scan), by default its own 400 MB binary; this measures a system one instead.
  * BENCH_SANDBOX_ALSO=<claude.sandbox as JSON>: one more server with that sandbox, likewise.
+ * BENCH_SANDBOX_BEFORE=<a built checkout>: one more server, "strict" on that build's dist/cli.js:
+ * with a build from before the boundary (issue 45: the file guard, the runtime's file-tool limits,
+ * the commands' environment and HOME denied), "strict − strict before" is what the boundary adds.
+ *
+ * Each round also starts a new conversation on each server (its first turn: a process spawned,
+ * then the same command): what a sandbox, and the boundary, add per new conversation.
  */
 import { blockingTurn } from "../a2a.js";
 import { BASH_PROMPT } from "../model-rules.js";
@@ -23,11 +29,13 @@ import type { Plan } from "../plan.js";
 import { childrenCpuTimeMs, cpuTimePreciseMs } from "../proc.js";
 import type { ExtraServer, Rig } from "../rig.js";
 import type { Row } from "../stats.js";
+import { join } from "node:path";
 import type { ConfigInput } from "../../src/config/schema.js";
 
 type SandboxSetting = NonNullable<ConfigInput["claude"]>["sandbox"];
 
 const SCENARIO = "sandbox: one Bash per turn";
+const BEFORE = '"strict", BENCH_SANDBOX_BEFORE build';
 
 interface Variant {
   readonly name: string;
@@ -35,6 +43,8 @@ interface Variant {
   contextId: string;
   pids: number[];
   readonly wallMs: number[];
+  /** A new conversation's first turn (spawn included), one per round. */
+  readonly newMs: number[];
   /** Summed over the rounds: the Claude Code process's own threads, and its commands. */
   readonly cpuMs: { runtime: number; commands: number };
 }
@@ -51,19 +61,26 @@ async function cpuOf(pids: readonly number[]): Promise<{ runtime: number; comman
 
 export async function sandbox(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
   const variants: Variant[] = [];
-  const add = async (name: string, sandboxSetting?: SandboxSetting) => {
-    const server = await rig.extraServer({
-      claude: {
-        permissionMode: "acceptEdits",
-        ...(sandboxSetting !== undefined && { sandbox: sandboxSetting }),
+  const add = async (name: string, sandboxSetting?: SandboxSetting, cli?: string) => {
+    const server = await rig.extraServer(
+      {
+        claude: {
+          permissionMode: "acceptEdits",
+          ...(sandboxSetting !== undefined && { sandbox: sandboxSetting }),
+        },
+        // The new conversations of the rounds make room for each other, idle first.
+        sessions: { maxLive: 3 },
       },
-    });
+      undefined,
+      cli,
+    );
     variants.push({
       name,
       server,
       contextId: "",
       pids: [],
       wallMs: [],
+      newMs: [],
       cpuMs: { runtime: 0, commands: 0 },
     });
   };
@@ -76,6 +93,10 @@ export async function sandbox(rig: Rig, plan: Plan, log: (s: string) => void): P
     }
     const also = process.env.BENCH_SANDBOX_ALSO;
     if (also !== undefined && also !== "") await add(also, JSON.parse(also) as SandboxSetting);
+    const before = process.env.BENCH_SANDBOX_BEFORE;
+    if (before !== undefined && before !== "") {
+      await add(BEFORE, "strict", join(before, "dist", "cli.js"));
+    }
     // The first turn of each spawns its process; then every turn is warm.
     for (const v of variants) {
       const first = await blockingTurn(v.server.client, BASH_PROMPT);
@@ -98,6 +119,13 @@ export async function sandbox(rig: Rig, plan: Plan, log: (s: string) => void): P
         const cpuAfter = await cpuOf(v.pids);
         v.cpuMs.runtime += cpuAfter.runtime - cpuBefore.runtime;
         v.cpuMs.commands += cpuAfter.commands - cpuBefore.commands;
+      }
+      if (round < 0 || round >= plan.sandboxNewRounds) continue;
+      for (const at of variants.map((_, i) => (i + round) % variants.length)) {
+        const v = variants[at] as Variant;
+        const fresh = await blockingTurn(v.server.client, BASH_PROMPT);
+        if (fresh.error || fresh.text !== "Ran it.") errors++;
+        v.newMs.push(fresh.finalMs);
       }
     }
     if (errors > 0) log(`bench: sandbox: ${errors} turn(s) did not complete with the command run`);
@@ -125,6 +153,23 @@ function rows(variants: readonly Variant[], rounds: number): Row[] {
       row(`CPU added, ${what}`, `${v.name} − off`, [cpu(v, part) - cpu(off, part)]),
     ]),
   ];
+  const strict = sandboxed.find((v) => v.name === '"strict" (bubblewrap)');
+  const strictBefore = sandboxed.find((v) => v.name === BEFORE);
+  const boundary =
+    strict && strictBefore
+      ? [
+          row(
+            "boundary added per command",
+            "strict − strict before, same round",
+            strict.wallMs.map((ms, i) => ms - (strictBefore.wallMs[i] ?? ms)),
+          ),
+          row(
+            "boundary added per new conversation",
+            "strict − strict before, same round",
+            strict.newMs.map((ms, i) => ms - (strictBefore.newMs[i] ?? ms)),
+          ),
+        ]
+      : [];
   return [
     row("turn", off.name, off.wallMs, { baseline: true }),
     ...sandboxed.flatMap((v) => [
@@ -136,6 +181,16 @@ function rows(variants: readonly Variant[], rounds: number): Row[] {
         { target: "< 50 ms" },
       ),
     ]),
+    row("new conversation", off.name, off.newMs, { baseline: true }),
+    ...sandboxed.flatMap((v) => [
+      row("new conversation", v.name, v.newMs),
+      row(
+        "added per new conversation",
+        `${v.name} − off, same round`,
+        v.newMs.map((ms, i) => ms - (off.newMs[i] ?? ms)),
+      ),
+    ]),
+    ...boundary,
     ...cpuRows("commands", "commands"),
     ...cpuRows("runtime", "runtime"),
   ];
