@@ -38,15 +38,18 @@ export class RefusedFileError extends Error {
     readonly kind: RefusalKind,
     readonly path: string,
   ) {
-    super(`refused ${path}: ${REASONS[kind]}`);
+    super(
+      `${path} ${REASONS[kind]}; the server reads and writes only regular files inside the ` +
+        "workspace, never through a link",
+    );
     this.name = "RefusedFileError";
   }
 }
 
 const REASONS: Record<RefusalKind, string> = {
-  link: "it is a symbolic link or lies under one",
-  "not-regular": "it is not a regular file",
-  outside: "it lies outside its root",
+  link: "is a symbolic link",
+  "not-regular": "is not a regular file",
+  outside: "lies outside the workspace",
 };
 
 const code = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { NormalizedEvent, SessionEvent } from "../claude/index.js";
+import type { RefusalKind } from "../common/safe-files.js";
 
 /** What the metrics read of the server at scrape time. */
 export interface MetricsSources {
@@ -41,7 +42,7 @@ export class ServerMetrics {
   readonly registry = new Registry();
   private readonly runs: Counter<"origin" | "outcome">;
   private readonly retries: Counter;
-  private readonly sandboxDenials: Counter;
+  private readonly sandboxDenials: Counter<"operation">;
   private readonly firstEvent: Histogram<"origin">;
   private readonly turnDuration: Histogram<"origin" | "outcome">;
   private readonly tokens: Counter<"caller" | "model" | "type">;
@@ -122,7 +123,12 @@ export class ServerMetrics {
       name: `${PREFIX}sandbox_denials_total`,
       help:
         "Commands the runtime marked refused by its OS sandbox (claude.sandbox); on Linux the " +
-        "network refusals, the only ones it marks.",
+        "network refusals, the only ones it marks. With an operation label: files the server " +
+        "itself refused to read or write in a workspace (server-file-link, " +
+        "server-file-not-regular, server-file-outside).",
+      // The commands' series stays unlabelled, as it always was; the server's refusals are
+      // labelled by kind beside it.
+      labelNames: ["operation"],
       registers,
     });
     this.tokens = new Counter({
@@ -159,6 +165,14 @@ export class ServerMetrics {
     if (event.kind !== "user") return;
     const refused = event.toolResults.filter((r) => r.sandbox !== undefined).length;
     if (refused > 0) this.sandboxDenials.inc(refused);
+  }
+
+  /**
+   * A file the server refused to read or write inside a workspace (an artifact, an inbox file):
+   * a link, something other than a regular file, or a path outside (`common/safe-files.ts`).
+   */
+  countFileRefusal(kind: RefusalKind): void {
+    this.sandboxDenials.inc({ operation: `server-file-${kind}` });
   }
 
   /** Feeds one session event (of any context). */

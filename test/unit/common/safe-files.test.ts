@@ -40,6 +40,8 @@ describe("segmentsInside", () => {
     ["a/../b.txt", ["b.txt"]],
     ["/w/ws/a.txt", ["a.txt"]],
     ["/real/ws/a.txt", ["a.txt"]],
+    ["/w/ws/..notes.md", ["..notes.md"]],
+    ["...", ["..."]],
   ])("%s is %j under the root", (path, segments) => {
     expect(segmentsInside("/w/ws", "/real/ws", path)).toEqual(segments);
   });
