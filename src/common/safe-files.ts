@@ -16,19 +16,17 @@ import { isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
 /**
  * The server's own reads and writes inside a workspace (artifacts, the inbox, the session map,
  * the pid file, git's exclude file): a sandboxed command can swap any file or folder there for a
- * symbolic link at any moment, so no path here is trusted as a string. A file is reached from
- * its root one component at a time, never through a link (`O_NOFOLLOW`), created folders
- * included, and refused unless it is a regular file whose real path lies inside the root.
+ * symbolic link at any moment, so no path is trusted as a string. A file is reached from its
+ * root one component at a time, never through a link (`O_NOFOLLOW`), made folders included, and
+ * refused unless it is a regular file whose real path lies inside the root.
  *
- * On Linux each folder is held open and the next component is opened through it
- * (`/proc/self/fd/<folder>/<name>`: the kernel resolves the name in that very folder, as
- * `openat` would, so renaming or replacing a folder after it was opened changes nothing), and
- * the opened file's path is the kernel's own answer (`readlink /proc/self/fd/<fd>`). Elsewhere
- * (macOS) each component is checked with `lstat` before it is used and the opened file's
- * device and inode are compared with the path's: a swap between the check and the open is caught
- * at the file, and only a folder swapped in that window is missed.
+ * On Linux each folder is held open and the next component opened through it
+ * (`/proc/self/fd/<folder>/<name>`: the kernel resolves the name in that very folder, as `openat`
+ * would, so a folder renamed or replaced once opened changes nothing), and the opened file's path
+ * is the kernel's own answer (`readlink /proc/self/fd/<fd>`). Elsewhere (macOS) each component is
+ * checked with `lstat` before use and the opened file's device and inode are compared with the
+ * path's: a swap at the file is caught, only a folder swapped in that window is missed.
  */
-
 /** Why a file was refused: a link on its path, not a regular file (a FIFO, a folder), outside. */
 export type RefusalKind = "link" | "not-regular" | "outside";
 
@@ -45,6 +43,9 @@ export class RefusedFileError extends Error {
     this.name = "RefusedFileError";
   }
 }
+
+/** Whether `err` is a refusal (for callers that skip a refused file and go on). */
+export const isRefused = (err: unknown): err is RefusedFileError => err instanceof RefusedFileError;
 
 const REASONS: Record<RefusalKind, string> = {
   link: "is a symbolic link",
@@ -81,11 +82,10 @@ interface Folder {
   readonly handle?: FileHandle;
 }
 
-/** Classifies what stands at `path` when it could not be opened as a folder or a file. */
-async function refusalAt(path: string, shown: string, folder: boolean): Promise<never> {
+/** Classifies what stands at `path` when it could not be opened as a folder. */
+async function refusalAt(path: string, shown: string): Promise<never> {
   const info = await lstat(path);
-  if (info.isSymbolicLink()) throw new RefusedFileError("link", shown);
-  throw new RefusedFileError(folder && info.isDirectory() ? "link" : "not-regular", shown);
+  throw new RefusedFileError(info.isSymbolicLink() ? "link" : "not-regular", shown);
 }
 
 /** The folder `segments` under `real`, each component a real folder (made when `create`). */
@@ -109,14 +109,14 @@ async function openFolder(real: string, segments: readonly string[], create: boo
         try {
           handle = await open(next, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
         } catch (err) {
-          if (code(err) === "ENOTDIR" || code(err) === "ELOOP") await refusalAt(next, shown, true);
+          if (code(err) === "ENOTDIR" || code(err) === "ELOOP") await refusalAt(next, shown);
           throw err;
         }
         await folder.handle?.close();
         folder = { path: "", handle };
       } else {
         const info = await lstat(next);
-        if (!info.isDirectory()) await refusalAt(next, shown, true);
+        if (!info.isDirectory()) await refusalAt(next, shown);
         folder = { path: next };
       }
     }
@@ -240,13 +240,8 @@ export async function writeFileInside(
   const { folder, at } = await openFolder(real, parents, true);
   const tempAt = `${at}/${tempName}`;
   try {
-    const handle = await openEntry(
-      at,
-      real,
-      [...parents, tempName],
-      O_WRONLY | O_CREAT | O_EXCL,
-      options.mode,
-    );
+    const flags = O_WRONLY | O_CREAT | O_EXCL;
+    const handle = await openEntry(at, real, [...parents, tempName], flags, options.mode);
     try {
       try {
         await handle.writeFile(data);
@@ -291,5 +286,12 @@ export async function removeInside(root: string, path: string): Promise<void> {
   }
 }
 
-/** Whether `err` is a refusal (for callers that skip a refused file and go on). */
-export const isRefused = (err: unknown): err is RefusedFileError => err instanceof RefusedFileError;
+/** A text file inside `root`; empty when missing or unreadable, but a refusal is thrown. */
+export async function readTextInside(root: string, path: string): Promise<string> {
+  try {
+    return (await readFileInside(root, path)).toString("utf8");
+  } catch (err) {
+    if (isRefused(err)) throw err;
+    return "";
+  }
+}
