@@ -34,9 +34,9 @@ const clip = (text: string | undefined) =>
 
 /**
  * The `*.md` files of `<cwd>/.claude/<folder>`: each one's name and frontmatter description,
- * sorted by name. A file that is a link or under one (it could name one outside) or cannot be read is
- * skipped: its text would not be the workspace's to show. Agents are named by their `name:` key (as
- * Claude Code does), commands by their file.
+ * sorted by name. A file that is a link or under one (it could name one outside) or cannot be
+ * read is skipped: its text would not be the workspace's to show. Agents are named by their
+ * `name:` key (as Claude Code does), commands by their file.
  */
 export async function readProjectEntries(
   cwd: string,
