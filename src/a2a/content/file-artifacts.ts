@@ -1,6 +1,5 @@
 import { constants } from "node:fs";
 import { realpath } from "node:fs/promises";
-import { isAbsolute, relative, resolve, sep } from "node:path";
 import { TextDecoder } from "node:util";
 import type { Artifact } from "@a2a-js/sdk";
 import { mediaTypeOfName, OCTET_STREAM } from "../../common/media-types.js";
