@@ -131,6 +131,8 @@ export class ServerMetrics {
       labelNames: ["operation"],
       registers,
     });
+    // A counter with labels shows no series until one is counted: the commands' shows 0 as before.
+    this.sandboxDenials.inc(0);
     this.tokens = new Counter({
       name: `${PREFIX}tokens_total`,
       help:
