@@ -1,9 +1,10 @@
 import { constants } from "node:fs";
 import { realpath } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
 import { TextDecoder } from "node:util";
 import type { Artifact } from "@a2a-js/sdk";
 import { mediaTypeOfName, OCTET_STREAM } from "../../common/media-types.js";
-import { openInside, segmentsInside } from "../../common/safe-files.js";
+import { isRefused, openInside, segmentsInside } from "../../common/safe-files.js";
 import { KIND } from "../../contract/kinds.js";
 import { artifact, rawPart, textPart } from "../../contract/messages.js";
 import { TEXT } from "../../contract/texts.js";
@@ -25,6 +26,22 @@ export function changedFilePath(toolName: string, input: unknown): string | unde
 export function fileOperation(toolName: string, response: unknown): "created" | "modified" {
   const type = (response as { type?: unknown } | null)?.type;
   return toolName === "Write" && type === "create" ? "created" : "modified";
+}
+
+/**
+ * Where a changed file is opened from, and its name in the task: workspace-relative, whether the
+ * runtime named it by the workspace's path or its real path (a workspace reached through a
+ * symlink: macOS's /tmp, a symlinked checkout); absolute outside the workspace.
+ */
+async function placeOf(change: FileChange) {
+  try {
+    const segments = segmentsInside(change.cwd, await realpath(change.cwd), change.path);
+    return { root: change.cwd, path: segments.join("/"), shown: segments.join("/") };
+  } catch (err) {
+    if (!isRefused(err)) throw err;
+    const abs = resolve(change.cwd, change.path);
+    return { root: dirname(abs), path: basename(abs), shown: abs };
+  }
 }
 
 /** Same path, same artifact: a second edit replaces the first version in the task. */
@@ -63,14 +80,14 @@ export function fileMediaType(name: string, bytes: Buffer): string {
  *
  * Claude wrote the file, but a sandboxed command may have swapped it (or a folder above it) for
  * a link since: it is opened inside the workspace without following any link, and a file that
- * is not a regular file inside it throws `RefusedFileError` (the caller skips it).
+ * is not a regular file inside it throws `RefusedFileError` (the caller skips it). A file outside
+ * the workspace (a Write the permission rules let through, in `additionalDirectories`) is named
+ * by its absolute path, and opened from its own folder the same way.
  */
 export async function fileArtifact(change: FileChange): Promise<Artifact> {
-  const handle = await openInside(change.cwd, change.path, constants.O_RDONLY);
+  const { root, path, shown } = await placeOf(change);
+  const handle = await openInside(root, path, constants.O_RDONLY);
   try {
-    // Workspace-relative, whether the runtime named it by the workspace's path or its real path
-    // (a workspace reached through a symlink: macOS's /tmp, a symlinked checkout).
-    const shown = segmentsInside(change.cwd, await realpath(change.cwd), change.path).join("/");
     const name = shown.split("/").at(-1) ?? shown;
     const metadata = {
       kind: KIND.file,

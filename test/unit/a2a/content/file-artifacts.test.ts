@@ -181,12 +181,17 @@ describe("fileArtifact", () => {
     expect(second.parts[0]?.content).toEqual({ $case: "raw", value: Buffer.from("v2") });
   });
 
-  it("refuses a file outside the workspace", async () => {
+  it("names a file outside the workspace by its absolute path, and refuses a link there", async () => {
     const outside = await mkdtemp(join(tmpdir(), "claude-a2a-outside-"));
     try {
       await writeFile(join(outside, "o.txt"), "out");
-      await expect(fileArtifact(change(join(outside, "o.txt")))).rejects.toMatchObject({
-        kind: "outside",
+      const art = await fileArtifact(change(join(outside, "o.txt")));
+      expect(art.artifactId).toBe(`file:${join(outside, "o.txt")}`);
+      expect(art.metadata).toMatchObject({ path: join(outside, "o.txt") });
+      expect(art.name).toBe("o.txt");
+      await symlink("/etc/hostname", join(outside, "l.txt"));
+      await expect(fileArtifact(change(join(outside, "l.txt")))).rejects.toMatchObject({
+        kind: "link",
       });
     } finally {
       await rm(outside, { recursive: true, force: true });
