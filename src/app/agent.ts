@@ -267,6 +267,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     autonomous,
     ...(o.timers && { timers: o.timers }),
     ...(o.inbox && { inbox: o.inbox }),
+    fileRefused: (refusal) => metrics.countFileRefusal(refusal.kind),
     ...(push && { push }),
     ...(replay && { replay }),
     ...(config.streaming.flushMs > 0 && { streaming: config.streaming }),

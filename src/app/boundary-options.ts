@@ -5,7 +5,6 @@ import { boundaryRuntimeSettings, boundarySettingSources } from "../sandbox/boun
 import { GUARD_MATCHER, type Refusal } from "../sandbox/file-guard.js";
 import { guardHook } from "../sandbox/guard-hook.js";
 import type { WorkspaceBoundary } from "../sandbox/workspace-boundary.js";
-import type { SessionWiring } from "./session-factory.js";
 
 /**
  * What the boundary changes in a process's options (docs/sandbox.md, "Threat model"): the
@@ -13,16 +12,14 @@ import type { SessionWiring } from "./session-factory.js";
  * outside the working directories. (Its commands' environment is in the sandbox settings.)
  */
 export function boundaryOptions(
-  w: SessionWiring,
+  b: WorkspaceBoundary | undefined,
+  settingSources: ClaudeSessionOptions["settingSources"],
   cwd: string,
   sdkOptions: Partial<Options>,
 ): Partial<ClaudeSessionOptions> {
-  const b = w.boundary;
   if (b === undefined) return {};
   return {
-    settingSources: boundarySettingSources(
-      w.config.claude.settingSources ?? DEFAULT_SETTING_SOURCES,
-    ),
+    settingSources: boundarySettingSources(settingSources ?? DEFAULT_SETTING_SOURCES),
     sdkOptions: {
       ...sdkOptions,
       // The operator's `claude.mcpServers` only: a project's .mcp.json is a conversation's to write.

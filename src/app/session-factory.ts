@@ -190,7 +190,7 @@ function buildSession(
     ...(Object.keys(sdkOptions).length > 0 && { sdkOptions }),
     ...(w.queryFactory && { queryFactory: w.queryFactory }),
     // Last: what the boundary takes away (settings, environment) no option above gives back.
-    ...boundaryOptions(w, sessionCwd, sdkOptions),
+    ...boundaryOptions(w.boundary, claude.settingSources, sessionCwd, sdkOptions),
     logger: w.logger.child(
       known === undefined
         ? { spare: true }

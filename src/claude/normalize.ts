@@ -169,10 +169,7 @@ function normalizeAssistant(m: Rec): NormalizedEvent {
   return ev;
 }
 
-function normalizeUser(
-  m: Rec,
-  guarded: Map<string, readonly SandboxViolation[]>,
-): NormalizedEvent {
+function normalizeUser(m: Rec, guarded: Map<string, readonly SandboxViolation[]>): NormalizedEvent {
   const message = isRec(m.message) ? m.message : {};
   const blocks = contentBlocks(message.content);
   const text = textOf(blocks);

@@ -208,13 +208,8 @@ export class ClaudeSession {
     return { runId, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
   }
 
-  /**
-   * The server refused this tool call before it ran (a PreToolUse hook): its result reads as a
-   * refusal, like a command the OS sandbox refused (`tool_use` status, log line, metric).
-   */
-  recordRefusal(toolUseId: string, violation: SandboxViolation): void {
-    this.core.refusals.set(toolUseId, [violation]);
-  }
+  /** The server refused this tool call before it ran: its result reads as a sandbox refusal. */
+  recordRefusal = (id: string, v: SandboxViolation): void => void this.core.refusals.set(id, [v]);
 
   /**
    * The run whose tool call `toolUseId` is, for a hook or a permission request that names it;

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { NormalizedEvent, SessionEvent } from "../claude/index.js";
+import type { RefusalKind } from "../common/safe-files.js";
 
 /** What the metrics read of the server at scrape time. */
 export interface MetricsSources {
@@ -41,7 +42,7 @@ export class ServerMetrics {
   readonly registry = new Registry();
   private readonly runs: Counter<"origin" | "outcome">;
   private readonly retries: Counter;
-  private readonly sandboxDenials: Counter;
+  private readonly sandboxDenials: Counter<"kind">;
   private readonly firstEvent: Histogram<"origin">;
   private readonly turnDuration: Histogram<"origin" | "outcome">;
   private readonly tokens: Counter<"caller" | "model" | "type">;
@@ -124,10 +125,13 @@ export class ServerMetrics {
         "Calls refused at the sandbox's boundary, by kind: command (the runtime marked a command " +
         "refused by its OS sandbox; on Linux the network refusals, the only ones it marks), or " +
         "what the server refused (outside-roots, server-file, runtime-state, runtime-settings, " +
-        "git-metadata, network, link).",
+        "git-metadata, network, sandbox-exit; file-link, file-not-regular, file-outside: a file the" +
+        " server itself would not read or write in a workspace).",
       labelNames: ["kind"],
       registers,
     });
+    // A counter with labels shows no series until one is counted: the commands' shows 0 at once.
+    this.sandboxDenials.inc({ kind: "command" }, 0);
     this.tokens = new Counter({
       name: `${PREFIX}tokens_total`,
       help:
@@ -161,8 +165,17 @@ export class ServerMetrics {
   private countDenials(event: NormalizedEvent): void {
     if (event.kind !== "user") return;
     for (const r of event.toolResults) {
-      if (r.sandbox !== undefined) this.sandboxDenials.inc({ kind: r.sandbox[0]?.kind ?? "command" });
+      if (r.sandbox !== undefined)
+        this.sandboxDenials.inc({ kind: r.sandbox[0]?.kind ?? "command" });
     }
+  }
+
+  /**
+   * A file the server refused to read or write inside a workspace (an artifact, an inbox file):
+   * a link, something other than a regular file, or a path outside (`common/safe-files.ts`).
+   */
+  countFileRefusal(kind: RefusalKind): void {
+    this.sandboxDenials.inc({ kind: `file-${kind}` });
   }
 
   /** Feeds one session event (of any context). */

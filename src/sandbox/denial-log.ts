@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { SessionEvent } from "../claude/index.js";
+import type { RefusedFileError } from "../common/safe-files.js";
 
 /**
  * One warn line per command the runtime marked refused by its sandbox, or tool call the server's
@@ -25,4 +26,15 @@ export function logSandboxDenials(logger: Logger, conversation: string, event: S
       kind === undefined ? "sandbox refused a command" : "the server refused a tool call",
     );
   }
+}
+
+export const FILE_REFUSED = "refused a file that is not a regular file inside the workspace";
+
+/**
+ * One warn line per file the server refused to read or write in a workspace (a Write swapped
+ * for a link, a link planted where the inbox goes): why (`kind`) and its workspace-relative
+ * path, never its contents.
+ */
+export function logFileRefusal(logger: Logger, refusal: RefusedFileError): void {
+  logger.warn({ kind: refusal.kind, path: refusal.path }, FILE_REFUSED);
 }

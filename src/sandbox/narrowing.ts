@@ -24,11 +24,15 @@ export type SandboxRequest =
   | { readonly ok: true; readonly overlay: SandboxSettings | undefined }
   | { readonly ok: false; readonly reason: string };
 
-/** The keys a task may add, each a list the runtime combines with the workspace's. */
-const NARROWING = {
-  network: ["deniedDomains"],
-  filesystem: ["denyRead", "denyWrite"],
-} as const;
+/**
+ * The keys a task may add, each a list the runtime combines with the workspace's. A map: the
+ * request is the caller's JSON, whose keys may be `__proto__` or `constructor`, and a lookup in
+ * an object literal would find its prototype's members there.
+ */
+const NARROWING: ReadonlyMap<string, readonly string[]> = new Map([
+  ["network", ["deniedDomains"]],
+  ["filesystem", ["denyRead", "denyWrite"]],
+]);
 
 const HOW =
   'a task may ask for "strict", or add network.deniedDomains, filesystem.denyRead or ' +
@@ -50,14 +54,16 @@ export function requestedSandbox(requested: unknown, policy: SandboxPolicy): San
   const object: Record<string, unknown> | undefined =
     requested === "strict" ? { preset: "strict" } : isRecord(requested) ? requested : undefined;
   if (object === undefined) return refuse(`${JSON.stringify(requested)} is not a narrowing`);
-  const { preset, ...rest } = object;
+  // Own keys only (`Object.hasOwn`): an inherited `preset` is not the caller's.
+  const preset = Object.hasOwn(object, "preset") ? object.preset : undefined;
+  const rest = Object.entries(object).filter(([key]) => key !== "preset");
   if (preset !== undefined && preset !== "strict") {
     return refuse(`preset ${JSON.stringify(preset)} is not a preset`);
   }
   const additions: { network?: Record<string, string[]>; filesystem?: Record<string, string[]> } =
     {};
-  for (const [section, value] of Object.entries(rest)) {
-    const allowed: readonly string[] | undefined = NARROWING[section as keyof typeof NARROWING];
+  for (const [section, value] of rest) {
+    const allowed = NARROWING.get(section);
     if (allowed === undefined || !isRecord(value)) {
       return refuse(`${section} would widen the sandbox or cannot be set per task`);
     }

@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { lstat } from "node:fs/promises";
+import { basename, join } from "node:path";
 import type { Logger } from "pino";
 import { z } from "zod";
+import { isRefused, readFileInside, removeInside, writeFileInside } from "../common/safe-files.js";
 import { linuxProcesses, type ProcessInfo, type ProcessTable } from "./process-table.js";
 
 export {
@@ -32,6 +32,20 @@ export function isSameProcess(record: ProcessRecord, info: ProcessInfo | undefin
     info.startTime === record.startTime &&
     info.cmdline === record.cmdline
   );
+}
+
+/**
+ * A Claude Code runtime as the Agent SDK starts it: its program (or the script its interpreter
+ * runs) is a `claude` (the native binary, `@anthropic-ai/claude-code`'s cli.js), and it speaks
+ * stream-json. The pid file is writable from a sandboxed command: whatever it lists, only such a
+ * process is ever stopped (never the user's editor, shell, or interactive `claude`). Pure.
+ */
+export function isClaudeRuntime(cmdline: string): boolean {
+  const words = cmdline.split(" ");
+  const program = words
+    .slice(0, 2)
+    .some((w) => /claude/i.test(basename(w)) || /[/\\]claude-(code|agent-sdk)[^/\\]*[/\\]/.test(w));
+  return program && /(^| )--output-format stream-json( |$)/.test(cmdline);
 }
 
 /** A process and all its descendants, deepest first (children stop before their parent). */
@@ -136,6 +150,13 @@ export class OrphanGuard {
     const stopped: number[] = [];
     for (const child of previous.children) {
       if (!isSameProcess(child, byPid.get(child.pid))) continue;
+      if (!isClaudeRuntime(child.cmdline)) {
+        this.o.logger.warn(
+          { pid: child.pid },
+          "the pid file lists a process that is not a Claude Code runtime; it is left alone",
+        );
+        continue;
+      }
       stopped.push(...processTree(child.pid, all));
     }
     if (stopped.length === 0) return [];
@@ -191,10 +212,8 @@ export class OrphanGuard {
     ) {
       return;
     }
-    await unlink(this.file).catch((err: unknown) => {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") {
-        this.o.logger.warn({ err, file: this.file }, "could not remove the pid file");
-      }
+    await removeInside(this.o.cwd, PIDS_FILE).catch((err: unknown) => {
+      this.o.logger.warn({ err, file: this.file }, "could not remove the pid file");
     });
   }
 
@@ -205,7 +224,8 @@ export class OrphanGuard {
 
   private async onDisk(): Promise<FileIdentity | undefined> {
     try {
-      const { size, mtimeMs, ino } = await stat(this.file);
+      // The name itself: a link put there is another file.
+      const { size, mtimeMs, ino } = await lstat(this.file);
       return { size, mtimeMs, ino };
     } catch {
       return undefined;
@@ -231,19 +251,22 @@ export class OrphanGuard {
     if (this.written?.text === text && pidFileCurrent(this.written, text, await this.onDisk())) {
       return;
     }
-    await mkdir(dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${randomBytes(4).toString("hex")}.tmp`;
-    await writeFile(temp, text);
-    await rename(temp, this.file);
+    // A temp file renamed over it, never through a link at `.claude` (safe-files.ts).
+    await writeFileInside(this.o.cwd, PIDS_FILE, text);
     const written = await this.onDisk();
     this.written = written && { ...written, text };
   }
 
+  /** The pid file, read without following a link, and only if it is a regular file. */
   private async read(): Promise<PidsFile | undefined> {
     try {
-      const parsed = fileSchema.safeParse(JSON.parse(await readFile(this.file, "utf8")));
+      const text = (await readFileInside(this.o.cwd, PIDS_FILE)).toString("utf8");
+      const parsed = fileSchema.safeParse(JSON.parse(text));
       return parsed.success ? parsed.data : undefined;
-    } catch {
+    } catch (err) {
+      if (isRefused(err)) {
+        this.o.logger.warn({ kind: err.kind, path: err.path }, "the pid file was refused; ignored");
+      }
       return undefined;
     }
   }

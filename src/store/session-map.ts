@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { rename } from "node:fs/promises";
+import { join } from "node:path";
 import { z } from "zod";
+import { isRefused, readFileInside, writeFileInside } from "../common/safe-files.js";
 import type { ConversationKey } from "../identity/conversation.js";
 
 /** Where the map lives, relative to the workspace (`claude.cwd`). */
@@ -79,6 +79,7 @@ export class SessionMap {
   private queued: Promise<void> | null = null;
 
   private constructor(
+    private readonly cwd: string,
     readonly file: string,
     entries: Map<ConversationKey, SessionEntry>,
     now: () => Date,
@@ -91,13 +92,13 @@ export class SessionMap {
   static async open(options: SessionMapOptions): Promise<SessionMap> {
     const file = join(options.cwd, SESSIONS_FILE);
     const now = options.now ?? (() => new Date());
-    const loaded = await load(file, options.logger, now);
+    const loaded = await load(options.cwd, file, options.logger, now);
     const upgrade = options.upgradeKey;
     if (upgrade === undefined) {
-      return new SessionMap(file, loaded as Map<ConversationKey, SessionEntry>, now);
+      return new SessionMap(options.cwd, file, loaded as Map<ConversationKey, SessionEntry>, now);
     }
     const entries = new Map([...loaded].map(([key, entry]) => [upgrade(key), entry]));
-    const map = new SessionMap(file, entries, now);
+    const map = new SessionMap(options.cwd, file, entries, now);
     const kept = new Set<string>(entries.keys());
     if ([...loaded.keys()].some((key) => !kept.has(key))) await map.persist();
     return map;
@@ -182,7 +183,9 @@ export class SessionMap {
     if (this.queued) return this.queued;
     const write = this.tail.then(() => {
       this.queued = null;
-      return writeAtomically(this.file, serialize(this.entries));
+      // Temp file, fsync, rename, fsync of the folder; never through a link (a sandboxed
+      // command can put one at `.claude`).
+      return writeFileInside(this.cwd, SESSIONS_FILE, serialize(this.entries), { sync: true });
     });
     this.queued = write;
     this.tail = write.catch(() => undefined);
@@ -191,15 +194,24 @@ export class SessionMap {
 }
 
 async function load(
+  cwd: string,
   file: string,
   logger: SessionMapLogger,
   now: () => Date,
 ): Promise<Map<string, SessionEntry>> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = (await readFileInside(cwd, SESSIONS_FILE)).toString("utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return new Map();
+    if (isRefused(err)) {
+      // A link (or a FIFO…) in its place is not the server's map: the next write replaces it.
+      logger.warn(
+        { kind: err.kind, path: err.path },
+        "session map file refused (not a regular file inside the workspace); starting with no sessions",
+      );
+      return new Map();
+    }
     throw err;
   }
   let problem: string;
@@ -241,35 +253,4 @@ function entriesOf(file: { sessions: Record<string, SessionEntry> }): Map<string
 function serialize(entries: Map<string, SessionEntry>): string {
   const sessions = Object.fromEntries(entries);
   return `${JSON.stringify({ version: 1, sessions }, null, 2)}\n`;
-}
-
-async function writeAtomically(file: string, content: string): Promise<void> {
-  const dir = dirname(file);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  try {
-    const handle = await open(temp, "wx");
-    try {
-      await handle.writeFile(content, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
-  await syncDirectory(dir);
-}
-
-// Makes the rename itself durable on POSIX; directories cannot be opened this way on Windows.
-async function syncDirectory(dir: string): Promise<void> {
-  if (process.platform === "win32") return;
-  const handle = await open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }

@@ -1,5 +1,4 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { removeInside, writeFileInside } from "../common/safe-files.js";
 
 /**
  * The inbox: where the file parts of a task's messages are written in the workspace, so Claude
@@ -22,15 +21,16 @@ export function safeSegment(s: string): string {
     .slice(0, 120);
 }
 
+/**
+ * Writes a task's attachments. A sandboxed command can plant a link at any folder of the way
+ * (`.claude`, the inbox, the task's folder) or at a file's name: no link is followed, and a link
+ * on the way throws `RefusedFileError` before anything is written (`common/safe-files.ts`).
+ */
 export async function writeInbox(cwd: string, files: readonly InboxFile[]): Promise<void> {
-  for (const file of files) {
-    const target = join(cwd, file.path);
-    await mkdir(join(target, ".."), { recursive: true });
-    await writeFile(target, file.bytes);
-  }
+  for (const file of files) await writeFileInside(cwd, file.path, file.bytes);
 }
 
 /** Removes a task's inbox folder (a task that ended before Claude saw its attachments). */
 export async function removeInbox(cwd: string, taskId: string): Promise<void> {
-  await rm(join(cwd, INBOX_DIR, safeSegment(taskId)), { recursive: true, force: true });
+  await removeInside(cwd, `${INBOX_DIR}/${safeSegment(taskId)}`);
 }

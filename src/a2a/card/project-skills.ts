@@ -1,5 +1,7 @@
-import { open, readdir, realpath, stat } from "node:fs/promises";
-import { join, sep } from "node:path";
+import { constants } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { openInside } from "../../common/safe-files.js";
 import type { ProjectEntry } from "../../contract/extended-card.js";
 import { frontmatter } from "./frontmatter.js";
 
@@ -11,8 +13,9 @@ const MAX_DESCRIPTION = 500;
 /** What Claude Code accepts as a command or agent name; anything else is skipped. */
 const NAME = /^[A-Za-z0-9][\w.:-]{0,63}$/;
 
-async function head(file: string): Promise<string> {
-  const handle = await open(file, "r");
+/** The head of a regular file inside `cwd`, opened without following a link (safe-files.ts). */
+async function head(cwd: string, file: string): Promise<string> {
+  const handle = await openInside(cwd, file, constants.O_RDONLY);
   try {
     const buffer = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
@@ -21,8 +24,6 @@ async function head(file: string): Promise<string> {
     await handle.close();
   }
 }
-
-const inside = (path: string, root: string) => path === root || path.startsWith(`${root}${sep}`);
 
 const clip = (text: string | undefined) =>
   text === undefined || text.trim() === ""
@@ -33,18 +34,16 @@ const clip = (text: string | undefined) =>
 
 /**
  * The `*.md` files of `<cwd>/.claude/<folder>`: each one's name and frontmatter description,
- * sorted by name. A file that resolves outside the workspace (a symlink) or cannot be read is
- * skipped: its text would not be the workspace's to show. Agents are named by their `name:` key (as
- * Claude Code does), commands by their file.
+ * sorted by name. A file that is a link or under one (it could name one outside) or cannot be
+ * read is skipped: its text would not be the workspace's to show. Agents are named by their
+ * `name:` key (as Claude Code does), commands by their file.
  */
 export async function readProjectEntries(
   cwd: string,
   folder: "commands" | "agents",
 ): Promise<ProjectEntry[]> {
-  let root: string;
   let files: string[];
   try {
-    root = await realpath(cwd);
     files = (await readdir(join(cwd, ".claude", folder))).filter((f) => f.endsWith(".md")).sort();
   } catch {
     return [];
@@ -53,10 +52,8 @@ export async function readProjectEntries(
   for (const file of files) {
     if (entries.size >= MAX_ENTRIES) break;
     try {
-      const real = await realpath(join(cwd, ".claude", folder, file));
-      // A FIFO or a device would block the read: regular files only.
-      if (!inside(real, root) || !(await stat(real)).isFile()) continue;
-      const meta = frontmatter(await head(real));
+      // A link, a FIFO or a device is refused (the FIFO would block the read).
+      const meta = frontmatter(await head(cwd, `.claude/${folder}/${file}`));
       const fromFile = file.slice(0, -".md".length);
       const name = folder === "agents" ? (meta.name ?? fromFile) : fromFile;
       if (!NAME.test(name) || entries.has(name)) continue;

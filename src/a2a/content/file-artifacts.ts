@@ -1,8 +1,10 @@
-import { readFile, realpath, stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { constants } from "node:fs";
+import { realpath } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
 import { TextDecoder } from "node:util";
 import type { Artifact } from "@a2a-js/sdk";
 import { mediaTypeOfName, OCTET_STREAM } from "../../common/media-types.js";
+import { isRefused, openInside, segmentsInside } from "../../common/safe-files.js";
 import { KIND } from "../../contract/kinds.js";
 import { artifact, rawPart, textPart } from "../../contract/messages.js";
 import { TEXT } from "../../contract/texts.js";
@@ -26,17 +28,21 @@ export function fileOperation(toolName: string, response: unknown): "created" | 
   return toolName === "Write" && type === "create" ? "created" : "modified";
 }
 
-/** Workspace-relative with `/` separators; absolute when the file lies outside the workspace. */
-export function displayPath(cwd: string, path: string): string {
-  const abs = isAbsolute(path) ? path : resolve(cwd, path);
-  const rel = relative(cwd, abs);
-  // `..foo` is a file in the workspace; only `..` itself or `../…` leaves it.
-  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return abs;
-  return rel.split(sep).join("/");
+/**
+ * Where a changed file is opened from, and its name in the task: workspace-relative, whether the
+ * runtime named it by the workspace's path or its real path (a workspace reached through a
+ * symlink: macOS's /tmp, a symlinked checkout); absolute outside the workspace.
+ */
+async function placeOf(change: FileChange) {
+  try {
+    const segments = segmentsInside(change.cwd, await realpath(change.cwd), change.path);
+    return { root: change.cwd, path: segments.join("/"), shown: segments.join("/") };
+  } catch (err) {
+    if (!isRefused(err)) throw err;
+    const abs = resolve(change.cwd, change.path);
+    return { root: dirname(abs), path: basename(abs), shown: abs };
+  }
 }
-
-/** The path with its symlinks resolved; as given when it cannot be (gone meanwhile). */
-const realPath = (path: string): Promise<string> => realpath(path).catch(() => path);
 
 /** Same path, same artifact: a second edit replaces the first version in the task. */
 export const fileArtifactId = (path: string) => `file:${path}`;
@@ -71,36 +77,43 @@ export function fileMediaType(name: string, bytes: Buffer): string {
  * The artifact for a created or modified file: one A2A file part (`raw` bytes, `mediaType`,
  * `filename`), text files included, so that any client treats it as a file; or, above the size
  * cap, a text note marked `truncated`. `metadata.mediaType` says the file's type in both cases.
+ *
+ * Claude wrote the file, but a sandboxed command may have swapped it (or a folder above it) for
+ * a link since: it is opened inside the workspace without following any link, and a file that
+ * is not a regular file inside it throws `RefusedFileError` (the caller skips it). A file outside
+ * the workspace (a Write the permission rules let through, in `additionalDirectories`) is named
+ * by its absolute path, and opened from its own folder the same way.
  */
 export async function fileArtifact(change: FileChange): Promise<Artifact> {
-  const abs = isAbsolute(change.path) ? change.path : resolve(change.cwd, change.path);
-  // Real paths on both sides: a workspace reached through a symlink (macOS's /tmp, a symlinked
-  // checkout) is the runtime's real cwd, and its files get the same relative ids.
-  const [cwd, file] = await Promise.all([realPath(change.cwd), realPath(abs)]);
-  const shown = displayPath(cwd, file);
-  const name = shown.split("/").at(-1) ?? shown;
-  const metadata = {
-    kind: KIND.file,
-    path: shown,
-    tool: change.toolName,
-    operation: change.operation,
-  };
-  const { size } = await stat(abs);
-  if (size > change.maxBytes) {
-    const note = TEXT.fileTooLarge(shown, change.operation, size, change.maxBytes);
-    const mediaType = mediaTypeOfName(name) ?? OCTET_STREAM;
-    return artifact(fileArtifactId(shown), name, [textPart(note)], {
+  const { root, path, shown } = await placeOf(change);
+  const handle = await openInside(root, path, constants.O_RDONLY);
+  try {
+    const name = shown.split("/").at(-1) ?? shown;
+    const metadata = {
+      kind: KIND.file,
+      path: shown,
+      tool: change.toolName,
+      operation: change.operation,
+    };
+    const { size } = await handle.stat();
+    if (size > change.maxBytes) {
+      const note = TEXT.fileTooLarge(shown, change.operation, size, change.maxBytes);
+      const mediaType = mediaTypeOfName(name) ?? OCTET_STREAM;
+      return artifact(fileArtifactId(shown), name, [textPart(note)], {
+        ...metadata,
+        mediaType,
+        size,
+        truncated: true,
+      });
+    }
+    const bytes = await handle.readFile();
+    const mediaType = fileMediaType(name, bytes);
+    return artifact(fileArtifactId(shown), name, [rawPart(bytes, mediaType, name)], {
       ...metadata,
       mediaType,
-      size,
-      truncated: true,
+      size: bytes.length,
     });
+  } finally {
+    await handle.close();
   }
-  const bytes = await readFile(abs);
-  const mediaType = fileMediaType(name, bytes);
-  return artifact(fileArtifactId(shown), name, [rawPart(bytes, mediaType, name)], {
-    ...metadata,
-    mediaType,
-    size: bytes.length,
-  });
 }

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { RefusedFileError } from "../../common/safe-files.js";
 import { realTimers, type Timers } from "../../common/timers.js";
 import { parseConversationKey } from "../../identity/conversation.js";
 import type { SessionPool } from "../../sessions/pool.js";
@@ -25,6 +26,8 @@ export interface ExecutorOptions extends TaskOutlets {
   readonly autonomous: AutonomousTasks;
   readonly timers?: Timers;
   readonly inbox?: Inbox;
+  /** A file the server refused to read or write in the workspace (the metrics count it). */
+  readonly fileRefused?: (refusal: RefusedFileError) => void;
   /** How streamed text is gathered (`streaming.*`); undefined: one event per model delta. */
   readonly streaming?: { readonly flushMs: number; readonly maxChunkChars: number };
   /** `artifacts.maxToolOutputBytes`: the cap of a tool call's input and output on the stream. */
@@ -52,6 +55,7 @@ export function taskEnvironment(options: ExecutorOptions): TaskEnvironment<Serve
     policy: options.policy,
     timers: options.timers ?? realTimers,
     inbox: options.inbox ?? defaultInbox,
+    ...(options.fileRefused && { fileRefused: options.fileRefused }),
     streaming: options.streaming,
     ...(options.toolOutputBytes !== undefined && { toolOutputBytes: options.toolOutputBytes }),
     ...(options.isolation && { isolation: options.isolation }),

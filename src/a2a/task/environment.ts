@@ -3,6 +3,7 @@ import type { ConversationKey } from "../../identity/conversation.js";
 import type { SessionLease } from "../../sessions/pool.js";
 import type { Timers } from "../../common/timers.js";
 import type { Ticket } from "../routing/context-queue.js";
+import type { RefusedFileError } from "../../common/safe-files.js";
 import type { InboxFile } from "../../workspace/inbox.js";
 import type { TaskCommit } from "../../workspace/worktrees/commit.js";
 import type { WorktreeRewind } from "../../workspace/worktrees/rewind.js";
@@ -84,6 +85,8 @@ export interface TaskEnvironment<Task = unknown> {
   readonly policy: TurnPolicy;
   readonly timers: Timers;
   readonly inbox: Inbox;
+  /** A file the server refused to read or write (an artifact, an attachment): counted. */
+  readonly fileRefused?: (refusal: RefusedFileError) => void;
   /** Unset: every conversation works in the workspace itself (`claude.isolation: "shared"`). */
   readonly isolation?: { readonly worktrees: TaskIsolation; readonly maxDiffBytes: number };
   /** Rewind and fork (the control extension); unset: both off. */

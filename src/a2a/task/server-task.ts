@@ -3,7 +3,9 @@ import type { ExecutionEventBus } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { Logger } from "pino";
 import type { BackgroundTask, ClaudeSession, SteerPriority } from "../../claude/index.js";
+import { isRefused } from "../../common/safe-files.js";
 import type { ConversationKey } from "../../identity/conversation.js";
+import { logFileRefusal } from "../../sandbox/denial-log.js";
 import type { TraceSpan } from "../../tracing/tracing.js";
 import type { TaskRef } from "../../contract/messages.js";
 import { status } from "../../contract/statuses.js";
@@ -207,6 +209,12 @@ export class ServerTask {
     try {
       artifact = await fileArtifact(change);
     } catch (err) {
+      if (isRefused(err)) {
+        // Swapped for a link (or a FIFO…) since Claude wrote it: skipped, the task goes on.
+        logFileRefusal(this.logger, err);
+        core.env.fileRefused?.(err);
+        return;
+      }
       this.logger.warn({ err, path: change.path }, "file artifact could not be built");
       return;
     }

@@ -1,3 +1,5 @@
+import { isRefused } from "../../common/safe-files.js";
+import { logFileRefusal } from "../../sandbox/denial-log.js";
 import { sessionResetText } from "../../sessions/recovery.js";
 import { status } from "../../contract/statuses.js";
 import { TEXT } from "../../contract/texts.js";
@@ -40,8 +42,15 @@ export class TaskStart {
       try {
         await core.env.inbox.write(cwd, plan.files);
       } catch (err) {
-        core.logger.error({ err }, "inbox write failed");
-        this.finish.fail(TEXT.inboxFailed(String(err)));
+        if (isRefused(err)) {
+          // A link planted where the inbox goes: nothing is written through it.
+          logFileRefusal(core.logger, err);
+          core.env.fileRefused?.(err);
+          this.finish.fail(TEXT.inboxFailed(err.message));
+        } else {
+          core.logger.error({ err }, "inbox write failed");
+          this.finish.fail(TEXT.inboxFailed(String(err)));
+        }
         return;
       }
       if (core.ended) {

@@ -1,5 +1,5 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import nodePath, { join } from "node:path";
+import nodePath from "node:path";
+import { readTextInside, writeFileInside } from "../../common/safe-files.js";
 import { excludePatterns, resolveServerPath, withExcludes } from "./names.js";
 
 /**
@@ -19,10 +19,9 @@ export async function excludeServerFiles(
     [`${dir}/`, ...o.serverPaths.map((p) => resolveServerPath(o.cwd, p))],
     nodePath,
   );
-  const file = join(repo, "info", "exclude");
-  const current = await readFile(file, "utf8").catch(() => "");
+  // Never through a link at `info` or `info/exclude` (common/safe-files.ts).
+  const current = await readTextInside(repo, "info/exclude");
   const next = withExcludes(current, patterns);
   if (next === undefined) return;
-  await mkdir(join(repo, "info"), { recursive: true });
-  await writeFile(file, next);
+  await writeFileInside(repo, "info/exclude", next);
 }

@@ -1,5 +1,5 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import nodePath, { join, resolve } from "node:path";
+import nodePath, { isAbsolute, join, relative, resolve } from "node:path";
+import { readTextInside, writeFileInside } from "../../common/safe-files.js";
 import { GitError, runGit } from "./git.js";
 import { excludePatterns, resolveServerPath, withExcludes } from "./names.js";
 
@@ -28,12 +28,15 @@ export async function excludeServerFiles(
     serverPaths.map((p) => resolveServerPath(cwd, p)),
     nodePath,
   );
-  const info = join(resolve(cwd, common), "info");
-  const file = join(info, "exclude");
-  const current = await readFile(file, "utf8").catch(() => "");
+  // `.git/info` is writable from a sandboxed command: read and written without following a
+  // link, from the workspace when the git folder lies in it (a link at `.git` is refused too).
+  const gitDir = resolve(cwd, common);
+  const rel = relative(cwd, gitDir);
+  const inside = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+  const [root, file] = inside ? [cwd, join(rel, "info", "exclude")] : [gitDir, "info/exclude"];
+  const current = await readTextInside(root, file);
   const next = withExcludes(current, patterns);
   if (next === undefined) return [];
-  await mkdir(info, { recursive: true });
-  await writeFile(file, next);
+  await writeFileInside(root, file, next);
   return patterns.filter((p) => !current.split("\n").includes(p));
 }

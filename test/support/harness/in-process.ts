@@ -75,6 +75,11 @@ export interface HarnessOptions {
   readonly grpc?: boolean;
   /** Wraps the real inbox writer (e.g. to hold an attachment's write). */
   readonly inbox?: (real: Inbox) => Inbox;
+  /**
+   * Wraps the real query factory (e.g. to act just before one of the server's hooks runs, as a
+   * background command could at that moment).
+   */
+  readonly queryFactory?: (real: QueryFactory) => QueryFactory;
   /** The wall clock of per-caller limits (kept across `restart()`). */
   readonly clock?: Clock;
   /** Tracing for each server started (a function: a stopped server shuts its tracing down). */
@@ -117,7 +122,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
       logger,
       claudeEnv: bench.sandbox.env,
       sdkOptions: { stderr: (d) => bench.stderr.push(d) },
-      queryFactory: seen.queryFactory,
+      queryFactory: options.queryFactory?.(seen.queryFactory) ?? seen.queryFactory,
       ...(inbox && { inbox }),
       ...(options.clock && { clock: options.clock }),
       ...(options.tracing && { tracing: options.tracing() }),

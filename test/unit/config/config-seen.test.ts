@@ -63,7 +63,9 @@ describe("a config file changed since the last start", () => {
     await writeFile(file, JSON.stringify({ server: { port: 1 } }));
     let out = "";
     await main(["--check", "--cwd", cwd], { out: (t) => (out += t), err: () => undefined });
-    expect(out).toMatch(/^warn {2}config: the config file .* changed since the server last started/m);
+    expect(out).toMatch(
+      /^warn {2}config: the config file .* changed since the server last started/m,
+    );
     expect((await configChange(file, cwd)).kind).toBe("changed");
   });
 });

@@ -116,6 +116,27 @@ describe("requestedSandbox: a task narrows its workspace's sandbox, never widens
       'cannot be made strict per task ("strict" cannot have excludedCommands',
     ],
     ["a number", 3, off, "3 is not a narrowing"],
+    // As parsed from the caller's JSON: own keys named like Object.prototype's members.
+    ["a __proto__ key", JSON.parse('{"__proto__": {"x": ["a"]}}'), custom, "__proto__ would widen"],
+    [
+      "a constructor key",
+      JSON.parse('{"constructor": {"x": ["a"]}}'),
+      custom,
+      "constructor would widen",
+    ],
+    ["a toString key", JSON.parse('{"toString": {"x": ["a"]}}'), custom, "toString would widen"],
+    [
+      "a __proto__ key inside a section",
+      JSON.parse('{"network": {"__proto__": ["a.example"]}}'),
+      custom,
+      "network.__proto__ would widen",
+    ],
+    [
+      "a __proto__ preset beside a section",
+      JSON.parse('{"__proto__": {"preset": "strict"}, "network": {"deniedDomains": ["a"]}}'),
+      custom,
+      "__proto__ would widen",
+    ],
   ])("refuses %s", (_name, requested, policy, reason) => {
     const result = requestedSandbox(requested, policy);
     expect(result.ok).toBe(false);

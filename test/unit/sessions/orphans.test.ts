@@ -1,4 +1,4 @@
-import { access, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { access, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   OrphanGuard,
   PIDS_FILE,
+  isClaudeRuntime,
   isSameProcess,
   parseChildren,
   parseStat,
@@ -237,5 +238,74 @@ describe("OrphanGuard", () => {
     await new OrphanGuard({ cwd, logger, processes: table, selfPid: 100 }).record();
     await new OrphanGuard({ cwd, logger, processes: table, selfPid: 200 }).release();
     expect(await exists(join(cwd, PIDS_FILE))).toBe(true);
+  });
+});
+
+describe("orphans: the pid file is writable from a sandboxed command", () => {
+  it.each([
+    ["/x/claude --output-format stream-json", true],
+    [
+      "/w/node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude --output-format stream-json --verbose --input-format stream-json",
+      true,
+    ],
+    [
+      "node /w/node_modules/@anthropic-ai/claude-code/cli.js --output-format stream-json --verbose",
+      true,
+    ],
+    ["claude", false],
+    ["/usr/bin/claude --resume abc", false],
+    ["vim claude.txt", false],
+    ["sleep 300 --output-format stream-json", false],
+    ["bash -c claude --output-format stream-json", false],
+    ["/x/claude --output-format stream-jsonx", false],
+  ])("%s is a Claude Code runtime: %s", (cmdline, expected) => {
+    expect(isClaudeRuntime(cmdline)).toBe(expected);
+  });
+
+  /** A pid file that lists `children` of a dead server 100, as a command could write it. */
+  const forged = (children: ProcessInfo[]) =>
+    JSON.stringify({
+      version: 1,
+      server: { pid: 100, startTime: "10000", cmdline: "node claude-a2a" },
+      children: children.map(({ pid, startTime, cmdline }) => ({ pid, startTime, cmdline })),
+    });
+
+  it("stops only the listed processes that are Claude Code runtimes", async () => {
+    const runtime = proc(101, 1, "/x/claude --output-format stream-json");
+    const editor = proc(150, 1, "vim notes.txt");
+    const table = new FakeTable([runtime, editor, proc(200, 1, "node claude-a2a")]);
+    await mkdir(join(cwd, ".claude"));
+    await writeFile(join(cwd, PIDS_FILE), forged([runtime, editor]));
+    const next = new OrphanGuard({ cwd, logger, processes: table, selfPid: 200, graceMs: 0 });
+    expect(await next.stopPredecessor()).toEqual([101]);
+    expect(table.killed).toEqual([[101, "SIGTERM"]]);
+  });
+
+  it.each([
+    ["a link to a file", "file"],
+    ["under a .claude that is a link", "folder"],
+  ])("reads no pid file that is %s", async (_what, how) => {
+    const runtime = proc(101, 1, "/x/claude --output-format stream-json");
+    const table = new FakeTable([runtime, proc(200, 1, "node claude-a2a")]);
+    const elsewhere = await mkdtemp(join(tmpdir(), "a2a-orphans-elsewhere-"));
+    try {
+      await writeFile(join(elsewhere, "claude-a2a.pids.json"), forged([runtime]));
+      if (how === "file") {
+        await mkdir(join(cwd, ".claude"));
+        await symlink(join(elsewhere, "claude-a2a.pids.json"), join(cwd, PIDS_FILE));
+      } else {
+        await symlink(elsewhere, join(cwd, ".claude"));
+      }
+      const next = new OrphanGuard({ cwd, logger, processes: table, selfPid: 200, graceMs: 0 });
+      expect(await next.stopPredecessor()).toEqual([]);
+      expect(table.killed).toEqual([]);
+      // Nor is its own written through the link.
+      await next.record();
+      expect(await readFile(join(elsewhere, "claude-a2a.pids.json"), "utf8")).toBe(
+        forged([runtime]),
+      );
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -153,5 +153,40 @@ describe("SessionMap", () => {
     await expect(map.set(k(""), "s")).rejects.toThrow(TypeError);
     await expect(map.set(k("c"), "")).rejects.toThrow(TypeError);
     expect(map.size).toBe(0);
+  });
+});
+
+describe("SessionMap: a link a sandboxed command put in the workspace", () => {
+  const outsideMap = JSON.stringify({
+    version: 1,
+    sessions: { ctx: { sessionId: "theirs", updatedAt: "2025-01-01T00:00:00.000Z" } },
+  });
+  let outside: string;
+  beforeEach(async () => {
+    outside = await mkdtemp(join(tmpdir(), "claude-a2a-sessions-outside-"));
+    await writeFile(join(outside, "claude-a2a.sessions.json"), outsideMap);
+  });
+  afterEach(async () => {
+    await rm(outside, { recursive: true, force: true });
+  });
+
+  it("is not read at the file's name, and the next write replaces it, not what it names", async () => {
+    await mkdir(claudeDir());
+    await symlink(join(outside, "claude-a2a.sessions.json"), join(dir, SESSIONS_FILE));
+    const map = await open();
+    expect(map.size).toBe(0);
+    expect(warnings[0]?.obj).toEqual({ kind: "link", path: SESSIONS_FILE });
+    await map.set(k("mine"), "s");
+    expect(await readFile(join(outside, "claude-a2a.sessions.json"), "utf8")).toBe(outsideMap);
+    expect((await lstat(join(dir, SESSIONS_FILE))).isFile()).toBe(true);
+  });
+
+  it("at .claude is neither read nor written through", async () => {
+    await symlink(outside, claudeDir());
+    const map = await open();
+    expect(map.size).toBe(0);
+    await expect(map.set(k("mine"), "s")).rejects.toMatchObject({ kind: "link", path: ".claude" });
+    expect(await readdir(outside)).toEqual(["claude-a2a.sessions.json"]);
+    expect(await readFile(join(outside, "claude-a2a.sessions.json"), "utf8")).toBe(outsideMap);
   });
 });

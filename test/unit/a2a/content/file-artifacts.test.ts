@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Part } from "@a2a-js/sdk";
@@ -6,13 +7,13 @@ import { describe, expect, it } from "vitest";
 import {
   changedFilePath,
   decodeText,
-  displayPath,
   fileArtifact,
   fileArtifactId,
   fileOperation,
   FILE_TOOL_MATCHER,
   type FileChange,
 } from "../../../../src/a2a/content/file-artifacts.js";
+import { RefusedFileError } from "../../../../src/common/safe-files.js";
 import { useTempDir } from "../../../support/unit/temp-dir.js";
 
 describe("changedFilePath", () => {
@@ -59,28 +60,6 @@ describe("fileOperation", () => {
     expect(fileOperation("Edit", { type: "create" })).toBe("modified");
     expect(fileOperation("MultiEdit", {})).toBe("modified");
     expect(fileOperation("NotebookEdit", { type: "create" })).toBe("modified");
-  });
-});
-
-describe("displayPath", () => {
-  const cwd = "/work/ws";
-  it("is workspace-relative with / for files inside the workspace", () => {
-    expect(displayPath(cwd, "/work/ws/src/a.ts")).toBe("src/a.ts");
-    expect(displayPath(cwd, "src/a.ts")).toBe("src/a.ts");
-    expect(displayPath(cwd, "./src/../b.md")).toBe("b.md");
-    expect(displayPath(cwd, "/work/ws/a.txt")).toBe("a.txt");
-  });
-
-  it("is absolute for files outside the workspace", () => {
-    expect(displayPath(cwd, "/tmp/out.txt")).toBe("/tmp/out.txt");
-    expect(displayPath(cwd, "../other/x.txt")).toBe("/work/other/x.txt");
-    expect(displayPath(cwd, "/work/ws-sibling/x")).toBe("/work/ws-sibling/x");
-    expect(displayPath(cwd, "/work/ws")).toBe("/work/ws");
-  });
-
-  it("keeps a file whose name merely starts with two dots relative", () => {
-    expect(displayPath(cwd, "/work/ws/..notes.md")).toBe("..notes.md");
-    expect(displayPath(cwd, "/work/ws/...")).toBe("...");
   });
 });
 
@@ -202,7 +181,7 @@ describe("fileArtifact", () => {
     expect(second.parts[0]?.content).toEqual({ $case: "raw", value: Buffer.from("v2") });
   });
 
-  it("names a file outside the workspace by its absolute path", async () => {
+  it("names a file outside the workspace by its absolute path, and refuses a link there", async () => {
     const outside = await mkdtemp(join(tmpdir(), "claude-a2a-outside-"));
     try {
       await writeFile(join(outside, "o.txt"), "out");
@@ -210,8 +189,51 @@ describe("fileArtifact", () => {
       expect(art.artifactId).toBe(`file:${join(outside, "o.txt")}`);
       expect(art.metadata).toMatchObject({ path: join(outside, "o.txt") });
       expect(art.name).toBe("o.txt");
+      await symlink("/etc/hostname", join(outside, "l.txt"));
+      await expect(fileArtifact(change(join(outside, "l.txt")))).rejects.toMatchObject({
+        kind: "link",
+      });
     } finally {
       await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ["the file", "notes.txt", "notes.txt", "notes.txt"],
+    ["a folder above it", "docs", "docs/secret", "docs"],
+  ])(
+    "refuses %s swapped for a link to a secret outside, and reads nothing of it",
+    async (_what, link, path, shown) => {
+      const outside = await mkdtemp(join(tmpdir(), "claude-a2a-outside-"));
+      try {
+        await writeFile(join(outside, "secret"), "SECRET");
+        await symlink(link === "docs" ? outside : join(outside, "secret"), join(cwd(), link));
+        const err = await fileArtifact(change(path)).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(RefusedFileError);
+        expect(err).toMatchObject({ kind: "link", path: shown });
+        expect(String(err)).not.toContain("SECRET");
+      } finally {
+        await rm(outside, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it("refuses a FIFO in the file's place without waiting for a writer", async () => {
+    execFileSync("mkfifo", [join(cwd(), "pipe.txt")]);
+    await expect(fileArtifact(change("pipe.txt"))).rejects.toMatchObject({ kind: "not-regular" });
+  });
+
+  it("names a file of a workspace reached through a link by its workspace-relative path", async () => {
+    const link = `${cwd()}-link`;
+    await symlink(cwd(), link);
+    try {
+      await writeFile(join(cwd(), "a.txt"), "a");
+      const real = await fileArtifact({ ...change(join(cwd(), "a.txt")), cwd: link });
+      const linked = await fileArtifact({ ...change(join(link, "a.txt")), cwd: link });
+      expect(real.artifactId).toBe("file:a.txt");
+      expect(linked.artifactId).toBe("file:a.txt");
+    } finally {
+      await rm(link, { force: true });
     }
   });
 });
