@@ -1,3 +1,6 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sdk";
 import type { ClaudeSession, ClaudeSessionOptions, SandboxViolation } from "../claude/index.js";
 import { DEFAULT_SETTING_SOURCES } from "../claude/options.js";
@@ -6,25 +9,44 @@ import { GUARD_MATCHER, type Refusal } from "../sandbox/file-guard.js";
 import { guardHook } from "../sandbox/guard-hook.js";
 import type { WorkspaceBoundary } from "../sandbox/workspace-boundary.js";
 
+/** A process's part of the boundary: its options, and its temp dir, gone when it closes. */
+export interface ProcessBoundary {
+  readonly options: Partial<ClaudeSessionOptions>;
+  /** `CLAUDE_CODE_TMPDIR` of this process alone. */
+  readonly tmp: string;
+  readonly cleanup: () => void;
+}
+
 /**
  * What the boundary changes in a process's options (docs/sandbox.md, "Threat model"): the
  * project's setting files and `.mcp.json` not loaded, the runtime's own refusal of file-tool calls
- * outside the working directories. (Its commands' environment is in the sandbox settings.)
+ * outside the working directories, and a temp dir of its own that no other process's commands
+ * can read (its sandbox denies the others', and under worktree isolation the other worktrees).
  */
-export function boundaryOptions(
-  b: WorkspaceBoundary | undefined,
-  settingSources: ClaudeSessionOptions["settingSources"],
-  cwd: string,
-  sdkOptions: Partial<Options>,
-): Partial<ClaudeSessionOptions> {
-  if (b === undefined) return {};
+export function processBoundary(
+  b: WorkspaceBoundary,
+  o: {
+    settingSources: ClaudeSessionOptions["settingSources"];
+    cwd: string;
+    sdkOptions: Partial<Options>;
+    env: Record<string, string | undefined>;
+  },
+): ProcessBoundary {
+  const tmp = join(b.tmpRoot, randomUUID());
+  mkdirSync(tmp, { recursive: true, mode: 0o700 });
   return {
-    settingSources: boundarySettingSources(settingSources ?? DEFAULT_SETTING_SOURCES),
-    sdkOptions: {
-      ...sdkOptions,
-      // The operator's `claude.mcpServers` only: a project's .mcp.json is a conversation's to write.
-      strictMcpConfig: true,
-      settings: boundaryRuntimeSettings(b.protectedIn(cwd)),
+    tmp,
+    cleanup: () => rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }),
+    options: {
+      env: { ...o.env, CLAUDE_CODE_TMPDIR: tmp },
+      sandbox: b.sandboxFor(o.cwd, tmp),
+      settingSources: boundarySettingSources(o.settingSources ?? DEFAULT_SETTING_SOURCES),
+      sdkOptions: {
+        ...o.sdkOptions,
+        // The operator's `claude.mcpServers` only: a project's .mcp.json is a conversation's to write.
+        strictMcpConfig: true,
+        settings: boundaryRuntimeSettings(b.protectedIn(o.cwd)),
+      },
     },
   };
 }
@@ -36,12 +58,13 @@ export function boundaryOptions(
 export function guardMatcher(
   b: WorkspaceBoundary,
   cwd: string,
+  tmp: string,
   session: () => ClaudeSession,
 ): HookCallbackMatcher {
   return {
     matcher: GUARD_MATCHER,
     hooks: [
-      guardHook(cwd, b.guardFor(cwd), (toolUseId, refusal) =>
+      guardHook(cwd, b.guardFor(cwd, tmp), (toolUseId, refusal) =>
         session().recordRefusal(toolUseId, violationOf(refusal)),
       ),
     ],

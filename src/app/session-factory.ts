@@ -19,7 +19,7 @@ import type { PoolSparesOptions } from "../sessions/pool-spares.js";
 import type { SpareHandle } from "../sessions/spare-sessions.js";
 import { fingerprintOf, settingsFiles, watchFiles } from "../workspace/settings-files.js";
 import type { WorkspaceBoundary } from "../sandbox/workspace-boundary.js";
-import { boundaryOptions, guardMatcher, violationOf } from "./boundary-options.js";
+import { guardMatcher, processBoundary, violationOf } from "./boundary-options.js";
 import { wideningRequest } from "../sandbox/file-guard.js";
 
 type ChildEnv = Record<string, string | undefined>;
@@ -173,6 +173,14 @@ function buildSession(
     if (bound === undefined) throw new Error("a spare session has no conversation yet");
     return bound;
   };
+  const boundary =
+    w.boundary &&
+    processBoundary(w.boundary, {
+      settingSources: claude.settingSources,
+      cwd: sessionCwd,
+      sdkOptions,
+      env: w.passthrough.env ?? w.claudeEnv ?? process.env,
+    });
   const session: ClaudeSession = new ClaudeSession({
     cwd: sessionCwd,
     ...(claude.model !== undefined && { model: claude.model }),
@@ -190,7 +198,7 @@ function buildSession(
     ...(Object.keys(sdkOptions).length > 0 && { sdkOptions }),
     ...(w.queryFactory && { queryFactory: w.queryFactory }),
     // Last: what the boundary takes away (settings, environment) no option above gives back.
-    ...boundaryOptions(w.boundary, claude.settingSources, sessionCwd, sdkOptions),
+    ...boundary?.options,
     logger: w.logger.child(
       known === undefined
         ? { spare: true }
@@ -208,7 +216,10 @@ function buildSession(
       return w.executor().canUseTool(key(), toolName, input, options);
     },
     hooks: {
-      ...(w.boundary && { PreToolUse: [guardMatcher(w.boundary, sessionCwd, () => session)] }),
+      ...(w.boundary &&
+        boundary && {
+          PreToolUse: [guardMatcher(w.boundary, sessionCwd, boundary.tmp, () => session)],
+        }),
       PostToolUse: [
         {
           matcher: FILE_TOOL_MATCHER,
@@ -236,6 +247,7 @@ function buildSession(
   // Background work and wakes: the executor gives them to the task that owns them (a spare's
   // come once it is taken).
   session.subscribe((event) => {
+    if (event.type === "closed") boundary?.cleanup();
     const bound = owner();
     if (bound !== undefined) w.executor().onSessionEvent(bound, session, event);
   });

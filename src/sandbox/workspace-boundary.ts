@@ -2,7 +2,13 @@ import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
 import type { Config } from "../config/schema.js";
-import { boundarySandbox, expandHome, HOME_READABLE, type BoundaryContext } from "./boundary.js";
+import {
+  boundarySandbox,
+  expandHome,
+  HOME_READABLE,
+  within,
+  type BoundaryContext,
+} from "./boundary.js";
 import type { GuardContext, ProtectedPath } from "./file-guard.js";
 import { sandboxOn } from "./preset.js";
 
@@ -18,8 +24,18 @@ export interface WorkspaceBoundary {
   readonly sandbox: SandboxSettings;
   /** What sandboxed commands may read under HOME (`--check` prints it); empty: HOME is open. */
   readonly homeReadable: readonly string[];
-  /** The file guard of a process working in `cwd`. */
-  guardFor(cwd: string): GuardContext;
+  /**
+   * Where each process gets a temp dir of its own (`CLAUDE_CODE_TMPDIR`: its background commands'
+   * output, its scratch files): no process's commands can read or write another's.
+   */
+  readonly tmpRoot: string;
+  /**
+   * The sandbox of a process working in `cwd` with the temp dir `tmp`: the other processes' temp
+   * dirs unreadable, and under worktree isolation the other conversations' worktrees too.
+   */
+  sandboxFor(cwd: string, tmp: string): SandboxSettings;
+  /** The file guard of a process working in `cwd` with the temp dir `tmp`. */
+  guardFor(cwd: string, tmp: string): GuardContext;
   /** What the runtime itself counts as outside the working directories (`cwd`'s process). */
   protectedIn(cwd: string): string[];
 }
@@ -28,9 +44,9 @@ export interface WorkspaceBoundary {
 export const runtimeConfigDir = (env: Env): string =>
   env.CLAUDE_CONFIG_DIR ?? join(env.HOME ?? homedir(), ".claude");
 
-/** Where the runtime keeps background output and its scratch files. */
-const runtimeTmpDir = (env: Env): string =>
-  env.CLAUDE_CODE_TMPDIR ?? join(env.TMPDIR ?? tmpdir(), `claude-${process.getuid?.() ?? 0}`);
+/** Where the processes' own temp dirs go: under the runtime's temp dir as the child's env says. */
+const tmpRootOf = (env: Env): string =>
+  join(env.CLAUDE_CODE_TMPDIR ?? env.TMPDIR ?? tmpdir(), "claude-a2a-processes");
 
 /** Files of a working directory that the runtime would load as settings (hooks, MCP servers). */
 const RUNTIME_SETTINGS = [".claude/settings.json", ".claude/settings.local.json", ".mcp.json"];
@@ -80,14 +96,29 @@ export function workspaceBoundary(
       access: "write" as const,
     })),
   ];
+  const tmpRoot = tmpRootOf(o.env);
+  const worktrees =
+    claude.isolation === "worktree" ? [resolve(claude.cwd, claude.worktreeDir)] : [];
   return {
     sandbox,
+    tmpRoot,
+    sandboxFor: (cwd, tmp) => {
+      const fs = sandbox.filesystem ?? {};
+      return {
+        ...sandbox,
+        filesystem: {
+          ...fs,
+          denyRead: [...(fs.denyRead ?? []), tmpRoot, ...worktrees.filter((w) => within(cwd, w))],
+          allowRead: [...(fs.allowRead ?? []), tmp, cwd],
+        },
+      };
+    },
     homeReadable: o.strict
       ? [...HOME_READABLE, ...operatorHome].map((p) => expandHome(p, home))
       : [],
-    guardFor: (cwd) => ({
+    guardFor: (cwd, tmp) => ({
       roots: [cwd, ...extraDirs],
-      runtimeFiles: [runtimeTmpDir(o.env), join(configDir, "plans")],
+      runtimeFiles: [tmp, join(configDir, "plans")],
       protected: protectedIn(cwd),
       allowedDomains: settings.network?.allowedDomains ?? [],
     }),
