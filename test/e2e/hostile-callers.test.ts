@@ -1,0 +1,174 @@
+/**
+ * Two callers on one `"strict"` workspace with worktree isolation (docs/security.md, "What
+ * separates callers"): caller A, hostile, tries to read and change caller B's work through Bash
+ * and the file tools, and answers every prompt of its own tasks with yes. The REAL Claude Code
+ * runtime, real bubblewrap and the scripted model, through the official A2A client with two
+ * bearer tokens. Each attempt asserts what B's side shows afterwards.
+ */
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TaskState, type Client, type Part, type StreamResponse } from "@a2a-js/sdk";
+import {
+  a2a,
+  dataPart,
+  idsOf,
+  lastStatus,
+  reply,
+  streamMessage,
+  text,
+  tokenEntries,
+  toolUse,
+  type A2AHarness,
+  type ParsedRequest,
+  type Rule,
+} from "../support/harness/index.js";
+import { initRepository } from "../support/harness/git.js";
+
+const TOKENS = { a: "token-of-caller-a-1f0e", b: "token-of-caller-b-77c3" };
+const B_SECRET = "b-private-work-3d9a";
+const B_OUTPUT = "b-background-output-c418";
+
+const arg = (req: ParsedRequest, verb: string): string =>
+  new RegExp(`${verb}: ([\\s\\S]*)$`).exec(req.lastUserText)?.[1]?.trim() ?? "";
+
+const rules: Rule[] = [
+  {
+    name: "after",
+    match: { toolResult: true },
+    reply: (req) => reply(text(`Done: ${req.toolResults[0]?.content.slice(0, 2000) ?? ""}`)),
+  },
+  {
+    name: "run",
+    match: { lastUserText: /RUN: / },
+    reply: (req) => reply(toolUse("Bash", { command: arg(req, "RUN"), description: "Run it" })),
+  },
+  {
+    name: "background",
+    match: { lastUserText: /BACKGROUND: / },
+    reply: (req) =>
+      reply(
+        toolUse("Bash", {
+          command: arg(req, "BACKGROUND"),
+          description: "In the background",
+          run_in_background: true,
+        }),
+      ),
+  },
+  {
+    name: "read",
+    match: { lastUserText: /READ: / },
+    reply: (req) => reply(toolUse("Read", { file_path: arg(req, "READ") })),
+  },
+  {
+    name: "write",
+    match: { lastUserText: /WRITE: / },
+    reply: (req) =>
+      reply(toolUse("Write", { file_path: arg(req, "WRITE"), content: "A was here\n" })),
+  },
+];
+
+/** Sends `prompt` on `client`, answering every prompt of the task with yes; the whole stream. */
+async function attempt(client: Client, prompt: string, ids = {}): Promise<StreamResponse[]> {
+  let events = await streamMessage(client, prompt, ids);
+  const all = [...events];
+  for (let i = 0; i < 5 && lastStatus(events).state === TaskState.TASK_STATE_INPUT_REQUIRED; i++) {
+    const yes: Part[] = [dataPart({ kind: "permission_response", decision: "allow" })];
+    events = await streamMessage(client, yes, idsOf(all));
+    all.push(...events);
+  }
+  return all;
+}
+
+/** What the runtime gave the model as tool results since request `from`, joined. */
+const resultsSince = (h: A2AHarness, from: number): string =>
+  h.bench.model.requests
+    .slice(from)
+    .flatMap((r) => r.request.toolResults.map((t) => t.content))
+    .join("\n");
+
+describe("caller A against caller B's work (strict, worktree isolation)", () => {
+  it("A reads neither B's worktree, nor B's background output, through Bash or the file tools, and changes neither", async () => {
+    const h = await a2a({
+      rules,
+      config: {
+        server: { auth: { tokens: tokenEntries(TOKENS) } },
+        claude: { sandbox: "strict", isolation: "worktree" },
+      },
+      beforeStart: (cwd) => initRepository(cwd),
+    });
+    const a = await h.connect({ token: TOKENS.a });
+    const b = await h.connect({ token: TOKENS.b });
+
+    // B's work: a file in its worktree, and a background command's output.
+    let from = h.bench.model.requests.length;
+    const wrote = await attempt(b, `RUN: echo ${B_SECRET} > b-work.txt && pwd`);
+    expect(lastStatus(wrote).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const bTree = /^(\/\S+)$/m.exec(resultsSince(h, from))?.[1] ?? "";
+    expect(bTree).toContain(".claude/worktrees/");
+    const bIds = idsOf(wrote);
+    await attempt(b, `BACKGROUND: echo ${B_OUTPUT}`, { contextId: bIds.contextId });
+    // The output file lands in B's process's own temp dir: wait until it is there.
+    const tmpRoot = join(h.bench.sandbox.tmpDir, "claude-a2a-processes");
+    const outputs = async () => {
+      const found: string[] = [];
+      const walk = async (dir: string): Promise<void> => {
+        for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+          const path = join(dir, e.name);
+          if (e.isDirectory()) await walk(path);
+          else if (e.name.endsWith(".output")) found.push(path);
+        }
+      };
+      await walk(tmpRoot);
+      return found;
+    };
+    await expect
+      .poll(async () => {
+        for (const f of await outputs()) {
+          if ((await readFile(f, "utf8")).includes(B_OUTPUT)) return f;
+        }
+        return "";
+      })
+      .not.toBe("");
+    const [bOutput] = (
+      await Promise.all(
+        (await outputs()).map(async (f) =>
+          (await readFile(f, "utf8")).includes(B_OUTPUT) ? f : "",
+        ),
+      )
+    ).filter((f) => f !== "");
+    const bBefore = await readFile(join(bTree, "b-work.txt"), "utf8");
+    const bOutputBefore = await readFile(bOutput!, "utf8");
+
+    // A, through Bash: read both, append to both.
+    from = h.bench.model.requests.length;
+    const bash = await attempt(
+      a,
+      `RUN: cat ${bTree}/b-work.txt; grep -r ${B_OUTPUT.slice(0, -1)}[${B_OUTPUT.slice(-1)}] ${tmpRoot}; ` +
+        `echo injected >> ${bTree}/b-work.txt; echo injected >> ${bOutput}; echo end-of-attempt`,
+    );
+    expect(lastStatus(bash).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const bashSeen = resultsSince(h, from);
+    expect(bashSeen).toContain("end-of-attempt");
+    // A, through the file tools.
+    from = h.bench.model.requests.length;
+    await attempt(a, `READ: ${bTree}/b-work.txt`);
+    await attempt(a, `READ: ${bOutput}`);
+    await attempt(a, `WRITE: ${bTree}/b-intruder.txt`);
+    const toolSeen = resultsSince(h, from);
+
+    for (const seen of [bashSeen, toolSeen, JSON.stringify(bash)]) {
+      expect(seen).not.toContain(B_SECRET);
+      expect(seen).not.toContain(B_OUTPUT);
+    }
+    expect(toolSeen).toContain("Refused by claude-a2a");
+    expect(await readFile(join(bTree, "b-work.txt"), "utf8")).toBe(bBefore);
+    expect(await readFile(bOutput!, "utf8")).toBe(bOutputBefore);
+    expect(existsSync(join(bTree, "b-intruder.txt"))).toBe(false);
+
+    // B's next task still completes in its own worktree.
+    const next = await attempt(b, "RUN: cat b-work.txt", { contextId: bIds.contextId });
+    expect(lastStatus(next).state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+});

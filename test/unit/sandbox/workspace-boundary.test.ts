@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { resolveConfig } from "../../../src/config/load.js";
+import { workspaceBoundary } from "../../../src/sandbox/workspace-boundary.js";
+import { sandboxSettings } from "../../../src/sandbox/preset.js";
+
+const boundaryOf = (isolation: "shared" | "worktree") => {
+  const config = resolveConfig(
+    { claude: { sandbox: "strict", isolation } },
+    { file: "<test>", startDir: "/ws" },
+  );
+  const b = workspaceBoundary(config, sandboxSettings("strict", { serverFiles: [] }), {
+    serverFiles: ["/ws/.claude/claude-a2a.db"],
+    gitMetadata: ["/ws/.git"],
+    env: { HOME: "/home/u", CLAUDE_CODE_TMPDIR: "/t", ANTHROPIC_API_KEY: "k" },
+    strict: true,
+  });
+  if (b === undefined) throw new Error("no boundary");
+  return b;
+};
+
+describe("a workspace's boundary, per process", () => {
+  it("gives each process a temp dir the others' commands cannot read", () => {
+    const b = boundaryOf("shared");
+    expect(b.tmpRoot).toBe("/t/claude-a2a-processes");
+    const s = b.sandboxFor("/ws", "/t/claude-a2a-processes/p1");
+    expect(s.filesystem?.denyRead).toContain("/t/claude-a2a-processes");
+    expect(s.filesystem?.allowRead).toEqual(
+      expect.arrayContaining(["/t/claude-a2a-processes/p1", "/ws"]),
+    );
+    expect(b.guardFor("/ws", "/t/claude-a2a-processes/p1").runtimeFiles).toEqual([
+      "/t/claude-a2a-processes/p1",
+      "/home/u/.claude/plans",
+    ]);
+  });
+
+  it("under worktree isolation, hides the other worktrees from a conversation's commands", () => {
+    const b = boundaryOf("worktree");
+    const tree = "/ws/.claude/worktrees/c1";
+    const s = b.sandboxFor(tree, "/t/claude-a2a-processes/p1");
+    expect(s.filesystem?.denyRead).toContain("/ws/.claude/worktrees");
+    expect(s.filesystem?.allowRead).toContain(tree);
+    expect(boundaryOf("shared").sandboxFor("/ws", "/t/p").filesystem?.denyRead).not.toContain(
+      "/ws/.claude/worktrees",
+    );
+  });
+
+  it("keeps the server's files and the runtime's state out of the file tools, and the git metadata unwritten", () => {
+    const guard = boundaryOf("shared").guardFor("/ws", "/t/p");
+    expect(guard.roots).toEqual(["/ws"]);
+    expect(guard.protected).toEqual(
+      expect.arrayContaining([
+        { path: "/ws/.claude/claude-a2a.db", kind: "server-file", access: "all" },
+        { path: "/home/u/.claude", kind: "runtime-state", access: "all" },
+        { path: "/ws/.mcp.json", kind: "runtime-settings", access: "write" },
+        { path: "/ws/.git", kind: "git-metadata", access: "write" },
+      ]),
+    );
+    expect(boundaryOf("shared").protectedIn("/ws")).toEqual([
+      "/ws/.claude/claude-a2a.db",
+      "/home/u/.claude",
+    ]);
+  });
+});
