@@ -9,7 +9,8 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TaskState, type Client, type Part, type StreamResponse } from "@a2a-js/sdk";
+import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
+import type { Client } from "@a2a-js/sdk/client";
 import {
   a2a,
   dataPart,
