@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sdk";
 import type { ClaudeSession, ClaudeSessionOptions, SandboxViolation } from "../claude/index.js";
@@ -8,6 +8,22 @@ import { boundaryRuntimeSettings, boundarySettingSources } from "../sandbox/boun
 import { GUARD_MATCHER, type Refusal } from "../sandbox/file-guard.js";
 import { guardHook } from "../sandbox/guard-hook.js";
 import type { WorkspaceBoundary } from "../sandbox/workspace-boundary.js";
+
+/**
+ * `dir`, made if missing, and only if it is a folder of this user's that others cannot enter: in
+ * a shared /tmp another user could have made it first, or put a link in its place.
+ */
+function ownedDir(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const s = lstatSync(dir);
+  const uid = process.getuid?.();
+  if (!s.isDirectory() || (uid !== undefined && s.uid !== uid) || (s.mode & 0o077) !== 0) {
+    throw new Error(
+      `${dir} is not a private folder of this user's: the processes' temp dirs need one`,
+    );
+  }
+  return dir;
+}
 
 /** A process's part of the boundary: its options, and its temp dir, gone when it closes. */
 export interface ProcessBoundary {
@@ -32,8 +48,8 @@ export function processBoundary(
     env: Record<string, string | undefined>;
   },
 ): ProcessBoundary {
-  const tmp = join(b.tmpRoot, randomUUID());
-  mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  const tmp = join(ownedDir(b.tmpRoot), randomUUID());
+  mkdirSync(tmp, { mode: 0o700 });
   return {
     tmp,
     cleanup: () => rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }),

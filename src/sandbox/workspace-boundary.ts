@@ -46,7 +46,10 @@ export const runtimeConfigDir = (env: Env): string =>
 
 /** Where the processes' own temp dirs go: under the runtime's temp dir as the child's env says. */
 const tmpRootOf = (env: Env): string =>
-  join(env.CLAUDE_CODE_TMPDIR ?? env.TMPDIR ?? tmpdir(), "claude-a2a-processes");
+  join(
+    env.CLAUDE_CODE_TMPDIR ?? env.TMPDIR ?? tmpdir(),
+    `claude-a2a-processes-${process.getuid?.() ?? 0}`,
+  );
 
 /** Files of a working directory that the runtime would load as settings (hooks, MCP servers). */
 const RUNTIME_SETTINGS = [".claude/settings.json", ".claude/settings.local.json", ".mcp.json"];

@@ -111,7 +111,7 @@ describe("caller A against caller B's work (strict, worktree isolation)", () => 
     const bIds = idsOf(wrote);
     await attempt(b, `BACKGROUND: echo ${B_OUTPUT}`, { contextId: bIds.contextId });
     // The output file lands in B's process's own temp dir: wait until it is there.
-    const tmpRoot = join(h.bench.sandbox.tmpDir, "claude-a2a-processes");
+    const tmpRoot = join(h.bench.sandbox.tmpDir, `claude-a2a-processes-${process.getuid?.() ?? 0}`);
     const outputs = async () => {
       const found: string[] = [];
       const walk = async (dir: string): Promise<void> => {

@@ -3,6 +3,7 @@ import { resolveConfig } from "../../../src/config/load.js";
 import { workspaceBoundary } from "../../../src/sandbox/workspace-boundary.js";
 import { sandboxSettings } from "../../../src/sandbox/preset.js";
 
+const UID = process.getuid?.() ?? 0;
 const boundaryOf = (isolation: "shared" | "worktree") => {
   const config = resolveConfig(
     { claude: { sandbox: "strict", isolation } },
@@ -21,14 +22,14 @@ const boundaryOf = (isolation: "shared" | "worktree") => {
 describe("a workspace's boundary, per process", () => {
   it("gives each process a temp dir the others' commands cannot read", () => {
     const b = boundaryOf("shared");
-    expect(b.tmpRoot).toBe("/t/claude-a2a-processes");
-    const s = b.sandboxFor("/ws", "/t/claude-a2a-processes/p1");
-    expect(s.filesystem?.denyRead).toContain("/t/claude-a2a-processes");
+    expect(b.tmpRoot).toBe(`/t/claude-a2a-processes-${UID}`);
+    const s = b.sandboxFor("/ws", `/t/claude-a2a-processes-${UID}/p1`);
+    expect(s.filesystem?.denyRead).toContain(`/t/claude-a2a-processes-${UID}`);
     expect(s.filesystem?.allowRead).toEqual(
-      expect.arrayContaining(["/t/claude-a2a-processes/p1", "/ws"]),
+      expect.arrayContaining([`/t/claude-a2a-processes-${UID}/p1`, "/ws"]),
     );
-    expect(b.guardFor("/ws", "/t/claude-a2a-processes/p1").runtimeFiles).toEqual([
-      "/t/claude-a2a-processes/p1",
+    expect(b.guardFor("/ws", `/t/claude-a2a-processes-${UID}/p1`).runtimeFiles).toEqual([
+      `/t/claude-a2a-processes-${UID}/p1`,
       "/home/u/.claude/plans",
     ]);
   });
@@ -36,7 +37,7 @@ describe("a workspace's boundary, per process", () => {
   it("under worktree isolation, hides the other worktrees from a conversation's commands", () => {
     const b = boundaryOf("worktree");
     const tree = "/ws/.claude/worktrees/c1";
-    const s = b.sandboxFor(tree, "/t/claude-a2a-processes/p1");
+    const s = b.sandboxFor(tree, `/t/claude-a2a-processes-${UID}/p1`);
     expect(s.filesystem?.denyRead).toContain("/ws/.claude/worktrees");
     expect(s.filesystem?.allowRead).toContain(tree);
     expect(boundaryOf("shared").sandboxFor("/ws", "/t/p").filesystem?.denyRead).not.toContain(
