@@ -227,6 +227,51 @@ describe.each(["shared", "worktree"] as const)(
       expect(existsSync(ref)).toBe(false);
     });
 
+    it("Bash: the runtime's settings files, .mcp.json and the repository's hooks cannot be written", async () => {
+      const h = server(rules);
+      const { cwd } = h.bench.sandbox;
+      const a = await attempt(
+        h,
+        "RUN: mkdir -p .claude; echo '{}' > .claude/settings.json; echo '{}' > .mcp.json; " +
+          `echo 'touch /tmp/pwned' > ${cwd}/.git/hooks/post-commit; echo end-of-attempt; pwd`,
+      );
+      expect(a.result).toContain("end-of-attempt");
+      // Relative files land in the conversation's own tree (`pwd`, the attempt's last line).
+      const tree = /^(\/\S+)$/m.exec(a.result)?.[1] ?? cwd;
+      for (const dir of [cwd, tree]) {
+        expect(existsSync(join(dir, ".mcp.json")), dir).toBe(false);
+        expect(existsSync(join(dir, ".claude", "settings.json")), dir).toBe(false);
+      }
+      expect(existsSync(join(cwd, ".git", "hooks", "post-commit"))).toBe(false);
+    });
+
+    it("the file tools follow no link a command planted, and a Write of the operator's user settings is refused", async () => {
+      const h = server(rules);
+      const { root, configDir } = h.bench.sandbox;
+      const target = join(root, "linked-target.txt");
+      const planted = await attempt(h, `RUN: ln -s ${target} door.txt && pwd`);
+      const tree = /^(\/\S+)$/m.exec(planted.result)?.[1] ?? "";
+      const ids = idsOf(planted.events);
+      const before = h.bench.model.requests.length;
+      await streamMessage(h.client, `WRITE: ${tree}/door.txt`, { contextId: ids.contextId });
+      // The runtime's own check of the link comes first (before the server's hook), as the
+      // backstop of its working-directory limit: refused either way, nothing written.
+      const result = h.bench.model.requests
+        .slice(before)
+        .flatMap((r) => r.request.toolResults)
+        .at(0);
+      expect(result?.isError).toBe(true);
+      expect(result?.content).toContain("outside");
+      expect(existsSync(target)).toBe(false);
+      // The operator's own user settings: hooks there would run in the next process, outside.
+      const settings = join(configDir, "settings.json");
+      const planting = await attempt(h, `WRITE: ${settings}`);
+      expect(planting.prompted).toBe(false);
+      expect(planting.result).toContain("Refused by claude-a2a");
+      expect(refusals(planting.events)[0]?.text).toContain("(runtime-state)");
+      expect(existsSync(settings)).toBe(false);
+    });
+
     it("WebFetch to a host the sandbox does not allow is refused by the server, and nothing arrives", async () => {
       const h = server(rules);
       let hits = 0;
