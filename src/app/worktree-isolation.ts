@@ -3,6 +3,7 @@ import type { TaskEnvironment } from "../a2a/task/environment.js";
 import type { Config } from "../config/schema.js";
 import { parseConversationKey } from "../identity/conversation.js";
 import { PIDS_FILE } from "../sessions/orphans.js";
+import { CONFIG_SEEN_FILE } from "../common/workspace-files.js";
 import { SESSIONS_FILE } from "../store/session-map.js";
 import { INBOX_DIR } from "../workspace/inbox.js";
 import type { TaskIsolation } from "../a2a/task/environment.js";
@@ -62,6 +63,7 @@ export function serverPaths(config: Config): string[] {
     `${INBOX_DIR}/`,
     `${SESSIONS_FILE}*`,
     `${PIDS_FILE}*`,
+    `${CONFIG_SEEN_FILE}*`,
     ...(store.type === "sqlite" ? [`${store.path}*`] : []),
   ];
 }
