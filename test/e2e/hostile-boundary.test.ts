@@ -12,22 +12,21 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
+import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import {
   a2a,
-  dataPart,
   getTask,
+  hostileRules,
   idsOf,
   lastStatus,
   perTest,
   reply,
+  sayingYes,
   sharedA2A,
   streamMessage,
-  text,
+  toolArg,
   toolUse,
   type A2AHarness,
-  type ParsedRequest,
-  type Rule,
 } from "../support/harness/index.js";
 import { initRepository } from "../support/harness/git.js";
 import { CONFIG_FILE } from "../../src/config/schema.js";
@@ -38,34 +37,8 @@ const CREDENTIALS = "oauth-token-of-the-owner-88f2";
 const HOME_SECRET = "gh-token-in-home-0b7d";
 const CONFIG_SECRET = "config-file-secret-41aa";
 
-const arg = (req: ParsedRequest, verb: string): string =>
-  new RegExp(`${verb}: ([\\s\\S]*)$`).exec(req.lastUserText)?.[1]?.trim() ?? "";
-
-/** One tool call per prompt: `RUN:` Bash, `READ:` Read, `WRITE: <path>` Write, `FETCH:` WebFetch. */
-const rules: Rule[] = [
-  { name: "after", match: { toolResult: true }, reply: reply(text("Done.")) },
-  {
-    name: "run",
-    match: { lastUserText: /RUN: / },
-    reply: (req) => reply(toolUse("Bash", { command: arg(req, "RUN"), description: "Run it" })),
-  },
-  {
-    name: "read",
-    match: { lastUserText: /READ: / },
-    reply: (req) => reply(toolUse("Read", { file_path: arg(req, "READ") })),
-  },
-  {
-    name: "write",
-    match: { lastUserText: /WRITE: / },
-    reply: (req) =>
-      reply(toolUse("Write", { file_path: arg(req, "WRITE"), content: "written by the agent\n" })),
-  },
-  {
-    name: "fetch",
-    match: { lastUserText: /FETCH: / },
-    reply: (req) => reply(toolUse("WebFetch", { url: arg(req, "FETCH"), prompt: "Summarise" })),
-  },
-];
+const rules = hostileRules;
+const arg = toolArg;
 
 interface Attempt {
   readonly events: StreamResponse[];
@@ -78,21 +51,13 @@ interface Attempt {
 /** Sends `prompt` as the hostile caller, who answers every prompt of its task with yes. */
 async function attempt(h: A2AHarness, prompt: string): Promise<Attempt> {
   const before = h.bench.model.requests.length;
-  let events = await streamMessage(h.client, prompt);
-  const all = [...events];
-  let prompted = false;
-  for (let i = 0; i < 5 && lastStatus(events).state === TaskState.TASK_STATE_INPUT_REQUIRED; i++) {
-    prompted = true;
-    const yes: Part[] = [dataPart({ kind: "permission_response", decision: "allow" })];
-    events = await streamMessage(h.client, yes, idsOf(all));
-    all.push(...events);
-  }
+  const { events, prompted } = await sayingYes(h.client, prompt);
   const result =
     h.bench.model.requests
       .slice(before)
       .map((r) => r.request)
       .find((r) => r.toolResults.length > 0)?.toolResults[0]?.content ?? "";
-  return { events: all, prompted, result };
+  return { events, prompted, result };
 }
 
 /** The statuses the server sent for a refused call (`sandbox: "refused"`), with their text. */

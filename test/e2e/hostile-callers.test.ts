@@ -9,21 +9,16 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
+import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import {
   a2a,
-  dataPart,
+  hostileRules,
   idsOf,
   lastStatus,
-  reply,
-  streamMessage,
-  text,
+  sayingYes,
   tokenEntries,
-  toolUse,
   type A2AHarness,
-  type ParsedRequest,
-  type Rule,
 } from "../support/harness/index.js";
 import { initRepository } from "../support/harness/git.js";
 
@@ -31,56 +26,10 @@ const TOKENS = { a: "token-of-caller-a-1f0e", b: "token-of-caller-b-77c3" };
 const B_SECRET = "b-private-work-3d9a";
 const B_OUTPUT = "b-background-output-c418";
 
-const arg = (req: ParsedRequest, verb: string): string =>
-  new RegExp(`${verb}: ([\\s\\S]*)$`).exec(req.lastUserText)?.[1]?.trim() ?? "";
-
-const rules: Rule[] = [
-  {
-    name: "after",
-    match: { toolResult: true },
-    reply: (req) => reply(text(`Done: ${req.toolResults[0]?.content.slice(0, 2000) ?? ""}`)),
-  },
-  {
-    name: "run",
-    match: { lastUserText: /RUN: / },
-    reply: (req) => reply(toolUse("Bash", { command: arg(req, "RUN"), description: "Run it" })),
-  },
-  {
-    name: "background",
-    match: { lastUserText: /BACKGROUND: / },
-    reply: (req) =>
-      reply(
-        toolUse("Bash", {
-          command: arg(req, "BACKGROUND"),
-          description: "In the background",
-          run_in_background: true,
-        }),
-      ),
-  },
-  {
-    name: "read",
-    match: { lastUserText: /READ: / },
-    reply: (req) => reply(toolUse("Read", { file_path: arg(req, "READ") })),
-  },
-  {
-    name: "write",
-    match: { lastUserText: /WRITE: / },
-    reply: (req) =>
-      reply(toolUse("Write", { file_path: arg(req, "WRITE"), content: "A was here\n" })),
-  },
-];
-
 /** Sends `prompt` on `client`, answering every prompt of the task with yes; the whole stream. */
-async function attempt(client: Client, prompt: string, ids = {}): Promise<StreamResponse[]> {
-  let events = await streamMessage(client, prompt, ids);
-  const all = [...events];
-  for (let i = 0; i < 5 && lastStatus(events).state === TaskState.TASK_STATE_INPUT_REQUIRED; i++) {
-    const yes: Part[] = [dataPart({ kind: "permission_response", decision: "allow" })];
-    events = await streamMessage(client, yes, idsOf(all));
-    all.push(...events);
-  }
-  return all;
-}
+const attempt = async (client: Client, prompt: string, ids = {}): Promise<StreamResponse[]> =>
+  (await sayingYes(client, prompt, ids)).events;
+const rules = hostileRules;
 
 /** What the runtime gave the model as tool results since request `from`, joined. */
 const resultsSince = (h: A2AHarness, from: number): string =>

@@ -87,6 +87,7 @@ export * from "./messages.js";
 export * from "./model.js";
 export * from "./model-requests.js";
 export * from "./peers.js";
+export * from "./hostile-caller.js";
 export * from "./ports.js";
 export * from "./rules.js";
 export * from "./runtime-processes.js";
