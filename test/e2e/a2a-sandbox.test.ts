@@ -9,7 +9,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
 import { join } from "node:path";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
@@ -23,7 +22,7 @@ import {
   idsOf,
   lastStatus,
   listRequest,
-  perTest,
+  startListener,
   reply,
   sendRequest,
   streamMessage,
@@ -106,20 +105,6 @@ const toolStatuses = (events: readonly StreamResponse[]) =>
     const first = message.parts[0]?.content;
     return [{ text: first?.$case === "text" ? first.value : "", metadata: message.metadata }];
   });
-
-/** A loopback HTTP listener that counts what reaches it. */
-async function startListener(): Promise<{ port: number; hits: () => number }> {
-  let hits = 0;
-  const listener = createServer((_req, res) => {
-    hits++;
-    res.end("hello from the listener");
-  });
-  perTest({ close: () => new Promise<void>((done) => listener.close(() => done())) });
-  await new Promise<void>((done) => listener.listen(0, "127.0.0.1", done));
-  const address = listener.address();
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return { port: address.port, hits: () => hits };
-}
 
 // The runtime sends loopback hosts around its proxy (its no_proxy lists them), straight into
 // the sandbox's empty network namespace; through the proxy (`--noproxy ''`) the allowlist decides.

@@ -8,7 +8,6 @@
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
 import { join } from "node:path";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
@@ -19,10 +18,10 @@ import {
   hostileRules,
   idsOf,
   lastStatus,
-  perTest,
   reply,
   sayingYes,
   sharedA2A,
+  startListener,
   streamMessage,
   toolArg,
   toolUse,
@@ -239,19 +238,11 @@ describe.each(["shared", "worktree"] as const)(
 
     it("WebFetch to a host the sandbox does not allow is refused by the server, and nothing arrives", async () => {
       const h = server(rules);
-      let hits = 0;
-      const listener = createServer((_req, res) => {
-        hits++;
-        res.end("hello");
-      });
-      perTest({ close: () => new Promise<void>((done) => listener.close(() => done())) });
-      await new Promise<void>((done) => listener.listen(0, "127.0.0.1", done));
-      const address = listener.address();
-      if (address === null || typeof address === "string") throw new Error("no port");
-      const a = await attempt(h, `FETCH: http://127.0.0.1:${address.port}/secret`);
+      const target = await startListener();
+      const a = await attempt(h, `FETCH: http://127.0.0.1:${target.port}/secret`);
       expect(a.prompted).toBe(false);
       expect(a.result).toContain("Refused by claude-a2a");
-      expect(hits).toBe(0);
+      expect(target.hits()).toBe(0);
       expect(refusals(a.events)[0]?.metadata).toMatchObject({ operations: ["network-fetch"] });
     });
   },

@@ -2,10 +2,12 @@
  * The hostile caller of test/e2e/hostile-*.test.ts: a scripted model that makes one tool call per
  * prompt, and a caller who answers every prompt of its own tasks with yes.
  */
+import { createServer } from "node:http";
 import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { dataPart, idsOf, lastStatus } from "../a2a/stream-view.js";
 import { streamMessage } from "./messages.js";
+import { perTest } from "./scope.js";
 import { reply, text, toolUse, type ParsedRequest, type Rule } from "./model.js";
 
 /** What follows `<VERB>: ` in the last user text. */
@@ -75,4 +77,18 @@ export async function sayingYes(
     all.push(...events);
   }
   return { events: all, prompted };
+}
+
+/** A loopback HTTP listener that counts what reaches it. */
+export async function startListener(): Promise<{ port: number; hits: () => number }> {
+  let hits = 0;
+  const listener = createServer((_req, res) => {
+    hits++;
+    res.end("hello from the listener");
+  });
+  perTest({ close: () => new Promise<void>((done) => listener.close(() => done())) });
+  await new Promise<void>((done) => listener.listen(0, "127.0.0.1", done));
+  const address = listener.address();
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return { port: address.port, hits: () => hits };
 }
