@@ -5,7 +5,7 @@ import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sd
 import type { ClaudeSession, ClaudeSessionOptions, SandboxViolation } from "../claude/index.js";
 import { DEFAULT_SETTING_SOURCES } from "../claude/options.js";
 import { boundaryRuntimeSettings, boundarySettingSources } from "../sandbox/boundary.js";
-import { GUARD_MATCHER, type Refusal } from "../sandbox/file-guard.js";
+import { GUARD_MATCHER, wideningRequest, type Refusal } from "../sandbox/file-guard.js";
 import { guardHook } from "../sandbox/guard-hook.js";
 import type { WorkspaceBoundary } from "../sandbox/workspace-boundary.js";
 
@@ -25,11 +25,24 @@ function ownedDir(dir: string): string {
   return dir;
 }
 
-/** A process's part of the boundary: its options, and its temp dir, gone when it closes. */
+type Refusals = Pick<ClaudeSession, "recordRefusal">;
+
+/** A process's part of the boundary: its options, its guard, its temp dir (gone at close). */
 export interface ProcessBoundary {
   readonly options: Partial<ClaudeSessionOptions>;
   /** `CLAUDE_CODE_TMPDIR` of this process alone. */
   readonly tmp: string;
+  /** The PreToolUse guard of its file tools and WebFetch. */
+  readonly guard: HookCallbackMatcher;
+  /**
+   * A permission request that would widen the sandbox (a command leaving it, a host it does not
+   * allow), refused and reported: never asked of the caller. Undefined: not one.
+   */
+  refuseWidening(
+    toolName: string,
+    input: Record<string, unknown>,
+    toolUseId: string,
+  ): { behavior: "deny"; message: string } | undefined;
   readonly cleanup: () => void;
 }
 
@@ -46,12 +59,21 @@ export function processBoundary(
     cwd: string;
     sdkOptions: Partial<Options>;
     env: Record<string, string | undefined>;
+    /** The process's session, once it exists: where refusals are recorded. */
+    session: () => Refusals;
   },
 ): ProcessBoundary {
   const tmp = join(ownedDir(b.tmpRoot), randomUUID());
   mkdirSync(tmp, { mode: 0o700 });
   return {
     tmp,
+    guard: guardMatcher(b, o.cwd, tmp, o.session),
+    refuseWidening: (toolName, input, toolUseId) => {
+      const widening = wideningRequest(toolName, input);
+      if (widening === undefined) return undefined;
+      o.session().recordRefusal(toolUseId, violationOf(widening));
+      return { behavior: "deny", message: widening.reason };
+    },
     cleanup: () => rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }),
     options: {
       env: { ...o.env, CLAUDE_CODE_TMPDIR: tmp },
@@ -71,11 +93,11 @@ export function processBoundary(
  * The PreToolUse guard of a process working in `cwd`: a refused call is reported to its session
  * (a refusal in its stream, log and metric) and denied with its reason.
  */
-export function guardMatcher(
+function guardMatcher(
   b: WorkspaceBoundary,
   cwd: string,
   tmp: string,
-  session: () => ClaudeSession,
+  session: () => Refusals,
 ): HookCallbackMatcher {
   return {
     matcher: GUARD_MATCHER,
@@ -88,7 +110,7 @@ export function guardMatcher(
 }
 
 /** A refusal as the task's stream, the log and the metric read it (a sandbox violation). */
-export const violationOf = (refusal: Refusal): SandboxViolation => ({
+const violationOf = (refusal: Refusal): SandboxViolation => ({
   operation: refusal.operation,
   kind: refusal.kind,
   line: `deny ${refusal.operation} ${refusal.target} (${refusal.kind})`,

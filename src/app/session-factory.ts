@@ -19,8 +19,7 @@ import type { PoolSparesOptions } from "../sessions/pool-spares.js";
 import type { SpareHandle } from "../sessions/spare-sessions.js";
 import { fingerprintOf, settingsFiles, watchFiles } from "../workspace/settings-files.js";
 import type { WorkspaceBoundary } from "../sandbox/workspace-boundary.js";
-import { guardMatcher, processBoundary, violationOf } from "./boundary-options.js";
-import { wideningRequest } from "../sandbox/file-guard.js";
+import { processBoundary } from "./boundary-options.js";
 
 type ChildEnv = Record<string, string | undefined>;
 
@@ -180,6 +179,7 @@ function buildSession(
       cwd: sessionCwd,
       sdkOptions,
       env: w.passthrough.env ?? w.claudeEnv ?? process.env,
+      session: () => session,
     });
   const session: ClaudeSession = new ClaudeSession({
     cwd: sessionCwd,
@@ -208,18 +208,12 @@ function buildSession(
     ),
     canUseTool: (toolName, input, options) => {
       // Under the boundary a request that would widen the sandbox never reaches the caller.
-      const widening = w.boundary && wideningRequest(toolName, input);
-      if (widening) {
-        session.recordRefusal(options.toolUseID, violationOf(widening));
-        return Promise.resolve({ behavior: "deny", message: widening.reason });
-      }
+      const refused = boundary?.refuseWidening(toolName, input, options.toolUseID);
+      if (refused) return Promise.resolve(refused);
       return w.executor().canUseTool(key(), toolName, input, options);
     },
     hooks: {
-      ...(w.boundary &&
-        boundary && {
-          PreToolUse: [guardMatcher(w.boundary, sessionCwd, boundary.tmp, () => session)],
-        }),
+      ...(boundary && { PreToolUse: [boundary.guard] }),
       PostToolUse: [
         {
           matcher: FILE_TOOL_MATCHER,

@@ -29,11 +29,15 @@ async function boundaryIn(): Promise<{
   return { root, b };
 }
 
+const recorded: [string, string | undefined][] = [];
 const options = (root: string) => ({
   settingSources: ["user", "project", "local"] as const,
   cwd: root,
   sdkOptions: {},
   env: { PATH: "/usr/bin", ANTHROPIC_API_KEY: "k" },
+  session: () => ({
+    recordRefusal: (id: string, v: { kind?: string }) => void recorded.push([id, v.kind]),
+  }),
 });
 
 describe("a process's part of the boundary", () => {
@@ -53,6 +57,16 @@ describe("a process's part of the boundary", () => {
     p.cleanup();
     expect(existsSync(p.tmp)).toBe(false);
     expect(existsSync(other.tmp)).toBe(true);
+  });
+
+  it("refuses and records a request that would widen the sandbox, and only that", async () => {
+    const { root, b } = await boundaryIn();
+    const p = processBoundary(b, { ...options(root), settingSources: [] });
+    expect(p.refuseWidening("SandboxNetworkAccess", { host: "evil.example" }, "t1")).toMatchObject({
+      behavior: "deny",
+    });
+    expect(p.refuseWidening("Bash", { command: "ls" }, "t2")).toBeUndefined();
+    expect(recorded).toEqual([["t1", "network"]]);
   });
 
   it.each([
