@@ -48,6 +48,10 @@ export const FIXED_SETTINGS: readonly ConfigPair[] = [
   ["protocol.allow", "never"],
   // A submodule's git would read the submodule's own config, with drivers not listed here.
   ["submodule.recurse", "false"],
+  // The operator named this repository: served even when another user owns it (a container's
+  // mounted workspace), where the global config that used to say so is no longer read. Only
+  // command-line config may set it; nothing the repository configures runs either way.
+  ["safe.directory", "*"],
 ];
 
 /**
