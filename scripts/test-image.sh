@@ -130,7 +130,9 @@ case "$answer" in
 esac
 [ "$(cat "$workspace/inside.txt" 2>/dev/null)" = inside ] ||
   fail "the sandboxed command's write inside the workspace did not reach the mounted directory"
-engine exec "$name" test ! -e /home/claude/outside.txt ||
+# Outside the workspace, where the image's user may write but a sandboxed command may not (its
+# HOME is unreadable to commands under "strict": docs/sandbox.md).
+engine exec "$name" test ! -e /tmp/outside-of-workspace.txt ||
   fail "the write outside the workspace left a file"
 
 # 3. SIGTERM (tini hands it to the server): a graceful shutdown exits 0.
