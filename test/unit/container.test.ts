@@ -190,10 +190,13 @@ describe("the image scripts", () => {
       typeof first === "object" && first.kind === "message"
         ? first.content.flatMap((b) => (b.type === "tool_use" ? [b.input.command] : []))
         : [];
-    const [workspace, home] = jsonArray(the(final, "VOLUME").at(-1));
+    const [workspace] = jsonArray(the(final, "VOLUME").at(-1));
     expect(command).toEqual([expect.stringContaining(`> ${workspace}/inside.txt`)]);
-    // Outside: the user's home, writable by the user but not by a sandboxed command.
-    expect(String(command[0])).toContain(`> ${home?.replace(/\/\.claude$/, "")}/outside.txt`);
-    expect(read("scripts/test-image.sh")).toContain("test/image/rules.json");
+    // Outside: /tmp, writable by the image's user but read-only to a sandboxed command (its HOME
+    // is unreadable under "strict", so a write there would land in the sandbox's masked HOME).
+    expect(String(command[0])).toContain("> /tmp/outside-of-workspace.txt");
+    const script = read("scripts/test-image.sh");
+    expect(script).toContain("test/image/rules.json");
+    expect(script).toContain("test ! -e /tmp/outside-of-workspace.txt");
   });
 });
