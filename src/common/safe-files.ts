@@ -57,8 +57,9 @@ const code = (err: unknown): string | undefined => (err as NodeJS.ErrnoException
 const PROC_FD = process.platform === "linux" ? "/proc/self/fd" : undefined;
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
 
-/** `path` is `root` or lies under it. */
-const within = (root: string, path: string) => path === root || path.startsWith(`${root}${sep}`);
+/** `path` is `root` or lies under it (both absolute and normalised; `root` may end in a separator). */
+export const within = (root: string, path: string): boolean =>
+  path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 
 /**
  * The components of `path` (relative to `root`, or absolute under `root` or its real path

@@ -1,5 +1,6 @@
 import { isAbsolute, join, resolve } from "node:path";
 import type { Settings, SandboxSettings, SettingSource } from "@anthropic-ai/claude-agent-sdk";
+import { within } from "../common/safe-files.js";
 
 /**
  * The boundary a sandbox that is on draws around every Claude Code process of a workspace, beyond
@@ -86,8 +87,8 @@ export function boundarySandbox(settings: SandboxSettings, ctx: BoundaryContext)
     ? [
         ...HOME_READABLE,
         ...ctx.homeReadable,
-        ...ctx.roots.filter((r) => within(r, ctx.home)),
-      ].filter((p) => !within(expandHome(p, ctx.home), ctx.configDir))
+        ...ctx.roots.filter((r) => within(ctx.home, r)),
+      ].filter((p) => !within(ctx.configDir, expandHome(p, ctx.home)))
     : [];
   const envVars = deniedVariables(ctx.envNames).map((name) => ({ name, mode: "deny" as const }));
   return {
@@ -130,12 +131,5 @@ export function boundaryRuntimeSettings(protectedPaths: readonly string[]): Sett
  */
 export const boundarySettingSources = (sources: readonly SettingSource[]): SettingSource[] =>
   sources.filter((s) => s !== "project" && s !== "local");
-
-/** Whether `path` is `dir` or inside it (both absolute, normalised). */
-export function within(path: string, dir: string): boolean {
-  if (path === dir) return true;
-  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
-  return path.startsWith(prefix);
-}
 
 const unique = (xs: readonly string[]): string[] => [...new Set(xs)];

@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, resolve } from "node:path";
-import { within } from "./boundary.js";
+import { within } from "../common/safe-files.js";
 
 /**
  * What the server's PreToolUse guard decides of a file tool's or WebFetch's call under the
@@ -119,9 +119,9 @@ export function judgePath(
 ): Refusal | undefined {
   const verb = operation === "file-read" ? "reading" : "writing";
   // The runtime's own session files come first: its plans live in its (otherwise denied) state.
-  if (ctx.runtimeFiles.some((root) => within(real, root))) return undefined;
+  if (ctx.runtimeFiles.some((root) => within(root, real))) return undefined;
   for (const p of ctx.protected) {
-    if (!within(real, p.path)) continue;
+    if (!within(p.path, real)) continue;
     if (p.access === "write" && operation === "file-read") continue;
     return {
       kind: p.kind,
@@ -130,7 +130,7 @@ export function judgePath(
       reason: `Refused by claude-a2a: ${verb} ${real} is not allowed (${DESCRIBE[p.kind]}). ${NO_PROMPT}`,
     };
   }
-  if (ctx.roots.some((root) => within(real, root))) return undefined;
+  if (ctx.roots.some((root) => within(root, real))) return undefined;
   return {
     kind: "outside-roots",
     operation,

@@ -1,14 +1,9 @@
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
+import { within } from "../common/safe-files.js";
 import type { Config } from "../config/schema.js";
-import {
-  boundarySandbox,
-  expandHome,
-  HOME_READABLE,
-  within,
-  type BoundaryContext,
-} from "./boundary.js";
+import { boundarySandbox, expandHome, HOME_READABLE, type BoundaryContext } from "./boundary.js";
 import type { GuardContext, ProtectedPath } from "./file-guard.js";
 import { sandboxOn } from "./preset.js";
 
@@ -111,7 +106,7 @@ export function workspaceBoundary(
         ...sandbox,
         filesystem: {
           ...fs,
-          denyRead: [...(fs.denyRead ?? []), tmpRoot, ...worktrees.filter((w) => within(cwd, w))],
+          denyRead: [...(fs.denyRead ?? []), tmpRoot, ...worktrees.filter((w) => within(w, cwd))],
           allowRead: [...(fs.allowRead ?? []), tmp, cwd],
         },
       };
