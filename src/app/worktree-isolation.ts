@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { TaskEnvironment } from "../a2a/task/environment.js";
 import type { Config } from "../config/schema.js";
+import { ANONYMOUS_OWNER } from "../identity/caller.js";
 import { parseConversationKey } from "../identity/conversation.js";
 import { PIDS_FILE } from "../sessions/orphans.js";
 import { CONFIG_SEEN_FILE } from "../common/workspace-files.js";
@@ -26,9 +27,12 @@ function taskIsolation(manager: WorktreeManager): TaskIsolation {
     finish: (c, taskId, state) => manager.finish(c, taskId, state),
     head: (c) => headOf(manager.cwdOf(c)),
     rewind: (c, commit, taskId) =>
-      manager.serial(() =>
-        rewindWorktree(manager.cwdOf(c), commit, keptBranch(manager.branchOf(c), taskId), taskId),
-      ),
+      manager.serial(async () => {
+        const kept = keptBranch(manager.branchOf(c), taskId);
+        const rewound = await rewindWorktree(manager.cwdOf(c), commit, kept, taskId);
+        await manager.publishIfAsked(c);
+        return rewound;
+      }),
     diffTo: (c, commit) => manager.serial(() => diffTo(manager.cwdOf(c), commit)),
   };
 }
@@ -94,6 +98,9 @@ export async function openWorktreeIsolation(
     // a task's commit (the inbox is written in the worktree) may show it.
     serverPaths: serverPaths(config),
     logger: logger.child({ component: "worktrees" }),
+    // The anonymous caller is a server's only caller when it has no authentication: its
+    // branches go to the workspace's repository at once, as the operator's own work.
+    publishes: (c) => parseConversationKey(c.key)?.owner === ANONYMOUS_OWNER,
   });
   const stop = manager.scheduleRetention(store.type === "memory" ? 0 : store.retainDays);
   const refOf = (key: string): ConversationRef => ({

@@ -1,5 +1,5 @@
 import { homedir, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
 import { within } from "../common/safe-files.js";
 import type { Config } from "../config/schema.js";
@@ -46,6 +46,17 @@ const tmpRootOf = (env: Env): string =>
     `claude-a2a-processes-${process.getuid?.() ?? 0}`,
   );
 
+/**
+ * The conversation's folder in the worktrees folder `worktrees` that `cwd` is in (a workspace
+ * that is a subfolder of its repository runs deeper): where its repository's `.git` is.
+ * Undefined when `cwd` is not in it. Pure.
+ */
+export function conversationFolder(worktrees: string, cwd: string): string | undefined {
+  if (!within(worktrees, cwd) || cwd === worktrees) return undefined;
+  const [first = ""] = relative(worktrees, cwd).split(sep);
+  return join(worktrees, first);
+}
+
 /** Files of a working directory that the runtime would load as settings (hooks, MCP servers). */
 const RUNTIME_SETTINGS = [".claude/settings.json", ".claude/settings.local.json", ".mcp.json"];
 
@@ -80,6 +91,11 @@ export function workspaceBoundary(
     kind: "server-file",
     access: "all",
   }));
+  const worktreesDir = resolve(claude.cwd, claude.worktreeDir);
+  const ownGit = (cwd: string): string[] => {
+    const own = claude.isolation === "worktree" ? conversationFolder(worktreesDir, cwd) : undefined;
+    return own === undefined || own === cwd ? [] : [join(own, ".git")];
+  };
   const protectedIn = (cwd: string): ProtectedPath[] => [
     ...serverFiles,
     { path: configDir, kind: "runtime-state", access: "all" },
@@ -88,7 +104,7 @@ export function workspaceBoundary(
       kind: "runtime-settings" as const,
       access: "write" as const,
     })),
-    ...[join(cwd, ".git"), ...(o.gitMetadata ?? [])].map((path) => ({
+    ...[join(cwd, ".git"), ...ownGit(cwd), ...(o.gitMetadata ?? [])].map((path) => ({
       path,
       kind: "git-metadata" as const,
       access: "write" as const,
@@ -96,18 +112,24 @@ export function workspaceBoundary(
   ];
   const tmpRoot = tmpRootOf(o.env);
   const worktrees =
-    claude.isolation === "worktree" ? [resolve(claude.cwd, claude.worktreeDir)] : [];
+    claude.isolation === "worktree" ? resolve(claude.cwd, claude.worktreeDir) : undefined;
   return {
     sandbox,
     tmpRoot,
     sandboxFor: (cwd, tmp) => {
       const fs = sandbox.filesystem ?? {};
+      const own = worktrees === undefined ? undefined : conversationFolder(worktrees, cwd);
+      const apart = worktrees === undefined || own === undefined ? [] : [worktrees];
+      const mine = own === undefined ? [] : [own];
       return {
         ...sandbox,
         filesystem: {
           ...fs,
-          denyRead: [...(fs.denyRead ?? []), tmpRoot, ...worktrees.filter((w) => within(w, cwd))],
-          allowRead: [...(fs.allowRead ?? []), tmp, cwd],
+          // The other conversations' folders and repositories: unreadable.
+          denyRead: [...(fs.denyRead ?? []), tmpRoot, ...apart],
+          allowRead: [...(fs.allowRead ?? []), tmp, cwd, ...mine],
+          // Its own repository: read (git log, status), never written (only the server commits).
+          denyWrite: [...(fs.denyWrite ?? []), ...mine.map((f) => join(f, ".git"))],
         },
       };
     },

@@ -42,6 +42,12 @@ export interface Inbox {
   remove(cwd: string, taskId: string): Promise<void>;
 }
 
+/** Where a fork's worktree starts: the commit a task of its source conversation ended at. */
+export interface ForkFrom {
+  readonly commit: string;
+  readonly source: { key: ConversationKey; contextId: string };
+}
+
 /**
  * `claude.isolation: "worktree"`: each conversation works in a git worktree of its own
  * (`src/workspace/worktrees/`), and each task's changes are committed there when it ends.
@@ -49,11 +55,12 @@ export interface Inbox {
 export interface TaskIsolation {
   /**
    * Creates the conversation's worktree if it has none (on a new branch from `from`, a fork's
-   * commit, else the workspace's HEAD); resolves with the folder it runs in.
+   * commit in its source conversation, else the workspace's HEAD at startup); resolves with the
+   * folder it runs in.
    */
   prepare(
     conversation: { key: ConversationKey; contextId: string },
-    from?: string,
+    from?: ForkFrom,
   ): Promise<string>;
   /** The commit its worktree has checked out (a task records where it began). */
   head?(conversation: { key: ConversationKey; contextId: string }): Promise<string>;

@@ -6,7 +6,9 @@ import { artifact, dataPart, textPart } from "../../contract/messages.js";
 import { status } from "../../contract/statuses.js";
 import { diffArtifact, WORKTREE_KEY } from "../../contract/worktree.js";
 import { resumePointOf } from "../control/rewind-fork-point.js";
+import { parseConversationKey } from "../../identity/conversation.js";
 import type { ControlStart, RestartPlan } from "./control-start.js";
+import type { ForkFrom } from "./environment.js";
 import type { TaskCore } from "./task-core.js";
 import type { TaskFinish } from "./task-finish.js";
 
@@ -36,9 +38,13 @@ export class TaskControl {
     private readonly start: ControlStart,
   ) {}
 
-  /** The commit a fork's new worktree starts from (undefined: the workspace's HEAD). */
-  get forkCommit(): string | undefined {
-    return this.start.kind === "fork" ? this.start.record.endCommit : undefined;
+  /** Where a fork's new worktree starts (undefined: the workspace's HEAD at startup). */
+  get forkPoint(): ForkFrom | undefined {
+    const start = this.start;
+    const commit = start.kind === "fork" ? start.record.endCommit : undefined;
+    if (start.kind !== "fork" || commit === undefined) return undefined;
+    const contextId = parseConversationKey(start.source)?.contextId ?? start.source;
+    return { commit, source: { key: start.source, contextId } };
   }
 
   /** After the worktree is ready, before the process slot. */

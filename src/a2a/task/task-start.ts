@@ -4,7 +4,7 @@ import { sessionResetText } from "../../sessions/recovery.js";
 import { status } from "../../contract/statuses.js";
 import { TEXT } from "../../contract/texts.js";
 import { toUserPrompt } from "../content/input.js";
-import type { TaskOrigin } from "./environment.js";
+import type { ForkFrom, TaskOrigin } from "./environment.js";
 import { TaskControl } from "./task-control.js";
 import type { TaskCore } from "./task-core.js";
 import type { TaskFinish } from "./task-finish.js";
@@ -34,7 +34,7 @@ export class TaskStart {
     await Promise.race([ticket.ready, core.endedGate]);
     if (!core.step({ type: "granted" })) return;
     const rewindOrFork = control && new TaskControl(core, this.finish, control);
-    const cwd = await this.workFolder(rewindOrFork?.forkCommit);
+    const cwd = await this.workFolder(rewindOrFork?.forkPoint);
     if (cwd === undefined) return;
     // Before the prompt: the conversation and its files go where the rewind or fork says.
     if (rewindOrFork !== undefined && !(await rewindOrFork.apply())) return;
@@ -78,7 +78,7 @@ export class TaskStart {
    * Where the task works: the workspace, or its conversation's worktree, created on its first
    * task. Undefined if the task ended meanwhile, or the worktree could not be made (it fails).
    */
-  private async workFolder(from?: string): Promise<string | undefined> {
+  private async workFolder(from?: ForkFrom): Promise<string | undefined> {
     const core = this.core;
     if (core.worktree === undefined) return core.env.cwd;
     try {

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { ConversationKey } from "../../identity/conversation.js";
 import type { TaskCommit } from "../../workspace/worktrees/commit.js";
 import { diffArtifact, worktreeMetadata } from "../../contract/worktree.js";
-import type { TaskIsolation } from "./environment.js";
+import type { ForkFrom, TaskIsolation } from "./environment.js";
 
 /**
  * One task's side of its conversation's worktree (`claude.isolation: "worktree"`): the folder it
@@ -29,7 +29,7 @@ export class TaskWorktree {
   ) {}
 
   /** The folder the task works in (its attachments go there too); `from`: a fork's commit. */
-  async prepare(from?: string): Promise<string> {
+  async prepare(from?: ForkFrom): Promise<string> {
     const worktrees = this.isolation.worktrees;
     const cwd = await worktrees.prepare(this.conversation, from);
     const head = await worktrees.head?.(this.conversation).catch(() => undefined);

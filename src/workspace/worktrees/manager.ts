@@ -1,7 +1,19 @@
-import { access, mkdir, readdir, stat } from "node:fs/promises";
+import { access, lstat, readdir, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Logger } from "pino";
 import { commitTask, type TaskCommit } from "./commit.js";
+import {
+  checkOut,
+  fetchCommit,
+  hasCommit,
+  holdsOwnWork,
+  initRepository,
+  keepRepository,
+  keptRepository,
+  publish,
+  repositoryOf,
+  restoreRepository,
+} from "./conversation-repo.js";
 import { runGit } from "./git.js";
 import { excludeServerFiles } from "./exclude-file.js";
 import { branchName, worktreeName } from "./names.js";
@@ -13,6 +25,9 @@ import { SpareWorktree, spareName } from "./spare.js";
 export { inspect, WORKTREE_SETUP, WorktreeSetupError } from "./repository.js";
 
 const DAY_MS = 86_400_000;
+
+/** The workspace's refs that keep each base commit (and so what the conversations borrow). */
+export const BASE_REFS = "refs/claude-a2a/bases/";
 
 /**
  * One queue per repository for the whole process: two workspaces in one repository (two of its
@@ -32,6 +47,18 @@ export interface WorktreeOptions {
   readonly queues?: SerialQueues;
   /** Keep a spare worktree ready in the background (default true; false: tests, the bench). */
   readonly spare?: boolean;
+  /**
+   * Whether the workspace's repository gets a conversation's branch after each of its commits
+   * (default: never; the operator fetches with `claude-a2a branches`). The app says yes for the
+   * anonymous caller, the only caller of a server without authentication.
+   */
+  readonly publishes?: (conversation: ConversationRef) => boolean;
+}
+
+/** Where a fork's worktree starts: a commit of the source conversation's repository. */
+export interface ForkPoint {
+  readonly commit: string;
+  readonly source: ConversationRef;
 }
 
 /** A conversation as the worktrees know it: its key (the hash) and its context id (readable). */
@@ -68,7 +95,7 @@ export class WorktreeManager {
     readonly base: string,
   ) {
     this.spare = new SpareWorktree(
-      options.cwd,
+      { common: repo },
       join(dir, spareName(options.cwd)),
       base,
       options.logger,
@@ -86,7 +113,12 @@ export class WorktreeManager {
     const queues = o.queues ?? PROCESS_QUEUES;
     const manager = new WorktreeManager(o, repo, prefix, dir, queues, head);
     o.logger.info({ base: head }, "new worktrees start from the workspace's HEAD at startup");
-    await queues.run(repo, () => excludeServerFiles(repo, top, dir, o));
+    await queues.run(repo, async () => {
+      await excludeServerFiles(repo, top, dir, o);
+      // The conversations' repositories borrow the base's objects: a ref keeps a later
+      // `git gc` of the workspace from dropping them, should its branches move on.
+      await runGit(o.cwd, ["update-ref", `${BASE_REFS}${head}`, head]);
+    });
     if (o.spare !== false) manager.spare.replenish();
     return manager;
   }
@@ -113,7 +145,7 @@ export class WorktreeManager {
    * Makes sure the conversation's worktree exists (after its last commit), and returns the
    * folder its process runs in. After the first task it is one `access` call: no git runs.
    */
-  async prepare(conversation: ConversationRef, from?: string): Promise<string> {
+  async prepare(conversation: ConversationRef, from?: ForkPoint): Promise<string> {
     const name = this.nameOf(conversation);
     this.inUse.set(name, (this.inUse.get(name) ?? 0) + 1);
     try {
@@ -123,7 +155,7 @@ export class WorktreeManager {
         () => true,
         () => false,
       );
-      if (!ready) await this.serial(() => this.create(path, branchName(name), from));
+      if (!ready) await this.serial(() => this.create(name, path, from));
       await touch(path);
       return this.cwdOf(conversation);
     } catch (err) {
@@ -151,6 +183,7 @@ export class WorktreeManager {
       if (!exists) return undefined;
       const commit = await commitTask(path, branchName(name), taskId, state);
       await touch(path);
+      if (commit !== undefined) await this.publishIfAsked(conversation);
       return commit;
     });
     // The next spare, if the last one was taken (a no-op when one is ready or on its way).
@@ -183,11 +216,7 @@ export class WorktreeManager {
       if (info === undefined || !info.isDirectory() || info.mtimeMs >= before) continue;
       const gone = await this.queues.run(this.repo, async () => {
         if (this.inUse.has(name) || !(await this.isOurs(path, name))) return false;
-        // A taken spare's folder goes; its link stays, so the conversation's worktree comes back
-        // at the same path (where its transcripts are keyed), should it go on.
-        const real = await folderOf(path);
-        await runGit(this.options.cwd, ["worktree", "remove", "--force", real]);
-        await runGit(this.options.cwd, ["branch", "-d", branchName(name)], { okCodes: [1] });
+        await this.remove(name, path);
         return true;
       });
       if (gone) removed.push(name);
@@ -259,35 +288,100 @@ export class WorktreeManager {
   }
 
   /**
-   * A new worktree: on the conversation's branch if it has one, else from `from` (a fork's
-   * commit) or the pinned base commit: a commit id, never a ref a conversation could have moved.
+   * Retention's removal of a conversation's worktree. Its repository is kept when it holds work
+   * the workspace's HEAD lacks, so the branch survives the folder; a taken spare's link stays,
+   * so the worktree comes back at the same path (where its transcripts are keyed).
    */
-  private async create(path: string, branch: string, from?: string): Promise<void> {
-    // A worktree whose folder was deleted by hand is still registered: forget it first.
-    await runGit(this.options.cwd, ["worktree", "prune"]);
-    const known = await runGit(
+  private async remove(name: string, path: string): Promise<void> {
+    const real = await folderOf(path);
+    if (await isLegacy(real)) {
+      // A worktree an earlier version added to the workspace's own repository.
+      await runGit(this.options.cwd, ["worktree", "remove", "--force", real]);
+    } else {
+      const head = (await runGit(this.options.cwd, ["rev-parse", "HEAD"])).stdout.trim();
+      if (await holdsOwnWork(real, head)) {
+        await keepRepository(real, keptRepository(this.dir, name));
+      }
+      await rm(real, { recursive: true, force: true });
+    }
+    // A branch in the workspace's repository (published, or an earlier version's) with nothing
+    // of its own goes too (`-d`: never one that holds unmerged work).
+    await runGit(this.options.cwd, ["branch", "-d", branchName(name)], { okCodes: [1] });
+  }
+
+  /** The workspace's repository gets the conversation's branch, when the options say so. */
+  async publishIfAsked(conversation: ConversationRef): Promise<void> {
+    if (this.options.publishes?.(conversation) !== true) return;
+    const folder = linked(this.dir, this.pathOf(conversation));
+    if (await isLegacy(folder)) return;
+    await publish(this.options.cwd, folder, this.branchOf(conversation));
+  }
+
+  /**
+   * A new worktree, with a repository of its own (conversation-repo.ts): the one retention kept,
+   * back in place; else a spare taken; else made, on the conversation's branch from its commit
+   * in the workspace's repository (an earlier version's branch), `from` (a fork's commit, fetched
+   * from its source's repository) or the pinned base: a commit id, never a ref a conversation
+   * could have moved.
+   */
+  private async create(name: string, path: string, from?: ForkPoint): Promise<void> {
+    const branch = branchName(name);
+    const kept = keptRepository(this.dir, name);
+    const link = await isLink(path);
+    const where = link ? linked(this.dir, path) : path;
+    if (await exists(kept)) {
+      await restoreRepository(kept, where);
+      this.options.logger.info({ branch, path, resumed: true }, "worktree created");
+      return;
+    }
+    // A link to a taken spare whose folder went with nothing worth keeping: it starts over.
+    if (link) await dropLink(path);
+    const earlier = await runGit(
       this.options.cwd,
-      ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`],
+      ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`],
       { okCodes: [1] },
     );
-    const resumed = known.code === 0;
-    // A link to a taken spare whose folder went (retention): back where it was, on its branch;
-    // with no branch left, the conversation starts over and the link is made again.
-    const link = await isLink(path);
-    if (link && !resumed) await dropLink(path);
-    const where = link && resumed ? linked(this.dir, path) : path;
-    const spare = !resumed && from === undefined && (await this.spare.claim(path, branch));
+    const resumed = earlier.code === 0 ? earlier.stdout.trim() : undefined;
+    const spare =
+      resumed === undefined && from === undefined && (await this.spare.claim(path, branch));
     if (!spare) {
-      const args = resumed
-        ? ["worktree", "add", "--quiet", where, branch]
-        : ["worktree", "add", "--quiet", "-b", branch, where, from ?? this.base];
-      await mkdir(this.dir, { recursive: true });
-      await runGit(this.options.cwd, args);
+      try {
+        await initRepository(path, { common: this.repo });
+        if (resumed === undefined && from !== undefined) await this.fetchFork(path, from);
+        await checkOut(path, resumed ?? from?.commit ?? this.base, branch);
+      } catch (err) {
+        // Half made, it would pass for ready: the next task makes it again.
+        await rm(path, { recursive: true, force: true });
+        throw err;
+      }
+      // None was ready: the next one now. A spare just taken: the next one after this task's
+      // commit (`finish`), so its checkout does not compete with this conversation's first
+      // turn and commit for the disk and the cores.
+      this.replenish();
     }
-    // None was ready: the next one now. A spare just taken: the next
-    // one after this task's commit (`finish`), so its checkout does not compete with this
-    // conversation's first turn and commit for the disk and the cores.
-    if (!spare) this.replenish();
-    this.options.logger.info({ branch, path, resumed, spare }, "worktree created");
+    const how = { resumed: resumed !== undefined, spare };
+    this.options.logger.info({ branch, path, ...how }, "worktree created");
+  }
+
+  /** A fork's commit into the new repository at `path`, from its source's (objects only). */
+  private async fetchFork(path: string, from: ForkPoint): Promise<void> {
+    if (await hasCommit(path, from.commit)) return;
+    const name = this.nameOf(from.source);
+    const source = await repositoryOf(
+      linked(this.dir, join(this.dir, name)),
+      keptRepository(this.dir, name),
+    );
+    if (source === undefined) throw new Error(`the fork's source has no repository (${name})`);
+    await fetchCommit(path, source, from.commit);
   }
 }
+
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+/** A worktree of the workspace's own repository (an earlier version's): its `.git` is a file. */
+const isLegacy = async (folder: string): Promise<boolean> =>
+  (await lstat(join(folder, ".git")).catch(() => undefined))?.isFile() === true;

@@ -1,9 +1,13 @@
 import { createHash } from "node:crypto";
-import { mkdir, rm, symlink, unlink } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { access, readdir, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import type { Logger } from "pino";
+import { checkOut, initRepository, type RepositorySource } from "./conversation-repo.js";
 import { runGit } from "./git.js";
 import { refreshIndexLater, type PendingRefresh } from "./index-refresh.js";
+
+/** In an untaken spare's `.git`: taking it removes the mark, so clean-up leaves it alone. */
+const UNTAKEN = "claude-a2a-spare";
 
 /**
  * The spare worktree: one checkout of the base commit (the workspace's HEAD at startup, pinned
@@ -17,11 +21,10 @@ import { refreshIndexLater, type PendingRefresh } from "./index-refresh.js";
  * it by a link, `<worktrees>/<conversation's name>` → that folder (`WorktreeManager.cwdOf`
  * follows it).
  *
- * Why building it outside the repository's queue is safe: it is a worktree of its own (its own
- * index, its own detached HEAD, no ref of the repository is written), `git worktree add` marks
- * it locked while it is written, and it is added `--lock`ed, so a `git worktree prune` (ours in
- * the queue, or the user's) never drops it; new worktrees' admin folders are made with an atomic
- * `mkdir`. Only taking it (a move, a branch: refs) runs in the queue.
+ * Each spare is a repository of its own (conversation-repo.ts), as every conversation's is: the
+ * conversation that takes it takes its repository too. Why building it outside the workspace's
+ * queue is safe: it writes nothing of the workspace's repository (it only reads its objects), and
+ * an untaken spare is marked in its own `.git`, so clean-up never takes a conversation's.
  */
 
 /**
@@ -46,8 +49,8 @@ export class SpareWorktree {
   private refresh: PendingRefresh | undefined;
 
   constructor(
-    /** The workspace (git runs there). */
-    private readonly cwd: string,
+    /** What each spare's repository borrows from the workspace's. */
+    private readonly source: RepositorySource,
     /** The spares' folders start with this (`spareName`, in the worktrees folder). */
     private readonly base: string,
     /** The commit id every spare is checked out at (never a ref: see manager.ts). */
@@ -119,8 +122,8 @@ export class SpareWorktree {
     // index's lock when `git switch` needs it.
     await this.stopRefresh();
     try {
-      // Unlocked, it is a conversation's: a later build's clean-up leaves it alone.
-      await runGit(this.cwd, ["worktree", "unlock", path]);
+      // Unmarked, it is a conversation's: a later build's clean-up leaves it alone.
+      await unlink(join(path, ".git", UNTAKEN));
       await symlink(basename(path), target);
     } catch (err) {
       this.logger.warn({ err }, "the spare worktree could not be taken");
@@ -153,19 +156,9 @@ export class SpareWorktree {
     if (this.closed) return;
     const head = this.at;
     this.current = `${this.base}${Date.now()}${++this.serial}`;
-    await mkdir(join(this.path, ".."), { recursive: true });
-    // `--force` twice: a registered but missing and locked spare (a crash) is replaced.
-    await runGit(this.cwd, [
-      "worktree",
-      "add",
-      "--quiet",
-      "--force",
-      "--force",
-      "--lock",
-      "--detach",
-      this.path,
-      head,
-    ]);
+    await initRepository(this.path, this.source);
+    await writeFile(join(this.path, ".git", UNTAKEN), "");
+    await checkOut(this.path, head);
     this.commit = head;
     const path = this.path;
     this.refresh = refreshIndexLater(path, Date.now(), (err: unknown) => {
@@ -181,29 +174,26 @@ export class SpareWorktree {
   }
 
   /**
-   * Removes every spare not taken: the workspace's worktrees under the spares' name that are
-   * still locked (a taken one was unlocked), this run's and those a crash left behind.
+   * Removes every spare not taken: the folders under the spares' name whose repository still
+   * has the mark (a taken one lost it), this run's and those a crash left behind.
    */
   private async discard(): Promise<void> {
     this.current = undefined;
     await this.stopRefresh();
-    const list = await runGit(this.cwd, ["worktree", "list", "--porcelain"]).catch(() => undefined);
-    const untaken = (list?.stdout ?? "")
-      .split("\n\n")
-      .map((block) => block.split("\n"))
-      .filter((lines) => lines.some((l) => l === "locked" || l.startsWith("locked ")))
-      .flatMap((lines) => lines.filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9)))
-      .filter((path) => basename(path).startsWith(basename(this.base)));
-    for (const path of untaken) await this.remove(path);
-    // One whose folder lost its `.git` (a crash) is still registered: forget it too.
-    if (untaken.length > 0) await runGit(this.cwd, ["worktree", "prune"]).catch(() => undefined);
+    const dir = dirname(this.base);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!name.startsWith(basename(this.base))) continue;
+      const path = join(dir, name);
+      const untaken = await access(join(path, ".git", UNTAKEN)).then(
+        () => true,
+        () => false,
+      );
+      if (untaken) await this.remove(path);
+    }
   }
 
   private async remove(path: string): Promise<void> {
-    await runGit(this.cwd, ["worktree", "unlock", path]).catch(() => undefined);
-    await runGit(this.cwd, ["worktree", "remove", "--force", "--force", path], {
-      okCodes: [128],
-    }).catch(() => undefined);
     await rm(path, { recursive: true, force: true });
   }
 }

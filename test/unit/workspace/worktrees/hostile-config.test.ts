@@ -105,6 +105,8 @@ const open = async () => {
     dir: ".claude/worktrees",
     serverPaths: [],
     logger,
+    // Publishing fetches into the workspace's repository, under its planted config.
+    publishes: () => true,
   });
   opened.push(m);
   return m;
@@ -141,9 +143,11 @@ describe("the server's git in a repository whose config names programs", () => {
     const commit = await m.finish(conv("one"), "t1", "completed");
     expect(commit?.files.map((f) => f.path)).toEqual(["a.txt", "b.dat", "c.inc"]);
     expect(commit?.diff).toContain("+changed");
-    expect(git(repo, "log", "-1", "--format=%an %G?", m.branchOf(conv("one")))).toBe(
-      "claude-a2a N\n",
-    );
+    for (const where of [first, repo]) {
+      expect(git(where, "log", "-1", "--format=%an %G?", m.branchOf(conv("one")))).toBe(
+        "claude-a2a N\n",
+      );
+    }
     await m.finish(conv("two"), "t2", "completed");
     // A rewind: a diff against the commit before, and a reset to it.
     await writeFile(join(first, "a.txt"), "again\n");

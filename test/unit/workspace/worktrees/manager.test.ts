@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { access, mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -8,7 +8,15 @@ import {
   WorktreeManager,
   WorktreeSetupError,
 } from "../../../../src/workspace/worktrees/manager.js";
+import { keptBranch, rewindWorktree } from "../../../../src/workspace/worktrees/rewind.js";
+import { KEPT_DIR } from "../../../../src/workspace/worktrees/conversation-repo.js";
 import { git, initRepo } from "./support/repo.js";
+
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
 
 const logger = pino({ level: "silent" });
 
@@ -28,12 +36,13 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const open = async (cwd = repo) => {
+const open = async (cwd = repo, publishes?: () => boolean) => {
   const m = await WorktreeManager.open({
     cwd,
     dir: ".claude/worktrees",
     serverPaths: [".claude/a2a-inbox/", ".claude/claude-a2a.db"],
     logger,
+    ...(publishes !== undefined && { publishes }),
   });
   opened.push(m);
   return m;
@@ -74,11 +83,15 @@ describe("WorktreeManager", () => {
       { path: "b.txt", change: "added" },
     ]);
     expect(commit?.baseCommit).toBe(git(repo, "rev-parse", "main").trim());
-    expect(git(repo, "rev-parse", m.branchOf(conv)).trim()).toBe(commit?.commit);
-    expect(git(repo, "log", "-1", "--format=%s%n%an", m.branchOf(conv))).toBe(
+    // The branch and its commit are in the conversation's own repository only.
+    expect(git(cwd, "rev-parse", m.branchOf(conv)).trim()).toBe(commit?.commit);
+    expect(git(cwd, "log", "-1", "--format=%s%n%an", m.branchOf(conv))).toBe(
       "claude-a2a: task t1\nclaude-a2a\n",
     );
-    expect(commit?.diff).toBe(git(repo, "diff", commit?.baseCommit ?? "", commit?.commit ?? ""));
+    expect(git(repo, "branch", "--list", m.branchOf(conv)).trim()).toBe("");
+    expect(() => git(repo, "cat-file", "-e", commit?.commit ?? "")).toThrow();
+    expect(git(cwd, "rev-parse", "--git-common-dir").trim()).toBe(".git");
+    expect(commit?.diff).toBe(git(cwd, "diff", commit?.baseCommit ?? "", commit?.commit ?? ""));
     expect(commit?.diff).toContain("-one\n+two\n");
     // Nothing changed: no commit.
     expect(await m.finish(conv, "t2", "completed")).toBeUndefined();
@@ -97,9 +110,31 @@ describe("WorktreeManager", () => {
     await Promise.all(cwds.map((cwd, i) => writeFile(join(cwd, "a.txt"), `from ${i}\n`)));
     const commits = await Promise.all(convs.map((c, i) => m.finish(c, `t${i}`, "completed")));
     for (const [i, c] of convs.entries()) {
-      expect(git(repo, "show", `${m.branchOf(c)}:a.txt`)).toBe(`from ${i}\n`);
+      expect(git(cwds[i] ?? "", "show", `${m.branchOf(c)}:a.txt`)).toBe(`from ${i}\n`);
       expect(commits[i]?.files).toEqual([{ path: "a.txt", change: "modified" }]);
+      // No conversation's repository holds another's commit.
+      for (const [j, other] of (cwds as string[]).entries()) {
+        if (j === i) continue;
+        expect(() => git(other, "cat-file", "-e", commits[i]?.commit ?? "")).toThrow();
+      }
     }
+  });
+
+  it("publishes a conversation's branch to the workspace's repository when asked to, with what a rewind kept", async () => {
+    const m = await open(repo, () => true);
+    const cwd = await m.prepare(conv);
+    await writeFile(join(cwd, "a.txt"), "two\n");
+    const commit = await m.finish(conv, "t1", "completed");
+    expect(git(repo, "rev-parse", m.branchOf(conv)).trim()).toBe(commit?.commit);
+    expect(git(repo, "show", `${m.branchOf(conv)}:a.txt`)).toBe("two\n");
+    // The workspace's checkout is untouched by it.
+    expect(await readFile(join(repo, "a.txt"), "utf8")).toBe("one\n");
+    // A rewind moves the branch back: published again, what it left is kept beside it.
+    const kept = keptBranch(m.branchOf(conv), "t2");
+    await rewindWorktree(cwd, commit?.baseCommit ?? "", kept, "t2");
+    await m.publishIfAsked(conv);
+    expect(git(repo, "rev-parse", m.branchOf(conv)).trim()).toBe(commit?.baseCommit);
+    expect(git(repo, "rev-parse", kept).trim()).toBe(commit?.commit);
   });
 
   it("recreates a removed worktree from its branch; retention removes idle worktrees, keeps branches with commits", async () => {
@@ -118,10 +153,13 @@ describe("WorktreeManager", () => {
     const removed = await m.prune(Date.now() - 86_400_000);
     expect(removed).toHaveLength(2);
     expect(git(repo, "worktree", "list", "--porcelain")).toContain(foreign);
-    expect(git(repo, "worktree", "list", "--porcelain")).not.toContain(cwd);
-    // The branch with a commit stays; the one with none is gone.
-    expect(git(repo, "branch", "--list", m.branchOf(conv)).trim()).not.toBe("");
-    expect(git(repo, "branch", "--list", m.branchOf(idle)).trim()).toBe("");
+    expect(await exists(cwd)).toBe(false);
+    expect(await exists(idleCwd)).toBe(false);
+    // The repository with a commit is kept; the one with none is gone.
+    const kept = join(repo, ".claude/worktrees", KEPT_DIR);
+    const name = (c: typeof conv) => m.branchOf(c).slice("claude-a2a/".length);
+    expect(await exists(join(kept, `${name(conv)}.git`))).toBe(true);
+    expect(await exists(join(kept, `${name(idle)}.git`))).toBe(false);
     // The conversation's next task finds its branch again.
     const again = await m.prepare(conv);
     expect(again).toBe(cwd);

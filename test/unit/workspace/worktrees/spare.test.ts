@@ -3,6 +3,7 @@ import {
   mkdir,
   mkdtemp,
   readFile,
+  readdir,
   realpath,
   rm,
   stat,
@@ -16,6 +17,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WorktreeManager } from "../../../../src/workspace/worktrees/manager.js";
 import { worktreeName } from "../../../../src/workspace/worktrees/names.js";
 import { SpareWorktree, spareName } from "../../../../src/workspace/worktrees/spare.js";
+import { initRepository } from "../../../../src/workspace/worktrees/conversation-repo.js";
 import { git, initRepo } from "./support/repo.js";
 
 const logger = pino({ level: "silent" });
@@ -50,12 +52,9 @@ const open = async () => {
   return m;
 };
 const conv = (id: string) => ({ key: `token:ci|${id}`, contextId: id });
-/**
- * The worktree's admin folder keeps the name it was added with: the spare's, once taken (git
- * turns its leading `.` into `-`, and numbers a second one).
- */
-const SPARE_ID = /^-claude-a2a-spare-[0-9a-f]{10}\d*$/;
-const addedAs = (cwd: string) => basename(git(cwd, "rev-parse", "--git-dir").trim());
+/** A taken spare keeps its folder's name (a spare process may run there): the spare's. */
+const SPARE_ID = /^\.claude-a2a-spare-[0-9a-f]{10}\d+$/;
+const addedAs = (cwd: string) => basename(cwd);
 const status = () => git(repo, "status", "--porcelain", "--untracked-files=all");
 
 describe("the spare worktree", () => {
@@ -64,7 +63,9 @@ describe("the spare worktree", () => {
     const m = await open();
     await m.spare.settled();
     expect(m.spare.ready).toBe(true);
-    expect(git(repo, "worktree", "list")).toContain(`${spareName(repo)}`);
+    // A repository of its own, no worktree of the workspace's.
+    expect(git(m.spare.path, "rev-parse", "--git-common-dir").trim()).toBe(".git");
+    expect(git(repo, "worktree", "list")).not.toContain(`${spareName(repo)}`);
     const c = conv("ctx-1");
     const cwd = await m.prepare(c);
     expect(addedAs(cwd)).toMatch(SPARE_ID);
@@ -78,9 +79,11 @@ describe("the spare worktree", () => {
     await writeFile(join(cwd, "a.txt"), "two\n");
     const commit = await m.finish(c, "t1", "completed");
     expect(commit?.files).toEqual([{ path: "a.txt", change: "modified" }]);
-    expect(git(repo, "show", `${m.branchOf(c)}:a.txt`)).toBe("two\n");
+    expect(git(cwd, "show", `${m.branchOf(c)}:a.txt`)).toBe("two\n");
     await m.spare.settled();
     expect(m.spare.ready).toBe(true);
+    // Building the next one cleared no taken spare.
+    expect(git(cwd, "rev-parse", m.branchOf(c)).trim()).toBe(commit?.commit);
     // The next conversation takes the new spare, and sees none of the first one's change.
     const d = await m.prepare(conv("ctx-2"));
     expect(addedAs(d)).toMatch(SPARE_ID);
@@ -127,7 +130,7 @@ describe("the spare worktree", () => {
   it("is waited for while it is being made, then taken", async () => {
     const head = git(repo, "rev-parse", "HEAD").trim();
     const spare = new SpareWorktree(
-      repo,
+      { common: join(repo, ".git") },
       join(repo, ".claude/worktrees", spareName(repo)),
       head,
       logger,
@@ -137,7 +140,7 @@ describe("the spare worktree", () => {
     const target = join(repo, ".claude/worktrees/early");
     expect(await spare.claim(target, "claude-a2a/early")).toBe(true);
     expect(git(target, "symbolic-ref", "HEAD").trim()).toBe("refs/heads/claude-a2a/early");
-    expect(addedAs(target)).toMatch(SPARE_ID);
+    expect(addedAs(await realpath(target))).toMatch(SPARE_ID);
     expect(spare.ready).toBe(false);
     // None ready, none under way: the caller adds the worktree itself.
     expect(await spare.claim(join(repo, ".claude/worktrees/late"), "claude-a2a/late")).toBe(false);
@@ -220,21 +223,17 @@ describe("the spare worktree", () => {
     await m.close();
     opened.splice(0);
     expect(await exists(path)).toBe(false);
-    expect(git(repo, "worktree", "list")).not.toContain(spareName(repo));
-    // A crash: the spare is registered and locked, its folder half gone.
-    git(repo, "worktree", "add", "-q", "--lock", "--detach", path, "HEAD");
-    await rm(join(path, ".git"));
+    // A crash: an untaken spare left behind, its checkout half written.
+    await initRepository(path, { common: join(repo, ".git") });
+    await writeFile(join(path, ".git/claude-a2a-spare"), "");
     const n = await open();
     await n.spare.settled();
     expect(n.spare.ready).toBe(true);
     // The leftover is gone; the new spare has a folder of its own.
     expect(await exists(path)).toBe(false);
     expect(git(n.spare.path, "status", "--porcelain")).toBe("");
-    expect(
-      git(repo, "worktree", "list")
-        .split("\n")
-        .filter((l) => l.includes(spareName(repo))),
-    ).toHaveLength(1);
+    const spares = (await readdir(n.dir)).filter((f) => f.startsWith(spareName(repo)));
+    expect(spares).toHaveLength(1);
     expect(status()).toBe(before);
   });
 });
