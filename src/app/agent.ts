@@ -339,6 +339,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         maxLive: config.sessions.maxLive,
         ...(config.sessions.spares > 0 && { spares: () => pool.spareCounts }),
         ...(fleet && { instance: () => fleet.health() }),
+        ...(worktrees && { gitDamage: () => worktrees.damage() }),
       }),
     closeSessions,
     close: async () => {

@@ -19,6 +19,7 @@ import {
   type ConversationRef,
 } from "../workspace/worktrees/index.js";
 import type { SpareSite } from "../sessions/spare-sessions.js";
+import type { GitDamage } from "../workspace/worktrees/damage.js";
 
 /** What a task does with its conversation's worktree: the manager's steps, and a rewind's. */
 function taskIsolation(manager: WorktreeManager): TaskIsolation {
@@ -50,6 +51,8 @@ export interface WorktreeIsolation {
   readonly spareSite: SpareSite;
   /** Calls `ready` each time a spare worktree is built. */
   onSpareReady(ready: () => void): void;
+  /** The repositories found damaged while serving (`/healthz`). */
+  damage(): readonly GitDamage[];
   /** Stops the retention timer; resolves when the commits under way are made. */
   close(): Promise<void>;
 }
@@ -112,6 +115,7 @@ export async function openWorktreeIsolation(
     cwdOf: (key) => manager.cwdOf(refOf(key)),
     spareSite: { current: () => manager.spareCwd() },
     onSpareReady: (ready) => manager.spare.onReady(ready),
+    damage: () => manager.damage.list(),
     close: async () => {
       stop();
       await manager.close();

@@ -94,6 +94,9 @@ export const TEXT = {
 
   // ---- unmarked statuses: canceled, failed, the start of an autonomous task ----------------
   worktreeFailed: (why: string) => `The conversation's git worktree could not be prepared: ${why}`,
+  /** A completed task whose end-of-task commit failed (its repository is damaged). */
+  commitFailed: (why: string) =>
+    `The task's changes could not be committed: ${why}. They stay in the conversation's worktree; its next task's commit takes them.`,
   /**
    * A run the runtime could not authenticate (cause `authentication_failed`). The runtime's own
    * text ("Not logged in · Please run /login") names a slash command of its terminal, which no

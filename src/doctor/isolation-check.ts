@@ -1,5 +1,7 @@
 import type { Config } from "../config/schema.js";
 import { inspect, WorktreeSetupError } from "../workspace/worktrees/manager.js";
+import { resolve } from "node:path";
+import { damagedRepositories } from "../workspace/worktrees/damage.js";
 import type { CheckResult } from "./check-result.js";
 
 /**
@@ -11,7 +13,20 @@ export async function checkIsolation(config: Config): Promise<CheckResult | unde
   const cwd = config.claude.cwd;
   try {
     const { top } = await inspect(cwd);
-    return { name: "isolation", ok: true, detail: `worktree per conversation (repository ${top})` };
+    const damaged = await damagedRepositories(cwd, resolve(cwd, config.claude.worktreeDir));
+    if (damaged.length > 0) {
+      return {
+        name: "isolation",
+        ok: false,
+        detail: `damaged git repositories: ${damaged.map((d) => `${d.repository} (${d.error})`).join("; ")}`,
+        fix: 'repair or remove them (docs/workspaces.md, "When a repository is damaged"); the other conversations go on',
+      };
+    }
+    return {
+      name: "isolation",
+      ok: true,
+      detail: `worktree and repository per conversation (workspace repository ${top})`,
+    };
   } catch (err) {
     if (!(err instanceof WorktreeSetupError)) throw err;
     return {

@@ -27,6 +27,18 @@ export interface HealthReport {
   readonly grpc?: GrpcBindingHealth;
   /** This server as a fleet instance (PostgreSQL store): its id, the database, its lease. */
   readonly instance?: FleetHealth;
+  /**
+   * `claude.isolation: "worktree"`: git repositories found damaged while serving (the
+   * workspace's, or a conversation's); any makes the status `degraded`.
+   */
+  readonly git?: { readonly damaged: readonly GitDamageReport[] };
+}
+
+/** A damaged repository: `workspace` or a conversation's name, git's error, since when. */
+export interface GitDamageReport {
+  readonly repository: string;
+  readonly error: string;
+  readonly since: string;
 }
 
 export interface GrpcBindingHealth {
@@ -69,6 +81,8 @@ export interface HealthSources {
   readonly instance?: () => FleetHealth;
   /** Parts of the store whose last write failed. */
   readonly writeFaults?: () => readonly WriteFault[];
+  /** Git repositories found damaged (worktree isolation). */
+  readonly gitDamage?: () => readonly GitDamageReport[];
 }
 
 /** Process up (it answers), store reachable, live sessions. */
@@ -81,8 +95,9 @@ export async function checkHealth(s: HealthSources): Promise<HealthReport> {
   }
   const faults = s.writeFaults?.() ?? [];
   const reachable = error === undefined;
+  const damaged = s.gitDamage?.() ?? [];
   return {
-    status: storeStatus(reachable, faults),
+    status: worstStatus([storeStatus(reachable, faults), damaged.length > 0 ? "degraded" : "ok"]),
     store: {
       type: s.storeType,
       reachable,
@@ -95,6 +110,7 @@ export async function checkHealth(s: HealthSources): Promise<HealthReport> {
       ...(s.spares && { spares: s.spares() }),
     },
     ...(s.instance && { instance: s.instance() }),
+    ...(s.gitDamage && { git: { damaged } }),
   };
 }
 

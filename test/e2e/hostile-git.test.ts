@@ -6,7 +6,7 @@
  * runtime hooks never becomes what a new conversation starts from (and its hook never runs), and
  * the server's own end-of-task commit still works.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
@@ -116,6 +116,9 @@ const refWrites = (target: string) =>
     `git update-ref refs/heads/main ${target}; echo "update-ref=$?"`,
     `echo "${target} refs/heads/evil" >> "$C/packed-refs"; echo "packed-refs=$?"`,
     `git commit -q --allow-empty -m sneaked; echo "commit=$?"`,
+    // A conversation's own repository names the workspace's, whose objects it borrows.
+    'A="$C/objects/info/alternates"',
+    `if [ -f "$A" ]; then echo "${target} refs/heads/evil" >> "$(dirname "$(cat "$A")")/packed-refs"; echo "workspace-packed-refs=$?"; fi`,
   ].join("\n");
 
 describe.each(["worktree", "shared"] as const)(
@@ -135,15 +138,23 @@ describe.each(["worktree", "shared"] as const)(
       expect(output).toMatch(/update-ref=[1-9]/);
       expect(output).toMatch(/packed-refs=[1-9]/);
       expect(output).toMatch(/commit=[1-9]/);
+      if (isolation === "worktree") expect(output).toMatch(/workspace-packed-refs=[1-9]/);
       expect(existsSync(join(repo, ".git/packed-refs"))).toBe(false);
       const after = refsOf(repo);
-      if (isolation === "shared") expect(after).toBe(before);
-      else {
-        // Only the conversation's branch is new, made by the server, at the workspace's HEAD.
-        const branch = git(repo, "for-each-ref", "--format=%(refname)", "refs/heads/claude-a2a/");
-        expect(branch.trim().split("\n")).toHaveLength(1);
-        const added = `${branch.trim()} ${git(repo, "rev-parse", "main").trim()}\n`;
-        expect(after.split("\n").sort()).toEqual(`${before}${added}`.split("\n").sort());
+      // The workspace's refs are as the server left them at startup (with worktrees, plus the
+      // ref keeping the base commit, whose objects every conversation's repository borrows).
+      expect(after).toBe(before);
+      if (isolation === "worktree") {
+        // The conversation's own repository holds its branch at the base commit, and nothing
+        // the command tried: no ref, no packed-refs, no commit.
+        const base = git(repo, "rev-parse", "main").trim();
+        expect(before).toContain(`refs/claude-a2a/bases/${base} ${base}\n`);
+        const dir = join(repo, ".claude/worktrees");
+        const [name = ""] = readdirSync(dir).filter((f) => !f.startsWith("."));
+        expect(git(join(dir, name), "for-each-ref", "--format=%(refname) %(objectname)")).toBe(
+          `refs/heads/claude-a2a/${name} ${base}\n`,
+        );
+        expect(existsSync(join(dir, name, ".git/packed-refs"))).toBe(false);
         expect(worktreeOf(task)).toBeUndefined();
       }
     });

@@ -151,11 +151,13 @@ export class TaskFinish {
     if (shown !== "") {
       core.channel.status(status.result(core.ref, shown));
     }
+    // A commit that failed (a damaged repository) is said where the client looks last.
+    const said = note ?? core.worktree?.failure();
     core.channel.status(
       this.withUsage(
         budgetReached && note !== undefined
           ? status.budgetReached(core.ref, note)
-          : status.completed(core.ref, note),
+          : status.completed(core.ref, said),
       ),
     );
   }

@@ -2,7 +2,8 @@ import type { Artifact } from "@a2a-js/sdk";
 import type { Logger } from "pino";
 import type { ConversationKey } from "../../identity/conversation.js";
 import type { TaskCommit } from "../../workspace/worktrees/commit.js";
-import { diffArtifact, worktreeMetadata } from "../../contract/worktree.js";
+import { TEXT } from "../../contract/texts.js";
+import { diffArtifact, WORKTREE_KEY, worktreeMetadata } from "../../contract/worktree.js";
 import type { ForkFrom, TaskIsolation } from "./environment.js";
 
 /**
@@ -15,6 +16,8 @@ import type { ForkFrom, TaskIsolation } from "./environment.js";
 export class TaskWorktree {
   private commitState: "idle" | "committing" | "done" = "idle";
   private commit: TaskCommit | undefined;
+  /** Why the end-of-task commit failed, if it did (the final status says so). */
+  private commitFailure: string | undefined;
 
   constructor(
     private readonly isolation: {
@@ -67,9 +70,15 @@ export class TaskWorktree {
     return c && diffArtifact(this.taskId, c, c.diff, this.isolation.maxDiffBytes);
   }
 
-  /** The final status's `metadata.worktree`, if the task made a commit. */
+  /** The final status's `metadata.worktree`, if the task made a commit or its commit failed. */
   metadata(): Record<string, unknown> | undefined {
+    if (this.commitFailure !== undefined) return { [WORKTREE_KEY]: { error: this.commitFailure } };
     return this.commit && worktreeMetadata(this.commit);
+  }
+
+  /** The text of a failed end-of-task commit, for the completed status. */
+  failure(): string | undefined {
+    return this.commitFailure;
   }
 
   private async run(state: string): Promise<void> {
@@ -89,6 +98,7 @@ export class TaskWorktree {
     } catch (err) {
       // The changes stay in the worktree: the conversation's next commit takes them.
       this.logger.error({ err }, "task: committing its changes failed");
+      this.commitFailure = TEXT.commitFailed(err instanceof Error ? err.message : String(err));
     } finally {
       this.commitState = "done";
     }

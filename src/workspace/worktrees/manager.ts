@@ -14,6 +14,7 @@ import {
   repositoryOf,
   restoreRepository,
 } from "./conversation-repo.js";
+import { DamageRecord, WORKSPACE_REPOSITORY } from "./damage.js";
 import { runGit } from "./git.js";
 import { excludeServerFiles } from "./exclude-file.js";
 import { branchName, worktreeName } from "./names.js";
@@ -82,6 +83,8 @@ export class WorktreeManager {
   private readonly inUse = new Map<string, number>();
   /** A worktree at HEAD kept ready, so a first task need not wait for `git worktree add`. */
   readonly spare: SpareWorktree;
+  /** Git state found damaged while serving (`/healthz`). */
+  readonly damage = new DamageRecord();
 
   private constructor(
     private readonly options: WorktreeOptions,
@@ -155,10 +158,14 @@ export class WorktreeManager {
         () => true,
         () => false,
       );
-      if (!ready) await this.serial(() => this.create(name, path, from));
+      if (!ready) {
+        await this.serial(() => this.create(name, path, from));
+        this.damage.clear(name);
+      }
       await touch(path);
       return this.cwdOf(conversation);
     } catch (err) {
+      this.damage.record(name, err);
       this.release(name);
       throw err;
     }
@@ -181,7 +188,14 @@ export class WorktreeManager {
         () => false,
       );
       if (!exists) return undefined;
-      const commit = await commitTask(path, branchName(name), taskId, state);
+      let commit: TaskCommit | undefined;
+      try {
+        commit = await commitTask(path, branchName(name), taskId, state);
+      } catch (err) {
+        this.damage.record(name, err);
+        throw err;
+      }
+      this.damage.clear(name);
       await touch(path);
       if (commit !== undefined) await this.publishIfAsked(conversation);
       return commit;
@@ -298,23 +312,39 @@ export class WorktreeManager {
       // A worktree an earlier version added to the workspace's own repository.
       await runGit(this.options.cwd, ["worktree", "remove", "--force", real]);
     } else {
-      const head = (await runGit(this.options.cwd, ["rev-parse", "HEAD"])).stdout.trim();
-      if (await holdsOwnWork(real, head)) {
+      // Unsure (the workspace's HEAD unreadable): kept.
+      const head = await runGit(this.options.cwd, ["rev-parse", "HEAD"]).then(
+        (r) => r.stdout.trim(),
+        () => undefined,
+      );
+      if (head === undefined || (await holdsOwnWork(real, head))) {
         await keepRepository(real, keptRepository(this.dir, name));
       }
       await rm(real, { recursive: true, force: true });
     }
     // A branch in the workspace's repository (published, or an earlier version's) with nothing
     // of its own goes too (`-d`: never one that holds unmerged work).
-    await runGit(this.options.cwd, ["branch", "-d", branchName(name)], { okCodes: [1] });
+    await runGit(this.options.cwd, ["branch", "-d", branchName(name)], { okCodes: [1] }).catch(
+      (err: unknown) => this.damage.record(WORKSPACE_REPOSITORY, err),
+    );
   }
 
-  /** The workspace's repository gets the conversation's branch, when the options say so. */
+  /**
+   * The workspace's repository gets the conversation's branch, when the options say so. A
+   * failure is the workspace's, not the task's: it is logged and shown as damage, and the
+   * commit stands in the conversation's repository.
+   */
   async publishIfAsked(conversation: ConversationRef): Promise<void> {
     if (this.options.publishes?.(conversation) !== true) return;
     const folder = linked(this.dir, this.pathOf(conversation));
     if (await isLegacy(folder)) return;
-    await publish(this.options.cwd, folder, this.branchOf(conversation));
+    try {
+      await publish(this.options.cwd, folder, this.branchOf(conversation));
+      this.damage.clear(WORKSPACE_REPOSITORY);
+    } catch (err) {
+      this.damage.record(WORKSPACE_REPOSITORY, err);
+      this.options.logger.warn({ err }, "the conversation's branch could not be published");
+    }
   }
 
   /**
@@ -336,12 +366,7 @@ export class WorktreeManager {
     }
     // A link to a taken spare whose folder went with nothing worth keeping: it starts over.
     if (link) await dropLink(path);
-    const earlier = await runGit(
-      this.options.cwd,
-      ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`],
-      { okCodes: [1] },
-    );
-    const resumed = earlier.code === 0 ? earlier.stdout.trim() : undefined;
+    const resumed = await this.earlierBranch(branch);
     const spare =
       resumed === undefined && from === undefined && (await this.spare.claim(path, branch));
     if (!spare) {
@@ -361,6 +386,25 @@ export class WorktreeManager {
     }
     const how = { resumed: resumed !== undefined, spare };
     this.options.logger.info({ branch, path, ...how }, "worktree created");
+  }
+
+  /**
+   * The commit of `branch` in the workspace's repository: an earlier version's conversation
+   * branch, or one published. A workspace whose refs cannot be read is damage, shown as such;
+   * the conversation starts anew rather than failing with it.
+   */
+  private async earlierBranch(branch: string): Promise<string | undefined> {
+    const ref = `refs/heads/${branch}^{commit}`;
+    try {
+      const earlier = await runGit(this.options.cwd, ["rev-parse", "--verify", "--quiet", ref], {
+        okCodes: [1],
+      });
+      return earlier.code === 0 ? earlier.stdout.trim() : undefined;
+    } catch (err) {
+      this.damage.record(WORKSPACE_REPOSITORY, err);
+      this.options.logger.warn({ err }, "the workspace's repository could not be read");
+      return undefined;
+    }
   }
 
   /** A fork's commit into the new repository at `path`, from its source's (objects only). */

@@ -113,7 +113,7 @@ describe("WorktreeManager", () => {
       expect(git(cwds[i] ?? "", "show", `${m.branchOf(c)}:a.txt`)).toBe(`from ${i}\n`);
       expect(commits[i]?.files).toEqual([{ path: "a.txt", change: "modified" }]);
       // No conversation's repository holds another's commit.
-      for (const [j, other] of (cwds).entries()) {
+      for (const [j, other] of cwds.entries()) {
         if (j === i) continue;
         expect(() => git(other, "cat-file", "-e", commits[i]?.commit ?? "")).toThrow();
       }
