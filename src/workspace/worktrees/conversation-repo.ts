@@ -14,6 +14,12 @@ import { runGit } from "./git.js";
  * conversation (workspace-boundary.ts).
  */
 
+/** The workspace's refs that keep each base commit (and so what the conversations borrow). */
+export const BASE_REFS = "refs/claude-a2a/bases/";
+
+/** Whether `folder` has a repository (or, from an earlier version, a worktree's `.git` file). */
+export const hasGit = (folder: string): Promise<boolean> => exists(join(folder, ".git"));
+
 /** Where retention keeps the repository of a conversation whose worktree it removed. */
 export const KEPT_DIR = ".claude-a2a-kept";
 

@@ -1,34 +1,20 @@
-import { access, lstat, readdir, rm, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Logger } from "pino";
 import { commitTask, type TaskCommit } from "./commit.js";
-import {
-  checkOut,
-  fetchCommit,
-  hasCommit,
-  holdsOwnWork,
-  initRepository,
-  keepRepository,
-  keptRepository,
-  publish,
-  repositoryOf,
-  restoreRepository,
-} from "./conversation-repo.js";
-import { DamageRecord, WORKSPACE_REPOSITORY } from "./damage.js";
+import { BASE_REFS, hasGit } from "./conversation-repo.js";
+import { DamageRecord } from "./damage.js";
 import { runGit } from "./git.js";
 import { excludeServerFiles } from "./exclude-file.js";
 import { branchName, worktreeName } from "./names.js";
 import { SerialQueues } from "./serial-queue.js";
 import { inspect } from "./repository.js";
-import { dropLink, folderOf, isLink, linked, touch } from "./links.js";
+import { linked, touch } from "./links.js";
 import { SpareWorktree, spareName } from "./spare.js";
 
 export { inspect, WORKTREE_SETUP, WorktreeSetupError } from "./repository.js";
 
 const DAY_MS = 86_400_000;
-
-/** The workspace's refs that keep each base commit (and so what the conversations borrow). */
-export const BASE_REFS = "refs/claude-a2a/bases/";
 
 /**
  * One queue per repository for the whole process: two workspaces in one repository (two of its
@@ -56,17 +42,12 @@ export interface WorktreeOptions {
   readonly publishes?: (conversation: ConversationRef) => boolean;
 }
 
-/** Where a fork's worktree starts: a commit of the source conversation's repository. */
-export interface ForkPoint {
-  readonly commit: string;
-  readonly source: ConversationRef;
-}
-
-/** A conversation as the worktrees know it: its key (the hash) and its context id (readable). */
-export interface ConversationRef {
-  readonly key: string;
-  readonly contextId: string;
-}
+export type { ConversationRef, ForkPoint } from "./conversation-folders.js";
+import {
+  ConversationFolders,
+  type ConversationRef,
+  type ForkPoint,
+} from "./conversation-folders.js";
 
 /**
  * The worktree of each conversation: created on its first task, on a branch of its own, from the
@@ -85,6 +66,7 @@ export class WorktreeManager {
   readonly spare: SpareWorktree;
   /** Git state found damaged while serving (`/healthz`). */
   readonly damage = new DamageRecord();
+  private readonly folders: ConversationFolders;
 
   private constructor(
     private readonly options: WorktreeOptions,
@@ -103,6 +85,17 @@ export class WorktreeManager {
       base,
       options.logger,
     );
+    this.folders = new ConversationFolders({
+      cwd: options.cwd,
+      dir,
+      common: repo,
+      base,
+      logger: options.logger,
+      damage: this.damage,
+      spare: this.spare,
+      replenish: () => this.replenish(),
+      nameOf: (c) => this.nameOf(c),
+    });
   }
 
   /**
@@ -154,12 +147,9 @@ export class WorktreeManager {
     try {
       await this.pending.get(name);
       const path = join(this.dir, name);
-      const ready = await access(join(path, ".git")).then(
-        () => true,
-        () => false,
-      );
+      const ready = await hasGit(path);
       if (!ready) {
-        await this.serial(() => this.create(name, path, from));
+        await this.serial(() => this.folders.create(name, path, from));
         this.damage.clear(name);
       }
       await touch(path);
@@ -183,10 +173,7 @@ export class WorktreeManager {
     const name = this.nameOf(conversation);
     const path = join(this.dir, name);
     const done = this.queues.run(this.repo, async () => {
-      const exists = await access(join(path, ".git")).then(
-        () => true,
-        () => false,
-      );
+      const exists = await hasGit(path);
       if (!exists) return undefined;
       let commit: TaskCommit | undefined;
       try {
@@ -229,8 +216,8 @@ export class WorktreeManager {
       const info = await stat(path).catch(() => undefined);
       if (info === undefined || !info.isDirectory() || info.mtimeMs >= before) continue;
       const gone = await this.queues.run(this.repo, async () => {
-        if (this.inUse.has(name) || !(await this.isOurs(path, name))) return false;
-        await this.remove(name, path);
+        if (this.inUse.has(name) || !(await this.folders.isOurs(path, name))) return false;
+        await this.folders.remove(name, path);
         return true;
       });
       if (gone) removed.push(name);
@@ -274,14 +261,6 @@ export class WorktreeManager {
     return () => clearInterval(timer);
   }
 
-  /** A worktree of ours (the folder may hold Claude Code's own `--worktree`s): on our branch. */
-  private async isOurs(path: string, name: string): Promise<boolean> {
-    const head = await runGit(path, ["symbolic-ref", "--quiet", "HEAD"], { okCodes: [1] }).catch(
-      () => undefined,
-    );
-    return head?.stdout.trim() === `refs/heads/${branchName(name)}`;
-  }
-
   private nameOf(conversation: ConversationRef): string {
     return worktreeName(conversation.key, conversation.contextId);
   }
@@ -295,137 +274,18 @@ export class WorktreeManager {
     if (this.options.spare !== false) this.spare.replenish();
   }
 
+  /**
+   * The workspace's repository gets the conversation's branch, when the options say so (a
+   * failure is shown as the workspace's damage; the commit stands in the conversation's).
+   */
+  async publishIfAsked(conversation: ConversationRef): Promise<void> {
+    if (this.options.publishes?.(conversation) !== true) return;
+    await this.folders.publish(this.nameOf(conversation));
+  }
+
   private release(name: string): void {
     const n = (this.inUse.get(name) ?? 1) - 1;
     if (n > 0) this.inUse.set(name, n);
     else this.inUse.delete(name);
   }
-
-  /**
-   * Retention's removal of a conversation's worktree. Its repository is kept when it holds work
-   * the workspace's HEAD lacks, so the branch survives the folder; a taken spare's link stays,
-   * so the worktree comes back at the same path (where its transcripts are keyed).
-   */
-  private async remove(name: string, path: string): Promise<void> {
-    const real = await folderOf(path);
-    if (await isLegacy(real)) {
-      // A worktree an earlier version added to the workspace's own repository.
-      await runGit(this.options.cwd, ["worktree", "remove", "--force", real]);
-    } else {
-      // Unsure (the workspace's HEAD unreadable): kept.
-      const head = await runGit(this.options.cwd, ["rev-parse", "HEAD"]).then(
-        (r) => r.stdout.trim(),
-        () => undefined,
-      );
-      if (head === undefined || (await holdsOwnWork(real, head))) {
-        await keepRepository(real, keptRepository(this.dir, name));
-      }
-      await rm(real, { recursive: true, force: true });
-    }
-    // A branch in the workspace's repository (published, or an earlier version's) with nothing
-    // of its own goes too (`-d`: never one that holds unmerged work).
-    await runGit(this.options.cwd, ["branch", "-d", branchName(name)], { okCodes: [1] }).catch(
-      (err: unknown) => this.damage.record(WORKSPACE_REPOSITORY, err),
-    );
-  }
-
-  /**
-   * The workspace's repository gets the conversation's branch, when the options say so. A
-   * failure is the workspace's, not the task's: it is logged and shown as damage, and the
-   * commit stands in the conversation's repository.
-   */
-  async publishIfAsked(conversation: ConversationRef): Promise<void> {
-    if (this.options.publishes?.(conversation) !== true) return;
-    const folder = linked(this.dir, this.pathOf(conversation));
-    if (await isLegacy(folder)) return;
-    try {
-      await publish(this.options.cwd, folder, this.branchOf(conversation));
-      this.damage.clear(WORKSPACE_REPOSITORY);
-    } catch (err) {
-      this.damage.record(WORKSPACE_REPOSITORY, err);
-      this.options.logger.warn({ err }, "the conversation's branch could not be published");
-    }
-  }
-
-  /**
-   * A new worktree, with a repository of its own (conversation-repo.ts): the one retention kept,
-   * back in place; else a spare taken; else made, on the conversation's branch from its commit
-   * in the workspace's repository (an earlier version's branch), `from` (a fork's commit, fetched
-   * from its source's repository) or the pinned base: a commit id, never a ref a conversation
-   * could have moved.
-   */
-  private async create(name: string, path: string, from?: ForkPoint): Promise<void> {
-    const branch = branchName(name);
-    const kept = keptRepository(this.dir, name);
-    const link = await isLink(path);
-    const where = link ? linked(this.dir, path) : path;
-    if (await exists(kept)) {
-      await restoreRepository(kept, where);
-      this.options.logger.info({ branch, path, resumed: true }, "worktree created");
-      return;
-    }
-    // A link to a taken spare whose folder went with nothing worth keeping: it starts over.
-    if (link) await dropLink(path);
-    const resumed = await this.earlierBranch(branch);
-    const spare =
-      resumed === undefined && from === undefined && (await this.spare.claim(path, branch));
-    if (!spare) {
-      try {
-        await initRepository(path, { common: this.repo });
-        if (resumed === undefined && from !== undefined) await this.fetchFork(path, from);
-        await checkOut(path, resumed ?? from?.commit ?? this.base, branch);
-      } catch (err) {
-        // Half made, it would pass for ready: the next task makes it again.
-        await rm(path, { recursive: true, force: true });
-        throw err;
-      }
-      // None was ready: the next one now. A spare just taken: the next one after this task's
-      // commit (`finish`), so its checkout does not compete with this conversation's first
-      // turn and commit for the disk and the cores.
-      this.replenish();
-    }
-    const how = { resumed: resumed !== undefined, spare };
-    this.options.logger.info({ branch, path, ...how }, "worktree created");
-  }
-
-  /**
-   * The commit of `branch` in the workspace's repository: an earlier version's conversation
-   * branch, or one published. A workspace whose refs cannot be read is damage, shown as such;
-   * the conversation starts anew rather than failing with it.
-   */
-  private async earlierBranch(branch: string): Promise<string | undefined> {
-    const ref = `refs/heads/${branch}^{commit}`;
-    try {
-      const earlier = await runGit(this.options.cwd, ["rev-parse", "--verify", "--quiet", ref], {
-        okCodes: [1],
-      });
-      return earlier.code === 0 ? earlier.stdout.trim() : undefined;
-    } catch (err) {
-      this.damage.record(WORKSPACE_REPOSITORY, err);
-      this.options.logger.warn({ err }, "the workspace's repository could not be read");
-      return undefined;
-    }
-  }
-
-  /** A fork's commit into the new repository at `path`, from its source's (objects only). */
-  private async fetchFork(path: string, from: ForkPoint): Promise<void> {
-    if (await hasCommit(path, from.commit)) return;
-    const name = this.nameOf(from.source);
-    const source = await repositoryOf(
-      linked(this.dir, join(this.dir, name)),
-      keptRepository(this.dir, name),
-    );
-    if (source === undefined) throw new Error(`the fork's source has no repository (${name})`);
-    await fetchCommit(path, source, from.commit);
-  }
 }
-
-const exists = (path: string): Promise<boolean> =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
-
-/** A worktree of the workspace's own repository (an earlier version's): its `.git` is a file. */
-const isLegacy = async (folder: string): Promise<boolean> =>
-  (await lstat(join(folder, ".git")).catch(() => undefined))?.isFile() === true;

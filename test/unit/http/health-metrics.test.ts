@@ -86,6 +86,32 @@ describe("GET /healthz", () => {
   });
 });
 
+describe("damaged git repositories in the health report", () => {
+  const sources = (damaged: { repository: string; error: string; since: string }[]) => ({
+    storeType: "memory",
+    pingStore: () => Promise.resolve(),
+    liveSessions: () => 0,
+    maxLive: 1,
+    gitDamage: () => damaged,
+  });
+
+  it("are listed, and make it degraded; none: ok with an empty list; no worktrees: no git part", async () => {
+    const damage = {
+      repository: "c1-0123456789",
+      error: "fatal: bad",
+      since: "2026-12-07T06:00:00Z",
+    };
+    const bad = await checkHealth(sources([damage]));
+    expect(bad.status).toBe("degraded");
+    expect(bad.git).toEqual({ damaged: [damage] });
+    const good = await checkHealth(sources([]));
+    expect(good.status).toBe("ok");
+    expect(good.git).toEqual({ damaged: [] });
+    const { gitDamage: _none, ...shared } = sources([]);
+    expect((await checkHealth(shared)).git).toBeUndefined();
+  });
+});
+
 describe("the gRPC binding in the health report", () => {
   const ok: HealthReport = {
     status: "ok",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/config/load.js";
-import { workspaceBoundary } from "../../../src/sandbox/workspace-boundary.js";
+import { conversationFolder, workspaceBoundary } from "../../../src/sandbox/workspace-boundary.js";
 import { sandboxSettings } from "../../../src/sandbox/preset.js";
 
 const UID = process.getuid?.() ?? 0;
@@ -43,6 +43,35 @@ describe("a workspace's boundary, per process", () => {
     expect(boundaryOf("shared").sandboxFor("/ws", "/t/p").filesystem?.denyRead).not.toContain(
       "/ws/.claude/worktrees",
     );
+  });
+
+  it("under worktree isolation, lets a conversation read its own repository and write none of it, from a subfolder too", () => {
+    const b = boundaryOf("worktree");
+    const sub = "/ws/.claude/worktrees/c1/pkg";
+    const s = b.sandboxFor(sub, "/t/p");
+    expect(s.filesystem?.allowRead).toEqual(
+      expect.arrayContaining([sub, "/ws/.claude/worktrees/c1"]),
+    );
+    expect(s.filesystem?.denyWrite).toContain("/ws/.claude/worktrees/c1/.git");
+    expect(b.guardFor(sub, "/t/p").protected).toEqual(
+      expect.arrayContaining([
+        { path: "/ws/.claude/worktrees/c1/.git", kind: "git-metadata", access: "write" },
+      ]),
+    );
+    // The workspace itself (a process outside the worktrees folder) gets neither.
+    expect(b.sandboxFor("/ws", "/t/p").filesystem?.denyWrite).not.toContain(
+      "/ws/.claude/worktrees/c1/.git",
+    );
+  });
+
+  it.each([
+    ["/w/.claude/worktrees", "/w/.claude/worktrees/c1", "/w/.claude/worktrees/c1"],
+    ["/w/.claude/worktrees", "/w/.claude/worktrees/c1/a/b", "/w/.claude/worktrees/c1"],
+    ["/w/.claude/worktrees", "/w/.claude/worktrees", undefined],
+    ["/w/.claude/worktrees", "/w", undefined],
+    ["/w/.claude/worktrees", "/w/.claude/worktrees-other/c1", undefined],
+  ])("conversationFolder(%s, %s) is %s", (dir, cwd, folder) => {
+    expect(conversationFolder(dir, cwd)).toBe(folder);
   });
 
   it("keeps the server's files and the runtime's state out of the file tools, and the git metadata unwritten", () => {
