@@ -61,13 +61,15 @@ export function processBoundary(
     env: Record<string, string | undefined>;
     /** The process's session, once it exists: where refusals are recorded. */
     session: () => Refusals;
+    /** Its caller's scope now (a spare has none until a conversation takes it). */
+    owner: () => string | undefined;
   },
 ): ProcessBoundary {
   const tmp = join(ownedDir(b.tmpRoot), randomUUID());
   mkdirSync(tmp, { mode: 0o700 });
   return {
     tmp,
-    guard: guardMatcher(b, o.cwd, tmp, o.session),
+    guard: guardMatcher(b, o.cwd, tmp, o.session, o.owner),
     refuseWidening: (toolName, input, toolUseId) => {
       const widening = wideningRequest(toolName, input);
       if (widening === undefined) return undefined;
@@ -77,7 +79,9 @@ export function processBoundary(
     cleanup: () => rmSync(tmp, { recursive: true, force: true, maxRetries: 3 }),
     options: {
       env: { ...o.env, CLAUDE_CODE_TMPDIR: tmp },
-      sandbox: b.sandboxFor(o.cwd, tmp),
+      // Drawn at spawn: a spare (no caller yet) reads no inbox folder with its commands; its
+      // file tools read its caller's once a conversation takes it (the guard asks each call).
+      sandbox: b.sandboxFor(o.cwd, tmp, o.owner()),
       settingSources: boundarySettingSources(o.settingSources ?? DEFAULT_SETTING_SOURCES),
       sdkOptions: {
         ...o.sdkOptions,
@@ -98,12 +102,15 @@ function guardMatcher(
   cwd: string,
   tmp: string,
   session: () => Refusals,
+  owner: () => string | undefined,
 ): HookCallbackMatcher {
   return {
     matcher: GUARD_MATCHER,
     hooks: [
-      guardHook(cwd, b.guardFor(cwd, tmp), (toolUseId, refusal) =>
-        session().recordRefusal(toolUseId, violationOf(refusal)),
+      guardHook(
+        cwd,
+        () => b.guardFor(cwd, tmp, owner()),
+        (toolUseId, refusal) => session().recordRefusal(toolUseId, violationOf(refusal)),
       ),
     ],
   };

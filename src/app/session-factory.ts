@@ -180,6 +180,10 @@ function buildSession(
       sdkOptions,
       env: w.passthrough.env ?? w.claudeEnv ?? process.env,
       session: () => session,
+      owner: () => {
+        const bound = owner();
+        return bound === undefined ? undefined : parseConversationKey(bound)?.owner;
+      },
     });
   const session: ClaudeSession = new ClaudeSession({
     cwd: sessionCwd,

@@ -20,6 +20,7 @@ export type RefusalKind =
   | "runtime-state"
   | "runtime-settings"
   | "git-metadata"
+  | "other-caller"
   | "network";
 
 export interface Refusal {
@@ -43,6 +44,8 @@ export interface GuardContext {
   readonly roots: readonly string[];
   /** The runtime's own session files (background output, plans): readable and writable. */
   readonly runtimeFiles: readonly string[];
+  /** This caller's own folders inside a protected one (its inbox folder): as the roots allow. */
+  readonly own?: readonly string[];
   /** Paths inside (or outside) the roots that stay out of reach. */
   readonly protected: readonly ProtectedPath[];
   /** Hosts WebFetch may reach: the sandbox's allowed domains (`*.example.com` wildcards). */
@@ -120,8 +123,10 @@ export function judgePath(
   const verb = operation === "file-read" ? "reading" : "writing";
   // The runtime's own session files come first: its plans live in its (otherwise denied) state.
   if (ctx.runtimeFiles.some((root) => within(root, real))) return undefined;
+  const own = (ctx.own ?? []).some((root) => within(root, real));
   for (const p of ctx.protected) {
     if (!within(p.path, real)) continue;
+    if (own && p.kind === "other-caller") continue;
     if (p.access === "write" && operation === "file-read") continue;
     return {
       kind: p.kind,
@@ -146,6 +151,7 @@ const DESCRIBE: Record<ProtectedPath["kind"], string> = {
   "runtime-state": "the Claude Code runtime's state: credentials and transcripts",
   "runtime-settings": "Claude Code settings that would run outside the sandbox",
   "git-metadata": "the repository's git metadata: only the server moves refs",
+  "other-caller": "another caller's attachments",
 };
 
 /** Whether `host` matches an allowed domain (`*.example.com` matches below it only). Pure. */

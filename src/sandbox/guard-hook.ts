@@ -51,13 +51,14 @@ export async function judgeCall(
  */
 export function guardHook(
   cwd: string,
-  ctx: GuardContext,
+  /** The context now: a spare process learns its caller when a conversation takes it. */
+  ctx: () => GuardContext,
   onRefusal: (toolUseId: string, refusal: Refusal) => void,
 ): HookCallback {
   return async (input, toolUseId) => {
     if (input.hook_event_name !== "PreToolUse") return {};
     const toolInput = (input.tool_input ?? {}) as Record<string, unknown>;
-    const refusal = await judgeCall(input.tool_name, toolInput, cwd, ctx);
+    const refusal = await judgeCall(input.tool_name, toolInput, cwd, ctx());
     if (refusal === undefined) return {};
     onRefusal(toolUseId ?? input.tool_use_id, refusal);
     return {

@@ -5,6 +5,7 @@ import { within } from "../common/safe-files.js";
 import type { Config } from "../config/schema.js";
 import { boundarySandbox, expandHome, HOME_READABLE, type BoundaryContext } from "./boundary.js";
 import type { GuardContext, ProtectedPath } from "./file-guard.js";
+import { callerInbox, INBOX_DIR } from "../workspace/inbox.js";
 import { sandboxOn } from "./preset.js";
 
 type Env = Record<string, string | undefined>;
@@ -25,12 +26,14 @@ export interface WorkspaceBoundary {
    */
   readonly tmpRoot: string;
   /**
-   * The sandbox of a process working in `cwd` with the temp dir `tmp`: the other processes' temp
-   * dirs unreadable, and under worktree isolation the other conversations' worktrees too.
+   * The sandbox of a process working in `cwd` with the temp dir `tmp`, for the caller `owner`
+   * (undefined: a spare, no caller yet): the other processes' temp dirs unreadable; under
+   * worktree isolation the other conversations' worktrees too; under shared isolation the other
+   * callers' inbox folders.
    */
-  sandboxFor(cwd: string, tmp: string): SandboxSettings;
-  /** The file guard of a process working in `cwd` with the temp dir `tmp`. */
-  guardFor(cwd: string, tmp: string): GuardContext;
+  sandboxFor(cwd: string, tmp: string, owner?: string): SandboxSettings;
+  /** The file guard of a process working in `cwd` with the temp dir `tmp`, for `owner`. */
+  guardFor(cwd: string, tmp: string, owner?: string): GuardContext;
   /** What the runtime itself counts as outside the working directories (`cwd`'s process). */
   protectedIn(cwd: string): string[];
 }
@@ -111,23 +114,34 @@ export function workspaceBoundary(
     })),
   ];
   const tmpRoot = tmpRootOf(o.env);
+  // Shared isolation: one inbox for every caller, each caller's attachments in a folder of its
+  // own (worktree isolation: the inbox is in the conversation's own worktree).
+  const inboxOf = (cwd: string, owner: string | undefined) =>
+    claude.isolation === "shared"
+      ? {
+          denied: [join(cwd, INBOX_DIR)],
+          own: owner === undefined ? [] : [join(cwd, callerInbox(owner))],
+        }
+      : { denied: [], own: [] };
   const worktrees =
     claude.isolation === "worktree" ? resolve(claude.cwd, claude.worktreeDir) : undefined;
   return {
     sandbox,
     tmpRoot,
-    sandboxFor: (cwd, tmp) => {
+    sandboxFor: (cwd, tmp, owner) => {
       const fs = sandbox.filesystem ?? {};
       const own = worktrees === undefined ? undefined : conversationFolder(worktrees, cwd);
       const apart = worktrees === undefined || own === undefined ? [] : [worktrees];
       const mine = own === undefined ? [] : [own];
+      const inbox = inboxOf(cwd, owner);
       return {
         ...sandbox,
         filesystem: {
           ...fs,
-          // The other conversations' folders and repositories: unreadable.
-          denyRead: [...(fs.denyRead ?? []), tmpRoot, ...apart],
-          allowRead: [...(fs.allowRead ?? []), tmp, cwd, ...mine],
+          // The other conversations' folders and repositories, the other callers' inboxes:
+          // unreadable. (The runtime's cwd allowance comes after, the caller's own inbox last.)
+          denyRead: [...(fs.denyRead ?? []), tmpRoot, ...apart, ...inbox.denied],
+          allowRead: [...(fs.allowRead ?? []), tmp, cwd, ...mine, ...inbox.own],
           // Its own repository: read (git log, status), never written (only the server commits).
           denyWrite: [...(fs.denyWrite ?? []), ...mine.map((f) => join(f, ".git"))],
         },
@@ -136,12 +150,23 @@ export function workspaceBoundary(
     homeReadable: o.strict
       ? [...HOME_READABLE, ...operatorHome].map((p) => expandHome(p, home))
       : [],
-    guardFor: (cwd, tmp) => ({
-      roots: [cwd, ...extraDirs],
-      runtimeFiles: [tmp, join(configDir, "plans")],
-      protected: protectedIn(cwd),
-      allowedDomains: settings.network?.allowedDomains ?? [],
-    }),
+    guardFor: (cwd, tmp, owner) => {
+      const inbox = inboxOf(cwd, owner);
+      return {
+        roots: [cwd, ...extraDirs],
+        runtimeFiles: [tmp, join(configDir, "plans")],
+        own: inbox.own,
+        protected: [
+          ...protectedIn(cwd),
+          ...inbox.denied.map((path) => ({
+            path,
+            kind: "other-caller" as const,
+            access: "all" as const,
+          })),
+        ],
+        allowedDomains: settings.network?.allowedDomains ?? [],
+      };
+    },
     // The runtime's exclusion refuses reads too: only what is neither read nor written.
     protectedIn: (cwd) =>
       protectedIn(cwd)

@@ -33,7 +33,7 @@ export async function pruneExpiredTasks(o: RetentionOptions): Promise<string[]> 
   if (expired.length === 0) return [];
   await table.delete(expired);
   for (const key of expired) {
-    await removeInbox(o.cwd, key.id).catch((err: unknown) => {
+    await removeInbox(o.cwd, key.owner, key.id).catch((err: unknown) => {
       o.logger.warn({ err, taskId: key.id }, "could not remove an expired task's inbox folder");
     });
   }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { removeInside, writeFileInside } from "../common/safe-files.js";
 
 /**
@@ -30,7 +31,26 @@ export async function writeInbox(cwd: string, files: readonly InboxFile[]): Prom
   for (const file of files) await writeFileInside(cwd, file.path, file.bytes);
 }
 
+/**
+ * The inbox's folder of one caller (by its scope, the `owner` of its tasks): under a sandbox a
+ * conversation's commands and file tools reach its own caller's folder only, so no caller reads
+ * another's attachments in a workspace they share (`claude.isolation: "shared"`). A hash: a
+ * caller's name is not shown to another. Pure.
+ */
+export const callerInbox = (owner: string): string =>
+  `${INBOX_DIR}/${createHash("sha256").update(owner).digest("hex").slice(0, 16)}`;
+
+/** A task's inbox folder, relative to the folder its conversation works in. Pure. */
+export const taskInbox = (owner: string, taskId: string): string =>
+  `${callerInbox(owner)}/${safeSegment(taskId)}`;
+
 /** Removes a task's inbox folder (a task that ended before Claude saw its attachments). */
-export async function removeInbox(cwd: string, taskId: string): Promise<void> {
+export async function removeInboxFolder(cwd: string, folder: string): Promise<void> {
+  await removeInside(cwd, folder);
+}
+
+/** Removes a task's inbox folder (`taskInbox`), and where an earlier version put it. */
+export async function removeInbox(cwd: string, owner: string, taskId: string): Promise<void> {
+  await removeInside(cwd, taskInbox(owner, taskId));
   await removeInside(cwd, `${INBOX_DIR}/${safeSegment(taskId)}`);
 }

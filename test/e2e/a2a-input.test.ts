@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Part } from "@a2a-js/sdk";
 import { a2a, messageText, resultOf, says, textPart } from "../support/harness/index.js";
+import { taskInbox } from "../../src/workspace/inbox.js";
+import { ANONYMOUS_OWNER } from "../../src/identity/caller.js";
 
 // A 1x1 transparent PNG.
 const PNG = Buffer.from(
@@ -33,7 +35,8 @@ describe("A2A server: message parts", () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(resultOf(task)).toBe("Reviewed.");
 
-    const inbox = `.claude/a2a-inbox/${task.id}`;
+    const inbox = taskInbox(ANONYMOUS_OWNER, task.id);
+    expect(inbox).toMatch(new RegExp(`^\\.claude/a2a-inbox/[0-9a-f]{16}/${task.id}$`));
     const cwd = h.bench.sandbox.cwd;
     expect(await readFile(join(cwd, inbox, "list.csv"), "utf8")).toBe("name,qty\nmilk,2\n");
     expect(await readFile(join(cwd, inbox, "dot.png"))).toEqual(PNG);

@@ -27,6 +27,8 @@ import {
 } from "../support/harness/index.js";
 import { Gate, GatedInbox } from "../support/gated-inbox.js";
 import { isWakeRequest, startJobRules } from "../support/a2a/background.js";
+import { taskInbox } from "../../src/workspace/inbox.js";
+import { ANONYMOUS_OWNER } from "../../src/identity/caller.js";
 
 describe("A2A task lifecycle (real runtime)", () => {
   it("a wake's permission prompt while a new task starts never reaches the new task", async () => {
@@ -181,7 +183,8 @@ describe("A2A task lifecycle (real runtime)", () => {
     const events = await stream.done;
     expect(describeStream(events)).toEqual(["task:submitted", "status:canceled"]);
     await expect.poll(() => inbox?.removed).toEqual([taskId]);
-    await expect(access(join(h.bench.sandbox.cwd, ".claude/a2a-inbox", taskId))).rejects.toThrow();
+    const folder = join(h.bench.sandbox.cwd, taskInbox(ANONYMOUS_OWNER, taskId));
+    await expect(access(folder)).rejects.toThrow();
     const stored = await h.client.getTask({ tenant: "", id: taskId, historyLength: undefined });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     // No Claude Code process was started for it, and the model saw nothing.

@@ -28,8 +28,9 @@ export class GatedInbox implements Inbox {
     this.written += files.length;
   }
 
-  async remove(cwd: string, taskId: string): Promise<void> {
-    await this.inner.remove(cwd, taskId);
-    this.removed.push(taskId);
+  /** Records the task id: the folder's last segment. */
+  async remove(cwd: string, folder: string): Promise<void> {
+    await this.inner.remove(cwd, folder);
+    this.removed.push(folder.split("/").at(-1) ?? folder);
   }
 }

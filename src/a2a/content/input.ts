@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import type { Message, Part } from "@a2a-js/sdk";
 import type { UserPrompt } from "../../claude/index.js";
 import { essence, IMAGE_MEDIA_TYPES } from "../../common/media-types.js";
-import { INBOX_DIR, safeSegment, type InboxFile } from "../../workspace/inbox.js";
+import { safeSegment, type InboxFile } from "../../workspace/inbox.js";
 import { partMediaType } from "./content-modes.js";
 
 const IMAGE_TYPES = new Set<string>(IMAGE_MEDIA_TYPES);
@@ -12,6 +12,8 @@ export interface PromptPlan {
   /** Text blocks and image blocks, in message order. */
   readonly blocks: PromptBlock[];
   readonly files: InboxFile[];
+  /** The task's inbox folder the files go to (`taskInbox`), relative to where it works. */
+  readonly folder: string;
 }
 
 export type PromptBlock =
@@ -19,8 +21,11 @@ export type PromptBlock =
 
 export class InputError extends Error {}
 
-/** A2A parts → what Claude is told. Pure: files are planned here and written by `writeInbox`. */
-export function planPrompt(message: Pick<Message, "parts">, taskId: string): PromptPlan {
+/**
+ * A2A parts → what Claude is told. Pure: files are planned here, in the task's inbox folder
+ * `folder` (`taskInbox`), and written by `writeInbox`.
+ */
+export function planPrompt(message: Pick<Message, "parts">, folder: string): PromptPlan {
   const blocks: PromptBlock[] = [];
   const files: InboxFile[] = [];
   const texts: string[] = [];
@@ -44,7 +49,7 @@ export function planPrompt(message: Pick<Message, "parts">, taskId: string): Pro
         const bytes = Buffer.from(content.value);
         const mediaType = partMediaType(part);
         const name = uniqueName(safeFileName(part.filename, index), usedNames);
-        const path = `${INBOX_DIR}/${safeSegment(taskId)}/${name}`;
+        const path = `${folder}/${name}`;
         files.push({ path, bytes, mediaType });
         texts.push(`Attached file saved at ${path} (${mediaType}, ${bytes.length} bytes).`);
         const imageType = essence(mediaType);
@@ -66,7 +71,7 @@ export function planPrompt(message: Pick<Message, "parts">, taskId: string): Pro
   });
   flushText();
   if (blocks.length === 0) throw new InputError("The message has no content to give to Claude.");
-  return { blocks, files };
+  return { blocks, files, folder };
 }
 
 /** The plan as the SDK's user message content: a plain string when it is text only. */

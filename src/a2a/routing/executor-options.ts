@@ -4,7 +4,7 @@ import { realTimers, type Timers } from "../../common/timers.js";
 import { parseConversationKey } from "../../identity/conversation.js";
 import type { SessionPool } from "../../sessions/pool.js";
 import type { Tracing } from "../../tracing/tracing.js";
-import { removeInbox, writeInbox } from "../../workspace/inbox.js";
+import { removeInboxFolder, writeInbox } from "../../workspace/inbox.js";
 import type { Inbox, TaskEnvironment, TurnPolicy } from "../task/environment.js";
 import type { ServerTask } from "../task/server-task.js";
 import type { ControlEnvironment } from "../task/control-start.js";
@@ -45,7 +45,7 @@ export interface ExecutorOptions extends TaskOutlets {
   readonly isolation?: TaskEnvironment["isolation"];
 }
 
-const defaultInbox: Inbox = { write: writeInbox, remove: removeInbox };
+const defaultInbox: Inbox = { write: writeInbox, remove: removeInboxFolder };
 
 /** What every task of the executor works with: the pool, run ownership, the limits, as a task sees them. */
 export function taskEnvironment(options: ExecutorOptions): TaskEnvironment<ServerTask> {

@@ -237,7 +237,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     };
     let admitted;
     try {
-      admitted = admitTask(ctx.userMessage, ref.taskId, this.options.policy);
+      admitted = admitTask(ctx.userMessage, { owner, taskId: ref.taskId }, this.options.policy);
     } catch (err) {
       notRun(err instanceof Error ? err.message : String(err));
       throw err;

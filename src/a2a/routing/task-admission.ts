@@ -1,6 +1,7 @@
 import type { Message } from "@a2a-js/sdk";
 import type { TurnSettings } from "../../claude/index.js";
 import { delegationDepthOf } from "../../contract/delegation.js";
+import { taskInbox } from "../../workspace/inbox.js";
 import { InputError, planPrompt, type PromptPlan } from "../content/input.js";
 import type { TurnPolicy } from "../task/environment.js";
 import { taskSettings } from "../task/task-settings.js";
@@ -26,12 +27,13 @@ export type Admission =
  */
 export function admitTask(
   message: Pick<Message, "parts" | "metadata">,
-  taskId: string,
+  /** The task and its caller: where its attachments go (`taskInbox`). */
+  task: { readonly owner: string; readonly taskId: string },
   policy: Pick<TurnPolicy, "maxBudgetUsd" | "models" | "sandbox" | "permissionModes">,
 ): Admission {
   let plan: PromptPlan;
   try {
-    plan = planPrompt(message, taskId);
+    plan = planPrompt(message, taskInbox(task.owner, task.taskId));
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     return { ok: false, reason: err.message };

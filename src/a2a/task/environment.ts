@@ -38,8 +38,8 @@ export interface TurnPolicy {
 /** Where attachments go: the workspace's inbox (a seam, so a test can hold a write). */
 export interface Inbox {
   write(cwd: string, files: readonly InboxFile[]): Promise<void>;
-  /** Removes what was written for a task that ended before Claude saw it. */
-  remove(cwd: string, taskId: string): Promise<void>;
+  /** Removes what was written for a task that ended before Claude saw it (its `folder`). */
+  remove(cwd: string, folder: string): Promise<void>;
 }
 
 /** Where a fork's worktree starts: the commit a task of its source conversation ended at. */

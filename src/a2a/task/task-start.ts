@@ -55,7 +55,7 @@ export class TaskStart {
       }
       if (core.ended) {
         // Canceled while its attachments were written: Claude never sees them, nothing keeps them.
-        await core.env.inbox.remove(cwd, core.ref.taskId).catch((err: unknown) => {
+        await core.env.inbox.remove(cwd, plan.folder).catch((err: unknown) => {
           core.logger.warn({ err }, "inbox cleanup failed");
         });
         return;

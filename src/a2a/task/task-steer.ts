@@ -2,6 +2,9 @@ import type { Message } from "@a2a-js/sdk";
 import type { RunStream, SteerPriority, UserPrompt } from "../../claude/index.js";
 import { status } from "../../contract/statuses.js";
 import { InputError, planPrompt, toUserPrompt } from "../content/input.js";
+
+/** A steering message carries text only: no file of its plan is ever written. */
+const STEERING_INBOX = "";
 import type { TaskCore } from "./task-core.js";
 
 interface Steering {
@@ -35,7 +38,8 @@ export class TaskSteer {
     if (core.ended) return "it has ended";
     let prompt: UserPrompt;
     try {
-      const plan = planPrompt(message, core.ref.taskId);
+      // Files are refused below: the folder is named only for the plan's shape.
+      const plan = planPrompt(message, STEERING_INBOX);
       if (plan.files.length > 0) return "a steering message carries text only (no files)";
       prompt = toUserPrompt(plan);
     } catch (err) {
@@ -58,7 +62,7 @@ export class TaskSteer {
   /** The foreground run started: it takes the messages that waited for it. */
   runStarted(): void {
     for (const steering of this.waiting.splice(0)) {
-      if (!this.deliver(steering, promptOf(steering, this.core.ref.taskId))) {
+      if (!this.deliver(steering, promptOf(steering))) {
         this.waiting.push(steering);
       }
     }
@@ -83,7 +87,7 @@ export class TaskSteer {
     const session = core.lease?.session;
     if (this.waiting.length === 0 || session === undefined || core.ended) return undefined;
     const steerings = this.waiting.splice(0);
-    const prompt = steerings.flatMap((s) => blocks(promptOf(s, core.ref.taskId)));
+    const prompt = steerings.flatMap((s) => blocks(promptOf(s)));
     const settings = core.origin.kind === "client" ? core.origin.settings : {};
     const stream = session.stream(prompt, settings);
     for (const steering of steerings) this.shown(steering);
@@ -97,7 +101,7 @@ export class TaskSteer {
   untaken(): string[] {
     const steerings = [...this.waiting.splice(0), ...this.sent.values()];
     this.sent.clear();
-    return steerings.map((s) => textOf(promptOf(s, this.core.ref.taskId)));
+    return steerings.map((s) => textOf(promptOf(s)));
   }
 
   private deliver(steering: Steering, prompt: UserPrompt): boolean {
@@ -119,8 +123,8 @@ export class TaskSteer {
   }
 }
 
-function promptOf(steering: Steering, taskId: string): UserPrompt {
-  return toUserPrompt(planPrompt(steering.message, taskId));
+function promptOf(steering: Steering): UserPrompt {
+  return toUserPrompt(planPrompt(steering.message, STEERING_INBOX));
 }
 
 function blocks(prompt: UserPrompt): Exclude<UserPrompt, string> {

@@ -7,7 +7,7 @@ import { pino } from "pino";
 import type { Message, Part, StreamResponse, Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import { removeInbox, writeInbox } from "../../../src/workspace/inbox.js";
+import { removeInboxFolder, writeInbox } from "../../../src/workspace/inbox.js";
 import type { Inbox } from "../../../src/a2a/task/environment.js";
 import { defaultQueryFactory, type QueryFactory } from "../../../src/claude/index.js";
 import { resolveConfig } from "../../../src/config/load.js";
@@ -111,7 +111,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
   });
   const seen = observedQueries();
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const inbox = options.inbox?.({ write: writeInbox, remove: removeInbox });
+  const inbox = options.inbox?.({ write: writeInbox, remove: removeInboxFolder });
   const clientOptions: ClientOptions = {
     ...(options.fetchImpl && { fetchImpl: options.fetchImpl }),
     ...options.client,

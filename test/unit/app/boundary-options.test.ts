@@ -38,6 +38,7 @@ const options = (root: string) => ({
   session: () => ({
     recordRefusal: (id: string, v: { kind?: string }) => void recorded.push([id, v.kind]),
   }),
+  owner: () => undefined,
 });
 
 describe("a process's part of the boundary", () => {

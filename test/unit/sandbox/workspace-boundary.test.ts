@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../../src/config/load.js";
 import { conversationFolder, workspaceBoundary } from "../../../src/sandbox/workspace-boundary.js";
 import { sandboxSettings } from "../../../src/sandbox/preset.js";
+import { judgePath } from "../../../src/sandbox/file-guard.js";
+import { callerInbox } from "../../../src/workspace/inbox.js";
 
 const UID = process.getuid?.() ?? 0;
 const boundaryOf = (isolation: "shared" | "worktree") => {
@@ -62,6 +64,29 @@ describe("a workspace's boundary, per process", () => {
     expect(b.sandboxFor("/ws", "/t/p").filesystem?.denyWrite).not.toContain(
       "/ws/.claude/worktrees/c1/.git",
     );
+  });
+
+  it("under shared isolation, keeps each caller's inbox folder its own: a spare's commands read none", () => {
+    const b = boundaryOf("shared");
+    const mine = `/ws/${callerInbox("token:a")}`;
+    const s = b.sandboxFor("/ws", "/t/p", "token:a");
+    expect(s.filesystem?.denyRead).toContain("/ws/.claude/a2a-inbox");
+    expect(s.filesystem?.allowRead).toContain(mine);
+    const spare = b.sandboxFor("/ws", "/t/p", undefined);
+    expect(spare.filesystem?.denyRead).toContain("/ws/.claude/a2a-inbox");
+    expect(spare.filesystem?.allowRead?.some((p) => p.startsWith("/ws/.claude/a2a-inbox/"))).toBe(
+      false,
+    );
+    const guard = b.guardFor("/ws", "/t/p", "token:a");
+    expect(judgePath(`${mine}/t1/f.txt`, "file-read", guard)).toBeUndefined();
+    const other = judgePath(`/ws/${callerInbox("token:b")}/t2/f.txt`, "file-read", guard);
+    expect(other?.kind).toBe("other-caller");
+    expect(judgePath("/ws/.claude/a2a-inbox", "file-read", guard)?.kind).toBe("other-caller");
+    // Worktree isolation: the inbox is in the conversation's own worktree, nothing to split.
+    expect(
+      boundaryOf("worktree").sandboxFor("/ws/.claude/worktrees/c1", "/t/p", "token:a").filesystem
+        ?.denyRead,
+    ).not.toContain("/ws/.claude/worktrees/c1/.claude/a2a-inbox");
   });
 
   it.each([

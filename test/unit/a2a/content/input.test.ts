@@ -8,7 +8,7 @@ import {
   toUserPrompt,
   type PromptPlan,
 } from "../../../../src/a2a/content/input.js";
-import { INBOX_DIR, writeInbox } from "../../../../src/workspace/inbox.js";
+import { callerInbox, INBOX_DIR, taskInbox, writeInbox } from "../../../../src/workspace/inbox.js";
 import { useTempDir } from "../../../support/unit/temp-dir.js";
 
 const part = (content: Part["content"], mediaType = "", filename = ""): Part => ({
@@ -22,7 +22,7 @@ const data = (value: unknown) => part({ $case: "data", value }, "application/jso
 const url = (value: string, filename = "") => part({ $case: "url", value }, "", filename);
 const raw = (bytes: Buffer | string, mediaType: string, filename: string) =>
   part({ $case: "raw", value: Buffer.from(bytes) }, mediaType, filename);
-const plan = (...parts: Part[]) => planPrompt({ parts }, "task-1");
+const plan = (...parts: Part[]) => planPrompt({ parts }, `${INBOX_DIR}/task-1`);
 const promptText = (p: PromptPlan) =>
   p.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
 
@@ -116,12 +116,16 @@ describe("planPrompt: raw parts", () => {
     expect(promptText(p)).toContain(`Attached file saved at ${path} `);
   });
 
-  it("keeps a hostile task id from leaving the inbox", () => {
-    const p = planPrompt({ parts: [raw("x", "text/plain", "f.txt")] }, "../../../tmp/evil");
+  it("keeps a hostile task id from leaving its caller's inbox folder", () => {
+    const folder = taskInbox("token:ci", "../../../tmp/evil");
+    const p = planPrompt({ parts: [raw("x", "text/plain", "f.txt")] }, folder);
     const path = p.files[0]?.path ?? "";
-    const rel = relative(resolve("/ws", INBOX_DIR), resolve("/ws", path));
+    const rel = relative(resolve("/ws", callerInbox("token:ci")), resolve("/ws", path));
     expect(rel.startsWith("..")).toBe(false);
     expect(rel.split(sep)).toHaveLength(2);
+    // Two callers' folders differ, and neither names its caller.
+    expect(callerInbox("token:ci")).not.toBe(callerInbox("token:other"));
+    expect(callerInbox("token:ci")).toMatch(/^\.claude\/a2a-inbox\/[0-9a-f]{16}$/);
   });
 
   it("caps very long names", () => {

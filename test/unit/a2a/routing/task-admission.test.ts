@@ -17,9 +17,11 @@ const models = {
 const text = [textPart("hello")];
 const reasonOf = (a: Admission): string | undefined => (a.ok ? undefined : a.reason);
 
+const T1 = { owner: "token:ci", taskId: "t1" };
+
 describe("admitTask: what a new task's message runs with, or why it fails first", () => {
   it("a text message runs with the configured budget and no settings of its own", () => {
-    const a = admitTask(message(text), "t1", { maxBudgetUsd: 2, models });
+    const a = admitTask(message(text), T1, { maxBudgetUsd: 2, models });
     expect(a.ok && { blocks: a.plan.blocks, budget: a.budget, settings: a.settings }).toEqual({
       blocks: [{ type: "text", text: "hello" }],
       budget: { usd: 2, source: "claude.maxBudgetUsd" },
@@ -28,12 +30,12 @@ describe("admitTask: what a new task's message runs with, or why it fails first"
   });
 
   it("its own budget under the configured one is what it runs with", () => {
-    const a = admitTask(message(text, { maxBudgetUsd: 0.5 }), "t1", { maxBudgetUsd: 2 });
+    const a = admitTask(message(text, { maxBudgetUsd: 0.5 }), T1, { maxBudgetUsd: 2 });
     expect(a.ok && a.budget).toEqual({ usd: 0.5, source: "metadata.maxBudgetUsd" });
   });
 
   it("a model and effort it may choose are its settings", () => {
-    const a = admitTask(message(text, { model: "m-other", effort: "high" }), "t1", {
+    const a = admitTask(message(text, { model: "m-other", effort: "high" }), T1, {
       maxBudgetUsd: undefined,
       models,
     });
@@ -60,12 +62,12 @@ describe("admitTask: what a new task's message runs with, or why it fails first"
   ];
   for (const [name, m, reason] of refused) {
     it(`refuses ${name}, with the text the client reads`, () => {
-      expect(reasonOf(admitTask(m, "t1", { maxBudgetUsd: 2, models }))).toBe(reason);
+      expect(reasonOf(admitTask(m, T1, { maxBudgetUsd: 2, models }))).toBe(reason);
     });
   }
 
   it("without a model policy, a message's model is not read", () => {
-    const a = admitTask(message(text, { model: "anything" }), "t1", { maxBudgetUsd: undefined });
+    const a = admitTask(message(text, { model: "anything" }), T1, { maxBudgetUsd: undefined });
     expect(a.ok && a.settings).toEqual({});
   });
 });

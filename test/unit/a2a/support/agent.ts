@@ -7,7 +7,7 @@ import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { pino } from "pino";
 import { expect, vi } from "vitest";
 import { perTest } from "../../../support/harness/scope.js";
-import { removeInbox, writeInbox } from "../../../../src/workspace/inbox.js";
+import { removeInboxFolder, writeInbox } from "../../../../src/workspace/inbox.js";
 import { userMessage } from "../../../support/harness/messages.js";
 import type { Inbox } from "../../../../src/a2a/task/environment.js";
 import { createAgent, type Agent } from "../../../../src/app/agent.js";
@@ -235,7 +235,7 @@ export async function scriptedAgent(
     },
     { file: "<unit test>", startDir: dir, overrides: { cwd: dir } },
   );
-  const realInbox: Inbox = { write: writeInbox, remove: removeInbox };
+  const realInbox: Inbox = { write: writeInbox, remove: removeInboxFolder };
   const agent = await createAgent({
     config,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),

@@ -22,6 +22,8 @@ import {
   type StreamReader,
   firstSend,
 } from "../support/agent.js";
+import { taskInbox } from "../../../../src/workspace/inbox.js";
+import { ANONYMOUS_OWNER } from "../../../../src/identity/caller.js";
 
 const { TASK_STATE_WORKING, TASK_STATE_INPUT_REQUIRED, TASK_STATE_COMPLETED } = TaskState;
 const { TASK_STATE_CANCELED, TASK_STATE_FAILED } = TaskState;
@@ -186,7 +188,7 @@ describe("cancel during the inbox write", () => {
     expect(a.describe()).toEqual(["task:SUBMITTED", "status:CANCELED"]);
     // No Claude session was even started, so nothing was sent.
     expect(h.fake.queries).toHaveLength(0);
-    await expect(access(join(h.dir, ".claude/a2a-inbox", taskId))).rejects.toThrow();
+    await expect(access(join(h.dir, taskInbox(ANONYMOUS_OWNER, taskId)))).rejects.toThrow();
   });
 });
 
