@@ -82,10 +82,14 @@ export function branchOf(task: Pick<Task, "metadata">): string | undefined {
 
 /**
  * The commit the server made of a task's changes (`metadata.worktree.commit`, with
- * `claude.isolation: "worktree"`), short, with how many files it changed.
+ * `claude.isolation: "worktree"`), short, with how many files it changed; or why there is none
+ * (`metadata.worktree.error`).
  */
 export function commitOf(task: Pick<Task, "metadata">): string | undefined {
-  const w = task.metadata?.worktree as { commit?: unknown; files?: unknown } | undefined;
+  const w = task.metadata?.worktree as
+    { commit?: unknown; files?: unknown; error?: unknown } | undefined;
+  // The end-of-task commit failed (a damaged repository): the task says why.
+  if (typeof w?.error === "string") return `none: ${w.error}`;
   if (typeof w?.commit !== "string" || w.commit === "") return undefined;
   const files = Array.isArray(w.files)
     ? ` (${w.files.length} file${w.files.length === 1 ? "" : "s"})`

@@ -108,6 +108,9 @@ describe("the console's task model", () => {
         },
       }),
     ).toBe("0123456789 (1 file)");
+    expect(commitOf({ metadata: { worktree: { error: "The task's changes could not…" } } })).toBe(
+      "none: The task's changes could not…",
+    );
     expect(costOf(model.task)).toBe("$0.0012");
     expect(originOf(model.task)).toBe("foreground");
     expect(originOf({ metadata: { origin: "autonomous" } })).toBe("autonomous");
