@@ -178,6 +178,10 @@ describe("spare Claude Code processes (sessions.spares)", () => {
     expect(branch).toMatch(/^claude-a2a\//);
     // The process never moved: the folder it started in is the conversation's worktree.
     expect(git(spare?.cwd ?? "", "symbolic-ref", "HEAD").trim()).toBe(`refs/heads/${branch}`);
+    // With the repository of its own it was built with (the conversation's from now on), and
+    // the commit published to the workspace's (the anonymous caller's branches are).
+    expect(git(spare?.cwd ?? "", "rev-parse", "--git-common-dir").trim()).toBe(".git");
+    expect(git(spare?.cwd ?? "", "show", `${branch}:note.txt`)).toBe("n\n");
     expect(git(cwd, "show", `${branch}:note.txt`)).toBe("n\n");
     expect(git(cwd, "status", "--porcelain", "--untracked-files=all")).toBe(before);
     expect(git(cwd, "symbolic-ref", "HEAD").trim()).toBe("refs/heads/main");
