@@ -7,6 +7,8 @@
  *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare, fleet, sandbox, resume, spares)
  *   BENCH_BEFORE=<checkout>    `compare`: the same turns on that build's dist/cli.js, interleaved
  *   BENCH_SPARES_BEFORE=<checkout>  `spares`: a server of that build with spares on joins the slots
+ *   BENCH_WORKSPACE_BEFORE=<checkout>  `workspace`: a "worktree" server of that build joins the
+ *                              rounds; `spares`: one with spares on joins the "worktree" slots
  *   BENCH_STORE_BULK=<n>       the store scenario's second server's task count (0: none)
  *   BENCH_LOG_LEVEL=debug      the server's log level (default info, as in production)
  *

@@ -53,6 +53,8 @@ export interface Plan {
   /** Workspace: repository sizes (files) and interleaved rounds per size. */
   readonly workspaceSizes: readonly number[];
   readonly workspaceRounds: number;
+  /** Workspace: rounds of today's layout against the new one, in the bench process (issue 46). */
+  readonly workspaceLayoutRounds: number;
   /** Spares: interleaved rounds, and the files of the "worktree" servers' repository. */
   readonly sparesRounds: number;
   readonly sparesFiles: number;
@@ -102,6 +104,7 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     fleetEvents: quick ? 500 : 1_000,
     workspaceSizes: quick ? [1_000] : [1_000, 20_000],
     workspaceRounds: quick ? 2 : 8,
+    workspaceLayoutRounds: quick ? 1 : 8,
     sparesRounds: quick ? 2 : 15,
     sparesFiles: quick ? 1_000 : 20_000,
     sparesBurst: quick ? 4 : 8,

@@ -4,7 +4,8 @@
  */
 
 /** `×`: a ratio measured as such (e.g. the median of per-round ratios of paired samples). */
-export type Unit = "ms" | "s" | "µs" | "MB" | "count" | "/s" | "%" | "load" | "×";
+/** `MiB`: disk (2^20 bytes), with three decimals under 1 (a worktree's git metadata). */
+export type Unit = "ms" | "s" | "µs" | "MB" | "MiB" | "count" | "/s" | "%" | "load" | "×";
 
 export interface Row {
   /** The scenario (first column), e.g. "warm turn". */

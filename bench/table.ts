@@ -14,6 +14,8 @@ export function formatValue(value: number, unit: Unit): string {
       return `${grouped(value, value < 10 ? 2 : 1)} µs`;
     case "MB":
       return `${grouped(value, 0)} MB`;
+    case "MiB":
+      return `${grouped(value, value < 1 ? 3 : value < 10 ? 2 : 1)} MiB`;
     case "count":
       return grouped(value, 0);
     case "/s":

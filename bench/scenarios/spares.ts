@@ -11,7 +11,9 @@
  * Then a burst of new conversations at once (`plan.sparesBurst`: 8, quick 4) on each "shared"
  * server, against the same burst with spares off. `BENCH_SPARES_BEFORE=<a built checkout>`: a
  * server of that build with spares on joins each isolation's slots (rows "…, before"), for a
- * before/after in the same run. Every server starts first, together.
+ * before/after in the same run; `BENCH_WORKSPACE_BEFORE=<a built checkout>` (issue 46: a build
+ * whose worktrees are linked worktrees of the workspace's repository): the same, for the
+ * "worktree" slots only. Every server starts first, together.
  */
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -73,16 +75,23 @@ function sideOf(server: ExtraServer, o: SideOptions): Side {
   };
 }
 
+/** The earlier build whose server joins the isolation's slots ("" for none). */
+function beforeOf(isolation: "shared" | "worktree"): string {
+  const spares = process.env.BENCH_SPARES_BEFORE ?? "";
+  if (spares !== "" || isolation === "shared") return spares;
+  return process.env.BENCH_WORKSPACE_BEFORE ?? "";
+}
+
 export async function spares(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
   const sides: Side[] = [];
   let errors = 0;
   try {
     const files = plan.sparesFiles;
-    const before = process.env.BENCH_SPARES_BEFORE;
     const wanted: SideOptions[] = [];
     for (const isolation of ["shared", "worktree"] as const) {
       for (const n of [1, 0]) wanted.push({ isolation, spares: n, files });
-      if (before !== undefined && before !== "") {
+      const before = beforeOf(isolation);
+      if (before !== "") {
         wanted.push({ isolation, spares: 1, files, cli: join(before, "dist", "cli.js") });
       }
     }

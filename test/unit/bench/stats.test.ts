@@ -39,6 +39,8 @@ describe("bench statistics", () => {
     expect(formatValue(3.25, "s")).toBe("3.25 s");
     expect(formatValue(1850.2, "/s")).toBe("1,850/s");
     expect(formatValue(1.0449, "×")).toBe("1.04×");
+    expect(formatValue(0.0821, "MiB")).toBe("0.082 MiB");
+    expect(formatValue(80.44, "MiB")).toBe("80.4 MiB");
     const lines = renderTable(
       figures([row("d", [1, 2], { baseline: true }), row("x", [2, 4])]),
     ).split("\n");
