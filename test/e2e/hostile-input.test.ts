@@ -13,7 +13,8 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Role, TaskState, type Part, type Task } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
-import { INBOX_DIR } from "../../src/workspace/inbox.js";
+import { callerInbox, INBOX_DIR } from "../../src/workspace/inbox.js";
+import { ANONYMOUS_OWNER } from "../../src/identity/caller.js";
 import {
   a2a,
   listRequest,
@@ -208,9 +209,11 @@ describe("hostile input", () => {
     const inbox = files.filter((f) => f.startsWith(`${INBOX_DIR}/`));
     expect(inbox.length).toBeGreaterThan(0);
     for (const f of inbox) {
-      const taskId = f.slice(INBOX_DIR.length + 1).split("/")[0] ?? "";
+      // `<inbox>/<caller>/<task>/<file>`: the anonymous caller's folder, a valid task's.
+      expect(f.startsWith(`${callerInbox(ANONYMOUS_OWNER)}/`), f).toBe(true);
+      const taskId = f.slice(INBOX_DIR.length + 1).split("/")[1] ?? "";
       expect(validIds.has(taskId), f).toBe(true);
-      expect(f.split("/")).toHaveLength(INBOX_DIR.split("/").length + 2);
+      expect(f.split("/")).toHaveLength(INBOX_DIR.split("/").length + 3);
     }
     expect((await readdir(root)).sort()).toEqual(rootBefore);
     expect(existsSync("/tmp/escaped.txt")).toBe(escapedBefore);

@@ -16,7 +16,8 @@ import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import type { HookCallbackMatcher, HookInput } from "@anthropic-ai/claude-agent-sdk";
 import type { QueryFactory } from "../../src/claude/index.js";
 import { FILE_REFUSED } from "../../src/sandbox/denial-log.js";
-import { INBOX_DIR } from "../../src/workspace/inbox.js";
+import { callerInbox, INBOX_DIR } from "../../src/workspace/inbox.js";
+import { ANONYMOUS_OWNER } from "../../src/identity/caller.js";
 import {
   a2a,
   afterTool,
@@ -171,7 +172,8 @@ describe("the server's own file I/O in a workspace (real runtime, real bubblewra
     await rm(join(cwd, INBOX_DIR));
     const again = await h.send(attachment, { contextId: refused.contextId });
     expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(await filesUnder(join(cwd, INBOX_DIR))).toEqual([join(again.id, "payload.sh")]);
+    const caller = callerInbox(ANONYMOUS_OWNER).slice(INBOX_DIR.length + 1);
+    expect(await filesUnder(join(cwd, INBOX_DIR))).toEqual([join(caller, again.id, "payload.sh")]);
     expect(await filesUnder(landing)).toEqual([]);
   });
 
