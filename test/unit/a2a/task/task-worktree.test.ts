@@ -70,7 +70,7 @@ describe("TaskWorktree", () => {
     expect(iso.calls).toHaveLength(1);
   });
 
-  it("a failed commit lets the task complete, without metadata; a big diff becomes a note", async () => {
+  it("a failed commit lets the task complete, saying why in its metadata and text; a big diff becomes a note", async () => {
     const iso = held();
     const w = worktreeOf(iso, "t1", 10);
     let done = false;
@@ -81,7 +81,10 @@ describe("TaskWorktree", () => {
     iso.settle(new Error("index.lock exists"));
     await flush();
     expect(done).toBe(true);
-    expect(w.metadata()).toBeUndefined();
+    const said =
+      "The task's changes could not be committed: index.lock exists. They stay in the conversation's worktree; its next task's commit takes them.";
+    expect(w.metadata()).toEqual({ worktree: { error: said } });
+    expect(w.failure()).toBe(said);
     expect(w.diffArtifact()).toBeUndefined();
 
     const big = held();
