@@ -11,15 +11,14 @@ import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
-import type { Client } from "@a2a-js/sdk/client";
 import {
   a2a,
+  attempt,
   hostileRules,
   idsOf,
   lastStatus,
-  sayingYes,
+  resultsSince,
   tokenEntries,
-  type A2AHarness,
 } from "../support/harness/index.js";
 import { git, initRepository } from "../support/harness/git.js";
 import type { WorktreeMetadata } from "../../src/contract/worktree.js";
@@ -28,15 +27,6 @@ const TOKENS = { a: "token-of-caller-a-5b21", b: "token-of-caller-b-e07d" };
 /** B's committed secret; A's commands search for it without writing it whole. */
 const B_SECRET = "b-committed-work-81f4";
 const SEARCH = `${B_SECRET.slice(0, -1)}[${B_SECRET.slice(-1)}]`;
-
-const attempt = async (client: Client, prompt: string, ids = {}): Promise<StreamResponse[]> =>
-  (await sayingYes(client, prompt, ids)).events;
-
-const resultsSince = (h: A2AHarness, from: number): string =>
-  h.bench.model.requests
-    .slice(from)
-    .flatMap((r) => r.request.toolResults.map((t) => t.content))
-    .join("\n");
 
 /** The final status's `metadata.worktree` of a task's stream. */
 const worktreeOf = (events: StreamResponse[]) =>

@@ -10,18 +10,17 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TaskState, type Part, type StreamResponse } from "@a2a-js/sdk";
-import type { Client } from "@a2a-js/sdk/client";
+import { TaskState, type Part } from "@a2a-js/sdk";
 import {
   a2a,
+  attempt,
   hostileRules,
   idsOf,
   lastStatus,
-  sayingYes,
+  resultsSince,
   streamMessage,
   textPart,
   tokenEntries,
-  type A2AHarness,
 } from "../support/harness/index.js";
 import { INBOX_DIR } from "../../src/workspace/inbox.js";
 
@@ -29,9 +28,6 @@ const TOKENS = { a: "token-of-caller-a-9c04", b: "token-of-caller-b-2e6b" };
 const B_SECRET = "b-attachment-4f71";
 const A_OWN = "a-attachment-0b3e";
 const SEARCH = `${B_SECRET.slice(0, -1)}[${B_SECRET.slice(-1)}]`;
-
-const attempt = async (client: Client, prompt: string, ids = {}): Promise<StreamResponse[]> =>
-  (await sayingYes(client, prompt, ids)).events;
 
 /** A message with a text file attached first, then the prompt (what the scripted model reads). */
 const withFile = (content: string, prompt: string): Part[] => [
@@ -43,12 +39,6 @@ const withFile = (content: string, prompt: string): Part[] => [
   },
   textPart(prompt),
 ];
-
-const resultsSince = (h: A2AHarness, from: number): string =>
-  h.bench.model.requests
-    .slice(from)
-    .flatMap((r) => r.request.toolResults.map((t) => t.content))
-    .join("\n");
 
 /** Every file under the workspace's inbox, as the server's user sees it. */
 async function inboxFiles(cwd: string): Promise<string[]> {

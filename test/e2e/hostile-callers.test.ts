@@ -9,16 +9,15 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TaskState, type StreamResponse } from "@a2a-js/sdk";
-import type { Client } from "@a2a-js/sdk/client";
+import { TaskState } from "@a2a-js/sdk";
 import {
   a2a,
+  attempt,
   hostileRules,
   idsOf,
   lastStatus,
-  sayingYes,
+  resultsSince,
   tokenEntries,
-  type A2AHarness,
 } from "../support/harness/index.js";
 import { initRepository } from "../support/harness/git.js";
 
@@ -27,16 +26,7 @@ const B_SECRET = "b-private-work-3d9a";
 const B_OUTPUT = "b-background-output-c418";
 
 /** Sends `prompt` on `client`, answering every prompt of the task with yes; the whole stream. */
-const attempt = async (client: Client, prompt: string, ids = {}): Promise<StreamResponse[]> =>
-  (await sayingYes(client, prompt, ids)).events;
 const rules = hostileRules;
-
-/** What the runtime gave the model as tool results since request `from`, joined. */
-const resultsSince = (h: A2AHarness, from: number): string =>
-  h.bench.model.requests
-    .slice(from)
-    .flatMap((r) => r.request.toolResults.map((t) => t.content))
-    .join("\n");
 
 // Under "shared" isolation the tree is one for all (docs/security.md): only the background
 // output, kept per process, is B's own there; B's file is written, and asserted, with worktrees.

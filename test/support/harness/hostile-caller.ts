@@ -8,6 +8,7 @@ import type { Client } from "@a2a-js/sdk/client";
 import { dataPart, idsOf, lastStatus } from "../a2a/stream-view.js";
 import { streamMessage } from "./messages.js";
 import { perTest } from "./scope.js";
+import type { A2AHarness } from "./in-process.js";
 import { reply, text, toolUse, type ParsedRequest, type Rule } from "./model.js";
 
 /** What follows `<VERB>: ` in the last user text. */
@@ -92,3 +93,17 @@ export async function startListener(): Promise<{ port: number; hits: () => numbe
   if (address === null || typeof address === "string") throw new Error("no port");
   return { port: address.port, hits: () => hits };
 }
+
+/** A task's whole stream, every prompt of it answered yes (`sayingYes`). */
+export const attempt = async (
+  client: Client,
+  prompt: string,
+  ids: { contextId?: string } = {},
+): Promise<StreamResponse[]> => (await sayingYes(client, prompt, ids)).events;
+
+/** What the runtime gave the model as tool results since its request number `from`, joined. */
+export const resultsSince = (h: Pick<A2AHarness, "bench">, from: number): string =>
+  h.bench.model.requests
+    .slice(from)
+    .flatMap((r) => r.request.toolResults.map((t) => t.content))
+    .join("\n");
