@@ -25,7 +25,6 @@ const TOKENS = { a: "token-of-caller-a-1f0e", b: "token-of-caller-b-77c3" };
 const B_SECRET = "b-private-work-3d9a";
 const B_OUTPUT = "b-background-output-c418";
 
-/** Sends `prompt` on `client`, answering every prompt of the task with yes; the whole stream. */
 const rules = hostileRules;
 
 // Under "shared" isolation the tree is one for all (docs/security.md): only the background
