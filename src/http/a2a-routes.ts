@@ -18,6 +18,7 @@ import {
   restShapeGuard,
 } from "./request-guards.js";
 import { traceRequests } from "./request-spans.js";
+import { restEmptyAnswers } from "./rest-empty-answers.js";
 import { restContentTypeStatus } from "./rest-errors.js";
 import { sseHeadWithFirstEvent } from "./sse-head.js";
 import { sseEventIds } from "./sse-ids.js";
@@ -104,6 +105,7 @@ export function mountA2a(
     d.gate,
     ...access,
     restContentTypeStatus,
+    restEmptyAnswers,
     restAnswers(d.logger),
     restLimitAnswers,
     jsonBody(d.bodyLimit, "rest"),
