@@ -150,9 +150,11 @@ export class RetryingPushSender implements PushNotificationSender {
   ): Promise<void> {
     const headers: Record<string, string> = { ...trace, "Content-Type": contentType };
     const auth = config.authentication;
+    // Both when both are set: the token lets the receiver check the notification is this
+    // task's, the credentials let the server in.
     if (auth?.scheme && auth.credentials)
       headers.Authorization = `${auth.scheme} ${auth.credentials}`;
-    else if (config.token) headers["X-A2A-Notification-Token"] = config.token;
+    if (config.token) headers["X-A2A-Notification-Token"] = config.token;
     // Only the origin is logged: a webhook URL may carry a secret in its path or query.
     const where = safeOrigin(config.url);
     for (let attempt = 1; ; attempt++) {
