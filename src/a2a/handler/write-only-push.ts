@@ -4,8 +4,9 @@ import type {
   ListTaskPushNotificationConfigsResponse,
   TaskPushNotificationConfig,
 } from "@a2a-js/sdk";
-import { DefaultRequestHandler, type ServerCallContext } from "@a2a-js/sdk/server";
+import type { ServerCallContext } from "@a2a-js/sdk/server";
 import { withoutCredentials } from "../push/write-only.js";
+import { StateWordsHandler } from "./state-words.js";
 
 /**
  * The SDK's request handler with push credentials write-only: the config that Create answers
@@ -13,7 +14,7 @@ import { withoutCredentials } from "../push/write-only.js";
  * (`withoutCredentials`). One place under every binding (JSON-RPC, HTTP+JSON, gRPC, v0.3), below
  * the guards. The push sender reads the store itself, so the webhook still gets them.
  */
-export class WriteOnlyPushHandler extends DefaultRequestHandler {
+export class WriteOnlyPushHandler extends StateWordsHandler {
   override async createTaskPushNotificationConfig(
     params: TaskPushNotificationConfig,
     context: ServerCallContext,
