@@ -22,6 +22,7 @@ import { restEmptyAnswers } from "./rest-empty-answers.js";
 import { restContentTypeStatus } from "./rest-errors.js";
 import { sseHeadWithFirstEvent } from "./sse-head.js";
 import { sseEventIds } from "./sse-ids.js";
+import { sseKeepAlive } from "./sse-keep-alive.js";
 import { jsonRpcVersionGate, restVersionGate } from "./version-gate.js";
 import { withoutEtag } from "./without-etag.js";
 
@@ -46,6 +47,8 @@ export interface A2aRouteDeps {
   readonly logger: Logger;
   readonly tracing: Tracing;
   readonly contextBuilder: ServerCallContextBuilder;
+  /** `streaming.keepAliveMs`: a comment on an SSE answer after this much silence (0: none). */
+  readonly keepAliveMs: number;
 }
 
 /**
@@ -90,6 +93,7 @@ export function mountA2a(
       jsonBody(d.bodyLimit, "jsonrpc"),
       // Before jsonRpcNotifications, whose silencing of a notification's answer wins.
       sseHeadWithFirstEvent,
+      sseKeepAlive(d.keepAliveMs),
       sseEventIds,
       jsonRpcNotifications,
       jsonRpcAnswers(d.logger),
@@ -112,6 +116,7 @@ export function mountA2a(
     restVersionGate(compat),
     restShapeGuard(compat),
     sseHeadWithFirstEvent,
+    sseKeepAlive(d.keepAliveMs),
     sseEventIds,
     restHandler(common),
   );
