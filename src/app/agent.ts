@@ -208,6 +208,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ? new RetryingPushSender(stores.pushStore, logger.child({ component: "push" }), {
         targets: pushTargets,
         compatV03: config.server.compat.v03,
+        onDrop: (reason) => metrics.countPushDrop(reason),
         ...(tracing.enabled && {
           traceHeaders: (taskId: string): Record<string, string> => executor.traceHeaders(taskId),
         }),
