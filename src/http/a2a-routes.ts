@@ -20,6 +20,7 @@ import {
 import { traceRequests } from "./request-spans.js";
 import { restEmptyAnswers } from "./rest-empty-answers.js";
 import { restContentTypeStatus } from "./rest-errors.js";
+import { restHistoryLengthGuard } from "./rest-query-guard.js";
 import { sseHeadWithFirstEvent } from "./sse-head.js";
 import { sseEventIds } from "./sse-ids.js";
 import { sseKeepAlive } from "./sse-keep-alive.js";
@@ -115,6 +116,7 @@ export function mountA2a(
     jsonBody(d.bodyLimit, "rest"),
     restVersionGate(compat),
     restShapeGuard(compat),
+    restHistoryLengthGuard,
     sseHeadWithFirstEvent,
     sseKeepAlive(d.keepAliveMs),
     sseEventIds,
