@@ -5,86 +5,32 @@
  * test, so the docs cannot document what nothing checks. Raw HTTP: the official client hides
  * the statuses.
  */
-import { connect } from "node:net";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { a2a, rpcBody, says, V1_JSON } from "../support/harness/index.js";
+import { status as Status } from "@grpc/grpc-js";
+import {
+  a2a,
+  freePort,
+  perTest,
+  rpcBody,
+  says,
+  tokenEntries,
+  V1_JSON,
+} from "../support/harness/index.js";
 import { docPage } from "../support/docs/pages.js";
+import {
+  answerOf,
+  documentedRows,
+  jsonRpcExpectation,
+  rawStatus,
+  statusesOf,
+  textPattern,
+  type Answer,
+} from "../support/docs/documented-answers.js";
+import { GET_TASK, getTaskBytes, rawGrpcClient, SEND_MESSAGE } from "../support/grpc.js";
+import { A2AService } from "@a2a-js/sdk/server/grpc";
 
 const TIMEOUT = 120_000;
-
-interface Answer {
-  readonly status: number;
-  readonly body?: { error?: { code?: number; message?: string } };
-}
-
-/** The rows of the table of `page` whose header starts with `header`, as trimmed cells. */
-function documentedRows(page = docPage("bindings.md"), header = "| Request "): string[][] {
-  const lines = page.slice(page.indexOf(header)).split("\n");
-  const rows: string[][] = [];
-  for (const line of lines.slice(2)) {
-    if (!line.startsWith("|")) break;
-    rows.push(
-      line
-        .split("|")
-        .slice(1, -1)
-        .map((c) => c.trim()),
-    );
-  }
-  return rows;
-}
-
-/** What a JSON-RPC cell says: the error code, the HTTP statuses (default 200), a quoted text. */
-function jsonRpcExpectation(cell: string) {
-  const code = /`(-\d+)`/.exec(cell)?.[1];
-  const http = /HTTP ([\d /]+)/.exec(cell)?.[1];
-  const text = [...cell.matchAll(/`([^`]+)`/g)]
-    .map((m) => m[1])
-    .find((t) => !/^-\d+$/.test(t ?? ""));
-  return {
-    code: code === undefined ? undefined : Number(code),
-    statuses: http === undefined ? [200] : http.split("/").map((s) => Number(s.trim())),
-    text,
-  };
-}
-
-const statusesOf = (cell: string): number[] => (cell.match(/\d{3}/g) ?? []).map(Number);
-
-/** A documented text (`<n>` for any value) as a pattern. */
-const textPattern = (text: string) =>
-  new RegExp(
-    `^${text
-      .split(/(<[^>]+>)/)
-      .map((p) => (/^<[^>]+>$/.test(p) ? "[\\s\\S]*" : p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-      .join("")}$`,
-  );
-
-async function answerOf(res: Response): Promise<Answer> {
-  const text = await res.text();
-  try {
-    return { status: res.status, body: JSON.parse(text) as Answer["body"] };
-  } catch {
-    return { status: res.status };
-  }
-}
-
-/** Raw bytes to the server, its status line's code. */
-function rawStatus(port: number, bytes: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
-    let got = "";
-    socket.on("data", (d: Buffer) => {
-      got += d.toString("latin1");
-      const m = /^HTTP\/1\.[01] (\d{3})/.exec(got);
-      if (m) {
-        resolve(Number(m[1]));
-        socket.destroy();
-      }
-    });
-    socket.on("error", reject);
-    socket.on("end", () => reject(new Error(`no status line: ${got}`)));
-  });
-}
 
 type Requests = (() => Promise<Answer | number>)[];
 interface Case {
@@ -284,6 +230,84 @@ describe("docs/bindings.md's refused requests, against the running server", () =
         expect(rpcAnswer?.body?.error?.message, item).toMatch(text);
         expect(restAnswer?.status, item).toBe(400);
         expect(restAnswer?.body?.error?.message, item).toMatch(text);
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "answers the gRPC binding's documented refusals with their status and text",
+    async () => {
+      const port = await freePort();
+      const token = "ci-token-0123456789";
+      await a2a({
+        config: {
+          server: {
+            bodyLimit: "64kb",
+            grpc: { port },
+            auth: { tokens: tokenEntries({ ci: token }) },
+          },
+        },
+        client: { token },
+      });
+      const raw = perTest(rawGrpcClient(`127.0.0.1:${port}`));
+      const bearer = { authorization: `Bearer ${token}` };
+      const agentMessage = A2AService.sendMessage.requestSerialize({
+        tenant: "",
+        message: {
+          messageId: "m-1",
+          contextId: "",
+          taskId: "",
+          role: 2,
+          parts: [
+            {
+              content: { $case: "text", value: "Hello" },
+              mediaType: "",
+              filename: "",
+              metadata: undefined,
+            },
+          ],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        },
+        configuration: undefined,
+        metadata: undefined,
+      });
+      const cases: Record<string, () => Promise<{ code?: number; details?: string }>> = {
+        "no `authorization` while tokens are configured": async () =>
+          (await raw.unary(GET_TASK, getTaskBytes("x"))).error ?? {},
+        "bytes that are not the method's protobuf message": async () =>
+          (await raw.unary(SEND_MESSAGE, Buffer.from([0x0a, 0xff, 0xff, 0x01]), bearer)).error ??
+          {},
+        "a message the HTTP bindings refuse": async () =>
+          (await raw.unary(SEND_MESSAGE, agentMessage, bearer)).error ?? {},
+        "a request message over `server.bodyLimit`": async () =>
+          (await raw.unary(GET_TASK, getTaskBytes("x".repeat(100 * 1024)), bearer)).error ?? {},
+      };
+      /** Rows a request to this server cannot cause, and the tests that hold them. */
+      const elsewhere: Record<string, string> = {
+        "a login `server.allowedLogins` does not list": "test/unit/grpc/auth.test.ts",
+        "an OIDC token while the provider's keys": "test/unit/grpc/auth.test.ts",
+        "a new task over a": "test/unit/grpc/answers.test.ts and server.test.ts",
+        "a fault of the server": "test/unit/grpc/answers.test.ts",
+      };
+      const page = docPage("bindings.md");
+      const rows = documentedRows(
+        page.slice(page.indexOf("The binding's own:")),
+        "| Request",
+      ).filter(([, status]) => /^`[A-Z_]+`/.test(status ?? ""));
+      expect(rows.length).toBeGreaterThan(6);
+      for (const [request = "", status = ""] of rows) {
+        if (Object.keys(elsewhere).some((k) => request.startsWith(k))) continue;
+        const key = Object.keys(cases).find((k) => request.startsWith(k));
+        expect(key, `no request here checks the gRPC row "${request}"`).toBeDefined();
+        const none = () => Promise.resolve<{ code?: number; details?: string }>({});
+        const error = await (cases[key ?? ""] ?? none)();
+        const name = /^`([A-Z_]+)`/.exec(status)?.[1] ?? "";
+        expect(error.code, request).toBe(Status[name as keyof typeof Status]);
+        const quoted = /^`[A-Z_]+` `([^`]+)`/.exec(status)?.[1];
+        if (quoted !== undefined) expect(error.details, request).toMatch(textPattern(quoted));
       }
     },
     TIMEOUT,
