@@ -18,6 +18,7 @@ import {
   restShapeGuard,
 } from "./request-guards.js";
 import { traceRequests } from "./request-spans.js";
+import { jsonRpcGenerationAnswers, restGenerationAnswers } from "./generation-answers.js";
 import { restEmptyAnswers } from "./rest-empty-answers.js";
 import { restContentTypeStatus } from "./rest-errors.js";
 import { restHistoryLengthGuard } from "./rest-query-guard.js";
@@ -99,6 +100,7 @@ export function mountA2a(
       jsonRpcNotifications,
       jsonRpcAnswers(d.logger),
       jsonRpcLimitAnswers,
+      jsonRpcGenerationAnswers,
       jsonRpcVersionGate(compat),
       jsonRpcShapeGuard(compat),
       jsonRpcHandler(common),
@@ -110,6 +112,7 @@ export function mountA2a(
     d.gate,
     ...access,
     restContentTypeStatus,
+    restGenerationAnswers,
     restEmptyAnswers,
     restAnswers(d.logger),
     restLimitAnswers,
