@@ -16,7 +16,7 @@ import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
 import { peersOf } from "../peers/peer-client.js";
-import { ReplayingRequestHandler } from "../a2a/handler/replaying-request-handler.js";
+import { GenerationsRequestHandler } from "../a2a/handler/generations-handler.js";
 import { FLEET_EVENTS_DELAY_MS, KeptEvents, LIVE_EVENTS_DELAY_MS } from "../store/kept-events.js";
 import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
 import { RetryingPushSender } from "../a2a/push/sender.js";
@@ -208,6 +208,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ? new RetryingPushSender(stores.pushStore, logger.child({ component: "push" }), {
         targets: pushTargets,
         compatV03: config.server.compat.v03,
+        onDrop: (reason) => metrics.countPushDrop(reason),
         ...(tracing.enabled && {
           traceHeaders: (taskId: string): Record<string, string> => executor.traceHeaders(taskId),
         }),
@@ -305,8 +306,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     },
     cards.extended && extendedCardProvider(cards.extended),
   );
+  // With event numbers, the v1.1 generations too (a request that activates them).
   const requestHandler = replay
-    ? new ReplayingRequestHandler(guarded, {
+    ? new GenerationsRequestHandler(guarded, {
         log: replay,
         workspace: o.workspace ?? "",
         logger: a2aLogger,

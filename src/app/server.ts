@@ -113,6 +113,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     health: async () => withGrpc(await health(served.agents, config), grpc?.health()),
     metrics: metricsOf(agents),
     tracing: first.agent.tracing,
+    keepAliveMs: config.streaming.keepAliveMs,
     ...surfaces(served.agents),
   });
 
@@ -250,6 +251,7 @@ async function startGrpc(
         ...(parts.access && { access: parts.access }),
       },
       tracing: parts.tracing,
+      keepAliveMs: o.config.streaming.keepAliveMs,
       logger: o.logger.child({ component: "grpc" }),
     });
   } catch (err) {

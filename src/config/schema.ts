@@ -111,6 +111,9 @@ const serverSchema = z.strictObject({
     ),
 });
 
+/** `streaming.keepAliveMs`'s default: under every common proxy's idle cut (30 to 60 s). */
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+
 const streamingSchema = z.strictObject({
   flushMs: z
     .int({ error: "expected a whole number of milliseconds" })
@@ -126,6 +129,17 @@ const streamingSchema = z.strictObject({
   maxChunkChars: positiveInt()
     .default(8192)
     .describe("Text gathered up to this many characters is published at once."),
+  keepAliveMs: z
+    .int({ error: "expected a whole number of milliseconds" })
+    .min(0, { error: "expected 0 or more" })
+    .max(300_000, { error: "expected at most 300000" })
+    .default(DEFAULT_KEEP_ALIVE_MS)
+    .describe(
+      "An SSE answer (a streamed send, a subscription, its replay) sends the comment line " +
+        "`: keep-alive` after this many ms without an event, so a client's read timeout or a " +
+        "proxy's idle cut never ends it while a tool runs; the gRPC binding pings its " +
+        "connections (HTTP/2 keepalive) at the same interval. 0: neither.",
+    ),
 });
 
 const replaySchema = z.strictObject({

@@ -30,3 +30,30 @@ export const isTerminalState = (state: TaskState | undefined): boolean =>
 
 export const isParkedState = (state: TaskState | undefined): boolean =>
   state !== undefined && PARKED.has(state);
+
+/**
+ * A task state as the word error texts and docs use (`completed`, `input-required`; absent:
+ * `unspecified`), never its wire number: TaskState is a numeric enum in the SDK's types.
+ */
+export function stateWord(state: TaskState | undefined): string {
+  const name = TaskState[state ?? TaskState.TASK_STATE_UNSPECIFIED] as string | undefined;
+  if (name === undefined) return String(state);
+  return name
+    .replace(/^TASK_STATE_/, "")
+    .toLowerCase()
+    .replace(/_/g, "-");
+}
+
+const NUMBERED_STATE = /\bstate \((\d+)\)/g;
+
+/**
+ * `text` with every "state (<number>)" naming a task state by its word: the SDK's own error
+ * texts interpolate the enum (`Task … is in a terminal state (3) and cannot be modified.`).
+ * A number that is no task state is left as it is. Pure.
+ */
+export function withStateWords(text: string): string {
+  return text.replace(NUMBERED_STATE, (whole, n: string) => {
+    const state = Number(n);
+    return TaskState[state] === undefined ? whole : `state (${stateWord(state)})`;
+  });
+}

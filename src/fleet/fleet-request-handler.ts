@@ -20,7 +20,7 @@ import type {
   TaskStore,
 } from "@a2a-js/sdk/server";
 import { FLEET_TEXT } from "../contract/fleet-texts.js";
-import { isTerminalState } from "../contract/task-states.js";
+import { isTerminalState, stateWord } from "../contract/task-states.js";
 import type { ActiveTasks } from "../a2a/handler/guarded-request-handler.js";
 import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
 import {
@@ -145,7 +145,7 @@ export class FleetRequestHandler extends OperatorRequestHandler {
       const state = task.status?.state;
       if (state !== undefined && isTerminalState(state)) {
         throw new UnsupportedOperationError(
-          `Task ${taskId} is in a terminal state (${state}) and cannot be subscribed to.`,
+          `Task ${taskId} is in a terminal state (${stateWord(state)}) and cannot be subscribed to.`,
         );
       }
       yield { payload: { $case: "task", value: task } };

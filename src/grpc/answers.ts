@@ -17,6 +17,7 @@ import {
 } from "@grpc/grpc-js";
 import type { Logger } from "pino";
 import { GRPC_INTERNAL_ERROR } from "../contract/grpc.js";
+import { isGenerationMismatch } from "../contract/generations.js";
 import { REFUSAL_STATE_KEY, type LimitErrorInfo } from "../contract/limits.js";
 import { callState } from "./call-state.js";
 import type { CallStatus } from "./service.js";
@@ -53,6 +54,16 @@ export function limitStatus(status: CallStatus, info: LimitErrorInfo | undefined
   return { code, details: status.details, metadata };
 }
 
+/**
+ * v1.1's TaskGenerationMismatchError: ABORTED, where the SDK, which knows no such error, answers
+ * the UnsupportedOperation it was thrown as (FAILED_PRECONDITION). Its details, the SDK's
+ * ErrorInfo of that other error, are left out. Any other status unchanged. Pure.
+ */
+export function generationStatus(status: CallStatus): CallStatus {
+  if (status.code === Status.OK || !isGenerationMismatch(status.details)) return status;
+  return { code: Status.ABORTED, details: status.details, metadata: null };
+}
+
 const isErrorInfo = (v: unknown): v is LimitErrorInfo =>
   typeof v === "object" && v !== null && typeof (v as { reason?: unknown }).reason === "string";
 
@@ -85,7 +96,8 @@ export function answersInterceptor(logger: Logger): ServerInterceptor {
         }),
       sendStatus: (status, next) => {
         const info = callState(metadata)?.get(REFUSAL_STATE_KEY);
-        const out = publicStatus(limitStatus(status, isErrorInfo(info) ? info : undefined));
+        const limited = limitStatus(status, isErrorInfo(info) ? info : undefined);
+        const out = publicStatus(generationStatus(limited));
         if (out.hidden !== undefined) {
           logger.error({ error: { message: out.hidden } }, "internal error answered");
         }

@@ -27,7 +27,26 @@ export interface GrpcServerOptions {
   readonly logger: Logger;
   /** A span per call (default: off). */
   readonly tracing?: Tracing | undefined;
+  /** `streaming.keepAliveMs`: HTTP/2 PING on each connection at this interval (0: grpc-js's default, none). */
+  readonly keepAliveMs?: number;
 }
+
+/** How long a ping may go unanswered before the connection counts as dead (grpc-js's default). */
+const KEEPALIVE_TIMEOUT_MS = 20_000;
+
+/**
+ * The server's keepalive: an HTTP/2 PING frame on every connection each `keepAliveMs`, the gRPC
+ * equivalent of the HTTP bindings' SSE comments. A server stream (SendStreamingMessage,
+ * SubscribeToTask) silent while a tool runs still has bytes on its connection, so a NAT or proxy
+ * keeps it, and a peer that vanished is found. grpc-js's server takes client pings at any rate.
+ */
+export const keepaliveOptions = (keepAliveMs: number | undefined): Record<string, number> =>
+  keepAliveMs === undefined || keepAliveMs <= 0
+    ? {}
+    : {
+        "grpc.keepalive_time_ms": keepAliveMs,
+        "grpc.keepalive_timeout_ms": KEEPALIVE_TIMEOUT_MS,
+      };
 
 /** What `/healthz` says of the binding. */
 export interface GrpcHealth {
@@ -56,6 +75,7 @@ const hostPort = (host: string, port: number) =>
 export async function startGrpcServer(o: GrpcServerOptions): Promise<RunningGrpcServer> {
   const server = new Server({
     "grpc.max_receive_message_length": o.maxMessageBytes,
+    ...keepaliveOptions(o.keepAliveMs),
     // The log first: it must see the statuses grpc-js sends by itself (see loggingInterceptor).
     interceptors: [
       loggingInterceptor(o.logger, callerOfCall),

@@ -18,9 +18,13 @@ import {
   restShapeGuard,
 } from "./request-guards.js";
 import { traceRequests } from "./request-spans.js";
+import { jsonRpcGenerationAnswers, restGenerationAnswers } from "./generation-answers.js";
+import { restEmptyAnswers } from "./rest-empty-answers.js";
 import { restContentTypeStatus } from "./rest-errors.js";
+import { restHistoryLengthGuard } from "./rest-query-guard.js";
 import { sseHeadWithFirstEvent } from "./sse-head.js";
 import { sseEventIds } from "./sse-ids.js";
+import { sseKeepAlive } from "./sse-keep-alive.js";
 import { jsonRpcVersionGate, restVersionGate } from "./version-gate.js";
 import { withoutEtag } from "./without-etag.js";
 
@@ -45,6 +49,8 @@ export interface A2aRouteDeps {
   readonly logger: Logger;
   readonly tracing: Tracing;
   readonly contextBuilder: ServerCallContextBuilder;
+  /** `streaming.keepAliveMs`: a comment on an SSE answer after this much silence (0: none). */
+  readonly keepAliveMs: number;
 }
 
 /**
@@ -89,10 +95,12 @@ export function mountA2a(
       jsonBody(d.bodyLimit, "jsonrpc"),
       // Before jsonRpcNotifications, whose silencing of a notification's answer wins.
       sseHeadWithFirstEvent,
+      sseKeepAlive(d.keepAliveMs),
       sseEventIds,
       jsonRpcNotifications,
       jsonRpcAnswers(d.logger),
       jsonRpcLimitAnswers,
+      jsonRpcGenerationAnswers,
       jsonRpcVersionGate(compat),
       jsonRpcShapeGuard(compat),
       jsonRpcHandler(common),
@@ -104,12 +112,16 @@ export function mountA2a(
     d.gate,
     ...access,
     restContentTypeStatus,
+    restGenerationAnswers,
+    restEmptyAnswers,
     restAnswers(d.logger),
     restLimitAnswers,
     jsonBody(d.bodyLimit, "rest"),
     restVersionGate(compat),
     restShapeGuard(compat),
+    restHistoryLengthGuard,
     sseHeadWithFirstEvent,
+    sseKeepAlive(d.keepAliveMs),
     sseEventIds,
     restHandler(common),
   );

@@ -24,6 +24,7 @@ import { requestIds } from "./request-ids.js";
 import { requestSpan } from "./request-spans.js";
 import { NO_TRACING, SPAN_STATE_KEY, type TraceSpan, type Tracing } from "../tracing/tracing.js";
 import { routeSdkConsole } from "./sdk-console.js";
+import { DEFAULT_KEEP_ALIVE_MS } from "../config/schema.js";
 
 /** The agent at the root, or several workspaces each under `/agents/<name>/`. */
 export type HttpAppOptions = HttpCommonOptions &
@@ -42,6 +43,8 @@ export interface HttpCommonOptions {
   readonly metrics?: { render(): Promise<string>; readonly contentType: string };
   /** A span per A2A request (default: off). */
   readonly tracing?: Tracing;
+  /** `streaming.keepAliveMs` (default 15000; 0: no keep-alive comments). */
+  readonly keepAliveMs?: number;
 }
 
 /** Key of the caller's name (login, token name, OIDC subject or "anonymous") in `ServerCallContext.state`. */
@@ -149,6 +152,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
     logger: o.logger,
     tracing: o.tracing ?? NO_TRACING,
     contextBuilder,
+    keepAliveMs: o.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
   };
   // Several workspaces: each under its prefix; otherwise the one agent at the root.
   if ("workspaces" in o) {

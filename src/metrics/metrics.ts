@@ -43,6 +43,7 @@ export class ServerMetrics {
   private readonly runs: Counter<"origin" | "outcome">;
   private readonly retries: Counter;
   private readonly sandboxDenials: Counter<"kind">;
+  private readonly pushDrops: Counter<"reason">;
   private readonly firstEvent: Histogram<"origin">;
   private readonly turnDuration: Histogram<"origin" | "outcome">;
   private readonly tokens: Counter<"caller" | "model" | "type">;
@@ -132,6 +133,16 @@ export class ServerMetrics {
     });
     // A counter with labels shows no series until one is counted: the commands' shows 0 at once.
     this.sandboxDenials.inc({ kind: "command" }, 0);
+    this.pushDrops = new Counter({
+      name: `${PREFIX}push_notifications_dropped_total`,
+      help:
+        "Push notifications given up, by reason: rejected (the webhook answered a 4xx other " +
+        "than 408 and 429: not retried), exhausted (every attempt failed), refused (the " +
+        "webhook's address is not allowed).",
+      labelNames: ["reason"],
+      registers,
+    });
+    for (const reason of ["rejected", "exhausted", "refused"]) this.pushDrops.inc({ reason }, 0);
     this.tokens = new Counter({
       name: `${PREFIX}tokens_total`,
       help:
@@ -176,6 +187,11 @@ export class ServerMetrics {
    */
   countFileRefusal(kind: RefusalKind): void {
     this.sandboxDenials.inc({ kind: `file-${kind}` });
+  }
+
+  /** A push notification given up (`a2a/push/delivery-decision.ts`'s reason). */
+  countPushDrop(reason: string): void {
+    this.pushDrops.inc({ reason });
   }
 
   /** Feeds one session event (of any context). */

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { CONTROL_EXTENSION_URI } from "../../src/contract/control.js";
 import { EVENTS_EXTENSION_URI } from "../../src/contract/extension.js";
+import { GENERATIONS_EXTENSION_URI } from "../../src/contract/generations.js";
 import { a2a, afterTool, postRpc, reply, toolUse } from "../support/harness/index.js";
 
 type Json = Record<string, unknown>;
@@ -27,10 +28,12 @@ describe("the event extension", () => {
     });
     const card = (await h.client.getAgentCard()).capabilities?.extensions ?? [];
     // ProtoJSON leaves `required: false` out.
-    // Beside it, the control extension (server.control.steer is on by default); neither required.
+    // Beside it, the control extension (server.control.steer is on by default) and the
+    // generations one (replay.enabled is on by default); none required.
     expect(card.map((e) => [e.uri, Boolean(e.required)])).toEqual([
       [EVENTS_EXTENSION_URI, false],
       [CONTROL_EXTENSION_URI, false],
+      [GENERATIONS_EXTENSION_URI, false],
     ]);
 
     const activated = await postRpc(

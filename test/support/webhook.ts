@@ -34,10 +34,19 @@ export interface Delivery {
   readonly body: Record<string, unknown>;
 }
 
+/** How a receiver answers a POST: a status and headers (default 200). */
+export interface HookAnswer {
+  readonly status: number;
+  readonly headers?: Record<string, string>;
+}
+
+/** Chooses the answer to the `index`-th POST (0-based), which is already in `deliveries`. */
+export type Answering = (d: Delivery, index: number) => HookAnswer | Promise<HookAnswer>;
+
 /**
- * A push-notification receiver on 127.0.0.1 that records every POST and answers 200. The server
- * under test needs `server.pushAllowPrivateNetworks: true` to call it (loopback is refused by
- * default).
+ * A push-notification receiver on 127.0.0.1 that records every POST on arrival and answers 200,
+ * or what `answering` says. The server under test needs `server.pushAllowPrivateNetworks: true`
+ * to call it (loopback is refused by default).
  */
 export class WebhookReceiver {
   readonly deliveries: Delivery[] = [];
@@ -50,8 +59,9 @@ export class WebhookReceiver {
     return this.address;
   }
 
-  static async start(): Promise<WebhookReceiver> {
+  static async start(answering?: Answering): Promise<WebhookReceiver> {
     const receiver = new WebhookReceiver();
+    const answer: Answering = answering ?? (() => ({ status: 200 }));
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
@@ -62,9 +72,12 @@ export class WebhookReceiver {
         } catch {
           body = { unparsable: true };
         }
-        receiver.deliveries.push({ headers: req.headers, body });
-        res.writeHead(200).end();
+        const delivery = { headers: req.headers, body };
+        const index = receiver.deliveries.push(delivery) - 1;
         receiver.wake();
+        void Promise.resolve(answer(delivery, index)).then((a) => {
+          res.writeHead(a.status, a.headers).end();
+        });
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -9,6 +9,7 @@ import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import type { Config } from "../../config/schema.js";
 import { CONTROLS, controlExtension, type Control } from "../../contract/control.js";
 import { eventsExtension } from "../../contract/extension.js";
+import { generationsExtension } from "../../contract/generations.js";
 
 /** Where the bindings are mounted, relative to `server.publicUrl`. */
 export const JSONRPC_PATH = "/a2a/jsonrpc";
@@ -21,7 +22,11 @@ export interface CardOptions {
 
 /** The agent card, in the SDK's in-memory form (serve `agentCardJson(card)`, not this). */
 export function buildAgentCard(
-  config: Pick<Config, "server" | "agentCard"> & { readonly claude?: ModeAllowlist },
+  config: Pick<Config, "server" | "agentCard"> & {
+    readonly claude?: ModeAllowlist;
+    /** Unset: as with `replay.enabled` (its default), the generations extension listed. */
+    readonly replay?: Pick<Config["replay"], "enabled">;
+  },
   options: CardOptions,
 ): AgentCard {
   const { agentCard: c, server } = config;
@@ -42,6 +47,8 @@ export function buildAgentCard(
       extensions: [
         eventsExtension(),
         ...optional(controlExtension(controlsOn(server, config.claude), modesOf(config))),
+        // A generation is an event number: none without replay.
+        ...optional(config.replay?.enabled !== false ? generationsExtension() : undefined),
       ],
       // The extended card is for identified callers: without authentication there is none.
       extendedAgentCard: authenticationConfigured(server),

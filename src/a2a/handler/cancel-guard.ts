@@ -1,11 +1,5 @@
-import { TaskState, type Task } from "@a2a-js/sdk";
-import { isTerminalState } from "../../contract/task-states.js";
-
-/** A task state as a word (`completed`, `input_required`; absent: `unspecified`). */
-export const stateName = (state: TaskState | undefined): string =>
-  (TaskState[state ?? TaskState.TASK_STATE_UNSPECIFIED] ?? "ended")
-    .replace(/^TASK_STATE_/, "")
-    .toLowerCase();
+import type { Task } from "@a2a-js/sdk";
+import { isTerminalState, stateWord } from "../../contract/task-states.js";
 
 /**
  * Why CancelTask must refuse, before the SDK sees it; undefined lets it through. Unknown: the
@@ -19,7 +13,7 @@ export function cancelRefusal(
 ): string | undefined {
   if (task === undefined) return undefined;
   if (isTerminalState(task.status?.state)) {
-    return `Task ${task.id} is not cancelable: it has already ended (${stateName(task.status?.state)}).`;
+    return `Task ${task.id} is not cancelable: it has already ended (${stateWord(task.status?.state)}).`;
   }
   if (!activeHere) return `Task ${task.id} is not running on this server and cannot be canceled.`;
   return undefined;

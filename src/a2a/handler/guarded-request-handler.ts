@@ -16,7 +16,6 @@ import {
   UnsupportedOperationError,
 } from "@a2a-js/sdk/errors";
 import {
-  DefaultRequestHandler,
   type AgentExecutor,
   type ExecutionEventBusManager,
   type ExtendedAgentCardProvider,
@@ -40,6 +39,7 @@ import { cancelRefusal } from "./cancel-guard.js";
 import { FreshTasks } from "./fresh-tasks.js";
 import { checkHistoryLength } from "./history-length.js";
 import { checkNewTask, type NewTaskPolicy } from "./new-task-guard.js";
+import { WriteOnlyPushHandler } from "./write-only-push.js";
 
 /** What the guard needs to know of the executor (`steer`: the control extension's steering). */
 export interface ActiveTasks extends SteerableTasks {
@@ -90,7 +90,7 @@ interface Claim {
  * function of its own module (answer-guard.ts, cancel-guard.ts, new-task-guard.ts, the steering
  * and rewind/fork decisions of control/, the push target policy, the per-caller limits).
  */
-export class GuardedRequestHandler extends DefaultRequestHandler {
+export class GuardedRequestHandler extends WriteOnlyPushHandler {
   private readonly activeTasks: ActiveTasks;
   private readonly contentModes: ContentModes;
   private readonly pushEnabled: boolean;

@@ -17,7 +17,7 @@ const MAX_KEY_CHARS = 256;
 type Headers = Record<string, string | string[] | undefined>;
 
 /** One header of the request (HTTP headers and gRPC metadata alike, by lower-case name). */
-function headerOf(context: ServerCallContext, name: string): string | undefined {
+export function headerOf(context: ServerCallContext, name: string): string | undefined {
   const headers = context.state.get(STATE_HEADERS_KEY) as Headers | undefined;
   const value = headers?.[name];
   return Array.isArray(value) ? value[0] : value;

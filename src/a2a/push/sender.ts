@@ -8,14 +8,22 @@ import {
   type ServerCallContext,
 } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
+import { decideDelivery, type AttemptResult, type DropReason } from "./delivery-decision.js";
 import { pushTargetPolicy, resolvePushTarget, type PushTargetPolicy } from "./target.js";
 import { postPinned, type PostWebhook } from "./webhook-post.js";
+import { WebhookQueues } from "./webhook-queues.js";
 
 export interface PushSenderOptions {
   /** Tries per notification and webhook (default 4). */
   readonly attempts?: number;
   /** Wait before the first retry, doubled each time (default 500 ms). */
   readonly backoffMs?: number;
+  /** The longest `Retry-After` of a 429 or 503 honoured (default 30 s). */
+  readonly maxRetryAfterMs?: number;
+  /** Each notification given up, once (the drop metric); default: none. */
+  readonly onDrop?: (reason: DropReason) => void;
+  /** The clock `Retry-After` dates are read against (default: `Date.now`). */
+  readonly now?: () => number;
   /** One POST's time limit (default 5 s). */
   readonly timeoutMs?: number;
   /** Which webhooks may be reached (default: public addresses only, system DNS). */
@@ -49,22 +57,27 @@ const defaultSleep = (ms: number) =>
 
 /**
  * Push notifications as the spec's v1.0 body (the SDK's own serializer), POSTed to every webhook
- * of the task, in the task's event order; with `compatV03`, in the wire format each webhook was
- * registered with (the SDK's v0.3 serializer for a v0.3 registration). Unlike the SDK's sender, a failed delivery is retried
- * a bounded number of times with exponential backoff and then logged, never thrown: a webhook
- * never blocks or fails a task. `send` returns once the configs are read; delivery goes on after.
- * Every attempt checks the webhook again against what its host resolves to now (push-target.ts)
- * and connects only to the addresses it checked: a refused target is logged, never contacted.
+ * of the task; with `compatV03`, in the wire format each webhook was registered with (the SDK's
+ * v0.3 serializer for a v0.3 registration). Each webhook of a task has its own queue
+ * (`WebhookQueues`): its notifications go in the task's event order, and a slow or refusing
+ * webhook delays only itself. Unlike the SDK's sender, a failed delivery is retried (bounded,
+ * exponential backoff, or the webhook's `Retry-After`) or dropped as `decideDelivery` says, each
+ * drop logged once and counted; never thrown: a webhook never blocks or fails a task. `send`
+ * returns once the configs are read; delivery goes on after. Every attempt checks the webhook
+ * again against what its host resolves to now (target.ts) and connects only to the addresses it
+ * checked: a refused target is logged, never contacted.
  */
 export class RetryingPushSender implements PushNotificationSender {
   private readonly serializer = new V1PushNotificationSerializer();
   private readonly legacySerializer: PushNotificationSerializer | undefined;
-  /** Per task, the last delivery queued: the next one waits for it, so order is kept. */
-  private readonly chains = new Map<string, Promise<void>>();
+  private readonly queues = new WebhookQueues();
   /** Task and webhook pairs whose refusal was logged at warn level: the rest go to debug. */
   private readonly refusalsLogged = new Set<string>();
   private readonly attempts: number;
   private readonly backoffMs: number;
+  private readonly maxRetryAfterMs: number;
+  private readonly onDrop: (reason: DropReason) => void;
+  private readonly now: () => number;
   private readonly timeoutMs: number;
   private readonly targets: PushTargetPolicy;
   private readonly post: PostWebhook;
@@ -78,6 +91,9 @@ export class RetryingPushSender implements PushNotificationSender {
   ) {
     this.attempts = options.attempts ?? 4;
     this.backoffMs = options.backoffMs ?? 500;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
+    this.onDrop = options.onDrop ?? (() => undefined);
+    this.now = options.now ?? Date.now;
     this.timeoutMs = options.timeoutMs ?? 5_000;
     this.targets = options.targets ?? pushTargetPolicy(false);
     this.post = options.post ?? postPinned;
@@ -105,19 +121,13 @@ export class RetryingPushSender implements PushNotificationSender {
     if (targets.length === 0) return;
     const v1 = this.serializer.serialize(streamResponse, task);
     const legacy = this.legacySerializer?.serialize(streamResponse, task);
-    const previous = this.chains.get(taskId) ?? Promise.resolve();
-    const next = previous.then(async () => {
-      await Promise.all(
-        targets.map(({ config, wireVersion }) => {
-          const { body, contentType } = wireVersion === V03 && legacy ? legacy : v1;
-          return this.deliver(config, body, contentType, taskId, trace);
-        }),
+    for (const { config, wireVersion } of targets) {
+      const { body, contentType } = wireVersion === V03 && legacy ? legacy : v1;
+      // A webhook is its config: the same URL under two configs gets both, each in order.
+      this.queues.enqueue(taskId, `${config.id}\u0000${config.url}`, () =>
+        this.deliver(config, body, contentType, taskId, trace),
       );
-    });
-    this.chains.set(taskId, next);
-    void next.finally(() => {
-      if (this.chains.get(taskId) === next) this.chains.delete(taskId);
-    });
+    }
   }
 
   /**
@@ -138,7 +148,7 @@ export class RetryingPushSender implements PushNotificationSender {
 
   /** Resolves when everything queued for a task so far was delivered or given up (tests). */
   idle(taskId: string): Promise<void> {
-    return this.chains.get(taskId) ?? Promise.resolve();
+    return this.queues.idle(taskId);
   }
 
   private async deliver(
@@ -150,43 +160,70 @@ export class RetryingPushSender implements PushNotificationSender {
   ): Promise<void> {
     const headers: Record<string, string> = { ...trace, "Content-Type": contentType };
     const auth = config.authentication;
+    // Both when both are set: the token lets the receiver check the notification is this
+    // task's, the credentials let the server in.
     if (auth?.scheme && auth.credentials)
       headers.Authorization = `${auth.scheme} ${auth.credentials}`;
-    else if (config.token) headers["X-A2A-Notification-Token"] = config.token;
+    if (config.token) headers["X-A2A-Notification-Token"] = config.token;
     // Only the origin is logged: a webhook URL may carry a secret in its path or query.
-    const where = safeOrigin(config.url);
+    const where = { taskId, webhookId: config.id, webhook: safeOrigin(config.url) };
+    const policy = {
+      attempts: this.attempts,
+      backoffMs: this.backoffMs,
+      maxRetryAfterMs: this.maxRetryAfterMs,
+    };
     for (let attempt = 1; ; attempt++) {
-      let failure: string;
+      let result: AttemptResult;
       const target = await resolvePushTarget(config.url, this.targets);
       if (target.ok) {
         try {
-          const status = await this.post({
+          const answer = await this.post({
             url: target.url,
             addresses: target.addresses,
             headers,
             body,
             timeoutMs: this.timeoutMs,
           });
-          if (status >= 200 && status < 300) return;
-          failure = `HTTP ${status}`;
+          result = { kind: "answered", ...answer };
         } catch (err) {
-          failure = err instanceof Error ? err.message : String(err);
+          result = { kind: "failed", message: err instanceof Error ? err.message : String(err) };
         }
       } else if (target.retry) {
-        failure = target.reason;
+        result = { kind: "failed", message: target.reason };
       } else {
         this.logRefusal(taskId, config.url, where, target.reason);
+        this.onDrop("refused");
         return;
       }
-      if (attempt >= this.attempts) {
-        this.logger.warn(
-          { taskId, webhook: where, attempts: attempt, failure },
-          "push notification not delivered",
-        );
-        return;
+      const decision = decideDelivery(result, attempt, policy, this.now());
+      switch (decision.kind) {
+        case "delivered":
+          return;
+        case "drop":
+          this.logger.warn(
+            {
+              ...where,
+              status: decision.status,
+              reason: decision.reason,
+              attempts: attempt,
+              failure: decision.failure,
+            },
+            "push notification not delivered",
+          );
+          this.onDrop(decision.reason);
+          return;
+        case "retry":
+          this.logger.info(
+            { ...where, attempt, failure: decision.failure, retryInMs: decision.delayMs },
+            "push notification retried",
+          );
+          await this.sleep(decision.delayMs);
+          break;
+        default: {
+          const never: never = decision;
+          throw new Error(`unknown decision ${String(never)}`);
+        }
       }
-      this.logger.info({ taskId, webhook: where, attempt, failure }, "push notification retried");
-      await this.sleep(this.backoffMs * 2 ** (attempt - 1));
     }
   }
 
@@ -194,17 +231,19 @@ export class RetryingPushSender implements PushNotificationSender {
    * Once per task and webhook at warn level (a stored config refused at every event of a
    * streamed answer would flood the log), then at debug. Bounded: forgotten wholesale past 1000.
    */
-  private logRefusal(taskId: string, url: string, where: string, reason: string): void {
+  private logRefusal(
+    taskId: string,
+    url: string,
+    where: Record<string, string>,
+    reason: string,
+  ): void {
     const key = `${taskId}\u0000${url}`;
     const first = !this.refusalsLogged.has(key);
     if (first) {
       if (this.refusalsLogged.size >= 1000) this.refusalsLogged.clear();
       this.refusalsLogged.add(key);
     }
-    this.logger[first ? "warn" : "debug"](
-      { taskId, webhook: where, reason },
-      "push notification refused",
-    );
+    this.logger[first ? "warn" : "debug"]({ ...where, reason }, "push notification refused");
   }
 }
 

@@ -13,8 +13,14 @@ export interface WebhookRequest {
   readonly timeoutMs: number;
 }
 
-/** POSTs one notification; resolves with the HTTP status, rejects on a network error. */
-export type PostWebhook = (request: WebhookRequest) => Promise<number>;
+/** A webhook's answer: its HTTP status, and its `Retry-After` header if it sent one. */
+export interface WebhookAnswer {
+  readonly status: number;
+  readonly retryAfter?: string;
+}
+
+/** POSTs one notification; resolves with the answer, rejects on a network error. */
+export type PostWebhook = (request: WebhookRequest) => Promise<WebhookAnswer>;
 
 /**
  * A lookup that answers with the addresses already checked instead of asking DNS again, so the
@@ -48,7 +54,7 @@ export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunct
  * verifies the certificate against the URL's host name.
  */
 export const postPinned: PostWebhook = (r) =>
-  new Promise<number>((resolve, reject) => {
+  new Promise<WebhookAnswer>((resolve, reject) => {
     const send = r.url.protocol === "https:" ? httpsRequest : httpRequest;
     const req = send(
       r.url,
@@ -61,7 +67,8 @@ export const postPinned: PostWebhook = (r) =>
       (res) => {
         res.on("error", () => undefined); // a body cut short after the status changes nothing
         res.resume();
-        resolve(res.statusCode ?? 0);
+        const retryAfter = res.headers["retry-after"];
+        resolve({ status: res.statusCode ?? 0, ...(retryAfter !== undefined && { retryAfter }) });
       },
     );
     req.on("error", reject);

@@ -26,8 +26,9 @@ describe("extended card", () => {
   const publicJson = agentCardJson(card) as typeof json;
 
   it("adds the workspace's model and permission mode as a data-only extension, after the public ones", () => {
-    // The events extension and the control one (server.control.steer is on by default).
-    expect(publicJson.capabilities.extensions).toHaveLength(2);
+    // The events extension, the control one (server.control.steer is on by default) and the
+    // generations one (replay.enabled is on by default).
+    expect(publicJson.capabilities.extensions).toHaveLength(3);
     expect(json.capabilities.extensions).toEqual([
       ...(publicJson.capabilities.extensions ?? []),
       {

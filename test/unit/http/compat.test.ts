@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildAgentCard } from "../../../src/a2a/card/agent-card.js";
 import { CONTROL_EXTENSION_URI } from "../../../src/contract/control.js";
 import { EVENTS_EXTENSION_URI } from "../../../src/contract/extension.js";
+import { GENERATIONS_EXTENSION_URI } from "../../../src/contract/generations.js";
 import { legacyAgentCardJson } from "../../../src/a2a/card/legacy-card.js";
 import { versionRefusedMessage } from "../../../src/contract/versions.js";
 import { CALLER_STATE_KEY } from "../../../src/http/app.js";
@@ -356,6 +357,7 @@ describe("the event extension", () => {
       expect(card.capabilities.extensions.map((e) => e.uri)).toEqual([
         EVENTS_EXTENSION_URI,
         CONTROL_EXTENSION_URI,
+        GENERATIONS_EXTENSION_URI,
       ]);
     }
   });

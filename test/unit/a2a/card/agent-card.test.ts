@@ -7,6 +7,7 @@ import {
   grpcAddress,
 } from "../../../../src/a2a/card/agent-card.js";
 import { EVENTS_EXTENSION_URI } from "../../../../src/contract/extension.js";
+import { GENERATIONS_EXTENSION_URI } from "../../../../src/contract/generations.js";
 import { CONTROL_EXTENSION_URI } from "../../../../src/contract/control.js";
 import { legacyAgentCardJson } from "../../../../src/a2a/card/legacy-card.js";
 import { resolveConfig } from "../../../../src/config/load.js";
@@ -99,6 +100,7 @@ describe("agent card", () => {
         description: expect.any(String) as string,
         params: { version: "1", controls: ["steer", "rewind", "fork"] },
       },
+      { uri: GENERATIONS_EXTENSION_URI, description: expect.any(String) as string },
     ];
     expect(wire().capabilities).toEqual({
       streaming: true,
@@ -116,13 +118,19 @@ describe("agent card", () => {
       (buildAgentCard(config(input), { version: "1" }).capabilities?.extensions ?? []).map(
         (e) => e.uri,
       );
-    expect(uris({})).toEqual([EVENTS_EXTENSION_URI, CONTROL_EXTENSION_URI]);
+    const generations = GENERATIONS_EXTENSION_URI;
+    expect(uris({})).toEqual([EVENTS_EXTENSION_URI, CONTROL_EXTENSION_URI, generations]);
     expect(uris({ server: { control: { steer: false } } })).toEqual([
       EVENTS_EXTENSION_URI,
       CONTROL_EXTENSION_URI,
+      generations,
     ]);
     const off = { steer: false, rewind: false, fork: false };
-    expect(uris({ server: { control: off } })).toEqual([EVENTS_EXTENSION_URI]);
+    expect(uris({ server: { control: off } })).toEqual([EVENTS_EXTENSION_URI, generations]);
+    // A generation is an event number: without replay, no generations extension.
+    expect(uris({ server: { control: off }, replay: { enabled: false } })).toEqual([
+      EVENTS_EXTENSION_URI,
+    ]);
   });
 
   it("declares the event extension as optional, without parameters", () => {
@@ -282,6 +290,7 @@ describe("v0.3 card (server.compat.v03)", () => {
         extensions: [
           { uri: EVENTS_EXTENSION_URI, required: false },
           { uri: CONTROL_EXTENSION_URI, required: false },
+          { uri: GENERATIONS_EXTENSION_URI, required: false },
         ],
       },
       // v0.3's security shapes: a `type` discriminator, plain scope lists.

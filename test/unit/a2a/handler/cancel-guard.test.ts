@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { cancelRefusal, stateName } from "../../../../src/a2a/handler/cancel-guard.js";
+import { cancelRefusal } from "../../../../src/a2a/handler/cancel-guard.js";
 
 const task = (state: TaskState) => ({
   id: "t1",
@@ -32,10 +32,5 @@ describe("cancelRefusal: what CancelTask refuses before the SDK sees it", () => 
     ],
   ])("%s", (_name, stored, active, expected) => {
     expect(cancelRefusal(stored, active)).toBe(expected);
-  });
-
-  it("names a state as a word", () => {
-    expect(stateName(TaskState.TASK_STATE_INPUT_REQUIRED)).toBe("input_required");
-    expect(stateName(undefined)).toBe("unspecified");
   });
 });

@@ -235,8 +235,18 @@ describe("GuardedRequestHandler: one turn at a time", () => {
     await expect(handler.sendMessage(send("nope"), context)).rejects.toThrow(TaskNotFoundError);
     await storeTask("done", TaskState.TASK_STATE_COMPLETED);
     const refusal = handler.sendMessage(send("done"), context);
-    await expect(refusal).rejects.toThrow(/terminal state/);
+    await expect(refusal).rejects.toThrow(
+      "Task done is in a terminal state (completed) and cannot be modified.",
+    );
     expect(executor.executed).toEqual([]);
+  });
+
+  it("names the state of a task that has ended by its word when a subscription is refused", async () => {
+    await storeTask("gone", TaskState.TASK_STATE_CANCELED);
+    const events = handler.resubscribe({ tenant: "", id: "gone" }, context);
+    await expect(events.next()).rejects.toThrow(
+      "Task gone is in a terminal state (canceled) and cannot be subscribed to.",
+    );
   });
 });
 

@@ -4,7 +4,11 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { RetryingPushSender } from "../../../../src/a2a/push/sender.js";
 import { pushTargetPolicy, type Resolve } from "../../../../src/a2a/push/target.js";
-import type { PostWebhook, WebhookRequest } from "../../../../src/a2a/push/webhook-post.js";
+import type {
+  PostWebhook,
+  WebhookAnswer,
+  WebhookRequest,
+} from "../../../../src/a2a/push/webhook-post.js";
 
 const context = new ServerCallContext();
 
@@ -39,11 +43,12 @@ const noDns: Resolve = (host) => Promise.reject(new Error(`unexpected lookup of 
 const loopbackAllowed = pushTargetPolicy(true, noDns);
 
 /** A transport that records and never connects anywhere. */
-function recordingPost(statuses: number[] = []) {
+function recordingPost(answers: (number | WebhookAnswer)[] = []) {
   const calls: WebhookRequest[] = [];
   const post: PostWebhook = (r) => {
     calls.push(r);
-    return Promise.resolve(statuses.shift() ?? 200);
+    const next = answers.shift() ?? 200;
+    return Promise.resolve(typeof next === "number" ? { status: next } : next);
   };
   return { calls, post };
 }
@@ -116,7 +121,7 @@ describe("RetryingPushSender", () => {
         targets: loopbackAllowed,
         post: () => {
           called++;
-          return Promise.resolve(200);
+          return Promise.resolve({ status: 200 });
         },
       },
     );

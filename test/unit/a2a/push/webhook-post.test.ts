@@ -13,14 +13,14 @@ afterEach(async () => {
 });
 
 /** A receiver on 127.0.0.1 that records each request's headers and body. */
-async function receiver(status = 204) {
+async function receiver(status = 204, headers: Record<string, string> = {}) {
   const seen: { headers: IncomingHttpHeaders; body: string }[] = [];
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       seen.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      res.writeHead(status).end();
+      res.writeHead(status, headers).end();
     });
   });
   await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
@@ -31,7 +31,7 @@ describe("postPinned", () => {
   it("connects to the checked address, not to what the host name would resolve to", async () => {
     const { seen, port } = await receiver(202);
     // `.invalid` never resolves (RFC 2606): only the pinned address can be reached.
-    const status = await postPinned({
+    const { status } = await postPinned({
       url: new URL(`http://hook.invalid:${port}/hook`),
       addresses: [{ address: "127.0.0.1", family: 4 }],
       headers: { "Content-Type": "application/json", "X-A2A-Notification-Token": "tok" },
@@ -47,7 +47,7 @@ describe("postPinned", () => {
 
   it("does not follow a redirect", async () => {
     const { seen, port } = await receiver(307);
-    const status = await postPinned({
+    const { status } = await postPinned({
       url: new URL(`http://127.0.0.1:${port}/hook`),
       addresses: [{ address: "127.0.0.1", family: 4 }],
       headers: {},
@@ -56,6 +56,18 @@ describe("postPinned", () => {
     });
     expect(status).toBe(307);
     expect(seen).toHaveLength(1);
+  });
+
+  it("answers with the webhook's Retry-After when it sends one", async () => {
+    const { port } = await receiver(429, { "Retry-After": "1" });
+    const answer = await postPinned({
+      url: new URL(`http://127.0.0.1:${port}/hook`),
+      addresses: [{ address: "127.0.0.1", family: 4 }],
+      headers: {},
+      body: "{}",
+      timeoutMs: 10_000,
+    });
+    expect(answer).toEqual({ status: 429, retryAfter: "1" });
   });
 });
 
