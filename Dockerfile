@@ -1,8 +1,8 @@
 # claude-a2a in a container: the server, its Claude Code runtime, and nothing else.
 #   docker build -t claude-a2a .     (or scripts/build-image.sh, which tags claude-a2a too)
 # How to run it, with Docker and with Podman: docs/container.md, "Run it".
-# test/unit/container.test.ts checks this file against the code; scripts/build-image.sh builds it (with Docker or Podman, offline too) and scripts/test-image.sh
-# runs it in CI.
+# test/unit/container.test.ts checks this file against the code; scripts/build-image.sh builds
+# it (with Docker or Podman, offline too) and scripts/test-image.sh runs it in CI.
 
 # The image both stages start from: the official Node image by default. Any Debian bookworm with
 # node, npm, apt and useradd will do; scripts/image-base.sh makes one from Debian packages and the
