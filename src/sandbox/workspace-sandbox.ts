@@ -73,7 +73,7 @@ export async function inspectSandbox(
  * At a workspace's startup: `server.sandbox.required` refuses a workspace whose sandbox is off or
  * cannot run (StartupError, one sentence); one that is on and cannot run, or off on a server others
  * may call, is warned about; the sandbox is logged. "Cannot run" is the probe's sandboxed command
- * failing (bwrap-probe.ts, about 10 ms).
+ * failing (bwrap-probe.ts, about 12 ms).
  */
 export async function openSandbox(
   config: Config,
@@ -82,9 +82,11 @@ export async function openSandbox(
     configFile?: string | null;
     logger: Logger;
     env?: Record<string, string | undefined>;
+    /** The sandboxed command's runner and the machine (tests); default: this machine's. */
+    probe?: MechanismProbe;
   },
 ): Promise<WorkspaceSandbox> {
-  const sandbox = await inspectSandbox(config, o.configFile, undefined, o.env);
+  const sandbox = await inspectSandbox(config, o.configFile, o.probe, o.env);
   const label = workspaceLabel(o.workspace, config.claude.cwd);
   if (config.server.sandbox.required) {
     const problem = requiredProblem(label, sandbox.settings, sandbox.mechanism);

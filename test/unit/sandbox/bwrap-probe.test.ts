@@ -4,11 +4,19 @@
  * container's) fails the check naming the config key that fixes it.
  */
 import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { StartupError } from "../../../src/common/startup-error.js";
+import { resolveConfig } from "../../../src/config/load.js";
+import type { Config } from "../../../src/config/schema.js";
 import { bwrapProbeArgs, WEAKER_NESTED_KEY } from "../../../src/sandbox/bwrap-probe.js";
 import { findMechanism, type MechanismProbe } from "../../../src/sandbox/mechanism.js";
 import { requiredProblem, unrunnableProblem } from "../../../src/sandbox/policy.js";
 import { sandboxSettings } from "../../../src/sandbox/preset.js";
+import { openSandbox } from "../../../src/sandbox/workspace-sandbox.js";
 
 const PROC_ERROR = "bwrap: Can't mount proc on /newroot/proc: Operation not permitted";
 const ctx = { serverFiles: [] };
@@ -90,5 +98,49 @@ describe("the probe in a container that cannot mount /proc", () => {
   it("a sandbox that is off is never a problem", () => {
     const missing = { kind: "missing", what: "x", fix: "y" } as const;
     expect(unrunnableProblem("The workspace /w", undefined, missing)).toBeUndefined();
+  });
+});
+
+describe("startup with the probe of a container that cannot mount /proc", () => {
+  const cwd = mkdtempSync(join(tmpdir(), "claude-a2a-probe-"));
+  afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+  const config = (input: object): Config =>
+    resolveConfig(input, { file: "t.json", startDir: cwd, overrides: { cwd } });
+  const logger = (warnings: string[]) =>
+    ({ warn: (m: string) => warnings.push(m), info: () => undefined }) as unknown as Logger;
+  const key = "set claude.sandbox.enableWeakerNestedSandbox to true";
+
+  it("server.sandbox.required: refuses to start, naming the key", async () => {
+    const strictRequired = config({
+      claude: { sandbox: "strict" },
+      server: { sandbox: { required: true } },
+    });
+    const opening = openSandbox(strictRequired, {
+      workspace: undefined,
+      logger: logger([]),
+      probe: containerProbe([]),
+    });
+    await expect(opening).rejects.toThrow(StartupError);
+    await expect(opening).rejects.toThrow(key);
+  });
+
+  it("otherwise: starts, with a warning naming the key", async () => {
+    const warnings: string[] = [];
+    await openSandbox(config({ claude: { sandbox: "strict" } }), {
+      workspace: undefined,
+      logger: logger(warnings),
+      probe: containerProbe([]),
+    });
+    expect(warnings).toEqual([expect.stringContaining(key)]);
+  });
+
+  it("with the key set: starts without a warning", async () => {
+    const warnings: string[] = [];
+    const sandbox = await openSandbox(
+      config({ claude: { sandbox: { preset: "strict", enableWeakerNestedSandbox: true } } }),
+      { workspace: undefined, logger: logger(warnings), probe: containerProbe([]) },
+    );
+    expect(warnings).toEqual([]);
+    expect(sandbox.mechanism.kind).toBe("bubblewrap");
   });
 });
