@@ -98,7 +98,9 @@ export function sandboxDetail(
   homeReadable: readonly string[] = [],
 ): string {
   const domains = settings?.network?.allowedDomains ?? [];
-  const on = sandboxOn(settings) ? `on (${name})` : "off";
+  // "On" alone would read as working (the startup log said so while every command failed).
+  const runs = mechanismAvailable(mechanism) ? "" : " but cannot run";
+  const on = sandboxOn(settings) ? `on (${name})${runs}` : "off";
   const home = homeReadable.length === 0 ? "" : `; readable in HOME: ${homeReadable.join(", ")}`;
   return (
     `${on}; mechanism: ${describeMechanism(mechanism)}; allowed domains: ` +

@@ -14,7 +14,7 @@ import { resolveConfig } from "../../../src/config/load.js";
 import type { Config } from "../../../src/config/schema.js";
 import { bwrapProbeArgs, WEAKER_NESTED_KEY } from "../../../src/sandbox/bwrap-probe.js";
 import { findMechanism, type MechanismProbe } from "../../../src/sandbox/mechanism.js";
-import { requiredProblem, unrunnableProblem } from "../../../src/sandbox/policy.js";
+import { requiredProblem, sandboxDetail, unrunnableProblem } from "../../../src/sandbox/policy.js";
 import { sandboxSettings } from "../../../src/sandbox/preset.js";
 import { openSandbox } from "../../../src/sandbox/workspace-sandbox.js";
 
@@ -67,6 +67,8 @@ describe("the probe in a container that cannot mount /proc", () => {
         `run a sandboxed command here (${PROC_ERROR}); set claude.sandbox.enableWeakerNestedSandbox ` +
         "to true (in a container that cannot mount /proc; docs/container.md).",
     );
+    // The startup log's line says so too, not just "on".
+    expect(sandboxDetail("strict", strict, mechanism)).toMatch(/^on \(strict\) but cannot run; /);
     expect(requiredProblem("The workspace /workspace", strict, mechanism)).toContain(
       "server.sandbox.required is set but its sandbox cannot run here: bubblewrap cannot run a " +
         `sandboxed command here (${PROC_ERROR}); set claude.sandbox.enableWeakerNestedSandbox to true`,
