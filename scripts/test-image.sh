@@ -91,8 +91,9 @@ workspace="$tmp/workspace"
 mkdir -p "$workspace/.claude"
 git init -q "$workspace"
 doc_block sandbox-config >"$workspace/.claude/claude-a2a.config.json"
-as_documented "$workspace" "$(doc_block workspace)" || fail "the documented workspace commands failed"
-HOME="$host_home" git -C "$workspace" status --short >/dev/null ||
+prepare=$(doc_block workspace)
+as_documented "$workspace" "$prepare" || fail "the documented workspace commands failed"
+HOME="$host_home" env -u GIT_CONFIG_GLOBAL git -C "$workspace" status --short >/dev/null ||
   fail "the host's git refuses the workspace after the documented commands"
 
 # 2. `--check` in the image: passes with the documented config; fails without
