@@ -12,7 +12,8 @@
 #      scripted model (src/demo/fake-model/, on the host's loopback; the container shares the
 #      host's network), running a Bash command in Claude Code's sandbox: its write inside the
 #      workspace lands in the mounted directory, its write outside is refused;
-#   5. stops on SIGTERM (`stop`) with exit code 0.
+#   5. stops on SIGTERM (`stop`) with exit code 0;
+#   6. run as documented with its port published on the host's loopback, answers /healthz there.
 # All traffic stays on 127.0.0.1: the server inside listens there (`--host 127.0.0.1`).
 #
 #   IMAGE=claude-a2a   the image to test
@@ -33,8 +34,8 @@ tmp=$(mktemp -d)
 name="claude-a2a-test-$$"
 model_pid=""
 cleanup() {
-  engine rm -f "$name" >/dev/null 2>&1 || true
-  engine volume rm -f "$name-home" >/dev/null 2>&1 || true
+  engine rm -f "$name" "$name-pub" >/dev/null 2>&1 || true
+  engine volume rm -f "$name-home" "$name-pub-home" >/dev/null 2>&1 || true
   if [ -n "$model_pid" ]; then kill "$model_pid" 2>/dev/null || true; fi
   rm -rf "$tmp"
 }
@@ -143,26 +144,31 @@ $run" >/dev/null 2>"$tmp/engine.err" || {
   cat "$tmp/engine.err" >&2
   fail "the documented run did not start the container"
 }
+show_logs() { # [container]
+  cat "$tmp/engine.err" >&2 2>/dev/null || true
+  engine logs "${1:-$name}" 2>&1 | tail -40 >&2 || true
+}
 # 3. Healthy by the image's HEALTHCHECK. Docker runs it on its interval; Podman without systemd
 # has no timer to run it, so it is run here (`podman healthcheck run` runs the image's command).
-healthy=""
-for _ in $(seq 1 120); do
-  if [ "$(engine inspect --format '{{.State.Running}}' "$name")" != true ]; then
-    show_logs
-    fail "the container stopped before it was healthy"
-  fi
-  if [ "$ENGINE" = podman ]; then
-    engine healthcheck run "$name" >/dev/null 2>&1 && healthy=1
-  else
-    [ "$(engine inspect --format '{{.State.Health.Status}}' "$name")" = healthy ] && healthy=1
-  fi
-  [ -n "$healthy" ] && break
-  sleep 1
-done
-[ -n "$healthy" ] || {
-  show_logs
+wait_healthy() { # container
+  local healthy=""
+  for _ in $(seq 1 120); do
+    if [ "$(engine inspect --format '{{.State.Running}}' "$1")" != true ]; then
+      show_logs "$1"
+      fail "the container stopped before it was healthy"
+    fi
+    if [ "$ENGINE" = podman ]; then
+      engine healthcheck run "$1" >/dev/null 2>&1 && healthy=1
+    else
+      [ "$(engine inspect --format '{{.State.Health.Status}}' "$1")" = healthy ] && healthy=1
+    fi
+    [ -n "$healthy" ] && return 0
+    sleep 1
+  done
+  show_logs "$1"
   fail "the container did not turn healthy within 2 minutes"
 }
+wait_healthy "$name"
 healthy_at=$(date +%s)
 
 # 4. A task from the host, answered on the scripted model, its Bash command sandboxed.
@@ -200,5 +206,33 @@ if [ "$exit_code" != 0 ]; then
   show_logs
   fail "the container exited $exit_code on SIGTERM, not 0"
 fi
-image_log "test passed: --check with and without the key; healthy $((healthy_at - run_at)) s after start; a sandboxed task answered;" \
-  "SIGTERM exit 0; $(($(date +%s) - started)) s in all"
+
+# 6. The documented run with the port published on the host's loopback (the engine's own network,
+# the server on 0.0.0.0 inside, the documented config): healthy, and its /healthz answers on the
+# host. No task: the scripted model is on the host's loopback, out of this container's reach.
+published="$tmp/published"
+mkdir -p "$published/.claude"
+doc_block published-config >"$published/.claude/claude-a2a.config.json"
+as_documented "$published" "$prepare" || fail "the documented workspace commands failed"
+port2=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+published_run=$(doc_block "$ENGINE" | sed \
+  -e "s|--name claude-a2a |--name $name-pub |" \
+  -e "s|claude-home:|$name-pub-home:|" \
+  -e "s|127.0.0.1:3008:|127.0.0.1:$port2:|" \
+  -e "s| claude-a2a$| $IMAGE|")
+as_documented "$published" "$setup
+$published_run" >/dev/null 2>"$tmp/engine.err" || {
+  cat "$tmp/engine.err" >&2
+  fail "the documented run with a published port did not start the container"
+}
+wait_healthy "$name-pub"
+node -e "fetch(process.argv[1]).then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))" \
+  "http://127.0.0.1:$port2/healthz" || {
+  show_logs "$name-pub"
+  fail "the published port does not answer /healthz on the host's loopback"
+}
+engine stop -t 30 "$name-pub" >/dev/null 2>>"$tmp/engine.err"
+
+image_log "test passed: --check with and without the key; healthy $((healthy_at - run_at)) s" \
+  "after start; a sandboxed task answered; SIGTERM exit 0; the published port answered;" \
+  "$(($(date +%s) - started)) s in all"

@@ -54,6 +54,11 @@ describe('docs/container.md "Run it" and scripts/test-image.sh', () => {
       "3008",
       "http://127.0.0.1:4000",
       "^\\( *\\)claude-a2a ",
+      // The published-port run: the names, the host's side of the port, the image (last word).
+      "--name claude-a2a ",
+      "claude-home:",
+      "127.0.0.1:3008:",
+      " claude-a2a$",
     ]);
     const placeholders = doc.slice(doc.indexOf("## Run it"), doc.indexOf("**The workspace.**"));
     for (const p of ["`claude-a2a`", "`claude-home`", "`3008`", "`http://127.0.0.1:4000`"]) {
@@ -66,6 +71,19 @@ describe('docs/container.md "Run it" and scripts/test-image.sh', () => {
       expect(run).toContain("http://127.0.0.1:4000");
       expect(run).toMatch(/^ *claude-a2a --host 127\.0\.0\.1 --port 3008$/m);
     }
+  });
+
+  it("the published-port blocks have the placeholders the script puts in", () => {
+    expect(script).toContain('doc_block "$ENGINE" | sed');
+    expect(script).toContain("doc_block published-config");
+    for (const engine of ["docker", "podman"]) {
+      const run = block(engine);
+      expect(run).toContain("--name claude-a2a ");
+      expect(run).toContain("-p 127.0.0.1:3008:3008 ");
+      expect(run).toMatch(/ claude-a2a$/);
+    }
+    const config = configSchema.parse(JSON.parse(block("published-config")));
+    expect(config.server.allowUnauthenticatedRemote).toBe(true);
   });
 
   it("runs the image the build script tags, under the name every block uses", () => {
