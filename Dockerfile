@@ -1,10 +1,8 @@
 # claude-a2a in a container: the server, its Claude Code runtime, and nothing else.
-#   docker build -t claude-a2a .
-#   docker run -p 127.0.0.1:3008:3008 -v "$PWD":/workspace -v claude-home:/home/claude/.claude \
-#     -e ANTHROPIC_API_KEY claude-a2a
-# See docs/container.md. test/unit/container.test.ts checks this file against the code;
-# scripts/build-image.sh builds it (with Docker or Podman, offline too) and scripts/test-image.sh
-# runs it in CI.
+#   docker build -t claude-a2a .     (or scripts/build-image.sh, which tags claude-a2a too)
+# How to run it, with Docker and with Podman: docs/container.md, "Run it".
+# test/unit/container.test.ts checks this file against the code; scripts/build-image.sh builds
+# it (with Docker or Podman, offline too) and scripts/test-image.sh runs it in CI.
 
 # The image both stages start from: the official Node image by default. Any Debian bookworm with
 # node, npm, apt and useradd will do; scripts/image-base.sh makes one from Debian packages and the
@@ -46,6 +44,9 @@ RUN apt-get update \
   && useradd --create-home --uid 10001 --shell /bin/bash claude \
   && mkdir -p /workspace /home/claude/.claude \
   && chown claude:claude /workspace /home/claude/.claude
+# The mounted workspace belongs to whoever owns it on the host, rarely uid 10001: git inside
+# refuses a repository owned by another user ("dubious ownership") unless told it is safe.
+RUN git config --system --add safe.directory /workspace
 ENV NODE_ENV=production
 # Everything Claude Code keeps (login, settings, transcripts) in the one volume below.
 ENV CLAUDE_CONFIG_DIR=/home/claude/.claude

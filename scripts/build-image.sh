@@ -6,7 +6,7 @@
 # as the BASE_IMAGE build argument. scripts/test-image.sh then runs the image; docs/container.md
 # says what each step costs and what is cached.
 #
-#   IMAGE=claude-a2a:ci      the tag to build
+#   IMAGE=claude-a2a         the tag to build (the one docs/container.md "Run it" runs)
 #   BASE_IMAGE=<image>       use this base, no question asked (e.g. a mirror of node:20)
 #   IMAGE_OFFLINE_BASE=1     build the Debian base even when a registry answers
 #   CONTAINER_ENGINE, PODMAN_RUNTIME, PODMAN_CGROUP_MANAGER: see scripts/image-engine.sh
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/image-engine.sh
 . scripts/image-engine.sh
 
-IMAGE=${IMAGE:-claude-a2a:ci}
+IMAGE=${IMAGE:-claude-a2a}
 default_base=$(sed -n 's/^ARG BASE_IMAGE=//p' Dockerfile)
 started=$(date +%s)
 

@@ -3,6 +3,7 @@ import type { MechanismProbe } from "../sandbox/mechanism.js";
 import {
   exposureWarning,
   requiredProblem,
+  unrunnableProblem,
   sandboxDetail,
   workspaceLabel,
 } from "../sandbox/policy.js";
@@ -11,7 +12,8 @@ import type { CheckResult } from "./check-result.js";
 
 /**
  * A workspace's sandbox: on or off, the mechanism found, the allowed domains; a failure when
- * `server.sandbox.required` would refuse to start it, a warning when others may call the server
+ * `server.sandbox.required` would refuse to start it or when it is on and cannot run (the probe's
+ * sandboxed command failed: every Bash command would), a warning when others may call the server
  * and it is off (what startup logs).
  */
 export async function checkSandbox(
@@ -28,7 +30,7 @@ export async function checkSandbox(
   );
   const problem = config.server.sandbox.required
     ? requiredProblem(label, sandbox.settings, sandbox.mechanism)
-    : undefined;
+    : unrunnableProblem(label, sandbox.settings, sandbox.mechanism);
   if (problem !== undefined) {
     return { name: "sandbox", ok: false, detail: problem, fix: "see docs/sandbox.md" };
   }

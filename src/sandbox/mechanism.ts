@@ -1,13 +1,14 @@
-import { execFile } from "node:child_process";
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import { delimiter, isAbsolute, join } from "node:path";
 import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
+import { bwrapProbeArgs, bwrapProblem, runBwrap } from "./bwrap-probe.js";
 
 /**
  * Which OS mechanism the runtime's sandbox would use here, found the way the runtime looks
- * (`bwrapPath`/`socatPath`, else PATH) and, for bubblewrap, tried once: a container without user
- * namespaces has the binary and still cannot sandbox. Asked at startup and by `--check`.
+ * (`bwrapPath`/`socatPath`, else PATH) and, for bubblewrap, one sandboxed command run as the
+ * runtime would run it (bwrap-probe.ts): a container without user namespaces, or one that cannot
+ * mount a fresh /proc, has the binary and still cannot sandbox. Asked at startup and by `--check`.
  */
 export type Mechanism =
   | { readonly kind: "bubblewrap"; readonly bwrap: string; readonly socat: string }
@@ -25,8 +26,8 @@ export interface MechanismProbe {
   readonly path: string | undefined;
   /** Whether `file` exists and may be executed. */
   executable(file: string): Promise<boolean>;
-  /** Runs bubblewrap once around `true`; resolves with its error text, undefined when it worked. */
-  tryBwrap(bwrap: string): Promise<string | undefined>;
+  /** Runs bwrap with `args` (bwrap-probe.ts); resolves with its error, undefined when it worked. */
+  tryBwrap(bwrap: string, args: readonly string[]): Promise<string | undefined>;
 }
 
 export const realProbe: MechanismProbe = {
@@ -37,16 +38,7 @@ export const realProbe: MechanismProbe = {
       () => true,
       () => false,
     ),
-  tryBwrap: (bwrap) =>
-    new Promise((done) => {
-      execFile(
-        bwrap,
-        ["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net", "--", "true"],
-        { timeout: 10_000 },
-        (err, _out, stderr) =>
-          done(err === null ? undefined : (stderr.trim().split("\n")[0] ?? err.message)),
-      );
-    }),
+  tryBwrap: runBwrap,
 };
 
 /** The mechanism `settings` would run with on this machine. */
@@ -70,16 +62,8 @@ export async function findMechanism(
         const where = settings?.socatPath ?? "no socat on PATH";
         return { kind: "missing", what: `socat is not installed (${where})`, fix: INSTALL };
       }
-      const failed = await probe.tryBwrap(bwrap);
-      if (failed !== undefined) {
-        return {
-          kind: "missing",
-          what: `bubblewrap cannot create a sandbox here (${failed})`,
-          fix:
-            "allow unprivileged user namespaces, or in a container set " +
-            "claude.sandbox.enableWeakerNestedSandbox (docs/container.md)",
-        };
-      }
+      const failed = await probe.tryBwrap(bwrap, bwrapProbeArgs(settings));
+      if (failed !== undefined) return { kind: "missing", ...bwrapProblem(failed, settings) };
       return { kind: "bubblewrap", bwrap, socat };
     }
     default:

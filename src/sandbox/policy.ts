@@ -27,12 +27,29 @@ export function requiredProblem(
       `"strict" (docs/sandbox.md).`
     );
   }
+  const cannot = cannotRun(mechanism);
+  return cannot && `${label}: server.sandbox.required is set but its sandbox ${cannot}`;
+}
+
+/**
+ * Why a workspace whose sandbox is on cannot run it (every sandboxed command would fail), one
+ * sentence naming the workspace and the fix, or undefined: off, or the mechanism is here. Pure:
+ * `--check` fails on it and startup warns (refuses with server.sandbox.required).
+ */
+export function unrunnableProblem(
+  label: string,
+  settings: SandboxSettings | undefined,
+  mechanism: Mechanism,
+): string | undefined {
+  const cannot = sandboxOn(settings) ? cannotRun(mechanism) : undefined;
+  return cannot && `${label}: its claude.sandbox is on but ${cannot}`;
+}
+
+/** "cannot run here: <what>; <fix>." or undefined when the mechanism is here. Pure. */
+function cannotRun(mechanism: Mechanism): string | undefined {
   if (mechanismAvailable(mechanism)) return undefined;
   const fix = mechanism.kind === "missing" ? `; ${mechanism.fix}` : "";
-  return (
-    `${label}: server.sandbox.required is set but its sandbox cannot run here: ` +
-    `${describeMechanism(mechanism)}${fix}.`
-  );
+  return `cannot run here: ${describeMechanism(mechanism)}${fix}.`;
 }
 
 /** Whether others than the local user can reach the server: a non-loopback bind, or callers. */
@@ -81,7 +98,9 @@ export function sandboxDetail(
   homeReadable: readonly string[] = [],
 ): string {
   const domains = settings?.network?.allowedDomains ?? [];
-  const on = sandboxOn(settings) ? `on (${name})` : "off";
+  // "On" alone would read as working (the startup log said so while every command failed).
+  const runs = mechanismAvailable(mechanism) ? "" : " but cannot run";
+  const on = sandboxOn(settings) ? `on (${name})${runs}` : "off";
   const home = homeReadable.length === 0 ? "" : `; readable in HOME: ${homeReadable.join(", ")}`;
   return (
     `${on}; mechanism: ${describeMechanism(mechanism)}; allowed domains: ` +

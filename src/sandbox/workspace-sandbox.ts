@@ -10,7 +10,13 @@ import {
   type MechanismProbe,
 } from "./mechanism.js";
 import type { SandboxPolicy } from "./narrowing.js";
-import { exposureWarning, requiredProblem, sandboxDetail, workspaceLabel } from "./policy.js";
+import {
+  exposureWarning,
+  requiredProblem,
+  sandboxDetail,
+  unrunnableProblem,
+  workspaceLabel,
+} from "./policy.js";
 import { sandboxName, sandboxSettings, strictSettings } from "./preset.js";
 import { serverFiles } from "./server-files.js";
 import { gitMetadata } from "./git-metadata.js";
@@ -65,8 +71,9 @@ export async function inspectSandbox(
 
 /**
  * At a workspace's startup: `server.sandbox.required` refuses a workspace whose sandbox is off or
- * cannot run (StartupError, one sentence); an off sandbox on a server others may call is warned
- * about; the sandbox is logged.
+ * cannot run (StartupError, one sentence); one that is on and cannot run, or off on a server others
+ * may call, is warned about; the sandbox is logged. "Cannot run" is the probe's sandboxed command
+ * failing (bwrap-probe.ts, about 12 ms).
  */
 export async function openSandbox(
   config: Config,
@@ -75,15 +82,20 @@ export async function openSandbox(
     configFile?: string | null;
     logger: Logger;
     env?: Record<string, string | undefined>;
+    /** The sandboxed command's runner and the machine (tests); default: this machine's. */
+    probe?: MechanismProbe;
   },
 ): Promise<WorkspaceSandbox> {
-  const sandbox = await inspectSandbox(config, o.configFile, undefined, o.env);
+  const sandbox = await inspectSandbox(config, o.configFile, o.probe, o.env);
   const label = workspaceLabel(o.workspace, config.claude.cwd);
   if (config.server.sandbox.required) {
     const problem = requiredProblem(label, sandbox.settings, sandbox.mechanism);
     if (problem !== undefined) throw new StartupError(problem);
   }
-  const warning = exposureWarning(label, config, sandbox.settings, sandbox.mechanism);
+  // On but unable to run: every Bash command would fail; said once here rather than per command.
+  const warning =
+    unrunnableProblem(label, sandbox.settings, sandbox.mechanism) ??
+    exposureWarning(label, config, sandbox.settings, sandbox.mechanism);
   if (warning !== undefined) o.logger.warn(warning);
   o.logger.info(
     {

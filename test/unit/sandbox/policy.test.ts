@@ -154,7 +154,7 @@ describe("findMechanism: what the runtime would use here", () => {
       undefined,
       {
         kind: "missing",
-        what: "bubblewrap cannot create a sandbox here (bwrap: No permissions to create new namespace)",
+        what: "bubblewrap cannot run a sandboxed command here (bwrap: No permissions to create new namespace)",
       },
     ],
     [
