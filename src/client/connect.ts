@@ -1,4 +1,3 @@
-import { credentials } from "@grpc/grpc-js";
 import {
   ClientFactory,
   DefaultAgentCardResolver,
@@ -10,7 +9,6 @@ import {
   type TransportFactory,
 } from "@a2a-js/sdk/client";
 import type { AgentCard } from "@a2a-js/sdk";
-import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { workspacesError } from "./workspaces-hint.js";
 
 /** A fetch that adds `Authorization: Bearer <token>` to every request. */
@@ -71,15 +69,19 @@ class CardGrpcTransportFactory implements TransportFactory {
   get protocolName(): string {
     return TRANSPORTS.grpc;
   }
-  create(url: string, card: AgentCard): Promise<Transport> {
+  // gRPC is loaded only when it is dialed: it doubles what a client costs to start.
+  async create(url: string, card: AgentCard): Promise<Transport> {
+    const [{ credentials }, { GrpcTransportFactory }] = await Promise.all([
+      import("@grpc/grpc-js"),
+      import("@a2a-js/sdk/client/grpc"),
+    ]);
     const { target, tls } = grpcTarget(url);
     const wanted = this.tls ?? (tls === true ? true : undefined);
     const grpcChannelCredentials =
       wanted === undefined ? undefined : credentials.createSsl(wanted === true ? null : wanted);
-    return new GrpcTransportFactory(grpcChannelCredentials && { grpcChannelCredentials }).create(
-      target,
-      card,
-    );
+    return await new GrpcTransportFactory(
+      grpcChannelCredentials && { grpcChannelCredentials },
+    ).create(target, card);
   }
 }
 
