@@ -9,6 +9,7 @@ import { newView, renderEvent, type TurnView } from "../render.js";
 import { describeRequest, EXIT, renderEnd, type EndOptions } from "../render-end.js";
 import { usageOf } from "../../contract/usage.js";
 import { streamTurn } from "../turn.js";
+import { rememberedContext } from "../remembered.js";
 import { offersControl, steerWhileRunning } from "../steering.js";
 import { CONTROL_HEADERS, parseControlCommand, type ControlCommand } from "../control-commands.js";
 import { isParkedState, isTerminalState } from "../../contract/task-states.js";
@@ -210,12 +211,14 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
     ...(e.output && { output: e.output }),
   };
   let client: Client;
-  let contextId = o.context ?? (o.continue ? await s.memory.get(s.url) : undefined);
+  let contextId = o.context;
   const seen = new Set<string>();
   let steer = false;
   const chatTasks: string[] = []; // the tasks this chat ran, in order: `/rewind #n` counts them
   try {
     client = await s.client();
+    if (contextId === undefined && o.continue)
+      contextId = await rememberedContext(s, client, (t) => e.err(t), c);
     const card = await client.getAgentCard();
     steer = offersControl(card, "steer");
     e.out(
