@@ -1,6 +1,7 @@
 import type { Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { usageOf, type TaskUsage } from "../contract/usage.js";
+import { newView, type TurnView } from "./render.js";
 
 /** How long a canceled task's cost is waited for, and how often GetTask is asked meanwhile. */
 const SETTLE_MS = 3_000;
@@ -35,3 +36,11 @@ export async function settledUsage(
 /** Whether `now` includes the run that was parked when the task was canceled. Pure. */
 export const isSettled = (atCancel: TaskUsage | undefined, now: TaskUsage | undefined): boolean =>
   now !== undefined && now.runs > (atCancel?.runs ?? 0);
+
+/** Cancels a task parked at a prompt; the view of its end, with its settled cost. */
+export async function cancelAtPrompt(client: Client, taskId: string): Promise<TurnView> {
+  const canceled = await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+  const view = { ...newView(), taskId, state: canceled.status?.state };
+  const usage = await settledUsage(client, canceled);
+  return usage ? { ...view, usage } : view;
+}

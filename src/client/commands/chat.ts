@@ -7,7 +7,7 @@ import { textPart, userMessage } from "../message-parts.js";
 import { answerInteractively, isPromptExit, type PromptContext } from "../prompts.js";
 import { newView, renderEvent, type TurnView } from "../render.js";
 import { describeRequest, EXIT, renderEnd, type EndOptions } from "../render-end.js";
-import { settledUsage } from "../settled-usage.js";
+import { cancelAtPrompt } from "../settled-usage.js";
 import { streamTurn } from "../turn.js";
 import { rememberedContext } from "../remembered.js";
 import { offersControl, steerWhileRunning } from "../steering.js";
@@ -286,10 +286,7 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
         } catch (err) {
           if (!isPromptExit(err)) throw err;
           e.err(c.yellow("canceling the task\n"));
-          const canceled = await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
-          const view = { ...newView(), taskId, state: canceled.status?.state };
-          const usage = await settledUsage(client, canceled);
-          write(e, renderEnd(usage ? { ...view, usage } : view, c, undefined, end));
+          write(e, renderEnd(await cancelAtPrompt(client, taskId), c, undefined, end));
           break;
         }
       }
