@@ -4,7 +4,7 @@
  * median, p95 and the ratio against the baseline measured in the same run.
  *
  *   BENCH_QUICK=1              the reduced run: every scenario at small sizes (under three minutes)
- *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare, fleet, sandbox, resume, spares)
+ *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare, fleet, sandbox, resume, spares, client)
  *   BENCH_BEFORE=<checkout>    `compare`: the same turns on that build's dist/cli.js, interleaved
  *   BENCH_SPARES_BEFORE=<checkout>  `spares`: a server of that build with spares on joins the slots
  *   BENCH_WORKSPACE_BEFORE=<checkout>  `workspace`: a "worktree" server of that build joins the
@@ -19,6 +19,7 @@ import { performance } from "node:perf_hooks";
 import { planFrom, type ScenarioName, type Plan } from "./plan.js";
 import { startRig, type Rig } from "./rig.js";
 import { compare } from "./scenarios/compare.js";
+import { clientStart } from "./scenarios/client-start.js";
 import { concurrency } from "./scenarios/concurrency.js";
 import { fleet } from "./scenarios/fleet.js";
 import { longAnswer } from "./scenarios/long.js";
@@ -58,6 +59,8 @@ function run(name: ScenarioName, rig: Rig, plan: Plan, log: Log): Promise<Row[]>
       return resume(rig, plan, log);
     case "spares":
       return spares(rig, plan, log);
+    case "client":
+      return clientStart(rig, plan, log);
   }
 }
 

@@ -12,6 +12,7 @@ export const SCENARIOS = [
   "sandbox",
   "resume",
   "spares",
+  "client",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -60,6 +61,8 @@ export interface Plan {
   readonly sparesFiles: number;
   /** Spares: new conversations sent at once in the burst. */
   readonly sparesBurst: number;
+  /** Client start: interleaved rounds of (`node -e 0`, `--version`, `send`). */
+  readonly clientStartRounds: number;
 }
 
 export function planFrom(env: Record<string, string | undefined>): Plan {
@@ -108,5 +111,6 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     sparesRounds: quick ? 2 : 15,
     sparesFiles: quick ? 1_000 : 20_000,
     sparesBurst: quick ? 4 : 8,
+    clientStartRounds: quick ? 5 : 30,
   };
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { main } from "./app/main.js";
+// Every import below is dynamic: a client command must not pay for loading the server (the
+// server's modules cost about ten times what `node -e 0` does), nor the server for the client.
 
 /** The exit code of a client left with a second Ctrl-C (`EXIT.interrupted`, 128 + SIGINT). */
 const INTERRUPTED = 130;
@@ -13,16 +14,49 @@ const CLIENT_COMMANDS: readonly string[] = ["send", "chat", "tasks", "task", "ca
 const isClientCommand = (argv: readonly string[]): boolean =>
   argv[0] !== undefined && CLIENT_COMMANDS.includes(argv[0]);
 
+/** `claude-a2a --version` alone: answered without loading the server. */
+const isVersionOnly = (argv: readonly string[]): boolean =>
+  argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v");
+
+/** What `claude-a2a <word>` may start: a typo of one is answered with the nearest. */
+const COMMANDS: readonly string[] = [...CLIENT_COMMANDS, "demo"];
+
+/** `sned` → "did you mean send?", exit 2; undefined when argv starts with no such typo. */
+async function typo(argv: readonly string[]): Promise<number | undefined> {
+  const word = argv[0];
+  // Options and the server's own words go to the server, which explains them itself.
+  if (word === undefined || word.startsWith("-") || word === "serve") return undefined;
+  if (COMMANDS.includes(word)) return undefined;
+  const { nearestCommand } = await import("./client/suggest.js");
+  const nearest = nearestCommand(word, COMMANDS);
+  if (nearest === undefined) return undefined;
+  io.err(
+    `claude-a2a: unknown command "${word}". Did you mean ${nearest}?\n(claude-a2a --help lists the commands)\n`,
+  );
+  return 2;
+}
+
 const io = {
   out: (text: string) => process.stdout.write(text),
   err: (text: string) => process.stderr.write(text),
 };
 const argv = process.argv.slice(2);
-const run = isClientCommand(argv)
-  ? import("./client/index.js").then(({ runClient, processEnv }) => runClient(argv, processEnv()))
-  : argv[0] === "demo"
-    ? import("./demo/main.js").then(({ runDemo }) => runDemo(argv.slice(1), io))
-    : main(argv, { ...io, errIsTTY: process.stderr.isTTY === true });
+const start = (): Promise<number> =>
+  isVersionOnly(argv)
+    ? import("./common/version.js").then(({ packageVersion }) => {
+        io.out(`${packageVersion()}\n`);
+        return 0;
+      })
+    : isClientCommand(argv)
+      ? import("./client/index.js").then(({ runClient, processEnv }) =>
+          runClient(argv, processEnv()),
+        )
+      : argv[0] === "demo"
+        ? import("./demo/main.js").then(({ runDemo }) => runDemo(argv.slice(1), io))
+        : import("./app/main.js").then(({ main }) =>
+            main(argv, { ...io, errIsTTY: process.stderr.isTTY === true }),
+          );
+const run = typo(argv).then((code) => code ?? start());
 
 run.then(
   (code) => {

@@ -50,8 +50,9 @@ export interface Io {
 
 /**
  * The one human line printed at startup (beside the JSON log) so nobody serves the wrong tree:
- * what to type to talk to it (`npx claude-a2a` from a clone, `claude-a2a` after a global
- * install: `common/invocation.ts`) and where its console is. `url` ends without a slash, a
+ * what to type to talk to it from here (`claude-a2a` after a global install, `npx claude-a2a`
+ * inside the clone, else `node <path>/dist/cli.js`: `common/invocation.ts`) and where its
+ * console is. `url` ends without a slash, a
  * workspace's with one. Pure.
  */
 export const servingLine = (url: string, cwd: string, bin: Invocation): string => {

@@ -1,4 +1,3 @@
-import { credentials } from "@grpc/grpc-js";
 import {
   ClientFactory,
   DefaultAgentCardResolver,
@@ -10,7 +9,7 @@ import {
   type TransportFactory,
 } from "@a2a-js/sdk/client";
 import type { AgentCard } from "@a2a-js/sdk";
-import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
+import { RefusedError, refusalFetch } from "./refusal.js";
 import { workspacesError } from "./workspaces-hint.js";
 
 /** A fetch that adds `Authorization: Bearer <token>` to every request. */
@@ -71,15 +70,19 @@ class CardGrpcTransportFactory implements TransportFactory {
   get protocolName(): string {
     return TRANSPORTS.grpc;
   }
-  create(url: string, card: AgentCard): Promise<Transport> {
+  // gRPC is loaded only when it is dialed: it doubles what a client costs to start.
+  async create(url: string, card: AgentCard): Promise<Transport> {
+    const [{ credentials }, { GrpcTransportFactory }] = await Promise.all([
+      import("@grpc/grpc-js"),
+      import("@a2a-js/sdk/client/grpc"),
+    ]);
     const { target, tls } = grpcTarget(url);
     const wanted = this.tls ?? (tls === true ? true : undefined);
     const grpcChannelCredentials =
       wanted === undefined ? undefined : credentials.createSsl(wanted === true ? null : wanted);
-    return new GrpcTransportFactory(grpcChannelCredentials && { grpcChannelCredentials }).create(
-      target,
-      card,
-    );
+    return await new GrpcTransportFactory(
+      grpcChannelCredentials && { grpcChannelCredentials },
+    ).create(target, card);
   }
 }
 
@@ -121,7 +124,7 @@ export async function connect(
   o: ConnectOptions = {},
 ): Promise<Client> {
   const authenticated = token !== undefined && token !== "";
-  const fetchImpl = authenticated ? bearerFetch(token) : fetch;
+  const fetchImpl = refusalFetch(authenticated ? bearerFetch(token) : fetch);
   try {
     return await new ClientFactory({
       transports: transportFactories(fetchImpl, o),
@@ -155,13 +158,16 @@ export function errorMessage(err: unknown, url?: string): string {
       }
     | undefined;
   const message = typeof e?.message === "string" ? e.message : String(err);
+  if (err instanceof RefusedError) {
+    return withReason(err.status === 401 ? TOKEN_HINT : LOGIN_HINT, err.reason);
+  }
   const code = typeof e?.cause?.code === "string" ? e.cause.code : undefined;
   if (code === "ECONNREFUSED" || /fetch failed/i.test(message)) {
     const why = code ?? (typeof e?.cause?.message === "string" ? e.cause.message : message);
     return `cannot reach the agent${url ? ` at ${url}` : ""} (${why}). Is the server running? Set --url or A2A_URL.`;
   }
   if (e?.transport === "grpc") {
-    const reason = /^\d+ [A-Z_]+: (.+)$/.exec(message.split("\n")[0] ?? "")?.[1];
+    const reason = grpcReason(message);
     if (e.status === GRPC_UNAUTHENTICATED) return withReason(TOKEN_HINT, reason);
     if (e.status === GRPC_PERMISSION_DENIED) return withReason(LOGIN_HINT, reason);
     if (e.status === GRPC_UNAVAILABLE) {
@@ -177,6 +183,16 @@ export function errorMessage(err: unknown, url?: string): string {
   if (status === "401") return withReason(TOKEN_HINT, serverReason(message));
   if (status === "403") return withReason(LOGIN_HINT, serverReason(message));
   return message.split("\n")[0] ?? message;
+}
+
+/**
+ * The server's words in a gRPC error's text: after the SDK's "gRPC error for <method>: " and
+ * the status code ("16 " or grpc-js's "16 UNAUTHENTICATED: "). Pure.
+ */
+export function grpcReason(message: string): string | undefined {
+  const first = (message.split("\n")[0] ?? "").replace(/^gRPC error(?: for \S+)?: /, "");
+  const reason = /^\d+(?: [A-Z_]+:)? (.+)$/.exec(first)?.[1]?.trim();
+  return reason === "" ? undefined : reason;
 }
 
 /** The server's own reason first ("The bearer token has expired."), then what to do. Pure. */

@@ -1,9 +1,9 @@
 /** The client's command line: `claude-a2a send|chat|tasks|task|cancel`, parsed by commander. */
 import { Command, CommanderError, Option } from "commander";
 import { packageVersion } from "../common/version.js";
-import { chatCommand, type ChatOptions } from "./commands/chat.js";
-import { sendCommand, type SendOptions } from "./commands/send.js";
-import { cancelCommand, taskCommand, tasksCommand, type TasksOptions } from "./commands/tasks.js";
+import type { ChatOptions } from "./commands/chat.js";
+import type { SendOptions } from "./commands/send.js";
+import type { TasksOptions } from "./commands/tasks.js";
 import { TRANSPORTS } from "./connect.js";
 import { DEFAULT_URL } from "./defaults.js";
 import type { ClientEnv, CommonOptions } from "./env.js";
@@ -96,6 +96,7 @@ Examples:
 ${ENV_HELP}`,
     )
     .action(async (words: string[], o: SendOptions) => {
+      const { sendCommand } = await import("./commands/send.js");
       result.code = await sendCommand(words, o, e);
     });
 
@@ -122,6 +123,7 @@ Examples:
 ${ENV_HELP}`,
     )
     .action(async (o: ChatOptions) => {
+      const { chatCommand } = await import("./commands/chat.js");
       result.code = await chatCommand(o, e);
     });
 
@@ -147,6 +149,7 @@ Examples:
 ${ENV_HELP}`,
     )
     .action(async (o: TasksOptions) => {
+      const { tasksCommand } = await import("./commands/tasks.js");
       result.code = await tasksCommand(o, e);
     });
 
@@ -162,6 +165,7 @@ ${ENV_HELP}`,
       `\nExamples:\n  claude-a2a task 7f3c…\n  claude-a2a task 7f3c… --json | jq .status\n${ENV_HELP}`,
     )
     .action(async (id: string, o: CommonOptions & { json?: boolean }) => {
+      const { taskCommand } = await import("./commands/tasks.js");
       result.code = await taskCommand(id, o, e);
     });
 
@@ -173,6 +177,7 @@ ${ENV_HELP}`,
   )
     .addHelpText("after", `\nExamples:\n  claude-a2a cancel 7f3c…\n${ENV_HELP}`)
     .action(async (id: string, o: CommonOptions) => {
+      const { cancelCommand } = await import("./commands/tasks.js");
       result.code = await cancelCommand(id, o, e);
     });
 

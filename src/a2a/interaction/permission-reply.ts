@@ -33,6 +33,24 @@ const ALLOW_WORDS = new Set([
   "autorise",
 ]);
 
+/**
+ * The words people use to approve a plan, which say nothing about any other request: "approve"
+ * answers a plan, not whether Claude may run a command, so they grant no permission (a reply
+ * there is read with `ALLOW_WORDS` alone and, without one, denied as unclear).
+ */
+const PLAN_APPROVAL_WORDS = new Set([
+  "approve",
+  "approved",
+  "approves",
+  "approving",
+  "lgtm",
+  "accept",
+  "accepted",
+  "approuve",
+  "approuvé",
+  "validé",
+]);
+
 /** Negations and refusals, English and French first, then a few common others. */
 const REFUSAL_WORDS = new Set([
   // English
@@ -202,15 +220,18 @@ const isHedge = (w: string) => HEDGE_WORDS.has(w) || HMM.test(w);
 const hasHedgePhrase = (ws: string[]) =>
   ws.some((w, i) => i > 0 && HEDGE_PHRASES.has(`${ws[i - 1]} ${w}`));
 
-/** The pure reading of a reply; `decideFreeText` turns it into a decision. */
-export function readReply(reply: string): ReplyReading {
+/**
+ * The pure reading of a reply; `decideFreeText` turns it into a decision. `yes` is the set of
+ * words that say yes here (a plan's reply adds its approval words).
+ */
+export function readReply(reply: string, yes: ReadonlySet<string> = ALLOW_WORDS): ReplyReading {
   if (QUESTION_MARKS.test(reply)) return "question";
   const ws = words(reply);
   if (ws.length === 0 || ws.length > MAX_WORDS) return "unclear";
   // A hedge outranks a negation: "not sure" is undecided, not a reasoned no.
   if (ws.some(isHedge) || hasHedgePhrase(ws)) return "hedge";
   if (ws.some(isRefusal)) return "refusal";
-  if (ws.some((w) => ALLOW_WORDS.has(w))) return "allow";
+  if (ws.some((w) => yes.has(w))) return "allow";
   return "unclear";
 }
 
@@ -234,13 +255,17 @@ export function decideFreeText(reply: string): Decision {
   }
 }
 
+const PLAN_YES: ReadonlySet<string> = new Set([...ALLOW_WORDS, ...PLAN_APPROVAL_WORDS]);
+
 /**
- * A free-text reply to a plan (`plan_approval`): a clear yes approves, as for a permission;
+ * A free-text reply to a plan (`plan_approval`): a clear yes approves, as for a permission, and
+ * so does a plan's own word for it ("approve", "approved", "LGTM") under the same rules: nothing
+ * negating, hedging or asking beside it ("not approved" and "lgtm?" do not);
  * anything else rejects it, and the whole reply is Claude's feedback, so "also add a README"
  * makes Claude revise the plan with it (a bare "no" carries none). Pure.
  */
 export function decidePlanReply(reply: string): Decision {
-  if (readReply(reply) === "allow") return { decision: "allow" };
+  if (readReply(reply, PLAN_YES) === "allow") return { decision: "allow" };
   const text = reply.trim();
   return { decision: "deny", reason: words(text).length > 1 ? text : undefined };
 }

@@ -7,8 +7,9 @@ import { textPart, userMessage } from "../message-parts.js";
 import { answerInteractively, isPromptExit, type PromptContext } from "../prompts.js";
 import { newView, renderEvent, type TurnView } from "../render.js";
 import { describeRequest, EXIT, renderEnd, type EndOptions } from "../render-end.js";
-import { usageOf } from "../../contract/usage.js";
+import { cancelAtPrompt } from "../settled-usage.js";
 import { streamTurn } from "../turn.js";
+import { rememberedContext } from "../remembered.js";
 import { offersControl, steerWhileRunning } from "../steering.js";
 import { CONTROL_HEADERS, parseControlCommand, type ControlCommand } from "../control-commands.js";
 import { isParkedState, isTerminalState } from "../../contract/task-states.js";
@@ -210,12 +211,14 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
     ...(e.output && { output: e.output }),
   };
   let client: Client;
-  let contextId = o.context ?? (o.continue ? await s.memory.get(s.url) : undefined);
+  let contextId = o.context;
   const seen = new Set<string>();
   let steer = false;
   const chatTasks: string[] = []; // the tasks this chat ran, in order: `/rewind #n` counts them
   try {
     client = await s.client();
+    if (contextId === undefined && o.continue)
+      contextId = await rememberedContext(s, client, (t) => e.err(t), c);
     const card = await client.getAgentCard();
     steer = offersControl(card, "steer");
     e.out(
@@ -283,10 +286,7 @@ export async function chatCommand(o: ChatOptions, e: ClientEnv): Promise<number>
         } catch (err) {
           if (!isPromptExit(err)) throw err;
           e.err(c.yellow("canceling the task\n"));
-          const canceled = await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
-          const view = { ...newView(), taskId, state: canceled.status?.state };
-          const usage = usageOf(canceled.metadata);
-          write(e, renderEnd(usage ? { ...view, usage } : view, c, undefined, end));
+          write(e, renderEnd(await cancelAtPrompt(client, taskId), c, undefined, end));
           break;
         }
       }

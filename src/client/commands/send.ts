@@ -4,6 +4,7 @@ import { errorMessage } from "../connect.js";
 import { session, write, type ClientEnv, type CommonOptions } from "../env.js";
 import { dataPart, textPart, userMessage } from "../message-parts.js";
 import { filePart } from "../parts.js";
+import { rememberedContext } from "../remembered.js";
 import { EXIT, exitCode, renderEnd } from "../render-end.js";
 import { streamTurn } from "../turn.js";
 
@@ -62,7 +63,8 @@ export async function sendCommand(
       // An answer to a parked task must carry that task's context.
       contextId = (await client.getTask({ tenant: "", id: o.task, historyLength: 0 })).contextId;
     }
-    if (contextId === undefined && !o.new) contextId = await s.memory.get(s.url);
+    if (contextId === undefined && !o.new)
+      contextId = await rememberedContext(s, client, (t) => e.err(t), s.colors);
     const message = userMessage(parts, { taskId: o.task, contextId });
     const view = await streamTurn(client, message, e, { json: o.json, colors: s.colors });
     if (view.contextId) await s.memory.set(s.url, view.contextId);

@@ -76,7 +76,9 @@ describe("bench plan", () => {
       "sandbox",
       "resume",
       "spares",
+      "client",
     ]);
+    expect(everyQuick.clientStartRounds).toBeLessThan(full.clientStartRounds);
     expect(() => planFrom({ BENCH_ONLY: "warm,nope" })).toThrow(/nope/);
   });
 });

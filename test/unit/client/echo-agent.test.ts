@@ -1,5 +1,6 @@
 /** The client against a plain A2A agent that is not ours (the SDK's server pieces, in-process). */
 import { currentInvocation } from "../../../src/common/invocation.js";
+import { memoryKey } from "../../../src/client/context-memory.js";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -61,7 +62,8 @@ describe("claude-a2a send against a plain A2A agent", () => {
     const stored = JSON.parse(await readFile(join(dir, "claude-a2a", "contexts.json"), "utf8")) as {
       contexts: Record<string, string>;
     };
-    expect(stored.contexts[agent.url]).toBe(first);
+    // Kept under the agent's origin, its loopback name normalised (127.0.0.1 is localhost).
+    expect(stored.contexts[memoryKey(agent.url)]).toBe(first);
     await runCli(["send", "--new", "three"], { env });
     expect(agent.received[2]?.contextId).not.toBe(first);
     await runCli(["send", "--context", first ?? "", "four"], { env });

@@ -115,6 +115,10 @@ const TABLE: [reply: string, reading: ReplyReading][] = [
   ["yesss", "unclear"],
   ["sounds good to me", "unclear"],
   ["yes yes yes yes yes yes yes yes yes", "unclear"], // 9 words
+  // a plan's approval words approve a plan only: to a permission request they are no clear yes
+  ["approve", "unclear"],
+  ["approved", "unclear"],
+  ["LGTM", "unclear"],
 ];
 
 describe("free-text permission replies (docs/protocol.md's decision table)", () => {

@@ -37,6 +37,15 @@ describe("a reply to a plan (pure): anything but a clear yes is feedback", () =>
     ["maybe", { decision: "deny", reason: undefined }],
     ["  no, keep it smaller  ", { decision: "deny", reason: "no, keep it smaller" }],
     ["", { decision: "deny", reason: undefined }],
+    // The words people use for it approve a plan, under the same rules as a yes.
+    ["approve", { decision: "allow" }],
+    ["Approved.", { decision: "allow" }],
+    ["LGTM", { decision: "allow" }],
+    ["lgtm, go", { decision: "allow" }],
+    ["lgtm?", { decision: "deny", reason: undefined }],
+    ["not approved", { decision: "deny", reason: "not approved" }],
+    ["approve but add tests", { decision: "deny", reason: "approve but add tests" }],
+    ["approve maybe", { decision: "deny", reason: "approve maybe" }],
   ] as const)("%j", (reply, expected) => {
     expect(decidePlanReply(reply)).toEqual(expected);
     // Never the permission table's "not a clear yes or no": the reply itself goes to Claude.
