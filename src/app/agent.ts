@@ -318,6 +318,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   pool.fillSpares();
   worktrees?.onSpareReady(() => pool.fillSpares());
   const closeSessions = async () => {
+    // First: a task waiting for an answer stays so in the store, for the next server to keep.
+    executor.suspendParked();
     await pool.closeAll();
     await sessionMap.flush();
     await orphans.record();

@@ -1,8 +1,8 @@
-import type { Message } from "@a2a-js/sdk";
+import type { Message, Task } from "@a2a-js/sdk";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { ClaudeSession, SessionEvent, SteerPriority } from "../../claude/index.js";
-import { newTask, type TaskRef } from "../../contract/messages.js";
+import { newTask, textPart, type TaskRef } from "../../contract/messages.js";
 import { status } from "../../contract/statuses.js";
 import { DENIAL } from "../../contract/texts.js";
 import { EMPTY_USAGE, usageMetadata } from "../../contract/usage.js";
@@ -26,6 +26,7 @@ import { admitControl, controlChecker, type ControlChecker } from "./control-adm
 import { admitTask } from "./task-admission.js";
 import { openChannel } from "./task-channels.js";
 import { endTaskSpan, taskSpan } from "./task-spans.js";
+import { RestartClaims } from "./restart-claims.js";
 
 export type { ExecutorOptions } from "./executor-options.js";
 
@@ -46,6 +47,8 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   private readonly ownership: RunOwnership<ServerTask>;
   /** Answers admitted by the request guard that could not be delivered, by message id. */
   private readonly refusals = new Map<string, string>();
+  /** Answers to prompts kept across a restart, each to become its task's next turn. */
+  private readonly restartClaims = new RestartClaims();
   /** The operator of each cancel on its way to `cancelTask`, by task id. */
   private readonly operatorCancels = new Map<string, string>();
   private readonly autonomous: AutonomousTasks;
@@ -89,11 +92,37 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     return this.ownership.task(taskId)?.phase;
   }
 
-  /** Reserves a parked task's shown prompt for an answer (the guard's); says why it cannot. */
-  claimAnswer(taskId: string, message: Pick<Message, "parts" | "messageId">): string | undefined {
+  /**
+   * Reserves a parked task's shown prompt for an answer (the guard's); says why it cannot. A
+   * task not live here may wait on a prompt kept across a restart (`stored`): that is claimed.
+   */
+  claimAnswer(
+    taskId: string,
+    message: Pick<Message, "parts" | "messageId">,
+    stored?: Pick<Task, "status">,
+  ): string | undefined {
     const task = this.ownership.task(taskId);
-    if (task === undefined) return "it is not waiting for an answer on this server";
+    if (task === undefined) return this.restartClaims.claim(taskId, message, stored);
     return task.claim(message);
+  }
+
+  /**
+   * The server is stopping: every parked task stays INPUT_REQUIRED in the store (nothing more
+   * is published for it), for the next server to keep (docs/tasks.md "Answers across a restart").
+   * Call before the sessions close. Returns the ids of the tasks suspended.
+   */
+  suspendParked(): string[] {
+    const suspended = this.ownership
+      .all()
+      .filter((task) => task.suspend())
+      .map((task) => task.ref.taskId);
+    if (suspended.length > 0) {
+      this.options.logger.info(
+        { tasks: suspended },
+        `${suspended.length} task(s) stay waiting for an answer across the stop`,
+      );
+    }
+    return suspended;
   }
 
   /** A steering message for a working task (the control extension); returns why it cannot. */
@@ -104,6 +133,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
 
   /** Undoes `claimAnswer` when the request ended without answering (no-op once answered). */
   releaseClaim(taskId: string, messageId: string): void {
+    this.restartClaims.release(taskId, messageId);
     this.ownership.task(taskId)?.unclaim(messageId);
   }
 
@@ -211,7 +241,11 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     });
   }
 
-  private async begin(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+  /**
+   * `resume`: the new turn's prompt of an answer to a prompt kept across a restart; the task
+   * exists (the stored one), and its answer runs as its next turn, in place of the message.
+   */
+  private async begin(ctx: RequestContext, bus: ExecutionEventBus, resume?: string): Promise<void> {
     const ref: TaskRef = { taskId: ctx.taskId, contextId: ctx.contextId };
     const logger = this.options.logger.child({ taskId: ref.taskId, contextId: ref.contextId });
     const owner = ownerOf(ctx.context);
@@ -224,7 +258,9 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     this.autonomous.noteCaller(conversation, ctx.context);
     const channel = openChannel(this.options, ref, logger);
     channel.attach(bus, ctx.context, ctx.userMessage.messageId);
-    channel.task(newTask(ref, ctx.userMessage));
+    channel.task(resume !== undefined && ctx.task ? ctx.task : newTask(ref, ctx.userMessage));
+    const message =
+      resume === undefined ? ctx.userMessage : { ...ctx.userMessage, parts: [textPart(resume)] };
     // Ended before it runs: it no longer counts as its caller's, and its span ends.
     const notRun = (why: string) => {
       this.options.accounting?.ended(ref.taskId);
@@ -237,14 +273,14 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     };
     let admitted;
     try {
-      admitted = admitTask(ctx.userMessage, { owner, taskId: ref.taskId }, this.options.policy);
+      admitted = admitTask(message, { owner, taskId: ref.taskId }, this.options.policy);
     } catch (err) {
       notRun(err instanceof Error ? err.message : String(err));
       throw err;
     }
     if (!admitted.ok) return refuse(admitted.reason);
     const queued = this.queue.depth(conversation);
-    const controlled = await admitControl(this.options, queued, ctx.userMessage, ref, ctx.context);
+    const controlled = await admitControl(this.options, queued, message, ref, ctx.context);
     if (!controlled.ok) return refuse(controlled.reason);
     const { plan, budget, settings, depth } = admitted;
     const ticket = this.queue.enter(conversation);
@@ -269,6 +305,11 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   private async answer(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const message = ctx.userMessage;
     const task = this.ownership.task(ctx.taskId);
+    const resume = task ? undefined : this.restartClaims.take(ctx.taskId, message.messageId);
+    if (resume !== undefined) {
+      this.options.logger.info({ taskId: ctx.taskId }, "answer after a restart: a new turn");
+      return this.begin(ctx, bus, resume);
+    }
     if (task === undefined || !task.isClaimedBy(message.messageId)) {
       const phase = task?.phase;
       const why =
