@@ -1,5 +1,4 @@
 import type { Message, Task } from "@a2a-js/sdk";
-import { isRecord } from "../common/json.js";
 import type { Question } from "./data-parts.js";
 import { KIND } from "./kinds.js";
 
@@ -29,6 +28,9 @@ export const RESTART_PARKED_TEXT = {
     `${toolName} call was stopped. Answer as before: a yes tells Claude to make the call again ` +
     `(it asks again, and you answer that request); a no tells Claude it was refused.`,
 } as const;
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function dataOf(message: Message | undefined): unknown[] {
   return (message?.parts ?? []).flatMap((p): unknown[] =>

@@ -73,9 +73,10 @@ export function recoveryOf(task: Pick<Task, "status">): Recovery {
 /**
  * A parked task kept across a restart: still INPUT_REQUIRED, its status message the same prompt
  * (its data part, its kind) with the restart's text in place of the prompt's and
- * `metadata.restarted`. Its history keeps the prompt as first shown. Pure.
+ * `metadata.restarted`. Its history keeps the prompt as first shown; `usage`: what its runs used
+ * until then, as a failed task carries it. Pure.
  */
-export function keptParked(task: Task, at: Date): Task {
+export function keptParked(task: Task, at: Date, usage?: TaskUsage): Task {
   const shown = task.status?.message;
   const prompt = storedPrompt(shown);
   if (shown === undefined || prompt === undefined) return task;
@@ -92,6 +93,7 @@ export function keptParked(task: Task, at: Date): Task {
   return {
     ...task,
     status: { state: TaskState.TASK_STATE_INPUT_REQUIRED, message, timestamp: at.toISOString() },
+    ...(usage && { metadata: { ...task.metadata, ...usageMetadata(usage) } }),
   };
 }
 
@@ -165,12 +167,12 @@ export async function failUnfinishedTasks(
   for (const scoped of await table.unfinished()) {
     const recovery = recoveryOf(scoped.task);
     if (recovery === "kept") continue;
+    const usage = await recoverUsage(db, scoped, usageOf, logger);
     if (recovery === "keep") {
-      await writeBack(db, scoped, keptParked(scoped.task, now()));
+      await writeBack(db, scoped, keptParked(scoped.task, now(), usage));
       kept.push(scoped.task.id);
       continue;
     }
-    const usage = await recoverUsage(db, scoped, usageOf, logger);
     await writeBack(db, scoped, failedByRestart(scoped.task, now(), RESTART_TEXTS, usage));
     failed.push(scoped.task.id);
   }

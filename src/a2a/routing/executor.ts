@@ -12,7 +12,6 @@ import {
   parseConversationKey,
   type ConversationKey,
 } from "../../identity/conversation.js";
-import { actingOperator } from "../../identity/operators.js";
 import { NO_TRACING, requestSpanOf } from "../../tracing/tracing.js";
 import type { FileChange } from "../content/file-artifacts.js";
 import type { TaskEnvironment } from "../task/environment.js";
@@ -26,7 +25,8 @@ import { admitControl, controlChecker, type ControlChecker } from "./control-adm
 import { admitTask } from "./task-admission.js";
 import { openChannel } from "./task-channels.js";
 import { endTaskSpan, taskSpan } from "./task-spans.js";
-import { RestartClaims } from "./restart-claims.js";
+import { RestartClaims, suspendParked } from "./restart-claims.js";
+import { answerTask } from "./answer-turn.js";
 
 export type { ExecutorOptions } from "./executor-options.js";
 
@@ -92,10 +92,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     return this.ownership.task(taskId)?.phase;
   }
 
-  /**
-   * Reserves a parked task's shown prompt for an answer (the guard's); says why it cannot. A
-   * task not live here may wait on a prompt kept across a restart (`stored`): that is claimed.
-   */
+  /** Reserves a parked task's shown prompt (or one a restart kept) for an answer; says why not. */
   claimAnswer(
     taskId: string,
     message: Pick<Message, "parts" | "messageId">,
@@ -106,23 +103,9 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     return task.claim(message);
   }
 
-  /**
-   * The server is stopping: every parked task stays INPUT_REQUIRED in the store (nothing more
-   * is published for it), for the next server to keep (docs/tasks.md "Answers across a restart").
-   * Call before the sessions close. Returns the ids of the tasks suspended.
-   */
+  /** The server is stopping: parked tasks stay so for the next server (`suspendParked`). */
   suspendParked(): string[] {
-    const suspended = this.ownership
-      .all()
-      .filter((task) => task.suspend())
-      .map((task) => task.ref.taskId);
-    if (suspended.length > 0) {
-      this.options.logger.info(
-        { tasks: suspended },
-        `${suspended.length} task(s) stay waiting for an answer across the stop`,
-      );
-    }
-    return suspended;
+    return suspendParked(this.ownership.all(), this.options.logger);
   }
 
   /** A steering message for a working task (the control extension); returns why it cannot. */
@@ -296,46 +279,14 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     await task.whenTurnStops();
   }
 
-  /**
-   * A message for an existing task: the guard admitted it as the answer to the task's shown
-   * prompt. Whatever happened since (a cancel, a timeout, the process dying), it either answers
-   * that prompt or is refused: it never starts a run, and it publishes nothing on a task that
-   * has moved on (the guard turns the refusal into the request's error).
-   */
-  private async answer(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const message = ctx.userMessage;
-    const task = this.ownership.task(ctx.taskId);
-    const resume = task ? undefined : this.restartClaims.take(ctx.taskId, message.messageId);
-    if (resume !== undefined) {
-      this.options.logger.info({ taskId: ctx.taskId }, "answer after a restart: a new turn");
-      return this.begin(ctx, bus, resume);
-    }
-    if (task === undefined || !task.isClaimedBy(message.messageId)) {
-      const phase = task?.phase;
-      const why =
-        phase === undefined || phase.name === "ended"
-          ? "it ended before this answer reached it"
-          : "the request it answered is no longer pending";
-      this.options.logger.info({ taskId: ctx.taskId, why }, "answer refused");
-      this.refusals.set(message.messageId, why);
-      return;
-    }
-    task.channel.attach(bus, ctx.context, message.messageId);
-    // The stored task verbatim (a pure snapshot: still input-required), then `resumed`.
-    task.channel.task(ctx.task ?? newTask(task.ref, message));
-    const operator = actingOperator(ctx.context?.state);
-    const answered = task.answer(message, operator);
-    if (operator !== undefined && answered !== undefined) {
-      this.options.logger.info(
-        {
-          taskId: ctx.taskId,
-          owner: parseConversationKey(task.conversation)?.owner,
-          operator,
-          ...answered,
-        },
-        "operator answered a task of another caller",
-      );
-    }
-    await task.whenTurnStops();
+  /** A message for an existing task: the answer to its shown prompt (`answer-turn.ts`). */
+  private answer(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    return answerTask(ctx, bus, {
+      task: this.ownership.task(ctx.taskId),
+      restartClaims: this.restartClaims,
+      refusals: this.refusals,
+      logger: this.options.logger,
+      begin: (resume) => this.begin(ctx, bus, resume),
+    });
   }
 }

@@ -1,4 +1,5 @@
 import type { Message, Task } from "@a2a-js/sdk";
+import type { Logger } from "pino";
 import { isRestartParked, storedPrompt } from "../../contract/restart-parked.js";
 import { restartAnswerPrompt } from "../interaction/restart-answer.js";
 
@@ -42,4 +43,23 @@ export class RestartClaims {
   release(taskId: string, messageId: string): void {
     if (this.claims.get(taskId)?.messageId === messageId) this.claims.delete(taskId);
   }
+}
+
+/**
+ * The server is stopping: every parked task stays INPUT_REQUIRED in the store (nothing more is
+ * published for it), for the next server to keep. Call before the sessions close. Returns the
+ * ids of the tasks suspended.
+ */
+export function suspendParked(
+  tasks: readonly { suspend(): boolean; readonly ref: { readonly taskId: string } }[],
+  logger: Pick<Logger, "info">,
+): string[] {
+  const suspended = tasks.filter((task) => task.suspend()).map((task) => task.ref.taskId);
+  if (suspended.length > 0) {
+    logger.info(
+      { tasks: suspended },
+      `${suspended.length} task(s) stay waiting for an answer across the stop`,
+    );
+  }
+  return suspended;
 }
