@@ -17,6 +17,7 @@ import {
   afterTool,
   asking,
   idsOf,
+  killSandboxProcesses,
   lastStatus,
   messageText,
   reply,
@@ -119,5 +120,32 @@ describe("answers across a restart", () => {
     expect(resultOf(done)).toBe("Saved.");
     expect(await readFile(outside, "utf8")).toBe("again");
     expect(p.bench.model.unmatched).toEqual([]);
+  }, 180_000);
+
+  it("a question pending at SIGKILL: still input-required after the restart, and a cancel ends it", async () => {
+    const p = await serverProcess({
+      rules: [asking("Pick a colour for the logo")],
+      deferStart: true,
+    });
+    const first = await p.spawn();
+    const events = await streamMessage(await p.connect(), "Pick a colour for the logo");
+    expect(lastStatus(events).kind).toBe(KIND.askUserQuestion);
+    const { taskId, contextId } = idsOf(events);
+
+    first.kill("SIGKILL");
+    expect((await first.exited).signal).toBe("SIGKILL");
+    await killSandboxProcesses(p.bench.sandbox.configDir);
+    await p.spawn();
+    const client = await p.connect();
+    const kept = await client.getTask({ tenant: "", id: taskId, historyLength: undefined });
+    expect(kept.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(messageText(kept.status?.message)).toBe(RESTART_PARKED_TEXT.question);
+
+    const canceled = await client.cancelTask({ tenant: "", id: taskId, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // Ended: an answer now is refused and changes nothing.
+    await expect(sendForTask(client, userMessage("blue", { taskId, contextId }))).rejects.toThrow();
+    const after = await client.getTask({ tenant: "", id: taskId, historyLength: undefined });
+    expect(after.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   }, 180_000);
 });
