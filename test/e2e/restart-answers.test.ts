@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { KIND } from "../../src/contract/kinds.js";
 import { RESTART_PARKED_TEXT } from "../../src/contract/restart-parked.js";
+import { eventNumberOf } from "../../src/a2a/handler/event-numbers.js";
 import {
   a2aClient,
   afterTool,
@@ -112,6 +113,11 @@ describe("answers across a restart", () => {
     expect(again.kind).toBe(KIND.permissionRequest);
     expect(again.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(idsOf(asked).taskId).toBe(taskId);
+    // The task's event numbers go on from before the restart (replay never sees one twice).
+    const before = Math.max(...events.flatMap((e) => eventNumberOf(e) ?? []));
+    const after = asked.flatMap((e) => eventNumberOf(e) ?? []);
+    expect(after.length).toBeGreaterThan(1);
+    expect(Math.min(...after)).toBeGreaterThan(before);
 
     const done = await sendForTask(client, userMessage("yes", { taskId, contextId }));
     expect(done.status?.state, messageText(done.status?.message)).toBe(

@@ -3,6 +3,7 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/s
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { ClaudeSession, SessionEvent, SteerPriority } from "../../claude/index.js";
 import { newTask, textPart, type TaskRef } from "../../contract/messages.js";
+import { EVENT_NUMBER_KEY } from "../../contract/replay.js";
 import { status } from "../../contract/statuses.js";
 import { DENIAL } from "../../contract/texts.js";
 import { EMPTY_USAGE, usageMetadata } from "../../contract/usage.js";
@@ -240,6 +241,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const span = taskSpan(this.options.tracing ?? NO_TRACING, request, ref, owner, "client");
     this.autonomous.noteCaller(conversation, ctx.context);
     const channel = openChannel(this.options, ref, logger);
+    if (resume !== undefined) channel.continueFrom(ctx.task?.metadata?.[EVENT_NUMBER_KEY]);
     channel.attach(bus, ctx.context, ctx.userMessage.messageId);
     channel.task(resume !== undefined && ctx.task ? ctx.task : newTask(ref, ctx.userMessage));
     const message =
