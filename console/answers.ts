@@ -20,6 +20,33 @@ export { dataPart, newId, textPart, userMessage } from "../src/client/message-pa
 export const messageText = (message: Message | undefined): string =>
   partsText(message?.parts, "\n");
 
+/**
+ * What the caller said in one of their messages, in the words the page showed when it was sent:
+ * its text, else its structured answer (a permission's `Allow`, `Deny`, `Deny: <reason>`; a
+ * question's chosen labels), so a reopened task still shows the caller's answers (issue 49).
+ */
+export function userWords(message: Message): string {
+  const said = messageText(message);
+  if (said !== "") return said;
+  for (const part of message.parts) {
+    if (part.content?.$case !== "data") continue;
+    const data = part.content.value as Record<string, unknown> | undefined;
+    if (data?.kind === "permission_response") {
+      if (data.decision === "allow") return "Allow";
+      return typeof data.reason === "string" && data.reason !== ""
+        ? `Deny: ${data.reason}`
+        : "Deny";
+    }
+    const answers = data?.answers;
+    if (typeof answers === "object" && answers !== null) {
+      return Object.values(answers)
+        .map((a) => (Array.isArray(a) ? a.join(", ") : String(a)))
+        .join("; ");
+    }
+  }
+  return "";
+}
+
 /** Labels chosen per question (a multi-select question may have several). */
 export type Choices = Readonly<Record<string, readonly string[]>>;
 

@@ -6,7 +6,7 @@
 import { Role, type Artifact, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { KIND } from "../src/contract/kinds.js";
 import { TOOL_IO_KEYS } from "../src/contract/tool-io.js";
-import { messageText } from "./answers.js";
+import { messageText, userWords } from "./answers.js";
 import { editsOf, samePath, type Edit } from "./edit-diff.js";
 import {
   artifactPath,
@@ -129,7 +129,7 @@ function historyEntries(model: TaskModel, history: readonly Message[], usersOnly
   for (const m of history.slice(model.shownHistory)) {
     const role = m.role === Role.ROLE_USER ? "user" : "agent";
     if (usersOnly && role !== "user") continue;
-    const text = messageText(m);
+    const text = role === "user" ? userWords(m) : messageText(m);
     // The page's own message is shown since it was sent: its echo is not shown again.
     const echo = role === "user" ? model.sent.indexOf(text) : -1;
     if (echo >= 0) model.sent.splice(echo, 1);
@@ -167,6 +167,17 @@ export function applySnapshot(model: TaskModel, task: Task): void {
   for (const a of task.artifacts) {
     if (a.metadata?.kind !== KIND.assistantText) absorbArtifact(model, a, false);
   }
+}
+
+/**
+ * Whether a `result` status only repeats Claude's text shown just before it: that text, or its
+ * end (a run's text that went on across a permission or a question holds what Claude said before
+ * them too, and the result is its last words). Pure.
+ */
+export function resultRepeats(result: string, lastText: string | undefined): boolean {
+  if (lastText === undefined) return false;
+  const said = result.trim();
+  return said !== "" && lastText.trimEnd().endsWith(said);
 }
 
 /** A message the page sent (an answer, a follow-up), shown before the server echoes it. */

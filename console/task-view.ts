@@ -21,7 +21,7 @@ import {
   stateName,
 } from "./format.js";
 import { markdownView } from "./markdown-view.js";
-import type { Entry, TaskModel } from "./task-model.js";
+import { resultRepeats, type Entry, type TaskModel } from "./task-model.js";
 import { nestTools, type Nesting } from "./tool-nesting.js";
 import { toolTree } from "./tool-view.js";
 import { outcomeLine, statusWords, titleOf } from "./words.js";
@@ -76,7 +76,7 @@ function entryView(
       );
     case "status": {
       // The result repeats the text just streamed: it is not shown twice.
-      if (entry.kind === KIND.result && entry.text === lastText)
+      if (entry.kind === KIND.result && resultRepeats(entry.text, lastText))
         return h(
           "div",
           { class: "entry status result", "data-kind": entry.kind, "data-state": entry.state },

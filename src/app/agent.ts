@@ -318,6 +318,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   pool.fillSpares();
   worktrees?.onSpareReady(() => pool.fillSpares());
   const closeSessions = async () => {
+    // First: a task waiting for an answer stays so in the store, for the next server to keep
+    // (store/recovery.ts). A fleet's recovery fails such tasks: there they end as they did.
+    if (config.store.type !== "postgres") executor.suspendParked();
     await pool.closeAll();
     await sessionMap.flush();
     await orphans.record();

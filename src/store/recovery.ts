@@ -5,6 +5,12 @@ import { sql, type Kysely } from "kysely";
 import type { Logger } from "pino";
 import { KIND } from "../contract/kinds.js";
 import { agentMessage, textPart } from "../contract/messages.js";
+import {
+  isRestartParked,
+  RESTART_PARKED_TEXT,
+  RESTARTED_KEY,
+  storedPrompt,
+} from "../contract/restart-parked.js";
 import { TEXT } from "../contract/texts.js";
 import { usageMetadata, type TaskUsage } from "../contract/usage.js";
 import { TaskTable, type ScopedTask } from "./task-table.js";
@@ -43,6 +49,50 @@ export function failedByRestart(
     ...task,
     status: { state: TaskState.TASK_STATE_FAILED, message, timestamp: at.toISOString() },
     history: [...task.history, message],
+    ...(usage && { metadata: { ...task.metadata, ...usageMetadata(usage) } }),
+  };
+}
+
+/**
+ * What restart recovery does with a task a previous server left unfinished (docs/storage.md
+ * "Restart recovery"). Pure:
+ * - `keep`: it waits on a question or permission request: it stays input-required, its status
+ *   saying what an answer now does (`keptParked`), so the answer resumes the conversation;
+ * - `kept`: kept so by an earlier start already: nothing to do;
+ * - `fail`: it was running or queued, or waits on another prompt (a plan, a peer's prompt,
+ *   auth-required), which no new process can take up: FAILED (`failedByRestart`).
+ */
+export type Recovery = "keep" | "kept" | "fail";
+
+export function recoveryOf(task: Pick<Task, "status">): Recovery {
+  if (task.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) return "fail";
+  if (isRestartParked(task)) return "kept";
+  return storedPrompt(task.status.message) === undefined ? "fail" : "keep";
+}
+
+/**
+ * A parked task kept across a restart: still INPUT_REQUIRED, its status message the same prompt
+ * (its data part, its kind) with the restart's text in place of the prompt's and
+ * `metadata.restarted`. Its history keeps the prompt as first shown; `usage`: what its runs used
+ * until then, as a failed task carries it. Pure.
+ */
+export function keptParked(task: Task, at: Date, usage?: TaskUsage): Task {
+  const shown = task.status?.message;
+  const prompt = storedPrompt(shown);
+  if (shown === undefined || prompt === undefined) return task;
+  const text =
+    prompt.kind === "question"
+      ? RESTART_PARKED_TEXT.question
+      : RESTART_PARKED_TEXT.permission(prompt.toolName);
+  const data = shown.parts.filter((p) => p.content?.$case === "data");
+  const message = agentMessage({ taskId: task.id, contextId: task.contextId }, [
+    textPart(text),
+    ...data,
+  ]);
+  message.metadata = { ...shown.metadata, [RESTARTED_KEY]: true };
+  return {
+    ...task,
+    status: { state: TaskState.TASK_STATE_INPUT_REQUIRED, message, timestamp: at.toISOString() },
     ...(usage && { metadata: { ...task.metadata, ...usageMetadata(usage) } }),
   };
 }
@@ -100,9 +150,10 @@ export async function writeBack(
 }
 
 /**
- * Ends FAILED every task a previous process left SUBMITTED, WORKING or INPUT_REQUIRED: no
- * process is left to finish or answer them. Run once at startup, before any request is served.
- * Touches nothing else. Returns the ids of the tasks it failed.
+ * Ends FAILED every task a previous process left SUBMITTED, WORKING or INPUT_REQUIRED (no process
+ * is left to finish or answer them), except a question or permission request, which stays
+ * input-required for an answer that resumes the conversation (`recoveryOf`). Run once at startup,
+ * before any request is served. Touches nothing else. Returns the ids of the tasks it failed.
  */
 export async function failUnfinishedTasks(
   db: Kysely<unknown>,
@@ -112,8 +163,16 @@ export async function failUnfinishedTasks(
 ): Promise<string[]> {
   const table = new TaskTable(db);
   const failed: string[] = [];
+  const kept: string[] = [];
   for (const scoped of await table.unfinished()) {
+    const recovery = recoveryOf(scoped.task);
+    if (recovery === "kept") continue;
     const usage = await recoverUsage(db, scoped, usageOf, logger);
+    if (recovery === "keep") {
+      await writeBack(db, scoped, keptParked(scoped.task, now(), usage));
+      kept.push(scoped.task.id);
+      continue;
+    }
     await writeBack(db, scoped, failedByRestart(scoped.task, now(), RESTART_TEXTS, usage));
     failed.push(scoped.task.id);
   }
@@ -121,6 +180,12 @@ export async function failUnfinishedTasks(
     logger.warn(
       { tasks: failed },
       `failed ${failed.length} task(s) left unfinished by the previous server`,
+    );
+  }
+  if (kept.length > 0) {
+    logger.warn(
+      { tasks: kept },
+      `kept ${kept.length} task(s) waiting for an answer across the restart`,
     );
   }
   return failed;

@@ -1,9 +1,10 @@
 /**
  * A real server process stopped and started again, and the work it stops. Restart recovery:
- * SIGKILL while a task runs or waits on a permission, start again on the same workspace; the
- * task is FAILED with the restart message (carrying the usage read from its transcript, issue
- * 31; the cost estimate died with the process, docs/limits.md: it is 0), and the context's next
- * message continues the conversation. Graceful shutdown: SIGTERM ends the task with a status
+ * SIGKILL while a task runs, start again on the same workspace; the task is FAILED with the
+ * restart message, and the context's next message continues the conversation. SIGKILL while it
+ * waits on a permission: it stays input-required (restart-answers.test.ts answers one), carrying
+ * the usage read from its transcript (issue 31; the cost estimate died with the process,
+ * docs/limits.md: it is 0). Graceful shutdown: SIGTERM ends the task with a status
  * naming the shutdown that the open stream receives, stops background jobs with their Claude
  * Code process, leaves no process behind, and exits 0; a second signal exits at once (130).
  * `sessions.maxBackgroundMs`: a background job that never ends is stopped once its session has
@@ -90,8 +91,8 @@ describe("durability: restart recovery", () => {
   }, 180_000);
 });
 
-describe("restart recovery: the failed task's usage", () => {
-  it("SIGKILL while a permission is asked: after a restart the FAILED task carries the asking call's tokens", async () => {
+describe("restart recovery: the recovered task's usage", () => {
+  it("SIGKILL while a permission is asked: after a restart the task still asks (input-required) and carries the asking call's tokens", async () => {
     const p = await serverProcess({ deferStart: true });
     const outside = join(p.bench.sandbox.root, "outside.txt");
     p.bench.model.setRules([
@@ -113,12 +114,16 @@ describe("restart recovery: the failed task's usage", () => {
     await killSandboxProcesses(p.bench.sandbox.configDir);
 
     const second = await p.spawn();
-    const failed = await (
+    const kept = await (
       await a2aClient(second.url)
     ).getTask({ tenant: "", id: taskId, historyLength: 0 });
-    expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
-    expect(failed.status?.message?.metadata).toEqual({ kind: KIND.serverRestarted });
-    const usage = usageOf(failed.metadata);
+    // Kept for an answer across the restart (restart-answers.test.ts answers one).
+    expect(kept.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(kept.status?.message?.metadata).toEqual({
+      kind: KIND.permissionRequest,
+      restarted: true,
+    });
+    const usage = usageOf(kept.metadata);
     expect(usage).toMatchObject({ runs: 1, costUsd: 0 });
     // The asking call at least; the runtime the dead server left may have gone on (its
     // permission answered by the broken pipe) and called again before it was stopped: counted too.

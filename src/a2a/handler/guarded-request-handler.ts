@@ -46,8 +46,11 @@ export interface ActiveTasks extends SteerableTasks {
   isActive(taskId: string): boolean;
   /** Whether a task live here is working or waiting for an answer; undefined if not live. */
   liveState(taskId: string): "working" | "parked" | undefined;
-  /** Reserves a parked task for this answer; returns why it cannot, or undefined. */
-  claimAnswer(taskId: string, message: Message): string | undefined;
+  /**
+   * Reserves a parked task for this answer; returns why it cannot, or undefined. `stored`: the
+   * task as stored (a prompt kept across a restart is claimed from it).
+   */
+  claimAnswer(taskId: string, message: Message, stored: Task | undefined): string | undefined;
   /** The request ended: undoes its claim if it did not answer (no-op once answered). */
   releaseClaim(taskId: string, messageId: string): void;
   /** Why an admitted answer was not delivered (its task moved on meanwhile), once. */
@@ -288,7 +291,7 @@ export class GuardedRequestHandler extends WriteOnlyPushHandler {
       case "claim":
         break;
     }
-    const why = this.activeTasks.claimAnswer(taskId, message);
+    const why = this.activeTasks.claimAnswer(taskId, message, task);
     if (why !== undefined) throw new UnsupportedOperationError(cannotTakeMessage(taskId, why));
     return { taskId, messageId: message.messageId };
   }

@@ -72,6 +72,16 @@ export class TaskChannel {
     this.ref = options.ref;
   }
 
+  /**
+   * A task this channel takes over from a stored one (an answer after a restart): its events go
+   * on from the stored task's last number (`metadata.eventNumber`), so replay never sees one twice.
+   */
+  continueFrom(lastNumber: unknown): void {
+    if (typeof lastNumber === "number" && Number.isSafeInteger(lastNumber) && lastNumber > 0) {
+      this.lastNumber = Math.max(this.lastNumber, lastNumber);
+    }
+  }
+
   get isTerminal(): boolean {
     return this.terminalState !== undefined;
   }

@@ -1,8 +1,9 @@
-import type { Message } from "@a2a-js/sdk";
+import type { Message, Task } from "@a2a-js/sdk";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { ClaudeSession, SessionEvent, SteerPriority } from "../../claude/index.js";
-import { newTask, type TaskRef } from "../../contract/messages.js";
+import { newTask, textPart, type TaskRef } from "../../contract/messages.js";
+import { EVENT_NUMBER_KEY } from "../../contract/replay.js";
 import { status } from "../../contract/statuses.js";
 import { DENIAL } from "../../contract/texts.js";
 import { EMPTY_USAGE, usageMetadata } from "../../contract/usage.js";
@@ -12,7 +13,6 @@ import {
   parseConversationKey,
   type ConversationKey,
 } from "../../identity/conversation.js";
-import { actingOperator } from "../../identity/operators.js";
 import { NO_TRACING, requestSpanOf } from "../../tracing/tracing.js";
 import type { FileChange } from "../content/file-artifacts.js";
 import type { TaskEnvironment } from "../task/environment.js";
@@ -26,6 +26,8 @@ import { admitControl, controlChecker, type ControlChecker } from "./control-adm
 import { admitTask } from "./task-admission.js";
 import { openChannel } from "./task-channels.js";
 import { endTaskSpan, taskSpan } from "./task-spans.js";
+import { RestartClaims, suspendParked } from "./restart-claims.js";
+import { answerTask } from "./answer-turn.js";
 
 export type { ExecutorOptions } from "./executor-options.js";
 
@@ -46,6 +48,8 @@ export class ClaudeAgentExecutor implements AgentExecutor {
   private readonly ownership: RunOwnership<ServerTask>;
   /** Answers admitted by the request guard that could not be delivered, by message id. */
   private readonly refusals = new Map<string, string>();
+  /** Answers to prompts kept across a restart, each to become its task's next turn. */
+  private readonly restartClaims = new RestartClaims();
   /** The operator of each cancel on its way to `cancelTask`, by task id. */
   private readonly operatorCancels = new Map<string, string>();
   private readonly autonomous: AutonomousTasks;
@@ -89,11 +93,20 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     return this.ownership.task(taskId)?.phase;
   }
 
-  /** Reserves a parked task's shown prompt for an answer (the guard's); says why it cannot. */
-  claimAnswer(taskId: string, message: Pick<Message, "parts" | "messageId">): string | undefined {
+  /** Reserves a parked task's shown prompt (or one a restart kept) for an answer; says why not. */
+  claimAnswer(
+    taskId: string,
+    message: Pick<Message, "parts" | "messageId">,
+    stored?: Pick<Task, "status">,
+  ): string | undefined {
     const task = this.ownership.task(taskId);
-    if (task === undefined) return "it is not waiting for an answer on this server";
+    if (task === undefined) return this.restartClaims.claim(taskId, message, stored);
     return task.claim(message);
+  }
+
+  /** The server is stopping: parked tasks stay so for the next server (`suspendParked`). */
+  suspendParked(): string[] {
+    return suspendParked(this.ownership.all(), this.options.logger);
   }
 
   /** A steering message for a working task (the control extension); returns why it cannot. */
@@ -104,6 +117,7 @@ export class ClaudeAgentExecutor implements AgentExecutor {
 
   /** Undoes `claimAnswer` when the request ended without answering (no-op once answered). */
   releaseClaim(taskId: string, messageId: string): void {
+    this.restartClaims.release(taskId, messageId);
     this.ownership.task(taskId)?.unclaim(messageId);
   }
 
@@ -211,7 +225,11 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     });
   }
 
-  private async begin(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+  /**
+   * `resume`: the new turn's prompt of an answer to a prompt kept across a restart; the task
+   * exists (the stored one), and its answer runs as its next turn, in place of the message.
+   */
+  private async begin(ctx: RequestContext, bus: ExecutionEventBus, resume?: string): Promise<void> {
     const ref: TaskRef = { taskId: ctx.taskId, contextId: ctx.contextId };
     const logger = this.options.logger.child({ taskId: ref.taskId, contextId: ref.contextId });
     const owner = ownerOf(ctx.context);
@@ -223,8 +241,11 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const span = taskSpan(this.options.tracing ?? NO_TRACING, request, ref, owner, "client");
     this.autonomous.noteCaller(conversation, ctx.context);
     const channel = openChannel(this.options, ref, logger);
+    if (resume !== undefined) channel.continueFrom(ctx.task?.metadata?.[EVENT_NUMBER_KEY]);
     channel.attach(bus, ctx.context, ctx.userMessage.messageId);
-    channel.task(newTask(ref, ctx.userMessage));
+    channel.task(resume !== undefined && ctx.task ? ctx.task : newTask(ref, ctx.userMessage));
+    const message =
+      resume === undefined ? ctx.userMessage : { ...ctx.userMessage, parts: [textPart(resume)] };
     // Ended before it runs: it no longer counts as its caller's, and its span ends.
     const notRun = (why: string) => {
       this.options.accounting?.ended(ref.taskId);
@@ -237,14 +258,14 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     };
     let admitted;
     try {
-      admitted = admitTask(ctx.userMessage, { owner, taskId: ref.taskId }, this.options.policy);
+      admitted = admitTask(message, { owner, taskId: ref.taskId }, this.options.policy);
     } catch (err) {
       notRun(err instanceof Error ? err.message : String(err));
       throw err;
     }
     if (!admitted.ok) return refuse(admitted.reason);
     const queued = this.queue.depth(conversation);
-    const controlled = await admitControl(this.options, queued, ctx.userMessage, ref, ctx.context);
+    const controlled = await admitControl(this.options, queued, message, ref, ctx.context);
     if (!controlled.ok) return refuse(controlled.reason);
     const { plan, budget, settings, depth } = admitted;
     const ticket = this.queue.enter(conversation);
@@ -260,41 +281,14 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     await task.whenTurnStops();
   }
 
-  /**
-   * A message for an existing task: the guard admitted it as the answer to the task's shown
-   * prompt. Whatever happened since (a cancel, a timeout, the process dying), it either answers
-   * that prompt or is refused: it never starts a run, and it publishes nothing on a task that
-   * has moved on (the guard turns the refusal into the request's error).
-   */
-  private async answer(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const message = ctx.userMessage;
-    const task = this.ownership.task(ctx.taskId);
-    if (task === undefined || !task.isClaimedBy(message.messageId)) {
-      const phase = task?.phase;
-      const why =
-        phase === undefined || phase.name === "ended"
-          ? "it ended before this answer reached it"
-          : "the request it answered is no longer pending";
-      this.options.logger.info({ taskId: ctx.taskId, why }, "answer refused");
-      this.refusals.set(message.messageId, why);
-      return;
-    }
-    task.channel.attach(bus, ctx.context, message.messageId);
-    // The stored task verbatim (a pure snapshot: still input-required), then `resumed`.
-    task.channel.task(ctx.task ?? newTask(task.ref, message));
-    const operator = actingOperator(ctx.context?.state);
-    const answered = task.answer(message, operator);
-    if (operator !== undefined && answered !== undefined) {
-      this.options.logger.info(
-        {
-          taskId: ctx.taskId,
-          owner: parseConversationKey(task.conversation)?.owner,
-          operator,
-          ...answered,
-        },
-        "operator answered a task of another caller",
-      );
-    }
-    await task.whenTurnStops();
+  /** A message for an existing task: the answer to its shown prompt (`answer-turn.ts`). */
+  private answer(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    return answerTask(ctx, bus, {
+      task: this.ownership.task(ctx.taskId),
+      restartClaims: this.restartClaims,
+      refusals: this.refusals,
+      logger: this.options.logger,
+      begin: (resume) => this.begin(ctx, bus, resume),
+    });
   }
 }

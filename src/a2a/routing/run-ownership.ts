@@ -47,6 +47,11 @@ export class RunOwnership<T extends OwnedTask> {
     return this.tasks.get(taskId);
   }
 
+  /** Every task on this server now. */
+  all(): T[] {
+    return [...this.tasks.values()];
+  }
+
   /** True while a task has not ended on this server (queued, starting, running or parked). */
   isActive(taskId: string): boolean {
     return liveState(this.tasks.get(taskId)?.phase) !== undefined;

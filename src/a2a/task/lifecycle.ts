@@ -11,6 +11,7 @@ import { TaskState } from "@a2a-js/sdk";
  *                                                   waiting ──▶ parked (a late prompt)
  *   parked ──answered, another prompt waiting──▶ parked (the next prompt is shown in its place)
  *   any live state ── failed | canceled ──▶ ended; running | parked | waiting ── completed ──▶ ended
+ *   parked ── suspended (the server stops) ──▶ ended (suspended: still INPUT_REQUIRED)
  *
  * - queued: another task holds its context (SUBMITTED, `queued` status).
  * - starting: it heads its context's queue; attachments are written and the prompt handed to the
@@ -22,7 +23,10 @@ import { TaskState } from "@a2a-js/sdk";
  *   it WORKING meanwhile (`progressFate`).
  * - waiting: its run ended, but background work it started still runs (`backgroundTasks:
  *   "wait"`): still WORKING. The wake that work causes is a run of this task again.
- * - ended: completed, failed or canceled; exactly one terminal status was published.
+ * - ended: completed, failed or canceled; exactly one terminal status was published. Or
+ *   suspended: the server stopped while it was parked; it publishes nothing more, so the store
+ *   keeps it INPUT_REQUIRED for the next server, whose answer resumes the conversation
+ *   (docs/tasks.md "Answers across a restart").
  *
  * A task the server creates for a wake no task owns (an autonomous task) starts running.
  */
@@ -37,7 +41,8 @@ export type TaskPhase =
 export type TaskOutcome =
   | { readonly state: "completed" }
   | { readonly state: "failed"; readonly reason: string }
-  | { readonly state: "canceled" };
+  | { readonly state: "canceled" }
+  | { readonly state: "suspended" };
 
 export type LifecycleEvent =
   /** The task heads its context's queue. */
@@ -59,7 +64,9 @@ export type LifecycleEvent =
   | { readonly type: "completed" }
   /** Bad input, an inbox failure, a failed or interrupted run, a timeout, loop protection. */
   | { readonly type: "failed"; readonly reason: string }
-  | { readonly type: "canceled" };
+  | { readonly type: "canceled" }
+  /** The server is stopping while it waits for an answer: it stays INPUT_REQUIRED in the store. */
+  | { readonly type: "suspended" };
 
 export type Transition =
   { readonly ok: true; readonly phase: TaskPhase } | { readonly ok: false; readonly why: string };
@@ -69,7 +76,10 @@ export const INITIAL_PHASE: TaskPhase = { name: "queued" };
 export const AUTONOMOUS_PHASE: TaskPhase = { name: "running" };
 
 type LivePhase = Exclude<TaskPhase["name"], "ended">;
-type Step = Exclude<LifecycleEvent["type"], "failed" | "canceled" | "answered" | "completed">;
+type Step = Exclude<
+  LifecycleEvent["type"],
+  "failed" | "canceled" | "answered" | "completed" | "suspended"
+>;
 
 /** The moves other than the endings, the answer and completion, by phase and event. */
 const MOVES: Readonly<Record<Step, Partial<Record<LivePhase, LivePhase>>>> = {
@@ -100,6 +110,10 @@ export function transition(phase: TaskPhase, event: LifecycleEvent): Transition 
       };
     case "canceled":
       return { ok: true, phase: { name: "ended", outcome: { state: "canceled" } } };
+    case "suspended":
+      return phase.name === "parked"
+        ? { ok: true, phase: { name: "ended", outcome: { state: "suspended" } } }
+        : refuse(phase, event);
     case "completed":
       // A run may end while a prompt is shown (a subagent's request outlived its turn); a
       // rewind's dry run completes before any prompt (docs/control.md).
@@ -143,6 +157,8 @@ export function a2aState(phase: TaskPhase): TaskState {
           return TaskState.TASK_STATE_FAILED;
         case "canceled":
           return TaskState.TASK_STATE_CANCELED;
+        case "suspended":
+          return TaskState.TASK_STATE_INPUT_REQUIRED;
       }
   }
 }

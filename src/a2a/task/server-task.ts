@@ -115,10 +115,15 @@ export class ServerTask {
       if (this.origin.kind === "client") this.origin.ticket.release();
     }
     await core.endedGate;
-    if (core.phase.name === "ended") core.worktree?.afterEnd(core.phase.outcome.state);
+    const suspended = this.suspended;
+    if (core.phase.name === "ended" && !suspended) {
+      core.worktree?.afterEnd(core.phase.outcome.state);
+    }
     core.prompts.clearTimer();
     core.background.clearTimeout();
-    core.prompts.settleAll(DENY_TASK_OVER);
+    // A suspended task's prompt is not denied: Claude would go on with a refusal the caller never
+    // gave. The closing process withdraws it; the next server keeps the prompt (recovery.ts).
+    if (!suspended) core.prompts.settleAll(DENY_TASK_OVER);
     for (const runId of core.ownedRuns) this.env.disown(runId);
     core.lease?.release();
   }
@@ -154,6 +159,22 @@ export class ServerTask {
    */
   cancel(bus: ExecutionEventBus, session: ClaudeSession | undefined, operator?: string): boolean {
     return this.finish.cancel(bus, session, operator);
+  }
+
+  /** Whether the server stopped while it was parked (`suspend`). */
+  get suspended(): boolean {
+    const phase = this.core.phase;
+    return phase.name === "ended" && phase.outcome.state === "suspended";
+  }
+
+  /**
+   * The server is stopping: a parked task publishes nothing more, so the store keeps it
+   * INPUT_REQUIRED for the next server (lifecycle.ts). False if it was not parked.
+   */
+  suspend(): boolean {
+    const done = this.core.step({ type: "suspended" });
+    if (done) this.core.prompts.clearTimer();
+    return done;
   }
 
   /** Reserves the shown prompt for one answering message; returns why it cannot. */

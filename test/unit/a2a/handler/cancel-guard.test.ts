@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { TaskState } from "@a2a-js/sdk";
+import { TaskState, type Message } from "@a2a-js/sdk";
+import { agentMessage, textPart } from "../../../../src/contract/messages.js";
 import { cancelRefusal } from "../../../../src/a2a/handler/cancel-guard.js";
 
-const task = (state: TaskState) => ({
+const task = (state: TaskState, message?: Message) => ({
   id: "t1",
-  status: { state, message: undefined, timestamp: undefined },
+  status: { state, message, timestamp: undefined },
+});
+/** A prompt a restart kept (docs/tasks.md "Answers across a restart"). */
+const kept = agentMessage({ taskId: "t1", contextId: "c1" }, [textPart("kept")], {
+  kind: "ask_user_question",
+  restarted: true,
 });
 
 describe("cancelRefusal: what CancelTask refuses before the SDK sees it", () => {
@@ -29,6 +35,18 @@ describe("cancelRefusal: what CancelTask refuses before the SDK sees it", () => 
       task(TaskState.TASK_STATE_WORKING),
       false,
       "Task t1 is not running on this server and cannot be canceled.",
+    ],
+    [
+      "stored as input-required, not running here",
+      task(TaskState.TASK_STATE_INPUT_REQUIRED),
+      false,
+      "Task t1 is not running on this server and cannot be canceled.",
+    ],
+    [
+      "waiting on a prompt a restart kept: the SDK stores it canceled",
+      task(TaskState.TASK_STATE_INPUT_REQUIRED, kept),
+      false,
+      undefined,
     ],
   ])("%s", (_name, stored, active, expected) => {
     expect(cancelRefusal(stored, active)).toBe(expected);

@@ -15,4 +15,5 @@ export const ENDED_PHASES = {
   completed: { name: "ended", outcome: { state: "completed" } },
   failed: { name: "ended", outcome: { state: "failed", reason: "boom" } },
   canceled: { name: "ended", outcome: { state: "canceled" } },
+  suspended: { name: "ended", outcome: { state: "suspended" } },
 } as const satisfies Record<string, TaskPhase>;

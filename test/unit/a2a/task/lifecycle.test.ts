@@ -25,6 +25,7 @@ const events: Record<string, LifecycleEvent> = {
   completed: { type: "completed" },
   failed: { type: "failed", reason: "boom" },
   canceled: { type: "canceled" },
+  suspended: { type: "suspended" },
 };
 
 /** Every allowed move, as "from --event--> to"; anything else is refused. */
@@ -45,6 +46,8 @@ const ALLOWED = new Map<string, string>([
   ["starting completed", "completed"],
   ["parked completed", "completed"],
   ["waiting completed", "completed"],
+  // The server stops while it waits for an answer: it stays INPUT_REQUIRED for the next server.
+  ["parked suspended", "suspended"],
   ...["queued", "starting", "running", "parked", "waiting"].flatMap((from): [string, string][] => [
     [`${from} failed`, "failed"],
     [`${from} canceled`, "canceled"],
@@ -96,6 +99,7 @@ describe("task lifecycle transitions", () => {
       TaskState.TASK_STATE_COMPLETED,
       TaskState.TASK_STATE_FAILED,
       TaskState.TASK_STATE_CANCELED,
+      TaskState.TASK_STATE_INPUT_REQUIRED,
     ]);
   });
 
@@ -109,6 +113,7 @@ describe("task lifecycle transitions", () => {
       "drop",
       "drop",
       "drop",
+      "drop",
     ]);
   });
 
@@ -119,6 +124,7 @@ describe("task lifecycle transitions", () => {
       false,
       true,
       false,
+      true,
       true,
       true,
       true,
