@@ -22,7 +22,12 @@ const run = isClientCommand(argv)
   ? import("./client/index.js").then(({ runClient, processEnv }) => runClient(argv, processEnv()))
   : argv[0] === "demo"
     ? import("./demo/main.js").then(({ runDemo }) => runDemo(argv.slice(1), io))
-    : main(argv, { ...io, errIsTTY: process.stderr.isTTY === true });
+    : main(
+        argv,
+        { ...io, errIsTTY: process.stderr.isTTY === true },
+        // `--scripted`: the scripted model lives in demo/, above the server's layer.
+        { scripted: (file) => import("./demo/scripted.js").then((m) => m.startScripted(file)) },
+      );
 
 run.then(
   (code) => {
