@@ -10,12 +10,8 @@ import { StartupError, startServer, type RunningServer } from "./server.js";
 import { currentInvocation, type Invocation } from "../common/invocation.js";
 import { packageVersion } from "../common/version.js";
 import { OFFLINE_HINT } from "../doctor/offline-hint.js";
-import {
-  scriptedConfig,
-  scriptedRefusal,
-  type ScriptedRuntime,
-  type StartScripted,
-} from "./scripted-config.js";
+import type { ScriptedRuntime, StartScripted } from "./scripted-config.js";
+import { openScripted } from "./scripted-start.js";
 
 export const USAGE = `Usage: claude-a2a [options]
 
@@ -249,7 +245,7 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
     const { file } = loaded;
     let { config } = loaded;
     if (flags.scripted !== undefined) {
-      ({ config, scripted } = await openScripted(flags.scripted, config, deps));
+      ({ config, scripted } = await openScripted(flags.scripted, config, deps.scripted));
     }
     // The config file's log.level, unless LOG_LEVEL (checked above) says otherwise.
     logger =
@@ -296,24 +292,4 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
   await scripted?.close();
   guard?.dispose();
   return 0;
-}
-
-/**
- * `--scripted <rules.json>`: the config made safe for the scripted model, and the model started
- * on the file's rules. A bad file (or a config it cannot serve) is a `StartupError`: nothing
- * started.
- */
-async function openScripted(
-  rulesFile: string,
-  config: Config,
-  deps: MainDeps,
-): Promise<{ config: Config; scripted: ScriptedRuntime }> {
-  const refusal = scriptedRefusal(config);
-  if (refusal !== undefined) throw new StartupError(refusal);
-  if (deps.scripted === undefined) throw new StartupError("--scripted: not available here");
-  try {
-    return { config: scriptedConfig(config), scripted: await deps.scripted(rulesFile) };
-  } catch (err) {
-    throw new StartupError(`--scripted: ${(err as Error).message}`);
-  }
 }
