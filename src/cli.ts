@@ -54,7 +54,14 @@ const start = (): Promise<number> =>
       : argv[0] === "demo"
         ? import("./demo/main.js").then(({ runDemo }) => runDemo(argv.slice(1), io))
         : import("./app/main.js").then(({ main }) =>
-            main(argv, { ...io, errIsTTY: process.stderr.isTTY === true }),
+            main(
+              argv,
+              { ...io, errIsTTY: process.stderr.isTTY === true },
+              // `--scripted`: the scripted model lives in demo/, above the server's layer.
+              {
+                scripted: (file) => import("./demo/scripted.js").then((m) => m.startScripted(file)),
+              },
+            ),
           );
 const run = typo(argv).then((code) => code ?? start());
 

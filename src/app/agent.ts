@@ -2,6 +2,7 @@
  * Why it is over 300 lines: the one place that wires a served directory's parts together (stores,
  * pool, executor, handler chain, card); each part is built elsewhere, only their order lives here.
  */
+import { mkdir } from "node:fs/promises";
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { A2ARequestHandler, TaskStore } from "@a2a-js/sdk/server";
@@ -75,6 +76,12 @@ export interface AgentOptions {
   readonly slots?: SlotsFactory;
   /** The config file `--config` named (the "strict" sandbox keeps commands from reading it). */
   readonly configFile?: string | null;
+  /**
+   * Where the session map and the pid file live instead of the workspace (`claude-a2a demo`,
+   * `--scripted`): a server on a scripted model never reads or rewrites the real server's
+   * conversations (its transcripts are elsewhere: it would drop every mapping as stale).
+   */
+  readonly stateDir?: string;
 }
 
 /** Everything behind the HTTP surface: the A2A request handler down to the Claude sessions. */
@@ -125,9 +132,18 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   logger.debug({ claude: describePassthrough(config.claude) }, "claude options");
   // Before any session resumes (and before recovery reads their transcripts): stop what a
   // killed predecessor left running in this workspace.
-  const orphans = new OrphanGuard({ cwd, logger: logger.child({ component: "orphans" }) });
+  const stateDir = o.stateDir ?? cwd;
+  if (o.stateDir !== undefined) await mkdir(o.stateDir, { recursive: true });
+  const orphans = new OrphanGuard({
+    cwd: stateDir,
+    logger: logger.child({ component: "orphans" }),
+  });
   await orphans.stopPredecessor();
-  const sessionMap = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
+  const sessionMap = await SessionMap.open({
+    cwd: stateDir,
+    logger,
+    upgradeKey: upgradeSessionKey,
+  });
   const recoveredUsage = transcriptRecoveredUsage(sessionMap, claudeEnv);
   const stores: TaskStores = o.taskStore
     ? memoryStores(o.taskStore)

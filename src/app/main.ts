@@ -9,6 +9,9 @@ import { createLogger, LOG_LEVELS, logFormat, logLevel } from "../common/logging
 import { StartupError, startServer, type RunningServer } from "./server.js";
 import { currentInvocation, type Invocation } from "../common/invocation.js";
 import { packageVersion } from "../common/version.js";
+import { OFFLINE_HINT } from "../doctor/offline-hint.js";
+import type { ScriptedRuntime, StartScripted } from "./scripted-config.js";
+import { openScripted } from "./scripted-start.js";
 
 export const USAGE = `Usage: claude-a2a [options]
 
@@ -23,6 +26,10 @@ Options:
       --workspace <name>=<dir>
                        serve <dir> as the workspace <name> under /agents/<name>/
                        (repeatable; adds to, or overrides, the config's workspaces)
+      --scripted <rules.json>
+                       serve on a scripted model (no login, no network; its state kept
+                       apart from the real server's): docs/demo.md, example in
+                       docs/examples/scripted-rules.json
       --check          check the config and the environment, print what is wrong, and exit
   -h, --help           show this help and exit
   -v, --version        print the version and exit
@@ -68,6 +75,8 @@ export interface MainDeps {
   readonly invocation?: Invocation;
   /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
   readonly stopSignal?: (server: RunningServer) => Promise<void>;
+  /** `--scripted`: starts the scripted model (src/demo/, above this layer: the cli gives it). */
+  readonly scripted?: StartScripted;
 }
 
 interface Flags {
@@ -79,6 +88,7 @@ interface Flags {
   cwd?: string;
   workspace?: string[];
   check?: boolean;
+  scripted?: string;
 }
 
 export function parseFlags(argv: readonly string[]): Flags {
@@ -93,6 +103,7 @@ export function parseFlags(argv: readonly string[]): Flags {
       cwd: { type: "string" },
       workspace: { type: "string", multiple: true },
       check: { type: "boolean" },
+      scripted: { type: "string" },
     },
     strict: true,
     allowPositionals: false,
@@ -145,7 +156,7 @@ async function warnIfNoCredentials(logger: Logger): Promise<void> {
   if (check.ok) return;
   logger.warn(
     { check: check.name, detail: check.detail, fix: check.fix },
-    "Claude Code is not logged in on this machine: every task will fail until it is (run `claude` once and log in, or set ANTHROPIC_API_KEY; `claude-a2a --check` tells what is missing; to try it offline on a scripted model: npm run demo, or claude-a2a demo when installed)",
+    `Claude Code is not logged in on this machine: every task will fail until it is (run \`claude\` once and log in, or set ANTHROPIC_API_KEY; \`claude-a2a --check\` tells what is missing; ${OFFLINE_HINT})`,
   );
 }
 
@@ -225,12 +236,18 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
   }
   let logger: Logger;
   let server: RunningServer;
+  let scripted: ScriptedRuntime | undefined;
   try {
-    const { config, file } = await loadConfig({
+    const loaded = await loadConfig({
       cwd: deps.cwd ?? process.cwd(),
       configPath: flags.config,
       overrides: overridesOf(flags),
     });
+    const { file } = loaded;
+    let { config } = loaded;
+    if (flags.scripted !== undefined) {
+      ({ config, scripted } = await openScripted(flags.scripted, config, deps.scripted));
+    }
     // The config file's log.level, unless LOG_LEVEL (checked above) says otherwise.
     logger =
       deps.logger ??
@@ -239,15 +256,29 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
         format: logFormat(process.env, process.stdout.isTTY === true),
       });
     logger.info({ configFile: file ?? "(none: defaults)" }, "configuration loaded");
-    await warnIfConfigChanged(file, config.claude.cwd, logger);
-    await warnIfNoCredentials(logger);
-    server = await startServer({ config, logger, configFile: file });
+    if (scripted) {
+      // Neither the real login nor the config's digest: nothing of the real server's is touched.
+      logger.info(
+        { rules: flags.scripted, model: scripted.modelUrl },
+        "serving on a scripted model: no login, no network",
+      );
+    } else {
+      await warnIfConfigChanged(file, config.claude.cwd, logger);
+      await warnIfNoCredentials(logger);
+    }
+    server = await startServer({
+      config,
+      logger,
+      configFile: file,
+      ...(scripted && { claudeEnv: scripted.env, stateDir: scripted.stateDir }),
+    });
     if (io.errIsTTY) {
       const bin = deps.invocation ?? currentInvocation();
       if (server.workspaces.length === 0) io.err(servingLine(server.url, config.claude.cwd, bin));
       for (const w of server.workspaces) io.err(servingLine(w.url, w.cwd, bin));
     }
   } catch (err) {
+    await scripted?.close();
     if (err instanceof ConfigError || err instanceof StartupError) {
       io.err(`claude-a2a: ${err.message}\n`);
       return 1;
@@ -259,6 +290,7 @@ export async function main(argv: readonly string[], io: Io, deps: MainDeps = {})
   // Real signals only: a second one, or a shutdown that hangs, ends the process at once.
   const guard = deps.stopSignal === undefined ? guardShutdown(logger) : undefined;
   await server.close();
+  await scripted?.close();
   guard?.dispose();
   return 0;
 }

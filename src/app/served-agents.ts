@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { createAgent, type Agent, type AgentOptions } from "./agent.js";
 import { legacyAgentCardJson } from "../a2a/card/legacy-card.js";
 import { CardSigningError } from "../a2a/card/signing.js";
@@ -61,6 +62,7 @@ export async function createServedAgents(o: AgentOptions): Promise<ServedAgents>
           // Every line of its sessions, tasks and store says which workspace it is about.
           logger: o.logger.child({ workspace: spec.name }),
           workspace: spec.name,
+          ...(o.stateDir !== undefined && { stateDir: join(o.stateDir, spec.name) }),
           slots: machine.forWorkspace(spec.name, spec.maxLive),
           tracing: shared,
           // A task store given by a test is one store: it would mix the workspaces.

@@ -176,6 +176,7 @@ export async function runDemo(
       config,
       logger,
       claudeEnv: demoEnv(process.env, { modelUrl: model.url, ...workspace }),
+      stateDir: workspace.stateDir,
     });
     const chat =
       deps.chat ??

@@ -16,6 +16,12 @@ export interface DemoWorkspace {
   /** CLAUDE_CONFIG_DIR and CLAUDE_CODE_TMPDIR of the runtime: never the user's own. */
   readonly configDir: string;
   readonly tmpDir: string;
+  /**
+   * Where the server keeps the session map and pid file: never the served directory's, which a
+   * real server may have written (its transcripts are not in `configDir`: the demo would drop
+   * every mapping as stale).
+   */
+  readonly stateDir: string;
   /** Removes what the demo created (a temporary workspace entirely; else its runtime folders). */
   remove(): Promise<void>;
 }
@@ -30,6 +36,7 @@ export async function openDemoWorkspace(dir: string | undefined): Promise<DemoWo
   const root = await realpath(await mkdtemp(join(tmpdir(), "claude-a2a-demo-")));
   const configDir = join(root, "claude-config");
   const tmpDir = join(root, "tmp");
+  const stateDir = join(root, "state");
   await mkdir(configDir);
   await mkdir(tmpDir);
   if (dir !== undefined) {
@@ -43,6 +50,7 @@ export async function openDemoWorkspace(dir: string | undefined): Promise<DemoWo
       worktrees: false,
       configDir,
       tmpDir,
+      stateDir,
       remove: () => rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
     };
   }
@@ -64,6 +72,7 @@ export async function openDemoWorkspace(dir: string | undefined): Promise<DemoWo
     worktrees,
     configDir,
     tmpDir,
+    stateDir,
     remove: () => rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
   };
 }

@@ -1,4 +1,5 @@
 import { constants } from "node:fs";
+import { OFFLINE_HINT } from "./offline-hint.js";
 import { access, mkdir, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -168,7 +169,7 @@ export async function checkCredentials(
     name: "credentials",
     ok: false,
     detail: "no API key, token or claude login found",
-    fix: "run `claude` once and log in, or set ANTHROPIC_API_KEY; to try it offline on a scripted model: npm run demo (or claude-a2a demo when installed)",
+    fix: `run \`claude\` once and log in, or set ANTHROPIC_API_KEY; ${OFFLINE_HINT}`,
   };
 }
 

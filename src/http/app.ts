@@ -15,7 +15,7 @@ import { activatedExtensions } from "../contract/extension.js";
 import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
 import { Authenticator } from "../auth/decide.js";
 import { callerName, CallerUser } from "../identity/caller.js";
-import { authGate } from "./auth.js";
+import { authRefusalOf, authGate } from "./auth.js";
 import { callerOf } from "./caller.js";
 import { healthHttpStatus, type HealthReport } from "./health.js";
 import { errorAnswer, finalErrorHandler, type Binding } from "./error-handler.js";
@@ -24,6 +24,7 @@ import { requestIds } from "./request-ids.js";
 import { requestSpan } from "./request-spans.js";
 import { NO_TRACING, SPAN_STATE_KEY, type TraceSpan, type Tracing } from "../tracing/tracing.js";
 import { routeSdkConsole } from "./sdk-console.js";
+import { requestLogLevel } from "./request-log-level.js";
 import { DEFAULT_KEEP_ALIVE_MS } from "../config/schema.js";
 
 /** The agent at the root, or several workspaces each under `/agents/<name>/`. */
@@ -109,15 +110,21 @@ export function createHttpApp(o: HttpAppOptions): Express {
       return json(body);
     };
     res.on("finish", () => {
-      requestLog.info(
+      const path = req.originalUrl.split("?")[0] ?? "";
+      const ids = requestIds(req.body, path, answer);
+      const level = requestLogLevel({ method: req.method, path, status: res.statusCode, ...ids });
+      // The refusal's reason as the caller got it, never the token (http/auth.ts).
+      const refused = authRefusalOf(res);
+      requestLog[level](
         {
           method: req.method,
-          path: req.originalUrl.split("?")[0],
+          path,
           status: res.statusCode,
           caller: callerName(callerOf(req)),
-          ...requestIds(req.body, req.originalUrl.split("?")[0] ?? "", answer),
+          ...ids,
           ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
           ...(error && { error }),
+          ...(refused !== undefined && { refused }),
         },
         "request",
       );

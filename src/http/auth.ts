@@ -33,6 +33,17 @@ export function challenge(refusal: AuthRefusal): string | undefined {
   }
 }
 
+/** Where the gate leaves a refusal's reason for the request's log line. */
+const REFUSED = "claudeA2aAuthRefusal";
+
+/** The reason the gate refused this request (the caller's message, no token), if it did. */
+export function authRefusalOf(res: {
+  readonly locals: Record<string, unknown>;
+}): string | undefined {
+  const reason = res.locals[REFUSED];
+  return typeof reason === "string" ? reason : undefined;
+}
+
 const ERROR_NAMES = { 401: "unauthorized", 403: "forbidden", 503: "unavailable" } as const;
 
 /**
@@ -61,6 +72,7 @@ export function authGate(o: AuthGateOptions): RequestHandler {
           );
         }
         const status = refusalStatus(refusal);
+        res.locals[REFUSED] = `${refusal.kind}: ${refusalMessage(refusal)}`;
         const header = challenge(refusal);
         if (header !== undefined) res.setHeader("WWW-Authenticate", header);
         res.status(status).json({ error: ERROR_NAMES[status], message: refusalMessage(refusal) });

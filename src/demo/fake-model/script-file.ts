@@ -10,16 +10,18 @@ import type { Matcher, Rule } from "./types.js";
  *       { "match": { "toolResult": true }, "times": 1, "reply": { "kind": "overloaded" } } ] }
  */
 const pattern = z.string();
+// Strict objects throughout: a misspelt key ("matches", "tool_result") is an error, not a rule
+// that silently matches everything.
 const block = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), text: z.string() }),
-  z.object({
+  z.strictObject({ type: z.literal("text"), text: z.string() }),
+  z.strictObject({
     type: z.literal("tool_use"),
     name: z.string(),
     input: z.record(z.string(), z.unknown()),
     id: z.string().optional(),
   }),
 ]);
-const message = z.object({
+const message = z.strictObject({
   kind: z.literal("message"),
   content: z.array(block),
   stopReason: z.enum(["end_turn", "tool_use", "max_tokens", "stop_sequence"]).optional(),
@@ -29,15 +31,15 @@ const message = z.object({
 });
 const replySchema = z.discriminatedUnion("kind", [
   message,
-  z.object({ kind: z.literal("overloaded") }),
-  z.object({ kind: z.literal("bad_request"), message: z.string().optional() }),
-  z.object({
+  z.strictObject({ kind: z.literal("overloaded") }),
+  z.strictObject({ kind: z.literal("bad_request"), message: z.string().optional() }),
+  z.strictObject({
     kind: z.literal("drop"),
     reply: message,
     afterEvents: z.number().int().nonnegative(),
   }),
 ]);
-const ruleSchema = z.object({
+const ruleSchema = z.strictObject({
   name: z.string().optional(),
   match: z
     .object({
@@ -51,21 +53,31 @@ const ruleSchema = z.object({
 });
 export const scriptSchema = z.object({ rules: z.array(ruleSchema) }).strict();
 
-function toPattern(s: string): string | RegExp {
+/** A string, or a regular expression written "/…/flags"; `where` names it in an error. */
+function toPattern(s: string, where: string): string | RegExp {
   const m = /^\/(.*)\/([a-z]*)$/s.exec(s);
-  return m ? new RegExp(m[1] ?? "", m[2]) : s;
+  if (!m) return s;
+  try {
+    return new RegExp(m[1] ?? "", m[2]);
+  } catch (err) {
+    throw new Error(`invalid fake-model script:\n${where}: ${(err as Error).message}`);
+  }
 }
 
 export function loadScript(json: unknown): Rule[] {
   const parsed = scriptSchema.safeParse(json);
   if (!parsed.success)
     throw new Error(`invalid fake-model script:\n${z.prettifyError(parsed.error)}`);
-  return parsed.data.rules.map((r) => {
+  return parsed.data.rules.map((r, i) => {
     const { lastUserText, toolResult, subagent } = r.match;
+    const at = `rules[${i}].match`;
     const match: Matcher = {
-      ...(lastUserText !== undefined && { lastUserText: toPattern(lastUserText) }),
+      ...(lastUserText !== undefined && {
+        lastUserText: toPattern(lastUserText, `${at}.lastUserText`),
+      }),
       ...(toolResult !== undefined && {
-        toolResult: typeof toolResult === "boolean" ? toolResult : toPattern(toolResult),
+        toolResult:
+          typeof toolResult === "boolean" ? toolResult : toPattern(toolResult, `${at}.toolResult`),
       }),
       ...(subagent !== undefined && { subagent }),
     };

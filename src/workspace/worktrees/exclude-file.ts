@@ -21,7 +21,7 @@ export async function excludeServerFiles(
   );
   // Never through a link at `info` or `info/exclude` (common/safe-files.ts).
   const current = await readTextInside(repo, "info/exclude");
-  const next = withExcludes(current, patterns);
+  const next = withExcludes(current, patterns, "worktree");
   if (next === undefined) return;
   await writeFileInside(repo, "info/exclude", next);
 }

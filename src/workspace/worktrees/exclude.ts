@@ -35,7 +35,7 @@ export async function excludeServerFiles(
   const inside = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
   const [root, file] = inside ? [cwd, join(rel, "info", "exclude")] : [gitDir, "info/exclude"];
   const current = await readTextInside(root, file);
-  const next = withExcludes(current, patterns);
+  const next = withExcludes(current, patterns, "shared");
   if (next === undefined) return [];
   await writeFileInside(root, file, next);
   return patterns.filter((p) => !current.split("\n").includes(p));

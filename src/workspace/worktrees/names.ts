@@ -49,20 +49,33 @@ export function commitMessage(taskId: string, state: string): string {
 }
 
 /** Marks the block this server owns in `.git/info/exclude`. */
-export const EXCLUDE_MARKER = "# claude-a2a (claude.isolation: worktree)";
+/** Which `claude.isolation` wrote an exclude block: its heading names it. */
+export type ExcludeMode = "worktree" | "shared";
+
+/** The heading of the server's block in `.git/info/exclude`, for the mode that wrote it. Pure. */
+export const excludeMarker = (mode: ExcludeMode): string =>
+  `# claude-a2a (claude.isolation: ${mode})`;
+
+export const EXCLUDE_MARKER = excludeMarker("worktree");
 
 /**
  * The exclude file with the patterns the server needs: its worktrees folder and its own files in
  * the workspace (inbox, store, session map), so the checkout's `git status` does not change and a
  * task's commit never takes them. Patterns already there are not repeated; undefined when
- * nothing is missing. `patterns` are anchored (`/…`) by the caller. Pure.
+ * nothing is missing. `patterns` are anchored (`/…`) by the caller; the block's heading names
+ * the `mode` that adds them (a file served both ways gets a heading of each). Pure.
  */
-export function withExcludes(current: string, patterns: readonly string[]): string | undefined {
+export function withExcludes(
+  current: string,
+  patterns: readonly string[],
+  mode: ExcludeMode = "worktree",
+): string | undefined {
   const have = new Set(current.split("\n").map((line) => line.trim()));
   const missing = patterns.filter((p) => !have.has(p));
   if (missing.length === 0) return undefined;
   const head = current === "" || current.endsWith("\n") ? current : `${current}\n`;
-  const marker = have.has(EXCLUDE_MARKER) ? [] : [EXCLUDE_MARKER];
+  const heading = excludeMarker(mode);
+  const marker = have.has(heading) ? [] : [heading];
   return `${head}${[...marker, ...missing].join("\n")}\n`;
 }
 

@@ -56,7 +56,7 @@ describe("claude-a2a --check", () => {
 
   // On macOS a `claude` login is in the keychain: the check passes there without looking.
   it.skipIf(process.platform === "darwin")(
-    "no credentials: the fix line offers the offline demo (skipped on macOS: keychain login)",
+    "no credentials: the fix line offers --scripted and the demo (skipped on macOS: keychain login)",
     async () => {
       for (const v of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"]) {
         vi.stubEnv(v, "");
@@ -74,7 +74,7 @@ describe("claude-a2a --check", () => {
       expect(r.code).toBe(1);
       expect(r.out).toContain(
         "FAIL  credentials: no API key, token or claude login found\n" +
-          "      fix: run `claude` once and log in, or set ANTHROPIC_API_KEY; to try it offline on a scripted model: npm run demo (or claude-a2a demo when installed)\n",
+          "      fix: run `claude` once and log in, or set ANTHROPIC_API_KEY; to serve this directory offline on a scripted model: claude-a2a --scripted <rules.json> (docs/demo.md; an example: docs/examples/scripted-rules.json); to try the demo: npm run demo, or claude-a2a demo when installed\n",
       );
     },
   );

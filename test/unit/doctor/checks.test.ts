@@ -131,7 +131,8 @@ describe("claude-a2a --check", () => {
     expect(none.ok).toBe(false);
     expect(none.fix).toMatch(/claude/);
     // No login yet: the offline demo is the way to try it now.
-    expect(none.fix).toContain("npm run demo (or claude-a2a demo when installed)");
+    expect(none.fix).toContain("claude-a2a --scripted <rules.json>");
+    expect(none.fix).toContain("npm run demo, or claude-a2a demo when installed");
   });
 
   it("workspace and store: writable directory, SQLite readable, memory always fine", async () => {

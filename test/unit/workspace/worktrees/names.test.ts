@@ -6,6 +6,7 @@ import {
   branchName,
   commitMessage,
   EXCLUDE_MARKER,
+  excludeMarker,
   excludePatterns,
   resolveServerPath,
   readablePart,
@@ -71,6 +72,17 @@ describe("the exclude file", () => {
     expect(withExcludes(first ?? "", ["/.claude/a2a-worktrees/", "/x"])).toBeUndefined();
     expect(withExcludes(first ?? "", ["/y"])).toBe(`${first ?? ""}/y\n`);
     expect(withExcludes("", ["/x"])).toBe(`${EXCLUDE_MARKER}\n/x\n`);
+  });
+
+  it("heads the block with the mode that wrote it", () => {
+    expect(excludeMarker("shared")).toBe("# claude-a2a (claude.isolation: shared)");
+    expect(EXCLUDE_MARKER).toBe("# claude-a2a (claude.isolation: worktree)");
+    const shared = withExcludes("", ["/.claude/claude-a2a.db*"], "shared") ?? "";
+    expect(shared).toBe("# claude-a2a (claude.isolation: shared)\n/.claude/claude-a2a.db*\n");
+    // Served with worktrees later: its own heading over what it adds.
+    expect(withExcludes(shared, ["/.claude/worktrees/"], "worktree")).toBe(
+      `${shared}${EXCLUDE_MARKER}\n/.claude/worktrees/\n`,
+    );
   });
 
   it("anchors patterns and escapes glob characters", () => {
