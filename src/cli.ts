@@ -19,13 +19,13 @@ const isVersionOnly = (argv: readonly string[]): boolean =>
   argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v");
 
 /** What `claude-a2a <word>` may start: a typo of one is answered with the nearest. */
-const COMMANDS: readonly string[] = [...CLIENT_COMMANDS, "demo"];
+const COMMANDS: readonly string[] = [...CLIENT_COMMANDS, "demo", "serve"];
 
 /** `sned` → "did you mean send?", exit 2; undefined when argv starts with no such typo. */
 async function typo(argv: readonly string[]): Promise<number | undefined> {
   const word = argv[0];
   // Options and the server's own words go to the server, which explains them itself.
-  if (word === undefined || word.startsWith("-") || word === "serve") return undefined;
+  if (word === undefined || word.startsWith("-")) return undefined;
   if (COMMANDS.includes(word)) return undefined;
   const { nearestCommand } = await import("./client/suggest.js");
   const nearest = nearestCommand(word, COMMANDS);
@@ -40,7 +40,8 @@ const io = {
   out: (text: string) => process.stdout.write(text),
   err: (text: string) => process.stderr.write(text),
 };
-const argv = process.argv.slice(2);
+// `claude-a2a serve …` is the server too, as `claude-a2a …` is (the word people type for it).
+const argv = process.argv[2] === "serve" ? process.argv.slice(3) : process.argv.slice(2);
 const start = (): Promise<number> =>
   isVersionOnly(argv)
     ? import("./common/version.js").then(({ packageVersion }) => {

@@ -13,7 +13,7 @@ import { OFFLINE_HINT } from "../doctor/offline-hint.js";
 import type { ScriptedRuntime, StartScripted } from "./scripted-config.js";
 import { openScripted } from "./scripted-start.js";
 
-export const USAGE = `Usage: claude-a2a [options]
+export const USAGE = `Usage: claude-a2a [serve] [options]
 
 Serves a Claude Code agent, working in the current directory, over the A2A protocol v1.0.
 Settings are read from .claude/claude-a2a.config.json in the working directory.

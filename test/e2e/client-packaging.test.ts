@@ -62,7 +62,7 @@ describe("the packed package", () => {
     // The dependencies an install would bring: the repository's own.
     await symlink(join(repo, "node_modules"), join(pkg, "node_modules"), "dir");
     const help = await run(process.execPath, [bin, "--help"]);
-    expect(help.stdout).toContain("Usage: claude-a2a [options]");
+    expect(help.stdout).toContain("Usage: claude-a2a [serve] [options]");
     expect(help.stdout).toContain("claude-a2a chat");
 
     const agent = await startEchoAgent();

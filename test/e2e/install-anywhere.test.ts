@@ -9,7 +9,7 @@
  * minutes on a 2-core machine, hence the long timeouts.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir, realpath, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -111,6 +111,37 @@ describe("claude-a2a installed from the packed tarball", () => {
     expect(sent.stdout).toMatch(/^Hi from the install\.\n\[completed\] \$[\d.]+ · /);
     expect(model.unmatched).toEqual([]);
 
+    term.write(KEY.ctrlC);
+    expect(await term.exited).toBe(0);
+    term = undefined;
+  }, 180_000);
+
+  it("serves a project offline with the README's command and the example rules it ships", async () => {
+    // No credential and no model of the test's: the command's own scripted model answers.
+    const project = await realpath(await mkdtemp(join(tmp, "offline-project-")));
+    const home = await realpath(await mkdtemp(join(tmp, "offline-home-")));
+    const bin = join(prefix, "bin");
+    const env = {
+      PATH: [bin, dirname(process.execPath), process.env.PATH ?? ""].join(delimiter),
+      HOME: home,
+      TMPDIR: tmp,
+      NO_COLOR: "1",
+      // `npm root -g` of a shell whose global prefix is the test's.
+      npm_config_prefix: prefix,
+    };
+    const port = await freePort();
+    const readme = await readFile(join(repo, "README.md"), "utf8");
+    const command = /^claude-a2a serve --scripted .*$/m.exec(readme)?.[0];
+    expect(command, "the README's offline command").toBeDefined();
+    term = commandInTerminal("sh", ["-c", `${command} --port ${port}`], env, project);
+    const url = `http://127.0.0.1:${port}`;
+    await term.waitFor(`claude-a2a: serving ${project}`, { timeoutMs: 60_000 });
+    const sent = await run("claude-a2a", ["send", "--url", url, "Hello"], {
+      cwd: home,
+      env: { ...env, XDG_CONFIG_HOME: home },
+    });
+    expect(sent.stdout).toContain("Hello! I am a scripted model");
+    expect(sent.stdout).toContain("[completed]");
     term.write(KEY.ctrlC);
     expect(await term.exited).toBe(0);
     term = undefined;

@@ -112,7 +112,7 @@ describe("--scripted <rules.json>: your own project, offline", () => {
 describe("--scripted with a bad rules file", () => {
   const run = (cwd: string, rules: string, port: number) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const args = [BUILT_CLI, "--port", String(port), "--scripted", rules];
+      const args = [BUILT_CLI, "serve", "--port", String(port), "--scripted", rules];
       const child = spawn(process.execPath, args, {
         cwd,
         env: { PATH: process.env.PATH ?? "", HOME: cwd },
