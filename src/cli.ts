@@ -14,6 +14,10 @@ const CLIENT_COMMANDS: readonly string[] = ["send", "chat", "tasks", "task", "ca
 const isClientCommand = (argv: readonly string[]): boolean =>
   argv[0] !== undefined && CLIENT_COMMANDS.includes(argv[0]);
 
+/** `claude-a2a --help` alone: the server's help, answered without loading the server. */
+const isHelpOnly = (argv: readonly string[]): boolean =>
+  argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h");
+
 /** `claude-a2a --version` alone: answered without loading the server. */
 const isVersionOnly = (argv: readonly string[]): boolean =>
   argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v");
@@ -48,22 +52,28 @@ const start = (): Promise<number> =>
         io.out(`${packageVersion()}\n`);
         return 0;
       })
-    : isClientCommand(argv)
-      ? import("./client/index.js").then(({ runClient, processEnv }) =>
-          runClient(argv, processEnv()),
-        )
-      : argv[0] === "demo"
-        ? import("./demo/main.js").then(({ runDemo }) => runDemo(argv.slice(1), io))
-        : import("./app/main.js").then(({ main }) =>
-            main(
-              argv,
-              { ...io, errIsTTY: process.stderr.isTTY === true },
-              // `--scripted`: the scripted model lives in demo/, above the server's layer.
-              {
-                scripted: (file) => import("./demo/scripted.js").then((m) => m.startScripted(file)),
-              },
-            ),
-          );
+    : isHelpOnly(argv)
+      ? import("./app/usage.js").then(({ USAGE }) => {
+          io.out(USAGE);
+          return 0;
+        })
+      : isClientCommand(argv)
+        ? import("./client/index.js").then(({ runClient, processEnv }) =>
+            runClient(argv, processEnv()),
+          )
+        : argv[0] === "demo"
+          ? import("./demo/main.js").then(({ runDemo }) => runDemo(argv.slice(1), io))
+          : import("./app/main.js").then(({ main }) =>
+              main(
+                argv,
+                { ...io, errIsTTY: process.stderr.isTTY === true },
+                // `--scripted`: the scripted model lives in demo/, above the server's layer.
+                {
+                  scripted: (file) =>
+                    import("./demo/scripted.js").then((m) => m.startScripted(file)),
+                },
+              ),
+            );
 const run = typo(argv).then((code) => code ?? start());
 
 run.then(

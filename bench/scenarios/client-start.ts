@@ -57,6 +57,7 @@ export async function clientStart(_rig: Rig, plan: Plan, log: (line: string) => 
   const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
   const node: number[] = [];
   const version: number[] = [];
+  const help: number[] = [];
   const send: number[] = [];
   try {
     // Interleaved, so that the machine's load moves every variant alike; one warm-up round
@@ -64,10 +65,12 @@ export async function clientStart(_rig: Rig, plan: Plan, log: (line: string) => 
     for (let round = -1; round < plan.clientStartRounds; round++) {
       const n = await cpuToExit(["-e", "0"]);
       const v = await cpuToExit([CLI, "--version"]);
+      const h = await cpuToExit([CLI, "--help"]);
       const s = await cpuToFirstRequest(listener, url);
       if (round < 0) continue;
       node.push(n);
       version.push(v);
+      help.push(h);
       send.push(s);
     }
   } finally {
@@ -86,6 +89,7 @@ export async function clientStart(_rig: Rig, plan: Plan, log: (line: string) => 
   return [
     row("node -e 0", node, { baseline: true }),
     row("claude-a2a --version", version, { target: "≤ 1.5×" }),
+    row("claude-a2a --help", help, { target: "≤ 1.5×" }),
     row("claude-a2a send, to its first request", send, { target: "≤ 3×" }),
   ];
 }
