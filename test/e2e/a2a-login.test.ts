@@ -71,8 +71,11 @@ describe("A2A server: Claude Code not logged in", () => {
     const [warning] = startup;
     expect(warning?.msg).toContain("run `claude` once and log in, or set ANTHROPIC_API_KEY");
     expect(warning?.msg).toContain(
-      "to try it offline on a scripted model: npm run demo, or claude-a2a demo when installed",
+      "to serve this directory offline on a scripted model: claude-a2a --scripted <rules.json>",
     );
-    expect(warning?.fix).toContain("npm run demo (or claude-a2a demo when installed)");
+    expect(warning?.msg).toContain(
+      "to try the demo: npm run demo, or claude-a2a demo when installed",
+    );
+    expect(warning?.fix).toContain("claude-a2a --scripted <rules.json>");
   });
 });
