@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
-import { basename, delimiter, dirname, join, relative, isAbsolute } from "node:path";
+import { basename, delimiter, dirname, join } from "node:path";
+import { within } from "./safe-files.js";
 
 /**
  * How a person runs this package's bin from where they stand, for the lines that tell them what
@@ -25,11 +26,6 @@ export interface InvocationFacts {
   /** Whether a file exists (a `package.json` above a `node_modules`). */
   readonly exists: (path: string) => boolean;
 }
-
-const within = (dir: string, path: string): boolean => {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-};
 
 /** A path as a shell word: quoted when it holds anything but plain characters. Pure. */
 const shellWord = (path: string): string =>
