@@ -17,9 +17,7 @@ import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
 import { peersOf } from "../peers/peer-client.js";
-import { GenerationsRequestHandler } from "../a2a/handler/generations-handler.js";
 import { FLEET_EVENTS_DELAY_MS, KeptEvents, LIVE_EVENTS_DELAY_MS } from "../store/kept-events.js";
-import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
 import { RetryingPushSender } from "../a2a/push/sender.js";
 import { pushTargetPolicy } from "../a2a/push/target.js";
 import type { Inbox } from "../a2a/task/environment.js";
@@ -48,6 +46,7 @@ import { claudeEnvironment, type SessionWiring } from "./session-factory.js";
 import { openSessionPool } from "./session-pool.js";
 import { controlEnvironment } from "./control-wiring.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
+import { requestStack } from "./request-stack.js";
 import * as fleets from "../fleet/open.js";
 import { openSandbox } from "../sandbox/workspace-sandbox.js";
 import { logSandboxDenials } from "../sandbox/denial-log.js";
@@ -303,16 +302,15 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     cancelingOperator: (taskId: string, name: string | undefined) =>
       executor.cancelingOperator(taskId, name),
   };
-  const guarded = new (fleet ? fleets.FleetRequestHandler.on(fleet) : OperatorRequestHandler)(
-    operators,
+  const requestHandler = requestStack({
     card,
     taskStore,
     executor,
     busManager,
-    stores.pushStore,
+    pushStore: stores.pushStore,
     pushSender,
     pushTargets,
-    {
+    policy: {
       maxBudgetUsd: config.claude.maxBudgetUsd,
       callerLimits: limits,
       models,
@@ -320,16 +318,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       sandbox: sandbox.policy,
       permissionModes,
     },
-    cards.extended && extendedCardProvider(cards.extended),
-  );
-  // With event numbers, the v1.1 generations too (a request that activates them).
-  const requestHandler = replay
-    ? new GenerationsRequestHandler(guarded, {
-        log: replay,
-        workspace: o.workspace ?? "",
-        logger: a2aLogger,
-      })
-    : guarded;
+    extendedCard: cards.extended && extendedCardProvider(cards.extended),
+    operators,
+    fleet,
+    // With event numbers, the v1.1 generations too (a request that activates them).
+    replay: replay && { log: replay, workspace: o.workspace ?? "", logger: a2aLogger },
+  });
   // Last: the spares' sessions report to the executor once taken.
   pool.fillSpares();
   worktrees?.onSpareReady(() => pool.fillSpares());

@@ -90,6 +90,30 @@ describe("the src/ tree", () => {
     expect(sources.filter((file) => moduleOf(file) === "contract").length).toBeGreaterThan(10);
   });
 
+  it("builds the request handler from decorators: no request handler extends another", () => {
+    // A layer extends the pass-through `HandlerLayer` only (src/a2a/handler/handler-layer.ts) and
+    // reaches the layer below through `inner`; src/app/request-stack.ts lists the stack.
+    const classes = sources.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/class\s*(\w*)\s+extends\s+([\w.]+)/g)].map(
+        ([, name = "", base = ""]) => ({ file: relative(SRC, file), name, base }),
+      ),
+    );
+    const handlers = new Set(classes.filter((c) => c.base === "HandlerLayer").map((c) => c.name));
+    for (const file of sources) {
+      const text = readFileSync(file, "utf8");
+      for (const [, name = ""] of text.matchAll(
+        /class\s+(\w+)[^{]*implements[^{]*A2ARequestHandler/g,
+      )) {
+        handlers.add(name);
+      }
+    }
+    const tower = classes
+      .filter((c) => /Handler$/.test(c.base) || handlers.has(c.base.split(".").pop() ?? ""))
+      .map((c) => `${c.file}: ${c.name || "(anonymous)"} extends ${c.base}`);
+    expect(tower).toEqual([]);
+    expect(handlers.size).toBeGreaterThanOrEqual(7);
+  });
+
   it("keeps src/a2a/ in sub-domain folders, each with an index.ts", () => {
     const a2a = join(SRC, "a2a");
     const top = readdirSync(a2a).filter((n) => !statSync(join(a2a, n)).isDirectory());

@@ -1,8 +1,10 @@
 /**
- * Between the A2A SDK and our tasks: the guarded request handler (the SDK's handler with the
- * checks that must refuse a request before any task or bus exists), the operator role over it
- * (an operator's request on another caller's task is served in that owner's scope), the bus
- * manager, and the task channel through which a task publishes events and writes the store.
+ * Between the A2A SDK and our tasks: the layers of the request handler stack, each a decorator
+ * over the one below (`HandlerLayer`; src/app/request-stack.ts lists them): the guards (the
+ * checks that must refuse a request before any task or bus exists), the operator role (an
+ * operator's request on another caller's task is served in that owner's scope), replay and
+ * generations; the bus manager, and the task channel through which a task publishes events and
+ * writes the store.
  *
  * Imported by the bindings' wiring (src/app/agent.ts, src/app/server.ts) and by task/ and routing/ (the
  * channel). It imports the contract, content/ and push/, and src/limits/ (the admission of a new
@@ -13,6 +15,7 @@ export {
   type ActiveTasks,
   type NewTaskLimits,
 } from "./guarded-request-handler.js";
+export { HandlerLayer } from "./handler-layer.js";
 export { OperatorRequestHandler, type OperatorAccess } from "./operator-request-handler.js";
 export { CallerLimitError } from "./limit-error.js";
 export { TaskBusManager } from "./bus-manager.js";
