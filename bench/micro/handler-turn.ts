@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { Role, TaskState, type Message } from "@a2a-js/sdk";
 import { ServerCallContext, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { pino } from "pino";
-import type * as Bus from "../../src/a2a/handler/bus-manager.js";
+import type * as Bus from "../../src/a2a/channel/bus-manager.js";
 import type * as Stores from "../../src/store/task-stores.js";
 import type * as Terminal from "../../src/store/terminal-task-store.js";
 import type * as Exchanged from "../../src/store/exchanged-history-store.js";
@@ -42,7 +42,7 @@ const load = <T>(root: string, path: string): Promise<T> =>
 async function build(root: string) {
   const [bus, stores, terminal, exchanged, push, card, config, messages, statuses, usage] =
     await Promise.all([
-      load<typeof Bus>(root, "a2a/handler/bus-manager.js"),
+      load<typeof Bus>(root, "a2a/channel/bus-manager.js"),
       load<typeof Stores>(root, "store/task-stores.js"),
       load<typeof Terminal>(root, "store/terminal-task-store.js"),
       load<typeof Exchanged>(root, "store/exchanged-history-store.js"),

@@ -24,7 +24,7 @@ import type { ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type * as App from "../../src/http/app.js";
 import type * as ClientErrors from "../../src/http/client-errors.js";
 import type * as Logging from "../../src/common/logging.js";
-import type * as Bus from "../../src/a2a/handler/bus-manager.js";
+import type * as Bus from "../../src/a2a/channel/bus-manager.js";
 import type * as Stores from "../../src/store/task-stores.js";
 import type * as Terminal from "../../src/store/terminal-task-store.js";
 import type * as Exchanged from "../../src/store/exchanged-history-store.js";
@@ -45,7 +45,7 @@ const [app, clientErrors, logging, bus, stores, terminal, exchanged, push] = awa
   load<typeof App>("http/app.js"),
   load<typeof ClientErrors>("http/client-errors.js"),
   load<typeof Logging>("common/logging.js"),
-  load<typeof Bus>("a2a/handler/bus-manager.js"),
+  load<typeof Bus>("a2a/channel/bus-manager.js"),
   load<typeof Stores>("store/task-stores.js"),
   load<typeof Terminal>("store/terminal-task-store.js"),
   load<typeof Exchanged>("store/exchanged-history-store.js"),

@@ -7,7 +7,7 @@ import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { A2ARequestHandler, TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { TaskBusManager } from "../a2a/handler/bus-manager.js";
+import { TaskBusManager } from "../a2a/channel/bus-manager.js";
 import { buildCards, extendedCardProvider } from "../a2a/card/cards.js";
 import { allowedModes } from "../a2a/card/agent-card.js";
 import { upgradeSessionKey } from "../identity/conversation.js";

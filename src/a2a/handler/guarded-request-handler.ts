@@ -29,7 +29,7 @@ import { answerDecision, stillWorkingMessage } from "./answer-guard.js";
 import { admitNewTask, type NewTaskLimits } from "./caller-admission.js";
 import { cancelRefusal } from "./cancel-guard.js";
 import { checkHistoryLength } from "./history-length.js";
-import { checkNewTask, type NewTaskPolicy } from "./new-task-guard.js";
+import { checkNewTask, type NewTaskPolicy } from "../admission/new-task-guard.js";
 import { HandlerLayer } from "./handler-layer.js";
 
 /** What the guard needs to know of the executor (`steer`: the control extension's steering). */

@@ -23,7 +23,7 @@ import { taskEnvironment, type ExecutorOptions } from "./executor-options.js";
 import type { LiveState, RunOwnership } from "./run-ownership.js";
 import { SessionEvents } from "./session-events.js";
 import { admitControl, controlChecker, type ControlChecker } from "./control-admission.js";
-import { admitTask } from "./task-admission.js";
+import { admitTask } from "../admission/task-admission.js";
 import { openChannel } from "./task-channels.js";
 import { endTaskSpan, taskSpan } from "./task-spans.js";
 import { RestartClaims, suspendParked } from "./restart-claims.js";

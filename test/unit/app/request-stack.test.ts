@@ -3,7 +3,7 @@ import type { GetTaskRequest, Task } from "@a2a-js/sdk";
 import { InMemoryTaskStore, ServerCallContext, type A2ARequestHandler } from "@a2a-js/sdk/server";
 import { describe, expect, it } from "vitest";
 import { buildAgentCard } from "../../../src/a2a/card/agent-card.js";
-import { TaskBusManager } from "../../../src/a2a/handler/bus-manager.js";
+import { TaskBusManager } from "../../../src/a2a/channel/bus-manager.js";
 import { GenerationsRequestHandler } from "../../../src/a2a/handler/generations-handler.js";
 import { HandlerLayer } from "../../../src/a2a/handler/handler-layer.js";
 import { OperatorRequestHandler } from "../../../src/a2a/handler/operator-request-handler.js";

@@ -19,8 +19,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { EVERY_TASK, userMessage } from "../../../support/harness/messages.js";
 import { guardedStack } from "../../../support/unit/guarded-stack.js";
 import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
-import type {
-  GuardedRequestHandler} from "../../../../src/a2a/handler/guarded-request-handler.js";
+import type { GuardedRequestHandler } from "../../../../src/a2a/handler/guarded-request-handler.js";
 import {
   historyLengthProblem,
   stillWorkingMessage,

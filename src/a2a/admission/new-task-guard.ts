@@ -1,6 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
-import { requestedBudget } from "../task/task-usage.js";
-import { taskSettings, type TaskPolicies } from "../task/task-settings.js";
+import { requestedBudget } from "./task-budget.js";
+import { taskSettings, type TaskPolicies } from "./task-settings.js";
 
 /** What a new task's message may choose, from the config (an unset policy checks nothing). */
 export interface NewTaskPolicy extends TaskPolicies {

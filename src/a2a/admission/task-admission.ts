@@ -4,8 +4,9 @@ import { delegationDepthOf } from "../../contract/delegation.js";
 import { taskInbox } from "../../workspace/inbox.js";
 import { InputError, planPrompt, type PromptPlan } from "../content/input.js";
 import type { TurnPolicy } from "../task/environment.js";
-import { taskSettings } from "../task/task-settings.js";
-import { requestedBudget, type TaskBudget } from "../task/task-usage.js";
+import { taskSettings } from "./task-settings.js";
+import type { TaskBudget } from "../task/task-usage.js";
+import { requestedBudget } from "./task-budget.js";
 
 /** What a client's new task runs with, or why it fails before it runs. */
 export type Admission =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkNewTask, type NewTaskPolicy } from "../../../../src/a2a/handler/new-task-guard.js";
+import { checkNewTask, type NewTaskPolicy } from "../../../../src/a2a/admission/new-task-guard.js";
 import { TEXT } from "../../../../src/contract/texts.js";
 import { PLAN_TEXT } from "../../../../src/contract/plan.js";
 import { CONTROL_EXTENSION_URI } from "../../../../src/contract/control.js";

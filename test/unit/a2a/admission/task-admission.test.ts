@@ -1,6 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { admitTask, type Admission } from "../../../../src/a2a/routing/task-admission.js";
+import { admitTask, type Admission } from "../../../../src/a2a/admission/task-admission.js";
 import { textPart } from "../../../../src/contract/messages.js";
 import { TEXT } from "../../../../src/contract/texts.js";
 
