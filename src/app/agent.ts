@@ -14,6 +14,7 @@ import { upgradeSessionKey } from "../identity/conversation.js";
 import { metricsCallerLabel } from "../identity/metrics-caller.js";
 import { operatorScopes } from "../identity/operators.js";
 import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
+import type { NewTaskPolicy } from "../a2a/admission/new-task-guard.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
 import { peersOf } from "../peers/peer-client.js";
@@ -123,11 +124,16 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   // `claude.isolation: "worktree"`: a workspace that is not a git repository stops startup here.
   const worktrees = await openWorktreeIsolation(config, logger);
   const cwdOf = (key?: string) => (key && worktrees?.cwdOf(key)) ?? cwd;
-  const models = modelPolicyOf(config.claude);
-  const permissionModes = {
-    workspace: config.claude.permissionMode,
-    allowed: allowedModes(config.server, config.claude),
-  };
+  // What a new task's message may choose: the guard checks it, the executor runs with it.
+  const newTasks = {
+    maxBudgetUsd: config.claude.maxBudgetUsd,
+    models: modelPolicyOf(config.claude),
+    sandbox: sandbox.policy,
+    permissionModes: {
+      workspace: config.claude.permissionMode,
+      allowed: allowedModes(config.server, config.claude),
+    },
+  } satisfies NewTaskPolicy;
   logger.debug({ claude: describePassthrough(config.claude) }, "claude options");
   // Before any session resumes (and before recovery reads their transcripts): stop what a
   // killed predecessor left running in this workspace.
@@ -271,10 +277,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       inputTimeoutMs: config.claude.inputTimeoutMs,
       backgroundTasks: config.claude.backgroundTasks,
       backgroundWaitTimeoutMs: config.claude.backgroundWaitTimeoutMs,
-      maxBudgetUsd: config.claude.maxBudgetUsd,
-      models,
-      sandbox: sandbox.policy,
-      permissionModes,
+      ...newTasks,
     },
     taskStore,
     busManager,
@@ -311,12 +314,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     pushSender,
     pushTargets,
     policy: {
-      maxBudgetUsd: config.claude.maxBudgetUsd,
+      ...newTasks,
       callerLimits: limits,
-      models,
       control: { steer: config.server.control.steer },
-      sandbox: sandbox.policy,
-      permissionModes,
     },
     extendedCard: cards.extended && extendedCardProvider(cards.extended),
     operators,

@@ -1,4 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
+import type { TurnSettings } from "../../claude/index.js";
+import type { TaskBudget } from "../task/task-usage.js";
 import { requestedBudget } from "./task-budget.js";
 import { taskSettings, type TaskPolicies } from "./task-settings.js";
 
@@ -8,12 +10,36 @@ export interface NewTaskPolicy extends TaskPolicies {
   readonly maxBudgetUsd?: number | undefined;
 }
 
+/** What a new task's message chose, as read by the guard: the executor runs the task with it. */
+export interface NewTaskChoice {
+  readonly budget: TaskBudget | undefined;
+  readonly settings: TurnSettings;
+}
+
 export type NewTaskCheck =
-  /** `permissionMode`: the message asks for one (the control extension is then acted on). */
-  | { readonly ok: true; readonly permissionMode: boolean }
+  | {
+      readonly ok: true;
+      /** The message asks for a permission mode (the control extension is then acted on). */
+      readonly permissionMode: boolean;
+      /** What it chose, when it creates a task (a message naming one chooses nothing). */
+      readonly chosen?: NewTaskChoice;
+    }
   | { readonly ok: false; readonly reason: string };
 
 const PASS: NewTaskCheck = { ok: true, permissionMode: false };
+
+/**
+ * Where the guard leaves a new task's `NewTaskChoice` in the request's call context
+ * (`ServerCallContext.state`), which the SDK hands the executor: the message is read once.
+ */
+export const NEW_TASK_STATE_KEY = "claude-a2a.newTask";
+
+/** The choice the guard left in a request's state, if it read one. */
+export function chosenOf(
+  state: ReadonlyMap<string, unknown> | undefined,
+): NewTaskChoice | undefined {
+  return state?.get(NEW_TASK_STATE_KEY) as NewTaskChoice | undefined;
+}
 
 /**
  * A new task's `metadata.maxBudgetUsd` (a positive number, not above `claude.maxBudgetUsd`), and
@@ -31,12 +57,14 @@ export function checkNewTask(
   const budget = requestedBudget(message.metadata, policy.maxBudgetUsd);
   if (!budget.ok) return budget;
   const { models, sandbox, permissionModes } = policy;
-  if (!models && !sandbox && !permissionModes) return PASS;
-  const settings = taskSettings(
-    message.metadata,
-    { models, sandbox, permissionModes },
-    controlActive,
-  );
+  const settings =
+    models || sandbox || permissionModes
+      ? taskSettings(message.metadata, { models, sandbox, permissionModes }, controlActive)
+      : { ok: true as const, settings: {} };
   if (!settings.ok) return settings;
-  return { ok: true, permissionMode: settings.settings.permissionMode !== undefined };
+  return {
+    ok: true,
+    permissionMode: settings.settings.permissionMode !== undefined,
+    chosen: { budget: budget.budget, settings: settings.settings },
+  };
 }

@@ -29,7 +29,11 @@ import { answerDecision, stillWorkingMessage } from "./answer-guard.js";
 import { admitNewTask, type NewTaskLimits } from "./caller-admission.js";
 import { cancelRefusal } from "./cancel-guard.js";
 import { checkHistoryLength } from "./history-length.js";
-import { checkNewTask, type NewTaskPolicy } from "../admission/new-task-guard.js";
+import {
+  checkNewTask,
+  NEW_TASK_STATE_KEY,
+  type NewTaskPolicy,
+} from "../admission/new-task-guard.js";
 import { HandlerLayer } from "./handler-layer.js";
 
 /** What the guard needs to know of the executor (`steer`: the control extension's steering). */
@@ -204,6 +208,8 @@ export class GuardedRequestHandler extends HandlerLayer {
     const checked = checkNewTask(message, this.limits, control);
     if (!checked.ok) throw new RequestMalformedError(checked.reason);
     if (checked.permissionMode) context.addActivatedExtension(CONTROL_EXTENSION_URI);
+    // Read once: the executor runs the new task with what was read here.
+    if (checked.chosen !== undefined) context.state.set(NEW_TASK_STATE_KEY, checked.chosen);
   }
 
   /**

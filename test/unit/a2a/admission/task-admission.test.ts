@@ -29,6 +29,17 @@ describe("admitTask: what a new task's message runs with, or why it fails first"
     });
   });
 
+  it("what the guard read from the message is taken as it is: the message is not read again", () => {
+    const chosen = {
+      budget: { usd: 0.25, source: "metadata.maxBudgetUsd" as const },
+      settings: { model: "m-other" },
+    };
+    // Its metadata asks otherwise: only `chosen` counts (the guard read the same message).
+    const asked = message(text, { maxBudgetUsd: 0.5, model: "m-default" });
+    const a = admitTask(asked, T1, { maxBudgetUsd: 2, models }, chosen);
+    expect(a.ok && { budget: a.budget, settings: a.settings }).toEqual(chosen);
+  });
+
   it("its own budget under the configured one is what it runs with", () => {
     const a = admitTask(message(text, { maxBudgetUsd: 0.5 }), T1, { maxBudgetUsd: 2 });
     expect(a.ok && a.budget).toEqual({ usd: 0.5, source: "metadata.maxBudgetUsd" });
