@@ -34,8 +34,7 @@ import { describePassthrough, passthroughOptions } from "../sessions/session-opt
 import { modelPolicyOf } from "../contract/task-options.js";
 import { SessionMap } from "../store/session-map.js";
 import { memoryStores, openTaskStores, type TaskStores } from "../store/task-stores.js";
-import { ExchangedHistoryStore } from "../store/exchanged-history-store.js";
-import { TerminalTaskStore } from "../store/terminal-task-store.js";
+import { taskStoreStack } from "../store/task-store-stack.js";
 import { callerAccounting } from "../a2a/routing/caller-accounting.js";
 import { CallerLimits } from "../limits/caller-limits.js";
 import { anyLimit } from "../limits/decisions.js";
@@ -205,9 +204,14 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ? undefined
     : await fleets.openFleetOf(config, logger, metrics, stores, recoveredUsage);
   await pool.dropStaleSessions();
-  const owned = fleet?.ownedStore(stores.taskStore) ?? stores.taskStore;
-  const terminal = new TerminalTaskStore(owned, logger.child({ component: "store" }));
-  const taskStore = new ExchangedHistoryStore(terminal);
+  const { taskStore, terminal } = taskStoreStack({
+    backend: stores.backend,
+    everyOwner: stores.everyOwner,
+    tellFaults: stores.tellFaults,
+    logger: logger.child({ component: "store" }),
+    owned: fleet && ((inner) => fleet.ownedStore(inner)),
+    taskRules: true,
+  });
   // Built before the bus manager and the executor, which both read it: nothing is set later.
   const ownership = new RunOwnership<ServerTask>();
   const isLive = (taskId: string) => ownership.isActive(taskId);
@@ -361,7 +365,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       await closeSessions();
       await orphans.release();
       await worktrees?.close();
-      await terminal.drain();
+      await terminal?.drain();
       await limits?.drain();
       await fleet?.close();
       await replay?.close();
