@@ -15,8 +15,7 @@ import { join, resolve } from "node:path";
 import { Role, TaskState, type Message } from "@a2a-js/sdk";
 import { ServerCallContext, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { pino } from "pino";
-import type * as Handler from "../../src/a2a/handler/guarded-request-handler.js";
-import type * as Bus from "../../src/a2a/handler/bus-manager.js";
+import type * as Bus from "../../src/a2a/channel/bus-manager.js";
 import type * as Stores from "../../src/store/task-stores.js";
 import type * as Terminal from "../../src/store/terminal-task-store.js";
 import type * as Exchanged from "../../src/store/exchanged-history-store.js";
@@ -28,6 +27,7 @@ import type * as Statuses from "../../src/contract/statuses.js";
 import type * as Usage from "../../src/contract/usage.js";
 import { median } from "../stats.js";
 import { builtPath } from "./built-path.js";
+import { guardedHandlerOf } from "./guarded-handler.js";
 
 const [before = "", ...rest] = process.argv.slice(2);
 const [rounds = 9, turns = 150] = rest.map(Number);
@@ -40,10 +40,9 @@ const load = <T>(root: string, path: string): Promise<T> =>
   import(builtPath(root, path)) as Promise<T>;
 
 async function build(root: string) {
-  const [handler, bus, stores, terminal, exchanged, push, card, config, messages, statuses, usage] =
+  const [bus, stores, terminal, exchanged, push, card, config, messages, statuses, usage] =
     await Promise.all([
-      load<typeof Handler>(root, "a2a/handler/guarded-request-handler.js"),
-      load<typeof Bus>(root, "a2a/handler/bus-manager.js"),
+      load<typeof Bus>(root, "a2a/channel/bus-manager.js"),
       load<typeof Stores>(root, "store/task-stores.js"),
       load<typeof Terminal>(root, "store/terminal-task-store.js"),
       load<typeof Exchanged>(root, "store/exchanged-history-store.js"),
@@ -98,14 +97,14 @@ async function build(root: string) {
     },
   };
   const agentCard = card.buildAgentCard(cfg, { version: "0.0.0" });
-  const h = new handler.GuardedRequestHandler(
-    agentCard,
+  const h = await guardedHandlerOf(root, {
+    card: agentCard,
     taskStore,
     executor,
-    new bus.TaskBusManager(() => false),
-    opened.pushStore,
-    sender,
-  );
+    busManager: new bus.TaskBusManager(() => false),
+    pushStore: opened.pushStore,
+    pushSender: sender,
+  });
   const context = new ServerCallContext();
   const message = (): Message => ({
     messageId: crypto.randomUUID(),

@@ -24,8 +24,7 @@ import type { ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type * as App from "../../src/http/app.js";
 import type * as ClientErrors from "../../src/http/client-errors.js";
 import type * as Logging from "../../src/common/logging.js";
-import type * as Handler from "../../src/a2a/handler/guarded-request-handler.js";
-import type * as Bus from "../../src/a2a/handler/bus-manager.js";
+import type * as Bus from "../../src/a2a/channel/bus-manager.js";
 import type * as Stores from "../../src/store/task-stores.js";
 import type * as Terminal from "../../src/store/terminal-task-store.js";
 import type * as Exchanged from "../../src/store/exchanged-history-store.js";
@@ -36,23 +35,22 @@ import type * as Messages from "../../src/contract/messages.js";
 import type * as Statuses from "../../src/contract/statuses.js";
 import type * as Usage from "../../src/contract/usage.js";
 import { builtPath } from "./built-path.js";
+import { guardedHandlerOf } from "./guarded-handler.js";
 
 const root = resolve(process.argv[2] ?? "");
 /** A module of the build, typed as this checkout's source declares it. */
 const load = <T>(path: string): Promise<T> => import(builtPath(root, path)) as Promise<T>;
 
-const [app, clientErrors, logging, handler, bus, stores, terminal, exchanged, push] =
-  await Promise.all([
-    load<typeof App>("http/app.js"),
-    load<typeof ClientErrors>("http/client-errors.js"),
-    load<typeof Logging>("common/logging.js"),
-    load<typeof Handler>("a2a/handler/guarded-request-handler.js"),
-    load<typeof Bus>("a2a/handler/bus-manager.js"),
-    load<typeof Stores>("store/task-stores.js"),
-    load<typeof Terminal>("store/terminal-task-store.js"),
-    load<typeof Exchanged>("store/exchanged-history-store.js"),
-    load<typeof Push>("a2a/push/sender.js"),
-  ]);
+const [app, clientErrors, logging, bus, stores, terminal, exchanged, push] = await Promise.all([
+  load<typeof App>("http/app.js"),
+  load<typeof ClientErrors>("http/client-errors.js"),
+  load<typeof Logging>("common/logging.js"),
+  load<typeof Bus>("a2a/channel/bus-manager.js"),
+  load<typeof Stores>("store/task-stores.js"),
+  load<typeof Terminal>("store/terminal-task-store.js"),
+  load<typeof Exchanged>("store/exchanged-history-store.js"),
+  load<typeof Push>("a2a/push/sender.js"),
+]);
 const [sdkServer, card, config, messages, statuses, usage] = await Promise.all([
   // From the build's own packages (this file runs from a scratch directory).
   load<typeof SdkServer>("../node_modules/@a2a-js/sdk/dist/server/index.js"),
@@ -123,14 +121,14 @@ const executor = {
   },
 };
 const agentCard = card.buildAgentCard(cfg, { version: "0.0.0" });
-const requestHandler = new handler.GuardedRequestHandler(
-  agentCard,
+const requestHandler = await guardedHandlerOf(root, {
+  card: agentCard,
   taskStore,
   executor,
-  new bus.TaskBusManager(() => false),
-  opened.pushStore,
-  new push.RetryingPushSender(opened.pushStore, logger),
-);
+  busManager: new bus.TaskBusManager(() => false),
+  pushStore: opened.pushStore,
+  pushSender: new push.RetryingPushSender(opened.pushStore, logger),
+});
 const httpLogger = logger.child({ component: "http" });
 const served =
   process.env.HTTP_TURN_HANDLER === "stub" ? await stubOf(requestHandler) : requestHandler;

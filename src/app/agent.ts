@@ -7,19 +7,18 @@ import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { A2ARequestHandler, TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { TaskBusManager } from "../a2a/handler/bus-manager.js";
+import { TaskBusManager } from "../a2a/channel/bus-manager.js";
 import { buildCards, extendedCardProvider } from "../a2a/card/cards.js";
 import { allowedModes } from "../a2a/card/agent-card.js";
 import { upgradeSessionKey } from "../identity/conversation.js";
 import { metricsCallerLabel } from "../identity/metrics-caller.js";
 import { operatorScopes } from "../identity/operators.js";
 import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
+import type { NewTaskPolicy } from "../a2a/admission/new-task-guard.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
 import { peersOf } from "../peers/peer-client.js";
-import { GenerationsRequestHandler } from "../a2a/handler/generations-handler.js";
 import { FLEET_EVENTS_DELAY_MS, KeptEvents, LIVE_EVENTS_DELAY_MS } from "../store/kept-events.js";
-import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
 import { RetryingPushSender } from "../a2a/push/sender.js";
 import { pushTargetPolicy } from "../a2a/push/target.js";
 import type { Inbox } from "../a2a/task/environment.js";
@@ -35,8 +34,7 @@ import { describePassthrough, passthroughOptions } from "../sessions/session-opt
 import { modelPolicyOf } from "../contract/task-options.js";
 import { SessionMap } from "../store/session-map.js";
 import { memoryStores, openTaskStores, type TaskStores } from "../store/task-stores.js";
-import { ExchangedHistoryStore } from "../store/exchanged-history-store.js";
-import { TerminalTaskStore } from "../store/terminal-task-store.js";
+import { taskStoreStack } from "../store/task-store-stack.js";
 import { callerAccounting } from "../a2a/routing/caller-accounting.js";
 import { CallerLimits } from "../limits/caller-limits.js";
 import { anyLimit } from "../limits/decisions.js";
@@ -48,6 +46,7 @@ import { claudeEnvironment, type SessionWiring } from "./session-factory.js";
 import { openSessionPool } from "./session-pool.js";
 import { controlEnvironment } from "./control-wiring.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
+import { requestStack } from "./request-stack.js";
 import * as fleets from "../fleet/open.js";
 import { openSandbox } from "../sandbox/workspace-sandbox.js";
 import { logSandboxDenials } from "../sandbox/denial-log.js";
@@ -124,11 +123,16 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   // `claude.isolation: "worktree"`: a workspace that is not a git repository stops startup here.
   const worktrees = await openWorktreeIsolation(config, logger);
   const cwdOf = (key?: string) => (key && worktrees?.cwdOf(key)) ?? cwd;
-  const models = modelPolicyOf(config.claude);
-  const permissionModes = {
-    workspace: config.claude.permissionMode,
-    allowed: allowedModes(config.server, config.claude),
-  };
+  // What a new task's message may choose: the guard checks it, the executor runs with it.
+  const newTasks = {
+    maxBudgetUsd: config.claude.maxBudgetUsd,
+    models: modelPolicyOf(config.claude),
+    sandbox: sandbox.policy,
+    permissionModes: {
+      workspace: config.claude.permissionMode,
+      allowed: allowedModes(config.server, config.claude),
+    },
+  } satisfies NewTaskPolicy;
   logger.debug({ claude: describePassthrough(config.claude) }, "claude options");
   // Before any session resumes (and before recovery reads their transcripts): stop what a
   // killed predecessor left running in this workspace.
@@ -200,9 +204,14 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     ? undefined
     : await fleets.openFleetOf(config, logger, metrics, stores, recoveredUsage);
   await pool.dropStaleSessions();
-  const owned = fleet?.ownedStore(stores.taskStore) ?? stores.taskStore;
-  const terminal = new TerminalTaskStore(owned, logger.child({ component: "store" }));
-  const taskStore = new ExchangedHistoryStore(terminal);
+  const { taskStore, terminal } = taskStoreStack({
+    backend: stores.backend,
+    everyOwner: stores.everyOwner,
+    tellFaults: stores.tellFaults,
+    logger: logger.child({ component: "store" }),
+    owned: fleet && ((inner) => fleet.ownedStore(inner)),
+    taskRules: true,
+  });
   // Built before the bus manager and the executor, which both read it: nothing is set later.
   const ownership = new RunOwnership<ServerTask>();
   const isLive = (taskId: string) => ownership.isActive(taskId);
@@ -272,10 +281,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       inputTimeoutMs: config.claude.inputTimeoutMs,
       backgroundTasks: config.claude.backgroundTasks,
       backgroundWaitTimeoutMs: config.claude.backgroundWaitTimeoutMs,
-      maxBudgetUsd: config.claude.maxBudgetUsd,
-      models,
-      sandbox: sandbox.policy,
-      permissionModes,
+      ...newTasks,
     },
     taskStore,
     busManager,
@@ -303,33 +309,25 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     cancelingOperator: (taskId: string, name: string | undefined) =>
       executor.cancelingOperator(taskId, name),
   };
-  const guarded = new (fleet ? fleets.FleetRequestHandler.on(fleet) : OperatorRequestHandler)(
-    operators,
+  const requestHandler = requestStack({
     card,
     taskStore,
     executor,
     busManager,
-    stores.pushStore,
+    pushStore: stores.pushStore,
     pushSender,
     pushTargets,
-    {
-      maxBudgetUsd: config.claude.maxBudgetUsd,
+    policy: {
+      ...newTasks,
       callerLimits: limits,
-      models,
       control: { steer: config.server.control.steer },
-      sandbox: sandbox.policy,
-      permissionModes,
     },
-    cards.extended && extendedCardProvider(cards.extended),
-  );
-  // With event numbers, the v1.1 generations too (a request that activates them).
-  const requestHandler = replay
-    ? new GenerationsRequestHandler(guarded, {
-        log: replay,
-        workspace: o.workspace ?? "",
-        logger: a2aLogger,
-      })
-    : guarded;
+    extendedCard: cards.extended && extendedCardProvider(cards.extended),
+    operators,
+    fleet,
+    // With event numbers, the v1.1 generations too (a request that activates them).
+    replay: replay && { log: replay, workspace: o.workspace ?? "", logger: a2aLogger },
+  });
   // Last: the spares' sessions report to the executor once taken.
   pool.fillSpares();
   worktrees?.onSpareReady(() => pool.fillSpares());
@@ -367,7 +365,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       await closeSessions();
       await orphans.release();
       await worktrees?.close();
-      await terminal.drain();
+      await terminal?.drain();
       await limits?.drain();
       await fleet?.close();
       await replay?.close();

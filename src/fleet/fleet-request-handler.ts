@@ -14,7 +14,7 @@ import {
   UnsupportedOperationError,
 } from "@a2a-js/sdk/errors";
 import type {
-  AgentExecutor,
+  A2ARequestHandler,
   ExecutionEventBusManager,
   ServerCallContext,
   TaskStore,
@@ -22,7 +22,7 @@ import type {
 import { FLEET_TEXT } from "../contract/fleet-texts.js";
 import { isTerminalState, stateWord } from "../contract/task-states.js";
 import type { ActiveTasks } from "../a2a/handler/guarded-request-handler.js";
-import { OperatorRequestHandler } from "../a2a/handler/operator-request-handler.js";
+import { HandlerLayer } from "../a2a/handler/handler-layer.js";
 import {
   CommandNotAnswered,
   type Command,
@@ -39,6 +39,15 @@ import {
   snapshotCaller,
 } from "./forwarding.js";
 
+export interface FleetHandlerOptions {
+  readonly fleet: Fleet;
+  /** The tasks as stored (the same store as the layers below). */
+  readonly taskStore: TaskStore;
+  /** The tasks live on this instance (the executor). */
+  readonly activeTasks: ActiveTasks;
+  readonly busManager: ExecutionEventBusManager;
+}
+
 interface RemoteOwner {
   readonly instance: string;
   readonly alive: boolean;
@@ -49,29 +58,21 @@ interface RemoteOwner {
  * (live) instance runs, `SubscribeToTask` and a streaming answer deliver the owner's events from
  * the events table; `CancelTask` and an answer are forwarded to the owner as commands, and the
  * client gets the owner's response (or a clear error when the owner is gone). Everything about a
- * task this instance runs, and every new task, is the guarded handler's as before.
+ * task this instance runs, and every new task, goes to the layers below as before.
  */
-export class FleetRequestHandler extends OperatorRequestHandler {
+export class FleetRequestHandler extends HandlerLayer {
+  private readonly fleet: Fleet;
   private readonly store: TaskStore;
-  private readonly local: AgentExecutor & ActiveTasks;
+  private readonly local: ActiveTasks;
   private readonly buses: ExecutionEventBusManager;
 
-  constructor(
-    private readonly fleet: Fleet,
-    ...args: ConstructorParameters<typeof OperatorRequestHandler>
-  ) {
-    super(...args);
-    [, , this.store, this.local, this.buses] = args;
-    fleet.commands.serveWith((command) => this.serve(command));
-  }
-
-  /** The class to build in place of `OperatorRequestHandler`, with the same arguments. */
-  static on(fleet: Fleet): typeof OperatorRequestHandler {
-    return class extends FleetRequestHandler {
-      constructor(...args: ConstructorParameters<typeof OperatorRequestHandler>) {
-        super(fleet, ...args);
-      }
-    };
+  constructor(inner: A2ARequestHandler, o: FleetHandlerOptions) {
+    super(inner);
+    this.fleet = o.fleet;
+    this.store = o.taskStore;
+    this.local = o.activeTasks;
+    this.buses = o.busManager;
+    o.fleet.commands.serveWith((command) => this.serve(command));
   }
 
   override async sendMessage(
@@ -80,7 +81,8 @@ export class FleetRequestHandler extends OperatorRequestHandler {
   ): Promise<Message | Task> {
     const taskId = params.message?.taskId;
     const remote = taskId ? await this.remoteTask(taskId, context) : undefined;
-    if (taskId === undefined || remote === undefined) return super.sendMessage(params, context);
+    if (taskId === undefined || remote === undefined)
+      return this.inner.sendMessage(params, context);
     const reply = await this.forward(
       remote.owner,
       taskId,
@@ -98,7 +100,7 @@ export class FleetRequestHandler extends OperatorRequestHandler {
     const taskId = params.message?.taskId;
     const remote = taskId ? await this.remoteTask(taskId, context) : undefined;
     if (taskId === undefined || remote === undefined) {
-      yield* super.sendMessageStream(params, context);
+      yield* this.inner.sendMessageStream(params, context);
       return;
     }
     // Subscribed before the answer goes: every event the answer causes is after the cursor.
@@ -134,7 +136,7 @@ export class FleetRequestHandler extends OperatorRequestHandler {
     const taskId = params.id;
     const owner = taskId ? await this.remoteOwner(taskId, context) : undefined;
     if (owner === undefined) {
-      yield* super.resubscribe(params, context);
+      yield* this.inner.resubscribe(params, context);
       return;
     }
     const subscription = await this.fleet.events.subscribe(taskId);
@@ -157,7 +159,7 @@ export class FleetRequestHandler extends OperatorRequestHandler {
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const remote = params.id ? await this.remoteTask(params.id, context) : undefined;
-    if (remote === undefined) return super.cancelTask(params, context);
+    if (remote === undefined) return this.inner.cancelTask(params, context);
     const reply = await this.forward(
       remote.owner,
       params.id,

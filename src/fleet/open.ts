@@ -7,7 +7,7 @@ import { Fleet } from "./fleet.js";
 import { instanceIdOf } from "./instance-id.js";
 
 export type { Fleet };
-// What the wiring builds in place of the single server's handler and bus manager.
+// What the wiring adds to the request stack, and builds in place of the single server's bus manager.
 export { FleetRequestHandler } from "./fleet-request-handler.js";
 export { RelayingBusManager } from "./relaying-bus-manager.js";
 

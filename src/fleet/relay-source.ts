@@ -2,7 +2,7 @@ import { StreamResponse } from "@a2a-js/sdk";
 import type { AgentExecutionEvent } from "@a2a-js/sdk/server";
 import type pg from "pg";
 import type { Logger } from "pino";
-import { streamResponseOf } from "../a2a/handler/task-channel.js";
+import { streamResponseOf } from "../a2a/channel/task-channel.js";
 import { CHANNEL } from "./tables.js";
 
 /** NOTIFY payloads stay far below PostgreSQL's 8,000 bytes: a longer list just wakes everyone. */

@@ -1,5 +1,5 @@
 import type { ExecutionEventBus, ServerCallContext } from "@a2a-js/sdk/server";
-import { TaskBusManager } from "../a2a/handler/bus-manager.js";
+import { TaskBusManager } from "../a2a/channel/bus-manager.js";
 import type { Fleet } from "./fleet.js";
 
 /**

@@ -1,10 +1,10 @@
 /**
  * What a gRPC answer may say. A request a per-caller limit refused (the request handler marked it
  * in the call context's state) is RESOURCE_EXHAUSTED with the refusal's message and ErrorInfo,
- * whatever code the SDK gave our error (as `jsonRpcLimitAnswers` and `restLimitAnswers` do). The
+ * whatever code the SDK gave our error (as `jsonRpcLimitAnswer` and `restLimitAnswer` do). The
  * SDK's service answers an error that is not an A2A error with UNKNOWN and the error's own
  * message, which may be any of Node's or a library's internal texts: as on the HTTP bindings
- * (`jsonRpcAnswers`), that message is logged as a server fault and the client gets "Internal
+ * (`jsonRpcErrorAnswer`), that message is logged as a server fault and the client gets "Internal
  * error." instead.
  */
 import { BinaryWriter } from "@bufbuild/protobuf/wire";

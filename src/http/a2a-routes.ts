@@ -9,18 +9,12 @@ import type { Tracing } from "../tracing/tracing.js";
 import { jsonBody } from "./body.js";
 import { userFor } from "./caller.js";
 import { agentCardRoute, versionedCardRoute } from "./card-route.js";
-import { jsonRpcLimitAnswers, restLimitAnswers } from "./limit-answers.js";
-import {
-  jsonRpcAnswers,
-  jsonRpcNotifications,
-  jsonRpcShapeGuard,
-  restAnswers,
-  restShapeGuard,
-} from "./request-guards.js";
+import { correctJsonAnswers } from "./answer-correctors.js";
+import { JSONRPC_ANSWERS, REST_ANSWERS } from "./answer-lists.js";
+import { jsonRpcSseErrors } from "./error-answers.js";
+import { jsonRpcNotifications, jsonRpcShapeGuard, restShapeGuard } from "./request-guards.js";
 import { traceRequests } from "./request-spans.js";
-import { jsonRpcGenerationAnswers, restGenerationAnswers } from "./generation-answers.js";
 import { restEmptyAnswers } from "./rest-empty-answers.js";
-import { restContentTypeStatus } from "./rest-errors.js";
 import { restHistoryLengthGuard } from "./rest-query-guard.js";
 import { sseHeadWithFirstEvent } from "./sse-head.js";
 import { sseEventIds } from "./sse-ids.js";
@@ -98,9 +92,9 @@ export function mountA2a(
       sseKeepAlive(d.keepAliveMs),
       sseEventIds,
       jsonRpcNotifications,
-      jsonRpcAnswers(d.logger),
-      jsonRpcLimitAnswers,
-      jsonRpcGenerationAnswers,
+      // Every JSON answer below (the SDK's, the guards') goes through JSONRPC_ANSWERS.
+      jsonRpcSseErrors(d.logger),
+      correctJsonAnswers(JSONRPC_ANSWERS, d.logger),
       jsonRpcVersionGate(compat),
       jsonRpcShapeGuard(compat),
       jsonRpcHandler(common),
@@ -111,11 +105,9 @@ export function mountA2a(
     ...traced("rest"),
     d.gate,
     ...access,
-    restContentTypeStatus,
-    restGenerationAnswers,
     restEmptyAnswers,
-    restAnswers(d.logger),
-    restLimitAnswers,
+    // Every JSON answer below (the SDK's, the guards') goes through REST_ANSWERS.
+    correctJsonAnswers(REST_ANSWERS, d.logger),
     jsonBody(d.bodyLimit, "rest"),
     restVersionGate(compat),
     restShapeGuard(compat),

@@ -19,7 +19,7 @@ import { authRefusalOf, authGate } from "./auth.js";
 import { callerOf } from "./caller.js";
 import { healthHttpStatus, type HealthReport } from "./health.js";
 import { errorAnswer, finalErrorHandler, type Binding } from "./error-handler.js";
-import { rememberState } from "./limit-answers.js";
+import { rememberState } from "./request-state.js";
 import { requestIds } from "./request-ids.js";
 import { requestSpan } from "./request-spans.js";
 import { NO_TRACING, SPAN_STATE_KEY, type TraceSpan, type Tracing } from "../tracing/tracing.js";

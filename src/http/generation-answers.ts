@@ -1,6 +1,6 @@
-import type { RequestHandler } from "express";
 import { GENERATION_MISMATCH, isGenerationMismatch } from "../contract/generations.js";
 import { isRecord } from "../common/json.js";
+import { errorOf, withError, type AnswerCorrector } from "./answer-correctors.js";
 
 /** The ErrorInfo details of an error body with their reason made v1.1's. */
 function withReason(details: unknown): unknown {
@@ -14,31 +14,25 @@ function withReason(details: unknown): unknown {
  * v1.1's TaskGenerationMismatchError on JSON-RPC: code -32010 and its reason, where the SDK, which
  * knows no such error, answers the UnsupportedOperation it was thrown as (-32004).
  */
-export const jsonRpcGenerationAnswers: RequestHandler = (_req, res, next) => {
-  const json = res.json.bind(res);
-  res.json = (body: unknown) => {
-    const error = isRecord(body) ? body.error : undefined;
-    if (isRecord(error) && isGenerationMismatch(error.message)) {
-      error.code = GENERATION_MISMATCH.jsonRpcCode;
-      error.data = withReason(error.data);
-    }
-    return json(body);
-  };
-  next();
+export const jsonRpcGenerationAnswer: AnswerCorrector = (answer) => {
+  const error = errorOf(answer.body);
+  if (error === undefined || !isGenerationMismatch(error.message)) return answer;
+  return withError(answer, {
+    ...error,
+    code: GENERATION_MISMATCH.jsonRpcCode,
+    data: withReason(error.data),
+  });
 };
 
 /** The same on HTTP+JSON: 409 `ABORTED`, where the SDK answers 400 `FAILED_PRECONDITION`. */
-export const restGenerationAnswers: RequestHandler = (_req, res, next) => {
-  const json = res.json.bind(res);
-  res.json = (body: unknown) => {
-    const error = isRecord(body) ? body.error : undefined;
-    if (isRecord(error) && isGenerationMismatch(error.message)) {
-      res.status(GENERATION_MISMATCH.httpStatus);
-      error.code = GENERATION_MISMATCH.httpStatus;
-      error.status = GENERATION_MISMATCH.restStatus;
-      error.details = withReason(error.details);
-    }
-    return json(body);
-  };
-  next();
+export const restGenerationAnswer: AnswerCorrector = (answer) => {
+  const error = errorOf(answer.body);
+  if (error === undefined || !isGenerationMismatch(error.message)) return answer;
+  const corrected = withError(answer, {
+    ...error,
+    code: GENERATION_MISMATCH.httpStatus,
+    status: GENERATION_MISMATCH.restStatus,
+    details: withReason(error.details),
+  });
+  return { ...corrected, status: GENERATION_MISMATCH.httpStatus };
 };

@@ -1,5 +1,3 @@
-import type { IncomingHttpHeaders } from "node:http";
-import type { RequestHandler } from "express";
 import {
   LIMIT_HTTP_STATUS,
   LIMIT_JSONRPC_CODE,
@@ -7,80 +5,53 @@ import {
   REFUSAL_STATE_KEY,
   type LimitErrorInfo,
 } from "../contract/limits.js";
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-// Keyed by the request's header object: the SDK hands that same object to the call-context
-// builder, whose state the request handler marks a refusal in.
-const states = new WeakMap<IncomingHttpHeaders, ReadonlyMap<string, unknown>>();
-
-/** The call-context builder records each request's state, so its answer can be corrected. */
-export function rememberState(
-  headers: IncomingHttpHeaders | undefined,
-  state: ReadonlyMap<string, unknown>,
-): void {
-  if (headers !== undefined) states.set(headers, state);
-}
-
-/** The call context's state of a request, once the SDK has built its context. */
-export function requestStateOf(
-  headers: IncomingHttpHeaders,
-): ReadonlyMap<string, unknown> | undefined {
-  return states.get(headers);
-}
+import { isRecord } from "../common/json.js";
+import { errorOf, withError, type AnswerCorrector } from "./answer-correctors.js";
 
 /** The ErrorInfo of the per-caller limit that refused this request, if one did. */
-function refusalOf(headers: IncomingHttpHeaders): LimitErrorInfo | undefined {
-  const info = states.get(headers)?.get(REFUSAL_STATE_KEY);
-  return isObject(info) ? (info as unknown as LimitErrorInfo) : undefined;
+function refusalIn(state: ReadonlyMap<string, unknown> | undefined): LimitErrorInfo | undefined {
+  const info = state?.get(REFUSAL_STATE_KEY);
+  return isRecord(info) ? (info as unknown as LimitErrorInfo) : undefined;
 }
 
 /**
  * A request refused by a per-caller limit, on JSON-RPC: code -32029 and the ErrorInfo in `data`,
  * whatever the SDK made of the error (it knows no code for it: -32603, without `data` on its
- * v0.3 transport). Mounted after `jsonRpcAnswers`, so it corrects the answer before that one
- * would hide an internal error's message.
+ * v0.3 transport). Before `jsonRpcErrorAnswer`, which would hide an internal error's message.
  */
-export const jsonRpcLimitAnswers: RequestHandler = (req, res, next) => {
-  const json = res.json.bind(res);
-  res.json = (body: unknown) => {
-    const info = refusalOf(req.headers);
-    const error = isObject(body) ? body.error : undefined;
-    if (info !== undefined && isObject(error)) {
-      error.code = LIMIT_JSONRPC_CODE;
-      error.data = [info];
-    }
-    return json(body);
-  };
-  next();
+export const jsonRpcLimitAnswer: AnswerCorrector = (answer, request) => {
+  const info = refusalIn(request.state);
+  const error = errorOf(answer.body);
+  if (info === undefined || error === undefined) return answer;
+  return withError(answer, { ...error, code: LIMIT_JSONRPC_CODE, data: [info] });
 };
 
 /**
  * The same refusal on the REST binding: HTTP 429 (`RESOURCE_EXHAUSTED`), with `Retry-After` when
  * the limit's reset time is known, instead of the SDK's 500. v1.0's body is a `google.rpc.Status`
- * (the ErrorInfo in `details`); v0.3's is `{ code, message, data }`. Mounted after `restAnswers`.
+ * (the ErrorInfo in `details`); v0.3's is `{ code, message, data }`. Before `restErrorAnswer`.
  */
-export const restLimitAnswers: RequestHandler = (req, res, next) => {
-  const json = res.json.bind(res);
-  res.json = (body: unknown) => {
-    const info = refusalOf(req.headers);
-    if (info === undefined || !isObject(body)) return json(body);
-    res.status(LIMIT_HTTP_STATUS);
-    const retryAfter = info.metadata.retryAfterSeconds;
-    if (retryAfter !== undefined) res.setHeader("Retry-After", retryAfter);
-    const error = body.error;
-    if (isObject(error)) {
-      error.code = LIMIT_HTTP_STATUS;
-      error.status = LIMIT_REST_STATUS;
-      error.details = [info];
-    } else {
-      body.code = LIMIT_JSONRPC_CODE;
-      body.data = [info];
-    }
-    return json(body);
+export const restLimitAnswer: AnswerCorrector = (answer, request) => {
+  const info = refusalIn(request.state);
+  const body = answer.body;
+  if (info === undefined || !isRecord(body)) return answer;
+  const retryAfter = info.metadata.retryAfterSeconds;
+  const error = errorOf(body);
+  return {
+    ...answer,
+    status: LIMIT_HTTP_STATUS,
+    body:
+      error === undefined
+        ? { ...body, code: LIMIT_JSONRPC_CODE, data: [info] }
+        : {
+            ...body,
+            error: {
+              ...error,
+              code: LIMIT_HTTP_STATUS,
+              status: LIMIT_REST_STATUS,
+              details: [info],
+            },
+          },
+    ...(retryAfter !== undefined && { headers: { ...answer.headers, "Retry-After": retryAfter } }),
   };
-  next();
 };

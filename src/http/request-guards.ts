@@ -1,9 +1,7 @@
 import type { RequestHandler, Response } from "express";
-import type { Logger } from "pino";
 import { toLegacyHTTPError } from "@a2a-js/sdk/compat/v0_3/server";
 import { RequestMalformedError, toJsonRpcError, toRestErrorBody } from "@a2a-js/sdk/errors";
-import { isStoreFaultText } from "../contract/store-faults.js";
-import { isRecord, type JsonObject } from "../common/json.js";
+import { isRecord } from "../common/json.js";
 import { jsonRpcId } from "./error-handler.js";
 import {
   isLegacyRestPath,
@@ -41,83 +39,6 @@ export const jsonRpcNotifications: RequestHandler = (req, res, next) => {
   }
   next();
 };
-
-const INTERNAL_ERROR = -32603;
-const HIDDEN = "Internal error.";
-
-/**
- * Corrects what the SDK answers on JSON-RPC: some errors carry `id: request.id || null` (an id
- * of `0` or `""` is lost; the client needs it to match the answer) or echo an id that is not a
- * valid one; and an internal error (-32603) carries the thrown error's own message, which may be
- * any of Node's or a library's internal texts. That message is logged here, as a server fault,
- * and the client gets "Internal error." instead.
- */
-export function jsonRpcAnswers(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    /** The answer as it may go out: the request's own id, an internal error's text hidden. */
-    const corrected = (body: JsonObject): JsonObject => {
-      const error = body.error;
-      if (!isRecord(error)) return body;
-      body.id = jsonRpcId(req.body);
-      if (
-        error.code === INTERNAL_ERROR &&
-        error.message !== HIDDEN &&
-        !isStoreFaultText(error.message)
-      ) {
-        logger.error({ error: { message: error.message } }, "internal error answered");
-        body.error = { code: INTERNAL_ERROR, message: HIDDEN };
-      }
-      return body;
-    };
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => json(isRecord(body) ? corrected(body) : body);
-    // A stream that fails after it opened ends with an `event: error` carrying the same body.
-    const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
-    res.write = ((chunk: unknown, ...rest: unknown[]) =>
-      write(
-        typeof chunk === "string" ? correctSseError(chunk, corrected) : chunk,
-        ...rest,
-      )) as typeof res.write;
-    next();
-  };
-}
-
-const SSE_ERROR = /^event: error\ndata: (.*)\n\n$/s;
-
-/** An SSE error event with its body corrected; any other chunk as it is. Pure but for `fix`. */
-export function correctSseError(chunk: string, fix: (body: JsonObject) => JsonObject): string {
-  const match = SSE_ERROR.exec(chunk);
-  if (match === null) return chunk;
-  let body: unknown;
-  try {
-    body = JSON.parse(match[1] ?? "");
-  } catch {
-    return chunk;
-  }
-  return isRecord(body) ? `event: error\ndata: ${JSON.stringify(fix(body))}\n\n` : chunk;
-}
-
-/**
- * On the REST binding, a 5xx answer's message is hidden the same way (see jsonRpcAnswers): in
- * v1.0's `{error: {message}}` body, and in v0.3's bare `{code, message}` one.
- */
-export function restAnswers(logger: Logger): RequestHandler {
-  return (_req, res, next) => {
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => {
-      if (res.statusCode < 500 || !isRecord(body)) return json(body);
-      const error = isRecord(body.error) ? body.error : undefined;
-      const holder = error ?? (typeof body.code === "number" ? body : undefined);
-      if (holder !== undefined && holder.message !== HIDDEN && !isStoreFaultText(holder.message)) {
-        logger.error({ error: { message: holder.message } }, "internal error answered");
-        const hidden = { ...holder, message: HIDDEN };
-        return json(error === undefined ? hidden : { ...body, error: hidden });
-      }
-      return json(body);
-    };
-    next();
-  };
-}
 
 function jsonRpcError(problem: ShapeProblem) {
   switch (problem.kind) {

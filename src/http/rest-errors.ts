@@ -1,5 +1,5 @@
-import type { RequestHandler } from "express";
 import { isIdempotencyConflict } from "../contract/replay.js";
+import { errorOf, withError, type AnswerCorrector } from "./answer-correctors.js";
 
 /** `reason` of the ErrorInfo the SDK puts in a ContentTypeNotSupported error body. */
 const CONTENT_TYPE_NOT_SUPPORTED = "CONTENT_TYPE_NOT_SUPPORTED";
@@ -32,19 +32,18 @@ function isConflict(body: unknown): body is RestErrorBody {
  * error-code mapping says. Corrects @a2a-js/sdk 1.3, whose `restHandler` sends it as 400, both
  * for a request `Content-Type` other than `application/json` / `application/a2a+json` (its
  * content-type guard) and for a message part the agent does not accept (`REST_ERROR_HTTP_STATUS`).
- * The body keeps the SDK's `google.rpc.Status` shape; its `code` becomes 415 too.
+ * The body keeps the SDK's `google.rpc.Status` shape; its `code` becomes 415 too. A conflict
+ * (`isConflict`) answers 409 the same way.
  */
-export const restContentTypeStatus: RequestHandler = (_req, res, next) => {
-  const json = res.json.bind(res);
-  res.json = (body: unknown) => {
-    if (res.statusCode === 400 && isContentTypeError(body)) {
-      res.status(UNSUPPORTED_MEDIA_TYPE);
-      body.error.code = UNSUPPORTED_MEDIA_TYPE;
-    } else if (res.statusCode === 400 && isConflict(body)) {
-      res.status(CONFLICT);
-      body.error.code = CONFLICT;
-    }
-    return json(body);
-  };
-  next();
+export const restContentTypeAnswer: AnswerCorrector = (answer) => {
+  if (answer.status !== 400) return answer;
+  const body = answer.body;
+  const status = isContentTypeError(body)
+    ? UNSUPPORTED_MEDIA_TYPE
+    : isConflict(body)
+      ? CONFLICT
+      : undefined;
+  const error = errorOf(body);
+  if (status === undefined || error === undefined) return answer;
+  return { ...withError(answer, { ...error, code: status }), status };
 };

@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import { SSE_EVENT_NUMBER_STATE_KEY } from "../contract/replay.js";
-import { requestStateOf } from "./limit-answers.js";
+import { requestStateOf } from "./request-state.js";
 
 /**
  * Every SSE event of a task stream goes out with its event number as the `id:` field (both HTTP

@@ -6,7 +6,7 @@ import {
   type TaskStore,
 } from "@a2a-js/sdk/server";
 import { DatabasePushNotificationStore, DatabaseTaskStore } from "@a2a-js/sdk/server/database";
-import type { Logger } from "pino";
+import { pino, type Logger } from "pino";
 import type { Config } from "../config/schema.js";
 import {
   MemoryCallerUsage,
@@ -15,23 +15,18 @@ import {
   type CallerUsageStore,
 } from "./caller-usage.js";
 import { openDatabase, pingDatabase, type Database, type DatabaseSpec } from "./database.js";
-import {
-  EveryOwnerListing,
-  indexEveryOwner,
-  SqlEveryOwner,
-  type EveryOwnerTasks,
-} from "./every-owner.js";
+import { indexEveryOwner, SqlEveryOwner, type EveryOwnerTasks } from "./every-owner.js";
 import { OwnerIndexedStore } from "./memory-every-owner.js";
 import { upgradeOwners } from "./owner-upgrade.js";
 import { failUnfinishedTasks, type RecoveredUsage } from "./recovery.js";
 import { scheduleRetention } from "./retention.js";
-import { FaultTellingStore } from "./fault-telling-store.js";
 import type { ReplayBackend } from "./kept-events.js";
 import { migrateReplay, SqlReplayBackend } from "./sql-replay-backend.js";
 import { underSchemaLock } from "./schema-lock.js";
 import { SqliteReplayBackend } from "./sqlite-replay-backend.js";
 import { sqliteStores } from "./sqlite-stores.js";
 import { ensureTaskIndexes } from "./task-indexes.js";
+import { taskStoreStack } from "./task-store-stack.js";
 import { TaskTable } from "./task-table.js";
 import { watchedReplay, watchedSaves, WriteWatch, type WriteFault } from "./write-watch.js";
 
@@ -40,6 +35,14 @@ export type StoreConfig = Config["store"];
 /** The task and push-config stores the request handler uses, and their upkeep. */
 export interface TaskStores {
   readonly type: StoreConfig["type"];
+  /**
+   * The backend's own store, which `taskStoreStack` wraps (`task-store-stack.ts`): SQLite's
+   * write-behind store over its table, PostgreSQL's SDK store, memory's indexed by owner.
+   */
+  readonly backend: TaskStore;
+  /** The backend is a database: its failed writes are told (`FaultTellingStore`). */
+  readonly tellFaults: boolean;
+  /** The store's layers over the backend, without the task's rules (tests, tools). */
   readonly taskStore: TaskStore;
   readonly pushStore: PushNotificationStore;
   /** Every caller's tasks, for the operator role (`taskStore` lists them for its ListTasks). */
@@ -76,13 +79,17 @@ export interface OpenStoresOptions {
   readonly recoveredUsage?: RecoveredUsage;
 }
 
+/** Memory has no write to fail, nothing to log. */
+const SILENT = pino({ level: "silent" });
+
 /** Stores in memory (lost at restart): the `memory` type, or a task store a caller supplies. */
 export function memoryStores(taskStore: TaskStore = new InMemoryTaskStore()): TaskStores {
   const indexed = new OwnerIndexedStore(taskStore);
+  const own = { backend: indexed, everyOwner: indexed, tellFaults: false };
   return {
     type: "memory",
-    taskStore: new EveryOwnerListing(indexed, indexed),
-    everyOwner: indexed,
+    ...own,
+    taskStore: taskStoreStack({ ...own, logger: SILENT, taskRules: false }).taskStore,
     pushStore: new InMemoryPushNotificationStore(),
     usage: new MemoryCallerUsage(),
     recovered: [],
@@ -157,13 +164,11 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
           };
     // An operator's list reads the table itself: progress written behind goes to it first.
     const everyOwner = flushedFirst(new SqlEveryOwner(db, o.logger), stores.flush);
+    const own = { backend: stores.taskStore, everyOwner, tellFaults: true };
     return {
       type: spec.type,
-      taskStore: new EveryOwnerListing(
-        new FaultTellingStore(stores.taskStore, o.logger),
-        everyOwner,
-      ),
-      everyOwner,
+      ...own,
+      taskStore: taskStoreStack({ ...own, logger: o.logger, taskRules: false }).taskStore,
       pushStore: stores.pushStore,
       usage: new SqlCallerUsage(db),
       replayBackend: watchedReplay(

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { TaskState, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { describe, expect, it } from "vitest";
-import { endsStream, eventNumberOf } from "../../src/a2a/handler/event-numbers.js";
+import { endsStream, eventNumberOf } from "../../src/a2a/channel/event-numbers.js";
 import {
   a2a,
   afterTool,

@@ -6,7 +6,7 @@
  */
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { eventNumberOf } from "../../src/a2a/handler/event-numbers.js";
+import { eventNumberOf } from "../../src/a2a/channel/event-numbers.js";
 import {
   a2a,
   collect,

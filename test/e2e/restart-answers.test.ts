@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { KIND } from "../../src/contract/kinds.js";
 import { RESTART_PARKED_TEXT } from "../../src/contract/restart-parked.js";
-import { eventNumberOf } from "../../src/a2a/handler/event-numbers.js";
+import { eventNumberOf } from "../../src/a2a/channel/event-numbers.js";
 import {
   a2aClient,
   afterTool,

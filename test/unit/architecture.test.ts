@@ -37,6 +37,22 @@ const moduleOf = (file: string): string => {
 
 const rank = (module: string): number => LAYERS.findIndex((layer) => layer.includes(module));
 
+/**
+ * The folders of src/a2a/, bottom first (docs/ARCHITECTURE.md): a folder imports only folders of
+ * a lower row. The leaves; the controls and the task's outlet; one task; what a new task's
+ * message may ask; the executor that makes tasks; the request handler's layers at the SDK's edge.
+ */
+const A2A_LAYERS: readonly (readonly string[])[] = [
+  ["card", "content", "interaction", "push"],
+  ["control", "channel"],
+  ["task"],
+  ["admission"],
+  ["routing"],
+  ["handler"],
+];
+
+const a2aRank = (folder: string): number => A2A_LAYERS.findIndex((row) => row.includes(folder));
+
 const lineCount = (f: string): number => {
   const text = readFileSync(f, "utf8");
   return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
@@ -88,6 +104,47 @@ describe("the src/ tree", () => {
       .map(([file, target]) => `${relative(SRC, file)} -> ${relative(SRC, target)}`);
     expect(outside).toEqual([]);
     expect(sources.filter((file) => moduleOf(file) === "contract").length).toBeGreaterThan(10);
+  });
+
+  it("builds the request handler from decorators: no request handler extends another", () => {
+    // A layer extends the pass-through `HandlerLayer` only (src/a2a/handler/handler-layer.ts) and
+    // reaches the layer below through `inner`; src/app/request-stack.ts lists the stack.
+    const classes = sources.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/class\s*(\w*)\s+extends\s+([\w.]+)/g)].map(
+        ([, name = "", base = ""]) => ({ file: relative(SRC, file), name, base }),
+      ),
+    );
+    const handlers = new Set(classes.filter((c) => c.base === "HandlerLayer").map((c) => c.name));
+    for (const file of sources) {
+      const text = readFileSync(file, "utf8");
+      for (const [, name = ""] of text.matchAll(
+        /class\s+(\w+)[^{]*implements[^{]*A2ARequestHandler/g,
+      )) {
+        handlers.add(name);
+      }
+    }
+    const tower = classes
+      .filter((c) => /Handler$/.test(c.base) || handlers.has(c.base.split(".").pop() ?? ""))
+      .map((c) => `${c.file}: ${c.name || "(anonymous)"} extends ${c.base}`);
+    expect(tower).toEqual([]);
+    expect(handlers.size).toBeGreaterThanOrEqual(7);
+  });
+
+  it("holds src/a2a/'s folders to their inner order: no import runs back up (A2A_LAYERS)", () => {
+    const A2A = join(SRC, "a2a");
+    const folderOf = (file: string): string => relative(A2A, file).split("/")[0] ?? "";
+    const inA2a = (file: string): boolean => !relative(A2A, file).startsWith("..");
+    const folders = readdirSync(A2A).filter((n) => statSync(join(A2A, n)).isDirectory());
+    expect(folders.filter((f) => a2aRank(f) < 0)).toEqual([]);
+    const upward = sources
+      .filter((file) => inA2a(file) && folderOf(file) !== "index.ts")
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((target) => inA2a(target) && folderOf(target) !== folderOf(file))
+          .filter((target) => a2aRank(folderOf(target)) >= a2aRank(folderOf(file)))
+          .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`),
+      );
+    expect(upward).toEqual([]);
   });
 
   it("keeps src/a2a/ in sub-domain folders, each with an index.ts", () => {

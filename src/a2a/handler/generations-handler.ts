@@ -27,7 +27,7 @@ import {
   withTaskGeneration,
 } from "./generations.js";
 import { headerOf } from "./replay-request.js";
-import { ReplayingRequestHandler, type ReplayHandlerOptions } from "./replaying-request-handler.js";
+import { HandlerLayer } from "./handler-layer.js";
 
 /**
  * v1.1's TaskGenerationMismatchError. The SDK knows no such error: it goes out as an
@@ -56,26 +56,25 @@ export interface GenerationOptions {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /**
- * The replaying handler with A2A v1.1's task generations, for a request that activates the
+ * A2A v1.1's task generations over the replaying handler (its `inner`), for a request that activates the
  * generations extension (`A2A-Extensions`); any other request is served exactly as before. A
  * generation is an event number, so this needs `replay.enabled`.
  */
-export class GenerationsRequestHandler extends ReplayingRequestHandler {
+export class GenerationsRequestHandler extends HandlerLayer {
   constructor(
     inner: A2ARequestHandler,
-    o: ReplayHandlerOptions,
     private readonly g: GenerationOptions = {},
   ) {
-    super(inner, o);
+    super(inner);
   }
 
   override async sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
-    if (!activated(context)) return super.sendMessage(params, context);
+    if (!activated(context)) return this.inner.sendMessage(params, context);
     await this.checkMatch(params, context);
-    const result = await super.sendMessage(params, context);
+    const result = await this.inner.sendMessage(params, context);
     return "status" in result ? withTaskGeneration(result) : result;
   }
 
@@ -83,9 +82,9 @@ export class GenerationsRequestHandler extends ReplayingRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    if (!activated(context)) return yield* super.sendMessageStream(params, context);
+    if (!activated(context)) return yield* this.inner.sendMessageStream(params, context);
     await this.checkMatch(params, context);
-    for await (const item of super.sendMessageStream(params, context)) {
+    for await (const item of this.inner.sendMessageStream(params, context)) {
       yield withItemGeneration(item);
     }
   }
@@ -94,8 +93,9 @@ export class GenerationsRequestHandler extends ReplayingRequestHandler {
     params: SubscribeToTaskRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    if (!activated(context)) return yield* super.resubscribe(params, context);
-    for await (const item of super.resubscribe(params, context)) yield withItemGeneration(item);
+    if (!activated(context)) return yield* this.inner.resubscribe(params, context);
+    for await (const item of this.inner.resubscribe(params, context))
+      yield withItemGeneration(item);
   }
 
   /**
@@ -103,18 +103,18 @@ export class GenerationsRequestHandler extends ReplayingRequestHandler {
    * it does, or as it is after `waitMs` (or once it has ended: it will not move again).
    */
   override async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
-    if (!activated(context)) return super.getTask(params, context);
+    if (!activated(context)) return this.inner.getTask(params, context);
     const after = parseGeneration(
       "currentGeneration",
       headerOf(context, CURRENT_GENERATION_HEADER),
     );
-    let task = await super.getTask(params, context);
+    let task = await this.inner.getTask(params, context);
     if (after !== undefined) {
       const deadline = Date.now() + (this.g.waitMs ?? GENERATION_WAIT_MS);
       while ((generationOf(task) ?? 0) <= after && !isTerminalState(task.status?.state)) {
         if (Date.now() >= deadline) break;
         await sleep(this.g.pollMs ?? 200);
-        task = await super.getTask(params, context);
+        task = await this.inner.getTask(params, context);
       }
     }
     return withTaskGeneration(task);
@@ -124,7 +124,7 @@ export class GenerationsRequestHandler extends ReplayingRequestHandler {
     params: ListTasksRequest,
     context: ServerCallContext,
   ): Promise<ListTasksResponse> {
-    const listed = await super.listTasks(params, context);
+    const listed = await this.inner.listTasks(params, context);
     if (!activated(context)) return listed;
     return { ...listed, tasks: listed.tasks.map(withTaskGeneration) };
   }
@@ -137,7 +137,7 @@ export class GenerationsRequestHandler extends ReplayingRequestHandler {
     );
     const taskId = params.message?.taskId;
     if (expected === undefined || !taskId) return;
-    const task = await super.getTask({ tenant: params.tenant, id: taskId }, context);
+    const task = await this.inner.getTask({ tenant: params.tenant, id: taskId }, context);
     const why = generationMismatch(taskId, expected, generationOf(task));
     if (why !== undefined) throw new GenerationMismatchError(why);
   }

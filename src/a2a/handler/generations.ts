@@ -1,7 +1,7 @@
 import type { StreamResponse, Task } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import { GENERATION_KEY, GENERATION_TEXT } from "../../contract/generations.js";
-import { eventNumberOf } from "./event-numbers.js";
+import { eventNumberOf } from "../channel/event-numbers.js";
 import { numberInMetadata } from "./replay-request.js";
 
 /**

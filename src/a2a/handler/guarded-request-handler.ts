@@ -15,15 +15,7 @@ import {
   TaskNotCancelableError,
   UnsupportedOperationError,
 } from "@a2a-js/sdk/errors";
-import {
-  type AgentExecutor,
-  type ExecutionEventBusManager,
-  type ExtendedAgentCardProvider,
-  type PushNotificationSender,
-  type PushNotificationStore,
-  type ServerCallContext,
-  type TaskStore,
-} from "@a2a-js/sdk/server";
+import type { A2ARequestHandler, ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
 import { CONTROL_EXTENSION_URI, controlRequested } from "../../contract/control.js";
@@ -36,10 +28,13 @@ import {
 import { answerDecision, stillWorkingMessage } from "./answer-guard.js";
 import { admitNewTask, type NewTaskLimits } from "./caller-admission.js";
 import { cancelRefusal } from "./cancel-guard.js";
-import { FreshTasks } from "./fresh-tasks.js";
 import { checkHistoryLength } from "./history-length.js";
-import { checkNewTask, type NewTaskPolicy } from "./new-task-guard.js";
-import { WriteOnlyPushHandler } from "./write-only-push.js";
+import {
+  checkNewTask,
+  NEW_TASK_STATE_KEY,
+  type NewTaskPolicy,
+} from "../admission/new-task-guard.js";
+import { HandlerLayer } from "./handler-layer.js";
 
 /** What the guard needs to know of the executor (`steer`: the control extension's steering). */
 export interface ActiveTasks extends SteerableTasks {
@@ -74,6 +69,18 @@ export interface GuardOptions extends NewTaskPolicy {
   readonly control?: { readonly steer: boolean } | undefined;
 }
 
+export interface GuardedHandlerOptions {
+  /** The card as served: its content modes and whether push is on. */
+  readonly card: AgentCard;
+  /** The tasks as stored, read to decide (the same store the SDK's handler writes). */
+  readonly taskStore: TaskStore;
+  readonly activeTasks: ActiveTasks;
+  /** Webhook URLs are checked before a config is stored (unset: the SDK stores any URL). */
+  readonly pushTargets?: PushTargetPolicy | undefined;
+  /** What a message may choose, and the per-caller limits (unset: nothing checked). */
+  readonly policy?: GuardOptions | undefined;
+}
+
 interface Claim {
   readonly taskId: string;
   readonly messageId: string;
@@ -89,45 +96,29 @@ interface Claim {
  * synthetic task + FAILED status on the shared bus, i.e. into the running turn. So the check lives
  * here, where a throw becomes a JSON-RPC error for the new request alone.
  *
- * Each override is a short check in front of `super`; every decision behind a check is a pure
+ * Each override is a short check in front of the layer below (`inner`); every decision behind a check is a pure
  * function of its own module (answer-guard.ts, cancel-guard.ts, new-task-guard.ts, the steering
  * and rewind/fork decisions of control/, the push target policy, the per-caller limits).
  */
-export class GuardedRequestHandler extends WriteOnlyPushHandler {
+export class GuardedRequestHandler extends HandlerLayer {
+  private readonly tasks: TaskStore;
   private readonly activeTasks: ActiveTasks;
   private readonly contentModes: ContentModes;
   private readonly pushEnabled: boolean;
+  private readonly pushTargets: PushTargetPolicy | undefined;
+  private readonly limits: GuardOptions;
   private readonly steering: SteerGate;
 
-  constructor(
-    card: AgentCard,
-    private readonly tasks: TaskStore,
-    executor: AgentExecutor & ActiveTasks,
-    busManager: ExecutionEventBusManager,
-    pushStore?: PushNotificationStore,
-    pushSender?: PushNotificationSender,
-    /** Webhook URLs are checked before a config is stored (unset: the SDK stores any URL). */
-    private readonly pushTargets?: PushTargetPolicy,
-    private readonly limits: GuardOptions = {},
-    /** GetExtendedAgentCard's answer (unset: the SDK's refusal, as the card has none). */
-    extendedCard?: ExtendedAgentCardProvider,
-  ) {
-    // A new task's first load is answered without the store (`fresh-tasks.ts`).
-    const fresh = new FreshTasks();
-    super(
-      card,
-      fresh.store(tasks),
-      fresh.marking(executor),
-      busManager,
-      pushStore,
-      pushSender,
-      extendedCard,
-    );
-    this.activeTasks = executor;
-    this.contentModes = contentModesOf(card);
-    this.pushEnabled = card.capabilities?.pushNotifications === true;
-    const steers = limits.control?.steer === true;
-    this.steering = new SteerGate(tasks, executor, steers, this.contentModes);
+  constructor(inner: A2ARequestHandler, o: GuardedHandlerOptions) {
+    super(inner);
+    this.tasks = o.taskStore;
+    this.activeTasks = o.activeTasks;
+    this.contentModes = contentModesOf(o.card);
+    this.pushEnabled = o.card.capabilities?.pushNotifications === true;
+    this.pushTargets = o.pushTargets;
+    this.limits = o.policy ?? {};
+    const steers = this.limits.control?.steer === true;
+    this.steering = new SteerGate(o.taskStore, o.activeTasks, steers, this.contentModes);
   }
 
   override async sendMessage(
@@ -138,7 +129,7 @@ export class GuardedRequestHandler extends WriteOnlyPushHandler {
     if (steer !== undefined) return this.steering.answer(steer, params, context);
     const { claimed, admitted } = await this.guardSend(params, context);
     try {
-      const result = await super.sendMessage(params, context);
+      const result = await this.inner.sendMessage(params, context);
       this.throwIfRefused(claimed);
       return result;
     } catch (err) {
@@ -160,13 +151,13 @@ export class GuardedRequestHandler extends WriteOnlyPushHandler {
     if (steer !== undefined) {
       const id = steer.taskId;
       yield* this.steering.stream(steer, params, context, () =>
-        super.resubscribe({ tenant: params.tenant, id }, context),
+        this.inner.resubscribe({ tenant: params.tenant, id }, context),
       );
       return;
     }
     const { claimed, admitted } = await this.guardSend(params, context);
     try {
-      for await (const event of super.sendMessageStream(params, context)) {
+      for await (const event of this.inner.sendMessageStream(params, context)) {
         this.throwIfRefused(claimed);
         yield event;
       }
@@ -182,7 +173,7 @@ export class GuardedRequestHandler extends WriteOnlyPushHandler {
 
   override async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
     checkHistoryLength(params.historyLength);
-    return super.getTask(params, context);
+    return this.inner.getTask(params, context);
   }
 
   override async listTasks(
@@ -190,14 +181,14 @@ export class GuardedRequestHandler extends WriteOnlyPushHandler {
     context: ServerCallContext,
   ): Promise<ListTasksResponse> {
     checkHistoryLength(params.historyLength);
-    return super.listTasks(params, context);
+    return this.inner.listTasks(params, context);
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = await this.tasks.load(params.id, context);
     const why = cancelRefusal(task, task !== undefined && this.activeTasks.isActive(task.id));
     if (why !== undefined) throw new TaskNotCancelableError(why);
-    return super.cancelTask(params, context);
+    return this.inner.cancelTask(params, context);
   }
 
   override async createTaskPushNotificationConfig(
@@ -205,7 +196,7 @@ export class GuardedRequestHandler extends WriteOnlyPushHandler {
     context: ServerCallContext,
   ): Promise<TaskPushNotificationConfig> {
     await this.checkPushTarget(params);
-    return super.createTaskPushNotificationConfig(params, context);
+    return this.inner.createTaskPushNotificationConfig(params, context);
   }
 
   /**
@@ -217,6 +208,8 @@ export class GuardedRequestHandler extends WriteOnlyPushHandler {
     const checked = checkNewTask(message, this.limits, control);
     if (!checked.ok) throw new RequestMalformedError(checked.reason);
     if (checked.permissionMode) context.addActivatedExtension(CONTROL_EXTENSION_URI);
+    // Read once: the executor runs the new task with what was read here.
+    if (checked.chosen !== undefined) context.state.set(NEW_TASK_STATE_KEY, checked.chosen);
   }
 
   /**

@@ -9,7 +9,7 @@ import type {
   SubscribeToTaskRequest,
   Task,
 } from "@a2a-js/sdk";
-import { ServerCallContext } from "@a2a-js/sdk/server";
+import { ServerCallContext, type A2ARequestHandler } from "@a2a-js/sdk/server";
 import { callerName, CallerUser } from "../../identity/caller.js";
 import { callContextOf, ownerOf } from "../../identity/conversation.js";
 import {
@@ -20,7 +20,7 @@ import {
   type TaskAction,
 } from "../../identity/operators.js";
 import { stampAnswer, withOwner } from "../../contract/operator.js";
-import { GuardedRequestHandler } from "./guarded-request-handler.js";
+import { HandlerLayer } from "./handler-layer.js";
 import { atOrAfter } from "./list-filter.js";
 
 /** What the operator role needs besides the request handler. */
@@ -31,6 +31,10 @@ export interface OperatorAccess {
   ownerOf(taskId: string, tenant: string): Promise<string | undefined>;
   /** Tells the executor that the next cancel of `taskId` is this operator's (undefined: none). */
   cancelingOperator(taskId: string, operator: string | undefined): void;
+}
+
+export interface OperatorHandlerOptions {
+  readonly access: OperatorAccess;
 }
 
 /** How a request that names a task is served. */
@@ -52,20 +56,17 @@ interface Scoped {
  * operator may do is `mayAct`'s decision; anything else of another caller's stays unknown to it.
  * A caller without the role takes exactly the path it took before (no extra lookup).
  */
-export class OperatorRequestHandler extends GuardedRequestHandler {
+export class OperatorRequestHandler extends HandlerLayer {
   private readonly access: OperatorAccess;
 
-  constructor(
-    access: OperatorAccess,
-    ...args: ConstructorParameters<typeof GuardedRequestHandler>
-  ) {
-    super(...args);
-    this.access = access;
+  constructor(inner: A2ARequestHandler, o: OperatorHandlerOptions) {
+    super(inner);
+    this.access = o.access;
   }
 
   override async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
     const scoped = await this.scope(context, params.id, "read");
-    const task = await super.getTask(params, scoped.context);
+    const task = await this.inner.getTask(params, scoped.context);
     return this.isOperator(context) ? withOwner(task, scoped.owner ?? ownerOf(context)) : task;
   }
 
@@ -75,11 +76,11 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
   ): Promise<ListTasksResponse> {
     // `statusTimestampAfter` as the proto means it (`list-filter.ts`), for every caller.
     const filtered = atOrAfter(params);
-    if (!this.isOperator(context)) return super.listTasks(filtered, context);
+    if (!this.isOperator(context)) return this.inner.listTasks(filtered, context);
     // The store lists every caller's tasks for this request (`EveryOwnerListing`), each with
     // its owner; the SDK checks the request and trims histories as for any caller.
     context.state.set(EVERY_OWNER_STATE_KEY, true);
-    return super.listTasks(filtered, context);
+    return this.inner.listTasks(filtered, context);
   }
 
   // Not an async generator itself: a caller without the role gets the SDK's generator as it is,
@@ -88,7 +89,7 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
     params: SubscribeToTaskRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    if (!this.isOperator(context)) return super.resubscribe(params, context);
+    if (!this.isOperator(context)) return this.inner.resubscribe(params, context);
     return this.resubscribeScoped(params, context);
   }
 
@@ -97,15 +98,15 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const scoped = await this.scope(context, params.id, "subscribe");
-    yield* super.resubscribe(params, scoped.context);
+    yield* this.inner.resubscribe(params, scoped.context);
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const scoped = await this.scope(context, params.id, "cancel");
-    if (scoped.operator === undefined) return super.cancelTask(params, scoped.context);
+    if (scoped.operator === undefined) return this.inner.cancelTask(params, scoped.context);
     this.access.cancelingOperator(params.id, scoped.operator);
     try {
-      return await super.cancelTask(params, scoped.context);
+      return await this.inner.cancelTask(params, scoped.context);
     } finally {
       this.access.cancelingOperator(params.id, undefined);
     }
@@ -116,9 +117,9 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
     context: ServerCallContext,
   ): Promise<Message | Task> {
     if (!this.mayAnswerForOthers(params, context)) {
-      return super.sendMessage(stamped(params, undefined), context);
+      return this.inner.sendMessage(stamped(params, undefined), context);
     }
-    return this.sendScope(params, context).then((s) => super.sendMessage(s.params, s.context));
+    return this.sendScope(params, context).then((s) => this.inner.sendMessage(s.params, s.context));
   }
 
   override sendMessageStream(
@@ -126,7 +127,7 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     if (!this.mayAnswerForOthers(params, context)) {
-      return super.sendMessageStream(stamped(params, undefined), context);
+      return this.inner.sendMessageStream(stamped(params, undefined), context);
     }
     return this.sendStreamScoped(params, context);
   }
@@ -136,7 +137,7 @@ export class OperatorRequestHandler extends GuardedRequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const scoped = await this.sendScope(params, context);
-    yield* super.sendMessageStream(scoped.params, scoped.context);
+    yield* this.inner.sendMessageStream(scoped.params, scoped.context);
   }
 
   /** An operator's message naming a task: the only send that may be another caller's. */

@@ -3,7 +3,7 @@ import { RequestMalformedError, UnsupportedOperationError } from "@a2a-js/sdk/er
 import type { KeptEvent, ReplayLog } from "../../store/replay-log.js";
 import { REPLAY_TEXT } from "../../contract/replay.js";
 import { isTerminalState } from "../../contract/task-states.js";
-import { endsStream, eventNumberOf } from "./event-numbers.js";
+import { endsStream, eventNumberOf } from "../channel/event-numbers.js";
 import { numberInMetadata } from "./replay-request.js";
 
 export interface ReplaySource {

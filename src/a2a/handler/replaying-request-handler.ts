@@ -1,21 +1,10 @@
 import {
   TaskState,
-  type AgentCard,
-  type CancelTaskRequest,
-  type DeleteTaskPushNotificationConfigRequest,
-  type GetExtendedAgentCardRequest,
-  type GetTaskPushNotificationConfigRequest,
-  type GetTaskRequest,
-  type ListTaskPushNotificationConfigsRequest,
-  type ListTaskPushNotificationConfigsResponse,
-  type ListTasksRequest,
-  type ListTasksResponse,
   type Message,
   type SendMessageRequest,
   type StreamResponse,
   type SubscribeToTaskRequest,
   type Task,
-  type TaskPushNotificationConfig,
 } from "@a2a-js/sdk";
 import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
@@ -24,8 +13,9 @@ import { ownerOf } from "../../identity/conversation.js";
 import type { ReplayLog, SentMessage } from "../../store/replay-log.js";
 import { isTerminalState } from "../../contract/task-states.js";
 import { REPLAY_TEXT, SSE_EVENT_NUMBER_STATE_KEY } from "../../contract/replay.js";
-import { eventNumberOf, endsStream } from "./event-numbers.js";
-import { awaitAttach } from "./attached.js";
+import { eventNumberOf, endsStream } from "../channel/event-numbers.js";
+import { awaitAttach } from "../channel/attached.js";
+import { HandlerLayer } from "./handler-layer.js";
 import { cursorOf, idempotencyKeyOf, numberInMetadata } from "./replay-request.js";
 import { replayEvents } from "./replay-stream.js";
 
@@ -51,15 +41,17 @@ interface InFlight {
  * caller already sent answers with that send's task and starts nothing, another caller's is a
  * conflict. Everything else goes to the inner handler (the guards, operators, the fleet) as is.
  */
-export class ReplayingRequestHandler implements A2ARequestHandler {
+export class ReplayingRequestHandler extends HandlerLayer {
   private readonly inFlight = new Map<string, InFlight>();
 
   constructor(
-    private readonly inner: A2ARequestHandler,
+    inner: A2ARequestHandler,
     private readonly o: ReplayHandlerOptions,
-  ) {}
+  ) {
+    super(inner);
+  }
 
-  async sendMessage(
+  override async sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
@@ -72,7 +64,7 @@ export class ReplayingRequestHandler implements A2ARequestHandler {
     }
   }
 
-  async *sendMessageStream(
+  override async *sendMessageStream(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
@@ -89,7 +81,7 @@ export class ReplayingRequestHandler implements A2ARequestHandler {
     }
   }
 
-  async *resubscribe(
+  override async *resubscribe(
     params: SubscribeToTaskRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
@@ -214,49 +206,6 @@ export class ReplayingRequestHandler implements A2ARequestHandler {
       if (endsStream(item)) break;
     }
     return get();
-  }
-
-  getAgentCard(): Promise<AgentCard> {
-    return this.inner.getAgentCard();
-  }
-  getAuthenticatedExtendedAgentCard(
-    params: GetExtendedAgentCardRequest,
-    context: ServerCallContext,
-  ): Promise<AgentCard> {
-    return this.inner.getAuthenticatedExtendedAgentCard(params, context);
-  }
-  getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
-    return this.inner.getTask(params, context);
-  }
-  cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
-    return this.inner.cancelTask(params, context);
-  }
-  listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    return this.inner.listTasks(params, context);
-  }
-  createTaskPushNotificationConfig(
-    params: TaskPushNotificationConfig,
-    context: ServerCallContext,
-  ): Promise<TaskPushNotificationConfig> {
-    return this.inner.createTaskPushNotificationConfig(params, context);
-  }
-  getTaskPushNotificationConfig(
-    params: GetTaskPushNotificationConfigRequest,
-    context: ServerCallContext,
-  ): Promise<TaskPushNotificationConfig> {
-    return this.inner.getTaskPushNotificationConfig(params, context);
-  }
-  listTaskPushNotificationConfigs(
-    params: ListTaskPushNotificationConfigsRequest,
-    context: ServerCallContext,
-  ): Promise<ListTaskPushNotificationConfigsResponse> {
-    return this.inner.listTaskPushNotificationConfigs(params, context);
-  }
-  deleteTaskPushNotificationConfig(
-    params: DeleteTaskPushNotificationConfigRequest,
-    context: ServerCallContext,
-  ): Promise<void> {
-    return this.inner.deleteTaskPushNotificationConfig(params, context);
   }
 }
 

@@ -5,8 +5,9 @@ import type {
   SubscribeToTaskRequest,
   Task,
 } from "@a2a-js/sdk";
-import { DefaultRequestHandler, type ServerCallContext } from "@a2a-js/sdk/server";
+import type { ServerCallContext } from "@a2a-js/sdk/server";
 import { withStateWords } from "../../contract/task-states.js";
+import { HandlerLayer } from "./handler-layer.js";
 
 /** The error with its message's task states named by their words (`withStateWords`). */
 function worded(err: unknown): unknown {
@@ -17,16 +18,16 @@ function worded(err: unknown): unknown {
 /**
  * The SDK's request handler with its error texts naming task states by their words: its
  * refusals of a message to, or a subscription of, a task that has ended print the numeric enum
- * (`terminal state (3)`), which no client can read. Below every binding and every guard, so the
- * text is the same on JSON-RPC, HTTP+JSON, gRPC and v0.3.
+ * (`terminal state (3)`), which no client can read. Right over the SDK's handler, below every
+ * binding and every guard, so the text is the same on JSON-RPC, HTTP+JSON, gRPC and v0.3.
  */
-export class StateWordsHandler extends DefaultRequestHandler {
+export class StateWordsHandler extends HandlerLayer {
   override async sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
     try {
-      return await super.sendMessage(params, context);
+      return await this.inner.sendMessage(params, context);
     } catch (err) {
       throw worded(err);
     }
@@ -37,7 +38,7 @@ export class StateWordsHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     try {
-      yield* super.sendMessageStream(params, context);
+      yield* this.inner.sendMessageStream(params, context);
     } catch (err) {
       throw worded(err);
     }
@@ -48,7 +49,7 @@ export class StateWordsHandler extends DefaultRequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     try {
-      yield* super.resubscribe(params, context);
+      yield* this.inner.resubscribe(params, context);
     } catch (err) {
       throw worded(err);
     }

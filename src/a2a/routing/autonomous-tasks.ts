@@ -10,7 +10,7 @@ import {
 import { AUTONOMOUS_ORIGIN } from "../../contract/kinds.js";
 import { agentMessage, newTask, textPart, type TaskRef } from "../../contract/messages.js";
 import { TEXT } from "../../contract/texts.js";
-import type { TaskChannel } from "../handler/task-channel.js";
+import type { TaskChannel } from "../channel/task-channel.js";
 import { openChannel, type TaskOutlets } from "./task-channels.js";
 
 /**

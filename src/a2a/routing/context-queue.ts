@@ -1,22 +1,18 @@
 import type { ConversationKey } from "../../identity/conversation.js";
+import type { Ticket } from "../task/environment.js";
 
-/**
- * One A2A task turn at a time per conversation (a caller's context: `conversationKey`), first
- * come first served. A ticket's `ready` resolves when it is the conversation's turn; `release()`
- * (done, failed or canceled while waiting) lets the next one in.
- */
-export interface Ticket {
-  /** True when the ticket was granted at once (nothing ahead of it). */
-  readonly immediate: boolean;
-  readonly ready: Promise<void>;
-  release(): void;
-}
+export type { Ticket };
 
 interface Waiter {
   readonly grant: () => void;
   released: boolean;
 }
 
+/**
+ * One A2A task turn at a time per conversation (a caller's context: `conversationKey`), first
+ * come first served. A ticket's `ready` resolves when it is the conversation's turn; `release()`
+ * (done, failed or canceled while waiting) lets the next one in.
+ */
 export class ContextQueue {
   private readonly lines = new Map<ConversationKey, Waiter[]>();
 

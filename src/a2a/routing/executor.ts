@@ -23,7 +23,8 @@ import { taskEnvironment, type ExecutorOptions } from "./executor-options.js";
 import type { LiveState, RunOwnership } from "./run-ownership.js";
 import { SessionEvents } from "./session-events.js";
 import { admitControl, controlChecker, type ControlChecker } from "./control-admission.js";
-import { admitTask } from "./task-admission.js";
+import { admitTask } from "../admission/task-admission.js";
+import { chosenOf } from "../admission/new-task-guard.js";
 import { openChannel } from "./task-channels.js";
 import { endTaskSpan, taskSpan } from "./task-spans.js";
 import { RestartClaims, suspendParked } from "./restart-claims.js";
@@ -258,7 +259,9 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     };
     let admitted;
     try {
-      admitted = admitTask(message, { owner, taskId: ref.taskId }, this.options.policy);
+      // A new task's choices as the guard read them; an answer's new turn reads its own.
+      const chosen = resume === undefined ? chosenOf(ctx.context?.state) : undefined;
+      admitted = admitTask(message, { owner, taskId: ref.taskId }, this.options.policy, chosen);
     } catch (err) {
       notRun(err instanceof Error ? err.message : String(err));
       throw err;

@@ -7,7 +7,7 @@ import type {
 import type { Logger } from "pino";
 import type { TaskRef } from "../../contract/messages.js";
 import type { ReplayLog } from "../../store/replay-log.js";
-import { TaskChannel } from "../handler/task-channel.js";
+import { TaskChannel } from "../channel/task-channel.js";
 
 /** Where every task's events go: the task store, the buses and, when the card offers push, webhooks. */
 export interface TaskOutlets {

@@ -2,7 +2,6 @@ import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { ConversationKey } from "../../identity/conversation.js";
 import type { SessionLease } from "../../sessions/pool.js";
 import type { Timers } from "../../common/timers.js";
-import type { Ticket } from "../routing/context-queue.js";
 import type { RefusedFileError } from "../../common/safe-files.js";
 import type { InboxFile } from "../../workspace/inbox.js";
 import type { TaskCommit } from "../../workspace/worktrees/commit.js";
@@ -15,6 +14,18 @@ import type { TurnSettings } from "../../claude/index.js";
 import type { ModelPolicy } from "../../contract/task-options.js";
 import type { SandboxPolicy } from "../../sandbox/narrowing.js";
 import type { PermissionModePolicy } from "../control/permission-mode.js";
+
+/**
+ * A task's place in its conversation's queue (routing/context-queue.ts): `ready` resolves when it
+ * is the conversation's turn; `release()` (done, failed or canceled while waiting) lets the next
+ * one in.
+ */
+export interface Ticket {
+  /** True when the ticket was granted at once (nothing ahead of it). */
+  readonly immediate: boolean;
+  readonly ready: Promise<void>;
+  release(): void;
+}
 
 /** What the server around a task provides it, and the fixed texts it says. */
 

@@ -11,19 +11,12 @@
  * (the end, its usage and budgets). Below them, input-requests.ts, background-wait.ts and
  * run-output.ts hold state and decide. All stay inside this folder.
  *
- * Imported by routing/ (which creates tasks and hands them runs) and handler/ (the request
- * guard refuses a budget a message may not ask for). It imports the contract,
+ * Imported by routing/ (which creates tasks and hands them runs) and admission/ (what a new
+ * task's message may ask). It imports the contract, channel/ (the task's outlet), control/,
  * interaction/ and content/, the Claude provider's types, and the session pool's lease.
  */
 export { ServerTask, type ServerTaskOptions } from "./server-task.js";
 export { RunTrace } from "./run-trace.js";
 export type { Inbox, TaskEnvironment, TaskOrigin, TurnPolicy } from "./environment.js";
 export { transition, type LifecycleEvent, type TaskPhase } from "./lifecycle.js";
-export {
-  addRunUsage,
-  budgetStop,
-  requestedBudget,
-  type BudgetRequest,
-  type TaskBudget,
-} from "./task-usage.js";
-export { requestedSettings, type SettingsRequest } from "./task-settings.js";
+export { addRunUsage, budgetStop, type TaskBudget } from "./task-usage.js";

@@ -4,7 +4,7 @@ import { AssistantTextArtifact, type Coalescing } from "./assistant-text.js";
 import type { TaskRef } from "../../contract/messages.js";
 import { status } from "../../contract/statuses.js";
 import { capInput, capText, DEFAULT_TOOL_OUTPUT_BYTES } from "../../contract/tool-io.js";
-import type { TaskChannel } from "../handler/task-channel.js";
+import type { TaskChannel } from "../channel/task-channel.js";
 
 /**
  * What one run of a task shows the client, per docs/protocol.md's event contract: its text as the

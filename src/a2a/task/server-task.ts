@@ -11,7 +11,7 @@ import type { TaskRef } from "../../contract/messages.js";
 import { status } from "../../contract/statuses.js";
 import { TEXT } from "../../contract/texts.js";
 import { fileArtifact, type FileChange } from "../content/file-artifacts.js";
-import type { TaskChannel } from "../handler/task-channel.js";
+import type { TaskChannel } from "../channel/task-channel.js";
 import { DENY_TASK_OVER, type TaskEnvironment, type TaskOrigin } from "./environment.js";
 import type { TaskPhase } from "./lifecycle.js";
 import { TaskCore } from "./task-core.js";

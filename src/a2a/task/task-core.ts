@@ -8,7 +8,7 @@ import type { ControlRecord } from "../../contract/control.js";
 import { restamped, type TaskRef } from "../../contract/messages.js";
 import type { WorktreeRewind } from "../../workspace/worktrees/rewind.js";
 import { FileDelivery } from "../content/content-modes.js";
-import type { TaskChannel } from "../handler/task-channel.js";
+import type { TaskChannel } from "../channel/task-channel.js";
 import { BackgroundWait } from "./background-wait.js";
 import type { TaskEnvironment, TaskOrigin } from "./environment.js";
 import { TaskInputRequests } from "./input-requests.js";

@@ -2,7 +2,6 @@ import { addModels, addTokens, roundUsd, type RunUsage } from "../../claude/inde
 import type { Task } from "@a2a-js/sdk";
 import { TEXT } from "../../contract/texts.js";
 import {
-  MAX_BUDGET_KEY,
   usageMetadata,
   type BudgetSource,
   type TaskUsage,
@@ -52,34 +51,9 @@ export interface TaskBudget {
   readonly source: BudgetSource;
 }
 
-export type BudgetRequest =
-  | { readonly ok: true; readonly budget: TaskBudget | undefined }
-  | { readonly ok: false; readonly reason: string };
-
 /** `claude.maxBudgetUsd` as a task's budget (unset: none). */
 export const configuredBudget = (maxBudgetUsd: number | undefined): TaskBudget | undefined =>
   maxBudgetUsd === undefined ? undefined : { usd: maxBudgetUsd, source: "claude.maxBudgetUsd" };
-
-/**
- * The budget of the task a message creates: its `metadata.maxBudgetUsd`, which may lower
- * `claude.maxBudgetUsd` but never raise it, else the configured one. Pure.
- */
-export function requestedBudget(
-  metadata: Readonly<Record<string, unknown>> | undefined,
-  maxBudgetUsd: number | undefined,
-): BudgetRequest {
-  if (metadata === undefined || !Object.hasOwn(metadata, MAX_BUDGET_KEY)) {
-    return { ok: true, budget: configuredBudget(maxBudgetUsd) };
-  }
-  const asked = metadata[MAX_BUDGET_KEY];
-  if (typeof asked !== "number" || !Number.isFinite(asked) || asked <= 0) {
-    return { ok: false, reason: TEXT.budgetNotANumber(asked) };
-  }
-  if (maxBudgetUsd !== undefined && asked > maxBudgetUsd) {
-    return { ok: false, reason: TEXT.budgetAboveLimit(asked, maxBudgetUsd) };
-  }
-  return { ok: true, budget: { usd: asked, source: "metadata.maxBudgetUsd" } };
-}
 
 /**
  * Checked when each run of a task ends (the runtime's budget option counts a whole process, so

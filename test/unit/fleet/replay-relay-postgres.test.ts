@@ -9,7 +9,7 @@ import pg from "pg";
 import pino from "pino";
 import { Registry } from "prom-client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { eventNumberOf } from "../../../src/a2a/handler/event-numbers.js";
+import { eventNumberOf } from "../../../src/a2a/channel/event-numbers.js";
 import { Fleet } from "../../../src/fleet/fleet.js";
 import { openDatabase, type Database } from "../../../src/store/database.js";
 import { KeptEvents } from "../../../src/store/kept-events.js";

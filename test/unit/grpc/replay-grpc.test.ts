@@ -11,7 +11,7 @@ import { Client } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { eventNumberOf } from "../../../src/a2a/handler/event-numbers.js";
+import { eventNumberOf } from "../../../src/a2a/channel/event-numbers.js";
 import { Authenticator } from "../../../src/auth/decide.js";
 import { StaticTokenVerifier } from "../../../src/auth/static-tokens.js";
 import { CombinedVerifier } from "../../../src/auth/verifier.js";

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { userMessage } from "../../../support/harness/messages.js";
 import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import { FreshTasks } from "../../../../src/a2a/handler/fresh-tasks.js";
-import { GuardedRequestHandler } from "../../../../src/a2a/handler/guarded-request-handler.js";
+import { guardedStack } from "../../../support/unit/guarded-stack.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 
 const card = buildAgentCard(resolveConfig({}, { file: "test.json", startDir: "/work" }), {
@@ -138,12 +138,12 @@ describe("GuardedRequestHandler with a new task", () => {
       },
       cancelTask: () => Promise.resolve(),
     };
-    const handler = new GuardedRequestHandler(
+    const handler = guardedStack({
       card,
-      inner,
+      taskStore: inner,
       executor,
-      new DefaultExecutionEventBusManager(),
-    );
+      busManager: new DefaultExecutionEventBusManager(),
+    });
     const seen: string[] = [];
     for await (const event of handler.sendMessageStream(
       { tenant: "", message: message(), configuration: undefined, metadata: undefined },

@@ -17,9 +17,10 @@ import {
 } from "@a2a-js/sdk/server";
 import { beforeEach, describe, expect, it } from "vitest";
 import { EVERY_TASK, userMessage } from "../../../support/harness/messages.js";
+import { guardedStack } from "../../../support/unit/guarded-stack.js";
 import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
+import type { GuardedRequestHandler } from "../../../../src/a2a/handler/guarded-request-handler.js";
 import {
-  GuardedRequestHandler,
   historyLengthProblem,
   stillWorkingMessage,
 } from "../../../../src/a2a/handler/guarded-request-handler.js";
@@ -110,7 +111,12 @@ let handler: GuardedRequestHandler;
 beforeEach(() => {
   store = new InMemoryTaskStore();
   executor = new FakeExecutor();
-  handler = new GuardedRequestHandler(card, store, executor, new DefaultExecutionEventBusManager());
+  handler = guardedStack({
+    card,
+    taskStore: store,
+    executor,
+    busManager: new DefaultExecutionEventBusManager(),
+  });
 });
 
 const message = (taskId: string, contextId = "ctx-1"): Message =>
@@ -396,16 +402,13 @@ describe("GuardedRequestHandler: a message's model and effort", () => {
     return request;
   };
   beforeEach(() => {
-    handler = new GuardedRequestHandler(
+    handler = guardedStack({
       card,
-      store,
+      taskStore: store,
       executor,
-      new DefaultExecutionEventBusManager(),
-      undefined,
-      undefined,
-      undefined,
-      { models },
-    );
+      busManager: new DefaultExecutionEventBusManager(),
+      policy: { models },
+    });
   });
 
   it("refuses a model or effort not allowed with InvalidParams naming the allowed ones, before any task, on both methods", async () => {

@@ -11,6 +11,7 @@ import {
 import { beforeEach, describe, expect, it } from "vitest";
 import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
 import { OperatorRequestHandler } from "../../../../src/a2a/handler/operator-request-handler.js";
+import { guardedStack } from "../../../support/unit/guarded-stack.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import { CallerUser } from "../../../../src/identity/caller.js";
 import { actingOperator } from "../../../../src/identity/operators.js";
@@ -92,19 +93,23 @@ beforeEach(async () => {
   // The parked task's bus exists, as it does while a task waits for an answer.
   busManager.createOrGetByTaskId("t-alice");
   handler = new OperatorRequestHandler(
+    guardedStack({
+      card,
+      taskStore: stores.taskStore,
+      executor,
+      busManager,
+      pushStore: stores.pushStore,
+    }),
     {
-      operators: new Set(["token:ops"]),
-      ownerOf: (taskId, tenant) => {
-        lookups.push(taskId);
-        return stores.everyOwner.ownerOf(taskId, tenant);
+      access: {
+        operators: new Set(["token:ops"]),
+        ownerOf: (taskId, tenant) => {
+          lookups.push(taskId);
+          return stores.everyOwner.ownerOf(taskId, tenant);
+        },
+        cancelingOperator: (taskId, name) => executor.cancelNotes.push([taskId, name]),
       },
-      cancelingOperator: (taskId, name) => executor.cancelNotes.push([taskId, name]),
     },
-    card,
-    stores.taskStore,
-    executor,
-    busManager,
-    stores.pushStore,
   );
 });
 

@@ -8,7 +8,7 @@
 import { TaskState, type SendMessageRequest, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { ServerCallContext, STATE_HEADERS_KEY } from "@a2a-js/sdk/server";
 import { describe, expect, it } from "vitest";
-import { eventNumberOf } from "../../../../src/a2a/handler/event-numbers.js";
+import { eventNumberOf } from "../../../../src/a2a/channel/event-numbers.js";
 import { CallerUser } from "../../../../src/identity/caller.js";
 import { reply, sdk } from "../../claude/support/sdk-messages.js";
 import { perTest } from "../../../support/harness/scope.js";

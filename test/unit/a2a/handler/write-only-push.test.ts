@@ -9,6 +9,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { describe, expect, it } from "vitest";
 import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
+import { sdkRequestHandler } from "../../../../src/a2a/handler/sdk-handler.js";
 import { WriteOnlyPushHandler } from "../../../../src/a2a/handler/write-only-push.js";
 import { withoutCredentials } from "../../../../src/a2a/push/write-only.js";
 import { resolveConfig } from "../../../../src/config/load.js";
@@ -66,11 +67,13 @@ describe("WriteOnlyPushHandler", () => {
       cancelTask: () => Promise.resolve(),
     };
     const handler = new WriteOnlyPushHandler(
-      card,
-      tasks,
-      executor,
-      new DefaultExecutionEventBusManager(),
-      push,
+      sdkRequestHandler({
+        card,
+        taskStore: tasks,
+        executor,
+        busManager: new DefaultExecutionEventBusManager(),
+        pushStore: push,
+      }),
     );
     const noSecret = { token: "", authentication: { scheme: "Bearer", credentials: "" } };
 

@@ -6,12 +6,8 @@ import { TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import { describe, expect, it } from "vitest";
 import { EMPTY_USAGE, usageOf, type TaskUsage } from "../../../../src/contract/usage.js";
-import {
-  addRunUsage,
-  budgetStop,
-  requestedBudget,
-  type TaskBudget,
-} from "../../../../src/a2a/task/task-usage.js";
+import { addRunUsage, budgetStop, type TaskBudget } from "../../../../src/a2a/task/task-usage.js";
+import { requestedBudget } from "../../../../src/a2a/admission/task-budget.js";
 import type { RunUsage } from "../../../../src/claude/index.js";
 import {
   autonomousTurn,

@@ -1,6 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { admitTask, type Admission } from "../../../../src/a2a/routing/task-admission.js";
+import { admitTask, type Admission } from "../../../../src/a2a/admission/task-admission.js";
 import { textPart } from "../../../../src/contract/messages.js";
 import { TEXT } from "../../../../src/contract/texts.js";
 
@@ -27,6 +27,17 @@ describe("admitTask: what a new task's message runs with, or why it fails first"
       budget: { usd: 2, source: "claude.maxBudgetUsd" },
       settings: {},
     });
+  });
+
+  it("what the guard read from the message is taken as it is: the message is not read again", () => {
+    const chosen = {
+      budget: { usd: 0.25, source: "metadata.maxBudgetUsd" as const },
+      settings: { model: "m-other" },
+    };
+    // Its metadata asks otherwise: only `chosen` counts (the guard read the same message).
+    const asked = message(text, { maxBudgetUsd: 0.5, model: "m-default" });
+    const a = admitTask(asked, T1, { maxBudgetUsd: 2, models }, chosen);
+    expect(a.ok && { budget: a.budget, settings: a.settings }).toEqual(chosen);
   });
 
   it("its own budget under the configured one is what it runs with", () => {

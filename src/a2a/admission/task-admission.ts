@@ -4,8 +4,10 @@ import { delegationDepthOf } from "../../contract/delegation.js";
 import { taskInbox } from "../../workspace/inbox.js";
 import { InputError, planPrompt, type PromptPlan } from "../content/input.js";
 import type { TurnPolicy } from "../task/environment.js";
-import { taskSettings } from "../task/task-settings.js";
-import { requestedBudget, type TaskBudget } from "../task/task-usage.js";
+import { taskSettings } from "./task-settings.js";
+import type { TaskBudget } from "../task/task-usage.js";
+import type { NewTaskChoice } from "./new-task-guard.js";
+import { requestedBudget } from "./task-budget.js";
 
 /** What a client's new task runs with, or why it fails before it runs. */
 export type Admission =
@@ -22,14 +24,17 @@ export type Admission =
 /**
  * A new task's message, read once it is a task: its prompt (parts the server cannot take refuse
  * it), its budget (`metadata.maxBudgetUsd` within `claude.maxBudgetUsd`) and the model and effort
- * it chose. The request guard refused most of this already; this is what the task runs with.
- * Pure; anything thrown but an InputError is a bug, and is thrown on.
+ * it chose. The request guard refused most of this already, and what it read (`chosen`, from
+ * the request's call context) is taken as it is; without it (an answer's new turn, a forwarded
+ * send), the message is read here. Pure; anything thrown but an InputError is a bug, and is
+ * thrown on.
  */
 export function admitTask(
   message: Pick<Message, "parts" | "metadata">,
   /** The task and its caller: where its attachments go (`taskInbox`). */
   task: { readonly owner: string; readonly taskId: string },
   policy: Pick<TurnPolicy, "maxBudgetUsd" | "models" | "sandbox" | "permissionModes">,
+  chosen?: NewTaskChoice,
 ): Admission {
   let plan: PromptPlan;
   try {
@@ -38,13 +43,14 @@ export function admitTask(
     if (!(err instanceof InputError)) throw err;
     return { ok: false, reason: err.message };
   }
+  const depth = delegationDepthOf(message.metadata);
+  if (chosen !== undefined) return { ok: true, plan, ...chosen, depth };
   const budget = requestedBudget(message.metadata, policy.maxBudgetUsd);
   if (!budget.ok) return { ok: false, reason: budget.reason };
   const { models, sandbox, permissionModes } = policy;
-  const chosen =
+  const asked =
     (models || sandbox || permissionModes) &&
     taskSettings(message.metadata, { models, sandbox, permissionModes });
-  if (chosen !== undefined && !chosen.ok) return { ok: false, reason: chosen.reason };
-  const depth = delegationDepthOf(message.metadata);
-  return { ok: true, plan, budget: budget.budget, settings: chosen?.settings ?? {}, depth };
+  if (asked !== undefined && !asked.ok) return { ok: false, reason: asked.reason };
+  return { ok: true, plan, budget: budget.budget, settings: asked?.settings ?? {}, depth };
 }

@@ -7,7 +7,7 @@ import {
   type ModelPolicy,
 } from "../../../../src/contract/task-options.js";
 import { buildAgentCard } from "../../../../src/a2a/card/agent-card.js";
-import { requestedSettings } from "../../../../src/a2a/task/task-settings.js";
+import { requestedSettings } from "../../../../src/a2a/admission/task-settings.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 
 const policy: ModelPolicy = {

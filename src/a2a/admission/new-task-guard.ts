@@ -1,0 +1,70 @@
+import type { Message } from "@a2a-js/sdk";
+import type { TurnSettings } from "../../claude/index.js";
+import type { TaskBudget } from "../task/task-usage.js";
+import { requestedBudget } from "./task-budget.js";
+import { taskSettings, type TaskPolicies } from "./task-settings.js";
+
+/** What a new task's message may choose, from the config (an unset policy checks nothing). */
+export interface NewTaskPolicy extends TaskPolicies {
+  /** `claude.maxBudgetUsd`: a message's `metadata.maxBudgetUsd` may lower it, never raise it. */
+  readonly maxBudgetUsd?: number | undefined;
+}
+
+/** What a new task's message chose, as read by the guard: the executor runs the task with it. */
+export interface NewTaskChoice {
+  readonly budget: TaskBudget | undefined;
+  readonly settings: TurnSettings;
+}
+
+export type NewTaskCheck =
+  | {
+      readonly ok: true;
+      /** The message asks for a permission mode (the control extension is then acted on). */
+      readonly permissionMode: boolean;
+      /** What it chose, when it creates a task (a message naming one chooses nothing). */
+      readonly chosen?: NewTaskChoice;
+    }
+  | { readonly ok: false; readonly reason: string };
+
+const PASS: NewTaskCheck = { ok: true, permissionMode: false };
+
+/**
+ * Where the guard leaves a new task's `NewTaskChoice` in the request's call context
+ * (`ServerCallContext.state`), which the SDK hands the executor: the message is read once.
+ */
+export const NEW_TASK_STATE_KEY = "claude-a2a.newTask";
+
+/** The choice the guard left in a request's state, if it read one. */
+export function chosenOf(
+  state: ReadonlyMap<string, unknown> | undefined,
+): NewTaskChoice | undefined {
+  return state?.get(NEW_TASK_STATE_KEY) as NewTaskChoice | undefined;
+}
+
+/**
+ * A new task's `metadata.maxBudgetUsd` (a positive number, not above `claude.maxBudgetUsd`), and
+ * its `model`, `effort`, `sandbox` and `permissionMode` as the policies allow them (a sandbox or
+ * mode wider than the workspace's, a mode without the control extension: refused). Only the
+ * message that creates a task chooses: one that names a task passes (its keys are ignored). Pure:
+ * the guard refuses with the reason (InvalidParams) before any task exists.
+ */
+export function checkNewTask(
+  message: Pick<Message, "taskId" | "metadata"> | undefined,
+  policy: NewTaskPolicy,
+  controlActive: boolean,
+): NewTaskCheck {
+  if (message === undefined || message.taskId) return PASS;
+  const budget = requestedBudget(message.metadata, policy.maxBudgetUsd);
+  if (!budget.ok) return budget;
+  const { models, sandbox, permissionModes } = policy;
+  const settings =
+    models || sandbox || permissionModes
+      ? taskSettings(message.metadata, { models, sandbox, permissionModes }, controlActive)
+      : { ok: true as const, settings: {} };
+  if (!settings.ok) return settings;
+  return {
+    ok: true,
+    permissionMode: settings.settings.permissionMode !== undefined,
+    chosen: { budget: budget.budget, settings: settings.settings },
+  };
+}
