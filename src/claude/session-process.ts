@@ -23,8 +23,11 @@ export const SESSION_CLOSED = "session closed";
  */
 export class SessionProcess {
   private readonly input = new AsyncQueue<SDKUserMessage>();
-  /** A resumed session's earlier messages, in the timeline before anything else. */
-  readonly history: Promise<void>;
+  /**
+   * A resumed session's earlier messages, read into the timeline when first asked for
+   * (`streamHistory`): a resume itself does not parse the conversation it continues.
+   */
+  private historyRead: Promise<void> | undefined;
   /** A resumed session's cost totals, read before its first prompt goes (see `usage.ts`). */
   private readonly usageBaseline: Promise<void> | undefined;
   private handle: QueryHandle | undefined;
@@ -45,8 +48,15 @@ export class SessionProcess {
   ) {
     const resume = options.resume;
     if (resume !== undefined) core.adoptSessionId(resume);
-    this.history = resume === undefined ? Promise.resolve() : this.loadHistory(resume);
     this.usageBaseline = resume === undefined ? undefined : this.loadUsageBaseline(resume);
+  }
+
+  /** Resolves once a resumed session's earlier messages are in the timeline. */
+  history(): Promise<void> {
+    const resume = this.options.resume;
+    if (resume === undefined) return Promise.resolve();
+    this.historyRead ??= this.loadHistory(resume);
+    return this.historyRead;
   }
 
   /** The model and effort the live process runs with. */

@@ -108,7 +108,13 @@ export class TimelineAssembler {
     return e?.kind === "assistant" ? (toPublic(e) as AssistantTimelineEntry) : undefined;
   }
 
-  addUserPrompt(uuid: string, text: string, runId?: string, source: TimelineSource = "live"): void {
+  addUserPrompt(
+    uuid: string,
+    text: string,
+    runId?: string,
+    source: TimelineSource = "live",
+    announce = true,
+  ): void {
     if (this.entries.has(uuid)) return;
     const entry: UserState = {
       kind: "user",
@@ -120,7 +126,7 @@ export class TimelineAssembler {
     };
     if (runId !== undefined) entry.runId = runId;
     this.entries.set(uuid, entry);
-    this.onUpdate(toPublic(entry));
+    if (announce) this.onUpdate(toPublic(entry));
   }
 
   /**
@@ -143,8 +149,15 @@ export class TimelineAssembler {
     else if (event.kind === "stream") this.applyStream(event, runId);
   }
 
+  /**
+   * Puts a resumed session's earlier messages before everything live, without an update per
+   * entry (nobody follows the past as it is read). Read after live turns, the transcript goes on
+   * with them: it is taken up to the first prompt this process sent, the rest is live already.
+   */
   seedHistory(messages: readonly HistoryMessage[]): void {
+    const live = (m: HistoryMessage) => this.entries.get(m.uuid)?.source === "live";
     for (const m of messages) {
+      if (m.type === "user" && live(m)) return;
       const message = (typeof m.message === "object" && m.message !== null ? m.message : {}) as {
         id?: unknown;
         content?: unknown;
@@ -153,7 +166,7 @@ export class TimelineAssembler {
       if (m.type === "user") {
         // Tool results are conversation plumbing; the timeline keeps what the user said.
         if (blocks.some((b) => b.type === "tool_result") || m.parent_tool_use_id !== null) continue;
-        this.addUserPrompt(m.uuid, textOf(blocks), undefined, "history");
+        this.addUserPrompt(m.uuid, textOf(blocks), undefined, "history", false);
       } else if (m.type === "assistant" && typeof message.id === "string") {
         this.applyAssistant(
           {
@@ -167,6 +180,7 @@ export class TimelineAssembler {
           },
           undefined,
           "history",
+          false,
         );
       }
     }
@@ -202,7 +216,12 @@ export class TimelineAssembler {
     return entry;
   }
 
-  private applyAssistant(ev: AssistantEvent, runId: string | undefined, source: TimelineSource) {
+  private applyAssistant(
+    ev: AssistantEvent,
+    runId: string | undefined,
+    source: TimelineSource,
+    announce = true,
+  ) {
     const entry = this.assistantEntry(
       ev.messageId,
       ev.messageId,
@@ -221,7 +240,7 @@ export class TimelineAssembler {
       { messageId: ev.messageId, runId, blocks: ev.content.length },
       "timeline: complete frame reconciled",
     );
-    this.onUpdate(toPublic(entry));
+    if (announce) this.onUpdate(toPublic(entry));
   }
 
   private applyStream(ev: StreamEvent, runId: string | undefined): void {

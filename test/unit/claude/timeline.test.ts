@@ -154,6 +154,45 @@ describe("TimelineAssembler", () => {
     ]);
   });
 
+  it("seeds history without an update per entry", () => {
+    const { t, updates } = assembler();
+    t.seedHistory(
+      historyExchange(
+        { uuid: "h-u1", text: "old question" },
+        { uuid: "h-a1", messageId: "old-1", text: "old answer" },
+      ),
+    );
+    expect(t.snapshot()).toHaveLength(2);
+    expect(updates).toEqual([]);
+  });
+
+  it("read after live turns, takes the transcript only up to the first live prompt", () => {
+    const { t, feed } = assembler();
+    t.addUserPrompt("p1", "live question", "r");
+    feed("r", sdk.text("live-1", "live answer"));
+    t.seedHistory([
+      ...historyExchange(
+        { uuid: "h-u1", text: "old question" },
+        { uuid: "h-a1", messageId: "old-1", text: "old answer" },
+      ),
+      // The rest is what this process wrote: a wake's notification is not history.
+      ...historyExchange(
+        { uuid: "p1", text: "live question" },
+        { uuid: "h-a2", messageId: "live-1", text: "live answer" },
+      ),
+      ...historyExchange(
+        { uuid: "wake", text: "<task-notification>" },
+        { uuid: "h-a3", messageId: "live-2", text: "woke" },
+      ),
+    ]);
+    expect(t.snapshot().map((e) => [e.source, e.text])).toEqual([
+      ["history", "old question"],
+      ["history", "old answer"],
+      ["live", "live question"],
+      ["live", "live answer"],
+    ]);
+  });
+
   it("publishes every update but a delta's: the next frame carries the text the deltas added", () => {
     const { feed, updates } = assembler();
     feed("r", ...streamedText("m1", ["a", "b"]), sdk.messageStop());
