@@ -5,6 +5,8 @@
  * Everything listens on 127.0.0.1; the runtimes' config and tmp dirs are in temp dirs.
  */
 import { spawnSync } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -16,6 +18,8 @@ import { freePort } from "../test/support/a2a/harness.js";
 export { longPrompt, longText, TURN_PROMPT } from "./model-rules.js";
 import { startModelProcess, type ModelProcess } from "./model-process.js";
 import { createRuntimeSandbox, type RuntimeSandbox } from "../test/support/sandbox.js";
+import { testConfig } from "../test/support/harness/test-config.js";
+import { knownKeysOnly } from "./config-keys.js";
 import {
   killSandboxProcesses,
   processesWithConfigDir,
@@ -88,7 +92,8 @@ async function startExtraServer(
 ): Promise<ExtraServer> {
   const sandbox = await createRuntimeSandbox({ modelUrl });
   try {
-    await writeTestConfig(sandbox.cwd, config);
+    if (cli === undefined) await writeTestConfig(sandbox.cwd, config);
+    else await writeConfigFor(cli, sandbox.cwd, config);
     await prepare?.(sandbox.cwd);
     const spawned = performance.now();
     const server = await spawnServer({
@@ -120,6 +125,28 @@ async function startExtraServer(
     await sandbox.cleanup();
     throw err;
   }
+}
+
+/**
+ * The test config as another build takes it: only the keys its `config.schema.json` (beside its
+ * `dist/`) names, so an earlier build, which refuses a key it does not know, starts.
+ */
+async function writeConfigFor(cli: string, cwd: string, config: ConfigInput): Promise<void> {
+  const full = testConfig(config) as Record<string, unknown>;
+  let schema: unknown;
+  try {
+    schema = JSON.parse(await readFile(join(dirname(cli), "..", "config.schema.json"), "utf8"));
+  } catch {
+    schema = undefined; // no schema beside it: hand it everything, as before
+  }
+  const { config: kept, dropped } = knownKeysOnly(full, schema);
+  if (dropped.length > 0) {
+    process.stderr.write(
+      `bench: the build of ${cli} does not know ${dropped.join(", ")}: left out\n`,
+    );
+  }
+  await mkdir(join(cwd, ".claude"), { recursive: true });
+  await writeFile(join(cwd, ".claude", "claude-a2a.config.json"), JSON.stringify(kept));
 }
 
 /**
