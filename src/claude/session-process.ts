@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { AsyncQueue } from "./async-queue.js";
 import type { SessionCore } from "./core.js";
 import { defaultHistoryLoader } from "./history.js";
+import { withTranscript, type HistoryMessage, type TimelineEntry } from "./timeline.js";
 import { buildQueryOptions, type ClaudeSessionOptions } from "./options.js";
 import { trackPermissions } from "./permissions.js";
 import { errorText, QueryPump } from "./pump.js";
@@ -220,6 +221,35 @@ export class SessionProcess {
     } catch (error) {
       // Then the first run after the resume also counts what the runtime had saved before.
       this.logger.warn({ err: error, sessionId }, "session: resumed cost totals could not be read");
+    }
+  }
+
+  /**
+   * The whole conversation (`streamHistory`). A long session keeps only its latest entries in
+   * memory (`KEPT_ENTRIES`): the rest is read back from its transcript then, as `history`
+   * entries (no run id).
+   */
+  async wholeTimeline(): Promise<TimelineEntry[]> {
+    const timeline = this.core.timeline;
+    if (!timeline.trimmed) {
+      await this.history();
+      return timeline.snapshot();
+    }
+    const live = timeline.snapshot().filter((e) => e.source === "live");
+    return withTranscript(await this.transcript(), live, this.logger);
+  }
+
+  /** The session's whole transcript as it is now (empty when it cannot be read). */
+  private async transcript(): Promise<HistoryMessage[]> {
+    const sessionId = this.core.sessionId ?? this.options.resume;
+    if (sessionId === undefined) return [];
+    const loader = this.options.historyLoader ?? defaultHistoryLoader;
+    try {
+      const where = { cwd: this.options.cwd, ...(this.options.env && { env: this.options.env }) };
+      return await loader(sessionId, where);
+    } catch (error) {
+      this.logger.warn({ err: error, sessionId }, "session: transcript could not be read");
+      return [];
     }
   }
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { Normalizer } from "../../../src/claude/normalize.js";
-import { TimelineAssembler, type TimelineEntry } from "../../../src/claude/timeline.js";
+import {
+  KEPT_ENTRIES,
+  TimelineAssembler,
+  type TimelineEntry,
+} from "../../../src/claude/timeline.js";
 import { silentLogger } from "./support/helpers.js";
 import { historyExchange, openText, sdk, streamedText } from "./support/sdk-messages.js";
 
@@ -191,6 +195,19 @@ describe("TimelineAssembler", () => {
       ["live", "live question"],
       ["live", "live answer"],
     ]);
+  });
+
+  it("trims the oldest finished entries past KEPT_ENTRIES, never a streaming one or an active run's", () => {
+    const { t, feed } = assembler();
+    feed("r-active", ...openText("streaming-1"), sdk.textDelta(0, "still going"));
+    t.addUserPrompt("u-active", "active prompt", "r-active");
+    for (let i = 0; i < KEPT_ENTRIES; i++) feed(`r${i}`, sdk.text(`done-${i}`, `done ${i}`));
+    t.trim((runId) => runId === "r-active");
+    const kept = t.snapshot();
+    expect(t.trimmed).toBe(true);
+    expect(kept.length).toBeLessThan(KEPT_ENTRIES);
+    expect(kept.slice(0, 2).map((e) => e.text)).toEqual(["still going", "active prompt"]);
+    expect(kept.at(-1)?.text).toBe(`done ${KEPT_ENTRIES - 1}`);
   });
 
   it("publishes every update but a delta's: the next frame carries the text the deltas added", () => {
