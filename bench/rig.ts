@@ -34,6 +34,8 @@ export interface ExtraServer {
   readonly client: Client;
   /** Its workspace. */
   readonly cwd: string;
+  /** Its runtime's CLAUDE_CONFIG_DIR (transcripts under `projects/`). */
+  readonly configDir: string;
   /** Spawn to its first healthy `/healthz` (startup: migrations, recovery, pruning). */
   readonly startMs: number;
   /** Pids of its Claude Code processes (and their children). */
@@ -62,7 +64,7 @@ export interface Rig {
    */
   extraServer(
     config: ConfigInput,
-    prepare?: (cwd: string) => Promise<void>,
+    prepare?: (cwd: string, configDir: string) => Promise<void>,
     /** Another build's compiled CLI (`BENCH_BEFORE`); default: this checkout's. */
     cli?: string,
   ): Promise<ExtraServer>;
@@ -87,14 +89,14 @@ async function startExtraServer(
   modelUrl: string,
   built: boolean,
   config: ConfigInput,
-  prepare?: (cwd: string) => Promise<void>,
+  prepare?: (cwd: string, configDir: string) => Promise<void>,
   cli?: string,
 ): Promise<ExtraServer> {
   const sandbox = await createRuntimeSandbox({ modelUrl });
   try {
     if (cli === undefined) await writeTestConfig(sandbox.cwd, config);
     else await writeConfigFor(cli, sandbox.cwd, config);
-    await prepare?.(sandbox.cwd);
+    await prepare?.(sandbox.cwd, sandbox.configDir);
     const spawned = performance.now();
     const server = await spawnServer({
       built,
@@ -110,6 +112,7 @@ async function startExtraServer(
       server,
       client,
       cwd: sandbox.cwd,
+      configDir: sandbox.configDir,
       startMs,
       // The server itself carries the sandbox's environment too.
       claudePids: async () =>
