@@ -137,17 +137,22 @@ async function turnCpu(server: ExtraServer, contextId: string): Promise<number> 
   return (await cpuTimePreciseMs(pid)) - began;
 }
 
-/** One real conversation of one turn, on this build: what the seeds copy. */
+/**
+ * One real conversation of one turn, on this build: what the seeds copy. Its process is closed
+ * when idle (1 s) and the template is read once the runtime has saved its cost totals at that
+ * clean exit, as every evicted or restarted conversation's transcript has them.
+ */
 async function makeTemplate(rig: Rig): Promise<Template> {
-  const server = await rig.extraServer(CONFIG);
+  const server = await rig.extraServer({ sessions: { ...CONFIG.sessions, idleTimeoutMs: 1_000 } });
   try {
     await blockingTurn(server.client, TURN_PROMPT);
-    // The map is written just after the turn: wait for it (bounded).
     for (let tries = 0; ; tries++) {
       try {
-        return await readTemplate(server.cwd, server.configDir);
+        const template = await readTemplate(server.cwd, server.configDir);
+        if (template.lines.some((l) => l.includes('"cost-state"'))) return template;
+        throw new Error("scale: the template's process has not saved its totals yet");
       } catch (err) {
-        if (tries >= 100) throw err;
+        if (tries >= 300) throw err;
         await delay(100);
       }
     }

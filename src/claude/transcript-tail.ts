@@ -10,15 +10,23 @@ import { open } from "node:fs/promises";
 export const TAIL_WINDOW = 64 * 1024;
 
 /**
- * The first value `take` returns for a line containing `marker`, scanning lines last to first;
- * undefined when no line gives one or the file cannot be read. Lines without the marker are not
- * parsed, so a miss costs a read of the file, never a parse of it.
+ * How far back a search goes: a clean exit writes its record last, so it is found in the first
+ * window; a file without one in its last 2 MB (its process was killed, then many turns followed)
+ * is not read further, so a long conversation never costs a read of the whole file.
+ */
+export const TAIL_LIMIT = 2 * 1024 * 1024;
+
+/**
+ * The first value `take` returns for a line containing `marker`, scanning lines last to first
+ * over the file's last `limit` bytes; undefined when no line there gives one or the file cannot
+ * be read. Lines without the marker are not parsed.
  */
 export async function lastLineMatching<T>(
   path: string,
   marker: string,
   take: (line: string) => T | undefined,
   window = TAIL_WINDOW,
+  limit = TAIL_LIMIT,
 ): Promise<T | undefined> {
   let file;
   try {
@@ -27,11 +35,13 @@ export async function lastLineMatching<T>(
     return undefined;
   }
   try {
-    let end = (await file.stat()).size;
-    // Bytes after the last newline seen so far: the head of a line cut by the window's start.
+    const size = (await file.stat()).size;
+    const floor = Math.max(0, size - limit);
+    let end = size;
+    // The end of a line the last window cut at its start: completed by the next window back.
     let carry = Buffer.alloc(0);
-    while (end > 0) {
-      const start = Math.max(0, end - window);
+    while (end > floor) {
+      const start = Math.max(floor, end - window);
       const chunk = Buffer.alloc(end - start);
       await file.read(chunk, 0, chunk.length, start);
       const buf = Buffer.concat([chunk, carry]);

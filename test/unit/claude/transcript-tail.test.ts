@@ -50,6 +50,15 @@ describe("lastLineMatching: the last record of a kind, read from the end", () =>
     expect(await lastLineMatching(join(root, "absent"), "x", parse)).toBeUndefined();
   });
 
+  it("looks no further back than its limit", async () => {
+    const far = transcript("far.jsonl", [
+      costState(0.5),
+      ...Array.from({ length: 40 }, (_, i) => filler(i)),
+    ]);
+    expect(await lastLineMatching(far, '"cost-state"', parse, 64, 1024)).toBeUndefined();
+    expect(await lastLineMatching(far, '"cost-state"', parse, 64, 1 << 20)).toBe(0.5);
+  });
+
   it("does not parse the lines that lack the marker", async () => {
     const seen: string[] = [];
     await lastLineMatching(path, '"cost-state"', (line) => void seen.push(line), 64);
