@@ -8,7 +8,7 @@
  * - RSS: the server's resident memory after 10 and after M turns of one conversation.
  * Maps are seeded as the seed-format JSON file, transcripts as copies of a real one
  * (`bench/scale-seed.ts`). With `BENCH_BEFORE`, that build runs the same rows. Quick mode uses
- * smaller sizes, named in the rows.
+ * smaller sizes, named in the rows; `BENCH_SCALE_TURNS` sets the long conversation's length.
  */
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -52,7 +52,11 @@ interface Build {
 }
 
 export async function scale(rig: Rig, plan: Plan, log: (s: string) => void): Promise<Row[]> {
-  const sizes = plan.quick ? QUICK : FULL;
+  const chosen = plan.quick ? QUICK : FULL;
+  // BENCH_SCALE_TURNS: the long conversation's length of the resuming-turn row, in any mode.
+  const turns = Number(process.env.BENCH_SCALE_TURNS ?? "");
+  const sizes: Sizes =
+    Number.isInteger(turns) && turns > 0 ? { ...chosen, turns: [chosen.turns[0], turns] } : chosen;
   const before = process.env.BENCH_BEFORE;
   const builds: Build[] = [
     { label: "this build", cli: undefined },
