@@ -13,6 +13,7 @@ export const SCENARIOS = [
   "resume",
   "spares",
   "client",
+  "scale",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

@@ -5,6 +5,8 @@
  * Everything listens on 127.0.0.1; the runtimes' config and tmp dirs are in temp dirs.
  */
 import { spawnSync } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -16,6 +18,8 @@ import { freePort } from "../test/support/a2a/harness.js";
 export { longPrompt, longText, TURN_PROMPT } from "./model-rules.js";
 import { startModelProcess, type ModelProcess } from "./model-process.js";
 import { createRuntimeSandbox, type RuntimeSandbox } from "../test/support/sandbox.js";
+import { testConfig } from "../test/support/harness/test-config.js";
+import { knownKeysOnly } from "./config-keys.js";
 import {
   killSandboxProcesses,
   processesWithConfigDir,
@@ -30,6 +34,8 @@ export interface ExtraServer {
   readonly client: Client;
   /** Its workspace. */
   readonly cwd: string;
+  /** Its runtime's CLAUDE_CONFIG_DIR (transcripts under `projects/`). */
+  readonly configDir: string;
   /** Spawn to its first healthy `/healthz` (startup: migrations, recovery, pruning). */
   readonly startMs: number;
   /** Pids of its Claude Code processes (and their children). */
@@ -58,7 +64,7 @@ export interface Rig {
    */
   extraServer(
     config: ConfigInput,
-    prepare?: (cwd: string) => Promise<void>,
+    prepare?: (cwd: string, configDir: string) => Promise<void>,
     /** Another build's compiled CLI (`BENCH_BEFORE`); default: this checkout's. */
     cli?: string,
   ): Promise<ExtraServer>;
@@ -83,13 +89,14 @@ async function startExtraServer(
   modelUrl: string,
   built: boolean,
   config: ConfigInput,
-  prepare?: (cwd: string) => Promise<void>,
+  prepare?: (cwd: string, configDir: string) => Promise<void>,
   cli?: string,
 ): Promise<ExtraServer> {
   const sandbox = await createRuntimeSandbox({ modelUrl });
   try {
-    await writeTestConfig(sandbox.cwd, config);
-    await prepare?.(sandbox.cwd);
+    if (cli === undefined) await writeTestConfig(sandbox.cwd, config);
+    else await writeConfigFor(cli, sandbox.cwd, config);
+    await prepare?.(sandbox.cwd, sandbox.configDir);
     const spawned = performance.now();
     const server = await spawnServer({
       built,
@@ -105,6 +112,7 @@ async function startExtraServer(
       server,
       client,
       cwd: sandbox.cwd,
+      configDir: sandbox.configDir,
       startMs,
       // The server itself carries the sandbox's environment too.
       claudePids: async () =>
@@ -120,6 +128,28 @@ async function startExtraServer(
     await sandbox.cleanup();
     throw err;
   }
+}
+
+/**
+ * The test config as another build takes it: only the keys its `config.schema.json` (beside its
+ * `dist/`) names, so an earlier build, which refuses a key it does not know, starts.
+ */
+async function writeConfigFor(cli: string, cwd: string, config: ConfigInput): Promise<void> {
+  const full = testConfig(config) as Record<string, unknown>;
+  let schema: unknown;
+  try {
+    schema = JSON.parse(await readFile(join(dirname(cli), "..", "config.schema.json"), "utf8"));
+  } catch {
+    schema = undefined; // no schema beside it: hand it everything, as before
+  }
+  const { config: kept, dropped } = knownKeysOnly(full, schema);
+  if (dropped.length > 0) {
+    process.stderr.write(
+      `bench: the build of ${cli} does not know ${dropped.join(", ")}: left out\n`,
+    );
+  }
+  await mkdir(join(cwd, ".claude"), { recursive: true });
+  await writeFile(join(cwd, ".claude", "claude-a2a.config.json"), JSON.stringify(kept));
 }
 
 /**

@@ -63,7 +63,7 @@ export interface AgentOptions {
   readonly taskStore?: TaskStore;
   /** The clock seam of input timeouts. */
   readonly timers?: Timers;
-  /** The wall clock of per-caller limits (minute windows, UTC days). */
+  /** The wall clock of per-caller limits (minute windows, UTC days) and the thrash warning. */
   readonly clock?: Clock;
   /** Tracing to use instead of what `tracing` in the config says (tests: an in-memory exporter). */
   readonly tracing?: Tracing;
@@ -184,6 +184,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     spareSite: worktrees?.spareSite ?? { current: () => cwd },
     transcriptEnv: o.claudeEnv,
     slots: o.slots,
+    ...(o.clock && { clock: o.clock }),
     onSessionEvent: (key, event) => {
       metrics.onSessionEvent(key, event);
       logSandboxDenials(sandboxLogger, key, event);
@@ -195,6 +196,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     backgroundTasks: () => pool.backgroundTaskCount(),
     queuedTasks: () => pool.waiting,
     spares: () => pool.spareCounts,
+    capTurnover: () => pool.capTurnover,
     callerLabel: metricsCallerLabel({
       tokens: config.server.auth.tokens.map((t) => t.name),
       logins: config.server.allowedLogins ?? [],

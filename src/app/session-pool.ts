@@ -10,6 +10,7 @@ import {
   rewindPoint,
   transcriptCheck,
 } from "../claude/index.js";
+import type { Clock } from "../common/timers.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { SlotsFactory } from "../sessions/machine-slots.js";
 import type { OrphanGuard } from "../sessions/orphans.js";
@@ -26,6 +27,8 @@ export interface PoolWiring {
   /** The environment the transcripts are found with (`CLAUDE_CONFIG_DIR`). */
   readonly transcriptEnv: Record<string, string> | undefined;
   readonly slots: SlotsFactory | undefined;
+  /** The wall clock of the thrash warning (tests: a manual one). */
+  readonly clock?: Clock;
   /** Sees every event of every live session (metrics, sandbox denials). */
   readonly onSessionEvent: (key: ConversationKey, event: SessionEvent) => void;
 }
@@ -52,6 +55,7 @@ export function openSessionPool(w: SessionWiring, p: PoolWiring): SessionPool {
     recordBranch: (sessionId, prompt, key) =>
       recordBranchSync({ cwd: cwdOf(key), env }, sessionId, prompt),
     ...(p.slots && { slots: p.slots }),
+    ...(p.clock && { clock: p.clock }),
     onSessionEvent: p.onSessionEvent,
     // A spare taken by a conversation is the same process: listed already, nothing to read again.
     onProcessesChanged: () => void p.orphans.record(),

@@ -178,7 +178,7 @@ export class SessionCore {
    * runs before the `status` event that follows it, and must already see `running`.
    */
   get currentStatus(): SessionStatus {
-    return deriveStatus(this.runs.all(), this.permissionsPending, this.failed);
+    return deriveStatus(this.runs.statusRuns(), this.permissionsPending, this.failed);
   }
 
   /** A live view, made once: the pump asks for it per message. */
@@ -250,6 +250,10 @@ export class SessionCore {
       this.turn.transition("autonomous", "autonomous run still active");
     }
     this.refreshStatus();
+    this.timeline.trim((id) => {
+      const r = this.runs.get(id);
+      return r !== undefined && isActiveLifecycle(r.state);
+    });
     this.host?.onRunEnded(run);
   }
 }

@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import {
   getSessionMessages,
@@ -44,32 +44,51 @@ export function childConfigDir(env: Record<string, string | undefined> | undefin
 
 /** Reads `<configDir>/projects/<project>/<sessionId>.jsonl`; never writes. */
 export function transcriptDirStore(configDir: string): SessionStore {
-  const projects = join(configDir, "projects");
   return {
     append: () => Promise.reject(new Error("transcript store is read-only")),
     load: async ({ projectKey, sessionId, subpath }) => {
-      if (subpath !== undefined || /[\\/]/.test(sessionId)) return null;
-      const file = `${sessionId}.jsonl`;
-      const candidates = [join(projects, projectKey, file)];
+      if (subpath !== undefined) return null;
+      const path = await findTranscript(configDir, sessionId, projectKey);
+      if (path === undefined) return null;
       try {
-        // The project directory name is the runtime's slug of cwd; fall back to a scan.
-        for (const dir of await readdir(projects)) candidates.push(join(projects, dir, file));
+        return parseTranscript(await readFile(path, "utf8"));
       } catch {
         return null;
       }
-      for (const path of candidates) {
-        let text: string;
-        try {
-          text = await readFile(path, "utf8");
-        } catch {
-          continue;
-        }
-        return parseTranscript(text);
-      }
-      return null;
     },
   };
 }
+
+/**
+ * The path of a session's transcript under `configDir`: in the project folder named, else the
+ * first project folder holding it (the folder name is the runtime's slug of cwd); undefined
+ * when there is none.
+ */
+export async function findTranscript(
+  configDir: string,
+  sessionId: string,
+  projectKey = "",
+): Promise<string | undefined> {
+  if (/[\\/]/.test(sessionId)) return undefined;
+  const projects = join(configDir, "projects");
+  const file = `${sessionId}.jsonl`;
+  const candidates = [join(projects, projectKey, file)];
+  try {
+    for (const dir of await readdir(projects)) candidates.push(join(projects, dir, file));
+  } catch {
+    return undefined;
+  }
+  for (const path of candidates) {
+    if (await isFile(path)) return path;
+  }
+  return undefined;
+}
+
+const isFile = (path: string): Promise<boolean> =>
+  stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 
 function parseTranscript(text: string): SessionStoreEntry[] {
   const entries: SessionStoreEntry[] = [];

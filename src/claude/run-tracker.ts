@@ -92,8 +92,21 @@ export function deriveStatus(
   return last?.state === "error" ? "error" : "idle";
 }
 
+/**
+ * Ended runs kept for lookups by id (a stream's last events, `runs()`): the latest few. Older
+ * ones are dropped, so a session's memory does not grow with its turns; the last ending is kept
+ * apart for the status.
+ */
+export const KEPT_ENDED_RUNS = 16;
+
 export class RunTracker {
+  /** Active runs and the latest ended ones, in creation order. */
   private readonly runs = new Map<string, Run>();
+  /** Ended runs still in `runs`, oldest ending first. */
+  private readonly ended: string[] = [];
+  private readonly activeRuns = new Set<Run>();
+  /** The run that ended last: what the status falls back on when none is active. */
+  private lastEnded: Run | undefined;
   private seq = 0;
   private endSeq = 0;
 
@@ -113,6 +126,7 @@ export class RunTracker {
       lastText: "",
     };
     this.runs.set(run.id, run);
+    this.activeRuns.add(run);
     this.logger.debug({ runId: run.id, origin, state: initial }, "run: created");
     return run;
   }
@@ -126,7 +140,14 @@ export class RunTracker {
   }
 
   active(): Run[] {
-    return this.all().filter((r) => isActiveLifecycle(r.state));
+    return [...this.activeRuns];
+  }
+
+  /** What the status is derived from: the active runs and the last ending (not every run). */
+  statusRuns(): Run[] {
+    const runs = [...this.activeRuns];
+    if (this.lastEnded !== undefined) runs.push(this.lastEnded);
+    return runs;
   }
 
   transition(id: string, to: RunLifecycle, reason: string): RunTransitionResult {
@@ -141,10 +162,21 @@ export class RunTracker {
       return { ok: false, error: `illegal run transition ${from} -> ${to}` };
     }
     run.state = to;
-    if (!isActiveLifecycle(to)) run.endSeq = ++this.endSeq;
+    if (!isActiveLifecycle(to)) this.noteEnded(run);
     this.logger.debug({ runId: id, origin: run.origin, from, to, reason }, "run: transition");
     this.onTransition(run, from);
     return { ok: true, run, from };
+  }
+
+  private noteEnded(run: Run): void {
+    run.endSeq = ++this.endSeq;
+    this.activeRuns.delete(run);
+    this.lastEnded = run;
+    this.ended.push(run.id);
+    while (this.ended.length > KEPT_ENDED_RUNS) {
+      const old = this.ended.shift();
+      if (old !== undefined) this.runs.delete(old);
+    }
   }
 
   /** Ends an active run, passing through `finalizing` so every ending follows the same path. */

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { AsyncQueue } from "./async-queue.js";
 import type { SessionCore } from "./core.js";
 import { defaultHistoryLoader } from "./history.js";
+import { withTranscript, type HistoryMessage, type TimelineEntry } from "./timeline.js";
 import { buildQueryOptions, type ClaudeSessionOptions } from "./options.js";
 import { trackPermissions } from "./permissions.js";
 import { errorText, QueryPump } from "./pump.js";
@@ -23,8 +24,11 @@ export const SESSION_CLOSED = "session closed";
  */
 export class SessionProcess {
   private readonly input = new AsyncQueue<SDKUserMessage>();
-  /** A resumed session's earlier messages, in the timeline before anything else. */
-  readonly history: Promise<void>;
+  /**
+   * A resumed session's earlier messages, read into the timeline when first asked for
+   * (`streamHistory`): a resume itself does not parse the conversation it continues.
+   */
+  private historyRead: Promise<void> | undefined;
   /** A resumed session's cost totals, read before its first prompt goes (see `usage.ts`). */
   private readonly usageBaseline: Promise<void> | undefined;
   private handle: QueryHandle | undefined;
@@ -45,8 +49,15 @@ export class SessionProcess {
   ) {
     const resume = options.resume;
     if (resume !== undefined) core.adoptSessionId(resume);
-    this.history = resume === undefined ? Promise.resolve() : this.loadHistory(resume);
     this.usageBaseline = resume === undefined ? undefined : this.loadUsageBaseline(resume);
+  }
+
+  /** Resolves once a resumed session's earlier messages are in the timeline. */
+  history(): Promise<void> {
+    const resume = this.options.resume;
+    if (resume === undefined) return Promise.resolve();
+    this.historyRead ??= this.loadHistory(resume);
+    return this.historyRead;
   }
 
   /** The model and effort the live process runs with. */
@@ -210,6 +221,35 @@ export class SessionProcess {
     } catch (error) {
       // Then the first run after the resume also counts what the runtime had saved before.
       this.logger.warn({ err: error, sessionId }, "session: resumed cost totals could not be read");
+    }
+  }
+
+  /**
+   * The whole conversation (`streamHistory`). A long session keeps only its latest entries in
+   * memory (`KEPT_ENTRIES`): the rest is read back from its transcript then, as `history`
+   * entries (no run id).
+   */
+  async wholeTimeline(): Promise<TimelineEntry[]> {
+    const timeline = this.core.timeline;
+    if (!timeline.trimmed) {
+      await this.history();
+      return timeline.snapshot();
+    }
+    const live = timeline.snapshot().filter((e) => e.source === "live");
+    return withTranscript(await this.transcript(), live, this.logger);
+  }
+
+  /** The session's whole transcript as it is now (empty when it cannot be read). */
+  private async transcript(): Promise<HistoryMessage[]> {
+    const sessionId = this.core.sessionId ?? this.options.resume;
+    if (sessionId === undefined) return [];
+    const loader = this.options.historyLoader ?? defaultHistoryLoader;
+    try {
+      const where = { cwd: this.options.cwd, ...(this.options.env && { env: this.options.env }) };
+      return await loader(sessionId, where);
+    } catch (error) {
+      this.logger.warn({ err: error, sessionId }, "session: transcript could not be read");
+      return [];
     }
   }
 

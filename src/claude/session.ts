@@ -147,8 +147,7 @@ export class ClaudeSession {
 
   /** The assembled timeline, all runs in order; a resumed session's earlier messages first. */
   async *streamHistory(): AsyncIterable<TimelineEntry> {
-    await this.process.history;
-    yield* this.core.timeline.snapshot();
+    yield* await this.process.wholeTimeline();
   }
 
   /**

@@ -7,81 +7,42 @@ import {
   contentBlocks,
   textOf,
   type AssistantEvent,
-  type BlockDelta,
-  type ContentBlock,
   type NormalizedEvent,
   type StreamEvent,
 } from "./normalize.js";
 
-export type AssistantStatus = "placeholder" | "streaming" | "complete" | "aborted";
-export type TimelineSource = "history" | "live";
+import {
+  appendDelta,
+  concat,
+  matchSlot,
+  toPublic,
+  type AssistantState,
+  type AssistantTimelineEntry,
+  type EntryState,
+  type HistoryMessage,
+  type TimelineEntry,
+  type TimelineSource,
+  type UserState,
+} from "./timeline-entries.js";
 
-export interface AssistantTimelineEntry {
-  kind: "assistant";
-  /** Undefined only for a placeholder whose message_start has not arrived yet. */
-  messageId: string | undefined;
-  runId?: string;
-  parentToolUseId: string | null;
-  content: ContentBlock[];
-  text: string;
-  status: AssistantStatus;
-  /** SDK uuids of the complete assistant frames merged here (one per content block). */
-  uuids: string[];
-  source: TimelineSource;
-}
-
-export interface UserTimelineEntry {
-  kind: "user";
-  uuid: string;
-  runId?: string;
-  text: string;
-  source: TimelineSource;
-}
-
-export type TimelineEntry = AssistantTimelineEntry | UserTimelineEntry;
-
-/** A transcript line as `getSessionMessages` returns it. */
-export interface HistoryMessage {
-  type: string;
-  uuid: string;
-  message: unknown;
-  parent_tool_use_id: string | null;
-}
-
-interface Slot {
-  block: ContentBlock;
-  /** Came from a complete assistant frame: later deltas for it are duplicates. */
-  final: boolean;
-  json?: string;
-}
-
-interface AssistantState {
-  kind: "assistant";
-  key: string;
-  messageId: string | undefined;
-  runId?: string;
-  parentToolUseId: string | null;
-  slots: (Slot | undefined)[];
-  status: AssistantStatus;
-  streamed: boolean;
-  uuids: string[];
-  source: TimelineSource;
-  order: number;
-}
-
-interface UserState {
-  kind: "user";
-  key: string;
-  uuid: string;
-  runId?: string;
-  text: string;
-  source: TimelineSource;
-  order: number;
-}
-
-type EntryState = AssistantState | UserState;
+export type {
+  AssistantStatus,
+  AssistantTimelineEntry,
+  HistoryMessage,
+  TimelineEntry,
+  TimelineSource,
+  UserTimelineEntry,
+} from "./timeline-entries.js";
 
 const pendingKey = (streamKey: string) => `pending:${streamKey}`;
+
+/**
+ * Entries kept in memory: past this, finished ones (of runs no longer active) are dropped down to
+ * `TRIM_TO`, so a session's memory does not grow with its turns. What is dropped is in the
+ * runtime's transcript, which `streamHistory` reads it back from.
+ */
+export const KEPT_ENTRIES = 256;
+const TRIM_TO = 192;
 /** History sorts before everything live, whenever it finished loading. */
 const HISTORY_BASE = -1_000_000_000;
 
@@ -93,6 +54,7 @@ export class TimelineAssembler {
   private readonly entries = new Map<string, EntryState>();
   private order = 0;
   private historyOrder = HISTORY_BASE;
+  private dropped = false;
 
   constructor(
     private readonly logger: Logger,
@@ -103,12 +65,47 @@ export class TimelineAssembler {
     return [...this.entries.values()].sort((a, b) => a.order - b.order).map(toPublic);
   }
 
+  /** Entries were dropped (`trim`): the snapshot is the latest part of the conversation only. */
+  get trimmed(): boolean {
+    return this.dropped;
+  }
+
+  /** Entries in memory. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Drops the oldest finished entries beyond `KEPT_ENTRIES` (never one still streaming, nor one
+   * of a run `active` says is under way).
+   */
+  trim(active: (runId: string) => boolean): void {
+    if (this.entries.size <= KEPT_ENTRIES) return;
+    const oldestFirst = [...this.entries.values()].sort((a, b) => a.order - b.order);
+    let excess = this.entries.size - TRIM_TO;
+    for (const e of oldestFirst) {
+      if (excess <= 0) break;
+      const finished = e.kind === "user" || e.status === "complete" || e.status === "aborted";
+      if (!finished || (e.runId !== undefined && active(e.runId))) continue;
+      this.entries.delete(e.key);
+      this.dropped = true;
+      excess--;
+    }
+    this.logger.debug({ kept: this.entries.size }, "timeline: trimmed");
+  }
+
   get(messageId: string): AssistantTimelineEntry | undefined {
     const e = this.entries.get(messageId);
     return e?.kind === "assistant" ? (toPublic(e) as AssistantTimelineEntry) : undefined;
   }
 
-  addUserPrompt(uuid: string, text: string, runId?: string, source: TimelineSource = "live"): void {
+  addUserPrompt(
+    uuid: string,
+    text: string,
+    runId?: string,
+    source: TimelineSource = "live",
+    announce = true,
+  ): void {
     if (this.entries.has(uuid)) return;
     const entry: UserState = {
       kind: "user",
@@ -120,7 +117,7 @@ export class TimelineAssembler {
     };
     if (runId !== undefined) entry.runId = runId;
     this.entries.set(uuid, entry);
-    this.onUpdate(toPublic(entry));
+    if (announce) this.onUpdate(toPublic(entry));
   }
 
   /**
@@ -143,8 +140,17 @@ export class TimelineAssembler {
     else if (event.kind === "stream") this.applyStream(event, runId);
   }
 
-  seedHistory(messages: readonly HistoryMessage[]): void {
+  /**
+   * Puts a resumed session's earlier messages before everything live, without an update per
+   * entry (nobody follows the past as it is read). Read after live turns, the transcript goes on
+   * with them: it is taken up to the first prompt this process sent (or one of `liveUuids`), the
+   * rest is live already.
+   */
+  seedHistory(messages: readonly HistoryMessage[], liveUuids?: ReadonlySet<string>): void {
+    const live = (m: HistoryMessage) =>
+      liveUuids?.has(m.uuid) === true || this.entries.get(m.uuid)?.source === "live";
     for (const m of messages) {
+      if (m.type === "user" && live(m)) return;
       const message = (typeof m.message === "object" && m.message !== null ? m.message : {}) as {
         id?: unknown;
         content?: unknown;
@@ -153,7 +159,7 @@ export class TimelineAssembler {
       if (m.type === "user") {
         // Tool results are conversation plumbing; the timeline keeps what the user said.
         if (blocks.some((b) => b.type === "tool_result") || m.parent_tool_use_id !== null) continue;
-        this.addUserPrompt(m.uuid, textOf(blocks), undefined, "history");
+        this.addUserPrompt(m.uuid, textOf(blocks), undefined, "history", false);
       } else if (m.type === "assistant" && typeof message.id === "string") {
         this.applyAssistant(
           {
@@ -167,6 +173,7 @@ export class TimelineAssembler {
           },
           undefined,
           "history",
+          false,
         );
       }
     }
@@ -202,7 +209,12 @@ export class TimelineAssembler {
     return entry;
   }
 
-  private applyAssistant(ev: AssistantEvent, runId: string | undefined, source: TimelineSource) {
+  private applyAssistant(
+    ev: AssistantEvent,
+    runId: string | undefined,
+    source: TimelineSource,
+    announce = true,
+  ) {
     const entry = this.assistantEntry(
       ev.messageId,
       ev.messageId,
@@ -221,7 +233,7 @@ export class TimelineAssembler {
       { messageId: ev.messageId, runId, blocks: ev.content.length },
       "timeline: complete frame reconciled",
     );
-    this.onUpdate(toPublic(entry));
+    if (announce) this.onUpdate(toPublic(entry));
   }
 
   private applyStream(ev: StreamEvent, runId: string | undefined): void {
@@ -291,78 +303,22 @@ export class TimelineAssembler {
   }
 }
 
-/** Where a complete block belongs: its tool use id, else the first streamed block of its type. */
-function matchSlot(slots: readonly (Slot | undefined)[], block: ContentBlock): number {
-  if (block.type === "tool_use") {
-    const byId = slots.findIndex((s) => s?.block.type === "tool_use" && s.block.id === block.id);
-    if (byId >= 0) return byId;
-  }
-  const byType = slots.findIndex((s) => s !== undefined && !s.final && s.block.type === block.type);
-  return byType >= 0 ? byType : slots.length;
-}
-
-function appendDelta(slots: (Slot | undefined)[], index: number, delta: BlockDelta): void {
-  const slot = slots[index] ?? { block: emptyBlockFor(delta), final: false };
-  slots[index] = slot;
-  if (slot.final) return;
-  // In place: the blocks are the assembler's own (`toPublic` hands out copies).
-  const b = slot.block;
-  switch (delta.type) {
-    case "text":
-      if (b.type === "text") b.text += delta.text;
-      break;
-    case "thinking":
-      if (b.type === "thinking") b.thinking += delta.thinking;
-      break;
-    case "input_json":
-      slot.json = (slot.json ?? "") + delta.partialJson;
-      break;
-    case "other":
-      break;
-  }
-}
-
-function emptyBlockFor(delta: BlockDelta): ContentBlock {
-  switch (delta.type) {
-    case "text":
-      return { type: "text", text: "" };
-    case "thinking":
-      return { type: "thinking", thinking: "" };
-    case "input_json":
-      return { type: "tool_use", id: "", name: "", input: undefined };
-    case "other":
-      return { type: "other", blockType: delta.deltaType };
-  }
-}
-
-function concat(first: ContentBlock, second: ContentBlock): ContentBlock {
-  if (first.type === "text" && second.type === "text") {
-    return { type: "text", text: first.text + second.text };
-  }
-  if (first.type === "thinking" && second.type === "thinking") {
-    return { type: "thinking", thinking: first.thinking + second.thinking };
-  }
-  return second;
-}
-
-function toPublic(e: EntryState): TimelineEntry {
-  if (e.kind === "user") {
-    const out: UserTimelineEntry = { kind: "user", uuid: e.uuid, text: e.text, source: e.source };
-    if (e.runId !== undefined) out.runId = e.runId;
-    return out;
-  }
-  // Copies: the assembler grows its blocks in place as deltas arrive.
-  const content = e.slots.flatMap((s) => (s === undefined ? [] : [{ ...s.block }]));
-  const out: AssistantTimelineEntry = {
-    kind: "assistant",
-    messageId: e.messageId,
-    parentToolUseId: e.parentToolUseId,
-    content,
-    text: textOf(content),
-    status: e.status,
-    uuids: [...e.uuids],
-    source: e.source,
-  };
-  if (e.runId !== undefined) out.runId = e.runId;
-  return out;
+/**
+ * The whole conversation when the live timeline was trimmed: the transcript's messages up to the
+ * first live prompt still in memory, assembled as history (without the entries still in memory),
+ * then the live entries. Dropped live entries come back from the transcript as `history`.
+ */
+export function withTranscript(
+  transcript: readonly HistoryMessage[],
+  live: readonly TimelineEntry[],
+  logger: Logger,
+): TimelineEntry[] {
+  const userUuids = new Set(live.flatMap((e) => (e.kind === "user" ? [e.uuid] : [])));
+  const messageIds = new Set(live.flatMap((e) => (e.kind === "assistant" ? [e.messageId] : [])));
+  const past = new TimelineAssembler(logger);
+  past.seedHistory(transcript, userUuids);
+  const earlier = past
+    .snapshot()
+    .filter((e) => (e.kind === "user" ? !userUuids.has(e.uuid) : !messageIds.has(e.messageId)));
+  return [...earlier, ...live];
 }

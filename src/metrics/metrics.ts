@@ -12,6 +12,8 @@ export interface MetricsSources {
   queuedTasks(): number;
   /** Spare processes ready, and taken by a new conversation since startup (`sessions.spares`). */
   spares?(): { readonly ready: number; readonly taken: number };
+  /** Processes `sessions.maxLive` closed for other conversations, and resumes of those since. */
+  capTurnover?(): { readonly evictions: number; readonly resumes: number };
   /** The bounded `caller` label of a session's conversation key (`metrics-caller.ts`). */
   callerLabel(conversation: string): string;
 }
@@ -99,6 +101,28 @@ export class ServerMetrics {
         const counts = sources.spares?.() ?? { ready: 0, taken: 0 };
         this.set({ state: "ready" }, counts.ready);
         this.set({ state: "taken" }, counts.taken);
+      },
+    });
+    new Counter({
+      name: `${PREFIX}cap_evictions_total`,
+      help:
+        "Idle Claude Code processes closed to stay under sessions.maxLive, for another " +
+        "conversation (each one's next turn resumes its session).",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(sources.capTurnover?.().evictions ?? 0);
+      },
+    });
+    new Counter({
+      name: `${PREFIX}cap_resumes_total`,
+      help:
+        "Sessions resumed for a conversation whose process sessions.maxLive had closed: " +
+        "growing about as fast as turns means the cap is too small (docs/operations.md, Sizing).",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(sources.capTurnover?.().resumes ?? 0);
       },
     });
     new Gauge({

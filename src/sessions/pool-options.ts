@@ -1,7 +1,7 @@
 /** How a `SessionPool` is made: what it is given (`pool.ts` re-exports these). */
 import type { Logger } from "pino";
 import type { BranchEnd, ClaudeSession, SessionEvent, TranscriptCheck } from "../claude/index.js";
-import type { Timers } from "../common/timers.js";
+import type { Clock, Timers } from "../common/timers.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { SessionMap } from "../store/session-map.js";
 import type { SlotsFactory } from "./machine-slots.js";
@@ -42,6 +42,8 @@ export interface SessionPoolOptions {
   readonly now?: () => number;
   readonly logger: Logger;
   readonly timers?: Timers;
+  /** The wall clock of the thrash warning's window (`cap-thrash.ts`); default: the real one. */
+  readonly clock?: Clock;
   /** Sees every event of every live session (metrics). */
   readonly onSessionEvent?: (key: ConversationKey, event: SessionEvent) => void;
   /**

@@ -1,6 +1,6 @@
 import type { ClaudeSession, SessionEvent } from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
-import { realTimers, type Timers } from "../common/timers.js";
+import { realClock, realTimers, type Timers } from "../common/timers.js";
 import { BackgroundClock } from "./background-clock.js";
 import { changesProcesses, LiveSession } from "./live-session.js";
 import type { PoolSlots } from "./machine-slots.js";
@@ -13,6 +13,7 @@ import {
   type SessionReset,
 } from "./recovery.js";
 import { PoolSpares } from "./pool-spares.js";
+import { CapThrash, type CapTurnover } from "./cap-thrash.js";
 import { TEXT } from "../contract/texts.js";
 
 export type { Timers } from "../common/timers.js";
@@ -52,12 +53,18 @@ export class SessionPool {
   private readonly recovery: SessionRecovery;
   private readonly timers: Timers;
   private readonly now: () => number;
+  private readonly thrash: CapThrash;
   private uses = 0;
   private closed = false;
 
   constructor(private readonly options: SessionPoolOptions) {
     this.timers = options.timers ?? realTimers;
     this.now = options.now ?? Date.now;
+    this.thrash = new CapThrash({
+      maxLive: options.maxLive,
+      clock: options.clock ?? realClock,
+      logger: options.logger,
+    });
     const host = {
       // Spares are processes too: they hold slots, and are the first closed for a conversation.
       liveCount: () => this.entries.size + (this.spares?.count ?? 0),
@@ -69,7 +76,10 @@ export class SessionPool {
       evict: (key: ConversationKey, reason: string) => {
         if (this.spares?.evict(key, reason)) return;
         const entry = this.entries.get(key);
-        if (entry !== undefined) void this.evict(entry, reason);
+        if (entry === undefined) return;
+        // Only the slots call this: the cap closes the process for another conversation.
+        this.thrash.evicted(key);
+        void this.evict(entry, reason);
       },
     };
     this.slots =
@@ -106,6 +116,11 @@ export class SessionPool {
   /** Spares ready, and taken since startup (`/metrics`, `/healthz`). */
   get spareCounts(): { readonly ready: number; readonly taken: number } {
     return this.spares?.counts ?? { ready: 0, taken: 0 };
+  }
+
+  /** Processes the cap closed, and resumes of their conversations since startup (`/metrics`). */
+  get capTurnover(): CapTurnover {
+    return this.thrash.counts;
   }
 
   /** Starts the spares wanted, as far as they fit (at startup; again when their site is built). */
@@ -233,6 +248,7 @@ export class SessionPool {
 
   private create(key: ConversationKey): LiveSession {
     const { resume, resumeAt, reset, fork } = this.recovery.next(key);
+    this.thrash.created(key, resume !== undefined);
     // A spare taken in `whenFree` holds the slot: nothing reserved to claim then.
     const spare = this.spares?.claim(key, resume !== undefined) ?? { kind: "none" };
     if (spare.kind === "none") this.slots.claim();

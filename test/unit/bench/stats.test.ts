@@ -77,6 +77,7 @@ describe("bench plan", () => {
       "resume",
       "spares",
       "client",
+      "scale",
     ]);
     expect(everyQuick.clientStartRounds).toBeLessThan(full.clientStartRounds);
     expect(() => planFrom({ BENCH_ONLY: "warm,nope" })).toThrow(/nope/);

@@ -281,6 +281,24 @@ describe("ClaudeSession: options, resume, history", () => {
     ]);
   });
 
+  it("reads a resumed session's history only when it is asked for", async () => {
+    let reads = 0;
+    const { fake, session, send } = scriptedSession({
+      resume: "55555555-5555-4555-8555-555555555555",
+      historyLoader: () => {
+        reads++;
+        return Promise.resolve([]);
+      },
+    });
+    const { stream, stamp } = await send("hi", 0);
+    await fake.query.feed(...reply(stamp, "m1", "hello"));
+    await collect(stream);
+    expect(reads).toBe(0);
+    for await (const e of session.streamHistory()) void e;
+    for await (const e of session.streamHistory()) void e;
+    expect(reads).toBe(1);
+  });
+
   it("keeps live history when the resumed transcript cannot be read", async () => {
     const { fake, session, send } = scriptedSession({
       resume: "33333333-3333-4333-8333-333333333333",

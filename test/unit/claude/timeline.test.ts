@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { Normalizer } from "../../../src/claude/normalize.js";
-import { TimelineAssembler, type TimelineEntry } from "../../../src/claude/timeline.js";
+import {
+  KEPT_ENTRIES,
+  TimelineAssembler,
+  type TimelineEntry,
+} from "../../../src/claude/timeline.js";
 import { silentLogger } from "./support/helpers.js";
 import { historyExchange, openText, sdk, streamedText } from "./support/sdk-messages.js";
 
@@ -152,6 +156,58 @@ describe("TimelineAssembler", () => {
       },
       { kind: "assistant", messageId: "live-1", source: "live" },
     ]);
+  });
+
+  it("seeds history without an update per entry", () => {
+    const { t, updates } = assembler();
+    t.seedHistory(
+      historyExchange(
+        { uuid: "h-u1", text: "old question" },
+        { uuid: "h-a1", messageId: "old-1", text: "old answer" },
+      ),
+    );
+    expect(t.snapshot()).toHaveLength(2);
+    expect(updates).toEqual([]);
+  });
+
+  it("read after live turns, takes the transcript only up to the first live prompt", () => {
+    const { t, feed } = assembler();
+    t.addUserPrompt("p1", "live question", "r");
+    feed("r", sdk.text("live-1", "live answer"));
+    t.seedHistory([
+      ...historyExchange(
+        { uuid: "h-u1", text: "old question" },
+        { uuid: "h-a1", messageId: "old-1", text: "old answer" },
+      ),
+      // The rest is what this process wrote: a wake's notification is not history.
+      ...historyExchange(
+        { uuid: "p1", text: "live question" },
+        { uuid: "h-a2", messageId: "live-1", text: "live answer" },
+      ),
+      ...historyExchange(
+        { uuid: "wake", text: "<task-notification>" },
+        { uuid: "h-a3", messageId: "live-2", text: "woke" },
+      ),
+    ]);
+    expect(t.snapshot().map((e) => [e.source, e.text])).toEqual([
+      ["history", "old question"],
+      ["history", "old answer"],
+      ["live", "live question"],
+      ["live", "live answer"],
+    ]);
+  });
+
+  it("trims the oldest finished entries past KEPT_ENTRIES, never a streaming one or an active run's", () => {
+    const { t, feed } = assembler();
+    feed("r-active", ...openText("streaming-1"), sdk.textDelta(0, "still going"));
+    t.addUserPrompt("u-active", "active prompt", "r-active");
+    for (let i = 0; i < KEPT_ENTRIES; i++) feed(`r${i}`, sdk.text(`done-${i}`, `done ${i}`));
+    t.trim((runId) => runId === "r-active");
+    const kept = t.snapshot();
+    expect(t.trimmed).toBe(true);
+    expect(kept.length).toBeLessThan(KEPT_ENTRIES);
+    expect(kept.slice(0, 2).map((e) => e.text)).toEqual(["still going", "active prompt"]);
+    expect(kept.at(-1)?.text).toBe(`done ${KEPT_ENTRIES - 1}`);
   });
 
   it("publishes every update but a delta's: the next frame carries the text the deltas added", () => {
