@@ -50,6 +50,7 @@ import { controlEnvironment } from "./control-wiring.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
 import * as fleets from "../fleet/open.js";
 import { openSandbox } from "../sandbox/workspace-sandbox.js";
+import { triggerPrompts } from "../triggers/policy.js";
 import { logSandboxDenials } from "../sandbox/denial-log.js";
 
 export interface AgentOptions {
@@ -295,6 +296,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     control: { rewind: config.server.control.rewind, fork: config.server.control.fork },
     controlEnv: controlEnvironment(pool, cwdOf, o.claudeEnv),
     operatorTasks,
+    triggerPrompts: triggerPrompts(config.triggers),
   });
 
   const { card } = cards;
