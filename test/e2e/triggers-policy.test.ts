@@ -168,4 +168,19 @@ describe("a trigger's policy", () => {
     },
     TIMEOUT,
   );
+
+  it(
+    "a trigger whose secret is unset, or a webhook without the sandbox, stops startup",
+    async () => {
+      await expect(
+        a2a({ config: { triggers: { fix: trigger({ secretEnv: "A2A_TEST_UNSET_SECRET" }) } } }),
+      ).rejects.toThrow(
+        "triggers.fix: the environment variable A2A_TEST_UNSET_SECRET (secretEnv) is not set.",
+      );
+      await expect(
+        a2a({ config: { triggers: { fix: trigger({ allowUnsandboxed: false }) } } }),
+      ).rejects.toThrow(/triggers\.fix: a webhook's payload is written by strangers/);
+    },
+    TIMEOUT,
+  );
 });
