@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { limitValuesSchema, type LimitsConfig } from "./limits-schema.js";
-import { byteSize, name, names, positiveInt } from "./schema-parts.js";
+import { byteSize, httpUrl, name, names, positiveInt } from "./schema-parts.js";
 import { WORKSPACE_NAME } from "./workspace-names.js";
 
 /**
@@ -108,6 +108,22 @@ const webhookSchema = z.strictObject({
   toleranceSeconds: positiveInt()
     .default(300)
     .describe('With verify "hmac": how far webhook-timestamp may be from the server\'s clock.'),
+  push: z
+    .strictObject({
+      url: httpUrl().describe(
+        "The webhook's URL (server.pushAllowPrivateNetworks for a private one).",
+      ),
+      tokenEnv: z
+        .string({ error: "expected an environment variable name" })
+        .regex(ENV_NAME, { error: "expected an environment variable name" })
+        .optional()
+        .describe("The variable holding the token sent as X-A2A-Notification-Token. Unset: none."),
+    })
+    .optional()
+    .describe(
+      "A push-notification target of each of its tasks, as a client's " +
+        "taskPushNotificationConfig (docs/tasks.md#push-notifications). Unset: none.",
+    ),
   limits: limitValuesSchema
     .optional()
     .describe(

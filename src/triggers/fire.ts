@@ -82,6 +82,7 @@ export async function fire(
   name: string,
   message: Message,
   deliveryId: string,
+  push?: { readonly url: string; readonly token: string },
 ): Promise<Firing> {
   let result: Message | Task;
   try {
@@ -91,7 +92,14 @@ export async function fire(
         message,
         configuration: {
           acceptedOutputModes: [],
-          taskPushNotificationConfig: undefined,
+          taskPushNotificationConfig: push && {
+            tenant: "",
+            id: "",
+            taskId: "",
+            url: push.url,
+            token: push.token,
+            authentication: undefined,
+          },
           returnImmediately: true,
         },
         metadata: undefined,

@@ -16,7 +16,7 @@ export function triggerPrompts(
 
 /**
  * Why this workspace's triggers cannot start, one sentence each naming the trigger, or none: its
- * secret's variable unset or empty, a webhook without the sandbox (and no allowUnsandboxed),
+ * secret's (or push token's) variable unset or empty, a webhook without the sandbox (and no allowUnsandboxed),
  * idempotent sends off (a retried delivery would start a second task). Pure.
  */
 export function triggerProblems(
@@ -30,6 +30,10 @@ export function triggerProblems(
     const at = `${where}.${name}`;
     if (!env[t.secretEnv]) {
       problems.push(`${at}: the environment variable ${t.secretEnv} (secretEnv) is not set.`);
+    }
+    const tokenEnv = t.push?.tokenEnv;
+    if (tokenEnv !== undefined && !env[tokenEnv]) {
+      problems.push(`${at}: the environment variable ${tokenEnv} (push.tokenEnv) is not set.`);
     }
     if (sandboxName(config.claude.sandbox) === "off" && !t.allowUnsandboxed) {
       problems.push(

@@ -106,7 +106,11 @@ export class TriggerReceiver {
       return this.answer(name, event.deliveryId, "filtered", { reason: filtered.reason });
     }
     const message = firingMessage(name, trigger, event, payload, body);
-    const firing = await fire(this.o.handler, name, message, event.deliveryId);
+    const push = trigger.push && {
+      url: trigger.push.url,
+      token: (trigger.push.tokenEnv && this.o.env[trigger.push.tokenEnv]) || "",
+    };
+    const firing = await fire(this.o.handler, name, message, event.deliveryId, push);
     switch (firing.outcome) {
       case "started":
       case "duplicate":

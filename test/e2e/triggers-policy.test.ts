@@ -23,6 +23,7 @@ import {
   writes,
 } from "../support/harness/index.js";
 import { captureLogs } from "../support/grpc.js";
+import { WebhookReceiver } from "../support/webhook.js";
 
 const TIMEOUT = 120_000;
 const SECRET_ENV = "A2A_TEST_POLICY_SECRET";
@@ -180,6 +181,36 @@ describe("a trigger's policy", () => {
       await expect(
         a2a({ config: { triggers: { fix: trigger({ allowUnsandboxed: false }) } } }),
       ).rejects.toThrow(/triggers\.fix: a webhook's payload is written by strangers/);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "its tasks go to the trigger's push-notification target, with its token",
+    async () => {
+      const receiver = await WebhookReceiver.start();
+      process.env.A2A_TEST_PUSH_TOKEN = "push-token-value";
+      try {
+        const h = await a2a({
+          rules: [says("Say hi", "Hi!")],
+          config: {
+            server: { pushAllowPrivateNetworks: true },
+            triggers: {
+              pushed: trigger({ push: { url: receiver.url, tokenEnv: "A2A_TEST_PUSH_TOKEN" } }),
+            },
+          },
+        });
+        const res = await deliver(h.server.url, "pushed", "Say hi");
+        const { taskId } = (await res.json()) as { taskId: string };
+        const completed = await receiver.waitFor((d) =>
+          JSON.stringify(d.body).includes("TASK_STATE_COMPLETED"),
+        );
+        expect(JSON.stringify(completed.body)).toContain(taskId);
+        expect(completed.headers["x-a2a-notification-token"]).toBe("push-token-value");
+      } finally {
+        delete process.env.A2A_TEST_PUSH_TOKEN;
+        await receiver.close();
+      }
     },
     TIMEOUT,
   );
