@@ -195,6 +195,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     callerLabel: metricsCallerLabel({
       tokens: config.server.auth.tokens.map((t) => t.name),
       logins: config.server.allowedLogins ?? [],
+      triggers: Object.keys(config.triggers),
     }),
   });
   const fleet = o.taskStore
