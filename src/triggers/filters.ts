@@ -1,5 +1,10 @@
 import type { TriggerFilters } from "../config/triggers-schema.js";
 import type { TriggerEvent } from "./event.js";
+import type { VerifyKind } from "./verify.js";
+
+/** GitHub's test delivery, sent when a webhook is created: acknowledged, never a task. Pure. */
+export const isPing = (kind: VerifyKind, event: TriggerEvent): boolean =>
+  kind === "github" && event.type === "ping";
 
 /**
  * Whether an event starts a task: every filter the trigger sets must pass (docs/triggers.md

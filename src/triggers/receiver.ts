@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { Counter, type Registry } from "prom-client";
 import type { TriggersConfig, WebhookTrigger } from "../config/triggers-schema.js";
 import { readEvent } from "./event.js";
-import { filterEvent } from "./filters.js";
+import { filterEvent, isPing } from "./filters.js";
 import { fire, firingMessage } from "./fire.js";
 import { verifyDelivery, type Headers } from "./verify.js";
 
@@ -101,7 +101,9 @@ export class TriggerReceiver {
     const read = readEvent(trigger.verify, headers, payload);
     if (!read.ok) return this.answer(name, undefined, "malformed", { reason: read.reason });
     const { event } = read;
-    const filtered = filterEvent(trigger.filters, event);
+    const filtered = isPing(trigger.verify, event)
+      ? { pass: false as const, reason: "GitHub's ping (the webhook's test delivery)" }
+      : filterEvent(trigger.filters, event);
     if (!filtered.pass) {
       return this.answer(name, event.deliveryId, "filtered", { reason: filtered.reason });
     }

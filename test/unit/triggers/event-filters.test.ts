@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TriggerFilters } from "../../../src/config/triggers-schema.js";
 import { readEvent, type TriggerEvent } from "../../../src/triggers/event.js";
-import { filterEvent } from "../../../src/triggers/filters.js";
+import { filterEvent, isPing } from "../../../src/triggers/filters.js";
 
 const issue = {
   number: 42,
@@ -143,5 +143,14 @@ describe("filterEvent", () => {
     expect(filterEvent({ events: ["issues"] }, bare).pass).toBe(false);
     expect(filterEvent({ commentPrefix: "/claude" }, bare).pass).toBe(false);
     expect(filterEvent({ authorAssociations: ["OWNER"] }, bare).pass).toBe(false);
+  });
+});
+
+describe("isPing", () => {
+  it("is GitHub's ping only", () => {
+    const ping = { ...event, type: "ping" };
+    expect(isPing("github", ping)).toBe(true);
+    expect(isPing("hmac", ping)).toBe(false);
+    expect(isPing("github", event)).toBe(false);
   });
 });
