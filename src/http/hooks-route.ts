@@ -22,10 +22,17 @@ export function mountHooks(router: IRouter, receiver: TriggerReceiver): void {
     if (receiver.trigger(triggerOf(req)) !== undefined) return next();
     res.status(404).json({ error: "not_found", message: `No trigger "${triggerOf(req)}".` });
   };
-  // Each trigger's own cap, read as bytes whatever the content type says.
+  // Each trigger's own cap, read as bytes whatever the content type says (one parser each).
+  const parsers = new Map<string, RequestHandler>();
   const raw: RequestHandler = (req, res, next) => {
-    const limit = receiver.trigger(triggerOf(req))?.maxBodyBytes ?? 0;
-    express.raw({ type: () => true, limit })(req, res, next);
+    const name = triggerOf(req);
+    let parser = parsers.get(name);
+    if (parser === undefined) {
+      const limit = receiver.trigger(name)?.maxBodyBytes ?? 0;
+      parser = express.raw({ type: () => true, limit });
+      parsers.set(name, parser);
+    }
+    parser(req, res, next);
   };
   const tooLarge: ErrorRequestHandler = (err, req, res, next) => {
     const limit = receiver.trigger(triggerOf(req))?.maxBodyBytes ?? 0;
