@@ -82,6 +82,7 @@ async function start() {
       triggers: {
         ask: trigger({ permissions: "operator" }),
         capped: trigger({ limits: { dailyBudgetUsd: 0.0003 } }),
+        thread: trigger({ conversation: "subject" }),
       },
     },
   });
@@ -211,6 +212,32 @@ describe("a trigger's policy", () => {
         delete process.env.A2A_TEST_PUSH_TOKEN;
         await receiver.close();
       }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'with conversation "subject", two events about one issue continue one conversation',
+    async () => {
+      const { h, ops } = await start();
+      h.bench.model.setRules([says("First look", "Looked."), says("Second look", "Again.")]);
+      const first = (await (await deliver(h.server.url, "thread", "First look")).json()) as {
+        taskId: string;
+        contextId: string;
+      };
+      await until(ops, first.taskId, (t) => t.status?.state === TaskState.TASK_STATE_COMPLETED);
+      const second = (await (await deliver(h.server.url, "thread", "Second look")).json()) as {
+        taskId: string;
+        contextId: string;
+      };
+      expect(second.taskId).not.toBe(first.taskId);
+      expect(second.contextId).toBe(first.contextId);
+      await until(ops, second.taskId, (t) => t.status?.state === TaskState.TASK_STATE_COMPLETED);
+      // The second prompt reached the same Claude session: its request holds the first one.
+      const request = await h.bench.model.waitForRequest((r) =>
+        r.lastUserText.includes("Second look"),
+      );
+      expect(JSON.stringify(request.body)).toContain("First look");
     },
     TIMEOUT,
   );
