@@ -18,7 +18,7 @@ export const LAYERS = [
   ["store"],
   ["sessions", "limits", "sandbox"],
   ["a2a"],
-  ["fleet", "peers"],
+  ["fleet", "peers", "triggers"],
   ["http"],
   ["grpc"],
   ["doctor"],

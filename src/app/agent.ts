@@ -49,6 +49,7 @@ import { openWorktreeIsolation } from "./worktree-isolation.js";
 import { requestStack } from "./request-stack.js";
 import * as fleets from "../fleet/open.js";
 import { openSandbox } from "../sandbox/workspace-sandbox.js";
+import { triggerPrompts } from "../triggers/policy.js";
 import { logSandboxDenials } from "../sandbox/denial-log.js";
 
 export interface AgentOptions {
@@ -200,6 +201,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     callerLabel: metricsCallerLabel({
       tokens: config.server.auth.tokens.map((t) => t.name),
       logins: config.server.allowedLogins ?? [],
+      triggers: Object.keys(config.triggers),
     }),
   });
   const fleet = o.taskStore
@@ -303,6 +305,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     control: { rewind: config.server.control.rewind, fork: config.server.control.fork },
     controlEnv: controlEnvironment(pool, cwdOf, o.claudeEnv),
     operatorTasks,
+    triggerPrompts: triggerPrompts(config.triggers),
   });
 
   const { card } = cards;

@@ -10,6 +10,8 @@ import { MachineSlots } from "../sessions/machine-slots.js";
 import { StartupError } from "../common/startup-error.js";
 import { ensureDatabase, scopedUrl } from "../store/postgres-scope.js";
 import { loadTracing, type Tracing } from "../tracing/tracing.js";
+import { triggerProblems } from "../triggers/policy.js";
+import { TriggerReceiver } from "../triggers/receiver.js";
 
 /**
  * The agents one server serves: the one of `claude.cwd` at the root, or one per workspace
@@ -28,6 +30,8 @@ export interface ServedAgent {
   readonly compatV03?: { readonly legacyCard: Record<string, unknown> };
   /** Whether a caller the server let in may call it (`workspaces.<name>.callers`). */
   allows(caller: Caller): boolean;
+  /** Its webhook triggers, when it has any (docs/triggers.md). */
+  readonly hooks?: TriggerReceiver;
 }
 
 export interface ServedAgents {
@@ -102,6 +106,8 @@ async function served(
 ): Promise<ServedAgent> {
   const named = (message: string) =>
     name === undefined ? message : `Workspace "${name}": ${message}`;
+  const [problem] = triggerProblems(o.config, process.env, name);
+  if (problem !== undefined) throw new StartupError(problem);
   const agent = await createAgent(o).catch((err: unknown) => {
     const known = err instanceof CardSigningError || err instanceof WorktreeSetupError;
     throw known ? new StartupError(named(err.message)) : err;
@@ -115,5 +121,22 @@ async function served(
     await agent.close();
     throw new StartupError(named(`server.compat.v03: ${(err as Error).message}`));
   }
-  return { name, config: o.config, agent, ...(compatV03 && { compatV03 }), allows };
+  const hooks =
+    Object.keys(o.config.triggers).length === 0
+      ? undefined
+      : new TriggerReceiver({
+          triggers: o.config.triggers,
+          env: process.env,
+          handler: agent.requestHandler,
+          logger: o.logger.child({ component: "triggers" }),
+          registry: agent.metrics.registry,
+        });
+  return {
+    name,
+    config: o.config,
+    agent,
+    ...(compatV03 && { compatV03 }),
+    allows,
+    ...(hooks && { hooks }),
+  };
 }

@@ -190,6 +190,7 @@ function surfaces(served: readonly ServedAgent[]): A2aSurface | { workspaces: Wo
     card: a.agent.card,
     requestHandler: a.agent.requestHandler,
     ...(a.compatV03 && { compatV03: a.compatV03 }),
+    ...(a.hooks && { hooks: a.hooks }),
   });
   if (root !== undefined) return surface(root);
   return {

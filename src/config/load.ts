@@ -3,6 +3,7 @@ import { access, readFile, realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ConfigError, describeIssues, describeValue, expectation } from "./errors.js";
 import { CONFIG_FILE, configSchema, type Config } from "./schema.js";
+import { withTriggerLimits } from "./triggers-schema.js";
 import { resolveWorkspaces, workspacesProblem, type WorkspaceSpec } from "./workspaces.js";
 
 export { ConfigError } from "./errors.js";
@@ -102,8 +103,22 @@ export function resolveConfig(raw: unknown, options: ResolveOptions): Config {
   const { $schema: _editorHint, server, claude, workspaces, ...rest } = parsed.data;
   const port = overrides.port ?? server.port;
   const cwd = overrides.cwd ?? claude.cwd ?? ".";
+  const specs = resolveWorkspaces(
+    workspaces,
+    (raw as { workspaces?: unknown } | null)?.workspaces,
+    overrides.workspaces ?? [],
+    options.startDir,
+  );
+  if (specs.length > 0 && Object.keys(rest.triggers).length > 0) {
+    throw new ConfigError(
+      `Invalid config file ${options.file}:\n  - triggers: with workspaces, each trigger goes ` +
+        "under its workspace (workspaces.<name>.triggers)",
+      options.file,
+    );
+  }
   return {
     ...rest,
+    limits: withTriggerLimits(rest.limits, rest.triggers),
     server: {
       ...server,
       host: overrides.host ?? server.host,
@@ -112,12 +127,7 @@ export function resolveConfig(raw: unknown, options: ResolveOptions): Config {
       publicUrl: (server.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     },
     claude: { ...claude, cwd: resolve(options.startDir, cwd) },
-    workspaces: resolveWorkspaces(
-      workspaces,
-      (raw as { workspaces?: unknown } | null)?.workspaces,
-      overrides.workspaces ?? [],
-      options.startDir,
-    ),
+    workspaces: specs,
   };
 }
 

@@ -16,6 +16,7 @@ import { workspacesSchema, type WorkspaceSpec } from "./workspace-schema.js";
 import { fleetSchema } from "./fleet-schema.js";
 import { serverSandboxSchema } from "./sandbox-schema.js";
 import { peersSchema } from "./peers-schema.js";
+import { triggersSchema } from "./triggers-schema.js";
 
 export { PERMISSION_MODES, SETTING_SOURCES } from "./claude-schema.js";
 
@@ -247,6 +248,7 @@ export const configSchema = z
     workspaces: workspacesSchema,
     peers: peersSchema.prefault({}),
     fleet: fleetSchema.prefault({}),
+    triggers: triggersSchema,
   })
   .meta({
     title: "claude-a2a configuration",

@@ -4,6 +4,7 @@ import { claudeSchema } from "./claude-schema.js";
 import { workspacePeersSchema, type WorkspacePeers } from "./peers-schema.js";
 import { name, names, positiveInt } from "./schema-parts.js";
 import { WORKSPACE_NAME, WORKSPACE_NAME_ERROR } from "./workspace-names.js";
+import { triggerEntriesSchema, type TriggersConfig } from "./triggers-schema.js";
 
 /**
  * The `workspaces` section of the config: several directories served by one server, each its own
@@ -66,6 +67,7 @@ export const workspaceSchema = z.strictObject({
     .describe("Per-workspace session caps."),
   callers: callersSchema.optional(),
   peers: workspacePeersSchema.optional(),
+  triggers: triggerEntriesSchema.optional(),
 });
 
 export const workspacesSchema = z
@@ -100,4 +102,6 @@ export interface WorkspaceSpec {
   readonly callers?: WorkspaceCallers | undefined;
   /** Its own peers and the siblings it may call (docs/peers.md); undefined: peers.agents only. */
   readonly peers?: WorkspacePeers | undefined;
+  /** Its triggers (docs/triggers.md); undefined: none. */
+  readonly triggers?: TriggersConfig | undefined;
 }

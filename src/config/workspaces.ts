@@ -1,3 +1,4 @@
+import { withTriggerLimits } from "./triggers-schema.js";
 import { isAbsolute, resolve } from "node:path";
 import { ConfigError, describeValue } from "./errors.js";
 import type { PeerConfig } from "./peers-schema.js";
@@ -70,6 +71,7 @@ export function resolveWorkspaces(
       maxLive: entry.sessions?.maxLive,
       callers: entry.callers,
       peers: entry.peers,
+      triggers: entry.triggers,
     });
   }
   const flagged = new Set<string>();
@@ -166,6 +168,8 @@ export function workspaceConfig(base: Config, spec: WorkspaceSpec, first: boolea
       maxLive: Math.min(spec.maxLive ?? base.sessions.maxLive, base.sessions.maxLive),
     },
     peers: { ...base.peers, agents: workspacePeerAgents(base, spec) },
+    triggers: spec.triggers ?? {},
+    limits: withTriggerLimits(base.limits, spec.triggers ?? {}),
   };
 }
 
@@ -206,7 +210,8 @@ export function workspaceAllows(
     | { readonly kind: "anonymous" }
     | { readonly kind: "login"; readonly login: string }
     | { readonly kind: "token"; readonly name: string }
-    | { readonly kind: "oidc"; readonly subject: string },
+    | { readonly kind: "oidc"; readonly subject: string }
+    | { readonly kind: "trigger"; readonly name: string },
 ): boolean {
   if (callers === undefined) return true;
   switch (caller.kind) {
@@ -218,6 +223,9 @@ export function workspaceAllows(
       return callers.tokens?.includes(caller.name) ?? false;
     case "oidc":
       return callers.subjects?.includes(caller.subject) ?? false;
+    // A trigger calls its own workspace's handler, never through the bindings' access check.
+    case "trigger":
+      return false;
   }
 }
 

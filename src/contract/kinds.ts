@@ -39,3 +39,9 @@ export type StatusKind = Exclude<
 
 /** `metadata.origin` of a task the server created for a wake no task owned. */
 export const AUTONOMOUS_ORIGIN = "autonomous";
+
+/**
+ * `metadata.origin` of a task a trigger started (docs/triggers.md), beside `metadata.trigger`
+ * (its name) and `metadata.eventId` (the delivery id).
+ */
+export const TRIGGER_ORIGIN = "trigger";

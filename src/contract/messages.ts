@@ -73,14 +73,14 @@ export function restamped(event: TaskStatusUpdateEvent): TaskStatusUpdateEvent {
 }
 
 /** A new task in `submitted`, its history starting with `first` (the message that made it). */
-export function newTask(ref: TaskRef, first: Message): Task {
+export function newTask(ref: TaskRef, first: Message, metadata: Metadata = {}): Task {
   return {
     id: ref.taskId,
     contextId: ref.contextId,
     status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
     artifacts: [],
     history: [first],
-    metadata: {},
+    metadata,
   };
 }
 

@@ -21,6 +21,7 @@ import { checkIsolation } from "./isolation-check.js";
 import { checkPorts } from "./port-check.js";
 import { checkEveryPeer } from "./peers-check.js";
 import { checkSandbox } from "./sandbox-check.js";
+import { checkTriggers } from "./triggers-check.js";
 import { checkOidc, checkSigning } from "./security-checks.js";
 export type { CheckResult } from "./check-result.js";
 export { checkGrpc } from "./grpc-check.js";
@@ -229,6 +230,8 @@ export async function runChecks(config: Config, file?: string | null): Promise<C
   ];
 }
 
+const optional = (r: CheckResult | undefined): CheckResult[] => (r === undefined ? [] : [r]);
+
 /** The served directory and its store; with `workspaces`, each workspace's, named after it. */
 async function directoryChecks(
   config: Config,
@@ -242,6 +245,7 @@ async function directoryChecks(
       ...(isolation ? [isolation] : []),
       await checkSandbox(config, { configFile }),
       checkControl(config),
+      ...optional(checkTriggers(config, process.env)),
     ];
   }
   const results: CheckResult[] = [];
@@ -251,7 +255,8 @@ async function directoryChecks(
     const checks = [await checkWorkspace(spec.cwd), await checkStore(wsConfig)];
     const sandbox = await checkSandbox(wsConfig, { workspace: spec.name, configFile });
     const control = checkControl(wsConfig);
-    for (const r of [...checks, ...(isolation ? [isolation] : []), sandbox, control]) {
+    const triggers = optional(checkTriggers(wsConfig, process.env, spec.name));
+    for (const r of [...checks, ...(isolation ? [isolation] : []), sandbox, control, ...triggers]) {
       results.push({ ...r, name: `${r.name} ${spec.name}` });
     }
   }

@@ -6,6 +6,7 @@ import type { IRouter, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { cardDocument, jsonCardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/card/agent-card.js";
 import type { Tracing } from "../tracing/tracing.js";
+import type { TriggerReceiver } from "../triggers/receiver.js";
 import { jsonBody } from "./body.js";
 import { userFor } from "./caller.js";
 import { agentCardRoute, versionedCardRoute } from "./card-route.js";
@@ -34,6 +35,8 @@ export interface A2aSurface {
    * Default: v1.0 only.
    */
   readonly compatV03?: { readonly legacyCard: Record<string, unknown> };
+  /** Its webhook triggers (`POST /hooks/<trigger>`, docs/triggers.md); unset: none. */
+  readonly hooks?: TriggerReceiver;
 }
 
 /** What every agent's routes share: the auth gate, the body limit, the logger, tracing. */

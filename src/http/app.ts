@@ -11,6 +11,7 @@ import { WORKSPACES_PATH } from "../config/workspaces.js";
 import { mountA2a, type A2aSurface } from "./a2a-routes.js";
 import { mountWorkspaces, type WorkspaceSurface } from "./workspace-routes.js";
 import { mountWorkspacesPage } from "./workspaces-page.js";
+import { mountHooks } from "./hooks-route.js";
 import { activatedExtensions } from "../contract/extension.js";
 import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
 import { Authenticator } from "../auth/decide.js";
@@ -165,7 +166,10 @@ export function createHttpApp(o: HttpAppOptions): Express {
   if ("workspaces" in o) {
     mountWorkspacesPage(app, o.workspaces, gate);
     mountWorkspaces(app, o.workspaces, deps);
-  } else mountA2a(app, o, deps);
+  } else {
+    if (o.hooks) mountHooks(app, o.hooks);
+    mountA2a(app, o, deps);
+  }
 
   app.use((req, res) => {
     const message = `No route for ${req.method} ${req.path}`;

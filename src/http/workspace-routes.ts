@@ -3,6 +3,7 @@ import { WORKSPACES_PATH } from "../config/workspaces.js";
 import type { Caller } from "../identity/caller.js";
 import { mountA2a, type A2aRouteDeps, type A2aSurface } from "./a2a-routes.js";
 import { callerOf } from "./caller.js";
+import { mountHooks } from "./hooks-route.js";
 
 /** One workspace as HTTP serves it, under `/agents/<name>/`. */
 export interface WorkspaceSurface extends A2aSurface {
@@ -61,6 +62,8 @@ export function mountWorkspaces(
   });
   for (const w of workspaces) {
     const router = express.Router();
+    // Before the access check: a sender proves itself with the trigger's signature.
+    if (w.hooks) mountHooks(router, w.hooks);
     mountA2a(router, w, deps, [workspaceAccess(w)]);
     app.use(`${WORKSPACES_PATH}/${w.name}`, router);
   }

@@ -11,7 +11,9 @@ export type Caller =
   | { readonly kind: "login"; readonly login: string }
   | { readonly kind: "token"; readonly name: string }
   /** An OpenID Connect token's caller: the claim `server.auth.oidc.subjectClaim` names. */
-  | { readonly kind: "oidc"; readonly subject: string };
+  | { readonly kind: "oidc"; readonly subject: string }
+  /** A trigger of the config (`triggers.<name>`): no human, its own limits and scope. */
+  | { readonly kind: "trigger"; readonly name: string };
 
 export const ANONYMOUS: Caller = { kind: "anonymous" };
 
@@ -26,6 +28,8 @@ export function callerName(caller: Caller): string {
       return caller.name;
     case "oidc":
       return caller.subject;
+    case "trigger":
+      return `trigger:${caller.name}`;
   }
 }
 
@@ -33,7 +37,7 @@ export function callerName(caller: Caller): string {
 export const ANONYMOUS_OWNER = "unknown";
 
 /** The prefixes of the authenticated scopes: the store's owner upgrade leaves these alone. */
-export const SCOPE_PREFIXES = ["login:", "token:", "oidc:"] as const;
+export const SCOPE_PREFIXES = ["login:", "token:", "oidc:", "trigger:"] as const;
 
 /**
  * The scope a caller's tasks, push configs and conversations live in. The SDK's stores scope by
@@ -51,7 +55,14 @@ export function ownerKey(caller: Caller): string {
       return `token:${caller.name}`;
     case "oidc":
       return `oidc:${caller.subject}`;
+    case "trigger":
+      return `trigger:${caller.name}`;
   }
+}
+
+/** The trigger's name of a `trigger:<name>` scope; undefined for any other caller's. */
+export function triggerOfScope(scope: string): string | undefined {
+  return scope.startsWith("trigger:") ? scope.slice("trigger:".length) : undefined;
 }
 
 /** The A2A SDK's view of a caller: `userName` is its scope, never shown to anyone. */

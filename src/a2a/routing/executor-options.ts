@@ -43,6 +43,8 @@ export interface ExecutorOptions extends TaskOutlets {
   readonly operatorTasks?: OperatorTasks;
   /** `claude.isolation: "worktree"`: each conversation's worktree (unset: the shared workspace). */
   readonly isolation?: TaskEnvironment["isolation"];
+  /** A trigger's permission prompts (`triggers.<name>.permissions`); unset: every trigger denies. */
+  readonly triggerPrompts?: (trigger: string) => TurnPolicy["permissionPrompts"] | undefined;
 }
 
 const defaultInbox: Inbox = { write: writeInbox, remove: removeInboxFolder };

@@ -2,7 +2,7 @@ import type { Message, Task } from "@a2a-js/sdk";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type { PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { ClaudeSession, SessionEvent, SteerPriority } from "../../claude/index.js";
-import { newTask, textPart, type TaskRef } from "../../contract/messages.js";
+import { textPart, type TaskRef } from "../../contract/messages.js";
 import { EVENT_NUMBER_KEY } from "../../contract/replay.js";
 import { status } from "../../contract/statuses.js";
 import { DENIAL } from "../../contract/texts.js";
@@ -20,6 +20,7 @@ import { ServerTask } from "../task/server-task.js";
 import type { AutonomousTasks } from "./autonomous-tasks.js";
 import { ContextQueue } from "./context-queue.js";
 import { taskEnvironment, type ExecutorOptions } from "./executor-options.js";
+import { environmentOf, firstTask } from "./owner-policy.js";
 import type { LiveState, RunOwnership } from "./run-ownership.js";
 import { SessionEvents } from "./session-events.js";
 import { admitControl, controlChecker, type ControlChecker } from "./control-admission.js";
@@ -244,7 +245,9 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const channel = openChannel(this.options, ref, logger);
     if (resume !== undefined) channel.continueFrom(ctx.task?.metadata?.[EVENT_NUMBER_KEY]);
     channel.attach(bus, ctx.context, ctx.userMessage.messageId);
-    channel.task(resume !== undefined && ctx.task ? ctx.task : newTask(ref, ctx.userMessage));
+    channel.task(
+      resume !== undefined && ctx.task ? ctx.task : firstTask(ref, owner, ctx.userMessage),
+    );
     const message =
       resume === undefined ? ctx.userMessage : { ...ctx.userMessage, parts: [textPart(resume)] };
     // Ended before it runs: it no longer counts as its caller's, and its span ends.
@@ -275,7 +278,8 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
     const control = controlled.control;
     const origin = { kind: "client", plan, ticket, budget, settings, depth, control } as const;
-    const task = new ServerTask(channel, origin, this.env, logger, conversation, {
+    const env = environmentOf(this.env, owner, this.options);
+    const task = new ServerTask(channel, origin, env, logger, conversation, {
       acceptedOutputModes: accepted,
       span,
     });

@@ -35,6 +35,7 @@ describe("config.schema.json", () => {
       "workspaces",
       "peers",
       "fleet",
+      "triggers",
     ]);
     for (const block of [
       "server",
