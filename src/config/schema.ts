@@ -17,8 +17,6 @@ import { fleetSchema } from "./fleet-schema.js";
 import { serverSandboxSchema } from "./sandbox-schema.js";
 import { peersSchema } from "./peers-schema.js";
 
-export { PERMISSION_MODES, SETTING_SOURCES } from "./claude-schema.js";
-
 /** Where the config file lives, relative to the workspace. */
 export const CONFIG_FILE = ".claude/claude-a2a.config.json";
 

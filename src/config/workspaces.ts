@@ -220,6 +220,3 @@ export function workspaceAllows(
       return callers.subjects?.includes(caller.subject) ?? false;
   }
 }
-
-/** A ConfigError for `workspacesProblem`'s sentence. */
-export const workspaceError = (problem: string): ConfigError => new ConfigError(problem);

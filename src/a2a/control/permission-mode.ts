@@ -66,7 +66,3 @@ export function modeAfterPlan(
 ): PermissionMode {
   return taskMode === undefined || taskMode === "plan" ? workspace : taskMode;
 }
-
-/** Whether plan mode may be asked for (the card's `plan` control): listed and not too wide. */
-export const planAllowed = (policy: PermissionModePolicy): boolean =>
-  policy.allowed.includes("plan");
