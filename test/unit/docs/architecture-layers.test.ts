@@ -23,7 +23,7 @@ describe("docs/ARCHITECTURE.md's layer picture", () => {
 describe("layersPicture", () => {
   const layers = [["contract", "common"], ["store"], ["cli"]];
 
-  it.each([
+  it.each<{ name: string; notes: Record<string, string>; picture: string }>([
     {
       name: "top layer first, modules joined, notes in one column",
       notes: { contract: "the leaves", cli: "the entry" },
