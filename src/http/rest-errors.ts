@@ -1,12 +1,13 @@
 import type { RequestHandler } from "express";
 import { isIdempotencyConflict } from "../contract/replay.js";
+import { HTTP_STATUS } from "../contract/wire-codes.js";
 
 /** `reason` of the ErrorInfo the SDK puts in a ContentTypeNotSupported error body. */
 const CONTENT_TYPE_NOT_SUPPORTED = "CONTENT_TYPE_NOT_SUPPORTED";
-const UNSUPPORTED_MEDIA_TYPE = 415;
 /** `reason` of TaskNotCancelable's ErrorInfo: HTTP 409 Conflict (A2A §5.4), not the SDK's 400. */
 const TASK_NOT_CANCELABLE = "TASK_NOT_CANCELABLE";
-const CONFLICT = 409;
+
+const { BAD_REQUEST, CONFLICT, UNSUPPORTED_MEDIA_TYPE } = HTTP_STATUS;
 
 interface RestErrorBody {
   error: { code: number; details?: unknown };
@@ -37,10 +38,10 @@ function isConflict(body: unknown): body is RestErrorBody {
 export const restContentTypeStatus: RequestHandler = (_req, res, next) => {
   const json = res.json.bind(res);
   res.json = (body: unknown) => {
-    if (res.statusCode === 400 && isContentTypeError(body)) {
+    if (res.statusCode === BAD_REQUEST && isContentTypeError(body)) {
       res.status(UNSUPPORTED_MEDIA_TYPE);
       body.error.code = UNSUPPORTED_MEDIA_TYPE;
-    } else if (res.statusCode === 400 && isConflict(body)) {
+    } else if (res.statusCode === BAD_REQUEST && isConflict(body)) {
       res.status(CONFLICT);
       body.error.code = CONFLICT;
     }
