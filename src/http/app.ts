@@ -11,7 +11,7 @@ import { WORKSPACES_PATH } from "../config/workspaces.js";
 import { mountA2a, type A2aSurface } from "./a2a-routes.js";
 import { mountWorkspaces, type WorkspaceSurface } from "./workspace-routes.js";
 import { mountWorkspacesPage } from "./workspaces-page.js";
-import { activatedExtensions } from "../contract/extension.js";
+import { activatedExtensions } from "../contract/extensions.js";
 import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
 import { Authenticator } from "../auth/decide.js";
 import { callerName, CallerUser } from "../identity/caller.js";

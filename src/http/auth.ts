@@ -69,7 +69,7 @@ export function authGate(o: AuthGateOptions): RequestHandler {
           setCaller(req, decision.caller);
           return next();
         }
-        const { refusal } = decision;
+        const { reason: refusal } = decision;
         if (refusal.kind === "unavailable") {
           o.logger.warn(
             { cause: refusal.cause },

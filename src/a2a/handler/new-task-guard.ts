@@ -1,6 +1,7 @@
 import type { Message } from "@a2a-js/sdk";
 import { requestedBudget } from "../task/task-usage.js";
 import { taskSettings, type TaskPolicies } from "../task/task-settings.js";
+import { type Checked } from "../../common/refusal.js";
 
 /** What a new task's message may choose, from the config (an unset policy checks nothing). */
 export interface NewTaskPolicy extends TaskPolicies {
@@ -10,8 +11,7 @@ export interface NewTaskPolicy extends TaskPolicies {
 
 export type NewTaskCheck =
   /** `permissionMode`: the message asks for one (the control extension is then acted on). */
-  | { readonly ok: true; readonly permissionMode: boolean }
-  | { readonly ok: false; readonly reason: string };
+  Checked<{ readonly permissionMode: boolean }>;
 
 const PASS: NewTaskCheck = { ok: true, permissionMode: false };
 

@@ -6,6 +6,7 @@ import { InputError, planPrompt, type PromptPlan } from "../content/input.js";
 import type { TurnPolicy } from "../task/environment.js";
 import { taskSettings } from "../task/task-settings.js";
 import { requestedBudget, type TaskBudget } from "../task/task-usage.js";
+import { refuse, type Refusal } from "../../common/refusal.js";
 
 /** What a client's new task runs with, or why it fails before it runs. */
 export type Admission =
@@ -17,7 +18,7 @@ export type Admission =
       /** Its delegation depth (`metadata.delegationDepth`, docs/peers.md; 0: none). */
       readonly depth: number;
     }
-  | { readonly ok: false; readonly reason: string };
+  | Refusal;
 
 /**
  * A new task's message, read once it is a task: its prompt (parts the server cannot take refuse
@@ -36,15 +37,15 @@ export function admitTask(
     plan = planPrompt(message, taskInbox(task.owner, task.taskId));
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    return { ok: false, reason: err.message };
+    return refuse(err.message);
   }
   const budget = requestedBudget(message.metadata, policy.maxBudgetUsd);
-  if (!budget.ok) return { ok: false, reason: budget.reason };
+  if (!budget.ok) return refuse(budget.reason);
   const { models, sandbox, permissionModes } = policy;
   const chosen =
     (models || sandbox || permissionModes) &&
     taskSettings(message.metadata, { models, sandbox, permissionModes });
-  if (chosen !== undefined && !chosen.ok) return { ok: false, reason: chosen.reason };
+  if (chosen !== undefined && !chosen.ok) return refuse(chosen.reason);
   const depth = delegationDepthOf(message.metadata);
   return { ok: true, plan, budget: budget.budget, settings: chosen?.settings ?? {}, depth };
 }

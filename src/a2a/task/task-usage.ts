@@ -8,6 +8,7 @@ import {
   type TaskUsage,
   type UsageFigures,
 } from "../../contract/usage.js";
+import { refuse, type Checked } from "../../common/refusal.js";
 
 /** A task's usage with one more run's added (docs/limits.md "Cost and limits"). Pure. */
 export function addRunUsage(total: TaskUsage, run: RunUsage): TaskUsage {
@@ -52,9 +53,7 @@ export interface TaskBudget {
   readonly source: BudgetSource;
 }
 
-export type BudgetRequest =
-  | { readonly ok: true; readonly budget: TaskBudget | undefined }
-  | { readonly ok: false; readonly reason: string };
+export type BudgetRequest = Checked<{ readonly budget: TaskBudget | undefined }>;
 
 /** `claude.maxBudgetUsd` as a task's budget (unset: none). */
 export const configuredBudget = (maxBudgetUsd: number | undefined): TaskBudget | undefined =>
@@ -73,10 +72,10 @@ export function requestedBudget(
   }
   const asked = metadata[MAX_BUDGET_KEY];
   if (typeof asked !== "number" || !Number.isFinite(asked) || asked <= 0) {
-    return { ok: false, reason: TEXT.budgetNotANumber(asked) };
+    return refuse(TEXT.budgetNotANumber(asked));
   }
   if (maxBudgetUsd !== undefined && asked > maxBudgetUsd) {
-    return { ok: false, reason: TEXT.budgetAboveLimit(asked, maxBudgetUsd) };
+    return refuse(TEXT.budgetAboveLimit(asked, maxBudgetUsd));
   }
   return { ok: true, budget: { usd: asked, source: "metadata.maxBudgetUsd" } };
 }
