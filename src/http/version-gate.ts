@@ -94,13 +94,11 @@ export function jsonRpcVersionGate(compat: boolean): RequestHandler {
     const headerSent = header !== undefined && header.trim() !== "";
     const problem = methodVersionProblem(method, decision.wire, { headerSent, compat });
     if (problem === undefined) return next();
-    res
-      .status(HTTP_STATUS.OK)
-      .json({
-        jsonrpc: "2.0",
-        id,
-        error: { code: JSONRPC_CODE.METHOD_NOT_FOUND, message: problem },
-      });
+    res.status(HTTP_STATUS.OK).json({
+      jsonrpc: "2.0",
+      id,
+      error: { code: JSONRPC_CODE.METHOD_NOT_FOUND, message: problem },
+    });
   };
 }
 
