@@ -27,6 +27,25 @@ export const LAYERS = [
   ["cli"],
 ];
 
+/**
+ * What docs/ARCHITECTURE.md says beside each layer of its picture, by the layer's first module
+ * (`npm run docs:layers` draws the picture from LAYERS and these; a unit test fails while the
+ * page's picture is another, or a note names no layer).
+ */
+export const LAYER_NOTES = {
+  cli: "the entry: a client command, the demo, else the server",
+  demo: "claude-a2a demo: the server and the client on the scripted model",
+  app: "the two programs: the server's composition, the terminal client",
+  doctor: "the --check checks (they read grpc's TLS, the stores, auth)",
+  grpc: "reuses http's request-shape checks",
+  http: "serves the fleet's handler when there is one",
+  fleet: "a layer of a2a's handler stack; other agents; hooks through a2a's handler",
+  a2a: "the A2A side, in sub-domain folders (below)",
+  sessions: "the pool, the per-caller counters, the sandbox's decisions, over the store",
+  identity: "claude imports nothing of ours at all",
+  contract: "the leaves: they import nothing of ours",
+};
+
 const rank = (module) => LAYERS.findIndex((layer) => layer.includes(module));
 /** The import patterns of every module at `module`'s layer or above (itself excepted). */
 const upward = (module) =>

@@ -14,7 +14,7 @@ export {
   type InputRequest,
   type Question,
 } from "../src/client/interaction.js";
-export { dataPart, newId, textPart, userMessage } from "../src/client/message-parts.js";
+export { dataPart, textPart, userMessage } from "../src/client/message-parts.js";
 
 /** The text parts of a message, joined by newlines. */
 export const messageText = (message: Message | undefined): string =>

@@ -3,16 +3,12 @@
  * the `steer` control: a message Claude reads at its next tool boundary, or at once ("Now" stops
  * the step under way). The stream then shows it as a `steered` status ("You steered: …").
  */
-import type { AgentCard, Task } from "@a2a-js/sdk";
+import type { Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { CONTROL_KEYS } from "../src/contract/control.js";
 import { textPart, userMessage } from "./answers.js";
-import { controlOptions, offeredControls } from "./controls.js";
+import { controlOptions } from "./controls.js";
 import { h } from "./dom.js";
-
-/** Whether the card lists the control extension with `steer` among its controls. */
-export const offersSteer = (card: AgentCard | undefined): boolean =>
-  offeredControls(card).has("steer");
 
 /** Sends `text` to the working `task`, Claude reading it at the next tool boundary or `now`. */
 export async function sendSteer(

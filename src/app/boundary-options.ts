@@ -2,8 +2,12 @@ import { randomUUID } from "node:crypto";
 import { lstatSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sdk";
-import type { ClaudeSession, ClaudeSessionOptions, SandboxViolation } from "../claude/index.js";
-import { DEFAULT_SETTING_SOURCES } from "../claude/options.js";
+import {
+  DEFAULT_SETTING_SOURCES,
+  type ClaudeSession,
+  type ClaudeSessionOptions,
+  type SandboxViolation,
+} from "../claude/index.js";
 import { boundaryRuntimeSettings, boundarySettingSources } from "../sandbox/boundary.js";
 import { GUARD_MATCHER, wideningRequest, type Refusal } from "../sandbox/file-guard.js";
 import { guardHook } from "../sandbox/guard-hook.js";

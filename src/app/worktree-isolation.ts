@@ -8,16 +8,10 @@ import { CONFIG_SEEN_FILE } from "../common/workspace-files.js";
 import { SESSIONS_FILE } from "../store/session-map.js";
 import { INBOX_DIR } from "../workspace/inbox.js";
 import type { TaskIsolation } from "../a2a/task/environment.js";
-import {
-  diffTo,
-  configIncludes,
-  excludeServerFiles,
-  headOf,
-  keptBranch,
-  rewindWorktree,
-  WorktreeManager,
-  type ConversationRef,
-} from "../workspace/worktrees/index.js";
+import { excludeServerFiles } from "../workspace/worktrees/exclude.js";
+import { WorktreeManager, type ConversationRef } from "../workspace/worktrees/manager.js";
+import { configIncludes } from "../workspace/worktrees/repository.js";
+import { diffTo, headOf, keptBranch, rewindWorktree } from "../workspace/worktrees/rewind.js";
 import type { SpareSite } from "../sessions/spare-sessions.js";
 import type { GitDamage } from "../workspace/worktrees/damage.js";
 

@@ -1,6 +1,7 @@
 import type { Caller } from "../identity/caller.js";
 import type { AuthRefusal } from "./refusal.js";
 import type { BearerVerifier, Verdict } from "./verifier.js";
+import { refuse, type Refusal } from "../common/refusal.js";
 
 /** The token of an `Authorization: Bearer <token>` header; undefined for any other form. */
 export function bearerToken(header: string | undefined): string | undefined {
@@ -29,12 +30,9 @@ export interface AuthPolicy {
   readonly allowedLogins: ReadonlySet<string>;
 }
 
-export type AuthDecision =
-  | { readonly ok: true; readonly caller: Caller }
-  | { readonly ok: false; readonly refusal: AuthRefusal };
+export type AuthDecision = { readonly ok: true; readonly caller: Caller } | Refusal<AuthRefusal>;
 
 const admit = (caller: Caller): AuthDecision => ({ ok: true, caller });
-const refuse = (refusal: AuthRefusal): AuthDecision => ({ ok: false, refusal });
 
 /**
  * Who the request is from, or why it is refused. A valid bearer token or an allowed login from the
@@ -47,7 +45,7 @@ export function decideAuth(facts: AuthFacts, policy: AuthPolicy): AuthDecision {
     facts.login !== undefined && policy.allowedLogins.has(facts.login) ? facts.login : undefined;
   if (policy.bearerRequired) {
     if (facts.bearer !== undefined) {
-      return facts.bearer.ok ? admit(facts.bearer.caller) : refuse(facts.bearer.refusal);
+      return facts.bearer.ok ? admit(facts.bearer.caller) : refuse(facts.bearer.reason);
     }
     if (allowedLogin !== undefined) return admit({ kind: "login", login: allowedLogin });
     return refuse({ kind: "missing" });
@@ -60,10 +58,7 @@ export function decideAuth(facts: AuthFacts, policy: AuthPolicy): AuthDecision {
   return admit({ kind: "anonymous" });
 }
 
-const NOT_BEARER: Verdict = {
-  ok: false,
-  refusal: { kind: "invalid_token", problem: { kind: "not_bearer" } },
-};
+const NOT_BEARER: Verdict = refuse({ kind: "invalid_token", problem: { kind: "not_bearer" } });
 
 /** No token configured and no login gate: every caller gets in. */
 const OPEN: BearerVerifier = {

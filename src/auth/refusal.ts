@@ -1,4 +1,5 @@
 import type { AuthRefusal } from "../contract/auth-messages.js";
+import { HTTP_STATUS } from "../contract/wire-codes.js";
 
 /**
  * Why a request is not let in: the kinds are the contract's (`contract/auth-messages.ts`, with
@@ -7,16 +8,21 @@ import type { AuthRefusal } from "../contract/auth-messages.js";
  */
 export type { AuthRefusal, TokenProblem, TokenRefusal } from "../contract/auth-messages.js";
 
+type RefusalStatus =
+  | typeof HTTP_STATUS.UNAUTHORIZED
+  | typeof HTTP_STATUS.FORBIDDEN
+  | typeof HTTP_STATUS.SERVICE_UNAVAILABLE;
+
 /** The HTTP status of a refusal (RFC 6750 §3.1 for the token ones). Pure. */
-export function refusalStatus(refusal: AuthRefusal): 401 | 403 | 503 {
+export function refusalStatus(refusal: AuthRefusal): RefusalStatus {
   switch (refusal.kind) {
     case "missing":
     case "invalid_token":
-      return 401;
+      return HTTP_STATUS.UNAUTHORIZED;
     case "login_forbidden":
     case "insufficient_scope":
-      return 403;
+      return HTTP_STATUS.FORBIDDEN;
     case "unavailable":
-      return 503;
+      return HTTP_STATUS.SERVICE_UNAVAILABLE;
   }
 }

@@ -1,10 +1,9 @@
 import type { Caller } from "../identity/caller.js";
 import type { TokenRefusal } from "./refusal.js";
+import { refuse, type Refusal } from "../common/refusal.js";
 
 /** What checking one presented bearer token found. */
-export type Verdict =
-  | { readonly ok: true; readonly caller: Caller }
-  | { readonly ok: false; readonly refusal: TokenRefusal };
+export type Verdict = { readonly ok: true; readonly caller: Caller } | Refusal<TokenRefusal>;
 
 /**
  * Checks bearer tokens. Static tokens and OpenID Connect are implementations; the HTTP gate and
@@ -19,7 +18,7 @@ export interface BearerVerifier {
 /** A configuration the server cannot start with (a missing variable, a key that does not parse). */
 export class AuthConfigError extends Error {}
 
-export const refused = (refusal: TokenRefusal): Verdict => ({ ok: false, refusal });
+export const refused = (refusal: TokenRefusal): Verdict => refuse(refusal);
 
 const UNKNOWN: Verdict = refused({ kind: "invalid_token", problem: { kind: "unknown" } });
 

@@ -2,6 +2,7 @@ export { ClaudeSession } from "./session.js";
 export type { FinishStatus, RunSnapshot, RunStream, UserPrompt } from "./session.js";
 export type { ClaudeSessionOptions } from "./options.js";
 export { DEFAULT_SETTING_SOURCES } from "./options.js";
+export { PERMISSION_MODES, isPermissionMode } from "./permission-modes.js";
 export type {
   RunSentEvent,
   RunSteeredEvent,
@@ -21,7 +22,7 @@ export type { BackgroundTask, BackgroundTaskStatus } from "./background-tasks.js
 export type { QueryFactory, QueryHandle, QueryParams } from "./sdk.js";
 export { defaultQueryFactory } from "./sdk.js";
 export type { HistoryLoader, HistoryLocation } from "./history.js";
-export { defaultHistoryLoader } from "./history.js";
+export { childConfigDir, defaultHistoryLoader } from "./history.js";
 export type { ModelUsage, RunUsage, TokenCounts, UsageTotals } from "./usage.js";
 export { addModels, addTokens, roundUsd, ZERO_TOKENS } from "./usage.js";
 export type { UsageBaselineLoader } from "./usage-baseline.js";

@@ -15,7 +15,6 @@ import type { TimelineEntry } from "./timeline.js";
 import type { TurnStateName } from "./turn-state.js";
 import type { TurnSettings } from "./turn-settings.js";
 
-export { SESSION_CLOSED } from "./session-process.js";
 export type { UserPrompt } from "./prompt-queue.js";
 export type FinishStatus = Exclude<SessionStatus, "running"> | "timeout";
 

@@ -26,7 +26,6 @@ import {
 } from "./timeline-entries.js";
 
 export type {
-  AssistantStatus,
   AssistantTimelineEntry,
   HistoryMessage,
   TimelineEntry,

@@ -1,5 +1,6 @@
 import type { EffortLevel, PermissionMode, SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
 import type { NormalizedEvent } from "./normalized-event.js";
+import { isPermissionMode } from "./permission-modes.js";
 
 /**
  * The model and effort one prompt runs with. A field left out means the session's own default
@@ -80,15 +81,6 @@ export function describeSwitch(s: SettingsSwitch): string {
   return parts.join(", ");
 }
 
-const PERMISSION_MODES: readonly string[] = [
-  "default",
-  "acceptEdits",
-  "bypassPermissions",
-  "plan",
-  "dontAsk",
-  "auto",
-] satisfies PermissionMode[];
-
 /**
  * The permission mode a frame says the runtime now runs in: its `system/status` frames carry it
  * (after `setPermissionMode`, and when the runtime leaves plan mode on an approved
@@ -99,7 +91,5 @@ export function reportedPermissionMode(event: NormalizedEvent): PermissionMode |
     return undefined;
   }
   const mode = (event.raw as { permissionMode?: unknown } | null)?.permissionMode;
-  return typeof mode === "string" && PERMISSION_MODES.includes(mode)
-    ? (mode as PermissionMode)
-    : undefined;
+  return isPermissionMode(mode) ? mode : undefined;
 }

@@ -1,6 +1,6 @@
 import type { ClientEnv } from "./env.js";
 
-export { CLIENT_COMMANDS, runClient } from "./program.js";
+export { runClient } from "./program.js";
 export type { ClientEnv } from "./env.js";
 
 /** The real terminal: process streams, environment and SIGINT. */

@@ -9,8 +9,6 @@ import { DEFAULT_URL } from "./defaults.js";
 import type { ClientEnv, CommonOptions } from "./env.js";
 import { EXIT } from "./render-end.js";
 
-export const CLIENT_COMMANDS = ["send", "chat", "tasks", "task", "cancel"] as const;
-
 const collectFiles = (value: string, previous: string[] = []) => [...previous, value];
 
 function common(cmd: Command): Command {

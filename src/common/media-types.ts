@@ -81,8 +81,6 @@ export const DEFAULT_OUTPUT_MODES: readonly string[] = [
 export const MEDIA_RANGE =
   /^(\*\/\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/(\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*))$/;
 
-export const isMediaRange = (s: string) => MEDIA_RANGE.test(s.trim());
-
 /** `Text/Plain; charset=utf-8` → `text/plain`. */
 export const essence = (mediaType: string) => mediaType.split(";", 1)[0]!.trim().toLowerCase();
 

@@ -1,23 +1,15 @@
-import type { PermissionMode, SettingSource } from "@anthropic-ai/claude-agent-sdk";
+import type { SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
+import { PERMISSION_MODES } from "../claude/index.js";
 import { minutes, name, names, positiveInt } from "./schema-parts.js";
 import { claudeOptionsShape } from "./claude-options-schema.js";
 import { sandboxSchema } from "./sandbox-schema.js";
 
 /** The `claude` section of the config: how Claude Code runs each task. */
-export const PERMISSION_MODES = [
-  "default",
-  "acceptEdits",
-  "bypassPermissions",
-  "plan",
-  "dontAsk",
-  "auto",
-] as const;
 export const SETTING_SOURCES = ["user", "project", "local"] as const;
 
 // Fails to compile when the Agent SDK adds or drops a value, so the schema cannot silently drift.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _permissionModesMatchSdk: Same<(typeof PERMISSION_MODES)[number], PermissionMode> = true;
 const _settingSourcesMatchSdk: Same<(typeof SETTING_SOURCES)[number], SettingSource> = true;
 
 export const claudeSchema = z.strictObject({

@@ -129,5 +129,4 @@ export const workspacePeersSchema = z
 
 export type PeersConfig = z.output<typeof peersSchema>;
 export type PeerConfig = z.output<typeof peerSchema>;
-export type PeerAuth = z.output<typeof peerAuthSchema>;
 export type WorkspacePeers = z.output<typeof workspacePeersSchema>;

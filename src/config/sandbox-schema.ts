@@ -10,7 +10,6 @@ import { intBetween, name, names } from "./schema-parts.js";
  */
 
 export const SANDBOX_PRESETS = ["strict"] as const;
-export type SandboxPreset = (typeof SANDBOX_PRESETS)[number];
 
 /** What "strict" fixes: a key set otherwise in `{ "preset": "strict", ... }` is a config error. */
 export const STRICT_FIXED = {
@@ -175,7 +174,6 @@ export const sandboxSchema = z
       "Default: off.",
   );
 
-export type SandboxConfig = z.output<typeof sandboxSchema>;
 export type SandboxSettingsConfig = z.output<typeof settingsObject>;
 
 type Assignable<A, B> = [A] extends [B] ? true : false;

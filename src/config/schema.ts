@@ -17,8 +17,7 @@ import { fleetSchema } from "./fleet-schema.js";
 import { serverSandboxSchema } from "./sandbox-schema.js";
 import { peersSchema } from "./peers-schema.js";
 import { triggersSchema } from "./triggers-schema.js";
-
-export { PERMISSION_MODES, SETTING_SOURCES } from "./claude-schema.js";
+import { JSONRPC_CODE } from "../contract/wire-codes.js";
 
 /** Where the config file lives, relative to the workspace. */
 export const CONFIG_FILE = ".claude/claude-a2a.config.json";
@@ -97,7 +96,7 @@ const serverSchema = z.strictObject({
         .describe(
           "Also serve A2A v0.3 clients, and requests without an A2A-Version header (which the " +
             "spec reads as v0.3), on the same URLs, through the SDK's compatibility layer. " +
-            "Off: v1.0 only; such requests get -32009.",
+            `Off: v1.0 only; such requests get ${JSONRPC_CODE.VERSION_NOT_SUPPORTED}.`,
         ),
     })
     .prefault({})

@@ -228,6 +228,3 @@ export function workspaceAllows(
       return false;
   }
 }
-
-/** A ConfigError for `workspacesProblem`'s sentence. */
-export const workspaceError = (problem: string): ConfigError => new ConfigError(problem);

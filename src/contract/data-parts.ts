@@ -53,17 +53,3 @@ export interface InputRequestContent {
   readonly data:
     AskUserQuestionData | PermissionRequestData | PlanApprovalData | DelegatedInputData;
 }
-
-/** `artifact.metadata` of a `file` artifact. */
-export interface FileArtifactMetadata {
-  readonly kind: typeof KIND.file;
-  readonly path: string;
-  readonly tool: string;
-  readonly operation: "created" | "modified";
-  readonly mediaType: string;
-  readonly size: number;
-  readonly truncated?: true;
-}
-
-/** `metadata.tasks` of a `background_wait` status. */
-export type BackgroundWaitTasks = readonly { taskId: string; description: string }[];

@@ -50,8 +50,3 @@ export function eventsExtension(withParams = false): AgentExtension {
     params: withParams ? eventsExtensionParams() : undefined,
   };
 }
-
-/** The extensions of `requested` this server activates (ours, when asked for). Pure. */
-export function activatedExtensions(requested: readonly string[] | undefined): string[] {
-  return (requested ?? []).filter((uri) => uri === EVENTS_EXTENSION_URI);
-}

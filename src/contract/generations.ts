@@ -1,4 +1,5 @@
 import type { AgentExtension } from "@a2a-js/sdk";
+import { HTTP_STATUS, JSONRPC_CODE } from "./wire-codes.js";
 
 /**
  * A2A v1.1's task generations (a2aproject/A2A#1986, on its `dev-1.1` branch), served first as a
@@ -23,8 +24,8 @@ export const GENERATION_WAIT_MS = 30_000;
 
 /** v1.1's `TaskGenerationMismatchError`, on each binding. */
 export const GENERATION_MISMATCH = {
-  jsonRpcCode: -32010,
-  httpStatus: 409,
+  jsonRpcCode: JSONRPC_CODE.TASK_GENERATION_MISMATCH,
+  httpStatus: HTTP_STATUS.CONFLICT,
   restStatus: "ABORTED",
   reason: "TASK_GENERATION_MISMATCH",
 } as const;
@@ -56,7 +57,7 @@ export function generationsExtension(): AgentExtension {
       "a task and each of its events carry metadata.generation (its event number); GetTask " +
       "with the A2A-Current-Generation header waits (at most 30 s) until the task has moved " +
       "past it; a message whose request metadata.ifGenerationMatch is not its task's " +
-      "generation is refused (TaskGenerationMismatchError: -32010, HTTP 409, gRPC ABORTED).",
+      `generation is refused (TaskGenerationMismatchError: ${JSONRPC_CODE.TASK_GENERATION_MISMATCH}, HTTP ${HTTP_STATUS.CONFLICT}, gRPC ABORTED).`,
     required: false,
     params: undefined,
   };

@@ -1,3 +1,4 @@
+import { HTTP_STATUS, JSONRPC_CODE } from "./wire-codes.js";
 import { TEXT } from "./texts.js";
 import { formatUsd as usd } from "./usage.js";
 
@@ -48,12 +49,8 @@ export const LIMIT_REASON: Readonly<Record<LimitName, string>> = {
   dailyBudgetUsd: "DAILY_BUDGET_EXCEEDED",
 };
 
-/**
- * The JSON-RPC `error.code` of a refusal: A2A 1.0 defines none for "not now, later", and reusing
- * one of its codes would say something false (UnsupportedOperation: never retry). So it is from
- * JSON-RPC's implementation-defined server range; the ErrorInfo reason is what identifies it.
- */
-export const LIMIT_JSONRPC_CODE = -32029;
+/** The JSON-RPC `error.code` of a refusal (why this one: `JSONRPC_CODE.LIMIT_EXCEEDED`). */
+export const LIMIT_JSONRPC_CODE = JSONRPC_CODE.LIMIT_EXCEEDED;
 
 /**
  * Key in `ServerCallContext.state` under which the request handler leaves the ErrorInfo of a
@@ -63,7 +60,7 @@ export const LIMIT_JSONRPC_CODE = -32029;
 export const REFUSAL_STATE_KEY = "callerLimitRefusal";
 
 /** The REST binding's HTTP status and `google.rpc.Status` name of a refusal. */
-export const LIMIT_HTTP_STATUS = 429;
+export const LIMIT_HTTP_STATUS = HTTP_STATUS.TOO_MANY_REQUESTS;
 export const LIMIT_REST_STATUS = "RESOURCE_EXHAUSTED";
 
 const ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";

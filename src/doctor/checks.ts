@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
-import { childConfigDir } from "../claude/history.js";
+import { childConfigDir } from "../claude/index.js";
 import type { Config } from "../config/schema.js";
 import { workspaceConfig } from "../config/workspaces.js";
 import { StaticTokenVerifier } from "../auth/static-tokens.js";

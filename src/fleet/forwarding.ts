@@ -1,4 +1,4 @@
-import { Message, Task, type CancelTaskRequest, type SendMessageRequest } from "@a2a-js/sdk";
+import { Message, Task } from "@a2a-js/sdk";
 import {
   A2AError,
   ContentTypeNotSupportedError,
@@ -57,8 +57,6 @@ export function sendResultOf(value: unknown): Message | Task {
   const v = value as { message?: unknown; task?: unknown };
   return v.message !== undefined ? Message.fromJSON(v.message) : Task.fromJSON(v.task);
 }
-
-export type { CancelTaskRequest, SendMessageRequest };
 
 const ERRORS: Record<string, new (message: string) => A2AError> = {
   TaskNotFoundError,

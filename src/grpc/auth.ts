@@ -106,13 +106,13 @@ export function authInterceptor(
                   callers.set(metadata, decision.caller);
                   return pass(metadata);
                 }
-                if (decision.refusal.kind === "unavailable") {
+                if (decision.reason.kind === "unavailable") {
                   logger.warn(
-                    { cause: decision.refusal.cause },
+                    { cause: decision.reason.cause },
                     "auth: the identity provider's keys could not be fetched",
                   );
                 }
-                call.sendStatus(refusalStatus(decision.refusal));
+                call.sendStatus(refusalStatus(decision.reason));
               },
               (err: unknown) => {
                 // The authenticator does not throw by contract: a bug, logged, its text kept.

@@ -12,7 +12,7 @@ import { mountA2a, type A2aSurface } from "./a2a-routes.js";
 import { mountWorkspaces, type WorkspaceSurface } from "./workspace-routes.js";
 import { mountWorkspacesPage } from "./workspaces-page.js";
 import { mountHooks } from "./hooks-route.js";
-import { activatedExtensions } from "../contract/extension.js";
+import { activatedExtensions } from "../contract/extensions.js";
 import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
 import { Authenticator } from "../auth/decide.js";
 import { callerName, CallerUser } from "../identity/caller.js";
@@ -27,6 +27,7 @@ import { NO_TRACING, SPAN_STATE_KEY, type TraceSpan, type Tracing } from "../tra
 import { routeSdkConsole } from "./sdk-console.js";
 import { requestLogLevel } from "./request-log-level.js";
 import { DEFAULT_KEEP_ALIVE_MS } from "../config/schema.js";
+import { HTTP_STATUS, JSONRPC_CODE } from "../contract/wire-codes.js";
 
 /** The agent at the root, or several workspaces each under `/agents/<name>/`. */
 export type HttpAppOptions = HttpCommonOptions &
@@ -175,10 +176,14 @@ export function createHttpApp(o: HttpAppOptions): Express {
     const message = `No route for ${req.method} ${req.path}`;
     // Under the REST binding, its own error shape; elsewhere, a plain JSON one.
     if (bindingOf(req) === "rest") {
-      const answer = errorAnswer("rest", { status: 404, message, jsonRpcCode: -32601 }, null);
-      return void res.status(404).type("application/a2a+json").json(answer.body);
+      const answer = errorAnswer(
+        "rest",
+        { status: HTTP_STATUS.NOT_FOUND, message, jsonRpcCode: JSONRPC_CODE.METHOD_NOT_FOUND },
+        null,
+      );
+      return void res.status(HTTP_STATUS.NOT_FOUND).type("application/a2a+json").json(answer.body);
     }
-    res.status(404).json({ error: "not_found", message });
+    res.status(HTTP_STATUS.NOT_FOUND).json({ error: "not_found", message });
   });
   app.use(finalErrorHandler({ bodyLimit: o.bodyLimit, logger: o.logger, bindingOf }));
   return app;

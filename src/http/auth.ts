@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import type { Logger } from "pino";
 import { refusalMessage } from "../contract/auth-messages.js";
+import { HTTP_STATUS } from "../contract/wire-codes.js";
 import type { Authenticator } from "../auth/decide.js";
 import { refusalStatus, type AuthRefusal } from "../auth/refusal.js";
 import { proxiedLogin, setCaller, TrustedProxies } from "./caller.js";
@@ -44,7 +45,11 @@ export function authRefusalOf(res: {
   return typeof reason === "string" ? reason : undefined;
 }
 
-const ERROR_NAMES = { 401: "unauthorized", 403: "forbidden", 503: "unavailable" } as const;
+const ERROR_NAMES = {
+  [HTTP_STATUS.UNAUTHORIZED]: "unauthorized",
+  [HTTP_STATUS.FORBIDDEN]: "forbidden",
+  [HTTP_STATUS.SERVICE_UNAVAILABLE]: "unavailable",
+} as const;
 
 /**
  * Runs before every A2A handler (and `/metrics`): decides who the caller is, or answers 401, 403
@@ -64,7 +69,7 @@ export function authGate(o: AuthGateOptions): RequestHandler {
           setCaller(req, decision.caller);
           return next();
         }
-        const { refusal } = decision;
+        const { reason: refusal } = decision;
         if (refusal.kind === "unavailable") {
           o.logger.warn(
             { cause: refusal.cause },

@@ -1,4 +1,5 @@
 import express, { type RequestHandler } from "express";
+import { HTTP_STATUS, JSONRPC_CODE } from "../contract/wire-codes.js";
 
 /** A request the server could not read, as the protocol's error says it. */
 export interface BodyError {
@@ -7,8 +8,8 @@ export interface BodyError {
   readonly jsonRpcCode: number;
 }
 
-const INVALID_REQUEST = -32600;
-const PARSE_ERROR = -32700;
+const { INVALID_REQUEST, PARSE_ERROR } = JSONRPC_CODE;
+const { BAD_REQUEST, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE } = HTTP_STATUS;
 
 /**
  * What a body-parser (or decompression) failure means for the client, in words that name the
@@ -21,19 +22,23 @@ export function classifyBodyError(err: unknown, limit: number): BodyError | unde
   switch (type) {
     case "entity.too.large":
       return {
-        status: 413,
+        status: PAYLOAD_TOO_LARGE,
         message: `Request body too large: the limit is ${limit} bytes (server.bodyLimit).`,
         jsonRpcCode: INVALID_REQUEST,
       };
     case "entity.parse.failed":
-      return { status: 400, message: "Invalid JSON payload.", jsonRpcCode: PARSE_ERROR };
+      return { status: BAD_REQUEST, message: "Invalid JSON payload.", jsonRpcCode: PARSE_ERROR };
     case "encoding.unsupported":
     case "charset.unsupported":
-      return { status: 415, message: "Unsupported body encoding.", jsonRpcCode: INVALID_REQUEST };
+      return {
+        status: UNSUPPORTED_MEDIA_TYPE,
+        message: "Unsupported body encoding.",
+        jsonRpcCode: INVALID_REQUEST,
+      };
     case "request.aborted":
     case "request.size.invalid":
       return {
-        status: 400,
+        status: BAD_REQUEST,
         message: "The request body ended before its Content-Length.",
         jsonRpcCode: INVALID_REQUEST,
       };
@@ -43,13 +48,13 @@ export function classifyBodyError(err: unknown, limit: number): BodyError | unde
   // A gzip/deflate/br body that does not decompress: zlib's own errors carry a Z_* code.
   if (typeof code === "string" && /^(Z_|ERR_BROTLI|ERR_ZLIB)/.test(code)) {
     return {
-      status: 400,
+      status: BAD_REQUEST,
       message: "The request body does not decode as its Content-Encoding says.",
       jsonRpcCode: INVALID_REQUEST,
     };
   }
   if (err instanceof SyntaxError) {
-    return { status: 400, message: "Invalid JSON payload.", jsonRpcCode: PARSE_ERROR };
+    return { status: BAD_REQUEST, message: "Invalid JSON payload.", jsonRpcCode: PARSE_ERROR };
   }
   return undefined;
 }

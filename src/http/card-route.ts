@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import { A2A_VERSION_HEADER } from "@a2a-js/sdk";
 import type { CardDocument } from "../a2a/card/agent-card.js";
+import { HTTP_STATUS } from "../contract/wire-codes.js";
 
 /** The cache policy of @a2a-js/sdk's `agentCardHandler`, kept. */
 export const CARD_CACHE_CONTROL = "public, max-age=3600";
@@ -54,7 +55,7 @@ export function agentCardRoute(doc: CardDocument): RequestHandler {
       ifModifiedSince: req.header("if-modified-since"),
     };
     if (isNotModified(conditionals, doc)) {
-      res.status(304).end();
+      res.status(HTTP_STATUS.NOT_MODIFIED).end();
       return;
     }
     res.type("application/json").send(doc.body);

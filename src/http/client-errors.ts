@@ -1,17 +1,18 @@
 import { STATUS_CODES, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
-import { errorAnswer, INVALID_REQUEST } from "./error-handler.js";
+import { HTTP_STATUS, JSONRPC_CODE } from "../contract/wire-codes.js";
+import { errorAnswer } from "./error-handler.js";
 
 /** The HTTP status for a request Node's parser refused (its own defaults: 431, 408, else 400). */
 export function clientErrorStatus(code: unknown): number {
   switch (code) {
     case "HPE_HEADER_OVERFLOW":
-      return 431;
+      return HTTP_STATUS.HEADERS_TOO_LARGE;
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return 408;
+      return HTTP_STATUS.REQUEST_TIMEOUT;
     default:
-      return 400;
+      return HTTP_STATUS.BAD_REQUEST;
   }
 }
 
@@ -20,7 +21,7 @@ export function clientErrorResponse(status: number): string {
   const reason = STATUS_CODES[status] ?? "Bad Request";
   const message = `${reason}: the request could not be read as HTTP.`;
   const body = JSON.stringify(
-    errorAnswer("rest", { status, message, jsonRpcCode: INVALID_REQUEST }, null).body,
+    errorAnswer("rest", { status, message, jsonRpcCode: JSONRPC_CODE.INVALID_REQUEST }, null).body,
   );
   return (
     `HTTP/1.1 ${status} ${reason}\r\n` +

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import express, { type Router } from "express";
+import { HTTP_STATUS } from "../contract/wire-codes.js";
 
 /** Where the web console is served. docs/console.md "The web console". */
 export const CONSOLE_PATH = "/console";
@@ -44,7 +45,7 @@ export function consoleRouter(dir: string = CONSOLE_DIR): Router {
   router.use((req, res) => {
     const built = existsSync(`${dir}/index.html`);
     res
-      .status(404)
+      .status(HTTP_STATUS.NOT_FOUND)
       .type("text/plain")
       .send(
         built

@@ -1,16 +1,16 @@
 import { STATUS_CODES } from "node:http";
 import type { ErrorRequestHandler, Request } from "express";
 import type { Logger } from "pino";
+import { HTTP_STATUS, JSONRPC_CODE } from "../contract/wire-codes.js";
 import { classifyBodyError, type BodyError } from "./body.js";
 
 /** Which protocol's error shape a request gets. */
 export type Binding = "jsonrpc" | "rest" | "plain";
 
-export const INVALID_REQUEST = -32600;
-const INTERNAL_ERROR = -32603;
+const { INVALID_REQUEST, INTERNAL_ERROR, PARSE_ERROR } = JSONRPC_CODE;
 
 const INTERNAL: BodyError = {
-  status: 500,
+  status: HTTP_STATUS.INTERNAL_SERVER_ERROR,
   message: "Internal error.",
   jsonRpcCode: INTERNAL_ERROR,
 };
@@ -41,7 +41,7 @@ function flaggedClientError(err: unknown): BodyError | undefined {
 }
 
 const restStatusName = (status: number): string =>
-  status === 404 ? "NOT_FOUND" : status >= 500 ? "INTERNAL" : "INVALID_ARGUMENT";
+  status === HTTP_STATUS.NOT_FOUND ? "NOT_FOUND" : status >= 500 ? "INTERNAL" : "INVALID_ARGUMENT";
 
 /** A JSON-RPC id is a string, an integer or null (JSON-RPC 2.0 §4). */
 export function jsonRpcId(body: unknown): string | number | null {
@@ -60,7 +60,10 @@ export function errorAnswer(
       // JSON-RPC reports request errors with HTTP 200, as the SDK does; an oversize body keeps
       // its 413 and a server fault its 500, so proxies and clients see them for what they are.
       return {
-        status: problem.status === 413 || problem.status >= 500 ? problem.status : 200,
+        status:
+          problem.status === HTTP_STATUS.PAYLOAD_TOO_LARGE || problem.status >= 500
+            ? problem.status
+            : HTTP_STATUS.OK,
         body: {
           jsonrpc: "2.0",
           id,
@@ -111,7 +114,8 @@ export function finalErrorHandler(o: {
     }
     const binding = o.bindingOf(req);
     // The body of a request that failed to parse is not the client's: its id is unknown.
-    const id = binding === "jsonrpc" && problem.jsonRpcCode !== -32700 ? jsonRpcId(req.body) : null;
+    const id =
+      binding === "jsonrpc" && problem.jsonRpcCode !== PARSE_ERROR ? jsonRpcId(req.body) : null;
     const answer = errorAnswer(binding, problem, id);
     // The media type the SDK gives every REST answer.
     if (binding === "rest") res.type("application/a2a+json");

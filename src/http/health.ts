@@ -1,5 +1,6 @@
 import type { FleetHealth } from "../fleet/fleet.js";
 import type { WriteFault } from "../store/write-watch.js";
+import { HTTP_STATUS } from "../contract/wire-codes.js";
 
 /**
  * `ok`; `degraded` (HTTP 200: the process serves what it can, docs/reliability.md) when the task
@@ -67,7 +68,7 @@ export function worstStatus(statuses: readonly HealthStatus[]): HealthStatus {
 
 /** `/healthz`'s HTTP status: 503 only when it no longer serves. Pure. */
 export const healthHttpStatus = (status: HealthStatus): number =>
-  status === "unavailable" ? 503 : 200;
+  status === "unavailable" ? HTTP_STATUS.SERVICE_UNAVAILABLE : HTTP_STATUS.OK;
 
 export interface HealthSources {
   readonly storeType: string;

@@ -10,6 +10,7 @@ import {
 } from "./legacy-request-shape.js";
 import { jsonRpcBodyProblem, restBodyProblem, type ShapeProblem } from "./request-shape.js";
 import { wireOf } from "./version-gate.js";
+import { HTTP_STATUS, JSONRPC_CODE } from "../contract/wire-codes.js";
 
 /** A JSON-RPC 2.0 notification: a valid request object without an `id` member (§4.1). */
 export const isNotification = (body: unknown): boolean =>
@@ -34,7 +35,7 @@ function silence(res: Response): void {
  */
 export const jsonRpcNotifications: RequestHandler = (req, res, next) => {
   if (isNotification(req.body)) {
-    res.status(204).end();
+    res.status(HTTP_STATUS.NO_CONTENT).end();
     silence(res);
   }
   next();
@@ -43,7 +44,7 @@ export const jsonRpcNotifications: RequestHandler = (req, res, next) => {
 function jsonRpcError(problem: ShapeProblem) {
   switch (problem.kind) {
     case "invalid_request":
-      return { code: -32600, message: problem.message };
+      return { code: JSONRPC_CODE.INVALID_REQUEST, message: problem.message };
     case "invalid_params":
       return toJsonRpcError(new RequestMalformedError(problem.message));
     default: {
@@ -65,7 +66,9 @@ export function jsonRpcShapeGuard(compat: boolean): RequestHandler {
         ? legacyJsonRpcBodyProblem(req.body)
         : jsonRpcBodyProblem(req.body);
     if (problem === undefined) return next();
-    res.status(200).json({ jsonrpc: "2.0", id: jsonRpcId(req.body), error: jsonRpcError(problem) });
+    res
+      .status(HTTP_STATUS.OK)
+      .json({ jsonrpc: "2.0", id: jsonRpcId(req.body), error: jsonRpcError(problem) });
   };
 }
 
@@ -81,14 +84,14 @@ export function restShapeGuard(compat: boolean): RequestHandler {
     if (legacy) {
       // v0.3's REST error body and media type, as the SDK's v0.3 routes answer.
       return void res
-        .status(400)
+        .status(HTTP_STATUS.BAD_REQUEST)
         .type("application/json")
         .json(toLegacyHTTPError(new RequestMalformedError(problem.message)));
     }
     // The media type the SDK gives every REST answer.
     res
-      .status(400)
+      .status(HTTP_STATUS.BAD_REQUEST)
       .type("application/a2a+json")
-      .json(toRestErrorBody(new RequestMalformedError(problem.message), 400));
+      .json(toRestErrorBody(new RequestMalformedError(problem.message), HTTP_STATUS.BAD_REQUEST));
   };
 }

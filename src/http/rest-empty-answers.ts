@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
+import { HTTP_STATUS } from "../contract/wire-codes.js";
 
-const NO_CONTENT = 204;
-const OK = 200;
+const { NO_CONTENT, OK } = HTTP_STATUS;
 
 /**
  * The REST (HTTP+JSON) binding answers a method whose result is `google.protobuf.Empty`

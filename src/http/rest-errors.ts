@@ -1,12 +1,13 @@
 import { isIdempotencyConflict } from "../contract/replay.js";
+import { HTTP_STATUS } from "../contract/wire-codes.js";
 import { errorOf, withError, type AnswerCorrector } from "./answer-correctors.js";
 
 /** `reason` of the ErrorInfo the SDK puts in a ContentTypeNotSupported error body. */
 const CONTENT_TYPE_NOT_SUPPORTED = "CONTENT_TYPE_NOT_SUPPORTED";
-const UNSUPPORTED_MEDIA_TYPE = 415;
 /** `reason` of TaskNotCancelable's ErrorInfo: HTTP 409 Conflict (A2A §5.4), not the SDK's 400. */
 const TASK_NOT_CANCELABLE = "TASK_NOT_CANCELABLE";
-const CONFLICT = 409;
+
+const { BAD_REQUEST, CONFLICT, UNSUPPORTED_MEDIA_TYPE } = HTTP_STATUS;
 
 interface RestErrorBody {
   error: { code: number; details?: unknown };
@@ -36,7 +37,7 @@ function isConflict(body: unknown): body is RestErrorBody {
  * (`isConflict`) answers 409 the same way.
  */
 export const restContentTypeAnswer: AnswerCorrector = (answer) => {
-  if (answer.status !== 400) return answer;
+  if (answer.status !== BAD_REQUEST) return answer;
   const body = answer.body;
   const status = isContentTypeError(body)
     ? UNSUPPORTED_MEDIA_TYPE

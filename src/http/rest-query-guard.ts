@@ -2,6 +2,7 @@ import type { RequestHandler } from "express";
 import { RequestMalformedError, toRestErrorBody } from "@a2a-js/sdk/errors";
 import { historyLengthProblem } from "../a2a/handler/history-length.js";
 import { isLegacyRestPath } from "./legacy-request-shape.js";
+import { HTTP_STATUS } from "../contract/wire-codes.js";
 
 /**
  * A negative `historyLength` query parameter (`GET /tasks/{id}`, `GET /tasks`) is refused with
@@ -16,7 +17,7 @@ export const restHistoryLengthGuard: RequestHandler = (req, res, next) => {
   const problem = historyLengthProblem(value);
   if (problem === undefined) return next();
   res
-    .status(400)
+    .status(HTTP_STATUS.BAD_REQUEST)
     .type("application/a2a+json")
-    .json(toRestErrorBody(new RequestMalformedError(problem), 400));
+    .json(toRestErrorBody(new RequestMalformedError(problem), HTTP_STATUS.BAD_REQUEST));
 };

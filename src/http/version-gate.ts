@@ -14,6 +14,7 @@ import {
 } from "@a2a-js/sdk/errors";
 import { otherVersionMethodMessage, V03, V1, versionRefusedMessage } from "../contract/versions.js";
 import { jsonRpcId } from "./error-handler.js";
+import { HTTP_STATUS, JSONRPC_CODE } from "../contract/wire-codes.js";
 
 /** The protocol version a request is served in. */
 export type Wire = typeof V1 | typeof V03;
@@ -77,8 +78,6 @@ export const wireOf = (req: Request, compat: boolean): Wire => {
   return decision.kind === "serve" ? decision.wire : V1;
 };
 
-const METHOD_NOT_FOUND = -32601;
-
 /** Refuses, in JSON-RPC's shape, a version the server does not serve or a method of the other. */
 export function jsonRpcVersionGate(compat: boolean): RequestHandler {
   return (req, res, next) => {
@@ -89,15 +88,17 @@ export function jsonRpcVersionGate(compat: boolean): RequestHandler {
     const decision = versionDecision(header, compat);
     if (decision.kind === "refuse") {
       const error = toJsonRpcError(new VersionNotSupportedError(decision.message));
-      return void res.status(200).json({ jsonrpc: "2.0", id, error });
+      return void res.status(HTTP_STATUS.OK).json({ jsonrpc: "2.0", id, error });
     }
     const method = (req.body as { method?: unknown } | null)?.method;
     const headerSent = header !== undefined && header.trim() !== "";
     const problem = methodVersionProblem(method, decision.wire, { headerSent, compat });
     if (problem === undefined) return next();
-    res
-      .status(200)
-      .json({ jsonrpc: "2.0", id, error: { code: METHOD_NOT_FOUND, message: problem } });
+    res.status(HTTP_STATUS.OK).json({
+      jsonrpc: "2.0",
+      id,
+      error: { code: JSONRPC_CODE.METHOD_NOT_FOUND, message: problem },
+    });
   };
 }
 

@@ -4,6 +4,7 @@ import type { Caller } from "../identity/caller.js";
 import { mountA2a, type A2aRouteDeps, type A2aSurface } from "./a2a-routes.js";
 import { callerOf } from "./caller.js";
 import { mountHooks } from "./hooks-route.js";
+import { HTTP_STATUS } from "../contract/wire-codes.js";
 
 /** One workspace as HTTP serves it, under `/agents/<name>/`. */
 export interface WorkspaceSurface extends A2aSurface {
@@ -22,7 +23,9 @@ export const workspaceForbidden = (name: string): string =>
 function workspaceAccess(w: WorkspaceSurface): RequestHandler {
   return (req, res, next) => {
     if (w.allows(callerOf(req))) return next();
-    res.status(403).json({ error: "forbidden", message: workspaceForbidden(w.name) });
+    res
+      .status(HTTP_STATUS.FORBIDDEN)
+      .json({ error: "forbidden", message: workspaceForbidden(w.name) });
   };
 }
 

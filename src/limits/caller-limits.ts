@@ -11,8 +11,9 @@ import {
   WINDOW_MS,
   type BudgetReached,
   type CallerLimitValues,
-  type Refusal,
+  type Refusal as LimitRefusal,
 } from "./decisions.js";
+import { refuse, type Refusal } from "../common/refusal.js";
 
 /** Days of spend kept in the store (for an operator's own queries); older rows are pruned. */
 const SPEND_DAYS_KEPT = 31;
@@ -35,11 +36,8 @@ export interface Admission {
 
 export type AdmissionResult =
   | { readonly ok: true; readonly admission: Admission }
-  | {
-      readonly ok: false;
-      readonly refusal: Refusal;
-      /** When it was decided (epoch ms). */ readonly at: number;
-    };
+  /** `at`: when it was decided (epoch ms). */
+  | (Refusal<LimitRefusal> & { readonly at: number });
 
 interface Pending {
   readonly messageId: string;
@@ -90,7 +88,7 @@ export class CallerLimits {
       { starts, working: this.working(owner), spentTodayUsd: this.spentToday(owner, now) },
       now,
     );
-    if (refusal !== undefined) return { ok: false, refusal, at: now };
+    if (refusal !== undefined) return { ...refuse(refusal), at: now };
     if (limits.tasksPerMinute !== undefined) {
       starts.push(now);
       this.write(() => this.o.store.recordStart(owner, now));

@@ -1,7 +1,7 @@
 import type { BudgetReached, LimitName, Refusal } from "../contract/limits.js";
 import type { LimitsConfig } from "../config/limits-schema.js";
 
-export type { BudgetReached, LimitName, Refusal } from "../contract/limits.js";
+export type { BudgetReached, Refusal } from "../contract/limits.js";
 
 /**
  * The decisions of per-caller limits, pure: which limits apply to a caller, whether a new task is
@@ -28,12 +28,6 @@ export interface CallerUsageNow {
 /** The window of `tasksPerMinute`: any 60 seconds, not the clock's minutes. */
 export const WINDOW_MS = 60_000;
 const DAY_MS = 86_400_000;
-
-export const NO_LIMITS: CallerLimitValues = {
-  tasksPerMinute: undefined,
-  concurrentTasks: undefined,
-  dailyBudgetUsd: undefined,
-};
 
 /** Whether a `limits.callers[].match` pattern names `scope`: exact, or a prefix ending in `*`. */
 export function scopeMatches(pattern: string, scope: string): boolean {

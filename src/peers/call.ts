@@ -8,6 +8,7 @@ import { peerStateStep, stateName } from "./decisions.js";
 import { filePartsOf, PeerFileError, savePeerFiles } from "./files.js";
 import type { Peer } from "./peer-client.js";
 import { answerOf, applyPeerEvent, emptyView, fileParts, type PeerView } from "./peer-events.js";
+import { refuse, type Refusal } from "../common/refusal.js";
 
 /** What send_message asks: the peer, the text, files of the working directory, a context. */
 export interface SendArgs {
@@ -29,7 +30,7 @@ export type CallOutcome =
       /** Why the peer's files were not saved (a symlink in the way): the call is then an error. */
       readonly filesRefused?: string;
     }
-  | { readonly ok: false; readonly error: string };
+  | Refusal;
 
 export interface CallContext {
   readonly peer: Peer;
@@ -115,10 +116,7 @@ export async function sendToPeer(c: CallContext, args: SendArgs): Promise<CallOu
         );
         if (answer.kind === "refused") {
           await cancelPeer(client, view, c.requestTimeoutMs);
-          return {
-            ok: false,
-            error: `${peer.name} asked a question that was not answered: ${answer.reason}`,
-          };
+          return refuse(`${peer.name} asked a question that was not answered: ${answer.reason}`);
         }
         next = message(answer.parts, depth, view, task.ref.taskId);
       }
@@ -133,7 +131,7 @@ export async function sendToPeer(c: CallContext, args: SendArgs): Promise<CallOu
         : err instanceof Error
           ? err.message
           : String(err);
-    return { ok: false, error: `The call to ${peer.name} failed: ${why}` };
+    return refuse(`The call to ${peer.name} failed: ${why}`);
   } finally {
     // Once, whatever the outcome: the peer's work is paid for even when the call failed.
     if (view.usage !== undefined) task.addUsage(view.usage);
@@ -147,7 +145,7 @@ async function outcome(c: CallContext, view: PeerView): Promise<CallOutcome> {
   if (step !== "done") {
     const state = stateName(view.state);
     const said = view.statusText === "" ? "" : `: ${view.statusText}`;
-    return { ok: false, error: `${c.peer.name}'s task ${view.taskId} ended ${state}${said}` };
+    return refuse(`${c.peer.name}'s task ${view.taskId} ended ${state}${said}`);
   }
   const answer = {
     ok: true as const,

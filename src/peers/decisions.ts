@@ -1,4 +1,5 @@
 import { TaskState } from "@a2a-js/sdk";
+import { HTTP_STATUS } from "../contract/wire-codes.js";
 
 /**
  * The pure decisions of a delegated call (docs/peers.md): whether it may go at all (a peer the
@@ -24,7 +25,11 @@ export function callRefusal(
 }
 
 /** Statuses a peer's gateway answers while the peer itself is down or starting. */
-const RETRIED_STATUSES = new Set([502, 503, 504]);
+const RETRIED_STATUSES = new Set<number>([
+  HTTP_STATUS.BAD_GATEWAY,
+  HTTP_STATUS.SERVICE_UNAVAILABLE,
+  HTTP_STATUS.GATEWAY_TIMEOUT,
+]);
 
 /** What a failed request attempt means: try again after `delayMs`, or give up. */
 export type RetryStep =

@@ -40,7 +40,7 @@ const extraOf = (extra: unknown): Extra =>
 
 /** The text a send_message result gives Claude. */
 export function describeOutcome(o: CallOutcome): ToolResult {
-  if (!o.ok) return error(o.error);
+  if (!o.ok) return error(o.reason);
   const files = o.files.length === 0 ? "" : `\n\nFiles saved: ${o.files.join(", ")}`;
   const answered = `${o.agent} answered (task ${o.taskId}, contextId ${o.contextId}; pass that contextId to continue this conversation):\n\n${o.text}${files}`;
   if (o.filesRefused !== undefined) {

@@ -1,5 +1,6 @@
 import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
 import { sandboxOn, strictConflict } from "./preset.js";
+import { refuse, type Checked } from "../common/refusal.js";
 
 /**
  * A task's `metadata.sandbox`: what it may ask of its workspace's sandbox. It may narrow it,
@@ -20,9 +21,7 @@ export interface SandboxPolicy {
   readonly available: boolean;
 }
 
-export type SandboxRequest =
-  | { readonly ok: true; readonly overlay: SandboxSettings | undefined }
-  | { readonly ok: false; readonly reason: string };
+export type SandboxRequest = Checked<{ readonly overlay: SandboxSettings | undefined }>;
 
 /**
  * The keys a task may add, each a list the runtime combines with the workspace's. A map: the
@@ -38,10 +37,7 @@ const HOW =
   'a task may ask for "strict", or add network.deniedDomains, filesystem.denyRead or ' +
   'filesystem.denyWrite (metadata.sandbox: { "preset": "strict", "network": { "deniedDomains": [...] } })';
 
-const refuse = (what: string): SandboxRequest => ({
-  ok: false,
-  reason: `metadata.sandbox: ${what}; ${HOW}.`,
-});
+const refused = (what: string): SandboxRequest => refuse(`metadata.sandbox: ${what}; ${HOW}.`);
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -53,31 +49,31 @@ export function requestedSandbox(requested: unknown, policy: SandboxPolicy): San
   if (requested === undefined) return { ok: true, overlay: undefined };
   const object: Record<string, unknown> | undefined =
     requested === "strict" ? { preset: "strict" } : isRecord(requested) ? requested : undefined;
-  if (object === undefined) return refuse(`${JSON.stringify(requested)} is not a narrowing`);
+  if (object === undefined) return refused(`${JSON.stringify(requested)} is not a narrowing`);
   // Own keys only (`Object.hasOwn`): an inherited `preset` is not the caller's.
   const preset = Object.hasOwn(object, "preset") ? object.preset : undefined;
   const rest = Object.entries(object).filter(([key]) => key !== "preset");
   if (preset !== undefined && preset !== "strict") {
-    return refuse(`preset ${JSON.stringify(preset)} is not a preset`);
+    return refused(`preset ${JSON.stringify(preset)} is not a preset`);
   }
   const additions: { network?: Record<string, string[]>; filesystem?: Record<string, string[]> } =
     {};
   for (const [section, value] of rest) {
     const allowed = NARROWING.get(section);
     if (allowed === undefined || !isRecord(value)) {
-      return refuse(`${section} would widen the sandbox or cannot be set per task`);
+      return refused(`${section} would widen the sandbox or cannot be set per task`);
     }
     for (const [key, list] of Object.entries(value)) {
       if (!allowed.includes(key)) {
-        return refuse(`${section}.${key} would widen the sandbox or cannot be set per task`);
+        return refused(`${section}.${key} would widen the sandbox or cannot be set per task`);
       }
-      if (!isStrings(list)) return refuse(`${section}.${key}: expected an array of strings`);
+      if (!isStrings(list)) return refused(`${section}.${key}: expected an array of strings`);
       (additions[section as keyof typeof additions] ??= {})[key] = list;
     }
   }
   if (preset === "strict") return strictOverlay(policy, additions);
   if (!sandboxOn(policy.base)) {
-    return refuse(
+    return refused(
       'the workspace\'s sandbox is off, so a deny list would change nothing: ask for "strict"',
     );
   }
@@ -93,10 +89,10 @@ function strictOverlay(
   policy: SandboxPolicy,
   additions: { network?: Record<string, string[]>; filesystem?: Record<string, string[]> },
 ): SandboxRequest {
-  if (!policy.available) return refuse("the sandbox cannot run on this server");
+  if (!policy.available) return refused("the sandbox cannot run on this server");
   const conflict = policy.base === undefined ? undefined : strictConflict(policy.base);
   if (conflict !== undefined) {
-    return refuse(`the workspace's sandbox cannot be made strict per task (${conflict})`);
+    return refused(`the workspace's sandbox cannot be made strict per task (${conflict})`);
   }
   const { autoAllowBashIfSandboxed: _autoAllow, ...strict } = policy.strict;
   const overlay: SandboxSettings = {

@@ -26,8 +26,9 @@ export interface ListQuery {
 
 /**
  * The two statements of one ListTasks page on SQLite (the count, and the page plus one row to
- * tell whether more follow), exactly as the SDK's `DatabaseTaskStore.list` (1.3) builds them
- * through Kysely: same filters, order, cursor and columns. Pure. Throws the SDK's
+ * tell whether more follow), with the filters, order and cursor of the SDK's
+ * `DatabaseTaskStore.list` (1.3). The page reads only the columns a task is made of
+ * (`TaskColumns`), not every column as the SDK does. Pure. Throws the SDK's
  * RequestMalformedError for a page token that is not one of its cursors.
  */
 export function listQueries(
@@ -119,7 +120,7 @@ const LOAD_SQL =
  * building and compiling a query cost more than running it (in-process, bench/micro/store-reads.ts:
  * a load 28 → 18 µs; a page of 50 by context, its statements already plain SQL, 499 → 431 µs
  * without Kysely's executeQuery; before that change, about 1 ms through the builder). Same scope
- * (tenant and owner as the SDK resolves them), columns, order and page tokens; saves, and the
+ * (tenant and owner as the SDK resolves them), order and page tokens; saves, and the
  * meaning of every ListTasks parameter, are the SDK's; the store contract runs on both.
  *
  * better-sqlite3 runs a statement synchronously, and these reads do not wait for Kysely's

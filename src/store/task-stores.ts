@@ -2,38 +2,32 @@ import { resolve } from "node:path";
 import {
   InMemoryPushNotificationStore,
   InMemoryTaskStore,
-  type PushNotificationStore,
   type TaskStore,
 } from "@a2a-js/sdk/server";
 import { DatabasePushNotificationStore, DatabaseTaskStore } from "@a2a-js/sdk/server/database";
 import { pino, type Logger } from "pino";
 import type { Config } from "../config/schema.js";
-import {
-  MemoryCallerUsage,
-  migrateCallerUsage,
-  SqlCallerUsage,
-  type CallerUsageStore,
-} from "./caller-usage.js";
+import { MemoryCallerUsage, migrateCallerUsage, SqlCallerUsage } from "./caller-usage.js";
 import { openDatabase, pingDatabase, type Database, type DatabaseSpec } from "./database.js";
 import { indexEveryOwner, SqlEveryOwner, type EveryOwnerTasks } from "./every-owner.js";
 import { OwnerIndexedStore } from "./memory-every-owner.js";
 import { upgradeOwners } from "./owner-upgrade.js";
 import { failUnfinishedTasks, type RecoveredUsage } from "./recovery.js";
 import { scheduleRetention } from "./retention.js";
-import type { ReplayBackend } from "./kept-events.js";
 import { migrateReplay, SqlReplayBackend } from "./sql-replay-backend.js";
 import { underSchemaLock } from "./schema-lock.js";
 import { SqliteReplayBackend } from "./sqlite-replay-backend.js";
 import { sqliteStores } from "./sqlite-stores.js";
+import type { StoreBackend } from "./store-backend.js";
 import { ensureTaskIndexes } from "./task-indexes.js";
 import { taskStoreStack } from "./task-store-stack.js";
 import { TaskTable } from "./task-table.js";
-import { watchedReplay, watchedSaves, WriteWatch, type WriteFault } from "./write-watch.js";
+import { watchedReplay, watchedSaves, WriteWatch } from "./write-watch.js";
 
 export type StoreConfig = Config["store"];
 
 /** The task and push-config stores the request handler uses, and their upkeep. */
-export interface TaskStores {
+export interface TaskStores extends StoreBackend {
   readonly type: StoreConfig["type"];
   /**
    * The backend's own store, which `taskStoreStack` wraps (`task-store-stack.ts`): SQLite's
@@ -44,23 +38,8 @@ export interface TaskStores {
   readonly tellFaults: boolean;
   /** The store's layers over the backend, without the task's rules (tests, tools). */
   readonly taskStore: TaskStore;
-  readonly pushStore: PushNotificationStore;
-  /** Every caller's tasks, for the operator role (`taskStore` lists them for its ListTasks). */
-  readonly everyOwner: EveryOwnerTasks;
-  /** What per-caller limits count (task starts, spend per day), in the same database. */
-  readonly usage: CallerUsageStore;
-  /** Where numbered events are kept for replay (database stores; memory: unset). */
-  readonly replayBackend?: ReplayBackend;
   /** Tasks the previous server left unfinished, now FAILED (database stores only). */
   readonly recovered: readonly string[];
-  /** Stored tasks by state, every caller's; undefined when the store cannot list them all. */
-  countByState(): Promise<Record<string, number> | undefined>;
-  /** Throws when the store does not answer. */
-  ping(): Promise<void>;
-  /** Parts of the store whose last write failed (`/healthz` says `degraded`). */
-  writeFaults(): readonly WriteFault[];
-  /** Stops the daily pruning and closes the connection. */
-  close(): Promise<void>;
 }
 
 export interface OpenStoresOptions {

@@ -137,7 +137,7 @@ describe("the src/ tree", () => {
     const folders = readdirSync(A2A).filter((n) => statSync(join(A2A, n)).isDirectory());
     expect(folders.filter((f) => a2aRank(f) < 0)).toEqual([]);
     const upward = sources
-      .filter((file) => inA2a(file) && folderOf(file) !== "index.ts")
+      .filter((file) => inA2a(file))
       .flatMap((file) =>
         importsOf(file)
           .filter((target) => inA2a(target) && folderOf(target) !== folderOf(file))
@@ -147,13 +147,20 @@ describe("the src/ tree", () => {
     expect(upward).toEqual([]);
   });
 
-  it("keeps src/a2a/ in sub-domain folders, each with an index.ts", () => {
+  it("keeps src/a2a/ in sub-domain folders, no loose file", () => {
     const a2a = join(SRC, "a2a");
     const top = readdirSync(a2a).filter((n) => !statSync(join(a2a, n)).isDirectory());
-    expect(top).toEqual(["index.ts"]);
-    for (const dir of readdirSync(a2a).filter((n) => statSync(join(a2a, n)).isDirectory())) {
-      expect(readdirSync(join(a2a, dir)), dir).toContain("index.ts");
-    }
+    expect(top).toEqual([]);
+  });
+
+  it("reaches the Claude provider from outside src/claude/ only through its public face, claude/index.ts", () => {
+    const face = join(SRC, "claude", "index.ts");
+    const behind = sources
+      .filter((file) => moduleOf(file) !== "claude")
+      .flatMap((file) => importsOf(file).map((target) => [file, target] as const))
+      .filter(([, target]) => moduleOf(target) === "claude" && target !== face)
+      .map(([file, target]) => `${relative(SRC, file)} -> ${relative(SRC, target)}`);
+    expect(behind).toEqual([]);
   });
 
   it("has no import cycle, type-only imports included (the lint's no-cycle skips those)", () => {

@@ -1,5 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
 import type { TurnSettings } from "../../claude/index.js";
+import type { Checked } from "../../common/refusal.js";
 import type { TaskBudget } from "../task/task-usage.js";
 import { requestedBudget } from "./task-budget.js";
 import { taskSettings, type TaskPolicies } from "./task-settings.js";
@@ -16,15 +17,12 @@ export interface NewTaskChoice {
   readonly settings: TurnSettings;
 }
 
-export type NewTaskCheck =
-  | {
-      readonly ok: true;
-      /** The message asks for a permission mode (the control extension is then acted on). */
-      readonly permissionMode: boolean;
-      /** What it chose, when it creates a task (a message naming one chooses nothing). */
-      readonly chosen?: NewTaskChoice;
-    }
-  | { readonly ok: false; readonly reason: string };
+export type NewTaskCheck = Checked<{
+  /** The message asks for a permission mode (the control extension is then acted on). */
+  readonly permissionMode: boolean;
+  /** What it chose, when it creates a task (a message naming one chooses nothing). */
+  readonly chosen?: NewTaskChoice;
+}>;
 
 const PASS: NewTaskCheck = { ok: true, permissionMode: false };
 

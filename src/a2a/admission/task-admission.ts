@@ -8,6 +8,7 @@ import { taskSettings } from "./task-settings.js";
 import type { TaskBudget } from "../task/task-usage.js";
 import type { NewTaskChoice } from "./new-task-guard.js";
 import { requestedBudget } from "./task-budget.js";
+import { refuse, type Refusal } from "../../common/refusal.js";
 
 /** What a client's new task runs with, or why it fails before it runs. */
 export type Admission =
@@ -19,7 +20,7 @@ export type Admission =
       /** Its delegation depth (`metadata.delegationDepth`, docs/peers.md; 0: none). */
       readonly depth: number;
     }
-  | { readonly ok: false; readonly reason: string };
+  | Refusal;
 
 /**
  * A new task's message, read once it is a task: its prompt (parts the server cannot take refuse
@@ -41,16 +42,16 @@ export function admitTask(
     plan = planPrompt(message, taskInbox(task.owner, task.taskId));
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    return { ok: false, reason: err.message };
+    return refuse(err.message);
   }
   const depth = delegationDepthOf(message.metadata);
   if (chosen !== undefined) return { ok: true, plan, ...chosen, depth };
   const budget = requestedBudget(message.metadata, policy.maxBudgetUsd);
-  if (!budget.ok) return { ok: false, reason: budget.reason };
+  if (!budget.ok) return refuse(budget.reason);
   const { models, sandbox, permissionModes } = policy;
   const asked =
     (models || sandbox || permissionModes) &&
     taskSettings(message.metadata, { models, sandbox, permissionModes });
-  if (asked !== undefined && !asked.ok) return { ok: false, reason: asked.reason };
+  if (asked !== undefined && !asked.ok) return refuse(asked.reason);
   return { ok: true, plan, budget: budget.budget, settings: asked?.settings ?? {}, depth };
 }

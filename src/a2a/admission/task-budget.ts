@@ -1,10 +1,9 @@
+import { refuse, type Checked } from "../../common/refusal.js";
 import { TEXT } from "../../contract/texts.js";
 import { MAX_BUDGET_KEY } from "../../contract/usage.js";
 import { configuredBudget, type TaskBudget } from "../task/task-usage.js";
 
-export type BudgetRequest =
-  | { readonly ok: true; readonly budget: TaskBudget | undefined }
-  | { readonly ok: false; readonly reason: string };
+export type BudgetRequest = Checked<{ readonly budget: TaskBudget | undefined }>;
 
 /**
  * The budget of the task a message creates: its `metadata.maxBudgetUsd`, which may lower
@@ -19,10 +18,10 @@ export function requestedBudget(
   }
   const asked = metadata[MAX_BUDGET_KEY];
   if (typeof asked !== "number" || !Number.isFinite(asked) || asked <= 0) {
-    return { ok: false, reason: TEXT.budgetNotANumber(asked) };
+    return refuse(TEXT.budgetNotANumber(asked));
   }
   if (maxBudgetUsd !== undefined && asked > maxBudgetUsd) {
-    return { ok: false, reason: TEXT.budgetAboveLimit(asked, maxBudgetUsd) };
+    return refuse(TEXT.budgetAboveLimit(asked, maxBudgetUsd));
   }
   return { ok: true, budget: { usd: asked, source: "metadata.maxBudgetUsd" } };
 }

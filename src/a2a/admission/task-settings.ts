@@ -10,10 +10,9 @@ import {
 import { TEXT } from "../../contract/texts.js";
 import { requestedSandbox, SANDBOX_KEY, type SandboxPolicy } from "../../sandbox/narrowing.js";
 import { requestedPermissionMode, type PermissionModePolicy } from "../control/permission-mode.js";
+import { refuse, type Checked } from "../../common/refusal.js";
 
-export type SettingsRequest =
-  | { readonly ok: true; readonly settings: TurnSettings }
-  | { readonly ok: false; readonly reason: string };
+export type SettingsRequest = Checked<{ readonly settings: TurnSettings }>;
 
 const isEffortLevel = (value: unknown): value is NonNullable<TurnSettings["effort"]> =>
   (EFFORT_LEVELS as readonly unknown[]).includes(value);
@@ -32,11 +31,11 @@ export function requestedSettings(
   const effort = metadata?.[EFFORT_KEY];
   const models = modelsAllowed(policy);
   if (model !== undefined && (typeof model !== "string" || !models.includes(model))) {
-    return { ok: false, reason: TEXT.modelNotAllowed(model, models) };
+    return refuse(TEXT.modelNotAllowed(model, models));
   }
   const efforts = effortsAllowed(policy);
   if (effort !== undefined && (!isEffortLevel(effort) || !efforts.includes(effort))) {
-    return { ok: false, reason: TEXT.effortNotAllowed(effort, efforts) };
+    return refuse(TEXT.effortNotAllowed(effort, efforts));
   }
   return {
     ok: true,

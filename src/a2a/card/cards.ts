@@ -3,6 +3,7 @@ import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import type { ExtendedAgentCardProvider } from "@a2a-js/sdk/server";
 import type { Config } from "../../config/schema.js";
 import { buildAgentCard } from "./agent-card.js";
+import { assertDeclared } from "../../contract/extensions.js";
 import { modelPolicyOf, withTaskOptions } from "../../contract/task-options.js";
 import {
   buildExtendedCard,
@@ -58,9 +59,10 @@ export async function buildCards(
     buildAgentCard(config, { version: o.version }),
     modelPolicyOf(config.claude),
   );
+  assertDeclared(card, "public");
   const extended =
     card.capabilities?.extendedAgentCard === true
-      ? buildExtendedCard(card, await workspaceFacts(config))
+      ? assertDeclared(buildExtendedCard(card, await workspaceFacts(config)), "extended")
       : undefined;
   return {
     card: await sign(card, key),

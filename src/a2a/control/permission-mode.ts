@@ -1,6 +1,7 @@
 import type { PermissionMode } from "@anthropic-ai/claude-agent-sdk";
 import { PERMISSION_MODE_KEY, PLAN_TEXT } from "../../contract/plan.js";
 import { CONTROL_EXTENSION_URI } from "../../contract/control.js";
+import { refuse, type Checked } from "../../common/refusal.js";
 
 /**
  * How far each permission mode lets Claude act without a person: `plan` changes nothing,
@@ -28,9 +29,7 @@ export interface PermissionModePolicy {
   readonly allowed: readonly PermissionMode[];
 }
 
-export type PermissionModeRequest =
-  | { readonly ok: true; readonly mode: PermissionMode | undefined }
-  | { readonly ok: false; readonly reason: string };
+export type PermissionModeRequest = Checked<{ readonly mode: PermissionMode | undefined }>;
 
 /**
  * A new task's `metadata.permissionMode`: absent, the workspace's mode (undefined); else one of
@@ -45,13 +44,13 @@ export function requestedPermissionMode(
   const asked = metadata?.[PERMISSION_MODE_KEY];
   if (asked === undefined || asked === null) return { ok: true, mode: undefined };
   if (!extensionActive) {
-    return { ok: false, reason: PLAN_TEXT.needsExtension(CONTROL_EXTENSION_URI) };
+    return refuse(PLAN_TEXT.needsExtension(CONTROL_EXTENSION_URI));
   }
   if (!isMode(asked) || !policy.allowed.includes(asked)) {
-    return { ok: false, reason: PLAN_TEXT.notAllowed(asked, policy.allowed) };
+    return refuse(PLAN_TEXT.notAllowed(asked, policy.allowed));
   }
   if (WIDTH[asked] > WIDTH[policy.workspace]) {
-    return { ok: false, reason: PLAN_TEXT.wider(asked, policy.workspace) };
+    return refuse(PLAN_TEXT.wider(asked, policy.workspace));
   }
   return { ok: true, mode: asked };
 }
@@ -66,7 +65,3 @@ export function modeAfterPlan(
 ): PermissionMode {
   return taskMode === undefined || taskMode === "plan" ? workspace : taskMode;
 }
-
-/** Whether plan mode may be asked for (the card's `plan` control): listed and not too wide. */
-export const planAllowed = (policy: PermissionModePolicy): boolean =>
-  policy.allowed.includes("plan");

@@ -1,5 +1,6 @@
 import { CONTROL_KEYS, type ControlRecord } from "../../contract/control.js";
 import { CONTROL_TEXT } from "../../contract/control-texts.js";
+import { refuse, type Checked } from "../../common/refusal.js";
 
 /** What a new task's message asks of the control extension (rewind, fork), before any lookup. */
 export type ControlIntent =
@@ -79,9 +80,9 @@ export interface TargetQuestion {
 }
 
 /** Whether the named task can be rewound to or forked from; the refusal says why. Pure. */
-export function checkTarget(q: TargetQuestion): { ok: true } | { ok: false; reason: string } {
+export function checkTarget(q: TargetQuestion): Checked {
   const id = q.intent.kind === "rewind" ? q.intent.to : q.intent.of;
-  const no = (reason: string) => ({ ok: false as const, reason });
+  const no = refuse;
   const t = q.target;
   if (t === undefined) return no(CONTROL_TEXT.unknownTask(id));
   if (q.intent.kind === "rewind") {

@@ -1,9 +1,8 @@
 import { pointAfter, pointBefore, type ResumePoint } from "../../claude/index.js";
 import { CONTROL_TEXT } from "../../contract/control-texts.js";
+import { refuse, type Checked } from "../../common/refusal.js";
 
-export type PointCheck =
-  | { readonly ok: true; readonly point: Exclude<ResumePoint, { kind: "missing" }> }
-  | { readonly ok: false; readonly reason: string };
+export type PointCheck = Checked<{ readonly point: Exclude<ResumePoint, { kind: "missing" }> }>;
 
 /**
  * Where a rewind (just before the task's prompt) or a fork (the end of the task) resumes the
@@ -18,11 +17,11 @@ export function resumePointOf(
   promptUuid: string,
   transcript: string,
 ): PointCheck {
-  if (transcript.trim() === "") return { ok: false, reason: CONTROL_TEXT.noTranscript(taskId) };
+  if (transcript.trim() === "") return refuse(CONTROL_TEXT.noTranscript(taskId));
   const point =
     kind === "rewind" ? pointBefore(transcript, promptUuid) : pointAfter(transcript, promptUuid);
   if (point.kind === "missing") {
-    return { ok: false, reason: CONTROL_TEXT.notInConversation(taskId) };
+    return refuse(CONTROL_TEXT.notInConversation(taskId));
   }
   return { ok: true, point };
 }

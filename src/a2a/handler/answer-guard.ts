@@ -1,6 +1,6 @@
 import type { Task } from "@a2a-js/sdk";
 import { isTerminalState } from "../../contract/task-states.js";
-import { isWorking } from "../control/index.js";
+import { isWorking } from "../control/steer-gate.js";
 
 export const stillWorkingMessage = (taskId: string) =>
   `Task ${taskId} is still working; wait for input-required or send a new message without taskId.`;

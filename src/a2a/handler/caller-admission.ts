@@ -26,7 +26,7 @@ export function admitNewTask(
   const owner = ownerOf(context);
   const result = limits.admit(owner, message.messageId);
   if (result.ok) return result.admission;
-  const error = new CallerLimitError(owner, result.refusal, result.at);
+  const error = new CallerLimitError(owner, result.reason, result.at);
   context.state.set(REFUSAL_STATE_KEY, error.info);
   throw error;
 }

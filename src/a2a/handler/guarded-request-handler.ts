@@ -19,12 +19,8 @@ import type { A2ARequestHandler, ServerCallContext, TaskStore } from "@a2a-js/sd
 import { checkContentModes, contentModesOf, type ContentModes } from "../content/content-modes.js";
 import { assertPushTarget, type PushTargetPolicy } from "../push/target.js";
 import { CONTROL_EXTENSION_URI, controlRequested } from "../../contract/control.js";
-import {
-  cannotTakeMessage,
-  SteerGate,
-  type ControlCheck,
-  type SteerableTasks,
-} from "../control/index.js";
+import type { ControlCheck } from "../control/rewind-fork-decision.js";
+import { cannotTakeMessage, SteerGate, type SteerableTasks } from "../control/steer-gate.js";
 import { answerDecision, stillWorkingMessage } from "./answer-guard.js";
 import { admitNewTask, type NewTaskLimits } from "./caller-admission.js";
 import { cancelRefusal } from "./cancel-guard.js";

@@ -1,3 +1,5 @@
+import { HTTP_STATUS } from "../../contract/wire-codes.js";
+
 /**
  * What one delivery attempt's answer means for a webhook's notification: delivered, tried again
  * (when), or dropped (why). Pure: the sender does what it says.
@@ -45,10 +47,14 @@ export function retryAfterMs(header: string | undefined, now: number): number | 
   return Math.max(0, date - now);
 }
 
+const { REQUEST_TIMEOUT, SERVICE_UNAVAILABLE, TOO_MANY_REQUESTS } = HTTP_STATUS;
+
 /** A status worth trying again: a timeout, too many requests, or a fault of the receiver. */
-const retriable = (status: number): boolean => status === 408 || status === 429 || status >= 500;
+const retriable = (status: number): boolean =>
+  status === REQUEST_TIMEOUT || status === TOO_MANY_REQUESTS || status >= 500;
 /** Statuses whose `Retry-After` says when to come back. */
-const honoursRetryAfter = (status: number): boolean => status === 429 || status === 503;
+const honoursRetryAfter = (status: number): boolean =>
+  status === TOO_MANY_REQUESTS || status === SERVICE_UNAVAILABLE;
 
 /**
  * The decision after attempt number `attempt` (1 for the first). A 2xx is delivered. A 4xx other

@@ -2,6 +2,7 @@ import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
 import ipaddr from "ipaddr.js";
+import { refuse, type Checked, type Refusal } from "../../common/refusal.js";
 
 /**
  * Which webhooks the server may POST task events to. A client names the URL, so without a check
@@ -118,7 +119,7 @@ function refusalText(host: string, address: string, r: AddressRefusal): string {
 
 // ---- URLs (pure) ------------------------------------------------------------------------------
 
-export type UrlCheck = { ok: true; url: URL; host: string } | { ok: false; reason: string };
+export type UrlCheck = Checked<{ url: URL; host: string }>;
 
 /** Scheme and credentials: what can be said of a webhook URL without resolving it. */
 export function checkWebhookUrl(raw: string): UrlCheck {
@@ -126,19 +127,17 @@ export function checkWebhookUrl(raw: string): UrlCheck {
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, reason: "the webhook URL is not a valid absolute URL" };
+    return refuse("the webhook URL is not a valid absolute URL");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
-    return { ok: false, reason: `the webhook URL must be http or https, not ${url.protocol}` };
+    return refuse(`the webhook URL must be http or https, not ${url.protocol}`);
   // Credentials in a URL end up in logs and proxies; the config's token is the place for them.
   if (url.username !== "" || url.password !== "")
-    return {
-      ok: false,
-      reason:
-        "the webhook URL must not carry credentials (user:password@); use the config's token or authentication",
-    };
+    return refuse(
+      "the webhook URL must not carry credentials (user:password@); use the config's token or authentication",
+    );
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  if (host === "") return { ok: false, reason: "the webhook URL has no host" };
+  if (host === "") return refuse("the webhook URL has no host");
   return { ok: true, url, host };
 }
 
@@ -147,7 +146,7 @@ export function checkWebhookUrl(raw: string): UrlCheck {
 export type PushTarget =
   | { ok: true; url: URL; addresses: readonly ResolvedAddress[] }
   /** `retry`: the refusal may not last (the host did not resolve). */
-  | { ok: false; reason: string; retry: boolean };
+  | (Refusal & { retry: boolean });
 
 /**
  * Checks a webhook URL and resolves its host; every address must pass, since the connection may
@@ -170,19 +169,15 @@ export async function resolvePushTarget(
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       const why = typeof code === "string" ? ` (${code})` : "";
-      return {
-        ok: false,
-        reason: `the webhook host ${host} could not be resolved${why}`,
-        retry: true,
-      };
+      return { ...refuse(`the webhook host ${host} could not be resolved${why}`), retry: true };
     }
     if (addresses.length === 0)
-      return { ok: false, reason: `the webhook host ${host} has no address`, retry: true };
+      return { ...refuse(`the webhook host ${host} has no address`), retry: true };
   }
   for (const { address } of addresses) {
     const refusal = addressRefusal(address, policy.allowPrivateNetworks);
     if (refusal !== undefined)
-      return { ok: false, reason: refusalText(host, address, refusal), retry: false };
+      return { ...refuse(refusalText(host, address, refusal)), retry: false };
   }
   return { ok: true, url, addresses };
 }

@@ -16,6 +16,7 @@ import {
 import { checkTarget, controlIntent, type ControlCheck } from "../control/rewind-fork-decision.js";
 import { resumePointOf } from "../control/rewind-fork-point.js";
 import type { ControlEnvironment, ControlStart } from "../task/control-start.js";
+import { refuse, type Checked } from "../../common/refusal.js";
 
 /** The operator role (`server.operators`): who has it, and whose a task is. */
 export interface OperatorTasks {
@@ -34,9 +35,7 @@ export interface ControlAdmissionDeps {
   readonly isolation?: unknown;
 }
 
-export type ControlAdmission =
-  | { readonly ok: true; readonly control: ControlStart | undefined }
-  | { readonly ok: false; readonly reason: string };
+export type ControlAdmission = Checked<{ readonly control: ControlStart | undefined }>;
 
 const recordOf = (task: Task): ControlRecord | undefined => {
   const r: unknown = task.metadata?.[CONTROL_RECORD_KEY];
@@ -87,7 +86,7 @@ export async function admitControl(
     hasTaskId: message.taskId !== "" && message.taskId !== taskId,
   });
   if (intent.kind === "none") return { ok: true, control: undefined };
-  if (intent.kind === "refuse") return { ok: false, reason: intent.reason };
+  if (intent.kind === "refuse") return refuse(intent.reason);
   const id = intent.kind === "rewind" ? intent.to : intent.of;
   const found = context && (await lookUp(deps, id, intent.kind === "fork", context));
   const stored = found?.stored;

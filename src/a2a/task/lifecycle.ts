@@ -1,4 +1,5 @@
 import { TaskState } from "@a2a-js/sdk";
+import { refuse, type Checked } from "../../common/refusal.js";
 
 /**
  * The lifecycle of one A2A task this server runs: every state it can be in, and every move
@@ -68,8 +69,7 @@ export type LifecycleEvent =
   /** The server is stopping while it waits for an answer: it stays INPUT_REQUIRED in the store. */
   | { readonly type: "suspended" };
 
-export type Transition =
-  { readonly ok: true; readonly phase: TaskPhase } | { readonly ok: false; readonly why: string };
+export type Transition = Checked<{ readonly phase: TaskPhase }>;
 
 export const INITIAL_PHASE: TaskPhase = { name: "queued" };
 /** A task the server creates for a wake no task owns starts with that run under way. */
@@ -91,16 +91,14 @@ const MOVES: Readonly<Record<Step, Partial<Record<LivePhase, LivePhase>>>> = {
   run_started: { waiting: "running" },
 };
 
-const refuse = (phase: TaskPhase, event: LifecycleEvent): Transition => ({
-  ok: false,
-  why: `${event.type} is not a step a ${phase.name} task takes`,
-});
+const notAStep = (phase: TaskPhase, event: LifecycleEvent): Transition =>
+  refuse(`${event.type} is not a step a ${phase.name} task takes`);
 
 const to = (name: LivePhase): Transition => ({ ok: true, phase: { name } });
 
 export function transition(phase: TaskPhase, event: LifecycleEvent): Transition {
   if (phase.name === "ended") {
-    return { ok: false, why: `the task has ended (${phase.outcome.state})` };
+    return refuse(`the task has ended (${phase.outcome.state})`);
   }
   switch (event.type) {
     case "failed":
@@ -113,7 +111,7 @@ export function transition(phase: TaskPhase, event: LifecycleEvent): Transition 
     case "suspended":
       return phase.name === "parked"
         ? { ok: true, phase: { name: "ended", outcome: { state: "suspended" } } }
-        : refuse(phase, event);
+        : notAStep(phase, event);
     case "completed":
       // A run may end while a prompt is shown (a subagent's request outlived its turn); a
       // rewind's dry run completes before any prompt (docs/control.md).
@@ -122,9 +120,9 @@ export function transition(phase: TaskPhase, event: LifecycleEvent): Transition 
         phase.name === "waiting" ||
         phase.name === "starting"
         ? { ok: true, phase: { name: "ended", outcome: { state: "completed" } } }
-        : refuse(phase, event);
+        : notAStep(phase, event);
     case "answered":
-      if (phase.name !== "parked") return refuse(phase, event);
+      if (phase.name !== "parked") return notAStep(phase, event);
       if (event.promptWaiting) return to("parked");
       return to(event.runActive ? "running" : "waiting");
     case "granted":
@@ -133,7 +131,7 @@ export function transition(phase: TaskPhase, event: LifecycleEvent): Transition 
     case "run_ended":
     case "run_started": {
       const next = MOVES[event.type][phase.name];
-      return next === undefined ? refuse(phase, event) : to(next);
+      return next === undefined ? notAStep(phase, event) : to(next);
     }
   }
 }

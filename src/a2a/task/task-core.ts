@@ -124,7 +124,7 @@ export class TaskCore {
   step(event: LifecycleEvent): boolean {
     const next = transition(this.current, event);
     if (!next.ok) {
-      this.logger.debug({ event: event.type, why: next.why }, "task: step refused");
+      this.logger.debug({ event: event.type, why: next.reason }, "task: step refused");
       return false;
     }
     this.logger.debug({ from: this.current.name, to: next.phase.name }, "task: phase");

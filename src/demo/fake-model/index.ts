@@ -1,4 +1,4 @@
-export { FakeModel, type FakeModelOptions } from "./server.js";
-export { reply, text, toolUse, matches, pickRule } from "./rules.js";
+export { FakeModel } from "./server.js";
+export { reply, text, toolUse, pickRule } from "./rules.js";
 export { parseRequest } from "./request.js";
 export type * from "./types.js";

@@ -4,18 +4,11 @@
  */
 export { freePort } from "../harness/ports.js";
 export {
-  startA2AHarness,
-  type A2AHarness,
-  type HarnessOptions,
-  type PermissionRequest,
-} from "../harness/in-process.js";
-export {
   collect,
   describeStream,
   listRequest,
   messageText,
   partsText,
-  sendForTask,
   sendRequest,
   stateName,
   textPart,

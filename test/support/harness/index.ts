@@ -9,8 +9,9 @@
  * - `bench(rules)`: the scripted model and a runtime sandbox alone (SDK-level tests, a config
  *   the test resolves itself); `served(bench, config)`: our server over that config.
  * - `workspaces(o)`: two workspaces, `api` and `web`, in one server in this process.
- * - `terminal(url)`, `postgres()`, `chromium()`, `temp()`: the terminal client, PostgreSQL,
- *   headless Chromium, a temp dir; each closed when the test ends (`shared(…)` for a file's).
+ * - `terminal(url)`, `postgres()`, `temp()`: the terminal client, PostgreSQL, a temp dir; each
+ *   closed when the test ends (`shared(…)` for a file's); headless Chromium is
+ *   `shared(() => startChromium())`, one browser for the file.
  * - The `start*` functions give the same things unowned (the caller closes them).
  */
 import { startA2AHarness, type A2AHarness, type HarnessOptions } from "./in-process.js";
@@ -22,7 +23,7 @@ import { startServed } from "./served.js";
 import type { Config } from "../../../src/config/schema.js";
 import type { RunningServer } from "../../../src/app/server.js";
 import { startTestBench, type TestBench } from "../bench.js";
-import { startChromium, startPostgres, type Chromium, type Postgres } from "./services.js";
+import { startPostgres, type Postgres } from "./services.js";
 import { tempDir, type TempDir } from "./temp.js";
 import {
   startTwoWorkspaces,
@@ -71,8 +72,6 @@ export const terminal = async (url: string): Promise<TerminalClient> =>
   perTest(await startTerminalClient(url));
 
 export const postgres = async (): Promise<Postgres> => perTest(await startPostgres());
-
-export const chromium = async (): Promise<Chromium> => perTest(await startChromium());
 
 /** Two workspaces (`api`, `web`) in one server in this process. */
 export const workspaces = async (o?: TwoWorkspacesOptions): Promise<TwoWorkspacesHarness> =>

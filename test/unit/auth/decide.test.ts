@@ -28,7 +28,7 @@ const tokens = StaticTokenVerifier.from(
 );
 
 const admitted = (caller: Caller): AuthDecision => ({ ok: true, caller });
-const refusedWith = (refusal: AuthRefusal): AuthDecision => ({ ok: false, refusal });
+const refusedWith = (refusal: AuthRefusal): AuthDecision => ({ ok: false, reason: refusal });
 const anonymous = admitted({ kind: "anonymous" });
 const login = (l: string) => admitted({ kind: "login", login: l });
 const token = (name: string) => admitted({ kind: "token", name });
@@ -38,10 +38,10 @@ const forbidden = refusedWith({ kind: "login_forbidden" });
 const good = (caller: Caller): Verdict => ({ ok: true, caller });
 const expired: Verdict = {
   ok: false,
-  refusal: { kind: "invalid_token", problem: { kind: "expired" } },
+  reason: { kind: "invalid_token", problem: { kind: "expired" } },
 };
-const noScope: Verdict = { ok: false, refusal: { kind: "insufficient_scope", missing: ["a2a"] } };
-const down: Verdict = { ok: false, refusal: { kind: "unavailable", cause: "ECONNREFUSED" } };
+const noScope: Verdict = { ok: false, reason: { kind: "insufficient_scope", missing: ["a2a"] } };
+const down: Verdict = { ok: false, reason: { kind: "unavailable", cause: "ECONNREFUSED" } };
 
 describe("decideAuth", () => {
   const policy = (o: { bearer?: boolean; logins?: string[] }) => ({

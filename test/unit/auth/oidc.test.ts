@@ -33,7 +33,7 @@ const settings = (o: Partial<OidcSettings> = {}): OidcSettings => ({
 
 const problem = (p: TokenProblem): Verdict => ({
   ok: false,
-  refusal: { kind: "invalid_token", problem: p },
+  reason: { kind: "invalid_token", problem: p },
 });
 
 describe("OIDC verifier", () => {
@@ -131,7 +131,7 @@ describe("OIDC verifier", () => {
   ])("refuses a token that is %s, saying so", async (_label, token, expected) => {
     const verdict = await verifier().verify(await token());
     expect(verdict).toEqual(problem(expected));
-    if (!verdict.ok) expect(refusalMessage(verdict.refusal)).not.toBe("");
+    if (!verdict.ok) expect(refusalMessage(verdict.reason)).not.toBe("");
   });
 
   it("accepts only the configured algorithms", async () => {
@@ -170,11 +170,11 @@ describe("OIDC verifier", () => {
     });
     expect(await scoped.verify(await mint(idp.keys.key, { sub: "a", scope: "repo" }))).toEqual({
       ok: false,
-      refusal: { kind: "insufficient_scope", missing: ["a2a.call"] },
+      reason: { kind: "insufficient_scope", missing: ["a2a.call"] },
     });
     expect(await scoped.verify(await mint(idp.keys.key, { sub: "a" }))).toEqual({
       ok: false,
-      refusal: { kind: "insufficient_scope", missing: ["a2a.call", "repo"] },
+      reason: { kind: "insufficient_scope", missing: ["a2a.call", "repo"] },
     });
     expect([...grantedScopes({ scope: "a  b", scp: "c" })]).toEqual(["a", "b", "c"]);
   });
@@ -226,7 +226,7 @@ describe("OIDC key set", () => {
     );
     expect(await down.verify(await mint(idp.keys.key))).toMatchObject({
       ok: false,
-      refusal: { kind: "unavailable", cause: expect.stringMatching(/fetch failed/) as string },
+      reason: { kind: "unavailable", cause: expect.stringMatching(/fetch failed/) as string },
     });
     const server = await startJwksServer([idp.keys.key.jwk]);
     try {
@@ -234,7 +234,7 @@ describe("OIDC key set", () => {
       const failing = OidcVerifier.from(settings({ jwksUrl: server.url }));
       expect(await failing.verify(await mint(idp.keys.key))).toMatchObject({
         ok: false,
-        refusal: { kind: "unavailable", cause: expect.stringMatching(/200 OK/) as string },
+        reason: { kind: "unavailable", cause: expect.stringMatching(/200 OK/) as string },
       });
       // A malformed token is still the caller's fault, outage or not.
       expect(await failing.verify("abc.def.ghi")).toEqual(problem({ kind: "malformed" }));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { configSchema, parseByteSize, PERMISSION_MODES } from "../../../src/config/schema.js";
+import { PERMISSION_MODES } from "../../../src/claude/index.js";
+import { configSchema, parseByteSize } from "../../../src/config/schema.js";
 
 describe("config schema", () => {
   it("gives every documented default for an empty file", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { activatedExtensions } from "../../../src/contract/extensions.js";
 import {
-  activatedExtensions,
   EVENTS_EXTENSION_URI,
   EVENTS_EXTENSION_VERSION,
   eventsExtension,

@@ -67,7 +67,7 @@ export function describeCallerUsageContract(name: string, target: ContractTarget
       const refused = limits.admit("token:ci", "m2");
       expect(refused).toMatchObject({
         ok: false,
-        refusal: { limit: "dailyBudgetUsd", spentUsd: 1.2, resetsAt: Date.UTC(2025, 1, 1) },
+        reason: { limit: "dailyBudgetUsd", spentUsd: 1.2, resetsAt: Date.UTC(2025, 1, 1) },
       });
       expect(limits.admit("login:ada", "m3").ok).toBe(true); // another caller: unaffected
       now = Date.UTC(2025, 1, 1);
@@ -88,7 +88,7 @@ export function describeCallerUsageContract(name: string, target: ContractTarget
       limits = await CallerLimits.open({ config, store: stores.usage, clock, logger });
       expect(limits.admit("token:ci", "m3")).toMatchObject({
         ok: false,
-        refusal: { limit: "tasksPerMinute", max: 2, resetsAt: DAY + 60_000 },
+        reason: { limit: "tasksPerMinute", max: 2, resetsAt: DAY + 60_000 },
       });
     });
   });

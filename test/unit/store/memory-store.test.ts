@@ -1,8 +1,7 @@
-/** The memory store (`store.type: "memory"`): ListTasks works on it as on the databases. */
-import { describe } from "vitest";
-import { memoryStores } from "../../../src/store/task-stores.js";
-import { describeListTasks } from "./store-contract.js";
+/** The memory store (`store.type: "memory"`): the shared cases that need no restart. */
+import { storeBackendCases } from "../../support/store-cases.js";
+import { useTempDir } from "../../support/unit/temp-dir.js";
 
-describe("memory task store", () => {
-  describeListTasks(() => Promise.resolve(memoryStores()));
-});
+const cwd = useTempDir("a2a-memory-");
+
+storeBackendCases("memory", { config: () => ({ type: "memory" }), cwd, persistent: false });

@@ -9,14 +9,14 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { openTaskStores } from "../../../src/store/task-stores.js";
 import { useTestPostgres } from "../../support/unit/postgres.js";
-import { describeCallerUsageContract } from "./caller-usage-contract.js";
-import { describeStoreContract, type ContractTarget } from "./store-contract.js";
+import { storeBackendCases, type StoreTarget } from "../../support/store-cases.js";
 
 const postgres = useTestPostgres();
 let cwd = "";
 let url = "";
 
-const target: ContractTarget = {
+const target: StoreTarget = {
+  persistent: true,
   config: () => ({ type: "postgres", url, retainDays: 30 }),
   cwd: () => cwd,
   // Each test gets an empty database of its own.
@@ -29,8 +29,7 @@ const target: ContractTarget = {
   },
 };
 
-describeStoreContract("PostgreSQL", target);
-describeCallerUsageContract("PostgreSQL", target);
+storeBackendCases("PostgreSQL", target);
 
 describe("PostgreSQL: a fleet starting at once", () => {
   it("several servers opening one fresh database at the same moment all open it", async () => {

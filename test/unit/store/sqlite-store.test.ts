@@ -5,19 +5,15 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { EVERY_OWNER_INDEXES } from "../../../src/store/every-owner.js";
 import { openTaskStores } from "../../../src/store/task-stores.js";
-import { describeCallerUsageContract } from "./caller-usage-contract.js";
-import { describeStoreContract } from "./store-contract.js";
+import { storeBackendCases } from "../../support/store-cases.js";
 import { useTempDir } from "../../support/unit/temp-dir.js";
 
 const cwd = useTempDir("a2a-sqlite-");
 
-describeStoreContract("SQLite", {
+storeBackendCases("SQLite", {
   config: () => ({ type: "sqlite", path: ".claude/claude-a2a.db", retainDays: 30 }),
   cwd: () => cwd(),
-});
-describeCallerUsageContract("SQLite", {
-  config: () => ({ type: "sqlite", path: ".claude/claude-a2a.db", retainDays: 30 }),
-  cwd: () => cwd(),
+  persistent: true,
 });
 
 describe("SQLite task store file", () => {

@@ -182,7 +182,7 @@ export function describeStoreContract(name: string, target: ContractTarget): voi
       }
     });
 
-    describeListTasks(openStores);
+    // ListTasks: its own group of the shared suite (test/support/store-cases.ts), every backend.
 
     it("a restart fails the tasks left submitted, working or input-required, and nothing else", async () => {
       const first = await openStores();

@@ -78,7 +78,7 @@ describe("task lifecycle transitions", () => {
   it("an ended task refuses every step, saying it ended and how", () => {
     expect(transition(phases.canceled!, { type: "failed", reason: "late" })).toEqual({
       ok: false,
-      why: "the task has ended (canceled)",
+      reason: "the task has ended (canceled)",
     });
   });
 

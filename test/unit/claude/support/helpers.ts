@@ -26,7 +26,3 @@ export function recorder(subscribe: (l: (e: SessionEvent) => void) => () => void
     },
   };
 }
-
-export function terminal(events: RunStreamEvent[]): RunStreamEvent | undefined {
-  return events.at(-1);
-}
