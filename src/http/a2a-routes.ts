@@ -11,14 +11,13 @@ import { jsonBody } from "./body.js";
 import { userFor } from "./caller.js";
 import { agentCardRoute, versionedCardRoute } from "./card-route.js";
 import { correctJsonAnswers } from "./answer-correctors.js";
-import { JSONRPC_ANSWERS, REST_ANSWERS } from "./answer-lists.js";
-import { jsonRpcSseErrors } from "./error-answers.js";
+import { JSONRPC_ANSWERS, JSONRPC_SSE, REST_ANSWERS, REST_SSE } from "./answer-lists.js";
 import { jsonRpcNotifications, jsonRpcShapeGuard, restShapeGuard } from "./request-guards.js";
 import { traceRequests } from "./request-spans.js";
 import { restEmptyAnswers } from "./rest-empty-answers.js";
 import { restHistoryLengthGuard } from "./rest-query-guard.js";
 import { sseHeadWithFirstEvent } from "./sse-head.js";
-import { sseEventIds } from "./sse-ids.js";
+import { correctSseChunks } from "./sse-correctors.js";
 import { sseKeepAlive } from "./sse-keep-alive.js";
 import { jsonRpcVersionGate, restVersionGate } from "./version-gate.js";
 import { withoutEtag } from "./without-etag.js";
@@ -93,10 +92,9 @@ export function mountA2a(
       // Before jsonRpcNotifications, whose silencing of a notification's answer wins.
       sseHeadWithFirstEvent,
       sseKeepAlive(d.keepAliveMs),
-      sseEventIds,
       jsonRpcNotifications,
-      // Every JSON answer below (the SDK's, the guards') goes through JSONRPC_ANSWERS.
-      jsonRpcSseErrors(d.logger),
+      // Every answer below (the SDK's, the guards') goes through JSONRPC_SSE / JSONRPC_ANSWERS.
+      correctSseChunks(JSONRPC_SSE, d.logger),
       correctJsonAnswers(JSONRPC_ANSWERS, d.logger),
       jsonRpcVersionGate(compat),
       jsonRpcShapeGuard(compat),
@@ -117,7 +115,7 @@ export function mountA2a(
     restHistoryLengthGuard,
     sseHeadWithFirstEvent,
     sseKeepAlive(d.keepAliveMs),
-    sseEventIds,
+    correctSseChunks(REST_SSE, d.logger),
     restHandler(common),
   );
 }

@@ -3,6 +3,7 @@ import { jsonRpcErrorAnswer, restErrorAnswer } from "./error-answers.js";
 import { jsonRpcGenerationAnswer, restGenerationAnswer } from "./generation-answers.js";
 import { jsonRpcLimitAnswer, restLimitAnswer } from "./limit-answers.js";
 import { restContentTypeAnswer } from "./rest-errors.js";
+import { jsonRpcSseError, sseEventId, type SseCorrector } from "./sse-correctors.js";
 
 /**
  * What each binding corrects in the SDK's JSON answers, in the order the corrections run
@@ -28,3 +29,13 @@ export const REST_ANSWERS: readonly AnswerCorrector[] = [
   // ContentTypeNotSupported: 415; TaskNotCancelable and an idempotency conflict: 409.
   restContentTypeAnswer,
 ];
+
+/** What each binding corrects in the SSE chunks it writes (`correctSseChunks`), in order. */
+export const JSONRPC_SSE: readonly SseCorrector[] = [
+  // A stream that fails after it opened: its error event corrected as a JSON answer is.
+  jsonRpcSseError,
+  // Each event's number as its `id:` (an error event gets none).
+  sseEventId,
+];
+
+export const REST_SSE: readonly SseCorrector[] = [sseEventId];

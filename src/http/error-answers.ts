@@ -1,10 +1,7 @@
-import type { RequestHandler } from "express";
-import type { Logger } from "pino";
 import { isStoreFaultText } from "../contract/store-faults.js";
 import { isRecord, type JsonObject } from "../common/json.js";
 import { errorOf, withError, type AnswerCorrector } from "./answer-correctors.js";
 import { jsonRpcId } from "./error-handler.js";
-import { requestStateOf } from "./request-state.js";
 
 const INTERNAL_ERROR = -32603;
 const HIDDEN = "Internal error.";
@@ -53,42 +50,3 @@ export const restErrorAnswer: AnswerCorrector = (answer) => {
     ? { ...answer, body: shown, hidden }
     : { ...withError(answer, shown), hidden };
 };
-
-const SSE_ERROR = /^event: error\ndata: (.*)\n\n$/s;
-
-/** An SSE error event with its body corrected; any other chunk as it is. Pure but for `fix`. */
-export function correctSseError(chunk: string, fix: (body: JsonObject) => unknown): string {
-  const match = SSE_ERROR.exec(chunk);
-  if (match === null) return chunk;
-  let body: unknown;
-  try {
-    body = JSON.parse(match[1] ?? "");
-  } catch {
-    return chunk;
-  }
-  return isRecord(body) ? `event: error\ndata: ${JSON.stringify(fix(body))}\n\n` : chunk;
-}
-
-/**
- * A JSON-RPC stream that fails after it opened ends with an `event: error` carrying the error's
- * body: corrected as a JSON answer is (`jsonRpcErrorAnswer`).
- */
-export function jsonRpcSseErrors(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    const fix = (body: JsonObject): unknown => {
-      const request = { body: req.body as unknown, state: requestStateOf(req.headers) };
-      const answer = jsonRpcErrorAnswer({ status: res.statusCode, body }, request);
-      if (answer.hidden !== undefined) {
-        logger.error({ error: answer.hidden }, "internal error answered");
-      }
-      return answer.body;
-    };
-    const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
-    res.write = ((chunk: unknown, ...rest: unknown[]) =>
-      write(
-        typeof chunk === "string" ? correctSseError(chunk, fix) : chunk,
-        ...rest,
-      )) as typeof res.write;
-    next();
-  };
-}

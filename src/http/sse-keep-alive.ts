@@ -16,7 +16,7 @@ const isEventStream = (res: Response): boolean =>
  * The SDK opens every stream with `flushHeaders()` once its `Content-Type` is
  * `text/event-stream`; that starts the timer, every later write (an event, an error event)
  * re-arms it, and the response's end stops it. Mounted before the layers that rewrite events
- * (`sseEventIds`, the answers' corrections), so every write of theirs passes here, and the
+ * (`correctSseChunks`, `correctJsonAnswers`), so every write of theirs passes here, and the
  * comment, written below them, never gets an id.
  */
 export function sseKeepAlive(intervalMs: number, timers: Timers = realTimers): RequestHandler {

@@ -9,7 +9,8 @@ import express, { type Response } from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Timers } from "../../../src/common/timers.js";
 import { KEEP_ALIVE_COMMENT, sseKeepAlive } from "../../../src/http/sse-keep-alive.js";
-import { sseEventIds } from "../../../src/http/sse-ids.js";
+import pino from "pino";
+import { correctSseChunks, sseEventId } from "../../../src/http/sse-correctors.js";
 
 /** Timers that fire only when the test says so; `pending` is what is armed now. */
 class HandTimers implements Timers {
@@ -42,10 +43,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A server whose one route is `route(res)` behind the middleware (and `sseEventIds`). */
+/** A server whose one route is `route(res)` behind the middleware (and the SSE event ids). */
 async function serve(mw: express.RequestHandler, route: (res: Response) => void): Promise<string> {
   const app = express();
-  app.use(mw, sseEventIds);
+  app.use(mw, correctSseChunks([sseEventId], pino({ enabled: false })));
   app.get("/", (_req, res) => route(res));
   server = createServer(app).listen(0, "127.0.0.1");
   await once(server, "listening");
