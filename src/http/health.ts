@@ -1,5 +1,6 @@
 import type { FleetHealth } from "../fleet/fleet.js";
 import type { WriteFault } from "../store/write-watch.js";
+import type { SweepProgress } from "../sessions/stale-sweep.js";
 
 /**
  * `ok`; `degraded` (HTTP 200: the process serves what it can, docs/reliability.md) when the task
@@ -23,6 +24,11 @@ export interface HealthReport {
     /** Spare processes (`sessions.spares`): ready now, and taken since startup. */
     readonly spares?: { readonly ready: number; readonly taken: number };
   };
+  /**
+   * The startup sweep of the session map (stale mappings dropped, in the background): `running`
+   * until every mapping has been checked.
+   */
+  readonly sessionSweep?: SweepProgress;
   /** The gRPC binding, when it is on. */
   readonly grpc?: GrpcBindingHealth;
   /** This server as a fleet instance (PostgreSQL store): its id, the database, its lease. */
@@ -83,6 +89,8 @@ export interface HealthSources {
   readonly writeFaults?: () => readonly WriteFault[];
   /** Git repositories found damaged (worktree isolation). */
   readonly gitDamage?: () => readonly GitDamageReport[];
+  /** How far the session map's startup sweep is. */
+  readonly sessionSweep?: () => SweepProgress;
 }
 
 /** Process up (it answers), store reachable, live sessions. */
@@ -109,6 +117,7 @@ export async function checkHealth(s: HealthSources): Promise<HealthReport> {
       maxLive: s.maxLive,
       ...(s.spares && { spares: s.spares() }),
     },
+    ...(s.sessionSweep && { sessionSweep: s.sessionSweep() }),
     ...(s.instance && { instance: s.instance() }),
     ...(s.gitDamage && { git: { damaged } }),
   };
