@@ -2,6 +2,7 @@
  * The session map a server keeps for its workspace, read (or changed, while the server is
  * stopped) from outside: in the SQLite task store, or with the memory store in its own file.
  */
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
@@ -65,6 +66,28 @@ export function remapSession(cwd: string, contextId: string, sessionId: string):
       `update ${TABLE} set session_id = ?, updated_at = ?, resume_at = null, fork = 0, branch = null
        where instance = '' and conversation = ?`,
     ).run(sessionId, new Date().toISOString(), key);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Adds `n` mappings whose transcripts do not exist (the server stopped meanwhile), of
+ * conversations `["unknown", "stale-<i>"]`; the map loads its rows in key order, so a context
+ * that sorts after "stale-" is swept last. One transaction.
+ */
+export function addStaleSessions(cwd: string, n: number): void {
+  const db = new BetterSqlite3(mapDatabase(cwd) ?? "");
+  try {
+    const insert = db.prepare(
+      `insert into ${TABLE} (instance, conversation, session_id, updated_at) values ('', ?, ?, ?)`,
+    );
+    const at = new Date().toISOString();
+    db.transaction(() => {
+      for (let i = 0; i < n; i++) {
+        insert.run(JSON.stringify(["unknown", `stale-${i}`]), randomUUID(), at);
+      }
+    })();
   } finally {
     db.close();
   }
