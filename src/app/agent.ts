@@ -204,8 +204,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const fleet = o.taskStore
     ? undefined
     : await fleets.openFleetOf(config, logger, metrics, stores, recoveredUsage);
-  // In the background, once serving: a conversation used before it gets there is checked first.
-  pool.sweepStaleSessions();
+  // The sweep itself starts once the server serves (app/server.ts); from now on a conversation
+  // used before the sweep reaches it is checked first.
+  pool.prepareSweep();
   const owned = fleet?.ownedStore(stores.taskStore) ?? stores.taskStore;
   const terminal = new TerminalTaskStore(owned, logger.child({ component: "store" }));
   const taskStore = new ExchangedHistoryStore(terminal);

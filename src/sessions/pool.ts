@@ -239,6 +239,11 @@ export class SessionPool {
     return this.recovery.dropStaleSessions();
   }
 
+  /** Takes the mappings the startup sweep will check: their first use checks them first. */
+  prepareSweep(): void {
+    this.recovery.prepareSweep();
+  }
+
   /** Starts the startup sweep in the background: the server serves meanwhile. */
   sweepStaleSessions(): void {
     void this.recovery.dropStaleSessions();

@@ -167,6 +167,11 @@ export class SessionRecovery {
     return this.sweep.run();
   }
 
+  /** See `StaleSweep.prepare`. */
+  prepareSweep(): void {
+    if (this.options.checkTranscript !== undefined) this.sweep.prepare();
+  }
+
   /** How far the startup sweep is (`/healthz`). */
   get sweepProgress(): SweepProgress {
     return this.sweep.progress;

@@ -66,6 +66,7 @@ export class StaleSweep {
   private of = 0;
   private droppedCount = 0;
   private running: Promise<ConversationKey[]> | undefined;
+  private keys: readonly ConversationKey[] | undefined;
 
   constructor(private readonly host: SweepHost) {}
 
@@ -74,18 +75,28 @@ export class StaleSweep {
   }
 
   /**
-   * Starts the sweep (once; later calls return the same run). It takes every mapping there is
-   * now; its first batch waits for the next turn of the event loop. Resolves with the keys it
-   * dropped.
+   * Starts the sweep (once; later calls return the same run) over the mappings `prepare` took;
+   * its first batch waits for the next turn of the event loop. Resolves with the keys it dropped.
    */
   run(): Promise<ConversationKey[]> {
     if (this.running !== undefined) return this.running;
-    const keys = [...this.host.map.all().keys()];
-    for (const key of keys) this.unchecked.add(key);
-    this.of = keys.length;
+    const keys = this.prepare();
     this.state = "running";
     this.running = this.sweep(keys);
     return this.running;
+  }
+
+  /**
+   * Takes every mapping there is now, without checking any yet: from here on a conversation
+   * used first is checked on its own (`claim`). Once; `run` does it if nobody did.
+   */
+  prepare(): readonly ConversationKey[] {
+    if (this.keys !== undefined) return this.keys;
+    const keys = [...this.host.map.all().keys()];
+    for (const key of keys) this.unchecked.add(key);
+    this.of = keys.length;
+    this.keys = keys;
+    return keys;
   }
 
   /**

@@ -127,4 +127,26 @@ describe("the startup sweep", () => {
     expect(await pool.dropStaleSessions()).toBe(dropped);
     await pool.closeAll();
   });
+
+  it("before the sweep starts (the server not serving yet), a first use is checked already", async () => {
+    await pools.sessionMap.set(key("gone"), "s-gone");
+    await pools.sessionMap.set(key("kept"), "s-kept");
+    const held = heldChecks();
+    const pool = pools.pool({ checkTranscript: (id) => held.check(id) });
+    pool.prepareSweep();
+    expect(pool.sweepProgress).toEqual({ state: "pending", checked: 0, of: 2, dropped: 0 });
+    const free = pool.whenFree(key("gone"));
+    await held.waiting(1);
+    held.answer("s-gone", false);
+    await free;
+    expect(pool.acquire(key("gone")).reset?.previousSessionId).toBe("s-gone");
+    // The sweep, started later, checks only what is left.
+    const sweep = pool.dropStaleSessions();
+    await held.waiting(1);
+    expect(held.ids).toEqual(["s-kept"]);
+    held.answer("s-kept", true);
+    expect(await sweep).toEqual([]);
+    expect(pool.sweepProgress).toEqual({ state: "done", checked: 2, of: 2, dropped: 0 });
+    await pool.closeAll();
+  });
 });
