@@ -32,7 +32,8 @@ import type { SlotsFactory } from "../sessions/machine-slots.js";
 import type { SessionPool } from "../sessions/pool.js";
 import { describePassthrough, passthroughOptions } from "../sessions/session-options.js";
 import { modelPolicyOf } from "../contract/task-options.js";
-import { SessionMap } from "../store/session-map.js";
+import type { SessionMap } from "../store/session-map.js";
+import { openLocalSessionMap, openStoreSessionMap } from "../store/open-session-map.js";
 import { memoryStores, openTaskStores, type TaskStores } from "../store/task-stores.js";
 import { taskStoreStack } from "../store/task-store-stack.js";
 import { callerAccounting } from "../a2a/routing/caller-accounting.js";
@@ -144,12 +145,11 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     logger: logger.child({ component: "orphans" }),
   });
   await orphans.stopPredecessor();
-  const sessionMap = await SessionMap.open({
-    cwd: stateDir,
-    logger,
-    upgradeKey: upgradeSessionKey,
-  });
-  const recoveredUsage = transcriptRecoveredUsage(sessionMap, claudeEnv);
+  // The map lives in the task store's database, opened (and the map file of earlier versions
+  // imported) before restart recovery reads it; with the memory store, in a file of its own.
+  const mapOptions = { cwd: stateDir, logger, upgradeKey: upgradeSessionKey };
+  let storeMap: SessionMap | undefined;
+  const recoveredUsage = transcriptRecoveredUsage({ get: (key) => storeMap?.get(key) }, claudeEnv);
   const stores: TaskStores = o.taskStore
     ? memoryStores(o.taskStore)
     : await openTaskStores({
@@ -159,7 +159,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         operators: config.server.operators.length > 0,
         failUnfinished: config.store.type !== "postgres", // the fleet recovers (src/fleet/)
         recoveredUsage,
+        opened: async (db, type) => {
+          const instance = type === "postgres" ? fleets.instanceOf(config) : "";
+          storeMap = await openStoreSessionMap({ ...mapOptions, db, type, instance });
+        },
       });
+  const sessionMap = storeMap ?? (await openLocalSessionMap(mapOptions));
 
   const sandboxLogger = logger.child({ component: "sandbox" });
   // Sessions report to the executor, which needs the pool that creates them: the factory reads
@@ -207,7 +212,9 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const fleet = o.taskStore
     ? undefined
     : await fleets.openFleetOf(config, logger, metrics, stores, recoveredUsage);
-  await pool.dropStaleSessions();
+  // The sweep itself starts once the server serves (app/server.ts); from now on a conversation
+  // used before the sweep reaches it is checked first.
+  pool.prepareSweep();
   const { taskStore, terminal } = taskStoreStack({
     backend: stores.backend,
     everyOwner: stores.everyOwner,
@@ -361,6 +368,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         writeFaults: () => stores.writeFaults(),
         liveSessions: () => pool.liveCount,
         maxLive: config.sessions.maxLive,
+        sessionSweep: () => pool.sweepProgress,
         ...(config.sessions.spares > 0 && { spares: () => pool.spareCounts }),
         ...(fleet && { instance: () => fleet.health() }),
         ...(worktrees && { gitDamage: () => worktrees.damage() }),
@@ -368,6 +376,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     closeSessions,
     close: async () => {
       await closeSessions();
+      await sessionMap.close();
       await orphans.release();
       await worktrees?.close();
       await terminal?.drain();

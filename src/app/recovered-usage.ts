@@ -27,7 +27,7 @@ export function taskUsageOf(usage: TranscriptUsage): TaskUsage {
 
 /** Reads a recovered task's usage from its conversation's mapped session's transcript. */
 export function transcriptRecoveredUsage(
-  sessionMap: SessionMap,
+  sessionMap: Pick<SessionMap, "get">,
   claudeEnv: Record<string, string | undefined> | undefined,
 ): RecoveredUsage {
   return async ({ owner, task }, startedAt) => {

@@ -154,6 +154,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     "claude-a2a listening",
   );
+  // Serving: each session map's startup sweep begins now, in the background.
+  for (const agent of agents) agent.pool.sweepStaleSessions();
 
   let closing: Promise<void> | undefined;
   return {

@@ -5,7 +5,7 @@ import { ANONYMOUS_OWNER } from "../identity/caller.js";
 import { parseConversationKey } from "../identity/conversation.js";
 import { PIDS_FILE } from "../sessions/orphans.js";
 import { CONFIG_SEEN_FILE } from "../common/workspace-files.js";
-import { SESSIONS_FILE } from "../store/session-map.js";
+import { SESSIONS_DB_FILE, SESSIONS_FILE } from "../store/session-map.js";
 import { INBOX_DIR } from "../workspace/inbox.js";
 import type { TaskIsolation } from "../a2a/task/environment.js";
 import { excludeServerFiles } from "../workspace/worktrees/exclude.js";
@@ -63,6 +63,7 @@ export function serverPaths(config: Config): string[] {
   return [
     `${INBOX_DIR}/`,
     `${SESSIONS_FILE}*`,
+    `${SESSIONS_DB_FILE}*`,
     `${PIDS_FILE}*`,
     `${CONFIG_SEEN_FILE}*`,
     ...(store.type === "sqlite" ? [`${store.path}*`] : []),

@@ -11,6 +11,10 @@ export type { Fleet };
 export { FleetRequestHandler } from "./fleet-request-handler.js";
 export { RelayingBusManager } from "./relaying-bus-manager.js";
 
+/** This server's instance id in a fleet (`server.instanceId`, else derived from host and path). */
+export const instanceOf = (config: Config): string =>
+  instanceIdOf(config.server.instanceId, hostname(), config.claude.cwd);
+
 /**
  * The fleet instance of this server when its store is PostgreSQL (undefined otherwise: with
  * SQLite or memory there is one server, and nothing of the fleet runs). Opened after the task
@@ -39,7 +43,7 @@ async function openFleet(
   recoveredUsage: RecoveredUsage | undefined,
 ): Promise<Fleet | undefined> {
   if (config.store.type !== "postgres") return undefined;
-  const instanceId = instanceIdOf(config.server.instanceId, hostname(), config.claude.cwd);
+  const instanceId = instanceOf(config);
   const fleet = await Fleet.open({
     url: config.store.url,
     instanceId,

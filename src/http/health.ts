@@ -1,6 +1,7 @@
 import type { FleetHealth } from "../fleet/fleet.js";
 import type { WriteFault } from "../store/write-watch.js";
 import { HTTP_STATUS } from "../contract/wire-codes.js";
+import type { SweepProgress } from "../sessions/stale-sweep.js";
 
 /**
  * `ok`; `degraded` (HTTP 200: the process serves what it can, docs/reliability.md) when the task
@@ -24,6 +25,11 @@ export interface HealthReport {
     /** Spare processes (`sessions.spares`): ready now, and taken since startup. */
     readonly spares?: { readonly ready: number; readonly taken: number };
   };
+  /**
+   * The startup sweep of the session map (stale mappings dropped, in the background): `running`
+   * until every mapping has been checked.
+   */
+  readonly sessionSweep?: SweepProgress;
   /** The gRPC binding, when it is on. */
   readonly grpc?: GrpcBindingHealth;
   /** This server as a fleet instance (PostgreSQL store): its id, the database, its lease. */
@@ -84,6 +90,8 @@ export interface HealthSources {
   readonly writeFaults?: () => readonly WriteFault[];
   /** Git repositories found damaged (worktree isolation). */
   readonly gitDamage?: () => readonly GitDamageReport[];
+  /** How far the session map's startup sweep is. */
+  readonly sessionSweep?: () => SweepProgress;
 }
 
 /** Process up (it answers), store reachable, live sessions. */
@@ -110,6 +118,7 @@ export async function checkHealth(s: HealthSources): Promise<HealthReport> {
       maxLive: s.maxLive,
       ...(s.spares && { spares: s.spares() }),
     },
+    ...(s.sessionSweep && { sessionSweep: s.sessionSweep() }),
     ...(s.instance && { instance: s.instance() }),
     ...(s.gitDamage && { git: { damaged } }),
   };

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { CONFIG_SEEN_FILE, PIDS_FILE } from "../common/workspace-files.js";
 import { CONFIG_FILE, type Config } from "../config/schema.js";
-import { SESSIONS_FILE } from "../store/session-map.js";
+import { SESSIONS_DB_FILE, SESSIONS_FILE } from "../store/session-map.js";
 
 /**
  * The server's own files of one workspace, absolute: what the `"strict"` sandbox keeps sandboxed
@@ -13,6 +13,8 @@ export function serverFiles(config: Config, configFile?: string | null): string[
   const files = [
     configFile ?? resolve(cwd, CONFIG_FILE),
     resolve(cwd, SESSIONS_FILE),
+    // The memory store's session map (SQLite: with its journal files).
+    ...["", "-wal", "-shm"].map((end) => resolve(cwd, `${SESSIONS_DB_FILE}${end}`)),
     // The orphan sweep stops what it lists: a command must not be able to name a process.
     resolve(cwd, PIDS_FILE),
     // What the last start recorded of the config file: a changed config must not go unnoticed.

@@ -12,6 +12,7 @@ import {
   type ResumePlan,
   type SessionReset,
 } from "./recovery.js";
+import type { SweepProgress } from "./stale-sweep.js";
 import { PoolSpares } from "./pool-spares.js";
 import { CapThrash, type CapTurnover } from "./cap-thrash.js";
 import { TEXT } from "../contract/texts.js";
@@ -148,6 +149,13 @@ export class SessionPool {
    * `SERVER_STOPPING` once `closeAll()` has begun.
    */
   whenFree(key: ConversationKey, signal?: AbortSignal): Promise<void> {
+    // Not swept yet: its mapping is checked first, so a stale one starts fresh as after the sweep.
+    const first = this.entries.has(key) ? undefined : this.recovery.checkFirst(key);
+    if (first !== undefined) return first.then(() => this.whenFreeNow(key, signal));
+    return this.whenFreeNow(key, signal);
+  }
+
+  private whenFreeNow(key: ConversationKey, signal?: AbortSignal): Promise<void> {
     // A new conversation takes a spare's slot with its process: nothing to wait for.
     if (this.spares?.take(key)) return Promise.resolve();
     return this.slots.whenFree(key, signal);
@@ -241,9 +249,24 @@ export class SessionPool {
     ]);
   }
 
-  /** See `SessionRecovery.dropStaleSessions`: run at startup. */
+  /** See `SessionRecovery.dropStaleSessions`: the startup sweep, whole. */
   dropStaleSessions(): Promise<ConversationKey[]> {
     return this.recovery.dropStaleSessions();
+  }
+
+  /** Takes the mappings the startup sweep will check: their first use checks them first. */
+  prepareSweep(): void {
+    this.recovery.prepareSweep();
+  }
+
+  /** Starts the startup sweep in the background: the server serves meanwhile. */
+  sweepStaleSessions(): void {
+    void this.recovery.dropStaleSessions();
+  }
+
+  /** How far the startup sweep is (`/healthz`'s `sessionSweep`). */
+  get sweepProgress(): SweepProgress {
+    return this.recovery.sweepProgress;
   }
 
   private create(key: ConversationKey): LiveSession {

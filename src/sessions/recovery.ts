@@ -5,84 +5,25 @@
  * session whose last prompt the model API rejected is replaced by one resumed before that prompt.
  */
 import type { Logger } from "pino";
-import type { RunOutcome } from "../claude/index.js";
 import type { ConversationKey } from "../identity/conversation.js";
-import type { SessionMap, StartPoint } from "../store/session-map.js";
-import { SESSION_NOT_FOUND, type BranchEnd, type TranscriptCheck } from "../claude/index.js";
+import type { SessionMap } from "../store/session-map.js";
+import {
+  SESSION_NOT_FOUND,
+  type BranchEnd,
+  type RunOutcome,
+  type TranscriptCheck,
+} from "../claude/index.js";
 import { TEXT } from "../contract/texts.js";
+import { StaleSweep, type SweepProgress } from "./stale-sweep.js";
+import { planResume, type ResumePlan, type SessionReset } from "./resume-plan.js";
 
-/** A conversation's mapped Claude session could not be resumed: its next session starts fresh. */
-export interface SessionReset {
-  readonly previousSessionId: string;
-  readonly reason: string;
-}
+export { planResume, type ResumeInput, type ResumePlan, type SessionReset } from "./resume-plan.js";
 
 export const TRANSCRIPT_MISSING = TEXT.transcriptMissing;
 
 /** The status text of a task whose context starts a fresh Claude session (`session_reset`). */
 export const sessionResetText = (reset: SessionReset): string =>
   TEXT.sessionReset(reset.previousSessionId, reset.reason);
-
-/** How a conversation's next session is created. */
-export interface ResumePlan {
-  /** The Claude session to resume; undefined: a fresh one. */
-  readonly resume: string | undefined;
-  /** Resume only up to this assistant message (the rejected prompt after it is dropped). */
-  readonly resumeAt?: string;
-  /** The resumed session is copied to a new one (a fork: `forkSession`); the source stays. */
-  readonly fork?: boolean;
-  /** It starts fresh instead of resuming the mapped session: its first lease says why. */
-  readonly reset?: SessionReset;
-  /**
-   * A rewound branch has run: before a plain resume, the runtime's record must name it
-   * (`SessionRecoveryOptions.recordBranch`); if nothing of it was written, the resume is at the
-   * point after all (`after`).
-   */
-  readonly recordBranch?: { readonly prompt: string; readonly after: string };
-  /** The mapping names a conversation that cannot go on: it is deleted. */
-  readonly dropMapping: boolean;
-}
-
-export interface ResumeInput {
-  /** The session the map names, if any. */
-  readonly mapped: string | undefined;
-  /** Where a rewind or fork had it start, kept in the map until a session started (a restart). */
-  readonly point?: StartPoint | undefined;
-  /** Its mapping was dropped as stale since its last session. */
-  readonly reset: SessionReset | undefined;
-  /** Its last session's last prompt was rejected by the model API. */
-  readonly poisoned: boolean;
-  /** The last assistant message before the rejected prompt, if the transcript has one. */
-  readonly rewindPoint: (sessionId: string) => string | undefined;
-}
-
-/** How the next session of a conversation starts. Pure (`rewindPoint` is read only if poisoned). */
-export function planResume(input: ResumeInput): ResumePlan {
-  if (input.reset !== undefined)
-    return { resume: undefined, reset: input.reset, dropMapping: false };
-  const resume = input.mapped;
-  const point = input.point;
-  const chosen = point?.resumeAt !== undefined || point?.fork === true;
-  if (resume !== undefined && chosen && point.branch === undefined) {
-    const at = point.resumeAt;
-    return {
-      resume,
-      ...(at !== undefined && { resumeAt: at }),
-      ...(point.fork === true && { fork: true }),
-      dropMapping: false,
-    };
-  }
-  if (resume !== undefined && !input.poisoned && point?.branch !== undefined && point.resumeAt) {
-    const recordBranch = { prompt: point.branch, after: point.resumeAt };
-    return { resume, recordBranch, dropMapping: false };
-  }
-  if (resume === undefined || !input.poisoned) return { resume, dropMapping: false };
-  const resumeAt = input.rewindPoint(resume);
-  if (resumeAt !== undefined) return { resume, resumeAt, dropMapping: false };
-  // Nothing before the rejected prompt: the conversation starts again.
-  const reset = { previousSessionId: resume, reason: TEXT.firstPromptRejected };
-  return { resume: undefined, reset, dropMapping: true };
-}
 
 /** A run that ended this way leaves a prompt in the conversation the API will always reject. */
 export const rejectsEveryPrompt = (outcome: RunOutcome): boolean =>
@@ -92,8 +33,8 @@ export type CloseFollowUp = "reset" | "recheck" | "none";
 
 /**
  * What a session's end means for its mapping. Pure. The runtime could not find the session it
- * resumed: drop the mapping (the task has failed with the runtime's reason). Any other end:
- * re-check it, in case its transcript went away meanwhile. Nothing once the pool is closed.
+ * resumed: drop the mapping (the task failed with its reason). Any other end: re-check it, in
+ * case its transcript went away meanwhile. Nothing once the pool is closed.
  */
 export function afterCloseFollowUp(
   reason: string,
@@ -126,8 +67,19 @@ export class SessionRecovery {
   /** Where a rewind or a fork set the conversation's next session to start (one use). */
   private readonly chosen = new Map<ConversationKey, ResumePlan>();
   private stopped = false;
+  private readonly sweep: StaleSweep;
 
-  constructor(private readonly options: SessionRecoveryOptions) {}
+  constructor(private readonly options: SessionRecoveryOptions) {
+    this.sweep = new StaleSweep({
+      map: options.sessionMap,
+      exists: (sessionId, key) => this.exists(sessionId, key),
+      isLive: (key) => options.isLive(key),
+      dropped: (key, previousSessionId) =>
+        this.noteReset(key, { previousSessionId, reason: TRANSCRIPT_MISSING }),
+      stopped: () => this.stopped,
+      failed: (err) => options.logger.error({ err }, "dropping stale sessions failed"),
+    });
+  }
 
   /** The conversation's next session starts as `plan` says (a rewind, a fork), whatever was. */
   choose(key: ConversationKey, plan: ResumePlan): void {
@@ -207,16 +159,39 @@ export class SessionRecovery {
   }
 
   /**
-   * Drops every mapping whose session can no longer be resumed (its transcript is gone: deleted
-   * after `cleanupPeriodDays`, another HOME or CLAUDE_CONFIG_DIR, a moved workspace), so those
-   * conversations start fresh instead of failing forever. Run at startup. Returns their keys.
+   * Drops every mapping whose transcript is gone (`cleanupPeriodDays`, another HOME or config
+   * dir, a moved workspace): the startup sweep (`StaleSweep`), once. Returns their keys.
    */
-  async dropStaleSessions(): Promise<ConversationKey[]> {
-    const stale: ConversationKey[] = [];
-    for (const [key, { sessionId }] of this.options.sessionMap.all()) {
-      if (await this.dropIfStale(key, sessionId)) stale.push(key);
-    }
-    return stale;
+  dropStaleSessions(): Promise<ConversationKey[]> {
+    if (this.options.checkTranscript === undefined) return Promise.resolve([]);
+    return this.sweep.run();
+  }
+
+  /** See `StaleSweep.prepare`. */
+  prepareSweep(): void {
+    if (this.options.checkTranscript !== undefined) this.sweep.prepare();
+  }
+
+  /** How far the startup sweep is (`/healthz`). */
+  get sweepProgress(): SweepProgress {
+    return this.sweep.progress;
+  }
+
+  /**
+   * A conversation's session is about to be created: if the sweep has not checked its mapping
+   * yet, it is checked now, on its own (undefined: nothing to wait for).
+   */
+  checkFirst(key: ConversationKey): Promise<void> | undefined {
+    if (!this.sweep.claim(key)) return undefined;
+    const sessionId = this.options.sessionMap.get(key)?.sessionId;
+    if (sessionId === undefined) return undefined;
+    return this.dropIfStale(key, sessionId).then(() => undefined, this.dropFailed(key));
+  }
+
+  private dropFailed(key: ConversationKey) {
+    return (err: unknown) => {
+      this.options.logger.error({ err, conversation: key }, "dropping a stale session failed");
+    };
   }
 
   /** A session of the conversation ended for `reason`. */
@@ -228,37 +203,44 @@ export class SessionRecovery {
       followUp === "reset"
         ? this.markReset(key, { previousSessionId: sessionId, reason: TRANSCRIPT_MISSING })
         : this.dropIfStale(key, sessionId);
-    done.catch((err: unknown) => {
-      this.options.logger.error({ err, conversation: key }, "dropping a stale session failed");
-    });
+    done.catch(this.dropFailed(key));
   }
 
   /** Whether the mapping (still naming `sessionId`) was stale and has been dropped. */
   private async dropIfStale(key: ConversationKey, sessionId: string): Promise<boolean> {
-    const check = this.options.checkTranscript;
-    if (check === undefined) return false;
-    let exists: boolean;
-    try {
-      exists = await check(sessionId, key);
-    } catch (err) {
-      this.options.logger.warn(
-        { err, conversation: key },
-        "could not check a session's transcript",
-      );
-      return false;
-    }
-    if (exists || this.options.sessionMap.get(key)?.sessionId !== sessionId) return false;
+    const exists = await this.exists(sessionId, key);
+    if (exists !== false || this.options.sessionMap.get(key)?.sessionId !== sessionId) return false;
     if (this.options.isLive(key)) return false;
     await this.markReset(key, { previousSessionId: sessionId, reason: TRANSCRIPT_MISSING });
     return true;
   }
 
+  /** Whether the session's transcript is there; undefined when it could not be checked. */
+  private async exists(sessionId: string, key: ConversationKey): Promise<boolean | undefined> {
+    const check = this.options.checkTranscript;
+    if (check === undefined) return true;
+    try {
+      return await check(sessionId, key);
+    } catch (err) {
+      this.options.logger.warn(
+        { err, conversation: key },
+        "could not check a session's transcript",
+      );
+      return undefined;
+    }
+  }
+
   private async markReset(key: ConversationKey, reset: SessionReset): Promise<void> {
+    this.noteReset(key, reset);
+    await this.options.sessionMap.delete(key);
+  }
+
+  /** The conversation's next session starts fresh, and its first task says why. */
+  private noteReset(key: ConversationKey, reset: SessionReset): void {
     this.resets.set(key, reset);
     this.options.logger.warn(
       { conversation: key, sessionId: reset.previousSessionId, reason: reset.reason },
       "session cannot be resumed; the context starts a fresh one",
     );
-    await this.options.sessionMap.delete(key);
   }
 }

@@ -5,6 +5,7 @@ import {
   type TaskStore,
 } from "@a2a-js/sdk/server";
 import { DatabasePushNotificationStore, DatabaseTaskStore } from "@a2a-js/sdk/server/database";
+import type { Kysely } from "kysely";
 import { pino, type Logger } from "pino";
 import type { Config } from "../config/schema.js";
 import { MemoryCallerUsage, migrateCallerUsage, SqlCallerUsage } from "./caller-usage.js";
@@ -56,6 +57,8 @@ export interface OpenStoresOptions {
   readonly failUnfinished?: boolean;
   /** What the runs of a task failed that way used (else it is failed without `usage`). */
   readonly recoveredUsage?: RecoveredUsage;
+  /** Called once the database is open and migrated, before restart recovery (the session map). */
+  readonly opened?: (db: Kysely<unknown>, type: "sqlite" | "postgres") => Promise<void>;
 }
 
 /** Memory has no write to fail, nothing to log. */
@@ -120,6 +123,7 @@ export async function openTaskStores(o: OpenStoresOptions): Promise<TaskStores> 
       await migrateReplay(locked);
       if (o.operators === true) await indexEveryOwner(locked);
     });
+    await o.opened?.(db, database.type);
     const recovered =
       o.failUnfinished === false
         ? []

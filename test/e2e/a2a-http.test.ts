@@ -1,9 +1,10 @@
 /** Bad input gets a clear JSON error and changes nothing; the card stays public behind the gate. */
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { mappedSessionKeys } from "../support/harness/session-map.js";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
@@ -187,12 +188,11 @@ describe("claude-a2a command line", () => {
       server.kill("SIGINT");
       expect((await server.exited).code).toBe(0);
       expect(server.output()).toContain('"msg":"stopping"');
-      // The session map was written in the served directory.
-      const sessions = JSON.parse(
-        await readFile(join(bench.sandbox.cwd, ".claude", "claude-a2a.sessions.json"), "utf8"),
-      ) as { sessions: Record<string, unknown> };
+      // The session map was written in the served directory's store.
       // Keyed by conversation: the (anonymous) caller's scope and the contextId.
-      expect(Object.keys(sessions.sessions)).toEqual([JSON.stringify(["unknown", task.contextId])]);
+      expect(await mappedSessionKeys(bench.sandbox.cwd)).toEqual([
+        JSON.stringify(["unknown", task.contextId]),
+      ]);
     } finally {
       server.kill("SIGKILL");
       await bench.close();

@@ -4,6 +4,7 @@
  * real server's conversations survives, and its store is untouched.
  */
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +13,8 @@ import { spawnServer, writeTestConfig } from "../support/server-process.js";
 import { runClientCommand, startDemo } from "../support/demo/demo-process.js";
 import { freePort } from "../support/harness/ports.js";
 import { tempDir, type TempDir } from "../support/harness/temp.js";
-import { SESSIONS_FILE } from "../../src/store/session-map.js";
+import { SESSIONS_DB_FILE } from "../../src/store/session-map.js";
+import { readSessionMap } from "../support/harness/session-map.js";
 import { DEFAULT_SQLITE_PATH } from "../../src/config/schema.js";
 
 const digest = async (file: string) =>
@@ -51,10 +53,9 @@ describe("the demo on a project the real server served", () => {
       server.kill("SIGTERM");
       await server.exited;
     }
-    const mapFile = join(project, SESSIONS_FILE);
-    const before = JSON.parse(await readFile(mapFile, "utf8")) as { sessions: object };
-    expect(Object.keys(before.sessions)).toHaveLength(3);
-    const mapDigest = await digest(mapFile);
+    // The map is in the project's store: its digest below covers it.
+    const before = readSessionMap(project);
+    expect(before.size).toBe(3);
     const storeDigest = await digest(join(project, DEFAULT_SQLITE_PATH));
 
     const demo = await startDemo({
@@ -68,7 +69,9 @@ describe("the demo on a project the real server served", () => {
     } finally {
       expect(await demo.stop()).toBe(0);
     }
-    expect(await digest(mapFile), demo.output()).toBe(mapDigest);
+    expect(readSessionMap(project), demo.output()).toEqual(before);
+    // The demo's own map went to its state folder, not beside the project's.
+    expect(existsSync(join(project, SESSIONS_DB_FILE))).toBe(false);
     expect(await digest(join(project, DEFAULT_SQLITE_PATH))).toBe(storeDigest);
   }, 180_000);
 });

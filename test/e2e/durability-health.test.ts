@@ -17,6 +17,8 @@ describe("health and metrics", () => {
       status: "ok",
       store: { type: "sqlite", reachable: true },
       sessions: { live: 1, maxLive: 8 },
+      // Nothing was mapped at startup: the session map's sweep had nothing to check.
+      sessionSweep: { state: "done", checked: 0, of: 0, dropped: 0 },
     });
 
     const res = await fetch(`${h.server.url}/metrics`);

@@ -1,11 +1,8 @@
 /** Stale sessions and tasks across restarts, with the real runtime and the default SQLite store. */
 import { randomUUID } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState } from "@a2a-js/sdk";
-import { parseConversationKey } from "../../src/identity/conversation.js";
-import { SESSIONS_FILE } from "../../src/store/session-map.js";
+import { mappedKeyOf, readSessionMap, remapSession } from "../support/harness/session-map.js";
 import {
   a2a,
   describeStream,
@@ -15,21 +12,6 @@ import {
   resultText,
   says,
 } from "../support/harness/index.js";
-
-interface MapFile {
-  version: 1;
-  sessions: Record<string, { sessionId: string; updatedAt: string }>;
-}
-const readMap = async (cwd: string) =>
-  JSON.parse(await readFile(join(cwd, SESSIONS_FILE), "utf8")) as MapFile;
-/** The map's key of this context's conversation (the map is keyed by caller and context). */
-const keyOf = (map: MapFile, contextId: string): string => {
-  const key = Object.keys(map.sessions).find(
-    (k) => parseConversationKey(k)?.contextId === contextId,
-  );
-  if (key === undefined) throw new Error(`no session-map entry for context ${contextId}`);
-  return key;
-};
 
 describe("durability: sessions and stored tasks", () => {
   it("a mapped session that no longer exists: the next message completes on a fresh session, and the map holds its id", async () => {
@@ -48,10 +30,8 @@ describe("durability: sessions and stored tasks", () => {
     // transcript, another CLAUDE_CONFIG_DIR, a moved workspace).
     await h.server.close();
     const bogus = randomUUID();
-    const map = await readMap(cwd);
-    const key = keyOf(map, contextId);
-    map.sessions[key] = { sessionId: bogus, updatedAt: new Date().toISOString() };
-    await writeFile(join(cwd, SESSIONS_FILE), JSON.stringify(map));
+    const key = mappedKeyOf(cwd, contextId);
+    remapSession(cwd, contextId, bogus);
     await h.restart();
 
     const second = await h.stream("Second message", { contextId });
@@ -70,7 +50,7 @@ describe("durability: sessions and stored tasks", () => {
     const request = h.bench.model.messageRequests.at(-1);
     expect(JSON.stringify(request?.body.messages)).not.toContain("Hi, nice to meet you.");
     await h.server.close();
-    const after = (await readMap(cwd)).sessions[key]?.sessionId;
+    const after = readSessionMap(cwd).get(key)?.sessionId;
     expect(after).toBeDefined();
     expect(after).not.toBe(bogus);
     expect(h.bench.model.unmatched).toEqual([]);

@@ -92,7 +92,7 @@ describe("caller A against caller B's attachments (strict, shared isolation)", (
     const bash = await attempt(
       a,
       `RUN: cat ${INBOX_DIR}/*/*/*; ls -R ${INBOX_DIR}; grep -r ${SEARCH} .claude; ` +
-        `cat .claude/claude-a2a.sessions.json; echo planted > ${bFolder}/planted.txt; ` +
+        `cat .claude/claude-a2a.db; echo planted > ${bFolder}/planted.txt; ` +
         `echo "plant=$?"; echo end-of-attempt`,
       { contextId: aIds.contextId },
     );

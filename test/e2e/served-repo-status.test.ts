@@ -6,6 +6,7 @@
 import { execFile } from "node:child_process";
 import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { mappedSessionKeys } from "../support/harness/session-map.js";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { PIDS_FILE } from "../../src/sessions/orphans.js";
@@ -56,9 +57,10 @@ describe("a served git repository", () => {
     const sent = await runCli(["send", "--file", attachment, "Read the attachment"], { env });
     expect(sent.err).toBe("");
     expect(sent.code).toBe(0);
-    // The server's files are there, and hidden: the store, the session map, the pid file, the inbox.
+    // The server's files are there, and hidden: the store (with the session map), the pid file,
+    // the inbox.
     expect(await exists(join(repo, ".claude", "claude-a2a.db"))).toBe(true);
-    expect(await exists(join(repo, ".claude", "claude-a2a.sessions.json"))).toBe(true);
+    expect(await mappedSessionKeys(repo)).toHaveLength(1);
     // The pid file is written as the session starts, beside the answer: waited for.
     await until(() => exists(join(repo, PIDS_FILE)), "the pid file");
     expect(await exists(join(repo, ".claude", "a2a-inbox"))).toBe(true);

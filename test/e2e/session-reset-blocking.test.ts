@@ -4,12 +4,9 @@
  * GetTask later (docs/tasks.md#sessions: it stays in the history).
  */
 import { randomUUID } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Role, TaskState, type Message } from "@a2a-js/sdk";
-import { parseConversationKey } from "../../src/identity/conversation.js";
-import { SESSIONS_FILE } from "../../src/store/session-map.js";
+import { remapSession } from "../support/harness/session-map.js";
 import { a2a, messageText, says } from "../support/harness/index.js";
 
 const kinds = (history: readonly Message[]) =>
@@ -26,16 +23,7 @@ describe("session_reset for a blocking client", () => {
     await h.server.close();
     // The context's session is one the runtime has never seen (a deleted transcript).
     const bogus = randomUUID();
-    const file = join(cwd, SESSIONS_FILE);
-    const map = JSON.parse(await readFile(file, "utf8")) as {
-      sessions: Record<string, { sessionId: string; updatedAt: string }>;
-    };
-    const key = Object.keys(map.sessions).find(
-      (k) => parseConversationKey(k)?.contextId === contextId,
-    );
-    if (key === undefined) throw new Error("no session-map entry");
-    map.sessions[key] = { sessionId: bogus, updatedAt: new Date().toISOString() };
-    await writeFile(file, JSON.stringify(map));
+    remapSession(cwd, contextId, bogus);
     await h.restart();
 
     const second = await h.send("Second message", { contextId });

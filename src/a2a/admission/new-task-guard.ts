@@ -32,7 +32,7 @@ const PASS: NewTaskCheck = { ok: true, permissionMode: false };
  */
 export const NEW_TASK_STATE_KEY = "claude-a2a.newTask";
 
-/** The choice the guard left in a request's state, if it read one. */
+/** The choice the guard left in a request's state, if it read one (an answer's new turn: none). */
 export function chosenOf(
   state: ReadonlyMap<string, unknown> | undefined,
 ): NewTaskChoice | undefined {

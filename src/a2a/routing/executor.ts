@@ -262,7 +262,6 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     };
     let admitted;
     try {
-      // A new task's choices as the guard read them; an answer's new turn reads its own.
       const chosen = resume === undefined ? chosenOf(ctx.context?.state) : undefined;
       admitted = admitTask(message, { owner, taskId: ref.taskId }, this.options.policy, chosen);
     } catch (err) {

@@ -1,11 +1,9 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import {
   conversationKey,
   parseConversationKey,
   type ConversationKey,
 } from "../../../src/identity/conversation.js";
-import { SESSIONS_FILE } from "../../../src/store/session-map.js";
+import { readSessionMap } from "../harness/session-map.js";
 import { reply, text, toolUse, type Rule } from "../harness/model.js";
 
 /** A background Bash tool call, as the model asks for it. */
@@ -40,21 +38,15 @@ export const isWakeRequest = (r: { lastUserText: string; toolResults: readonly u
  * The session-pool key of a context's conversation (the pool and the session map are keyed by
  * caller and context), from the session map: undefined until the session's id is written there.
  */
-export async function conversationKeyOf(
+export function conversationKeyOf(
   cwd: string,
   contextId: string,
 ): Promise<ConversationKey | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(cwd, SESSIONS_FILE), "utf8");
-  } catch {
-    return undefined;
-  }
-  const { sessions } = JSON.parse(text) as { sessions: Record<string, unknown> };
-  const conversation = Object.keys(sessions)
+  const sessions = readSessionMap(cwd);
+  const conversation = [...sessions.keys()]
     .map(parseConversationKey)
     .find((c) => c?.contextId === contextId);
-  return conversation && conversationKey(conversation);
+  return Promise.resolve(conversation && conversationKey(conversation));
 }
 
 /** `conversationKeyOf` once the map is known to hold it: throws rather than look up nothing. */

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ServerCallContext } from "@a2a-js/sdk/server";
@@ -12,7 +12,8 @@ import {
   type ConversationKey,
 } from "../../../src/identity/conversation.js";
 import { CallerUser } from "../../../src/identity/caller.js";
-import { SESSIONS_FILE, SessionMap } from "../../../src/store/session-map.js";
+import { SESSIONS_FILE } from "../../../src/store/session-map.js";
+import { openLocalSessionMap } from "../../../src/store/open-session-map.js";
 
 describe("conversation keys", () => {
   it("round-trip whatever the strings hold, and never collide across callers", () => {
@@ -40,7 +41,7 @@ describe("conversation keys", () => {
     expect(ownerOf(callContextOf("unknown"))).toBe("unknown");
   });
 
-  it("upgrades a session map of bare contextIds to the anonymous caller's, on disk too", async () => {
+  it("upgrades a session map of bare contextIds to the anonymous caller's, stored too", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "conv-"));
     try {
       await mkdir(join(cwd, ".claude"));
@@ -51,13 +52,15 @@ describe("conversation keys", () => {
         JSON.stringify({ version: 1, sessions: { "ctx-1": { sessionId: "s-1", updatedAt } } }),
       );
       const logger = { warn: () => undefined };
-      const map = await SessionMap.open({ cwd, logger, upgradeKey: upgradeSessionKey });
+      const map = await openLocalSessionMap({ cwd, logger, upgradeKey: upgradeSessionKey });
       const key = conversationKey({ owner: "unknown", contextId: "ctx-1" });
       expect(map.get(key)?.sessionId).toBe("s-1");
       // A bare contextId (which the type no longer lets through) finds nothing.
       expect(map.get("ctx-1" as ConversationKey)).toBeUndefined();
-      const onDisk = JSON.parse(await readFile(file, "utf8")) as { sessions: object };
-      expect(Object.keys(onDisk.sessions)).toEqual([key]);
+      await map.close();
+      const reopened = await openLocalSessionMap({ cwd, logger });
+      expect([...reopened.all().keys()]).toEqual([key]);
+      await reopened.close();
       expect(upgradeSessionKey(key)).toBe(key);
     } finally {
       await rm(cwd, { recursive: true, force: true });

@@ -113,7 +113,11 @@ describe('docs/sandbox.md\'s "strict" table holds the preset', () => {
       ["card-signing", (f) => f === "/keys/card.pem"],
       ["gRPC key files", (f) => f === "/keys/grpc.key"],
       ["SQLite database", (f) => /claude-a2a\.db(-wal|-shm)?$/.test(basename(f))],
-      ["session map", (f) => f.endsWith(SESSIONS_FILE)],
+      [
+        "session map",
+        (f) =>
+          f.endsWith(SESSIONS_FILE) || /claude-a2a\.sessions\.db(-wal|-shm)?$/.test(basename(f)),
+      ],
       ["pid file", (f) => f.endsWith(PIDS_FILE)],
       ["record of the config file", (f) => f.endsWith(CONFIG_SEEN_FILE)],
     ];

@@ -11,7 +11,7 @@ import type {
   SessionPool,
   SessionPoolOptions,
 } from "../../../src/sessions/pool.js";
-import { SessionMap } from "../../../src/store/session-map.js";
+import { openLocalSessionMap } from "../../../src/store/open-session-map.js";
 import { key, ManualTimers, usePoolFixture } from "./support/pool.js";
 
 /** What the pool reads of a ClaudeSession. */
@@ -99,7 +99,10 @@ describe("SessionPool: one session per context", () => {
     fake(lease.session).emit({ type: "session_id", sessionId: "claude-sess-1" });
     await pools.sessionMap.flush();
     expect(pools.sessionMap.get(key("ctx-a"))?.sessionId).toBe("claude-sess-1");
-    const reopened = await SessionMap.open({ cwd: pools.dir, logger: { warn: () => undefined } });
+    const reopened = await openLocalSessionMap({
+      cwd: pools.dir,
+      logger: { warn: () => undefined },
+    });
     expect(reopened.get(key("ctx-a"))?.sessionId).toBe("claude-sess-1");
 
     lease.release();

@@ -15,7 +15,8 @@ import {
   type ResumeInput,
   type ResumePlan,
 } from "../../../src/sessions/recovery.js";
-import { SessionMap } from "../../../src/store/session-map.js";
+import type { SessionMap } from "../../../src/store/session-map.js";
+import { openLocalSessionMap } from "../../../src/store/open-session-map.js";
 
 const stale = { previousSessionId: "s-old", reason: TRANSCRIPT_MISSING };
 const points: Record<string, string> = { "s-1": "assistant-7" };
@@ -99,7 +100,7 @@ describe("SessionRecovery", () => {
   let map: SessionMap;
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), "a2a-recovery-"));
-    map = await SessionMap.open({ cwd: dir, logger: { warn: () => undefined } });
+    map = await openLocalSessionMap({ cwd: dir, logger: { warn: () => undefined } });
   });
   afterEach(async () => {
     await map.flush();

@@ -14,7 +14,7 @@ import { EMPTY_USAGE, usageOf } from "../../../src/contract/usage.js";
 import { CallerUser } from "../../../src/identity/caller.js";
 import { conversationKey, ownerOf } from "../../../src/identity/conversation.js";
 import type { RecoveredUsage } from "../../../src/store/recovery.js";
-import { SessionMap } from "../../../src/store/session-map.js";
+import { openLocalSessionMap } from "../../../src/store/open-session-map.js";
 import { SqlReplayBackend } from "../../../src/store/sql-replay-backend.js";
 import { openDatabase } from "../../../src/store/database.js";
 import { openTaskStores } from "../../../src/store/task-stores.js";
@@ -179,7 +179,7 @@ describe("restart recovery records the usage of the tasks it fails", () => {
       assistant(11, "m-new", { input_tokens: 12, output_tokens: 6 }),
     ];
     await writeFile(join(project, "sess-1.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n"));
-    const sessionMap = await SessionMap.open({ cwd: dir(), logger });
+    const sessionMap = await openLocalSessionMap({ cwd: dir(), logger });
     await sessionMap.set(conversationKey({ owner: ownerOf(alice), contextId: "ctx-1" }), "sess-1");
     const read = transcriptRecoveredUsage(sessionMap, { CLAUDE_CONFIG_DIR: configDir });
     const got = await restartWith(read);

@@ -6,12 +6,13 @@ import type { ConversationKey } from "../../../src/identity/conversation.js";
 import { pino } from "pino";
 import type { BranchEnd } from "../../../src/claude/index.js";
 import { planResume, SessionRecovery, type ResumePlan } from "../../../src/sessions/recovery.js";
-import { SessionMap, type SessionEntry } from "../../../src/store/session-map.js";
+import type { SessionEntry, SessionMap } from "../../../src/store/session-map.js";
+import { openLocalSessionMap } from "../../../src/store/open-session-map.js";
 
 let dir: string;
 const k = (key: string) => key as ConversationKey;
 const open = () =>
-  SessionMap.open({
+  openLocalSessionMap({
     cwd: dir,
     logger: { warn: () => undefined },
     now: () => new Date("2025-01-02T03:04:05.678Z"),

@@ -12,7 +12,8 @@ import {
   type SessionPoolOptions,
   type Timers,
 } from "../../../../src/sessions/pool.js";
-import { SessionMap } from "../../../../src/store/session-map.js";
+import type { SessionMap } from "../../../../src/store/session-map.js";
+import { openLocalSessionMap } from "../../../../src/store/open-session-map.js";
 import { tempDir, type TempDir } from "../../../support/harness/temp.js";
 
 /** The pool is keyed by conversation: a caller's context. */
@@ -74,11 +75,11 @@ export function usePoolFixture<S>(
   const created: S[] = [];
   beforeEach(async () => {
     temp = await tempDir(prefix);
-    map = await SessionMap.open({ cwd: temp.path, logger: { warn: () => undefined } });
+    map = await openLocalSessionMap({ cwd: temp.path, logger: { warn: () => undefined } });
     created.length = 0;
   });
   afterEach(async () => {
-    await map?.flush();
+    await map?.close();
     await temp?.close();
     temp = map = undefined;
   });
