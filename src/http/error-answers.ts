@@ -1,9 +1,10 @@
 import { isStoreFaultText } from "../contract/store-faults.js";
+import { JSONRPC_CODE } from "../contract/wire-codes.js";
 import { isRecord, type JsonObject } from "../common/json.js";
 import { errorOf, withError, type AnswerCorrector } from "./answer-correctors.js";
 import { jsonRpcId } from "./error-handler.js";
 
-const INTERNAL_ERROR = -32603;
+const { INTERNAL_ERROR } = JSONRPC_CODE;
 const HIDDEN = "Internal error.";
 
 /**
