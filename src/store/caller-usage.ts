@@ -1,4 +1,5 @@
-import { Migrator, sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely, type Migration } from "kysely";
+import { migrateOwnTables } from "./own-migrations.js";
 
 /**
  * What per-caller limits count, kept beside the tasks (SQLite or PostgreSQL) so that a restart
@@ -60,19 +61,12 @@ const MIGRATIONS: Record<string, Migration> = {
 
 /** Brings the caller-usage tables to their latest schema; safe at every start. */
 export async function migrateCallerUsage(db: Kysely<unknown>): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
-    migrationTableName: LEDGER_TABLE,
-    migrationLockTableName: LOCK_TABLE,
+  await migrateOwnTables(db, {
+    what: "caller-usage",
+    migrations: MIGRATIONS,
+    ledgerTable: LEDGER_TABLE,
+    lockTable: LOCK_TABLE,
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error === undefined) return;
-  const failed = results?.find((r) => r.status === "Error")?.migrationName;
-  throw new Error(
-    `caller-usage migration${failed ? ` "${failed}"` : ""} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`,
-    { cause: error },
-  );
 }
 
 interface Tables {

@@ -3,7 +3,8 @@
  * conversation of an instance, each change one statement. A fleet's instances share the table,
  * each reading and writing only its own rows (`instance`); a single server's instance is "".
  */
-import { Migrator, type Kysely, type Migration } from "kysely";
+import type { Kysely, Migration } from "kysely";
+import { migrateOwnTables } from "./own-migrations.js";
 import type { ConversationKey } from "../identity/conversation.js";
 import type { SessionEntry } from "./session-map.js";
 
@@ -38,19 +39,12 @@ const MIGRATIONS: Record<string, Migration> = {
 
 /** Brings the map's table to its latest schema; safe at every start. */
 export async function migrateSessionRows(db: Kysely<unknown>): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
-    migrationTableName: LEDGER_TABLE,
-    migrationLockTableName: LOCK_TABLE,
+  await migrateOwnTables(db, {
+    what: "session map",
+    migrations: MIGRATIONS,
+    ledgerTable: LEDGER_TABLE,
+    lockTable: LOCK_TABLE,
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error === undefined) return;
-  const failed = results?.find((r) => r.status === "Error")?.migrationName;
-  throw new Error(
-    `session map migration${failed ? ` "${failed}"` : ""} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`,
-    { cause: error },
-  );
 }
 
 interface Row {
