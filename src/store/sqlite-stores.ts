@@ -1,5 +1,5 @@
 import type { PushNotificationStore, TaskStore } from "@a2a-js/sdk/server";
-import { DatabasePushNotificationStore, DatabaseTaskStore } from "@a2a-js/sdk/server/database";
+import { DatabasePushNotificationStore } from "@a2a-js/sdk/server/database";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { CachedPushConfigStore } from "./push-config-cache.js";
@@ -26,15 +26,7 @@ export function sqliteStores(
     logger: logger.child({ component: "store" }),
     // One transaction, one commit, for every task pending at that moment.
     // Watched here, where rows are written (a save of progress returns before).
-    writeBatch: (writes) =>
-      watch.watch("tasks", async () => {
-        const [only] = writes;
-        if (writes.length === 1 && only !== undefined) return inner.save(only.task, only.context);
-        await db.transaction().execute(async (trx) => {
-          const store = new DatabaseTaskStore(trx);
-          for (const w of writes) await store.save(w.task, w.context);
-        });
-      }),
+    writeBatch: (writes) => watch.watch("tasks", () => inner.saveAll(writes)),
   });
   return {
     taskStore,

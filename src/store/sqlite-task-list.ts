@@ -10,6 +10,7 @@ import type { ServerCallContext } from "@a2a-js/sdk/server";
 import { DatabaseTaskStore, TASK_TABLE } from "@a2a-js/sdk/server/database";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
+import { SAVE_SQL, taskRowValues } from "./sqlite-task-save.js";
 import type { Statements } from "./statement-cache.js";
 import { taskOfRow, type TaskColumns } from "./task-table.js";
 
@@ -114,27 +115,71 @@ const LOAD_SQL =
   `select id, context_id, status, artifacts, history, metadata from "${TASK_TABLE}" ` +
   "where tenant = ? and owner = ? and id = ?";
 
+/** A task to save and the call context whose scope it is saved in. */
+export interface TaskWrite {
+  readonly task: Task;
+  readonly context: ServerCallContext;
+}
+
 /**
  * The SDK's database task store, with its two reads on SQLite (GetTask's load, and ListTasks)
- * run as prepared statements on the connection itself instead of through its query builder:
- * building and compiling a query cost more than running it (in-process, bench/micro/store-reads.ts:
- * a load 28 → 18 µs; a page of 50 by context, its statements already plain SQL, 499 → 431 µs
- * without Kysely's executeQuery; before that change, about 1 ms through the builder). Same scope
- * (tenant and owner as the SDK resolves them), order and page tokens; saves, and the
- * meaning of every ListTasks parameter, are the SDK's; the store contract runs on both.
+ * and its save run as prepared statements on the connection itself instead of through its query
+ * builder: building and compiling a query cost more than running it (in-process,
+ * bench/micro/store-reads.ts: a load 28 → 18 µs; a page of 50 by context, its statements already
+ * plain SQL, 499 → 431 µs without Kysely's executeQuery; before that change, about 1 ms through
+ * the builder; a save 96 → 49 µs of CPU, two or three a warm turn). Same scope (tenant and owner
+ * as the SDK resolves them), rows, order and page tokens; the meaning of every ListTasks
+ * parameter is the SDK's; the store contract runs on both.
  *
  * better-sqlite3 runs a statement synchronously, and these reads do not wait for Kysely's
- * connection lock: one that comes while a write-behind batch's transaction is open reads
- * inside it, which holds only this server's own newer saves (the ones the write-behind store
- * answers from memory anyway).
+ * connection lock: one that comes while a transaction of Kysely's is open reads inside it,
+ * which holds only this server's own newer writes. A save waits for such a transaction to end
+ * (it takes Kysely's connection then), so it never lands inside another's.
  */
 export class SqliteTaskStore extends DatabaseTaskStore {
   constructor(
-    database: Kysely<unknown>,
+    private readonly database: Kysely<unknown>,
     private readonly statements: Statements,
     private readonly logger: Logger,
   ) {
     super(database);
+  }
+
+  override save(task: Task, context: ServerCallContext): Promise<void> {
+    return this.saveAll([{ task, context }]);
+  }
+
+  /** The tasks in one transaction (one commit); a failed one writes none of them. */
+  async saveAll(writes: readonly TaskWrite[]): Promise<void> {
+    const rows = writes.map((w) =>
+      taskRowValues({ tenant: w.context.tenant ?? "", owner: ownerOf(w.context) }, w.task),
+    );
+    if (!this.statements.inTransaction) return this.write(rows);
+    await this.database.connection().execute(() => this.write(rows));
+  }
+
+  private write(rows: readonly unknown[][]): Promise<void> {
+    const s = this.statements;
+    const transaction = rows.length > 1;
+    return settled(() => {
+      if (transaction) s.prepare("BEGIN").run();
+      try {
+        const save = s.prepare(SAVE_SQL);
+        for (const row of rows) save.run(...row);
+        if (transaction) s.prepare("COMMIT").run();
+      } catch (err) {
+        // SQLite may have rolled back already (a full disk does): the write's own error is what
+        // the store's health names, never the rollback's "no transaction is active".
+        if (transaction) {
+          try {
+            s.prepare("ROLLBACK").run();
+          } catch {
+            // Nothing was left open.
+          }
+        }
+        throw err;
+      }
+    });
   }
 
   // A throw (a malformed page token, an unreadable row) is a rejection, as from the SDK.
