@@ -1,0 +1,106 @@
+/**
+ * Operating triggers (issue 51, docs/triggers.md "Operating triggers"): ListTasks of one
+ * trigger's tasks over the official client, as an operator and as a caller without the role.
+ * Real runtime, scripted model, HTTP on loopback.
+ */
+import { createHmac, randomUUID } from "node:crypto";
+import { TaskState } from "@a2a-js/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect } from "../../src/client/connect.js";
+import { TASK_TRIGGER_HEADER } from "../../src/contract/triggers.js";
+import { EVERY_TASK, reply, sharedA2A, text, tokenEntries } from "../support/harness/index.js";
+
+const TIMEOUT = 120_000;
+const SECRET_ENV = "A2A_TEST_OPERATE_SECRET";
+const SECRET = "operate-secret-value-1";
+beforeAll(() => void (process.env[SECRET_ENV] = SECRET));
+afterAll(() => void delete process.env[SECRET_ENV]);
+
+const TOKEN = { alice: "alice-token-0123456789", ops: "ops-token-0123456789" };
+
+const server = sharedA2A({
+  config: {
+    server: { auth: { tokens: tokenEntries(TOKEN) }, operators: ["ops"] },
+    triggers: {
+      fix: {
+        kind: "webhook",
+        verify: "github",
+        secretEnv: SECRET_ENV,
+        prompt: "Fix issue #{{issue.number}}: {{issue.title}}",
+        allowUnsandboxed: true,
+      },
+      other: {
+        kind: "webhook",
+        verify: "github",
+        secretEnv: SECRET_ENV,
+        prompt: "Other: {{issue.title}}",
+        allowUnsandboxed: true,
+      },
+    },
+  },
+  client: { token: TOKEN.alice },
+});
+
+/** A signed GitHub `issues` delivery to a trigger; its task's id. */
+async function deliver(url: string, trigger: string, title: string): Promise<string> {
+  const body = JSON.stringify({ action: "opened", issue: { number: 7, title } });
+  const signature = createHmac("sha256", SECRET).update(body).digest("hex");
+  const res = await fetch(`${url}/hooks/${trigger}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": "issues",
+      "x-github-delivery": randomUUID(),
+      "x-hub-signature-256": `sha256=${signature}`,
+    },
+    body,
+  });
+  expect(res.status).toBe(202);
+  return ((await res.json()) as { taskId: string }).taskId;
+}
+
+const byTrigger = (name: string) => ({ serviceParameters: { [TASK_TRIGGER_HEADER]: name } });
+
+describe("ListTasks of one trigger's tasks", () => {
+  it(
+    "an operator lists only that trigger's tasks; a caller without the role none",
+    async () => {
+      const h = server([
+        { match: { lastUserText: "Gauge" }, reply: reply(text("Looked at the gauge.")) },
+        { match: { lastUserText: "Lamp" }, reply: reply(text("Looked at the lamp.")) },
+        { match: { lastUserText: "plain question" }, reply: reply(text("A plain answer.")) },
+      ]);
+      const ops = await connect(h.server.url, TOKEN.ops);
+      if (!ops) throw new Error("no client");
+      const fixTask = await deliver(h.server.url, "fix", "Gauge reads zero");
+      const otherTask = await deliver(h.server.url, "other", "Lamp is off");
+      const own = await h.send("A plain question");
+      expect(own.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+      const fixOnly = await ops.listTasks(EVERY_TASK, byTrigger("fix"));
+      expect(fixOnly.tasks.map((t) => t.id)).toEqual([fixTask]);
+      expect(fixOnly.tasks[0]?.metadata).toMatchObject({
+        origin: "trigger",
+        trigger: "fix",
+        owner: "trigger:fix",
+      });
+      const otherOnly = await ops.listTasks(EVERY_TASK, byTrigger("other"));
+      expect(otherOnly.tasks.map((t) => t.id)).toEqual([otherTask]);
+      // Without the filter the operator sees every caller's tasks, Alice's among them.
+      const every = await ops.listTasks(EVERY_TASK);
+      expect(every.tasks.map((t) => t.id)).toEqual(
+        expect.arrayContaining([fixTask, otherTask, own.id]),
+      );
+
+      // Alice has no operator role: a trigger's tasks are not hers.
+      const alice = await h.client.listTasks(EVERY_TASK, byTrigger("fix"));
+      expect(alice.tasks).toEqual([]);
+      expect((await h.client.listTasks(EVERY_TASK)).tasks.map((t) => t.id)).toEqual([own.id]);
+
+      await expect(ops.listTasks(EVERY_TASK, byTrigger("No Such!"))).rejects.toThrow(
+        /A2A-Task-Trigger must be a trigger's name/,
+      );
+    },
+    TIMEOUT,
+  );
+});
