@@ -11,6 +11,9 @@
  */
 export const TASK_TRIGGER_HEADER = "a2a-task-trigger";
 
+/** Webhook deliveries' paths under an agent's base: `<base>/hooks/<name>`. */
+export const HOOKS_PATH = "/hooks";
+
 /** The operator's listing under an agent's base (`/triggers`, `/agents/<name>/triggers`). */
 export const TRIGGERS_PATH = "/triggers";
 

@@ -104,3 +104,93 @@ describe("ListTasks of one trigger's tasks", () => {
     TIMEOUT,
   );
 });
+
+const asCaller = (token?: string): Record<string, string> =>
+  token === undefined ? {} : { authorization: `Bearer ${token}` };
+const getTriggers = (url: string, token?: string) =>
+  fetch(`${url}/triggers`, { headers: asCaller(token) });
+const fireNow = (url: string, name: string, token?: string) =>
+  fetch(`${url}/triggers/${name}/fire`, { method: "POST", headers: asCaller(token) });
+
+async function firings(url: string, trigger: string, outcome: string): Promise<number> {
+  const res = await fetch(`${url}/metrics`, { headers: asCaller(TOKEN.ops) });
+  const line = (await res.text())
+    .split("\n")
+    .find((l) =>
+      l.startsWith(`claude_a2a_trigger_firings_total{trigger="${trigger}",outcome="${outcome}"`),
+    );
+  return line === undefined ? 0 : Number(line.split(" ").at(-1));
+}
+
+describe("the operator's triggers endpoints", () => {
+  it(
+    "lists the triggers, fires one now as a delivery would, and refuses others",
+    async () => {
+      const h = server([
+        {
+          match: { lastUserText: "Fix issue #(none): (none)" },
+          reply: reply(text("Ran by hand.")),
+        },
+      ]);
+      const ops = await connect(h.server.url, TOKEN.ops);
+      if (!ops) throw new Error("no client");
+      const fixTasks = async () =>
+        (await ops.listTasks(EVERY_TASK, byTrigger("fix"))).tasks.map((t) => t.id);
+
+      // Not an operator: 403, whatever the trigger; nothing starts.
+      const before = await fixTasks();
+      const refused = await getTriggers(h.server.url, TOKEN.alice);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ error: "forbidden" });
+      expect((await fireNow(h.server.url, "fix", TOKEN.alice)).status).toBe(403);
+      expect((await fireNow(h.server.url, "nope", TOKEN.alice)).status).toBe(403);
+      expect((await getTriggers(h.server.url)).status).toBe(401);
+      // An unknown trigger: 404.
+      const unknown = await fireNow(h.server.url, "nope", TOKEN.ops);
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toEqual({ error: "not_found", message: 'No trigger "nope".' });
+      expect(await fixTasks()).toEqual(before);
+
+      const startedBefore = await firings(h.server.url, "fix", "started");
+      const fired = await fireNow(h.server.url, "fix", TOKEN.ops);
+      expect(fired.status).toBe(202);
+      const answer = (await fired.json()) as { outcome: string; taskId: string; eventId: string };
+      expect(answer).toMatchObject({ outcome: "started", trigger: "fix" });
+      expect(answer.eventId).toMatch(/^manual-/);
+      // No payload: the payload's variables read "(none)".
+      const request = await h.bench.model.waitForRequest((r) =>
+        r.lastUserText.includes("Fix issue #(none): (none)"),
+      );
+      expect(request.lastUserText).toContain('started by the webhook trigger "fix"');
+      expect(await firings(h.server.url, "fix", "started")).toBe(startedBefore + 1);
+      expect(await fixTasks()).toEqual([answer.taskId, ...before]);
+      const task = await ops.getTask({ tenant: "", id: answer.taskId, historyLength: 0 });
+      expect(task.metadata).toMatchObject({
+        origin: "trigger",
+        trigger: "fix",
+        eventId: answer.eventId,
+      });
+
+      const listed = (await (await getTriggers(h.server.url, TOKEN.ops)).json()) as {
+        triggers: { name: string; lastFiring?: { outcome: string; taskId?: string } }[];
+      };
+      expect(listed.triggers.map((t) => t.name)).toEqual(["fix", "other"]);
+      expect(listed.triggers[0]).toMatchObject({
+        name: "fix",
+        kind: "webhook",
+        path: "/hooks/fix",
+        lastFiring: { outcome: "started", taskId: answer.taskId },
+      });
+      expect(listed.triggers[0]).not.toHaveProperty("nextFiring");
+
+      // After a restart the process has seen no firing: the newest task tells the last one.
+      await h.restart();
+      const again = (await (await getTriggers(h.server.url, TOKEN.ops)).json()) as typeof listed;
+      expect(again.triggers[0]?.lastFiring).toMatchObject({
+        outcome: "started",
+        taskId: answer.taskId,
+      });
+    },
+    TIMEOUT,
+  );
+});
