@@ -3,7 +3,9 @@
  * trigger's tasks over the official client, as an operator and as a caller without the role.
  * Real runtime, scripted model, HTTP on loopback.
  */
+import { execFile } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "../../src/client/connect.js";
@@ -190,6 +192,64 @@ describe("the operator's triggers endpoints", () => {
         outcome: "started",
         taskId: answer.taskId,
       });
+    },
+    TIMEOUT,
+  );
+});
+
+/** `node dist/cli.js <argv>` with the server's URL and a token; its exit code and output. */
+async function cli(url: string, token: string, argv: string[]) {
+  return new Promise<{ code: number; out: string; err: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [join(process.cwd(), "dist", "cli.js"), ...argv],
+      { env: { ...process.env, A2A_URL: url, A2A_TOKEN: token, NO_COLOR: "1" } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        resolve({ code, out: stdout, err: stderr });
+      },
+    );
+  });
+}
+
+describe("claude-a2a triggers (the built CLI)", () => {
+  it(
+    "lists the triggers and fires one for an operator; says why to anyone else",
+    async () => {
+      const h = server([
+        { match: { lastUserText: "Fix issue #(none): (none)" }, reply: reply(text("By hand.")) },
+      ]);
+      const url = h.server.url;
+
+      const alice = await cli(url, TOKEN.alice, ["triggers"]);
+      expect(alice.code).toBe(1);
+      expect(alice.err).toContain("Only an operator may see and fire triggers");
+      expect(alice.out).toBe("");
+
+      const unknown = await cli(url, TOKEN.ops, ["triggers", "fire", "nope"]);
+      expect(unknown).toMatchObject({ code: 1, err: 'claude-a2a: No trigger "nope".\n' });
+
+      const fired = await cli(url, TOKEN.ops, ["triggers", "fire", "fix"]);
+      expect(fired.err).toBe("");
+      expect(fired.code).toBe(0);
+      const match = /^Started task (\S+)\nFollow it: claude-a2a task (\S+)\n$/.exec(fired.out);
+      expect(match?.[1]).toBeDefined();
+      expect(match?.[2]).toBe(match?.[1]);
+      const taskId = match?.[1] ?? "";
+      await h.bench.model.waitForRequest((r) => r.lastUserText.includes("Fix issue #(none)"));
+
+      const listed = await cli(url, TOKEN.ops, ["triggers"]);
+      expect(listed.code).toBe(0);
+      const [header, fix, other] = listed.out.trimEnd().split("\n");
+      expect(header?.split(/\s+/)).toEqual(["NAME", "KIND", "FIRES", "NEXT", "LAST"]);
+      expect(fix).toMatch(
+        new RegExp(`^fix\\s+webhook\\s+/hooks/fix\\s+-\\s+\\S+ \\S+ started ${taskId}$`),
+      );
+      expect(other).toMatch(/^other\s+webhook\s+\/hooks\/other\s+-\s+/);
+
+      const shown = await cli(url, TOKEN.ops, ["task", taskId]);
+      expect(shown.code).toBe(0);
+      expect(shown.out).toContain(taskId);
     },
     TIMEOUT,
   );
