@@ -14,6 +14,7 @@ export const SCENARIOS = [
   "spares",
   "client",
   "scale",
+  "trigger",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -64,6 +65,8 @@ export interface Plan {
   readonly sparesBurst: number;
   /** Client start: interleaved rounds of (`node -e 0`, `--version`, `send`). */
   readonly clientStartRounds: number;
+  /** Trigger: interleaved rounds of (SendStreamingMessage, webhook delivery), new tasks each. */
+  readonly triggerRounds: number;
 }
 
 export function planFrom(env: Record<string, string | undefined>): Plan {
@@ -113,5 +116,6 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     sparesFiles: quick ? 1_000 : 20_000,
     sparesBurst: quick ? 4 : 8,
     clientStartRounds: quick ? 5 : 30,
+    triggerRounds: quick ? 5 : 20,
   };
 }

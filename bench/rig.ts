@@ -67,6 +67,8 @@ export interface Rig {
     prepare?: (cwd: string, configDir: string) => Promise<void>,
     /** Another build's compiled CLI (`BENCH_BEFORE`); default: this checkout's. */
     cli?: string,
+    /** More of its environment (e.g. a trigger's secret). */
+    env?: Record<string, string>,
   ): Promise<ExtraServer>;
   close(): Promise<void>;
 }
@@ -91,6 +93,7 @@ async function startExtraServer(
   config: ConfigInput,
   prepare?: (cwd: string, configDir: string) => Promise<void>,
   cli?: string,
+  env: Record<string, string> = {},
 ): Promise<ExtraServer> {
   const sandbox = await createRuntimeSandbox({ modelUrl });
   try {
@@ -102,7 +105,7 @@ async function startExtraServer(
       built,
       cwd: sandbox.cwd,
       port: await freePort(),
-      env: { ...sandbox.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info" },
+      env: { ...sandbox.env, ...env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info" },
       ...(cli !== undefined && { cli }),
       nodeArgs: profileArgs(),
     });
@@ -219,7 +222,8 @@ export async function startRig(): Promise<Rig> {
     }),
     serverClaudePids: () => processesWithConfigDir(serverSandbox.configDir),
     directClaudePids: () => processesWithConfigDir(directSandbox.configDir),
-    extraServer: (config, prepare, cli) => startExtraServer(model.url, built, config, prepare, cli),
+    extraServer: (config, prepare, cli, env) =>
+      startExtraServer(model.url, built, config, prepare, cli, env),
     async close() {
       await stopServer(server);
       await killSandboxProcesses(serverSandbox.configDir);

@@ -22,8 +22,11 @@ import { answer, send, steer } from "./send.js";
 import { renderComposerTarget, state } from "./state.js";
 import { listQuery, sameQuery } from "./task-pages.js";
 import { cancel, more, open, poll } from "./tasks.js";
+import { refreshTriggers } from "./triggers-panel.js";
 
 const POLL_MS = 2000;
+/** The Triggers view's refresh (an operator's only: others never see it). */
+const TRIGGERS_MS = 5000;
 
 function write(contextId: string | undefined): void {
   state.context = contextId;
@@ -51,7 +54,7 @@ ui.tokenForm.addEventListener("submit", (e) => {
   storeToken(token);
   ui.tokenInput.value = "";
   state.conn = undefined;
-  void poll();
+  void poll().then(() => refreshTriggers());
 });
 ui.forget.addEventListener("click", () => {
   forgetToken();
@@ -100,5 +103,6 @@ wireFinding(
   (id) => void open(id),
 );
 renderComposerTarget();
-void poll();
+void poll().then(() => refreshTriggers());
 setInterval(() => void poll(), POLL_MS);
+setInterval(() => void refreshTriggers(), TRIGGERS_MS);

@@ -5,10 +5,10 @@
 /** The exit code of a client left with a second Ctrl-C (`EXIT.interrupted`, 128 + SIGINT). */
 const INTERRUPTED = 130;
 
-const CLIENT_COMMANDS: readonly string[] = ["send", "chat", "tasks", "task", "cancel"];
+const CLIENT_COMMANDS: readonly string[] = ["send", "chat", "tasks", "task", "cancel", "triggers"];
 
 /**
- * `claude-a2a send|chat|tasks|task|cancel …` is the client, `claude-a2a demo` the offline demo;
+ * `claude-a2a send|chat|tasks|task|cancel|triggers …` is the client, `claude-a2a demo` the offline demo;
  * anything else starts the server.
  */
 const isClientCommand = (argv: readonly string[]): boolean =>

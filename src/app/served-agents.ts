@@ -12,6 +12,8 @@ import { ensureDatabase, scopedUrl } from "../store/postgres-scope.js";
 import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { triggerProblems } from "../triggers/policy.js";
 import { TriggerReceiver } from "../triggers/receiver.js";
+import { LastFirings, TriggerOperations } from "../triggers/operations.js";
+import { operatorScopes } from "../identity/operators.js";
 
 /**
  * The agents one server serves: the one of `claude.cwd` at the root, or one per workspace
@@ -32,6 +34,8 @@ export interface ServedAgent {
   allows(caller: Caller): boolean;
   /** Its webhook triggers, when it has any (docs/triggers.md). */
   readonly hooks?: TriggerReceiver;
+  /** Its triggers as an operator sees and fires them (`<base>/triggers`). */
+  readonly triggers: TriggerOperations;
 }
 
 export interface ServedAgents {
@@ -121,6 +125,7 @@ async function served(
     await agent.close();
     throw new StartupError(named(`server.compat.v03: ${(err as Error).message}`));
   }
+  const lastFirings = new LastFirings();
   const hooks =
     Object.keys(o.config.triggers).length === 0
       ? undefined
@@ -130,7 +135,20 @@ async function served(
           handler: agent.requestHandler,
           logger: o.logger.child({ component: "triggers" }),
           registry: agent.metrics.registry,
+          onFiring: lastFirings.record,
         });
+  const triggers = new TriggerOperations({
+    triggers: o.config.triggers,
+    workspace: name,
+    operators: operatorScopes({
+      operators: o.config.server.operators,
+      tokens: o.config.server.auth.tokens.map((t) => t.name),
+      logins: o.config.server.allowedLogins ?? [],
+    }),
+    handler: agent.requestHandler,
+    receiver: hooks,
+    lastFirings,
+  });
   return {
     name,
     config: o.config,
@@ -138,5 +156,6 @@ async function served(
     ...(compatV03 && { compatV03 }),
     allows,
     ...(hooks && { hooks }),
+    triggers,
   };
 }

@@ -193,6 +193,7 @@ function surfaces(served: readonly ServedAgent[]): A2aSurface | { workspaces: Wo
     requestHandler: a.agent.requestHandler,
     ...(a.compatV03 && { compatV03: a.compatV03 }),
     ...(a.hooks && { hooks: a.hooks }),
+    triggersAdmin: a.triggers,
   });
   if (root !== undefined) return surface(root);
   return {

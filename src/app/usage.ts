@@ -32,6 +32,7 @@ Client commands (talk to this or any A2A agent; add --help to each):
   claude-a2a chat      an interactive conversation
   claude-a2a send      send one message and stream the answer
   claude-a2a tasks     list tasks; claude-a2a task <id> shows one; claude-a2a cancel <id>
+  claude-a2a triggers  an operator's list of triggers; claude-a2a triggers fire <name> runs one
 
 Offline demo (no account, no network; npm run demo in a clone):
   claude-a2a demo      a scripted model and the server on it, in a temporary git workspace

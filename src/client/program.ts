@@ -1,9 +1,13 @@
-/** The client's command line: `claude-a2a send|chat|tasks|task|cancel`, parsed by commander. */
+/**
+ * The client's command line: `claude-a2a send|chat|tasks|task|cancel|triggers`, parsed by
+ * commander.
+ */
 import { Command, CommanderError, Option } from "commander";
 import { packageVersion } from "../common/version.js";
 import type { ChatOptions } from "./commands/chat.js";
 import type { SendOptions } from "./commands/send.js";
 import type { TasksOptions } from "./commands/tasks.js";
+import type { TriggersOptions } from "./commands/triggers.js";
 import { TRANSPORTS } from "./connect.js";
 import { DEFAULT_URL } from "./defaults.js";
 import type { ClientEnv, CommonOptions } from "./env.js";
@@ -178,6 +182,35 @@ ${ENV_HELP}`,
       const { cancelCommand } = await import("./commands/tasks.js");
       result.code = await cancelCommand(id, o, e);
     });
+
+  const triggers = common(
+    program
+      .command("triggers")
+      .description("list the agent's triggers with their last and next firing (operators only)")
+      .option("--json", "the listing as JSON"),
+  )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  claude-a2a triggers --token "$OPS_TOKEN"
+  claude-a2a triggers fire nightly
+${ENV_HELP}`,
+    )
+    .action(async (o: TriggersOptions) => {
+      const { triggersCommand } = await import("./commands/triggers.js");
+      result.code = await triggersCommand(o, e);
+    });
+  common(
+    triggers
+      .command("fire")
+      .description("run one firing of a trigger now; prints its task (operators only)")
+      .argument("<name>", "the trigger's name")
+      .option("--json", "the answer as JSON"),
+  ).action(async (name: string, o: TriggersOptions) => {
+    const { fireCommand } = await import("./commands/triggers.js");
+    result.code = await fireCommand(name, o, e);
+  });
 
   return program;
 }

@@ -14,7 +14,7 @@ import { totalFigures, usageLines } from "./usage-view.js";
 const firstUserText = (task: Task): string =>
   partsText(task.history.find((m) => m.role === Role.ROLE_USER)?.parts);
 
-function when(timestamp: string | undefined): string {
+export function when(timestamp: string | undefined): string {
   if (!timestamp) return "";
   const d = new Date(timestamp);
   return Number.isNaN(d.getTime())

@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import { cardDocument, jsonCardDocument, JSONRPC_PATH, REST_PATH } from "../a2a/card/agent-card.js";
 import type { Tracing } from "../tracing/tracing.js";
 import type { TriggerReceiver } from "../triggers/receiver.js";
+import type { TriggerOperations } from "../triggers/operations.js";
 import { jsonBody } from "./body.js";
 import { userFor } from "./caller.js";
 import { agentCardRoute, versionedCardRoute } from "./card-route.js";
@@ -36,6 +37,8 @@ export interface A2aSurface {
   readonly compatV03?: { readonly legacyCard: Record<string, unknown> };
   /** Its webhook triggers (`POST /hooks/<trigger>`, docs/triggers.md); unset: none. */
   readonly hooks?: TriggerReceiver;
+  /** Its triggers as an operator sees and fires them (`<base>/triggers`); unset: not served. */
+  readonly triggersAdmin?: TriggerOperations;
 }
 
 /** What every agent's routes share: the auth gate, the body limit, the logger, tracing. */

@@ -12,6 +12,7 @@ import { mountA2a, type A2aSurface } from "./a2a-routes.js";
 import { mountWorkspaces, type WorkspaceSurface } from "./workspace-routes.js";
 import { mountWorkspacesPage } from "./workspaces-page.js";
 import { mountHooks } from "./hooks-route.js";
+import { mountTriggersAdmin } from "./triggers-admin-route.js";
 import { activatedExtensions } from "../contract/extensions.js";
 import { DEFAULT_TRUSTED_PROXIES } from "../config/schema.js";
 import { Authenticator } from "../auth/decide.js";
@@ -169,6 +170,7 @@ export function createHttpApp(o: HttpAppOptions): Express {
     mountWorkspaces(app, o.workspaces, deps);
   } else {
     if (o.hooks) mountHooks(app, o.hooks);
+    if (o.triggersAdmin) mountTriggersAdmin(app, o.triggersAdmin, [gate]);
     mountA2a(app, o, deps);
   }
 

@@ -5,6 +5,7 @@ import express, {
   type RequestHandler,
 } from "express";
 import type { TriggerReceiver } from "../triggers/receiver.js";
+import { HOOKS_PATH } from "../contract/triggers.js";
 import { classifyBodyError } from "./body.js";
 
 /**
@@ -13,7 +14,6 @@ import { classifyBodyError } from "./body.js";
  * with the trigger's signature, checked on the raw body, which is kept as bytes for that. An
  * unknown trigger is 404 before the body is read; a body over the trigger's cap, 413.
  */
-const HOOKS_PATH = "/hooks";
 
 const triggerOf = (req: Request): string => String(req.params.trigger ?? "");
 

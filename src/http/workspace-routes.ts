@@ -4,6 +4,7 @@ import type { Caller } from "../identity/caller.js";
 import { mountA2a, type A2aRouteDeps, type A2aSurface } from "./a2a-routes.js";
 import { callerOf } from "./caller.js";
 import { mountHooks } from "./hooks-route.js";
+import { mountTriggersAdmin } from "./triggers-admin-route.js";
 import { HTTP_STATUS } from "../contract/wire-codes.js";
 
 /** One workspace as HTTP serves it, under `/agents/<name>/`. */
@@ -67,6 +68,9 @@ export function mountWorkspaces(
     const router = express.Router();
     // Before the access check: a sender proves itself with the trigger's signature.
     if (w.hooks) mountHooks(router, w.hooks);
+    if (w.triggersAdmin) {
+      mountTriggersAdmin(router, w.triggersAdmin, [deps.gate, workspaceAccess(w)]);
+    }
     mountA2a(router, w, deps, [workspaceAccess(w)]);
     app.use(`${WORKSPACES_PATH}/${w.name}`, router);
   }

@@ -2,9 +2,11 @@ import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { Counter, type Registry } from "prom-client";
 import type { TriggersConfig, WebhookTrigger } from "../config/triggers-schema.js";
-import { readEvent } from "./event.js";
+import type { FiringOutcome, LastFiring } from "../contract/triggers.js";
+import { readEvent, type TriggerEvent } from "./event.js";
 import { filterEvent, isPing } from "./filters.js";
 import { fire, firingMessage } from "./fire.js";
+import { manualEvent } from "./manual.js";
 import { verifyDelivery, type Headers } from "./verify.js";
 
 /**
@@ -37,6 +39,8 @@ interface ReceiverOptions {
   readonly logger: Logger;
   /** Where the firings' counter is registered (the agent's metrics). */
   readonly registry: Registry;
+  /** Told of each delivery that reached a firing (the operator's listing keeps the last). */
+  readonly onFiring?: (trigger: string, firing: LastFiring) => void;
   /** Unix milliseconds (the hmac timestamp's tolerance). */
   readonly now?: () => number;
 }
@@ -107,6 +111,26 @@ export class TriggerReceiver {
     if (!filtered.pass) {
       return this.answer(name, event.deliveryId, "filtered", { reason: filtered.reason });
     }
+    return this.fireEvent(name, trigger, event, payload, body);
+  }
+
+  /**
+   * One firing now, by an operator (docs/triggers.md "Operating triggers"): a manual event with an
+   * empty payload, fired, counted and logged exactly as a delivery; undefined for no such trigger.
+   */
+  async fireNow(name: string): Promise<HookAnswer | undefined> {
+    const trigger = this.trigger(name);
+    if (trigger === undefined) return undefined;
+    return this.fireEvent(name, trigger, manualEvent(), {}, Buffer.from("{}"));
+  }
+
+  private async fireEvent(
+    name: string,
+    trigger: WebhookTrigger,
+    event: TriggerEvent,
+    payload: Record<string, unknown>,
+    body: Buffer,
+  ): Promise<HookAnswer> {
     const message = firingMessage(name, trigger, event, payload, body);
     const push = trigger.push && {
       url: trigger.push.url,
@@ -135,6 +159,13 @@ export class TriggerReceiver {
     status = STATUS[outcome],
   ): HookAnswer {
     this.firings.inc({ trigger, outcome });
+    if (isFiring(outcome)) {
+      this.o.onFiring?.(trigger, {
+        at: new Date(this.now()).toISOString(),
+        outcome,
+        ...(detail.taskId !== undefined && { taskId: detail.taskId }),
+      });
+    }
     const level = outcome === "started" || outcome === "duplicate" ? "info" : "warn";
     this.o.logger[level](
       { trigger, ...(eventId !== undefined && { eventId }), outcome, ...detail },
@@ -146,6 +177,22 @@ export class TriggerReceiver {
       status,
       body: { outcome, trigger, ...(eventId !== undefined && { eventId }), ...detail },
     };
+  }
+}
+
+/** Whether a delivery with this outcome reached the firing (verified, read, not filtered out). */
+function isFiring(outcome: Outcome): outcome is FiringOutcome {
+  switch (outcome) {
+    case "started":
+    case "duplicate":
+    case "budget":
+    case "limited":
+    case "refused":
+      return true;
+    case "filtered":
+    case "unverified":
+    case "malformed":
+      return false;
   }
 }
 

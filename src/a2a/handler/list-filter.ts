@@ -1,5 +1,9 @@
 import type { ListTasksRequest } from "@a2a-js/sdk";
 import { RequestMalformedError } from "@a2a-js/sdk/errors";
+import type { ServerCallContext } from "@a2a-js/sdk/server";
+import { WORKSPACE_NAME } from "../../config/workspace-names.js";
+import { TASK_TRIGGER_HEADER } from "../../contract/triggers.js";
+import { headerOf } from "./replay-request.js";
 
 /** An RFC 3339 timestamp, as the proto's `google.protobuf.Timestamp` is written in JSON. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
@@ -19,4 +23,20 @@ export function atOrAfter(params: ListTasksRequest): ListTasksRequest {
     );
   }
   return { ...params, statusTimestampAfter: new Date(ms - 1).toISOString() };
+}
+
+/**
+ * The trigger a ListTasks keeps the tasks of (`A2A-Task-Trigger`, docs/triggers.md "Operating
+ * triggers"), or undefined when the request names none. A value that cannot be a trigger's name
+ * is InvalidParams, so a typo never reads as "no tasks".
+ */
+export function listedTrigger(context: ServerCallContext): string | undefined {
+  const raw = headerOf(context, TASK_TRIGGER_HEADER);
+  if (raw === undefined || raw === "") return undefined;
+  if (!WORKSPACE_NAME.test(raw)) {
+    throw new RequestMalformedError(
+      `A2A-Task-Trigger must be a trigger's name: lowercase letters, digits and inner hyphens (got ${JSON.stringify(raw.slice(0, 70))})`,
+    );
+  }
+  return raw;
 }

@@ -10,7 +10,7 @@ import type {
   Task,
 } from "@a2a-js/sdk";
 import { ServerCallContext, type A2ARequestHandler } from "@a2a-js/sdk/server";
-import { callerName, CallerUser } from "../../identity/caller.js";
+import { callerName, CallerUser, ownerKey } from "../../identity/caller.js";
 import { callContextOf, ownerOf } from "../../identity/conversation.js";
 import {
   EVERY_OWNER_STATE_KEY,
@@ -21,7 +21,7 @@ import {
 } from "../../identity/operators.js";
 import { stampAnswer, withOwner } from "../../contract/operator.js";
 import { HandlerLayer } from "./handler-layer.js";
-import { atOrAfter } from "./list-filter.js";
+import { atOrAfter, listedTrigger } from "./list-filter.js";
 
 /** What the operator role needs besides the request handler. */
 export interface OperatorAccess {
@@ -70,17 +70,40 @@ export class OperatorRequestHandler extends HandlerLayer {
     return this.isOperator(context) ? withOwner(task, scoped.owner ?? ownerOf(context)) : task;
   }
 
-  override listTasks(
+  override async listTasks(
     params: ListTasksRequest,
     context: ServerCallContext,
   ): Promise<ListTasksResponse> {
     // `statusTimestampAfter` as the proto means it (`list-filter.ts`), for every caller.
     const filtered = atOrAfter(params);
+    const trigger = listedTrigger(context);
+    if (trigger !== undefined) return this.listTrigger(filtered, context, trigger);
     if (!this.isOperator(context)) return this.inner.listTasks(filtered, context);
     // The store lists every caller's tasks for this request (`EveryOwnerListing`), each with
     // its owner; the SDK checks the request and trims histories as for any caller.
     context.state.set(EVERY_OWNER_STATE_KEY, true);
     return this.inner.listTasks(filtered, context);
+  }
+
+  /**
+   * One trigger's tasks: every task a trigger starts is its caller's (`trigger:<name>`), so they
+   * are that scope's list, read with the store's own per-caller index. An operator reads it (each
+   * task with its `metadata.owner`); a caller without the role sees none of another's tasks, so
+   * it gets an empty page (the request still checked as any other).
+   */
+  private async listTrigger(
+    params: ListTasksRequest,
+    context: ServerCallContext,
+    trigger: string,
+  ): Promise<ListTasksResponse> {
+    const scope = ownerKey({ kind: "trigger", name: trigger });
+    if (ownerOf(context) === scope) return this.inner.listTasks(params, context);
+    if (!this.isOperator(context)) {
+      const listed = await this.inner.listTasks(params, context);
+      return { ...listed, tasks: [], nextPageToken: "", totalSize: 0 };
+    }
+    const listed = await this.inner.listTasks(params, inScope(context, scope));
+    return { ...listed, tasks: listed.tasks.map((t) => withOwner(t, scope)) };
   }
 
   // Not an async generator itself: a caller without the role gets the SDK's generator as it is,
@@ -197,12 +220,8 @@ function operatorName(context: ServerCallContext): string {
   return user instanceof CallerUser ? callerName(user.caller) : ownerOf(context);
 }
 
-/**
- * The request's context in `owner`'s scope: its tenant, version and extensions, and the same
- * state (the binding reads its refusals and spans there), which now names the operator.
- */
-function actingFor(context: ServerCallContext, owner: string, operator: string): ServerCallContext {
-  context.state.set(OPERATOR_STATE_KEY, operator);
+/** The request's context in `owner`'s scope, to read (its state untouched: no one acts). */
+function inScope(context: ServerCallContext, owner: string): ServerCallContext {
   const user = callContextOf(owner).user;
   return new ServerCallContext({
     ...(user && { user }),
@@ -213,4 +232,13 @@ function actingFor(context: ServerCallContext, owner: string, operator: string):
     requestedVersion: context.requestedVersion,
     state: context.state,
   });
+}
+
+/**
+ * The request's context in `owner`'s scope: its tenant, version and extensions, and the same
+ * state (the binding reads its refusals and spans there), which now names the operator.
+ */
+function actingFor(context: ServerCallContext, owner: string, operator: string): ServerCallContext {
+  context.state.set(OPERATOR_STATE_KEY, operator);
+  return inScope(context, owner);
 }

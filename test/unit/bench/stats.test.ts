@@ -78,6 +78,7 @@ describe("bench plan", () => {
       "spares",
       "client",
       "scale",
+      "trigger",
     ]);
     expect(everyQuick.clientStartRounds).toBeLessThan(full.clientStartRounds);
     expect(() => planFrom({ BENCH_ONLY: "warm,nope" })).toThrow(/nope/);
