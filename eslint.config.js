@@ -14,7 +14,7 @@ export const LAYERS = [
   ["contract", "common"],
   ["identity", "workspace", "claude"],
   ["config"],
-  ["tracing", "auth", "metrics"],
+  ["tracing", "auth", "metrics", "forge"],
   ["store"],
   ["sessions", "limits", "sandbox"],
   ["a2a"],
