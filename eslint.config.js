@@ -16,7 +16,7 @@ export const LAYERS = [
   ["config"],
   ["tracing", "auth", "metrics", "forge"],
   ["store"],
-  ["sessions", "limits", "sandbox"],
+  ["sessions", "limits", "sandbox", "delivery"],
   ["a2a"],
   ["fleet", "peers", "triggers"],
   ["http"],
