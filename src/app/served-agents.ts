@@ -130,6 +130,7 @@ async function served(
           handler: agent.requestHandler,
           logger: o.logger.child({ component: "triggers" }),
           registry: agent.metrics.registry,
+          consoleUrl: `${o.config.server.publicUrl}/console/`,
         });
   return {
     name,

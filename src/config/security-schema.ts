@@ -269,12 +269,29 @@ export function secretVariables(config: {
     agents: Readonly<Record<string, { auth: "none" | { tokenEnv: string } }>>;
     workspaceAuth: "none" | { tokenEnv: string };
   };
+  triggers?: Readonly<
+    Record<
+      string,
+      {
+        secretEnv: string;
+        push?: { tokenEnv?: string | undefined } | undefined;
+        result?: { forge: { tokenEnv: string } } | undefined;
+      }
+    >
+  >;
 }): string[] {
   // The peers' tokens too (docs/peers.md): Claude reaches a peer through the tools, never by them.
   const peerAuths = config.peers
     ? [...Object.values(config.peers.agents).map((p) => p.auth), config.peers.workspaceAuth]
     : [];
+  // A trigger's secret, its push token and its forge token (docs/triggers.md): the server's own.
+  const triggerVariables = Object.values(config.triggers ?? {}).flatMap((t) => [
+    t.secretEnv,
+    ...(t.push?.tokenEnv === undefined ? [] : [t.push.tokenEnv]),
+    ...(t.result === undefined ? [] : [t.result.forge.tokenEnv]),
+  ]);
   return [
+    ...triggerVariables,
     ...peerAuths.flatMap((a) => (a === "none" ? [] : [a.tokenEnv])),
     ...config.server.auth.tokens.flatMap((t) => (t.env === undefined ? [] : [t.env])),
     ...(config.agentCard.signing?.privateKeyEnv === undefined

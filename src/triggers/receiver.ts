@@ -5,6 +5,7 @@ import type { TriggersConfig, WebhookTrigger } from "../config/triggers-schema.j
 import { readEvent } from "./event.js";
 import { filterEvent, isPing } from "./filters.js";
 import { fire, firingMessage } from "./fire.js";
+import { ResultPoster } from "./result-poster.js";
 import { verifyDelivery, type Headers } from "./verify.js";
 
 /**
@@ -39,6 +40,8 @@ interface ReceiverOptions {
   readonly registry: Registry;
   /** Unix milliseconds (the hmac timestamp's tolerance). */
   readonly now?: () => number;
+  /** The console's URL (`<publicUrl>/console/`): result comments link each task there. */
+  readonly consoleUrl?: string;
 }
 
 /** The status of each outcome (404, 413 are the binding's: no trigger, body too large). */
@@ -57,6 +60,7 @@ export class TriggerReceiver {
   private readonly secrets = new Map<string, string>();
   private readonly firings: Counter<"trigger" | "outcome">;
   private readonly now: () => number;
+  private readonly results: ResultPoster;
 
   constructor(private readonly o: ReceiverOptions) {
     for (const [name, t] of Object.entries(o.triggers)) {
@@ -65,6 +69,12 @@ export class TriggerReceiver {
       if (secret) this.secrets.set(name, secret);
     }
     this.now = o.now ?? Date.now;
+    this.results = new ResultPoster({
+      handler: o.handler,
+      env: o.env,
+      logger: o.logger,
+      consoleUrl: o.consoleUrl ?? "/console/",
+    });
     this.firings = new Counter({
       name: "claude_a2a_trigger_firings_total",
       help: "Webhook deliveries by trigger and outcome (started, duplicate, filtered, budget…).",
@@ -115,6 +125,11 @@ export class TriggerReceiver {
     const firing = await fire(this.o.handler, name, message, event.deliveryId, push);
     switch (firing.outcome) {
       case "started":
+        this.results.watch(name, trigger, event, firing.taskId);
+        return this.answer(name, event.deliveryId, firing.outcome, {
+          taskId: firing.taskId,
+          contextId: firing.contextId,
+        });
       case "duplicate":
         return this.answer(name, event.deliveryId, firing.outcome, {
           taskId: firing.taskId,
