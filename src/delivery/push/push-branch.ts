@@ -94,7 +94,9 @@ export async function pushBranch(o: PushOptions): Promise<PushResult> {
 }
 
 /** The server's environment for its git child, without git settings that would override ours. */
-function childEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+export function childEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined || /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)$/.test(k)) continue;
@@ -103,14 +105,14 @@ function childEnv(env: Readonly<Record<string, string | undefined>>): Record<str
   return out;
 }
 
-interface GitRun {
+export interface GitRun {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
   readonly timedOut: boolean;
 }
 
-function runGit(
+export function runGit(
   git: string,
   args: readonly string[],
   cwd: string,
