@@ -183,3 +183,12 @@ export function withTriggerLimits(limits: LimitsConfig, triggers: TriggersConfig
   );
   return own.length === 0 ? limits : { ...limits, callers: [...own, ...limits.callers] };
 }
+
+/** The variables of the server's own secrets its triggers name, kept from Claude's environment. Pure. */
+export function triggerSecretVariables(triggers: TriggersConfig): string[] {
+  return Object.values(triggers).flatMap((t) => [
+    t.secretEnv,
+    ...(t.push?.tokenEnv === undefined ? [] : [t.push.tokenEnv]),
+    ...(t.result === undefined ? [] : [t.result.forge.tokenEnv]),
+  ]);
+}
