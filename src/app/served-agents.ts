@@ -136,6 +136,7 @@ async function served(
           logger: o.logger.child({ component: "triggers" }),
           registry: agent.metrics.registry,
           onFiring: lastFirings.record,
+          consoleUrl: `${o.config.server.publicUrl}/console/`,
         });
   const triggers = new TriggerOperations({
     triggers: o.config.triggers,

@@ -2,6 +2,7 @@ import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { OIDC_OPERATOR_PREFIX } from "../identity/operators.js";
 import { httpUrl, intBetween, name, names } from "./schema-parts.js";
+import { triggerSecretVariables, type TriggersConfig } from "./triggers-schema.js";
 
 /**
  * The security keys of the config: `server.auth` (static tokens, OpenID Connect) and
@@ -269,12 +270,15 @@ export function secretVariables(config: {
     agents: Readonly<Record<string, { auth: "none" | { tokenEnv: string } }>>;
     workspaceAuth: "none" | { tokenEnv: string };
   };
+  /** A trigger's secret, push token and forge token (docs/triggers.md): the server's own. */
+  triggers?: TriggersConfig;
 }): string[] {
   // The peers' tokens too (docs/peers.md): Claude reaches a peer through the tools, never by them.
   const peerAuths = config.peers
     ? [...Object.values(config.peers.agents).map((p) => p.auth), config.peers.workspaceAuth]
     : [];
   return [
+    ...triggerSecretVariables(config.triggers ?? {}),
     ...peerAuths.flatMap((a) => (a === "none" ? [] : [a.tokenEnv])),
     ...config.server.auth.tokens.flatMap((t) => (t.env === undefined ? [] : [t.env])),
     ...(config.agentCard.signing?.privateKeyEnv === undefined

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { forgeSchema } from "./forge-schema.js";
 import { limitValuesSchema, type LimitsConfig } from "./limits-schema.js";
 import { byteSize, httpUrl, name, names, positiveInt } from "./schema-parts.js";
 import { WORKSPACE_NAME } from "./workspace-names.js";
@@ -55,6 +56,23 @@ const filtersSchema = z
       ),
   })
   .describe("Which events start a task; every filter set must pass. Unset: every event.");
+
+const resultSchema = z
+  .strictObject({
+    comment: z
+      .boolean({ error: "expected true or false" })
+      .default(true)
+      .describe("Comment on the event's issue, pull request or merge request when its task ends."),
+    forge: forgeSchema,
+    maxAnswerChars: positiveInt()
+      .default(4000)
+      .describe("Longest final answer quoted in the comment; a longer one is cut, saying so."),
+  })
+  .describe(
+    "Where the result goes when a task of this trigger ends (docs/triggers.md#result-comments): " +
+      "a comment with the final answer and the task's console link, posted with the server's " +
+      "token for that forge. Unset: nothing is posted.",
+  );
 
 const webhookSchema = z.strictObject({
   kind: z.literal("webhook"),
@@ -130,6 +148,7 @@ const webhookSchema = z.strictObject({
       "Its limits as a caller (tasksPerMinute, concurrentTasks, dailyBudgetUsd), as a " +
         'limits.callers entry matching "trigger:<name>" would set them.',
     ),
+  result: resultSchema.optional(),
 });
 
 const triggerSchema = z.discriminatedUnion("kind", [webhookSchema], {
@@ -163,4 +182,13 @@ export function withTriggerLimits(limits: LimitsConfig, triggers: TriggersConfig
     t.limits === undefined ? [] : [{ match: `trigger:${triggerName}`, ...t.limits }],
   );
   return own.length === 0 ? limits : { ...limits, callers: [...own, ...limits.callers] };
+}
+
+/** The variables of the server's own secrets its triggers name, kept from Claude's environment. Pure. */
+export function triggerSecretVariables(triggers: TriggersConfig): string[] {
+  return Object.values(triggers).flatMap((t) => [
+    t.secretEnv,
+    ...(t.push?.tokenEnv === undefined ? [] : [t.push.tokenEnv]),
+    ...(t.result === undefined ? [] : [t.result.forge.tokenEnv]),
+  ]);
 }

@@ -21,6 +21,7 @@ import { checkIsolation } from "./isolation-check.js";
 import { checkPorts } from "./port-check.js";
 import { checkEveryPeer } from "./peers-check.js";
 import { checkSandbox } from "./sandbox-check.js";
+import { checkTriggerForges } from "./forge-check.js";
 import { checkTriggers } from "./triggers-check.js";
 import { checkOidc, checkSigning } from "./security-checks.js";
 export type { CheckResult } from "./check-result.js";
@@ -246,6 +247,7 @@ async function directoryChecks(
       await checkSandbox(config, { configFile }),
       checkControl(config),
       ...optional(checkTriggers(config, process.env)),
+      ...(await checkTriggerForges(config.triggers, process.env)),
     ];
   }
   const results: CheckResult[] = [];
@@ -255,7 +257,10 @@ async function directoryChecks(
     const checks = [await checkWorkspace(spec.cwd), await checkStore(wsConfig)];
     const sandbox = await checkSandbox(wsConfig, { workspace: spec.name, configFile });
     const control = checkControl(wsConfig);
-    const triggers = optional(checkTriggers(wsConfig, process.env, spec.name));
+    const triggers = [
+      ...optional(checkTriggers(wsConfig, process.env, spec.name)),
+      ...(await checkTriggerForges(wsConfig.triggers, process.env)),
+    ];
     for (const r of [...checks, ...(isolation ? [isolation] : []), sandbox, control, ...triggers]) {
       results.push({ ...r, name: `${r.name} ${spec.name}` });
     }

@@ -35,6 +35,12 @@ export function triggerProblems(
     if (tokenEnv !== undefined && !env[tokenEnv]) {
       problems.push(`${at}: the environment variable ${tokenEnv} (push.tokenEnv) is not set.`);
     }
+    const forgeEnv = t.result?.comment === true ? t.result.forge.tokenEnv : undefined;
+    if (forgeEnv !== undefined && !env[forgeEnv]) {
+      problems.push(
+        `${at}: the environment variable ${forgeEnv} (result.forge.tokenEnv) is not set.`,
+      );
+    }
     if (sandboxName(config.claude.sandbox) === "off" && !t.allowUnsandboxed) {
       problems.push(
         `${at}: a webhook's payload is written by strangers, and claude.sandbox is off: set ` +

@@ -7,6 +7,7 @@ import { readEvent, type TriggerEvent } from "./event.js";
 import { filterEvent, isPing } from "./filters.js";
 import { fire, firingMessage } from "./fire.js";
 import { manualEvent } from "./manual.js";
+import { ResultPoster } from "./result-poster.js";
 import { verifyDelivery, type Headers } from "./verify.js";
 
 /**
@@ -43,6 +44,8 @@ interface ReceiverOptions {
   readonly onFiring?: (trigger: string, firing: LastFiring) => void;
   /** Unix milliseconds (the hmac timestamp's tolerance). */
   readonly now?: () => number;
+  /** The console's URL (`<publicUrl>/console/`): result comments link each task there. */
+  readonly consoleUrl?: string;
 }
 
 /** The status of each outcome (404, 413 are the binding's: no trigger, body too large). */
@@ -61,6 +64,7 @@ export class TriggerReceiver {
   private readonly secrets = new Map<string, string>();
   private readonly firings: Counter<"trigger" | "outcome">;
   private readonly now: () => number;
+  private readonly results: ResultPoster;
 
   constructor(private readonly o: ReceiverOptions) {
     for (const [name, t] of Object.entries(o.triggers)) {
@@ -69,6 +73,12 @@ export class TriggerReceiver {
       if (secret) this.secrets.set(name, secret);
     }
     this.now = o.now ?? Date.now;
+    this.results = new ResultPoster({
+      handler: o.handler,
+      env: o.env,
+      logger: o.logger,
+      consoleUrl: o.consoleUrl ?? "/console/",
+    });
     this.firings = new Counter({
       name: "claude_a2a_trigger_firings_total",
       help: "Webhook deliveries by trigger and outcome (started, duplicate, filtered, budget…).",
@@ -139,6 +149,11 @@ export class TriggerReceiver {
     const firing = await fire(this.o.handler, name, message, event.deliveryId, push);
     switch (firing.outcome) {
       case "started":
+        this.results.watch(name, trigger, event, firing.taskId);
+        return this.answer(name, event.deliveryId, firing.outcome, {
+          taskId: firing.taskId,
+          contextId: firing.contextId,
+        });
       case "duplicate":
         return this.answer(name, event.deliveryId, firing.outcome, {
           taskId: firing.taskId,

@@ -92,6 +92,11 @@ export interface HarnessOptions {
   readonly logger?: Logger;
   /** Runs in the workspace before the first server starts (e.g. `git init` it). */
   readonly beforeStart?: (cwd: string) => Promise<void>;
+  /**
+   * Variables the server's own environment holds beside the runtime's (a token it must keep
+   * from Claude): added to the environment the server hands its Claude Code children.
+   */
+  readonly serverEnv?: Readonly<Record<string, string>>;
 }
 
 export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2AHarness> {
@@ -120,7 +125,7 @@ export async function startA2AHarness(options: HarnessOptions = {}): Promise<A2A
     const server = await startServer({
       config,
       logger,
-      claudeEnv: bench.sandbox.env,
+      claudeEnv: { ...bench.sandbox.env, ...options.serverEnv },
       sdkOptions: { stderr: (d) => bench.stderr.push(d) },
       queryFactory: options.queryFactory?.(seen.queryFactory) ?? seen.queryFactory,
       ...(inbox && { inbox }),
