@@ -12,6 +12,9 @@ import { ensureDatabase, scopedUrl } from "../store/postgres-scope.js";
 import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { triggerProblems } from "../triggers/policy.js";
 import { TriggerReceiver } from "../triggers/receiver.js";
+import type { Scheduler } from "../triggers/schedule/scheduler.js";
+import { triggersOfKind } from "../config/triggers-schema.js";
+import { openSchedules, type Schedules } from "./schedules.js";
 
 /**
  * The agents one server serves: the one of `claude.cwd` at the root, or one per workspace
@@ -32,6 +35,11 @@ export interface ServedAgent {
   allows(caller: Caller): boolean;
   /** Its webhook triggers, when it has any (docs/triggers.md). */
   readonly hooks?: TriggerReceiver;
+  /**
+   * Its schedules, when it has any (docs/triggers.md "Schedules"): `names()`, `nextFiring(name)`,
+   * `lastFiring(name)` and `fireNow(name)` for the operator's surface. Started once it serves.
+   */
+  readonly schedules?: Scheduler;
 }
 
 export interface ServedAgents {
@@ -122,7 +130,7 @@ async function served(
     throw new StartupError(named(`server.compat.v03: ${(err as Error).message}`));
   }
   const hooks =
-    Object.keys(o.config.triggers).length === 0
+    triggersOfKind(o.config.triggers, "webhook").length === 0
       ? undefined
       : new TriggerReceiver({
           triggers: o.config.triggers,
@@ -131,12 +139,40 @@ async function served(
           logger: o.logger.child({ component: "triggers" }),
           registry: agent.metrics.registry,
         });
+  const schedules = await openSchedules({
+    config: o.config,
+    agent,
+    logger: o.logger.child({ component: "triggers" }),
+    stateDir: o.stateDir,
+    workspace: name,
+    clock: o.clock,
+    timers: o.timers,
+  }).catch(async (err: unknown) => {
+    await agent.close();
+    throw new StartupError(named(`triggers: ${(err as Error).message}`));
+  });
   return {
     name,
     config: o.config,
-    agent,
+    // The schedules stop firing before the sessions end, and their rows close before the store.
+    agent: schedules ? withSchedules(agent, schedules) : agent,
     ...(compatV03 && { compatV03 }),
     allows,
     ...(hooks && { hooks }),
+    ...(schedules && { schedules: schedules.scheduler }),
+  };
+}
+
+function withSchedules(agent: Agent, schedules: Schedules): Agent {
+  return {
+    ...agent,
+    closeSessions: async () => {
+      await schedules.close();
+      await agent.closeSessions();
+    },
+    close: async () => {
+      await schedules.close();
+      await agent.close();
+    },
   };
 }
