@@ -1,6 +1,6 @@
 /**
  * A schedule's firings (docs/triggers.md "Schedules"), one row each in the task store's database
- * (SQLite or PostgreSQL; the memory store's in a SQLite file of its own). The row's key is the
+ * (SQLite or PostgreSQL; the memory store's in its session map's SQLite file). The row's key is the
  * workspace, the trigger and the firing: inserting it is the claim, and a conflict means another
  * instance of a fleet, or an earlier run of this server, fired it already. No timer race decides.
  */
@@ -10,14 +10,12 @@ import BetterSqlite3 from "better-sqlite3";
 import { Kysely, SqliteDialect, type Migration } from "kysely";
 import { openDatabase, type DatabaseSpec } from "./database.js";
 import { migrateOwnTables } from "./own-migrations.js";
+import { SESSIONS_DB_FILE } from "./session-map.js";
 import { underSchemaLock } from "./schema-lock.js";
 
 export const FIRINGS_TABLE = "claude_a2a_trigger_firings";
 const LEDGER_TABLE = "claude_a2a_trigger_firings_migrations";
 const LOCK_TABLE = "claude_a2a_trigger_firings_migrations_lock";
-
-/** The memory store's file of firings, beside its session map (relative to the state dir). */
-export const FIRINGS_DB_FILE = join(".claude", "claude-a2a.firings.db");
 
 /**
  * `scheduled`: a period of the cron; `manual`: fired by an operator (its key is its own);
@@ -203,15 +201,20 @@ export async function openStoreFiringRows(
   }
 }
 
-/** The memory store's rows: `<stateDir>/.claude/claude-a2a.firings.db`, closed by `close()`. */
+/**
+ * The memory store's rows: in its session map's SQLite file (`SESSIONS_DB_FILE` of the state
+ * dir), on a connection of their own that `close()` ends.
+ */
 export async function openLocalFiringRows(
   stateDir: string,
   workspace: string,
 ): Promise<FiringRows> {
-  const file = join(stateDir, FIRINGS_DB_FILE);
+  const file = join(stateDir, SESSIONS_DB_FILE);
   await mkdir(dirname(file), { recursive: true });
   const connection = new BetterSqlite3(file);
   connection.pragma("journal_mode = WAL");
+  // The map writes on a connection of its own: wait for it rather than fail.
+  connection.pragma("busy_timeout = 5000");
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: connection }) });
   try {
     await migrateFiringRows(db);

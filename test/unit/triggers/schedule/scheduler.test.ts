@@ -16,11 +16,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Timers } from "../../../../src/common/timers.js";
 import { resolveConfig } from "../../../../src/config/load.js";
 import { openDatabase } from "../../../../src/store/database.js";
-import {
-  FIRINGS_DB_FILE,
-  openLocalFiringRows,
-  type FiringRows,
-} from "../../../../src/store/firing-rows.js";
+import { openLocalFiringRows, type FiringRows } from "../../../../src/store/firing-rows.js";
+import { SESSIONS_DB_FILE } from "../../../../src/store/session-map.js";
 import { Scheduler } from "../../../../src/triggers/schedule/scheduler.js";
 
 /** Timers that fire only when the test says. */
@@ -125,7 +122,7 @@ async function counted(registry: Registry, outcome: string): Promise<number> {
 }
 
 async function rowCount(): Promise<number> {
-  const { db } = await openDatabase({ type: "sqlite", file: join(dir, FIRINGS_DB_FILE) });
+  const { db } = await openDatabase({ type: "sqlite", file: join(dir, SESSIONS_DB_FILE) });
   try {
     const { rows } = await sql<{
       n: number;
