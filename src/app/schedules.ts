@@ -50,11 +50,14 @@ export async function openSchedules(o: SchedulesOptions): Promise<Schedules | un
     ...(o.clock && { clock: o.clock }),
     ...(o.timers && { timers: o.timers }),
   });
+  let closing: Promise<void> | undefined;
   return {
     scheduler,
-    close: async () => {
-      await scheduler.stop();
-      await rows.close();
-    },
+    // Once: the server calls it when its sessions close, and again when the agent does.
+    close: () =>
+      (closing ??= (async () => {
+        await scheduler.stop();
+        await rows.close();
+      })()),
   };
 }

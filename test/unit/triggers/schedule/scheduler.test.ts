@@ -19,6 +19,7 @@ import { openDatabase } from "../../../../src/store/database.js";
 import { openLocalFiringRows, type FiringRows } from "../../../../src/store/firing-rows.js";
 import { SESSIONS_DB_FILE } from "../../../../src/store/session-map.js";
 import { Scheduler } from "../../../../src/triggers/schedule/scheduler.js";
+import { CallerLimitError } from "../../../../src/a2a/handler/limit-error.js";
 
 /** Timers that fire only when the test says. */
 class ManualTimers implements Timers {
@@ -41,9 +42,12 @@ class ManualTimers implements Timers {
 /** What a request handler was sent, answered with a task that holds the message. */
 class Recorder {
   readonly sent: { message: Message; caller: unknown }[] = [];
+  /** Thrown by the next sends instead of answering (a limit's refusal). */
+  refuse: Error | undefined;
   readonly handler = {
     sendMessage: (params: { message: Message }, context: { state: Map<string, unknown> }) => {
       this.sent.push({ message: params.message, caller: context.state.get("caller") });
+      if (this.refuse) return Promise.reject(this.refuse);
       const task: Task = {
         id: `task-${this.sent.length}`,
         contextId: params.message.contextId || `ctx-${this.sent.length}`,
@@ -262,5 +266,28 @@ describe("a schedule on the clock seam", () => {
       reason: 'No schedule "nope" in this workspace.',
     });
     expect(recorder.sent).toHaveLength(1);
+  });
+
+  it("a period its daily budget refuses starts nothing, and is recorded and counted as budget", async () => {
+    now = at("2026-01-01T02:59:00Z");
+    const { s, recorder, timers, registry } = await scheduler("skip");
+    recorder.refuse = new CallerLimitError(
+      "trigger:deps",
+      { limit: "dailyBudgetUsd", max: 1, spentUsd: 1.2, resetsAt: at("2026-01-02T00:00:00Z") },
+      now,
+    );
+    await s.start();
+    now = at("2026-01-01T03:00:00Z");
+    timers.fireAll();
+    await s.settled();
+    expect(await counted(registry, "budget")).toBe(1);
+    expect(await counted(registry, "started")).toBe(0);
+    expect(await s.lastFiring("deps")).toMatchObject({ kind: "scheduled", outcome: "budget" });
+    // The next period tries again.
+    recorder.refuse = undefined;
+    now = at("2026-01-02T03:00:00Z");
+    timers.fireAll();
+    await s.settled();
+    expect(await counted(registry, "started")).toBe(1);
   });
 });
