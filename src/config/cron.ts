@@ -18,16 +18,11 @@ export function timeZoneProblem(timeZone: string): string | undefined {
   }
 }
 
-/** Why `cron` is not a usable expression (in `timeZone`), or undefined. Pure. */
-export function cronProblem(cron: string, timeZone?: string): string | undefined {
-  if (timeZone !== undefined && timeZoneProblem(timeZone) !== undefined) return undefined;
+/** Why `cron` is not a usable expression, or undefined (the same in every time zone). Pure. */
+export function cronProblem(cron: string): string | undefined {
   let job: Cron;
   try {
-    job = new Cron(cron, {
-      paused: true,
-      mode: CRON_MODE,
-      ...(timeZone && { timezone: timeZone }),
-    });
+    job = new Cron(cron, { paused: true, mode: CRON_MODE, timezone: "UTC" });
   } catch (err) {
     const why = (err as Error).message.replace(/^CronPattern: /, "");
     return (

@@ -155,51 +155,49 @@ function scheduleTemplateProblem(template: string): string | undefined {
   return templateProblem(template);
 }
 
-const scheduleSchema = z
-  .strictObject({
-    kind: z.literal("schedule"),
-    cron: z
-      .string({ error: "expected a cron expression" })
-      .describe(
-        'When it fires: five fields ("0 3 * * *": 03:00 every day), or six with seconds first.',
-      ),
-    timeZone: z
-      .string({ error: "expected a time zone" })
-      .refine((t) => timeZoneProblem(t) === undefined, {
-        error: (i) => timeZoneProblem(i.input as string),
-      })
-      .optional()
-      .describe('The IANA time zone the cron is read in ("Europe/Paris"). Unset: UTC.'),
-    catchUp: z
-      .enum(["skip", "once"], { error: 'expected "skip" or "once"' })
-      .default("skip")
-      .describe(
-        'Firings missed while no server ran: "skip" fires none of them, "once" fires one (the ' +
-          "latest) when the server starts.",
-      ),
-    prompt: name()
-      .refine((t) => scheduleTemplateProblem(t) === undefined, {
-        error: (i) => scheduleTemplateProblem(i.input as string),
-      })
-      .describe(
-        "The task's prompt: the operator's own text, with {{schedule.time}}, {{schedule.name}}… " +
-          "(docs/triggers.md).",
-      ),
-    conversation: z
-      .enum(["new", "same"], { error: 'expected "new" or "same"' })
-      .default("new")
-      .describe(
-        '"new": each firing a conversation of its own; "same": every firing continues one ' +
-          "conversation, the schedule's.",
-      ),
-    permissions: webhookSchema.shape.permissions,
-    push: webhookSchema.shape.push,
-    limits: webhookSchema.shape.limits,
-  })
-  .superRefine((s, ctx) => {
-    const problem = cronProblem(s.cron, s.timeZone);
-    if (problem !== undefined) ctx.addIssue({ code: "custom", path: ["cron"], message: problem });
-  });
+const scheduleSchema = z.strictObject({
+  kind: z.literal("schedule"),
+  cron: z
+    .string({ error: "expected a cron expression" })
+    .refine((c) => cronProblem(c) === undefined, {
+      error: (i) => cronProblem(i.input as string),
+    })
+    .describe(
+      'When it fires: five fields ("0 3 * * *": 03:00 every day), or six with seconds first.',
+    ),
+  timeZone: z
+    .string({ error: "expected a time zone" })
+    .refine((t) => timeZoneProblem(t) === undefined, {
+      error: (i) => timeZoneProblem(i.input as string),
+    })
+    .optional()
+    .describe('The IANA time zone the cron is read in ("Europe/Paris"). Unset: UTC.'),
+  catchUp: z
+    .enum(["skip", "once"], { error: 'expected "skip" or "once"' })
+    .default("skip")
+    .describe(
+      'Firings missed while no server ran: "skip" fires none of them, "once" fires one (the ' +
+        "latest) when the server starts.",
+    ),
+  prompt: name()
+    .refine((t) => scheduleTemplateProblem(t) === undefined, {
+      error: (i) => scheduleTemplateProblem(i.input as string),
+    })
+    .describe(
+      "The task's prompt: the operator's own text, with {{schedule.time}}, {{schedule.name}}… " +
+        "(docs/triggers.md).",
+    ),
+  conversation: z
+    .enum(["new", "same"], { error: 'expected "new" or "same"' })
+    .default("new")
+    .describe(
+      '"new": each firing a conversation of its own; "same": every firing continues one ' +
+        "conversation, the schedule's.",
+    ),
+  permissions: webhookSchema.shape.permissions,
+  push: webhookSchema.shape.push,
+  limits: webhookSchema.shape.limits,
+});
 
 const triggerSchema = z.discriminatedUnion("kind", [webhookSchema, scheduleSchema], {
   error: 'expected "kind" to be "webhook" or "schedule"',

@@ -47,6 +47,19 @@ describe("schedules in the config", () => {
     expect(message).toContain(expected);
   });
 
+  it("names every bad key at once: cron, time zone and prompt", () => {
+    const message = messageOf(() =>
+      resolve({
+        triggers: {
+          deps: { ...schedule, cron: "0 25 * * *", timeZone: "Europe/Pariss", prompt: "{{x}}" },
+        },
+      }),
+    );
+    expect(message).toContain("triggers.deps.cron");
+    expect(message).toContain("triggers.deps.timeZone");
+    expect(message).toContain("triggers.deps.prompt");
+  });
+
   it("needs neither the sandbox nor idempotent sends: its prompt is the operator's", () => {
     const config = resolve({ triggers: { deps: schedule }, replay: { enabled: false } });
     expect(triggerProblems(config, {}, undefined)).toEqual([]);
