@@ -14,6 +14,9 @@ import { triggerProblems } from "../triggers/policy.js";
 import { TriggerReceiver } from "../triggers/receiver.js";
 import { LastFirings, TriggerOperations } from "../triggers/operations.js";
 import { operatorScopes } from "../identity/operators.js";
+import type { Scheduler } from "../triggers/schedule/scheduler.js";
+import { triggersOfKind } from "../config/triggers-schema.js";
+import { openSchedules, type Schedules } from "./schedules.js";
 
 /**
  * The agents one server serves: the one of `claude.cwd` at the root, or one per workspace
@@ -36,6 +39,11 @@ export interface ServedAgent {
   readonly hooks?: TriggerReceiver;
   /** Its triggers as an operator sees and fires them (`<base>/triggers`). */
   readonly triggers: TriggerOperations;
+  /**
+   * Its schedules, when it has any (docs/triggers.md "Schedules"): `names()`, `nextFiring(name)`,
+   * `lastFiring(name)` and `fireNow(name)` for the operator's surface. Started once it serves.
+   */
+  readonly schedules?: Scheduler;
 }
 
 export interface ServedAgents {
@@ -127,7 +135,7 @@ async function served(
   }
   const lastFirings = new LastFirings();
   const hooks =
-    Object.keys(o.config.triggers).length === 0
+    triggersOfKind(o.config.triggers, "webhook").length === 0
       ? undefined
       : new TriggerReceiver({
           triggers: o.config.triggers,
@@ -138,6 +146,18 @@ async function served(
           onFiring: lastFirings.record,
           consoleUrl: `${o.config.server.publicUrl}/console/`,
         });
+  const schedules = await openSchedules({
+    config: o.config,
+    agent,
+    logger: o.logger.child({ component: "triggers" }),
+    stateDir: o.stateDir,
+    workspace: name,
+    clock: o.clock,
+    timers: o.timers,
+  }).catch(async (err: unknown) => {
+    await agent.close();
+    throw new StartupError(named(`triggers: ${(err as Error).message}`));
+  });
   const triggers = new TriggerOperations({
     triggers: o.config.triggers,
     workspace: name,
@@ -149,14 +169,31 @@ async function served(
     handler: agent.requestHandler,
     receiver: hooks,
     lastFirings,
+    ...(schedules && { schedules: schedules.scheduler }),
   });
   return {
     name,
     config: o.config,
-    agent,
+    // The schedules stop firing before the sessions end, and their rows close before the store.
+    agent: schedules ? withSchedules(agent, schedules) : agent,
     ...(compatV03 && { compatV03 }),
     allows,
     ...(hooks && { hooks }),
     triggers,
+    ...(schedules && { schedules: schedules.scheduler }),
+  };
+}
+
+function withSchedules(agent: Agent, schedules: Schedules): Agent {
+  return {
+    ...agent,
+    closeSessions: async () => {
+      await schedules.close();
+      await agent.closeSessions();
+    },
+    close: async () => {
+      await schedules.close();
+      await agent.close();
+    },
   };
 }

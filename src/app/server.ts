@@ -156,6 +156,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   );
   // Serving: each session map's startup sweep begins now, in the background.
   for (const agent of agents) agent.pool.sweepStaleSessions();
+  // And the schedules: what they missed while no server ran first, then their timers.
+  for (const a of served.agents) await a.schedules?.start();
 
   let closing: Promise<void> | undefined;
   return {

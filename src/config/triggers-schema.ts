@@ -2,6 +2,7 @@ import { z } from "zod";
 import { forgeSchema } from "./forge-schema.js";
 import { limitValuesSchema, type LimitsConfig } from "./limits-schema.js";
 import { byteSize, httpUrl, name, names, positiveInt } from "./schema-parts.js";
+import { cronProblem, timeZoneProblem } from "./cron.js";
 import { WORKSPACE_NAME } from "./workspace-names.js";
 
 /**
@@ -151,8 +152,74 @@ const webhookSchema = z.strictObject({
   result: resultSchema.optional(),
 });
 
-const triggerSchema = z.discriminatedUnion("kind", [webhookSchema], {
-  error: 'expected "kind" to be "webhook"',
+/** The variables of a schedule's prompt (docs/triggers.md "Schedules"); no other is known. */
+export const SCHEDULE_VARIABLES = [
+  "trigger",
+  "schedule.name",
+  "schedule.time",
+  "schedule.localTime",
+  "schedule.timeZone",
+  "schedule.cron",
+  "schedule.firing",
+] as const;
+
+/** A variable of a schedule's template that is not one of its own, named, or undefined. Pure. */
+function scheduleTemplateProblem(template: string): string | undefined {
+  const known: readonly string[] = SCHEDULE_VARIABLES;
+  for (const [, variable] of template.matchAll(TEMPLATE_VARIABLE)) {
+    if (variable !== undefined && !known.includes(variable)) {
+      return `{{${variable}}} is not a schedule's variable: use ${SCHEDULE_VARIABLES.map((v) => `{{${v}}}`).join(", ")}`;
+    }
+  }
+  return templateProblem(template);
+}
+
+const scheduleSchema = z.strictObject({
+  kind: z.literal("schedule"),
+  cron: z
+    .string({ error: "expected a cron expression" })
+    .refine((c) => cronProblem(c) === undefined, {
+      error: (i) => cronProblem(i.input as string),
+    })
+    .describe(
+      'When it fires: five fields ("0 3 * * *": 03:00 every day), or six with seconds first.',
+    ),
+  timeZone: z
+    .string({ error: "expected a time zone" })
+    .refine((t) => timeZoneProblem(t) === undefined, {
+      error: (i) => timeZoneProblem(i.input as string),
+    })
+    .optional()
+    .describe('The IANA time zone the cron is read in ("Europe/Paris"). Unset: UTC.'),
+  catchUp: z
+    .enum(["skip", "once"], { error: 'expected "skip" or "once"' })
+    .default("skip")
+    .describe(
+      'Firings missed while no server ran: "skip" fires none of them, "once" fires one (the ' +
+        "latest) when the server starts.",
+    ),
+  prompt: name()
+    .refine((t) => scheduleTemplateProblem(t) === undefined, {
+      error: (i) => scheduleTemplateProblem(i.input as string),
+    })
+    .describe(
+      "The task's prompt: the operator's own text, with {{schedule.time}}, {{schedule.name}}… " +
+        "(docs/triggers.md).",
+    ),
+  conversation: z
+    .enum(["new", "same"], { error: 'expected "new" or "same"' })
+    .default("new")
+    .describe(
+      '"new": each firing a conversation of its own; "same": every firing continues one ' +
+        "conversation, the schedule's.",
+    ),
+  permissions: webhookSchema.shape.permissions,
+  push: webhookSchema.shape.push,
+  limits: webhookSchema.shape.limits,
+});
+
+const triggerSchema = z.discriminatedUnion("kind", [webhookSchema, scheduleSchema], {
+  error: 'expected "kind" to be "webhook" or "schedule"',
 });
 
 /** The triggers by name, without a default (a workspace's section: unset is none). */
@@ -171,6 +238,7 @@ export const triggersSchema = triggerEntriesSchema.default({});
 
 export type TriggersConfig = z.output<typeof triggersSchema>;
 export type WebhookTrigger = z.output<typeof webhookSchema>;
+export type ScheduleTrigger = z.output<typeof scheduleSchema>;
 export type TriggerFilters = z.output<typeof filtersSchema>;
 
 /**
@@ -187,8 +255,18 @@ export function withTriggerLimits(limits: LimitsConfig, triggers: TriggersConfig
 /** The variables of the server's own secrets its triggers name, kept from Claude's environment. Pure. */
 export function triggerSecretVariables(triggers: TriggersConfig): string[] {
   return Object.values(triggers).flatMap((t) => [
-    t.secretEnv,
+    ...(t.kind === "webhook" ? [t.secretEnv] : []),
     ...(t.push?.tokenEnv === undefined ? [] : [t.push.tokenEnv]),
-    ...(t.result === undefined ? [] : [t.result.forge.tokenEnv]),
+    ...(t.kind === "webhook" && t.result !== undefined ? [t.result.forge.tokenEnv] : []),
   ]);
+}
+
+/** The triggers of one kind, by name, in the config's order. Pure. */
+export function triggersOfKind<K extends TriggersConfig[string]["kind"]>(
+  triggers: TriggersConfig,
+  kind: K,
+): [string, Extract<TriggersConfig[string], { kind: K }>][] {
+  return Object.entries(triggers).filter(
+    (e): e is [string, Extract<TriggersConfig[string], { kind: K }>] => e[1].kind === kind,
+  );
 }

@@ -1,5 +1,5 @@
 import type { ForgeConfig, RemoteConfig } from "../config/forge-schema.js";
-import type { TriggersConfig } from "../config/triggers-schema.js";
+import { triggersOfKind, type TriggersConfig } from "../config/triggers-schema.js";
 import { reachRemote } from "../delivery/push/reach-remote.js";
 import type { FetchLike } from "../forge/http.js";
 import { openForge } from "../forge/open.js";
@@ -70,7 +70,7 @@ export async function checkTriggerForges(
   fetchImpl?: FetchLike,
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
-  for (const [trigger, t] of Object.entries(triggers)) {
+  for (const [trigger, t] of triggersOfKind(triggers, "webhook")) {
     if (t.result?.comment !== true) continue;
     results.push(
       await checkForge(`forge triggers.${trigger}.result`, t.result.forge, env, fetchImpl),

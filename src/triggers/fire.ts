@@ -18,7 +18,7 @@ import { renderPrompt } from "./template.js";
 /** The attached payload's file name (in the task's inbox folder). */
 const PAYLOAD_FILE = "payload.json";
 
-type Firing =
+export type Firing =
   | { readonly outcome: "started"; readonly taskId: string; readonly contextId: string }
   | { readonly outcome: "duplicate"; readonly taskId: string; readonly contextId: string }
   | { readonly outcome: "budget" | "limited" | "refused"; readonly reason: string };

@@ -4,13 +4,14 @@ import type { TriggersConfig } from "../config/triggers-schema.js";
 import type { LastFiring, TriggersListing } from "../contract/triggers.js";
 import { CallerUser, callerName, ownerKey, type Caller } from "../identity/caller.js";
 import type { HookAnswer, TriggerReceiver } from "./receiver.js";
-import { firingOfTask, triggerStatus } from "./status.js";
+import type { Scheduler } from "./schedule/scheduler.js";
+import { firingOfRow, firingOfTask, scheduleAnswer, triggerStatus } from "./status.js";
 
 /**
  * A workspace's triggers as an operator sees and runs them (docs/triggers.md "Operating
  * triggers"): the listing with each trigger's last and next firing, and one firing now. The HTTP
- * route (`http/triggers-admin-route.ts`) serves it; schedules plug in through `nextFiring` and
- * `fireSchedule`.
+ * route (`http/triggers-admin-route.ts`) serves it. A schedule's last firing is its newest row
+ * (any instance's), its next the cron's, and its firing now the scheduler's.
  */
 
 export interface TriggerOperationsOptions {
@@ -25,10 +26,8 @@ export interface TriggerOperationsOptions {
   readonly receiver?: TriggerReceiver | undefined;
   /** What this process saw last of each trigger (the receiver's `onFiring`). */
   readonly lastFirings: LastFirings;
-  /** When a trigger fires next; undefined for a webhook (and by default for every trigger). */
-  readonly nextFiring?: (trigger: string) => Date | undefined;
-  /** A schedule's firing now (the webhooks' is the receiver's). */
-  readonly fireSchedule?: (trigger: string) => Promise<HookAnswer | undefined>;
+  /** Its schedules, when it has any (their next firing, last row, and a firing now). */
+  readonly schedules?: Pick<Scheduler, "nextFiring" | "lastFiring" | "fireNow">;
 }
 
 /** The last firing of each trigger this process saw, any outcome. */
@@ -62,8 +61,11 @@ export class TriggerOperations {
           name,
           trigger,
           workspace: this.o.workspace,
-          lastFiring: this.o.lastFirings.of(name) ?? (await this.newestFiring(name)),
-          nextFiring: this.o.nextFiring?.(name),
+          lastFiring:
+            trigger.kind === "schedule"
+              ? await this.scheduleFiring(name)
+              : (this.o.lastFirings.of(name) ?? (await this.newestFiring(name))),
+          nextFiring: trigger.kind === "schedule" ? this.o.schedules?.nextFiring(name) : undefined,
         }),
       ),
     );
@@ -77,7 +79,17 @@ export class TriggerOperations {
     switch (trigger.kind) {
       case "webhook":
         return this.o.receiver?.fireNow(name);
+      case "schedule": {
+        const fired = await this.o.schedules?.fireNow(name);
+        return fired && scheduleAnswer(name, fired);
+      }
     }
+  }
+
+  /** A schedule's newest row, sent by any instance (none: never fired). */
+  private async scheduleFiring(name: string): Promise<LastFiring | undefined> {
+    const row = await this.o.schedules?.lastFiring(name);
+    return row && firingOfRow(row);
   }
 
   /** The newest task of the trigger's caller, as its last firing (none: never fired). */

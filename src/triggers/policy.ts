@@ -17,7 +17,7 @@ export function triggerPrompts(
 /**
  * Why this workspace's triggers cannot start, one sentence each naming the trigger, or none: its
  * secret's (or push token's) variable unset or empty, a webhook without the sandbox (and no allowUnsandboxed),
- * idempotent sends off (a retried delivery would start a second task). Pure.
+ * idempotent sends off with a webhook (a retried delivery would start a second task). Pure.
  */
 export function triggerProblems(
   config: Pick<Config, "triggers" | "claude" | "replay">,
@@ -28,13 +28,16 @@ export function triggerProblems(
   return Object.entries(config.triggers).flatMap(([name, t]) => {
     const problems: string[] = [];
     const at = `${where}.${name}`;
-    if (!env[t.secretEnv]) {
+    if (t.kind === "webhook" && !env[t.secretEnv]) {
       problems.push(`${at}: the environment variable ${t.secretEnv} (secretEnv) is not set.`);
     }
     const tokenEnv = t.push?.tokenEnv;
     if (tokenEnv !== undefined && !env[tokenEnv]) {
       problems.push(`${at}: the environment variable ${tokenEnv} (push.tokenEnv) is not set.`);
     }
+    // A schedule's prompt is the operator's own text, and its firing row keeps it to one task:
+    // neither the sandbox nor idempotent sends are its conditions (docs/triggers.md "Schedules").
+    if (t.kind === "schedule") return problems;
     const forgeEnv = t.result?.comment === true ? t.result.forge.tokenEnv : undefined;
     if (forgeEnv !== undefined && !env[forgeEnv]) {
       problems.push(

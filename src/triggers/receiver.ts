@@ -1,11 +1,16 @@
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { Counter, type Registry } from "prom-client";
-import type { TriggersConfig, WebhookTrigger } from "../config/triggers-schema.js";
+import type { Registry } from "prom-client";
+import {
+  triggersOfKind,
+  type TriggersConfig,
+  type WebhookTrigger,
+} from "../config/triggers-schema.js";
 import type { FiringOutcome, LastFiring } from "../contract/triggers.js";
 import { readEvent, type TriggerEvent } from "./event.js";
 import { filterEvent, isPing } from "./filters.js";
 import { fire, firingMessage } from "./fire.js";
+import { firingCounter, type FiringCounter } from "./firing-metric.js";
 import { manualEvent } from "./manual.js";
 import { ResultPoster } from "./result-poster.js";
 import { verifyDelivery, type Headers } from "./verify.js";
@@ -62,12 +67,12 @@ const STATUS: Readonly<Record<Outcome, number>> = {
 
 export class TriggerReceiver {
   private readonly secrets = new Map<string, string>();
-  private readonly firings: Counter<"trigger" | "outcome">;
+  private readonly firings: FiringCounter;
   private readonly now: () => number;
   private readonly results: ResultPoster;
 
   constructor(private readonly o: ReceiverOptions) {
-    for (const [name, t] of Object.entries(o.triggers)) {
+    for (const [name, t] of triggersOfKind(o.triggers, "webhook")) {
       const secret = o.env[t.secretEnv];
       // Checked at startup (policy.ts): a trigger without its secret never gets this far.
       if (secret) this.secrets.set(name, secret);
@@ -79,17 +84,13 @@ export class TriggerReceiver {
       logger: o.logger,
       consoleUrl: o.consoleUrl ?? "/console/",
     });
-    this.firings = new Counter({
-      name: "claude_a2a_trigger_firings_total",
-      help: "Webhook deliveries by trigger and outcome (started, duplicate, filtered, budget…).",
-      labelNames: ["trigger", "outcome"],
-      registers: [o.registry],
-    });
+    this.firings = firingCounter(o.registry);
   }
 
-  /** The trigger of this name, if the workspace has one. */
+  /** The webhook trigger of this name, if the workspace has one (a schedule has no path). */
   trigger(name: string): WebhookTrigger | undefined {
-    return Object.hasOwn(this.o.triggers, name) ? this.o.triggers[name] : undefined;
+    const t = Object.hasOwn(this.o.triggers, name) ? this.o.triggers[name] : undefined;
+    return t?.kind === "webhook" ? t : undefined;
   }
 
   /** Counts and logs a delivery refused before it reached `receive` (413). */

@@ -2,6 +2,9 @@ import type { Task } from "@a2a-js/sdk";
 import { WORKSPACES_PATH } from "../config/workspaces.js";
 import type { TriggersConfig } from "../config/triggers-schema.js";
 import { HOOKS_PATH, type LastFiring, type TriggerStatus } from "../contract/triggers.js";
+import type { FiringRow } from "../store/firing-rows.js";
+import type { HookAnswer } from "./receiver.js";
+import type { ScheduleFiringResult } from "./schedule/scheduler.js";
 
 /**
  * What the operator's listing says of each trigger (docs/triggers.md "Operating triggers"):
@@ -34,6 +37,62 @@ export function triggerStatus(o: {
   switch (o.trigger.kind) {
     case "webhook":
       return { ...common, kind: "webhook", path: webhookPath(o.workspace, o.name) };
+    case "schedule":
+      return {
+        ...common,
+        kind: "schedule",
+        cron: o.trigger.cron,
+        timeZone: o.trigger.timeZone ?? "UTC",
+      };
+  }
+}
+
+/**
+ * A schedule's last firing as its newest row tells it. A row still `claimed` is a send under way
+ * (or one a crash cut short): it is reported as started, without a task yet.
+ */
+export function firingOfRow(row: FiringRow): LastFiring | undefined {
+  const at = row.scheduledAt.toISOString();
+  const task = row.taskId === undefined ? {} : { taskId: row.taskId };
+  switch (row.outcome) {
+    case "claimed":
+      return { at, outcome: "started" };
+    case "started":
+    case "duplicate":
+    case "budget":
+    case "limited":
+    case "refused":
+      return { at, outcome: row.outcome, ...task };
+    case "skipped":
+    case "baseline":
+      return undefined;
+  }
+}
+
+/** An operator's firing of a schedule, answered as a webhook delivery's would be. */
+export function scheduleAnswer(name: string, fired: ScheduleFiringResult): HookAnswer | undefined {
+  switch (fired.outcome) {
+    case "not-found":
+      return undefined;
+    case "started":
+    case "duplicate":
+      return {
+        status: fired.outcome === "started" ? 202 : 200,
+        body: {
+          outcome: fired.outcome,
+          trigger: name,
+          eventId: fired.key,
+          taskId: fired.taskId,
+          contextId: fired.contextId,
+        },
+      };
+    case "budget":
+    case "limited":
+    case "refused":
+      return {
+        status: fired.outcome === "refused" ? 503 : 429,
+        body: { outcome: fired.outcome, trigger: name, eventId: fired.key, reason: fired.reason },
+      };
   }
 }
 

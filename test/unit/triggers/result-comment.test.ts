@@ -90,7 +90,8 @@ describe("its config", () => {
 
   it("takes a forge and defaults comment to true; refuses a bad forge", () => {
     const ok = trigger({ forge: { kind: "github", repository: "o/r", tokenEnv: "GH" } });
-    expect(ok.data?.fix?.result).toEqual({
+    const fix = ok.data?.fix;
+    expect(fix?.kind === "webhook" && fix.result).toEqual({
       comment: true,
       maxAnswerChars: 4000,
       forge: { kind: "github", repository: "o/r", tokenEnv: "GH" },
