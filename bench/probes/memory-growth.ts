@@ -63,7 +63,10 @@ try {
         }
         lines++;
         const db = await dbMb(sandbox.cwd);
-        console.log(`turn ${turn}: rss ${(await rssMb(server.pid)).toFixed(1)} MB, db ${db} MB`);
+        const maps = await mappedRss(server.pid);
+        console.log(
+          `turn ${turn}: rss ${(await rssMb(server.pid)).toFixed(1)} MB (${maps}), db ${db} MB`,
+        );
       }
       if (turn < turns) await blockingTurn(client, TURN_PROMPT, contextId);
     }
@@ -85,4 +88,23 @@ async function dbMb(cwd: string): Promise<string> {
     size(".claude/claude-a2a.db-wal"),
   ]);
   return `${(db / 2 ** 20).toFixed(1)} + wal ${(wal / 2 ** 20).toFixed(1)}`;
+}
+
+/**
+ * Resident memory by mapping, from `/proc/<pid>/smaps`: `[heap]` is the main thread's malloc
+ * (SQLite's pages, native buffers), `anon` V8's heap and other threads' malloc arenas.
+ */
+async function mappedRss(pid: number): Promise<string> {
+  const text = await readFile(`/proc/${pid}/smaps`, "latin1");
+  const kb = new Map<string, number>();
+  let name = "";
+  for (const line of text.split("\n")) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) name = head[1] === "" ? "anon" : (head[1] ?? "");
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && (name === "[heap]" || name === "anon")) {
+      kb.set(name, (kb.get(name) ?? 0) + Number(rss[1]));
+    }
+  }
+  return [...kb].map(([k, v]) => `${k} ${(v / 1024).toFixed(1)}`).join(", ");
 }
