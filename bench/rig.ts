@@ -67,10 +67,15 @@ export interface Rig {
     prepare?: (cwd: string, configDir: string) => Promise<void>,
     /** Another build's compiled CLI (`BENCH_BEFORE`); default: this checkout's. */
     cli?: string,
-    /** More of its environment (e.g. a trigger's secret). */
-    env?: Record<string, string>,
+    /** More node flags and environment for it (e.g. `bench/memory-probe.js` preloaded). */
+    extra?: ServerExtras,
   ): Promise<ExtraServer>;
   close(): Promise<void>;
+}
+
+export interface ServerExtras {
+  readonly nodeArgs?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** A graceful stop (a CPU profile is written then), bounded; then SIGKILL. */
@@ -93,7 +98,7 @@ async function startExtraServer(
   config: ConfigInput,
   prepare?: (cwd: string, configDir: string) => Promise<void>,
   cli?: string,
-  env: Record<string, string> = {},
+  extra: ServerExtras = {},
 ): Promise<ExtraServer> {
   const sandbox = await createRuntimeSandbox({ modelUrl });
   try {
@@ -105,9 +110,9 @@ async function startExtraServer(
       built,
       cwd: sandbox.cwd,
       port: await freePort(),
-      env: { ...sandbox.env, ...env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info" },
+      env: { ...sandbox.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info", ...extra.env },
       ...(cli !== undefined && { cli }),
-      nodeArgs: profileArgs(),
+      nodeArgs: [...profileArgs(), ...(extra.nodeArgs ?? [])],
     });
     const startMs = performance.now() - spawned;
     const client = await new ClientFactory().createFromUrl(server.url);
@@ -222,8 +227,8 @@ export async function startRig(): Promise<Rig> {
     }),
     serverClaudePids: () => processesWithConfigDir(serverSandbox.configDir),
     directClaudePids: () => processesWithConfigDir(directSandbox.configDir),
-    extraServer: (config, prepare, cli, env) =>
-      startExtraServer(model.url, built, config, prepare, cli, env),
+    extraServer: (config, prepare, cli, extra) =>
+      startExtraServer(model.url, built, config, prepare, cli, extra),
     async close() {
       await stopServer(server);
       await killSandboxProcesses(serverSandbox.configDir);

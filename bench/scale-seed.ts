@@ -6,8 +6,11 @@
  * its turn repeated to the length wanted, ids renumbered.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { DEFAULT_SQLITE_PATH } from "../src/config/schema.js";
+import { SESSIONS_TABLE } from "../src/store/session-rows.js";
 
 const SESSIONS_FILE = join(".claude", "claude-a2a.sessions.json");
 
@@ -25,10 +28,7 @@ export const projectSlug = (cwd: string): string => cwd.replace(/[^a-zA-Z0-9]/g,
 
 /** Reads the template from a workspace where one conversation has run one turn. */
 export async function readTemplate(cwd: string, configDir: string): Promise<Template> {
-  const map = JSON.parse(await readFile(join(cwd, SESSIONS_FILE), "utf8")) as {
-    sessions: Record<string, { sessionId: string }>;
-  };
-  const [key, entry] = Object.entries(map.sessions)[0] ?? [];
+  const [key, entry] = (await mappedConversations(cwd))[0] ?? [];
   if (key === undefined || entry === undefined) throw new Error("scale: no conversation mapped");
   const [owner] = JSON.parse(key) as [string, string];
   const projects = join(configDir, "projects");
@@ -41,6 +41,39 @@ export async function readTemplate(cwd: string, configDir: string): Promise<Temp
     }
   }
   throw new Error(`scale: no transcript of ${entry.sessionId}`);
+}
+
+/**
+ * The conversations a server has mapped: from its store's table (SQLite, where the map lives
+ * since issue 52), or from the map file an earlier build (`BENCH_BEFORE`) writes.
+ */
+async function mappedConversations(cwd: string): Promise<[string, { sessionId: string }][]> {
+  const file = join(cwd, DEFAULT_SQLITE_PATH);
+  const fromStore = await stat(file).then(
+    () => {
+      const db = new BetterSqlite3(file, { readonly: true });
+      try {
+        const rows = db.prepare(`SELECT conversation, session_id FROM ${SESSIONS_TABLE}`).all() as {
+          conversation: string;
+          session_id: string;
+        }[];
+        return rows.map((r): [string, { sessionId: string }] => [
+          r.conversation,
+          { sessionId: r.session_id },
+        ]);
+      } catch {
+        return []; // an earlier build's store: no such table
+      } finally {
+        db.close();
+      }
+    },
+    () => [],
+  );
+  if (fromStore.length > 0) return fromStore;
+  const map = JSON.parse(await readFile(join(cwd, SESSIONS_FILE), "utf8")) as {
+    sessions: Record<string, { sessionId: string }>;
+  };
+  return Object.entries(map.sessions);
 }
 
 /**

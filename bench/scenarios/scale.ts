@@ -5,18 +5,24 @@
  * - startup: spawn to serving (its CPU when `/healthz` first answers) with N resumable
  *   conversations, and with 100 resumable plus S whose transcripts are gone (stale);
  * - resuming turn: the first turn of a conversation T turns long, after a restart;
- * - RSS: the server's resident memory after 10 and after M turns of one conversation.
+ * - memory: the server's RSS, its JS heap and what is outside it, each read after a garbage
+ *   collection (`bench/server-memory.ts`), after 10 and after M turns of one conversation, with
+ *   the tasks in the SQLite store (and its page cache) and in the memory store.
  * Maps are seeded as the seed-format JSON file, transcripts as copies of a real one
  * (`bench/scale-seed.ts`). With `BENCH_BEFORE`, that build runs the same rows. Quick mode uses
  * smaller sizes, named in the rows; `BENCH_SCALE_TURNS` sets the long conversation's length.
  */
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { blockingTurn } from "../a2a.js";
 import type { Plan } from "../plan.js";
-import { cpuTimePreciseMs, rssMb } from "../proc.js";
+import { DEFAULT_SQLITE_PATH, type ConfigInput } from "../../src/config/schema.js";
+import { cpuTimePreciseMs } from "../proc.js";
 import { TURN_PROMPT, type ExtraServer, type Rig } from "../rig.js";
 import { readTemplate, seedWorkspace, type Seed, type Template } from "../scale-seed.js";
+import { memoryProbe, type MemoryReading } from "../server-memory.js";
 import type { Row, Unit } from "../stats.js";
 
 interface Sizes {
@@ -113,23 +119,70 @@ export async function scale(rig: Rig, plan: Plan, log: (s: string) => void): Pro
         await s.server.close();
       }
     }
-    log(`scale (${build.label}): RSS over ${n(sizes.rssTurns[1])} turns`);
-    const s = await seeded(rig, build, template, { resumable: 0, stale: 0, turns: 1 });
-    try {
-      const { contextId } = await blockingTurn(s.server.client, TURN_PROMPT);
-      const rss: number[] = [];
-      for (let turn = 1; turn < sizes.rssTurns[1]; turn++) {
-        if (turn === sizes.rssTurns[0]) rss.push(await rssMb(s.server.server.pid));
-        await blockingTurn(s.server.client, TURN_PROMPT, contextId);
+    for (const store of STORES) {
+      log(`scale (${build.label}): memory over ${n(sizes.rssTurns[1])} turns, ${store.label}`);
+      const m = await memoryOver(rig, build, sizes.rssTurns, store.config);
+      const at = (i: 0 | 1) => `after ${n(sizes.rssTurns[i])} turns`;
+      const measures = [
+        ["server RSS", (r: MemoryReading) => r.rssMb],
+        ["server JS heap", (r: MemoryReading) => r.heapUsedMb],
+        ["server memory outside the JS heap", (r: MemoryReading) => r.outsideHeapMb],
+      ] as const;
+      for (const [what, of] of measures) {
+        const group = `${what} after a collection, ${store.label}`;
+        row(group, at(0), "MB", [of(m.early)], true);
+        row(group, at(1), "MB", [of(m.late)]);
       }
-      rss.push(await rssMb(s.server.server.pid));
-      row("server RSS", `after ${n(sizes.rssTurns[0])} turns`, "MB", [rss[0] ?? 0], true);
-      row("server RSS", `after ${n(sizes.rssTurns[1])} turns`, "MB", [rss[1] ?? 0]);
-    } finally {
-      await s.server.close();
+      if (m.storeFileMb !== undefined) {
+        row(`store's file, ${store.label}`, at(1), "MiB", [m.storeFileMb]);
+      }
     }
   }
   return rows;
+}
+
+/** Where the memory rows' tasks are kept: the SQLite store's page cache against all in memory. */
+const STORES = [
+  { label: "SQLite store", config: {} },
+  { label: "memory store", config: { store: { type: "memory" } } },
+] as const satisfies readonly { label: string; config: ConfigInput }[];
+
+/**
+ * One conversation of `turns[1]` turns on a new server of `build`, its memory read after a
+ * collection at `turns[0]` and at the end; with SQLite, the store's file (and its log) then.
+ */
+async function memoryOver(
+  rig: Rig,
+  build: Build,
+  turns: readonly [number, number],
+  config: ConfigInput,
+): Promise<{ early: MemoryReading; late: MemoryReading; storeFileMb: number | undefined }> {
+  const dir = await mkdtemp(join(tmpdir(), "claude-a2a-bench-memory-"));
+  const probe = memoryProbe(dir);
+  const server = await rig.extraServer(
+    { ...CONFIG, ...config },
+    undefined,
+    build.cli,
+    probe.extras,
+  );
+  try {
+    const pid = server.server.pid;
+    const { contextId } = await blockingTurn(server.client, TURN_PROMPT);
+    let early: MemoryReading | undefined;
+    for (let turn = 1; turn < turns[1]; turn++) {
+      if (turn === turns[0]) early = await probe.read(pid);
+      const done = await blockingTurn(server.client, TURN_PROMPT, contextId);
+      if (done.error) throw new Error("scale: a turn ended in error");
+    }
+    const late = await probe.read(pid);
+    const file = join(server.cwd, DEFAULT_SQLITE_PATH);
+    const sizes = await Promise.all([file, `${file}-wal`].map((f) => stat(f).catch(() => null)));
+    const bytes = sizes.reduce((sum, st) => sum + (st?.size ?? 0), 0);
+    return { early: early ?? late, late, storeFileMb: bytes > 0 ? bytes / 2 ** 20 : undefined };
+  } finally {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** Server CPU (ms) of one blocking turn; a new conversation with `contextId` "". */

@@ -91,7 +91,7 @@ export async function trigger(rig: Rig, plan: Plan, log: (s: string) => void): P
     },
     undefined,
     undefined,
-    { [SECRET_ENV]: secret },
+    { env: { [SECRET_ENV]: secret } },
   );
   const plain: Timing[] = [];
   const hook: Timing[] = [];

@@ -78,6 +78,7 @@ export class SessionCore {
         // then the status it leads to (a listener must learn the outcome before `idle`).
       },
       newId,
+      (runId) => this.owners.forgetRun(runId),
     );
     this.turn = new TurnState(logger.child({ module: "turn" }), (from, to, reason) =>
       this.emitter.emit({ type: "turn_state", from, to, reason }),

@@ -1,23 +1,29 @@
 /**
  * Which run owns an identifier the runtime repeats later: an API message id, a tool use id, the
  * uuid of a send. The first owner wins: a later frame naming the same id is, by definition, about
- * the same work.
+ * the same work. A run's identifiers go with the run (`forgetRun`), so the index holds the runs
+ * the session still keeps, not every one it ever had.
  */
 export class OwnershipIndex {
   private readonly messages = new Map<string, string>();
   private readonly toolUses = new Map<string, string>();
   private readonly sends = new Map<string, string>();
+  /** Each run's identifiers in the maps above, so forgetting a run touches only its own. */
+  private readonly byRun = new Map<string, RunIds>();
   /** Callers waiting for a tool use the pump has not handled yet. */
   private readonly toolUseWaiters = new Map<string, Set<(runId: string | undefined) => void>>();
   private ended = false;
 
   recordMessage(messageId: string, runId: string): void {
-    if (!this.messages.has(messageId)) this.messages.set(messageId, runId);
+    if (this.messages.has(messageId)) return;
+    this.messages.set(messageId, runId);
+    this.idsOf(runId).messages.push(messageId);
   }
 
   recordToolUse(toolUseId: string, runId: string): void {
     if (toolUseId === "" || this.toolUses.has(toolUseId)) return;
     this.toolUses.set(toolUseId, runId);
+    this.idsOf(runId).toolUses.push(toolUseId);
     const waiters = this.toolUseWaiters.get(toolUseId);
     this.toolUseWaiters.delete(toolUseId);
     for (const wake of waiters ?? []) wake(runId);
@@ -59,6 +65,32 @@ export class OwnershipIndex {
 
   recordSend(uuid: string, runId: string): void {
     this.sends.set(uuid, runId);
+    this.idsOf(runId).sends.push(uuid);
+  }
+
+  /**
+   * The session no longer keeps the run: a frame naming one of its identifiers could only be
+   * routed to a run that is gone, so they are dropped. A tool use that launched a background task
+   * stays attributed through the task (`BackgroundTaskRegistry` reads the run when it starts).
+   */
+  forgetRun(runId: string): void {
+    const ids = this.byRun.get(runId);
+    if (ids === undefined) return;
+    this.byRun.delete(runId);
+    forget(this.messages, ids.messages, runId);
+    forget(this.toolUses, ids.toolUses, runId);
+    forget(this.sends, ids.sends, runId);
+  }
+
+  /** How many identifiers are held, for tests of the bound. */
+  get size(): number {
+    return this.messages.size + this.toolUses.size + this.sends.size;
+  }
+
+  private idsOf(runId: string): RunIds {
+    let ids = this.byRun.get(runId);
+    if (ids === undefined) this.byRun.set(runId, (ids = { messages: [], toolUses: [], sends: [] }));
+    return ids;
   }
 
   runForMessage(messageId: string): string | undefined {
@@ -72,4 +104,15 @@ export class OwnershipIndex {
   runForSend(uuid: string): string | undefined {
     return this.sends.get(uuid);
   }
+}
+
+interface RunIds {
+  readonly messages: string[];
+  readonly toolUses: string[];
+  readonly sends: string[];
+}
+
+/** Deletes `keys` from `map` where they still name `runId` (a send's uuid may have moved on). */
+function forget(map: Map<string, string>, keys: readonly string[], runId: string): void {
+  for (const key of keys) if (map.get(key) === runId) map.delete(key);
 }

@@ -114,6 +114,8 @@ export class RunTracker {
     private readonly logger: Logger,
     private readonly onTransition: (run: Run, from: RunLifecycle) => void,
     private readonly newId: () => string,
+    /** An ended run is no longer kept: what is indexed by its id may go too. */
+    private readonly onDropped: (runId: string) => void = () => undefined,
   ) {}
 
   create(origin: RunOrigin, initial: "queued" | "awaiting_response"): Run {
@@ -175,7 +177,9 @@ export class RunTracker {
     this.ended.push(run.id);
     while (this.ended.length > KEPT_ENDED_RUNS) {
       const old = this.ended.shift();
-      if (old !== undefined) this.runs.delete(old);
+      if (old === undefined) continue;
+      this.runs.delete(old);
+      this.onDropped(old);
     }
   }
 

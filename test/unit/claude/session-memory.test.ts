@@ -26,7 +26,13 @@ describe("ClaudeSession: memory over a long conversation", () => {
       },
     });
     const core = (session as unknown as { core: SessionCore }).core;
-    const sizes: { turn: number; runs: number; statusRuns: number; entries: number }[] = [];
+    const sizes: {
+      turn: number;
+      runs: number;
+      statusRuns: number;
+      entries: number;
+      owners: number;
+    }[] = [];
     for (let i = 0; i < TURNS; i++) {
       const { stream, stamp } = await send(`question ${i}`, i);
       await fake.query.feed(...reply(stamp, `m${i}`, `answer ${i}`));
@@ -37,21 +43,25 @@ describe("ClaudeSession: memory over a long conversation", () => {
           { uuid: `a${i}`, messageId: `m${i}`, text: `answer ${i}` },
         ),
       );
-      if (i === 9 || i === TURNS - 1) {
+      if (i === KEPT_ENDED_RUNS - 1 || i === TURNS - 1) {
         sizes.push({
           turn: i + 1,
           runs: session.runs().length,
           statusRuns: core.runs.statusRuns().length,
           entries: core.timeline.size,
+          owners: core.owners.size,
         });
       }
     }
     const [early, late] = sizes;
     expect(late?.runs).toBe(KEPT_ENDED_RUNS);
-    // The status is derived from the same few runs at turn 2,000 as at turn 10.
+    // The status is derived from the same few runs at turn 2,000 as early on.
     expect(late?.statusRuns).toBe(early?.statusRuns);
     expect(late?.statusRuns).toBe(1);
     expect(late?.entries).toBeLessThanOrEqual(KEPT_ENTRIES);
+    // The identifiers routing reads (message ids, sends) are the kept runs' only.
+    expect(early?.owners).toBeGreaterThan(0);
+    expect(late?.owners).toBe(early?.owners);
     expect(session.status).toBe("idle");
 
     const history = [];

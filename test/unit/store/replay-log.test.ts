@@ -7,7 +7,7 @@ import pino from "pino";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../../src/store/database.js";
-import { KeptEvents, pruneInterval } from "../../../src/store/kept-events.js";
+import { KeptEvents, MAX_CACHED_SENDS, pruneInterval } from "../../../src/store/kept-events.js";
 import { parseCursor, replayDecision } from "../../../src/store/replay-log.js";
 import { migrateReplay, SqlReplayBackend } from "../../../src/store/sql-replay-backend.js";
 import { SqliteReplayBackend } from "../../../src/store/sqlite-replay-backend.js";
@@ -134,6 +134,23 @@ describe.each(BACKENDS)("KeptEvents over SQLite, $name", ({ make }) => {
       Array.from({ length: 19 }, (_, i) => i + 1),
     );
     expect(await log().findSend("ws\u001f", "m-5")).toMatchObject({ taskId: "t5" });
+    await writer.close();
+    await db.destroy();
+  });
+
+  it("remembers the latest sends only: an older one is answered from the database", async () => {
+    const { db, log } = await open(() => 1);
+    const writer = log();
+    const sends = MAX_CACHED_SENDS * 4;
+    for (let i = 0; i < sends; i++) {
+      writer.recordSend("ws\u001f", `m-${i}`, { owner: "alice", taskId: `t${i}`, after: 0 });
+    }
+    await writer.flush();
+    expect(writer.cachedSends).toBe(MAX_CACHED_SENDS);
+    expect(await writer.findSend("ws\u001f", "m-0")).toMatchObject({ taskId: "t0" });
+    expect(await writer.findSend("ws\u001f", `m-${sends - 1}`)).toMatchObject({
+      taskId: `t${sends - 1}`,
+    });
     await writer.close();
     await db.destroy();
   });
