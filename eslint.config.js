@@ -16,7 +16,7 @@ export const LAYERS = [
   ["config"],
   ["tracing", "auth", "metrics"],
   ["store"],
-  ["sessions", "limits", "sandbox"],
+  ["sessions", "limits", "sandbox", "delivery"],
   ["a2a"],
   ["fleet", "peers", "triggers"],
   ["http"],
@@ -41,7 +41,7 @@ export const LAYER_NOTES = {
   http: "serves the fleet's handler when there is one",
   fleet: "a layer of a2a's handler stack; other agents; hooks through a2a's handler",
   a2a: "the A2A side, in sub-domain folders (below)",
-  sessions: "the pool, the per-caller counters, the sandbox's decisions, over the store",
+  sessions: "the pool, the per-caller counters, the sandbox's decisions, delivery checks",
   identity: "claude imports nothing of ours at all",
   contract: "the leaves: they import nothing of ours",
 };
