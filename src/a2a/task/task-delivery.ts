@@ -1,3 +1,4 @@
+import type { Artifact } from "@a2a-js/sdk";
 import type { RunStream } from "../../claude/index.js";
 import { DELIVERY_KEY, DELIVERY_TEXT, type CheckRun } from "../../contract/delivery.js";
 import { status } from "../../contract/statuses.js";
@@ -69,7 +70,7 @@ export class TaskDelivery {
   }
 
   /** The `proof-of-work` artifact of a green delivery, once its commit is made. */
-  proof() {
+  proof(): Artifact | undefined {
     const work = this.core.worktree?.work();
     if (this.state !== "green" || work === undefined) return undefined;
     return proofArtifact(proofOfWork(this.plan.target, work, this.runs));
