@@ -197,7 +197,7 @@ describe("delivery: checks until green (real runtime, real git)", () => {
     );
     const shared = await a2a({
       fetchImpl: withControl,
-      config: { claude: { ...CONFIG.claude, isolation: "shared" } } as ConfigInput,
+      config: { claude: { ...CONFIG.claude, isolation: "shared" } },
       rules,
     });
     await expect(shared.client.sendMessage(sendRequest(deliverMessage(true)))).rejects.toThrow(
