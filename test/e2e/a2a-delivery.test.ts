@@ -12,6 +12,7 @@ import type { CheckRun, ProofOfWork } from "../../src/contract/delivery.js";
 import {
   a2a,
   lastStatus,
+  terminal,
   reply,
   sendRequest,
   text,
@@ -23,27 +24,25 @@ import {
 import { withControl } from "../support/harness/control.js";
 import { git, initRepository, workingDir } from "../support/harness/git.js";
 
-const CONFIG: ConfigInput & { claude: object } = {
-  claude: {
-    isolation: "worktree",
-    delivery: {
-      checks: [
-        {
-          name: "present",
-          command: "test -f fixed.txt || { echo 'fixed.txt is missing'; exit 1; }",
-          timeoutSeconds: 120,
-        },
-        {
-          name: "never",
-          command: 'echo "key:${ANTHROPIC_API_KEY:-none}"; echo never green; exit 2',
-          timeoutSeconds: 120,
-        },
-      ],
-      allowedTargets: ["branch", "push"],
-      maxRounds: 3,
-    },
-  },
+const PRESENT = {
+  name: "present",
+  command: "test -f fixed.txt || { echo 'fixed.txt is missing'; exit 1; }",
+  timeoutSeconds: 120,
 };
+const NEVER = {
+  name: "never",
+  command: 'echo "key:${ANTHROPIC_API_KEY:-none}"; echo never green; exit 2',
+  timeoutSeconds: 120,
+};
+
+const configWith = (checks = [PRESENT, NEVER], isolation: "worktree" | "shared" = "worktree") =>
+  ({
+    claude: {
+      isolation,
+      delivery: { checks, allowedTargets: ["branch", "push"], maxRounds: 3 },
+    },
+  }) satisfies ConfigInput;
+const CONFIG = configWith();
 
 const rules = [
   {
@@ -205,6 +204,26 @@ describe("delivery: checks until green (real runtime, real git)", () => {
     );
     expect(plain.bench.model.requests).toEqual([]);
     expect(shared.bench.model.requests).toEqual([]);
+  }, 120_000);
+});
+
+describe("delivery: the terminal client", () => {
+  it("send --deliver branch streams each check and prints the proof of work at the end", async () => {
+    const h = await a2a({
+      config: configWith([PRESENT]),
+      rules,
+      beforeStart: (cwd) => initRepository(cwd),
+    });
+    const cli = await terminal(h.server.url);
+    const r = await cli.run(["send", "--deliver", "branch", "Do the work"]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("• Delivery round 1: check present failed with exit code 1");
+    expect(r.out).toContain("• Delivery round 2: check present passed");
+    expect(r.out).toContain("# Proof of work");
+    expect(r.out).toContain("- `fixed.txt` (added)");
+    expect(r.out).toMatch(/\[completed\]/);
+    await cli.close();
   }, 120_000);
 });
 
