@@ -4,6 +4,8 @@
  * red check goes back to Claude as a new turn of the same task, the checks run again, and a
  * green delivery ends with its proof of work; still red after the last fix round, the task fails.
  */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskState, type Message, type StreamResponse } from "@a2a-js/sdk";
@@ -206,6 +208,51 @@ describe("delivery: checks until green (real runtime, real git)", () => {
     expect(shared.bench.model.requests).toEqual([]);
   }, 120_000);
 });
+
+describe("delivery: cancel", () => {
+  it("canceling the task while a check runs kills the check, and the task ends canceled", async () => {
+    const marks = await mkdtemp(join(tmpdir(), "delivery-cancel-"));
+    const pidFile = join(marks, "pid");
+    const slow = {
+      name: "slow",
+      command: `echo $$ > ${pidFile}; exec sleep 120`,
+      timeoutSeconds: 300,
+    };
+    const h = await a2a({
+      fetchImpl: withControl,
+      config: configWith([slow]),
+      rules,
+      beforeStart: (cwd) => initRepository(cwd),
+    });
+    const stream = watch(h.client.sendMessageStream(sendRequest(deliverMessage(true))));
+    const pid = Number(await until(() => readFile(pidFile, "utf8").catch(() => undefined)));
+    expect(alive(pid)).toBe(true);
+    const ids = idOf([await stream.first((e) => e.payload?.$case === "task")]);
+    await h.client.cancelTask({ tenant: "", id: ids, metadata: undefined });
+    expect(lastStatus(await stream.done).state).toBe(TaskState.TASK_STATE_CANCELED);
+    await until(() => (alive(pid) ? undefined : true));
+    await rm(marks, { recursive: true, force: true });
+  }, 120_000);
+});
+
+/** Polls `get` until it gives a value (a bounded wait on an event outside the stream). */
+async function until<T>(get: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  for (let i = 0; i < 1200; i++) {
+    const value = await get();
+    if (value !== undefined && value !== "") return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("gave up waiting");
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 describe("delivery: the terminal client", () => {
   it("send --deliver branch streams each check and prints the proof of work at the end", async () => {
