@@ -41,7 +41,8 @@ export const LAYER_NOTES = {
   http: "serves the fleet's handler when there is one",
   fleet: "a layer of a2a's handler stack; other agents; hooks through a2a's handler",
   a2a: "the A2A side, in sub-domain folders (below)",
-  sessions: "the pool, the per-caller counters, the sandbox's decisions, a push, over the store",
+  sessions:
+    "the pool, the per-caller counters, the sandbox's decisions, delivery checks, a push, over the store",
   tracing: "forge: GitHub and GitLab REST with the server's token",
   identity: "claude imports nothing of ours at all",
   contract: "the leaves: they import nothing of ours",

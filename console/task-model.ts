@@ -116,7 +116,8 @@ function absorbArtifact(model: TaskModel, artifact: Artifact, fromStream: boolea
     const note = artifact.parts.find((p) => p.content?.$case === "text");
     const text = partText(part, DIFF_TYPE) ?? partText(note, "text/plain") ?? "";
     model.diffs.set(artifact.artifactId, { name: artifact.name || artifact.artifactId, text });
-  } else if (kind === KIND.assistantText) {
+  } else if (kind === KIND.assistantText || kind === KIND.proofOfWork) {
+    // A delivery's proof of work is shown as its Markdown, where the task's text is.
     const text = artifact.parts.map((p) => partText(p, "text/plain") ?? "").join("");
     if (!model.texts.has(artifact.artifactId)) {
       model.entries.push({ type: "text", artifactId: artifact.artifactId });

@@ -44,6 +44,7 @@ import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { packageVersion } from "../common/version.js";
 import { transcriptRecoveredUsage } from "./recovered-usage.js";
 import { claudeEnvironment, type SessionWiring } from "./session-factory.js";
+import { deliveryRunner } from "./delivery-wiring.js";
 import { openSessionPool } from "./session-pool.js";
 import { controlEnvironment } from "./control-wiring.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
@@ -134,6 +135,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       workspace: config.claude.permissionMode,
       allowed: allowedModes(config.server, config.claude),
     },
+    delivery: { isolation: config.claude.isolation, config: config.claude.delivery },
   } satisfies NewTaskPolicy;
   logger.debug({ claude: describePassthrough(config.claude) }, "claude options");
   // Before any session resumes (and before recovery reads their transcripts): stop what a
@@ -313,6 +315,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     controlEnv: controlEnvironment(pool, cwdOf, o.claudeEnv),
     operatorTasks,
     triggerPrompts: triggerPrompts(config.triggers),
+    delivery: deliveryRunner(config, sandbox, metrics.delivery, passthrough.env ?? claudeEnv),
   });
 
   const { card } = cards;

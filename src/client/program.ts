@@ -79,7 +79,11 @@ export function buildProgram(e: ClientEnv, result: { code: number }): Command {
         'attach a JSON data part, e.g. \'{"kind":"permission_response","decision":"allow"}\'',
       )
       .option("--json", "print each stream event as one JSON line")
-      .option("--no-cost", "do not print what the task cost after its final state"),
+      .option("--no-cost", "do not print what the task cost after its final state")
+      .option(
+        "--deliver <target>",
+        "a new task's delivery: its checks run until green (docs/delivery.md); target: branch",
+      ),
   )
     .addHelpText(
       "after",
@@ -94,6 +98,7 @@ Examples:
   claude-a2a send --task 7f3c… yes
   claude-a2a send --task 7f3c… --data '{"answers":{"Which colour do you prefer?":"blue"}}'
   claude-a2a send --json "hello" | jq -c .
+  claude-a2a send --deliver branch "Fix the failing test"   # checks until green
   claude-a2a send --transport grpc "hello"       # over the agent's gRPC binding
 ${ENV_HELP}`,
     )

@@ -121,6 +121,13 @@ function renderArtifact(view: TurnView, a: Artifact, append: boolean, c: Colors)
     const branch = typeof meta.branch === "string" ? meta.branch : "";
     return line(view, c.green(`committed ${commit} on ${branch}`));
   }
+  if (kind === KIND.proofOfWork) {
+    // The Markdown part; the JSON beside it is for tools (`claude-a2a task <id> --json`).
+    const markdown = partsText(a.parts).trimEnd();
+    const out: Output[] = view.atLineStart ? [] : [{ to: "out", text: "\n" }];
+    view.atLineStart = true;
+    return [...out, ...line(view, markdown)];
+  }
   const text = partsText(a.parts);
   const out: Output[] = [];
   if (text !== "") {
@@ -200,6 +207,9 @@ function renderStatus(
       return line(view, c.dim(text));
     case KIND.resumed:
       return [];
+    case KIND.delivery:
+      // A check of a delivery round (docs/delivery.md): its line, the output stays in the proof.
+      return line(view, c.dim(`• ${text}`));
     case KIND.steered:
       // The client's own message, once Claude has taken it.
       return line(view, c.dim(`↳ Claude took: ${text}`));

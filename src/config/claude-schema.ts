@@ -4,6 +4,7 @@ import { PERMISSION_MODES } from "../claude/index.js";
 import { minutes, name, names, positiveInt } from "./schema-parts.js";
 import { claudeOptionsShape } from "./claude-options-schema.js";
 import { sandboxSchema } from "./sandbox-schema.js";
+import { deliverySchema } from "./delivery-schema.js";
 
 /** The `claude` section of the config: how Claude Code runs each task. */
 export const SETTING_SOURCES = ["user", "project", "local"] as const;
@@ -108,5 +109,6 @@ export const claudeSchema = z.strictObject({
         "saying so, and what the work produces later arrives as a new task.",
     ),
   sandbox: sandboxSchema.optional(),
+  delivery: deliverySchema.optional(),
   ...claudeOptionsShape,
 });

@@ -36,6 +36,8 @@ const KEPT: Readonly<Record<StatusKind, boolean>> = {
   // A peer's progress is progress; its question, passed up to our caller, is a prompt.
   [KIND.delegated]: false,
   [KIND.delegatedInput]: true,
+  // A round of delivery checks is progress; how the delivery ended is the task's end.
+  [KIND.delivery]: false,
 };
 
 const isStatusKind = (kind: unknown): kind is StatusKind =>

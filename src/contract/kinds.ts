@@ -28,13 +28,15 @@ export const KIND = {
   diff: "diff",
   delegated: "delegated",
   delegatedInput: "delegated_input",
+  delivery: "delivery",
+  proofOfWork: "proof_of_work",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];
 
 /** The kinds a status message carries (the rest are artifacts'). */
 export type StatusKind = Exclude<
   EventKind,
-  typeof KIND.assistantText | typeof KIND.file | typeof KIND.diff
+  typeof KIND.assistantText | typeof KIND.file | typeof KIND.diff | typeof KIND.proofOfWork
 >;
 
 /** `metadata.origin` of a task the server created for a wake no task owned. */

@@ -1,5 +1,6 @@
 import { TaskState, type Message, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { InputRequestContent } from "./data-parts.js";
+import { DELIVERY_TEXT, type CheckRun } from "./delivery.js";
 import { DELEGATED_TASKS_KEY, DELEGATION_TEXT, type DelegatedTaskRef } from "./delegation.js";
 import { KIND, type StatusKind } from "./kinds.js";
 import {
@@ -209,6 +210,12 @@ export const status = {
         { kind: prompt.data.kind },
       ),
     ),
+  /**
+   * One check of a delivery round ran (docs/delivery.md): the text says how it ended, the
+   * metadata carries the run itself (command, exit code, duration, output tail).
+   */
+  delivery: (ref: TaskRef, run: CheckRun): TaskStatusUpdateEvent =>
+    kindStatus(ref, WORKING, KIND.delivery, DELIVERY_TEXT.checkRan(run), { ...run }),
   /** Completed after its turn: its caller's spend reached the daily budget (`text` says so). */
   budgetReached: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
     kindStatus(ref, TaskState.TASK_STATE_COMPLETED, KIND.budgetReached, text),

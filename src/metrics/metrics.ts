@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { NormalizedEvent, SessionEvent } from "../claude/index.js";
 import type { RefusalKind } from "../common/safe-files.js";
+import { DeliveryMetrics } from "./delivery-metrics.js";
 
 /** What the metrics read of the server at scrape time. */
 export interface MetricsSources {
@@ -42,6 +43,8 @@ interface RunTiming {
  */
 export class ServerMetrics {
   readonly registry = new Registry();
+  /** Delivery checks and outcomes (docs/delivery.md). */
+  readonly delivery = new DeliveryMetrics(this.registry);
   private readonly runs: Counter<"origin" | "outcome">;
   private readonly retries: Counter;
   private readonly sandboxDenials: Counter<"kind">;

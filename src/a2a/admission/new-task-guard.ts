@@ -1,6 +1,12 @@
 import type { Message } from "@a2a-js/sdk";
 import type { TurnSettings } from "../../claude/index.js";
 import type { Checked } from "../../common/refusal.js";
+import { CONTROL_EXTENSION_URI } from "../../contract/control.js";
+import {
+  requestedDelivery,
+  type DeliveryPlan,
+  type DeliveryPolicy,
+} from "../../delivery/decision.js";
 import type { TaskBudget } from "../task/task-usage.js";
 import { requestedBudget } from "./task-budget.js";
 import { taskSettings, type TaskPolicies } from "./task-settings.js";
@@ -9,12 +15,16 @@ import { taskSettings, type TaskPolicies } from "./task-settings.js";
 export interface NewTaskPolicy extends TaskPolicies {
   /** `claude.maxBudgetUsd`: a message's `metadata.maxBudgetUsd` may lower it, never raise it. */
   readonly maxBudgetUsd?: number | undefined;
+  /** What `metadata.deliver` may ask (`claude.delivery`); unset: the key is not read. */
+  readonly delivery?: DeliveryPolicy | undefined;
 }
 
 /** What a new task's message chose, as read by the guard: the executor runs the task with it. */
 export interface NewTaskChoice {
   readonly budget: TaskBudget | undefined;
   readonly settings: TurnSettings;
+  /** Its delivery (`metadata.deliver`, docs/delivery.md); unset: none. */
+  readonly deliver?: DeliveryPlan;
 }
 
 export type NewTaskCheck = Checked<{
@@ -42,7 +52,8 @@ export function chosenOf(
 /**
  * A new task's `metadata.maxBudgetUsd` (a positive number, not above `claude.maxBudgetUsd`), and
  * its `model`, `effort`, `sandbox` and `permissionMode` as the policies allow them (a sandbox or
- * mode wider than the workspace's, a mode without the control extension: refused). Only the
+ * mode wider than the workspace's, a mode without the control extension: refused), and its
+ * `deliver` (`src/delivery/decision.ts`). Only the
  * message that creates a task chooses: one that names a task passes (its keys are ignored). Pure:
  * the guard refuses with the reason (InvalidParams) before any task exists.
  */
@@ -60,9 +71,18 @@ export function checkNewTask(
       ? taskSettings(message.metadata, { models, sandbox, permissionModes }, controlActive)
       : { ok: true as const, settings: {} };
   if (!settings.ok) return settings;
+  const delivery = policy.delivery
+    ? requestedDelivery(message.metadata, policy.delivery, controlActive, CONTROL_EXTENSION_URI)
+    : { ok: true as const, plan: undefined };
+  if (!delivery.ok) return delivery;
   return {
     ok: true,
-    permissionMode: settings.settings.permissionMode !== undefined,
-    chosen: { budget: budget.budget, settings: settings.settings },
+    // A delivery, like a permission mode, is the control extension acted on.
+    permissionMode: settings.settings.permissionMode !== undefined || delivery.plan !== undefined,
+    chosen: {
+      budget: budget.budget,
+      settings: settings.settings,
+      ...(delivery.plan && { deliver: delivery.plan }),
+    },
   };
 }

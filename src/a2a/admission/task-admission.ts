@@ -9,6 +9,8 @@ import type { TaskBudget } from "../task/task-usage.js";
 import type { NewTaskChoice } from "./new-task-guard.js";
 import { requestedBudget } from "./task-budget.js";
 import { refuse, type Refusal } from "../../common/refusal.js";
+import { CONTROL_EXTENSION_URI } from "../../contract/control.js";
+import { requestedDelivery, type DeliveryPlan } from "../../delivery/decision.js";
 
 /** What a client's new task runs with, or why it fails before it runs. */
 export type Admission =
@@ -19,6 +21,8 @@ export type Admission =
       readonly settings: TurnSettings;
       /** Its delegation depth (`metadata.delegationDepth`, docs/peers.md; 0: none). */
       readonly depth: number;
+      /** Its delivery (`metadata.deliver`); unset: none. */
+      readonly deliver?: DeliveryPlan;
     }
   | Refusal;
 
@@ -34,7 +38,7 @@ export function admitTask(
   message: Pick<Message, "parts" | "metadata">,
   /** The task and its caller: where its attachments go (`taskInbox`). */
   task: { readonly owner: string; readonly taskId: string },
-  policy: Pick<TurnPolicy, "maxBudgetUsd" | "models" | "sandbox" | "permissionModes">,
+  policy: Pick<TurnPolicy, "maxBudgetUsd" | "models" | "sandbox" | "permissionModes" | "delivery">,
   chosen?: NewTaskChoice,
 ): Admission {
   let plan: PromptPlan;
@@ -53,5 +57,12 @@ export function admitTask(
     (models || sandbox || permissionModes) &&
     taskSettings(message.metadata, { models, sandbox, permissionModes });
   if (asked !== undefined && !asked.ok) return refuse(asked.reason);
-  return { ok: true, plan, budget: budget.budget, settings: asked?.settings ?? {}, depth };
+  // The guard checked the extension already; here the message is read as it was admitted.
+  const delivery = policy.delivery
+    ? requestedDelivery(message.metadata, policy.delivery, true, CONTROL_EXTENSION_URI)
+    : undefined;
+  if (delivery !== undefined && !delivery.ok) return refuse(delivery.reason);
+  const deliver = delivery?.plan;
+  const settings = asked?.settings ?? {};
+  return { ok: true, plan, budget: budget.budget, settings, depth, ...(deliver && { deliver }) };
 }

@@ -197,7 +197,7 @@ export class GuardedRequestHandler extends HandlerLayer {
 
   /**
    * Refuses what a new task's message may not choose (`new-task-guard.ts`), with InvalidParams;
-   * a permission mode it may is the control extension acted on.
+   * a permission mode (or a delivery) it may is the control extension acted on.
    */
   private checkNewTask(message: Message | undefined, context: ServerCallContext): void {
     const control = controlRequested(context.requestedExtensions);

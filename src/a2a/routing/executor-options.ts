@@ -45,6 +45,8 @@ export interface ExecutorOptions extends TaskOutlets {
   readonly isolation?: TaskEnvironment["isolation"];
   /** A trigger's permission prompts (`triggers.<name>.permissions`); unset: every trigger denies. */
   readonly triggerPrompts?: (trigger: string) => TurnPolicy["permissionPrompts"] | undefined;
+  /** Runs deliveries' checks (`claude.delivery`, docs/delivery.md); unset: none configured. */
+  readonly delivery?: TaskEnvironment["delivery"] | undefined;
 }
 
 const defaultInbox: Inbox = { write: writeInbox, remove: removeInboxFolder };
@@ -62,6 +64,7 @@ export function taskEnvironment(options: ExecutorOptions): TaskEnvironment<Serve
     ...(options.toolOutputBytes !== undefined && { toolOutputBytes: options.toolOutputBytes }),
     ...(options.isolation && { isolation: options.isolation }),
     ...(options.controlEnv && { control: options.controlEnv }),
+    ...(options.delivery && { delivery: options.delivery }),
     acquire: (contextId) => pool.acquire(contextId),
     mustWait: (contextId) => pool.wouldWait(contextId),
     whenFree: (contextId, signal) => pool.whenFree(contextId, signal),

@@ -272,11 +272,10 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     const queued = this.queue.depth(conversation);
     const controlled = await admitControl(this.options, queued, message, ref, ctx.context);
     if (!controlled.ok) return refuse(controlled.reason);
-    const { plan, budget, settings, depth } = admitted;
     const ticket = this.queue.enter(conversation);
     const accepted = ctx.request.configuration?.acceptedOutputModes ?? [];
     const control = controlled.control;
-    const origin = { kind: "client", plan, ticket, budget, settings, depth, control } as const;
+    const origin = { ...admitted, kind: "client", ticket, control } as const;
     const env = environmentOf(this.env, owner, this.options);
     const task = new ServerTask(channel, origin, env, logger, conversation, {
       acceptedOutputModes: accepted,

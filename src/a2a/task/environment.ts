@@ -14,6 +14,8 @@ import type { TurnSettings } from "../../claude/index.js";
 import type { ModelPolicy } from "../../contract/task-options.js";
 import type { SandboxPolicy } from "../../sandbox/narrowing.js";
 import type { PermissionModePolicy } from "../control/permission-mode.js";
+import type { DeliveryPlan, DeliveryPolicy } from "../../delivery/decision.js";
+import type { DeliveryRunner } from "../../delivery/runner.js";
 
 /**
  * A task's place in its conversation's queue (routing/context-queue.ts): `ready` resolves when it
@@ -44,6 +46,8 @@ export interface TurnPolicy {
   readonly sandbox?: SandboxPolicy;
   /** The permission modes a message may ask for, and the workspace's (unset: none asked). */
   readonly permissionModes?: PermissionModePolicy;
+  /** What a message's `metadata.deliver` may ask (unset: the key is not read). */
+  readonly delivery?: DeliveryPolicy;
 }
 
 /** Where attachments go: the workspace's inbox (a seam, so a test can hold a write). */
@@ -107,6 +111,8 @@ export interface TaskEnvironment<Task = unknown> {
   readonly fileRefused?: (refusal: RefusedFileError) => void;
   /** Unset: every conversation works in the workspace itself (`claude.isolation: "shared"`). */
   readonly isolation?: { readonly worktrees: TaskIsolation; readonly maxDiffBytes: number };
+  /** Runs a delivery's checks (docs/delivery.md); unset: a task with a delivery fails it. */
+  readonly delivery?: DeliveryRunner;
   /** Rewind and fork (the control extension); unset: both off. */
   readonly control?: ControlEnvironment;
   /** How streamed text is gathered; undefined: one event per model delta. */
@@ -158,5 +164,7 @@ export type TaskOrigin =
       readonly control?: ControlStart;
       /** Its message's delegation depth (`metadata.delegationDepth`; 0: not a delegated call). */
       readonly depth?: number;
+      /** Its message's delivery (`metadata.deliver`, docs/delivery.md); unset: none. */
+      readonly deliver?: DeliveryPlan | undefined;
     }
   | { readonly kind: "autonomous" };

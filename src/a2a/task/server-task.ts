@@ -19,6 +19,7 @@ import { TaskFinish } from "./task-finish.js";
 import { TaskInput, type AnsweredPrompt, type ToolCallOptions } from "./task-input.js";
 import { TaskRuns } from "./task-runs.js";
 import { TaskDelegation, type DelegatingTask } from "./task-delegation.js";
+import { TaskDelivery } from "./task-delivery.js";
 import { TaskStart } from "./task-start.js";
 import { TaskSteer } from "./task-steer.js";
 
@@ -76,6 +77,15 @@ export class ServerTask {
     this.runs = new TaskRuns(this.core, this.input, this.finish, this.steering);
     this.starter = new TaskStart(this.core, this.runs, this.finish);
     this.delegating = new TaskDelegation(this.core, this.input, this.finish);
+    // A delivery's fix turn is a foreground run of the task, as its first one was.
+    if (origin.kind === "client" && origin.deliver !== undefined) {
+      this.finish.delivery = new TaskDelivery(
+        this.core,
+        origin.deliver,
+        (text) => this.finish.fail(text),
+        (stream) => void this.runs.consume(stream, true),
+      );
+    }
   }
 
   /** What a delegated call of one of its runs sees of it (`TaskDelegation`, docs/peers.md). */

@@ -14,6 +14,7 @@ import { settleFate } from "./background-wait.js";
 import { DENY_FOR_STOP, DENY_TASK_OVER } from "./environment.js";
 import type { LifecycleEvent } from "./lifecycle.js";
 import type { TaskCore } from "./task-core.js";
+import type { TaskDelivery } from "./task-delivery.js";
 import {
   addDelegatedUsage,
   addRunUsage,
@@ -35,6 +36,8 @@ export class TaskFinish {
   /** What its runs cost so far: `metadata.usage` of its final status. */
   private usage: TaskUsage = EMPTY_USAGE;
   private readonly budget: TaskBudget | undefined;
+  /** Its delivery (`metadata.deliver`): checks until green before it completes. */
+  delivery: TaskDelivery | undefined;
 
   constructor(private readonly core: TaskCore) {
     const { origin, env } = core;
@@ -131,6 +134,8 @@ export class TaskFinish {
   complete(note?: string, budgetReached = false): void {
     const core = this.core;
     if (core.ended) return;
+    // A delivery's checks come first, until green (a red one is a new turn, then this again).
+    if (note === undefined && this.delivery?.holdCompletion(() => this.complete())) return;
     // With a worktree: the task's changes are committed first, so its end can say what it holds.
     if (core.worktree?.holdCompletion(() => this.complete(note, budgetReached))) return;
     // Prompts of subagents that outlived the turn: no client will be asked them any more.
@@ -145,6 +150,12 @@ export class TaskFinish {
     if (diff !== undefined && core.files.admit(diff)) {
       const { taskId, contextId } = core.ref;
       const update = { taskId, contextId, artifact: diff, append: false, lastChunk: true };
+      core.channel.artifact({ ...update, metadata: undefined });
+    }
+    const proof = this.delivery?.proof();
+    if (proof !== undefined) {
+      const { taskId, contextId } = core.ref;
+      const update = { taskId, contextId, artifact: proof, append: false, lastChunk: true };
       core.channel.artifact({ ...update, metadata: undefined });
     }
     const shown = core.files.finalText(this.lastAnswer);
@@ -181,6 +192,7 @@ export class TaskFinish {
         [WORKTREE_KEY]: { ...(worktree as object | undefined), rewound: core.rewound },
       }),
       ...(Object.keys(core.record).length > 0 && { [CONTROL_RECORD_KEY]: { ...core.record } }),
+      ...this.delivery?.metadata(),
     };
     return event;
   }

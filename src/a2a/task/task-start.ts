@@ -72,6 +72,8 @@ export class TaskStart {
     // Where the task began in the conversation: a later rewind or fork of it starts there.
     core.record.promptUuid ??= stream.promptUuid;
     await this.runs.consume(stream, true);
+    // A delivery's checks and fix turns use the conversation too: it stays the task's until it ends.
+    if (this.finish.delivery !== undefined) await core.endedGate;
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Artifact } from "@a2a-js/sdk";
 import type { Logger } from "pino";
 import type { ConversationKey } from "../../identity/conversation.js";
 import type { TaskCommit } from "../../workspace/worktrees/commit.js";
+import { branchName, worktreeName } from "../../workspace/worktrees/names.js";
 import { TEXT } from "../../contract/texts.js";
 import { diffArtifact, WORKTREE_KEY, worktreeMetadata } from "../../contract/worktree.js";
 import type { ForkFrom, TaskIsolation } from "./environment.js";
@@ -18,6 +19,8 @@ export class TaskWorktree {
   private commit: TaskCommit | undefined;
   /** Why the end-of-task commit failed, if it did (the final status says so). */
   private commitFailure: string | undefined;
+  /** The folder it works in, once prepared (a delivery's checks run there). */
+  cwd: string | undefined;
 
   constructor(
     private readonly isolation: {
@@ -35,6 +38,7 @@ export class TaskWorktree {
   async prepare(from?: ForkFrom): Promise<string> {
     const worktrees = this.isolation.worktrees;
     const cwd = await worktrees.prepare(this.conversation, from);
+    this.cwd = cwd;
     const head = await worktrees.head?.(this.conversation).catch(() => undefined);
     if (head !== undefined) this.record.startCommit = this.record.endCommit = head;
     return cwd;
@@ -68,6 +72,22 @@ export class TaskWorktree {
   diffArtifact(): Artifact | undefined {
     const c = this.commit;
     return c && diffArtifact(this.taskId, c, c.diff, this.isolation.maxDiffBytes);
+  }
+
+  /**
+   * Where the task's work is (a delivery's proof of work): its commit, or with nothing changed
+   * the conversation's branch at the commit it began at.
+   */
+  work(): { branch: string; baseCommit: string; commit: string; files: TaskCommit["files"] } {
+    if (this.commit !== undefined) return this.commit;
+    const { key, contextId } = this.conversation;
+    const at = this.record.endCommit ?? this.record.startCommit ?? "";
+    return {
+      branch: branchName(worktreeName(key, contextId)),
+      baseCommit: at,
+      commit: at,
+      files: [],
+    };
   }
 
   /** The final status's `metadata.worktree`, if the task made a commit or its commit failed. */

@@ -7,6 +7,8 @@ import { filePart } from "../parts.js";
 import { rememberedContext } from "../remembered.js";
 import { EXIT, exitCode, renderEnd } from "../render-end.js";
 import { streamTurn } from "../turn.js";
+import { CONTROL_HEADERS } from "../control-commands.js";
+import { DELIVER_KEY } from "../../contract/delivery.js";
 
 export interface SendOptions extends CommonOptions {
   context?: string;
@@ -17,6 +19,8 @@ export interface SendOptions extends CommonOptions {
   data?: string;
   /** `--no-cost`: false. */
   cost?: boolean;
+  /** `--deliver <target>`: the new task's delivery (docs/delivery.md). */
+  deliver?: string;
 }
 
 export class UsageError extends Error {}
@@ -66,7 +70,14 @@ export async function sendCommand(
     if (contextId === undefined && !o.new)
       contextId = await rememberedContext(s, client, (t) => e.err(t), s.colors);
     const message = userMessage(parts, { taskId: o.task, contextId });
-    const view = await streamTurn(client, message, e, { json: o.json, colors: s.colors });
+    // A delivery is asked with the control extension (`metadata.deliver`, docs/delivery.md).
+    const deliver = o.deliver !== undefined;
+    if (deliver) message.metadata = { [DELIVER_KEY]: o.deliver };
+    const view = await streamTurn(client, message, e, {
+      json: o.json,
+      colors: s.colors,
+      ...(deliver && { headers: CONTROL_HEADERS }),
+    });
     if (view.contextId) await s.memory.set(s.url, view.contextId);
     const end = renderEnd(
       view,

@@ -137,6 +137,29 @@ describe("rendering our event contract", () => {
     expect(r.out).toBe("committed 89abcdef0123 on claude-a2a/ctx-0123456789\n[completed]\n");
   });
 
+  it("prints each delivery check as a line, and the proof of work's Markdown, not its JSON", () => {
+    const r = newTurn(
+      status(
+        TaskState.TASK_STATE_WORKING,
+        msg([text("Delivery round 1: check test failed with exit code 1 (0.2 s).")], {
+          kind: "delivery",
+        }),
+      ),
+      artifact(
+        "proof-of-work",
+        [data({ rounds: 2 }), text("# Proof of work\n\n- Rounds: 2\n")],
+        false,
+        true,
+        { kind: "proof_of_work" },
+      ),
+      status(TaskState.TASK_STATE_COMPLETED),
+    );
+    expect(r.out).toBe(
+      "• Delivery round 1: check test failed with exit code 1 (0.2 s).\n" +
+        "# Proof of work\n\n- Rounds: 2\n[completed]\n",
+    );
+  });
+
   it("prints the result when no text was streamed (a client without file modes, an agent that does not stream)", () => {
     const r = newTurn(
       status(TaskState.TASK_STATE_WORKING, msg([text("Done.")], { kind: "result" })),

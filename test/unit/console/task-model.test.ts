@@ -4,6 +4,7 @@ import { applyEvent, applySnapshot, modelOf } from "../../../console/task-model.
 import { branchOf, commitOf, costOf, originOf } from "../../../console/format.js";
 import { status } from "../../../src/contract/statuses.js";
 import { artifact, artifactUpdate, newTask, textPart } from "../../../src/contract/messages.js";
+import { proofArtifact, proofOfWork } from "../../../src/delivery/proof.js";
 import { ev, fileEvent, firstMessage, ref } from "./support/task-events.js";
 
 const first = firstMessage("Write it");
@@ -12,6 +13,22 @@ const written = (content: string, operation: "created" | "modified") =>
   fileEvent("a.txt", content, operation, "Write");
 
 describe("the console's task model", () => {
+  it("shows a delivery's proof of work as its Markdown, not its JSON", () => {
+    const model = modelOf(newTask(ref, first));
+    const commit = { branch: "claude-a2a/c-1", baseCommit: "a", commit: "b", files: [] };
+    const proof = proofArtifact(proofOfWork("branch", commit, []));
+    applyEvent(
+      model,
+      ev({
+        $case: "artifactUpdate",
+        value: artifactUpdate(ref, proof, { append: false, lastChunk: true }),
+      }),
+    );
+    expect(model.entries.at(-1)).toEqual({ type: "text", artifactId: "proof-of-work" });
+    expect(model.texts.get("proof-of-work")).toContain("# Proof of work");
+    expect(model.texts.get("proof-of-work")).not.toContain('"headCommit"');
+  });
+
   it("follows a stream: the user message, a tool call, streamed text, a file written twice, the result", () => {
     const model = modelOf(newTask(ref, first));
     expect(model.entries).toEqual([{ type: "message", role: "user", text: "Write it" }]);

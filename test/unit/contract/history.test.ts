@@ -35,11 +35,12 @@ const KEPT: Record<StatusKind, boolean> = {
   forked: true,
   delegated: false,
   delegated_input: true,
+  delivery: false,
 };
 
 describe("what a task's history keeps", () => {
   it("classifies every kind", () => {
-    const artifactKinds: string[] = [KIND.assistantText, KIND.file, KIND.diff];
+    const artifactKinds: string[] = [KIND.assistantText, KIND.file, KIND.diff, KIND.proofOfWork];
     expect(Object.keys(KEPT).sort()).toEqual(
       Object.values(KIND)
         .filter((k) => !artifactKinds.includes(k))

@@ -7,6 +7,7 @@ import { DENIAL, TEXT } from "../../../src/contract/texts.js";
 import { FLEET_TEXT } from "../../../src/contract/fleet-texts.js";
 import { PLAN_MEDIA_TYPE, PLAN_TEXT, planApprovalData } from "../../../src/contract/plan.js";
 import { DELEGATION_TEXT } from "../../../src/contract/delegation.js";
+import { DELIVERY_TEXT, type CheckRun } from "../../../src/contract/delivery.js";
 import { EVENTS_EXTENSION_URI, EVENTS_EXTENSION_VERSION } from "../../../src/contract/extension.js";
 import { CONTROL_EXTENSION_URI, CONTROL_EXTENSION_VERSION } from "../../../src/contract/control.js";
 import { CONTROL_REFUSAL, CONTROL_TEXT } from "../../../src/contract/control-texts.js";
@@ -67,6 +68,15 @@ const STATE_NAMES: Record<string, TaskState> = {
 };
 
 const ref = { taskId: "t", contextId: "c" };
+const check: CheckRun = {
+  round: 1,
+  check: "test",
+  command: "npm test",
+  result: "failed",
+  exitCode: 1,
+  durationMs: 1200,
+  outputTail: "1 failing",
+};
 const work = { taskId: "b1", description: "sleep 2", status: "completed", summary: "done" };
 const other = { taskId: "b2", description: "npm test" };
 
@@ -101,6 +111,7 @@ for (const event of [
     TEXT.budgetStop("token:ci", "$5.02", "$5.00", "2025-02-01T00:00:00.000Z", false),
   ),
   status.delegated(ref, { agent: "b", taskId: "p1", contextId: "pc" }, "working", "", []),
+  status.delivery(ref, check),
   status.inputRequired(ref, {
     text: DELEGATION_TEXT.input("b", "Pick one"),
     data: { kind: KIND.delegatedInput, agent: "b", taskId: "p1", text: "Pick one", data: [] },
@@ -184,6 +195,16 @@ const ARGS: Record<string, unknown[]> = {
   wider: ["auto", "default"],
   needsExtension: [CONTROL_EXTENSION_URI],
   steeringNotTaken: [["Also update the changelog."]],
+  checkRan: [check],
+  stillRed: [4, check],
+  fixPrompt: [[check], 1, 3],
+  roundError: ["the worktree is gone"],
+  unknownKey: ["command"],
+  unknownTarget: ["ship"],
+  targetNotAllowed: ["merge", ["branch"]],
+  targetNotBuilt: ["push"],
+  unknownCheck: ["lint", ["test"]],
+  badMaxRounds: [3],
 };
 
 /** Every text the contract defines, each rendered once with sample arguments. */
@@ -233,6 +254,7 @@ describe("the docs' event contract and src/contract/", () => {
     ...rendered(PLAN_TEXT).map(([n, t]) => [`plan ${n}`, t]),
     ...rendered(DELEGATION_TEXT).map(([n, t]) => [`delegation ${n}`, t]),
     ...rendered(CONTROL_REFUSAL).map(([n, t]) => [`control ${n}`, t]),
+    ...rendered(DELIVERY_TEXT).map(([n, t]) => [`delivery ${n}`, t]),
   ])("%s is quoted in the docs", (_name, text) => {
     expect(snippets.filter((s) => pattern(s).test(text))).not.toEqual([]);
   });

@@ -1,0 +1,140 @@
+import type { Artifact } from "@a2a-js/sdk";
+import type { RunStream } from "../../claude/index.js";
+import { DELIVERY_KEY, DELIVERY_TEXT, type CheckRun } from "../../contract/delivery.js";
+import { status } from "../../contract/statuses.js";
+import type { DeliveryPlan } from "../../delivery/decision.js";
+import { proofArtifact, proofOfWork } from "../../delivery/proof.js";
+import { roundFate } from "../../delivery/rounds.js";
+import type { DeliveryOutcome } from "../../delivery/runner.js";
+import type { TaskCore } from "./task-core.js";
+
+/**
+ * A task's delivery (docs/delivery.md): where the task would complete, its checks run in the
+ * conversation's worktree first; a red one goes back to Claude as a new turn of the same task
+ * (`startTurn`), and the checks run again when that turn ends, up to the plan's fix rounds. Green,
+ * the task completes as it would have, with a `proof-of-work` artifact; still red, it fails with
+ * the last failing output. Each check's run is a `delivery` status.
+ */
+export class TaskDelivery {
+  private state: "idle" | "checking" | "fixing" | "green" | "over" = "idle";
+  private round = 0;
+  private readonly runs: CheckRun[] = [];
+  private readonly stop = new AbortController();
+
+  constructor(
+    private readonly core: TaskCore,
+    private readonly plan: DeliveryPlan,
+    private readonly fail: (text: string) => void,
+    /** Starts a fix turn as the task's foreground run. */
+    private readonly startTurn: (stream: RunStream) => void,
+  ) {
+    void core.endedGate.then(() => {
+      this.stop.abort();
+      if (this.state !== "green" && this.state !== "over") this.over("stopped");
+    });
+  }
+
+  /**
+   * Called where the task would complete: true while the checks (or a fix turn) hold it, and
+   * `then` is called once they are green; false once green, so it completes now.
+   */
+  holdCompletion(then: () => void): boolean {
+    switch (this.state) {
+      case "green":
+        return false;
+      case "checking":
+      case "over":
+        return true;
+      case "idle":
+      case "fixing":
+        this.state = "checking";
+        this.runRound().then(
+          (green) => {
+            if (green) then();
+          },
+          (err: unknown) => {
+            this.core.logger.error({ err }, "delivery: a round failed");
+            this.over("red");
+            this.fail(DELIVERY_TEXT.roundError(err instanceof Error ? err.message : String(err)));
+          },
+        );
+        return true;
+    }
+  }
+
+  /** The final status's `metadata.delivery`: what it asked and how many rounds it took. */
+  metadata(): Record<string, unknown> {
+    const { target, review, maxRounds } = this.plan;
+    const checks = this.plan.checks.map((c) => c.name);
+    return { [DELIVERY_KEY]: { target, checks, review, maxRounds, rounds: this.round } };
+  }
+
+  /** The `proof-of-work` artifact of a green delivery, once its commit is made. */
+  proof(): Artifact | undefined {
+    const work = this.core.worktree?.work();
+    if (this.state !== "green" || work === undefined) return undefined;
+    return proofArtifact(proofOfWork(this.plan.target, work, this.runs));
+  }
+
+  /** One round: every check in order; true when green (the task may complete). */
+  private async runRound(): Promise<boolean> {
+    const core = this.core;
+    const cwd = core.worktree?.cwd;
+    const runner = core.env.delivery;
+    if (cwd === undefined || runner === undefined) {
+      this.over("red");
+      this.fail(DELIVERY_TEXT.roundError("the server runs no delivery here"));
+      return false;
+    }
+    this.round += 1;
+    const round: CheckRun[] = [];
+    for (const check of this.plan.checks) {
+      const run = await runner.run(check, this.round, cwd, this.stop.signal);
+      if (core.ended) return false;
+      round.push(run);
+      this.runs.push(run);
+      runner.checked?.(run);
+      core.logger.info(
+        { round: run.round, check: run.check, result: run.result, exitCode: run.exitCode },
+        "delivery: check ran",
+      );
+      core.progress(status.delivery(core.ref, run));
+    }
+    const fate = roundFate(round, this.round, this.plan.maxRounds);
+    switch (fate.kind) {
+      case "green":
+        this.state = "green";
+        runner.ended?.("green", this.round);
+        return true;
+      case "fix":
+        this.fixTurn(fate.failed);
+        return false;
+      case "red":
+        this.over("red");
+        this.fail(DELIVERY_TEXT.stillRed(this.round, fate.last));
+        return false;
+    }
+  }
+
+  /** The failing checks go back to Claude as a new turn of the task, in its conversation. */
+  private fixTurn(failed: readonly CheckRun[]): void {
+    const core = this.core;
+    const session = core.lease?.session;
+    const last = failed.at(-1);
+    if (session === undefined || last === undefined) {
+      this.over("red");
+      if (last !== undefined) this.fail(DELIVERY_TEXT.stillRed(this.round, last));
+      return;
+    }
+    this.state = "fixing";
+    const settings = core.origin.kind === "client" ? core.origin.settings : {};
+    const prompt = DELIVERY_TEXT.fixPrompt(failed, this.round, this.plan.maxRounds);
+    this.startTurn(session.stream(prompt, settings));
+  }
+
+  private over(outcome: DeliveryOutcome): void {
+    if (this.state === "over") return;
+    this.state = "over";
+    this.core.env.delivery?.ended?.(outcome, this.round);
+  }
+}
