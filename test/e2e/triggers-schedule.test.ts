@@ -140,6 +140,65 @@ describe("schedule triggers", () => {
     },
     TIMEOUT,
   );
+
+  it(
+    "an operator lists a schedule with its next and last firing, and fires one now",
+    async () => {
+      // Noon: the next period is tomorrow's 03:00, far from the test's own steps.
+      const now = Date.UTC(2026, 2, 1, 12, 0, 0);
+      const h = await a2a({
+        clock: { now: () => now + (Date.now() - realStart) },
+        rules: [says("Nightly nightly-once", "Updated (by hand).")],
+        config: {
+          server: { auth: { tokens: tokenEntries({ ops: OPS }) }, operators: ["ops"] },
+          triggers: { "nightly-once": nightly("once") },
+        },
+      });
+      const asOps = { authorization: `Bearer ${OPS}` };
+      const listing = async () =>
+        (
+          (await (await fetch(`${h.server.url}/triggers`, { headers: asOps })).json()) as {
+            triggers: Record<string, unknown>[];
+          }
+        ).triggers;
+      expect(await listing()).toEqual([
+        {
+          name: "nightly-once",
+          kind: "schedule",
+          cron: "0 3 * * *",
+          timeZone: "UTC",
+          nextFiring: "2026-03-02T03:00:00.000Z",
+        },
+      ]);
+
+      const fired = await fetch(`${h.server.url}/triggers/nightly-once/fire`, {
+        method: "POST",
+        headers: asOps,
+      });
+      expect(fired.status).toBe(202);
+      const answer = (await fired.json()) as { outcome: string; taskId: string; eventId: string };
+      expect(answer).toMatchObject({ outcome: "started", trigger: "nightly-once" });
+      expect(answer.eventId).toMatch(/^manual:/);
+      const ops = await connect(h.server.url, OPS);
+      if (!ops) throw new Error("no client");
+      const [task] = await completed(ops, 1);
+      expect(task?.id).toBe(answer.taskId);
+      expect(promptOf(task as Task)).toContain("(manual).");
+
+      const [after] = await listing();
+      expect(after).toMatchObject({
+        nextFiring: "2026-03-02T03:00:00.000Z",
+        lastFiring: { outcome: "started", taskId: answer.taskId },
+      });
+      const unknown = await fetch(`${h.server.url}/triggers/nope/fire`, {
+        method: "POST",
+        headers: asOps,
+      });
+      expect(unknown.status).toBe(404);
+      expect(h.bench.model.unmatched).toEqual([]);
+    },
+    TIMEOUT,
+  );
 });
 
 const realStart = Date.now();
