@@ -34,9 +34,14 @@ const profiled = process.env.HTTP_TURN_PROFILE_SIDE ?? "after";
 
 // The server as plain JavaScript, run by node alone as the real server is (no tsx hooks).
 const scratch = mkdtempSync(join(tmpdir(), "http-turn-"));
-const serverJs = join(scratch, "http-turn-server.mjs");
-const source = readFileSync(resolve(import.meta.dirname, "http-turn-server.ts"), "utf8");
-writeFileSync(serverJs, transformSync(source, { loader: "ts", format: "esm" }).code);
+const serverJs = join(scratch, "http-turn-server.js");
+// The server's own local imports go with it; their `.js` are modules, as in the checkout.
+writeFileSync(join(scratch, "package.json"), '{ "type": "module" }\n');
+for (const name of ["http-turn-server", "built-path", "guarded-handler"]) {
+  const source = readFileSync(resolve(import.meta.dirname, `${name}.ts`), "utf8");
+  const js = transformSync(source, { loader: "ts", format: "esm" }).code;
+  writeFileSync(join(scratch, `${name}.js`), js);
+}
 
 interface Side {
   readonly child: ChildProcess;
