@@ -4,7 +4,7 @@ import type { Config } from "../config/schema.js";
 import { triggersOfKind } from "../config/triggers-schema.js";
 import type { Clock, Timers } from "../common/timers.js";
 import * as fleets from "../fleet/open.js";
-import { openLocalFiringRows, openStoreFiringRows } from "../store/firing-rows.js";
+import { openFiringRows } from "../store/firing-rows.js";
 import { databaseSpec } from "../store/task-stores.js";
 import { Scheduler } from "../triggers/schedule/scheduler.js";
 
@@ -35,10 +35,7 @@ export async function openSchedules(o: SchedulesOptions): Promise<Schedules | un
   if (triggersOfKind(config.triggers, "schedule").length === 0) return undefined;
   const spec = databaseSpec(config.store, config.claude.cwd);
   const workspace = o.workspace ?? "";
-  const rows =
-    spec === undefined
-      ? await openLocalFiringRows(o.stateDir ?? config.claude.cwd, workspace)
-      : await openStoreFiringRows(spec, workspace);
+  const rows = await openFiringRows(spec, o.stateDir ?? config.claude.cwd, workspace);
   const scheduler = new Scheduler({
     triggers: config.triggers,
     rows,

@@ -224,3 +224,17 @@ export async function openLocalFiringRows(
     throw err;
   }
 }
+
+/**
+ * The rows where the store keeps them: in its database (`spec`, from `databaseSpec`), or with the
+ * memory store (no spec) in the session map's file of `stateDir`.
+ */
+export function openFiringRows(
+  spec: DatabaseSpec | undefined,
+  stateDir: string,
+  workspace: string,
+): Promise<FiringRows> {
+  return spec === undefined
+    ? openLocalFiringRows(stateDir, workspace)
+    : openStoreFiringRows(spec, workspace);
+}

@@ -10,6 +10,12 @@ import type { WriteFault } from "./write-watch.js";
  * `openTaskStores` (task-stores.ts) opens one from `store.*`; the shared case suite
  * (`test/support/store-cases.ts`) holds each to the same behaviour. docs/ARCHITECTURE.md
  * "Where to add … a store" says the steps.
+ *
+ * A backend also keeps our own tables, outside this interface because they open on their own:
+ * the conversation map (`open-session-map.ts`, in `openTaskStores`' `opened` step, before
+ * restart recovery reads it) and the schedules' firing rows (`openFiringRows`, on a connection of
+ * their own). A database backend keeps them in its database; memory in a SQLite file of theirs.
+ * The same suite runs both as case groups on every backend.
  */
 export interface StoreBackend {
   /** The SDK's task store: a caller's tasks, scoped by tenant and owner. */

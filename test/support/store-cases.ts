@@ -1,13 +1,16 @@
 /**
  * The shared case suite of a store backend (`StoreBackend`, src/store/store-backend.ts): one
  * list of case groups, run against memory, SQLite and PostgreSQL by their test files, as Hono's
- * routers share `router/common.case.test.ts`. A new backend runs `storeBackendCases` too; a new
- * group of cases (what a backend owes next) is a file that exports a `StoreCaseGroup`, added to
- * `STORE_CASE_GROUPS` below.
+ * routers share `router/common.case.test.ts`. It covers the store's own tables too: the
+ * conversation map and the schedules' firing rows. A new backend runs `storeBackendCases` too; a
+ * new group of cases (what a backend owes next) is a file that exports a `StoreCaseGroup`, added
+ * to `STORE_CASE_GROUPS` below.
  */
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { describeCallerUsageContract } from "../unit/store/caller-usage-contract.js";
+import { firingRowsCases } from "./firing-rows-cases.js";
+import { sessionMapCases, type SessionMapTarget } from "./session-map-cases.js";
 import {
   as,
   describeListTasks,
@@ -21,6 +24,12 @@ import {
 export interface StoreTarget extends ContractTarget {
   /** False for memory: the groups that restart the store are not its. */
   readonly persistent: boolean;
+  /**
+   * Where the backend keeps the conversation map (`session-map-targets.ts`): its database, or
+   * memory's file of its own. The map opens in `openTaskStores`' `opened` step, before restart
+   * recovery reads it, so it is reached through its opener rather than the opened backend.
+   */
+  readonly sessionMap: SessionMapTarget;
 }
 
 /** Cases every backend (or every persistent one) must pass, registered under the suite. */
@@ -28,6 +37,8 @@ export interface StoreCaseGroup {
   readonly name: string;
   /** The group restarts the store or needs a database: not run on memory. */
   readonly persistent: boolean;
+  /** Per case, when a group needs more than vitest's default (a database per test). */
+  readonly timeout?: number;
   readonly cases: (backend: string, target: StoreTarget) => void;
 }
 
@@ -91,6 +102,20 @@ export const STORE_CASE_GROUPS: readonly StoreCaseGroup[] = [
   },
   { name: "task store", persistent: true, cases: describeStoreContract },
   { name: "caller usage", persistent: true, cases: describeCallerUsageContract },
+  // Memory keeps both in a SQLite file of its own, so they outlive a restart there too.
+  {
+    name: "conversation map",
+    persistent: false,
+    // PostgreSQL on a loaded machine takes seconds per test.
+    timeout: 30_000,
+    cases: (_backend, target) => sessionMapCases(target.sessionMap),
+  },
+  {
+    name: "schedule firing rows",
+    persistent: false,
+    timeout: 30_000,
+    cases: (_backend, target) => firingRowsCases(target),
+  },
 ];
 
 /** Registers every group that applies to `target` (memory: the non-persistent ones). */
@@ -101,7 +126,8 @@ export function storeBackendCases(
 ): void {
   describe(`${backend} store backend`, () => {
     for (const group of groups.filter((g) => target.persistent || !g.persistent)) {
-      describe(group.name, () => group.cases(backend, target));
+      const options = group.timeout === undefined ? {} : { timeout: group.timeout };
+      describe(group.name, options, () => group.cases(backend, target));
     }
   });
 }

@@ -9,6 +9,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { openTaskStores } from "../../../src/store/task-stores.js";
 import { useTestPostgres } from "../../support/unit/postgres.js";
+import { storeTarget } from "../../support/session-map-targets.js";
 import { storeBackendCases, type StoreTarget } from "../../support/store-cases.js";
 
 const postgres = useTestPostgres();
@@ -18,6 +19,7 @@ let url = "";
 const target: StoreTarget = {
   persistent: true,
   config: () => ({ type: "postgres", url, retainDays: 30 }),
+  sessionMap: storeTarget("postgres", () => postgres.createDatabase()),
   cwd: () => cwd,
   // Each test gets an empty database of its own.
   beforeEach: async () => {

@@ -5,6 +5,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { EVERY_OWNER_INDEXES } from "../../../src/store/every-owner.js";
 import { openTaskStores } from "../../../src/store/task-stores.js";
+import { storeTarget } from "../../support/session-map-targets.js";
 import { storeBackendCases } from "../../support/store-cases.js";
 import { useTempDir } from "../../support/unit/temp-dir.js";
 
@@ -14,6 +15,7 @@ storeBackendCases("SQLite", {
   config: () => ({ type: "sqlite", path: ".claude/claude-a2a.db", retainDays: 30 }),
   cwd: () => cwd(),
   persistent: true,
+  sessionMap: storeTarget("sqlite"),
 });
 
 describe("SQLite task store file", () => {
