@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { forgeSchema } from "./forge-schema.js";
+import { triggerDeliverSchema } from "./trigger-deliver-schema.js";
 import { limitValuesSchema, type LimitsConfig } from "./limits-schema.js";
 import { byteSize, httpUrl, name, names, positiveInt } from "./schema-parts.js";
 import { cronProblem, timeZoneProblem } from "./cron.js";
@@ -150,6 +151,7 @@ const webhookSchema = z.strictObject({
         'limits.callers entry matching "trigger:<name>" would set them.',
     ),
   result: resultSchema.optional(),
+  deliver: triggerDeliverSchema,
 });
 
 /** The variables of a schedule's prompt (docs/triggers.md "Schedules"); no other is known. */
@@ -216,6 +218,7 @@ const scheduleSchema = z.strictObject({
   permissions: webhookSchema.shape.permissions,
   push: webhookSchema.shape.push,
   limits: webhookSchema.shape.limits,
+  deliver: triggerDeliverSchema,
 });
 
 const triggerSchema = z.discriminatedUnion("kind", [webhookSchema, scheduleSchema], {
@@ -240,6 +243,7 @@ export type TriggersConfig = z.output<typeof triggersSchema>;
 export type WebhookTrigger = z.output<typeof webhookSchema>;
 export type ScheduleTrigger = z.output<typeof scheduleSchema>;
 export type TriggerFilters = z.output<typeof filtersSchema>;
+export type TriggerDeliver = WebhookTrigger["deliver"];
 
 /**
  * `limits` with each trigger's own `limits` first in `limits.callers`, as the entry matching

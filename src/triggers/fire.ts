@@ -2,11 +2,13 @@ import { createHash, randomUUID } from "node:crypto";
 import { Role, type Message, type Task } from "@a2a-js/sdk";
 import { A2AError } from "@a2a-js/sdk/errors";
 import { ServerCallContext, STATE_HEADERS_KEY, type A2ARequestHandler } from "@a2a-js/sdk/server";
+import { CONTROL_EXTENSION_URI } from "../contract/control.js";
+import { DELIVER_KEY } from "../contract/delivery.js";
 import { LIMIT_REASON } from "../contract/limits.js";
 import { rawPart, textPart } from "../contract/messages.js";
 import { IDEMPOTENCY_KEY_HEADER } from "../contract/replay.js";
 import { CallerUser, callerName, type Caller } from "../identity/caller.js";
-import type { WebhookTrigger } from "../config/triggers-schema.js";
+import type { TriggerDeliver, WebhookTrigger } from "../config/triggers-schema.js";
 import type { TriggerEvent } from "./event.js";
 import { renderPrompt } from "./template.js";
 
@@ -58,16 +60,32 @@ export function firingMessage(
     // The payload as a file, not a data part: a data part is put in the prompt whole, uncapped
     // and unquoted; a file is read only if Claude needs it.
     parts: [textPart(prompt), rawPart(body, "application/json", PAYLOAD_FILE)],
-    metadata: { origin: "trigger", trigger: name, eventId: event.deliveryId },
+    metadata: {
+      origin: "trigger",
+      trigger: name,
+      eventId: event.deliveryId,
+      ...deliverMetadata(trigger.deliver),
+    },
     extensions: [],
     referenceTaskIds: [],
   };
 }
 
-/** A call of the request handler as the trigger's caller, its delivery id the idempotency key. */
-function firingContext(name: string, deliveryId: string): ServerCallContext {
+/** A trigger's `deliver` as a firing's `metadata.deliver`, or nothing. Pure. */
+export function deliverMetadata(deliver: TriggerDeliver): Record<string, unknown> {
+  return deliver === undefined ? {} : { [DELIVER_KEY]: deliver };
+}
+
+/**
+ * A call of the request handler as the trigger's caller, its delivery id the idempotency key. A
+ * message asking for a delivery activates the control extension, as a client's A2A-Extensions
+ * header would: the guard refuses `metadata.deliver` without it.
+ */
+function firingContext(name: string, deliveryId: string, message: Message): ServerCallContext {
   const caller: Caller = { kind: "trigger", name };
+  const control = message.metadata?.[DELIVER_KEY] !== undefined;
   return new ServerCallContext({
+    ...(control && { requestedExtensions: [CONTROL_EXTENSION_URI] }),
     user: new CallerUser(caller),
     state: new Map<string, unknown>([
       [STATE_HEADERS_KEY, { [IDEMPOTENCY_KEY_HEADER]: `trigger:${name}:${deliveryId}` }],
@@ -104,7 +122,7 @@ export async function fire(
         },
         metadata: undefined,
       },
-      firingContext(name, deliveryId),
+      firingContext(name, deliveryId, message),
     );
   } catch (err) {
     return refusal(err);

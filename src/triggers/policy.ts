@@ -1,5 +1,8 @@
 import type { Config } from "../config/schema.js";
 import type { TriggersConfig } from "../config/triggers-schema.js";
+import { CONTROL_EXTENSION_URI } from "../contract/control.js";
+import { DELIVER_KEY } from "../contract/delivery.js";
+import { requestedDelivery } from "../delivery/decision.js";
 import { sandboxName } from "../sandbox/preset.js";
 
 /** A trigger's policy as the rest of the server reads it (docs/triggers.md "Policy"). Pure. */
@@ -17,7 +20,9 @@ export function triggerPrompts(
 /**
  * Why this workspace's triggers cannot start, one sentence each naming the trigger, or none: its
  * secret's (or push token's) variable unset or empty, a webhook without the sandbox (and no allowUnsandboxed),
- * idempotent sends off with a webhook (a retried delivery would start a second task). Pure.
+ * idempotent sends off with a webhook (a retried delivery would start a second task), a `deliver`
+ * the workspace refuses (no worktree isolation, no `claude.delivery`, a target or check it does
+ * not allow). Pure.
  */
 export function triggerProblems(
   config: Pick<Config, "triggers" | "claude" | "replay">,
@@ -30,6 +35,18 @@ export function triggerProblems(
     const at = `${where}.${name}`;
     if (t.kind === "webhook" && !env[t.secretEnv]) {
       problems.push(`${at}: the environment variable ${t.secretEnv} (secretEnv) is not set.`);
+    }
+    if (t.deliver !== undefined) {
+      // The same decision as a caller's metadata.deliver, with the extension on (a firing
+      // activates it): a refusal a task would get at admission stops startup instead.
+      const policy = { isolation: config.claude.isolation, config: config.claude.delivery };
+      const asked = requestedDelivery(
+        { [DELIVER_KEY]: t.deliver },
+        policy,
+        true,
+        CONTROL_EXTENSION_URI,
+      );
+      if (!asked.ok) problems.push(`${at}.deliver: ${asked.reason}`);
     }
     const tokenEnv = t.push?.tokenEnv;
     if (tokenEnv !== undefined && !env[tokenEnv]) {

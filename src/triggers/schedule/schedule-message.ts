@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Role, type Message } from "@a2a-js/sdk";
 import { textPart } from "../../contract/messages.js";
 import { TEMPLATE_VARIABLE, type ScheduleTrigger } from "../../config/triggers-schema.js";
-import { subjectContextId } from "../fire.js";
+import { deliverMetadata, subjectContextId } from "../fire.js";
 
 /**
  * The message a schedule's firing sends (docs/triggers.md "Schedules"): its prompt is the
@@ -73,7 +73,12 @@ export function scheduleMessage(f: ScheduleFiring): Message {
     taskId: "",
     role: Role.ROLE_USER,
     parts: [textPart(schedulePrompt(f))],
-    metadata: { origin: "trigger", trigger: f.name, eventId: f.key },
+    metadata: {
+      origin: "trigger",
+      trigger: f.name,
+      eventId: f.key,
+      ...deliverMetadata(f.trigger.deliver),
+    },
     extensions: [],
     referenceTaskIds: [],
   };
