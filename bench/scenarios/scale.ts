@@ -1,7 +1,8 @@
 /**
  * How the server's own cost grows with its work (issue 52), in server CPU time (the sum of its
  * threads' schedstat): each row at a small and a big size, the ratio big over small.
- * - new conversation: the first turn of a new context on a server whose map holds N conversations;
+ * - new conversation: the first turn of a new context on a server whose map holds N conversations,
+ *   once its startup sweep is done;
  * - startup: spawn to serving (its CPU when `/healthz` first answers) with N resumable
  *   conversations, and with 100 resumable plus S whose transcripts are gone (stale);
  * - resuming turn: the first turn of a conversation T turns long, after a restart;
@@ -229,5 +230,20 @@ async function seeded(rig: Rig, build: Build, template: Template, seed: Seed) {
     build.cli,
   );
   const startCpu = await cpuTimePreciseMs(server.server.pid);
+  // The startup sweep checks each mapping after the server listens: its CPU is not a turn's.
+  await sweepDone(server.server.url);
   return { server, startCpu, contexts };
+}
+
+/** Once `/healthz` says the session sweep is done (a build without one: at once), bounded. */
+async function sweepDone(url: string): Promise<void> {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const health = (await (await fetch(`${url}/healthz`)).json()) as {
+      sessionSweep?: { state: string };
+    };
+    if (health.sessionSweep === undefined || health.sessionSweep.state === "done") return;
+    if (Date.now() > deadline) throw new Error("scale: the session sweep did not end in 10 min");
+    await delay(100);
+  }
 }
