@@ -8,7 +8,10 @@ import pg from "pg";
 import { freePort } from "./harness/ports.js";
 
 export interface TestPostgres {
-  /** Creates a fresh, empty database and returns its URL (dropped by `stop()`). */
+  /**
+   * A fresh, empty database's URL: `stop()` drops it on an external server; an embedded one goes
+   * whole, its data directory removed.
+   */
   createDatabase(): Promise<string>;
   /**
    * A database the code under test created on this server beside a test's (e.g. a workspace's
@@ -27,7 +30,7 @@ export interface TestPostgres {
  */
 export async function startTestPostgres(): Promise<TestPostgres> {
   const external = process.env.A2A_TEST_POSTGRES_URL;
-  if (external) return databasesOn(external, () => Promise.resolve());
+  if (external) return databasesOn(external, () => Promise.resolve(), { dropOnStop: true });
 
   const dir = await mkdtemp(join(tmpdir(), "a2a-pg-"));
   const asRoot = userInfo().uid === 0;
@@ -64,7 +67,11 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     throw err;
   }
   return {
-    ...databasesOn(`postgres://postgres:${password}@127.0.0.1:${port}/postgres`, stopServer),
+    // Its data directory goes with it: dropping each database first (a checkpoint each) only
+    // costs time, a minute and more on a loaded machine for a file with many tests.
+    ...databasesOn(`postgres://postgres:${password}@127.0.0.1:${port}/postgres`, stopServer, {
+      dropOnStop: false,
+    }),
     restart: { stop: () => server.stop(), start: () => server.start() },
   };
 }
@@ -90,7 +97,11 @@ async function letOthersTraverse(path: string): Promise<() => Promise<void>> {
   };
 }
 
-function databasesOn(serverUrl: string, stopServer: () => Promise<void>): TestPostgres {
+function databasesOn(
+  serverUrl: string,
+  stopServer: () => Promise<void>,
+  o: { readonly dropOnStop: boolean },
+): TestPostgres {
   const created: string[] = [];
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: serverUrl });
@@ -113,6 +124,7 @@ function databasesOn(serverUrl: string, stopServer: () => Promise<void>): TestPo
     adopt: (name) => void created.push(name),
     async stop() {
       for (const name of created.splice(0)) {
+        if (!o.dropOnStop) continue;
         await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
       }
       await stopServer();
