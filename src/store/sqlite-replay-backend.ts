@@ -2,7 +2,7 @@ import { StreamResponse } from "@a2a-js/sdk";
 import type { EventRow, SendRow } from "./kept-events.js";
 import type { KeptEvent, KeptRange, SentMessage } from "./replay-log.js";
 import { SqlReplayBackend, toNumber } from "./sql-replay-backend.js";
-import type { Statements } from "./statement-cache.js";
+import { writeAtomically, type Statements } from "./statement-cache.js";
 import type { Kysely } from "kysely";
 
 /**
@@ -60,26 +60,16 @@ export class SqliteReplayBackend extends SqlReplayBackend {
   ): Promise<void> {
     const s = this.statements;
     const statements = Math.ceil(eventRows.length / ROWS_PER_INSERT) + sends.length;
-    const transaction = statements > 1;
-    if (transaction) s.prepare("BEGIN").run();
     try {
-      for (let i = 0; i < eventRows.length; i += ROWS_PER_INSERT) {
-        const chunk = eventRows.slice(i, i + ROWS_PER_INSERT);
-        s.prepare(INSERT_EVENTS[chunk.length - 1] as string).run(...chunk.flat());
-      }
-      const insertSend = s.prepare(INSERT_SEND);
-      for (const r of sends) insertSend.run(r.scope, r.key, r.owner, r.taskId, r.after, r.at);
-      if (transaction) s.prepare("COMMIT").run();
-    } catch (err) {
-      // SQLite may have rolled back already (a full disk does): the write's own error is
-      // what the store's health names, never the rollback's "no transaction is active".
-      if (transaction) {
-        try {
-          s.prepare("ROLLBACK").run();
-        } catch {
-          // Nothing was left open.
+      writeAtomically(s, statements > 1, () => {
+        for (let i = 0; i < eventRows.length; i += ROWS_PER_INSERT) {
+          const chunk = eventRows.slice(i, i + ROWS_PER_INSERT);
+          s.prepare(INSERT_EVENTS[chunk.length - 1] as string).run(...chunk.flat());
         }
-      }
+        const insertSend = s.prepare(INSERT_SEND);
+        for (const r of sends) insertSend.run(r.scope, r.key, r.owner, r.taskId, r.after, r.at);
+      });
+    } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     return Promise.resolve();

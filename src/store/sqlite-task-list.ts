@@ -11,7 +11,7 @@ import { DatabaseTaskStore, TASK_TABLE } from "@a2a-js/sdk/server/database";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { SAVE_SQL, taskRowValues } from "./sqlite-task-save.js";
-import type { Statements } from "./statement-cache.js";
+import { writeAtomically, type Statements } from "./statement-cache.js";
 import { taskOfRow, type TaskColumns } from "./task-table.js";
 
 /** The SDK's page size when a request names none. */
@@ -160,26 +160,12 @@ export class SqliteTaskStore extends DatabaseTaskStore {
 
   private write(rows: readonly unknown[][]): Promise<void> {
     const s = this.statements;
-    const transaction = rows.length > 1;
-    return settled(() => {
-      if (transaction) s.prepare("BEGIN").run();
-      try {
+    return settled(() =>
+      writeAtomically(s, rows.length > 1, () => {
         const save = s.prepare(SAVE_SQL);
         for (const row of rows) save.run(...row);
-        if (transaction) s.prepare("COMMIT").run();
-      } catch (err) {
-        // SQLite may have rolled back already (a full disk does): the write's own error is what
-        // the store's health names, never the rollback's "no transaction is active".
-        if (transaction) {
-          try {
-            s.prepare("ROLLBACK").run();
-          } catch {
-            // Nothing was left open.
-          }
-        }
-        throw err;
-      }
-    });
+      }),
+    );
   }
 
   // A throw (a malformed page token, an unreadable row) is a rejection, as from the SDK.

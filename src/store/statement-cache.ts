@@ -40,3 +40,26 @@ export function cachingConnection(connection: BetterSqlite3.Database): SqliteDat
     },
   };
 }
+
+/**
+ * Runs `work`'s statements now, in one transaction when there are `several` (a single statement
+ * is one by itself); a failure rolls back what it began and rethrows the statement's own error.
+ */
+export function writeAtomically(s: Statements, several: boolean, work: () => void): void {
+  if (several) s.prepare("BEGIN").run();
+  try {
+    work();
+    if (several) s.prepare("COMMIT").run();
+  } catch (err) {
+    // SQLite may have rolled back already (a full disk does): the write's own error is what the
+    // store's health names, never the rollback's "no transaction is active".
+    if (several) {
+      try {
+        s.prepare("ROLLBACK").run();
+      } catch {
+        // Nothing was left open.
+      }
+    }
+    throw err;
+  }
+}
