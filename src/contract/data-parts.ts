@@ -1,3 +1,4 @@
+import type { MergeApprovalData } from "./merge-approval.js";
 import type { DelegatedInputData } from "./delegation.js";
 import { KIND } from "./kinds.js";
 import type { PlanApprovalData } from "./plan.js";
@@ -51,5 +52,9 @@ export interface InputRequestContent {
   /** The text part's media type (unset: text/plain); a plan is text/markdown. */
   readonly mediaType?: string;
   readonly data:
-    AskUserQuestionData | PermissionRequestData | PlanApprovalData | DelegatedInputData;
+    | AskUserQuestionData
+    | PermissionRequestData
+    | PlanApprovalData
+    | DelegatedInputData
+    | MergeApprovalData;
 }

@@ -74,6 +74,7 @@ export const DELIVERY_TEXT = {
     "\n\nFix the cause in this working directory. When you finish, the server runs the checks " +
     "again.",
   roundError: (why: string) => `Delivery failed: its checks could not run (${why}).`,
+  stepError: (why: string) => `Delivery failed: ${why}.`,
   needsExtension: (uri: string) =>
     `metadata.deliver needs the control extension: activate ${uri} with the A2A-Extensions header.`,
   notConfigured:

@@ -38,6 +38,8 @@ const KEPT: Readonly<Record<StatusKind, boolean>> = {
   [KIND.delegatedInput]: true,
   // A round of delivery checks is progress; how the delivery ended is the task's end.
   [KIND.delivery]: false,
+  // Asking to merge the delivered work: a question to the caller, like a plan approval.
+  [KIND.mergeApproval]: true,
 };
 
 const isStatusKind = (kind: unknown): kind is StatusKind =>

@@ -30,6 +30,7 @@ export const KIND = {
   delegatedInput: "delegated_input",
   delivery: "delivery",
   proofOfWork: "proof_of_work",
+  mergeApproval: "merge_approval",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];
 

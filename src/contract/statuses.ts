@@ -216,6 +216,15 @@ export const status = {
    */
   delivery: (ref: TaskRef, run: CheckRun): TaskStatusUpdateEvent =>
     kindStatus(ref, WORKING, KIND.delivery, DELIVERY_TEXT.checkRan(run), { ...run }),
+  /**
+   * A stage of a delivery's target step (push, pull request, merge; docs/delivery.md): same kind
+   * as a check's run, told apart by `metadata.step`.
+   */
+  deliveryStep: (
+    ref: TaskRef,
+    text: string,
+    metadata: Readonly<Record<string, unknown>>,
+  ): TaskStatusUpdateEvent => kindStatus(ref, WORKING, KIND.delivery, text, { ...metadata }),
   /** Completed after its turn: its caller's spend reached the daily budget (`text` says so). */
   budgetReached: (ref: TaskRef, text: string): TaskStatusUpdateEvent =>
     kindStatus(ref, TaskState.TASK_STATE_COMPLETED, KIND.budgetReached, text),

@@ -1,8 +1,13 @@
-import type { CheckRun } from "../contract/delivery.js";
+import type { CheckRun, DeliveryTarget } from "../contract/delivery.js";
 import type { DeliveryCheckConfig } from "../config/delivery-schema.js";
+import type { TargetStep } from "./target-step.js";
 
-/** How a delivery ended, for the metrics. */
-export type DeliveryOutcome = "green" | "red" | "stopped";
+/**
+ * How a delivery ended, for the metrics: green (delivered where its target says), red (checks
+ * still failing), undelivered (green, but its target step failed: the work stays on the branch),
+ * declined (a person said no to its merge), stopped (the task ended otherwise).
+ */
+export type DeliveryOutcome = "green" | "red" | "undelivered" | "declined" | "stopped";
 
 /** What the server gives a task to run its delivery's checks with (`src/delivery/`). */
 export interface DeliveryRunner {
@@ -13,6 +18,11 @@ export interface DeliveryRunner {
     cwd: string,
     signal: AbortSignal,
   ): Promise<CheckRun>;
+  /**
+   * The step after the commit for a target other than `branch` (push, pull request, merge);
+   * undefined: this server cannot deliver there (the task fails, saying so).
+   */
+  targetStep?(target: Exclude<DeliveryTarget, "branch">): TargetStep | undefined;
   /** A check ran (the metrics count it by result). */
   checked?(run: CheckRun): void;
   /** A delivery ended (the metrics count it by outcome, with its rounds). */

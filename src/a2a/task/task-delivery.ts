@@ -1,11 +1,17 @@
 import type { Artifact } from "@a2a-js/sdk";
 import type { RunStream } from "../../claude/index.js";
-import { DELIVERY_KEY, DELIVERY_TEXT, type CheckRun } from "../../contract/delivery.js";
+import {
+  DELIVERY_KEY,
+  DELIVERY_TEXT,
+  type CheckRun,
+  type DeliveryTarget,
+} from "../../contract/delivery.js";
 import { status } from "../../contract/statuses.js";
 import type { DeliveryPlan } from "../../delivery/decision.js";
 import { proofArtifact, proofOfWork } from "../../delivery/proof.js";
 import { roundFate } from "../../delivery/rounds.js";
 import type { DeliveryOutcome } from "../../delivery/runner.js";
+import type { TargetOutcome, TargetRecord } from "../../delivery/target-step.js";
 import type { TaskCore } from "./task-core.js";
 
 /**
@@ -16,8 +22,11 @@ import type { TaskCore } from "./task-core.js";
  * the last failing output. Each check's run is a `delivery` status.
  */
 export class TaskDelivery {
-  private state: "idle" | "checking" | "fixing" | "green" | "over" = "idle";
+  private state: "idle" | "checking" | "fixing" | "green" | "delivering" | "delivered" | "over" =
+    "idle";
   private round = 0;
+  /** What the target step recorded (push, pull request, merge), for the proof and metadata. */
+  private targetRecord: TargetRecord = {};
   private readonly runs: CheckRun[] = [];
   private readonly stop = new AbortController();
 
@@ -30,7 +39,9 @@ export class TaskDelivery {
   ) {
     void core.endedGate.then(() => {
       this.stop.abort();
-      if (this.state !== "green" && this.state !== "over") this.over("stopped");
+      const counted = this.state === "over" || this.state === "delivered";
+      const greenBranch = this.state === "green" && plan.target === "branch";
+      if (!counted && !greenBranch) this.over("stopped");
     });
   }
 
@@ -41,6 +52,8 @@ export class TaskDelivery {
   holdCompletion(then: () => void): boolean {
     switch (this.state) {
       case "green":
+      case "delivering":
+      case "delivered":
         return false;
       case "checking":
       case "over":
@@ -62,18 +75,128 @@ export class TaskDelivery {
     }
   }
 
-  /** The final status's `metadata.delivery`: what it asked and how many rounds it took. */
+  /**
+   * Called where the task would complete, after its commit: true while the target step (push,
+   * pull request, merge) holds it, and `then` is called once it delivered (or a person declined);
+   * false once it has, or for the target `branch`, which has no step.
+   */
+  holdTarget(then: () => void): boolean {
+    const target = this.plan.target;
+    if (target === "branch") return false;
+    switch (this.state) {
+      case "delivered":
+        return false;
+      case "delivering":
+      case "over":
+        return true;
+      case "idle":
+      case "checking":
+      case "fixing":
+        // Not green: holdCompletion decides; nothing to deliver.
+        return false;
+      case "green":
+        this.state = "delivering";
+        this.runTarget(target).then(
+          (mayComplete) => {
+            if (mayComplete) then();
+          },
+          (err: unknown) => {
+            this.core.logger.error({ err }, "delivery: its target step failed");
+            this.over("undelivered");
+            this.fail(DELIVERY_TEXT.stepError(err instanceof Error ? err.message : String(err)));
+          },
+        );
+        return true;
+    }
+  }
+
+  /** The final status's `metadata.delivery`: what it asked, how many rounds, what its step did. */
   metadata(): Record<string, unknown> {
     const { target, review, maxRounds } = this.plan;
     const checks = this.plan.checks.map((c) => c.name);
-    return { [DELIVERY_KEY]: { target, checks, review, maxRounds, rounds: this.round } };
+    return {
+      [DELIVERY_KEY]: {
+        target,
+        checks,
+        review,
+        maxRounds,
+        rounds: this.round,
+        ...this.targetRecord,
+      },
+    };
   }
 
   /** The `proof-of-work` artifact of a green delivery, once its commit is made. */
   proof(): Artifact | undefined {
     const work = this.core.worktree?.work();
-    if (this.state !== "green" || work === undefined) return undefined;
-    return proofArtifact(proofOfWork(this.plan.target, work, this.runs));
+    if ((this.state !== "green" && this.state !== "delivered") || work === undefined) {
+      return undefined;
+    }
+    return proofArtifact({
+      ...proofOfWork(this.plan.target, work, this.runs),
+      ...this.targetRecord,
+    });
+  }
+
+  /** The target step: true when the task may complete; false when it failed it or reworks. */
+  private async runTarget(target: Exclude<DeliveryTarget, "branch">): Promise<boolean> {
+    const core = this.core;
+    const step = core.env.delivery?.targetStep?.(target);
+    const work = core.worktree?.work();
+    const cwd = core.worktree?.cwd;
+    if (step === undefined || work === undefined || cwd === undefined) {
+      this.over("undelivered");
+      this.fail(DELIVERY_TEXT.stepError(`this server cannot deliver to ${target}`));
+      return false;
+    }
+    const outcome: TargetOutcome = await step.run({
+      target,
+      plan: this.plan,
+      work: {
+        cwd,
+        branch: work.branch,
+        baseCommit: work.baseCommit,
+        headCommit: work.commit,
+        files: work.files,
+      },
+      proof: proofOfWork(this.plan.target, work, this.runs),
+      signal: this.stop.signal,
+      logger: core.logger,
+      progress: (text, metadata) => core.progress(status.deliveryStep(core.ref, text, metadata)),
+    });
+    this.targetRecord = { ...this.targetRecord, ...outcome.record };
+    if (core.ended) return false;
+    switch (outcome.kind) {
+      case "delivered":
+        this.state = "delivered";
+        core.env.delivery?.ended?.("green", this.round);
+        return true;
+      case "declined":
+        this.state = "delivered";
+        core.env.delivery?.ended?.("declined", this.round);
+        return true;
+      case "failed":
+        this.over("undelivered");
+        this.fail(outcome.text);
+        return false;
+      case "rework":
+        // Back to Claude; its turn's end runs the checks, the commit and this step again.
+        core.worktree?.rearm();
+        this.state = "fixing";
+        this.startReworkTurn(outcome.prompt);
+        return false;
+    }
+  }
+
+  private startReworkTurn(prompt: string): void {
+    const session = this.core.lease?.session;
+    if (session === undefined) {
+      this.over("undelivered");
+      this.fail(DELIVERY_TEXT.stepError("the conversation's session is gone"));
+      return;
+    }
+    const settings = this.core.origin.kind === "client" ? this.core.origin.settings : {};
+    this.startTurn(session.stream(prompt, settings));
   }
 
   /** One round: every check in order; true when green (the task may complete). */
@@ -104,7 +227,8 @@ export class TaskDelivery {
     switch (fate.kind) {
       case "green":
         this.state = "green";
-        runner.ended?.("green", this.round);
+        // A target with a step counts its outcome when the step ends.
+        if (this.plan.target === "branch") runner.ended?.("green", this.round);
         return true;
       case "fix":
         this.fixTurn(fate.failed);

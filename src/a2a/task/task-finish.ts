@@ -138,6 +138,8 @@ export class TaskFinish {
     if (note === undefined && this.delivery?.holdCompletion(() => this.complete())) return;
     // With a worktree: the task's changes are committed first, so its end can say what it holds.
     if (core.worktree?.holdCompletion(() => this.complete(note, budgetReached))) return;
+    // Then its target step (push, pull request, merge), which needs that commit.
+    if (note === undefined && this.delivery?.holdTarget(() => this.complete())) return;
     // Prompts of subagents that outlived the turn: no client will be asked them any more.
     core.prompts.settleAll(DENY_TASK_OVER);
     if (!core.step({ type: "completed" })) return;

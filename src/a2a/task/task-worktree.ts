@@ -17,6 +17,8 @@ import type { ForkFrom, TaskIsolation } from "./environment.js";
 export class TaskWorktree {
   private commitState: "idle" | "committing" | "done" = "idle";
   private commit: TaskCommit | undefined;
+  /** The base of the task's first commit, once a rework made it commit again. */
+  private firstBase: string | undefined;
   /** Why the end-of-task commit failed, if it did (the final status says so). */
   private commitFailure: string | undefined;
   /** The folder it works in, once prepared (a delivery's checks run there). */
@@ -61,6 +63,16 @@ export class TaskWorktree {
     }
   }
 
+  /**
+   * A delivery's rework turn (a merge's conflict) changes the work after its commit: the next
+   * completion commits again. The proof keeps the first commit's base.
+   */
+  rearm(): void {
+    if (this.commitState !== "done") return;
+    this.firstBase ??= this.commit?.baseCommit;
+    this.commitState = "idle";
+  }
+
   /** The task ended otherwise (failed, canceled): its changes are committed after it. */
   afterEnd(state: string): void {
     if (this.commitState !== "idle") return;
@@ -79,7 +91,11 @@ export class TaskWorktree {
    * the conversation's branch at the commit it began at.
    */
   work(): { branch: string; baseCommit: string; commit: string; files: TaskCommit["files"] } {
-    if (this.commit !== undefined) return this.commit;
+    if (this.commit !== undefined) {
+      return this.firstBase === undefined
+        ? this.commit
+        : { ...this.commit, baseCommit: this.firstBase };
+    }
     const { key, contextId } = this.conversation;
     const at = this.record.endCommit ?? this.record.startCommit ?? "";
     return {

@@ -36,6 +36,7 @@ const KEPT: Record<StatusKind, boolean> = {
   delegated: false,
   delegated_input: true,
   delivery: false,
+  merge_approval: true,
 };
 
 describe("what a task's history keeps", () => {

@@ -8,6 +8,7 @@ import { FLEET_TEXT } from "../../../src/contract/fleet-texts.js";
 import { PLAN_MEDIA_TYPE, PLAN_TEXT, planApprovalData } from "../../../src/contract/plan.js";
 import { DELEGATION_TEXT } from "../../../src/contract/delegation.js";
 import { DELIVERY_TEXT, type CheckRun } from "../../../src/contract/delivery.js";
+import { MERGE_SUMMARY_MEDIA_TYPE, MERGE_TEXT } from "../../../src/contract/merge-approval.js";
 import { EVENTS_EXTENSION_URI, EVENTS_EXTENSION_VERSION } from "../../../src/contract/extension.js";
 import { CONTROL_EXTENSION_URI, CONTROL_EXTENSION_VERSION } from "../../../src/contract/control.js";
 import { CONTROL_REFUSAL, CONTROL_TEXT } from "../../../src/contract/control-texts.js";
@@ -82,6 +83,13 @@ const other = { taskId: "b2", description: "npm test" };
 
 /** One status per kind, from the contract's own factories (what the server really publishes). */
 const samples: Record<string, { state: TaskState | undefined; text: string }> = {};
+const mergeSample = {
+  branch: "claude-a2a/c1",
+  headCommit: "b".repeat(40),
+  into: "main",
+  intoCommit: "a".repeat(40),
+  how: "fast-forward",
+} as const;
 for (const event of [
   status.toolUse(ref, "Bash", "tu1"),
   status.toolResult(ref, "Bash", "tu1", false, { text: "ok", bytes: 2, truncated: false }),
@@ -121,6 +129,25 @@ for (const event of [
     data: { kind: KIND.askUserQuestion, questions: [{ question: "Pick one" }] },
   }),
   status.inputRequired(ref, {
+    text: MERGE_TEXT.summary(mergeSample),
+    mediaType: MERGE_SUMMARY_MEDIA_TYPE,
+    data: {
+      kind: KIND.mergeApproval,
+      merge: mergeSample,
+      approvedBy: "caller",
+      proof: {
+        target: "merge",
+        branch: "claude-a2a/c1",
+        baseCommit: "a".repeat(40),
+        headCommit: "b".repeat(40),
+        files: [],
+        checks: [],
+        rounds: 1,
+        review: [],
+      },
+    },
+  }),
+  status.inputRequired(ref, {
     text: PLAN_TEXT.noPlan,
     mediaType: PLAN_MEDIA_TYPE,
     data: planApprovalData(""),
@@ -151,6 +178,7 @@ samples[KIND.serverRestarted] = {
 
 /** Arguments to render each text of the contract with (a text not listed takes none). */
 const ARGS: Record<string, unknown[]> = {
+  summary: [mergeSample],
   progress: ["b", "working", ""],
   input: ["b", "Which colour do you prefer?"],
   toolUse: ["Bash"],
@@ -199,6 +227,7 @@ const ARGS: Record<string, unknown[]> = {
   stillRed: [4, check],
   fixPrompt: [[check], 1, 3],
   roundError: ["the worktree is gone"],
+  stepError: ["the remote is unreachable"],
   unknownKey: ["command"],
   unknownTarget: ["ship"],
   targetNotAllowed: ["merge", ["branch"]],
@@ -255,6 +284,7 @@ describe("the docs' event contract and src/contract/", () => {
     ...rendered(DELEGATION_TEXT).map(([n, t]) => [`delegation ${n}`, t]),
     ...rendered(CONTROL_REFUSAL).map(([n, t]) => [`control ${n}`, t]),
     ...rendered(DELIVERY_TEXT).map(([n, t]) => [`delivery ${n}`, t]),
+    ...rendered(MERGE_TEXT).map(([n, t]) => [`merge ${n}`, t]),
   ])("%s is quoted in the docs", (_name, text) => {
     expect(snippets.filter((s) => pattern(s).test(text))).not.toEqual([]);
   });
