@@ -1,5 +1,5 @@
 import type { ProofOfWork } from "./delivery.js";
-import { KIND } from "./kinds.js";
+import type { KIND } from "./kinds.js";
 
 /**
  * Merge on approval (docs/delivery.md "Merge"): a delivery with the target `merge`, green and
