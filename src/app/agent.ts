@@ -45,6 +45,7 @@ import { packageVersion } from "../common/version.js";
 import { transcriptRecoveredUsage } from "./recovered-usage.js";
 import { claudeEnvironment, type SessionWiring } from "./session-factory.js";
 import { deliveryRunner } from "./delivery-wiring.js";
+import { withReviewer } from "./review-wiring.js";
 import { openSessionPool } from "./session-pool.js";
 import { controlEnvironment } from "./control-wiring.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
@@ -315,7 +316,10 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     controlEnv: controlEnvironment(pool, cwdOf, o.claudeEnv),
     operatorTasks,
     triggerPrompts: triggerPrompts(config.triggers),
-    delivery: deliveryRunner(config, sandbox, metrics.delivery, passthrough.env ?? claudeEnv),
+    delivery: withReviewer(
+      deliveryRunner(config, sandbox, metrics.delivery, passthrough.env ?? claudeEnv),
+      wiring,
+    ),
   });
 
   const { card } = cards;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DELIVERY_TARGETS } from "../contract/delivery.js";
+import { SEVERITIES } from "../contract/review.js";
 import { intBetween, name, positiveInt } from "./schema-parts.js";
 
 /**
@@ -32,7 +33,24 @@ export const deliverySchema = z
     review: z
       .boolean()
       .default(false)
-      .describe("A review in a separate context: accepted and stored, not built yet."),
+      .describe(
+        "A review in a separate context once the checks are green: a read-only Claude Code " +
+          "session reads the diff and answers with findings (a message may ask with " +
+          "metadata.deliver.review).",
+      ),
+    reviewBlocking: z
+      .enum(SEVERITIES, { error: `expected one of ${SEVERITIES.join(", ")}` })
+      .default("major")
+      .describe(
+        "Findings of the review at or above this severity (blocker, major, minor, nit) go " +
+          "back to Claude as a fix round; the others are recorded only.",
+      ),
+    reviewRubric: name()
+      .optional()
+      .describe(
+        "What the reviewer checks when the repository has no REVIEW.md at its root (that " +
+          "file wins): see docs/delivery.md for the built-in one. Default: a built-in rubric.",
+      ),
     target: target
       .default("branch")
       .describe(

@@ -1,4 +1,5 @@
 import type { WorktreeFileChange } from "./worktree.js";
+import type { ProvenFinding, ReviewFinding, ReviewRound, Severity } from "./review.js";
 
 /**
  * A delivery (docs/delivery.md): what a new task's message asks with `metadata.deliver` (the
@@ -44,8 +45,17 @@ export interface ProofOfWork {
   /** Every check of every round, in the order they ran. */
   readonly checks: readonly CheckRun[];
   readonly rounds: number;
-  /** The review's findings: not built yet, always empty. */
-  readonly review: readonly never[];
+  /** Every finding of the review (empty without one), each with how it ended. */
+  readonly review: readonly ProvenFinding[];
+  /** Each review: its round, how long it took, how many findings (absent without a review). */
+  readonly reviewRounds?: readonly ProofReviewRound[];
+}
+
+/** A review in the proof of work: what the bench reads of it. */
+export interface ProofReviewRound {
+  readonly round: number;
+  readonly durationMs: number;
+  readonly findings: number;
 }
 
 /** The artifact's id and name: one per delivered task. */
@@ -73,6 +83,24 @@ export const DELIVERY_TEXT = {
       .join("\n\n") +
     "\n\nFix the cause in this working directory. When you finish, the server runs the checks " +
     "again.",
+  reviewed: (review: Pick<ReviewRound, "round" | "findings" | "durationMs">, blocking: number) =>
+    `Delivery round ${review.round}: review ${review.findings.length === 0 ? "found nothing" : `found ${review.findings.length} finding(s), ${blocking} blocking`} (${seconds(review.durationMs)}).`,
+  reviewFixPrompt: (
+    findings: readonly ReviewFinding[],
+    threshold: Severity,
+    round: number,
+    maxRounds: number,
+  ) =>
+    `A reviewer in a separate context read this task's changes (round ${round}; ${maxRounds} fix ` +
+    `round(s) allowed) and found ${findings.length} finding(s) at or above ${threshold}:\n\n` +
+    findings.map((f) => `- ${f.severity}: ${where(f)}: ${f.message}`).join("\n") +
+    "\n\nFix them in this working directory. When you finish, the server runs the checks and " +
+    "the review again.",
+  reviewBlocked: (rounds: number, findings: readonly ReviewFinding[]) =>
+    `Delivery failed: the review still has ${findings.length} blocking finding(s) after ` +
+    `${rounds} round(s):\n` +
+    findings.map((f) => `- ${f.severity}: ${where(f)}: ${f.message}`).join("\n"),
+  reviewError: (why: string) => `Delivery failed: its review could not run (${why}).`,
   roundError: (why: string) => `Delivery failed: its checks could not run (${why}).`,
   stepError: (why: string) => `Delivery failed: ${why}.`,
   needsExtension: (uri: string) =>
@@ -124,5 +152,8 @@ function resultWords(run: Pick<CheckRun, "result" | "exitCode">): string {
       return "timed out and was stopped";
   }
 }
+
+const where = (f: ReviewFinding): string =>
+  f.file === "" ? "(no file)" : f.line > 0 ? `${f.file}:${f.line}` : f.file;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;

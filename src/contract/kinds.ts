@@ -31,13 +31,18 @@ export const KIND = {
   delivery: "delivery",
   proofOfWork: "proof_of_work",
   mergeApproval: "merge_approval",
+  review: "review",
 } as const;
 export type EventKind = (typeof KIND)[keyof typeof KIND];
 
 /** The kinds a status message carries (the rest are artifacts'). */
 export type StatusKind = Exclude<
   EventKind,
-  typeof KIND.assistantText | typeof KIND.file | typeof KIND.diff | typeof KIND.proofOfWork
+  | typeof KIND.assistantText
+  | typeof KIND.file
+  | typeof KIND.diff
+  | typeof KIND.proofOfWork
+  | typeof KIND.review
 >;
 
 /** `metadata.origin` of a task the server created for a wake no task owned. */

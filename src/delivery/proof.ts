@@ -4,6 +4,7 @@ import { PROOF_OF_WORK_ID } from "../contract/delivery.js";
 import { KIND } from "../contract/kinds.js";
 import { artifact, dataPart, textPart } from "../contract/messages.js";
 import type { WorktreeMetadata } from "../contract/worktree.js";
+import { findingLine } from "./review/render.js";
 
 /** Where the task's work is: its commit, or (nothing changed) the commit it began and ended at. */
 export type ProofCommit = Pick<WorktreeMetadata, "branch" | "baseCommit" | "commit" | "files">;
@@ -57,8 +58,19 @@ export function renderProof(proof: ProofOfWork): string {
     );
     if (c.outputTail !== "") lines.push("", "```", c.outputTail, "```");
   }
-  lines.push("", "## Review", "", "Not built yet.");
+  lines.push("", "## Review", "", ...reviewLines(proof));
   return lines.join("\n") + "\n";
+}
+
+/** The proof's review section: each review's time, then each finding and how it ended. */
+function reviewLines(proof: ProofOfWork): string[] {
+  const rounds = proof.reviewRounds;
+  if (rounds === undefined) return ["None asked."];
+  const lines = rounds.map(
+    (r) => `- Round ${r.round}: ${r.findings} finding(s) (${r.durationMs} ms)`,
+  );
+  if (proof.review.length > 0) lines.push("", ...proof.review.map(findingLine));
+  return lines;
 }
 
 /** The `proof-of-work` artifact: the JSON (a data part) and its Markdown (a text part). Pure. */

@@ -1,5 +1,6 @@
 import type { CheckRun, DeliveryTarget } from "../contract/delivery.js";
 import type { DeliveryCheckConfig } from "../config/delivery-schema.js";
+import type { Reviewer } from "./review/reviewer.js";
 import type { TargetStep } from "./target-step.js";
 
 /**
@@ -23,6 +24,8 @@ export interface DeliveryRunner {
    * undefined: this server cannot deliver there (the task fails, saying so).
    */
   targetStep?(target: Exclude<DeliveryTarget, "branch">): TargetStep | undefined;
+  /** Reviews a green delivery that asks for one (docs/delivery.md "Review"); unset: none here. */
+  readonly reviewer?: Reviewer;
   /** A check ran (the metrics count it by result). */
   checked?(run: CheckRun): void;
   /** A delivery ended (the metrics count it by outcome, with its rounds). */

@@ -84,6 +84,7 @@ export class ServerTask {
         origin.deliver,
         (text) => this.finish.fail(text),
         (stream) => void this.runs.consume(stream, true),
+        (usage) => this.finish.addUsage(usage),
       );
     }
   }

@@ -1,5 +1,5 @@
 import type { Artifact } from "@a2a-js/sdk";
-import type { RunStream } from "../../claude/index.js";
+import type { RunStream, RunUsage } from "../../claude/index.js";
 import {
   DELIVERY_KEY,
   DELIVERY_TEXT,
@@ -13,6 +13,7 @@ import { roundFate } from "../../delivery/rounds.js";
 import type { DeliveryOutcome } from "../../delivery/runner.js";
 import type { TargetOutcome, TargetRecord } from "../../delivery/target-step.js";
 import type { TaskCore } from "./task-core.js";
+import { TaskReview } from "./task-review.js";
 
 /**
  * A task's delivery (docs/delivery.md): where the task would complete, its checks run in the
@@ -29,6 +30,8 @@ export class TaskDelivery {
   private targetRecord: TargetRecord = {};
   private readonly runs: CheckRun[] = [];
   private readonly stop = new AbortController();
+  /** Its reviews, when its plan asks for one (task-review.ts). */
+  private readonly review: TaskReview | undefined;
 
   constructor(
     private readonly core: TaskCore,
@@ -36,7 +39,12 @@ export class TaskDelivery {
     private readonly fail: (text: string) => void,
     /** Starts a fix turn as the task's foreground run. */
     private readonly startTurn: (stream: RunStream) => void,
+    /** Adds a run's cost to the task's usage (its reviewer's sessions). */
+    addUsage: (usage: RunUsage) => void = () => undefined,
   ) {
+    this.review = plan.review
+      ? new TaskReview(core, core.env.delivery?.reviewer, addUsage)
+      : undefined;
     void core.endedGate.then(() => {
       this.stop.abort();
       const counted = this.state === "over" || this.state === "delivered";
@@ -121,6 +129,7 @@ export class TaskDelivery {
         review,
         maxRounds,
         rounds: this.round,
+        ...(this.review && { reviews: this.review.count }),
         ...this.targetRecord,
       },
     };
@@ -134,6 +143,7 @@ export class TaskDelivery {
     }
     return proofArtifact({
       ...proofOfWork(this.plan.target, work, this.runs),
+      ...this.review?.proof(),
       ...this.targetRecord,
     });
   }
@@ -159,7 +169,7 @@ export class TaskDelivery {
         headCommit: work.commit,
         files: work.files,
       },
-      proof: proofOfWork(this.plan.target, work, this.runs),
+      proof: { ...proofOfWork(this.plan.target, work, this.runs), ...this.review?.proof() },
       signal: this.stop.signal,
       logger: core.logger,
       progress: (text, metadata) => core.progress(status.deliveryStep(core.ref, text, metadata)),
@@ -226,6 +236,7 @@ export class TaskDelivery {
     const fate = roundFate(round, this.round, this.plan.maxRounds);
     switch (fate.kind) {
       case "green":
+        if (this.review !== undefined && !(await this.reviewed())) return false;
         this.state = "green";
         // A target with a step counts its outcome when the step ends.
         if (this.plan.target === "branch") runner.ended?.("green", this.round);
@@ -254,6 +265,30 @@ export class TaskDelivery {
     const settings = core.origin.kind === "client" ? core.origin.settings : {};
     const prompt = DELIVERY_TEXT.fixPrompt(failed, this.round, this.plan.maxRounds);
     this.startTurn(session.stream(prompt, settings));
+  }
+
+  /** After green checks (task-review.ts): true when clean, else a fix turn or the task failed. */
+  private async reviewed(): Promise<boolean> {
+    const step = await (this.review as TaskReview).run(
+      this.round,
+      this.plan.maxRounds,
+      this.stop.signal,
+    );
+    if (this.core.ended) return false;
+    switch (step.kind) {
+      case "clean":
+        return true;
+      case "fix":
+        this.state = "fixing";
+        this.startReworkTurn(step.prompt);
+        return false;
+      case "failed":
+        this.over("red");
+        this.fail(step.text);
+        return false;
+      case "stopped":
+        return false;
+    }
   }
 
   private over(outcome: DeliveryOutcome): void {

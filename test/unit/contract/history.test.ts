@@ -41,7 +41,13 @@ const KEPT: Record<StatusKind, boolean> = {
 
 describe("what a task's history keeps", () => {
   it("classifies every kind", () => {
-    const artifactKinds: string[] = [KIND.assistantText, KIND.file, KIND.diff, KIND.proofOfWork];
+    const artifactKinds: string[] = [
+      KIND.assistantText,
+      KIND.file,
+      KIND.diff,
+      KIND.proofOfWork,
+      KIND.review,
+    ];
     expect(Object.keys(KEPT).sort()).toEqual(
       Object.values(KIND)
         .filter((k) => !artifactKinds.includes(k))

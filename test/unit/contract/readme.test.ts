@@ -78,6 +78,7 @@ const check: CheckRun = {
   durationMs: 1200,
   outputTail: "1 failing",
 };
+const finding = { severity: "major", file: "src/a.ts", line: 3, message: "no null check" };
 const work = { taskId: "b1", description: "sleep 2", status: "completed", summary: "done" };
 const other = { taskId: "b2", description: "npm test" };
 
@@ -228,6 +229,10 @@ const ARGS: Record<string, unknown[]> = {
   fixPrompt: [[check], 1, 3],
   roundError: ["the worktree is gone"],
   stepError: ["the remote is unreachable"],
+  reviewed: [{ round: 1, findings: [finding], durationMs: 3000 }, 1],
+  reviewFixPrompt: [[finding], "major", 1, 3],
+  reviewBlocked: [4, [finding]],
+  reviewError: ["the reviewer's session ended"],
   unknownKey: ["command"],
   unknownTarget: ["ship"],
   targetNotAllowed: ["merge", ["branch"]],

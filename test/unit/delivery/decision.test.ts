@@ -78,10 +78,11 @@ describe("what a message's metadata.deliver may ask (requestedDelivery)", () => 
 });
 
 describe("claude.delivery (the config)", () => {
-  it("defaults: no checks, branch, 3 rounds, no review", () => {
+  it("defaults: no checks, branch, 3 rounds, no review (blocking from major)", () => {
     expect(deliverySchema.parse({})).toEqual({
       checks: [],
       review: false,
+      reviewBlocking: "major",
       target: "branch",
       allowedTargets: ["branch"],
       maxRounds: 3,
