@@ -20,7 +20,7 @@ export interface DeliveryPlan {
   /** Only "branch" is built: the admission refuses the others. */
   readonly target: DeliveryTarget;
   readonly checks: readonly DeliveryCheckConfig[];
-  /** Accepted and stored; the review itself is not built yet. */
+  /** A review after green checks (docs/delivery.md "Review"). */
   readonly review: boolean;
   /** Fix rounds allowed (0: the checks run once, a red one fails the task). */
   readonly maxRounds: number;
