@@ -1,6 +1,5 @@
 import { ClaudeSession } from "../claude/index.js";
 import { DEFAULT_REVIEW_RUBRIC } from "../contract/review.js";
-import { gitFolders } from "../delivery/review/diff.js";
 import { reviewerOptions } from "../delivery/review/review-options.js";
 import { reviewer, type ReviewerSessions } from "../delivery/review/reviewer.js";
 import type { DeliveryRunner } from "../delivery/runner.js";
@@ -34,9 +33,8 @@ export function withReviewer(
  * inside the workspace's boundary when its sandbox is on; a tool that would ask is denied.
  */
 export function reviewerSessions(w: SessionWiring): ReviewerSessions {
-  return async (cwd, owner) => {
+  return (cwd, owner) => {
     const { claude } = w.config;
-    const readOnly = [cwd, ...(await gitFolders(cwd))];
     const env = w.passthrough.env ?? w.claudeEnv;
     const boundary =
       w.boundary &&
@@ -56,7 +54,6 @@ export function reviewerSessions(w: SessionWiring): ReviewerSessions {
       settingSources: claude.settingSources,
       maxTurns: claude.maxTurns,
       sandbox: boundary?.options.sandbox ?? w.sandbox,
-      readOnly,
     });
     const session: ClaudeSession = new ClaudeSession({
       ...options,
@@ -80,6 +77,6 @@ export function reviewerSessions(w: SessionWiring): ReviewerSessions {
     session.subscribe((event) => {
       if (event.type === "closed") boundary?.cleanup();
     });
-    return session;
+    return Promise.resolve(session);
   };
 }

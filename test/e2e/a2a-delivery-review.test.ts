@@ -79,6 +79,16 @@ const rules: Rule[] = [
       reply(toolUse("Write", { file_path: join(workingDir(req), "planted.txt"), content: "x\n" })),
   },
   {
+    name: "review: read with Bash in the sandbox",
+    match: { lastUserText: /\+s1-content/, when: isReviewer },
+    reply: reply(toolUse("Bash", { command: "cat feature.txt", description: "read it" })),
+  },
+  {
+    name: "review: write with Bash in the sandbox",
+    match: { toolResult: /s1-content/, when: isReviewer },
+    reply: reply(toolUse("Bash", { command: "echo x > planted.txt", description: "write" })),
+  },
+  {
     name: "review: after the refused write",
     match: { toolResult: true, when: isReviewer },
     reply: findings([]),
@@ -90,6 +100,11 @@ const rules: Rule[] = [
   },
   { name: "author: wrote", match: { toolResult: /feature\.txt/ }, reply: reply(text("Done.")) },
   { name: "author: write v1", match: { lastUserText: /Write v1/ }, reply: writeFeature("v1\n") },
+  {
+    name: "author: write s1",
+    match: { lastUserText: /Write s1/ },
+    reply: writeFeature("s1-content\n"),
+  },
   { name: "author: write w1", match: { lastUserText: /Write w1/ }, reply: writeFeature("w1\n") },
 ];
 
@@ -232,5 +247,30 @@ describe("delivery: review in a separate context (real runtime, real git)", () =
     );
     expect(artifactData(events, "proof-of-work").data).toBeUndefined();
     expect(artifactData<ReviewArtifactData>(events, "review").data?.reviews).toHaveLength(1);
+  }, 180_000);
+
+  it("with the sandbox on, the reviewer's Bash runs inside it and cannot write the worktree", async () => {
+    const h = await a2a({
+      fetchImpl: withControl,
+      config: { claude: { ...CONFIG.claude, sandbox: "strict" } },
+      rules,
+      beforeStart: (cwd) => initRepository(cwd),
+    });
+    const events = await watch(h.client.sendMessageStream(sendRequest(deliverMessage("Write s1"))))
+      .done;
+    expect(lastStatus(events).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(h.bench.model.unmatched).toEqual([]);
+    const rule = (name: string) => h.bench.model.requests.find((r) => r.rule === name)?.request;
+    const read = rule("review: read with Bash in the sandbox");
+    expect(read?.toolNames).toContain("Bash");
+    expect(read?.toolNames).not.toContain("Write");
+    // A read-only command ran (in the sandbox); a write would need a permission: denied.
+    expect(rule("review: write with Bash in the sandbox")?.toolResults[0]?.content).toContain(
+      "s1-content",
+    );
+    const denied = rule("review: after the refused write")?.toolResults[0];
+    expect(denied?.isError).toBe(true);
+    expect(denied?.content).toContain("The reviewer works read-only");
+    expect(existsSync(join(workingDir(read as ParsedRequest), "planted.txt"))).toBe(false);
   }, 180_000);
 });

@@ -35,14 +35,3 @@ export async function reviewDiff(
   const files = [...names.stdout.split("\0").filter((f) => f !== ""), ...untracked];
   return { diff: parts.filter((p) => p !== "").join(""), files };
 }
-
-/** The worktree's own git folder and its repository's common one (absolute). */
-export async function gitFolders(cwd: string): Promise<string[]> {
-  const out = await runGit(cwd, [
-    "rev-parse",
-    "--path-format=absolute",
-    "--git-dir",
-    "--git-common-dir",
-  ]);
-  return [...new Set(out.stdout.split("\n").filter((line) => line !== ""))];
-}

@@ -42,9 +42,11 @@ export const REVIEWER_DENIED_TOOLS = [
  * The reviewer's session options (docs/delivery.md "Review"): a NEW session (never resumed) in the
  * worktree `cwd`, the workspace's model settings, reading tools only, and `Bash` only when the
  * workspace's sandbox is on (`sandbox`): then inside it, never outside (no unsandboxed command),
- * with the worktree and its git folders (`readOnly`) read-only too. No settings file of the
- * repository is loaded (`settingSources` keeps the operator's `user` only): its hooks and MCP
- * servers are the author's to write. Pure.
+ * and never auto-allowed, so only what Claude Code itself counts as read-only runs (any other
+ * command would ask, and the reviewer's asks are denied). A sandbox `denyWrite` of the worktree
+ * is no way to it: the runtime then cannot bind its mandatory denies there, and every command
+ * fails. No settings file of the repository is loaded (`settingSources` keeps the operator's
+ * `user` only): its hooks and MCP servers are the author's to write. Pure.
  */
 export function reviewerOptions(o: {
   readonly cwd: string;
@@ -55,8 +57,6 @@ export function reviewerOptions(o: {
   readonly maxTurns: number | undefined;
   /** The workspace's sandbox as its processes get it; undefined: off (no Bash at all). */
   readonly sandbox: SandboxSettings | undefined;
-  /** What sandboxed commands may not write: the worktree, its repository's git folders. */
-  readonly readOnly: readonly string[];
 }): ClaudeSessionOptions {
   const sandboxed = o.sandbox?.enabled === true;
   return {
@@ -71,15 +71,7 @@ export function reviewerOptions(o: {
     ...(o.maxTurns !== undefined && { maxTurns: o.maxTurns }),
     ...(sandboxed &&
       o.sandbox !== undefined && {
-        sandbox: {
-          ...o.sandbox,
-          allowUnsandboxedCommands: false,
-          autoAllowBashIfSandboxed: true,
-          filesystem: {
-            ...o.sandbox.filesystem,
-            denyWrite: [...(o.sandbox.filesystem?.denyWrite ?? []), ...o.readOnly],
-          },
-        },
+        sandbox: { ...o.sandbox, allowUnsandboxedCommands: false, autoAllowBashIfSandboxed: false },
       }),
     sdkOptions: {
       tools: sandboxed ? [...READING, "Bash"] : READING,

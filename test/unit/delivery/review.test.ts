@@ -203,7 +203,6 @@ describe("the reviewer's prompt and session options", () => {
     fallbackModel: undefined,
     settingSources: ["user", "project", "local"] as const,
     maxTurns: undefined,
-    readOnly: ["/w/t", "/w/.git"],
   };
 
   it("without a sandbox: reading tools only, no Bash, nothing of the repository's settings", () => {
@@ -223,7 +222,7 @@ describe("the reviewer's prompt and session options", () => {
     expect(o.model).toBe("claude-sonnet-4-5");
   });
 
-  it("with a sandbox: Bash inside it only, the worktree and its git folders read-only", () => {
+  it("with a sandbox: Bash inside it only, never auto-allowed (what would ask is denied)", () => {
     const o = reviewerOptions({
       ...base,
       settingSources: [...base.settingSources],
@@ -234,8 +233,8 @@ describe("the reviewer's prompt and session options", () => {
     expect(o.sandbox).toMatchObject({
       enabled: true,
       allowUnsandboxedCommands: false,
-      autoAllowBashIfSandboxed: true,
-      filesystem: { denyWrite: ["/x", "/w/t", "/w/.git"] },
+      autoAllowBashIfSandboxed: false,
+      filesystem: { denyWrite: ["/x"] },
     });
   });
 });
