@@ -114,3 +114,13 @@ export const deliverySchema = z
 
 export type DeliveryConfig = z.infer<typeof deliverySchema>;
 export type DeliveryCheckConfig = DeliveryConfig["checks"][number];
+
+/**
+ * The variables of a delivery's remote and forge tokens: the server's own secrets, kept from
+ * Claude's environment like those of `secretVariables` (security-schema.ts). Pure.
+ */
+export function deliverySecretVariables(delivery: DeliveryConfig | undefined): string[] {
+  return [delivery?.remote?.tokenEnv, delivery?.forge?.tokenEnv].filter(
+    (v): v is string => v !== undefined,
+  );
+}

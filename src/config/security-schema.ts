@@ -272,12 +272,6 @@ export function secretVariables(config: {
   };
   /** A trigger's secret, push token and forge token (docs/triggers.md): the server's own. */
   triggers?: TriggersConfig;
-  /** A delivery's remote and forge tokens (docs/delivery.md "Push"): the server's own. */
-  claude?: {
-    delivery?:
-      | { remote?: { tokenEnv: string } | undefined; forge?: { tokenEnv: string } | undefined }
-      | undefined;
-  };
 }): string[] {
   // The peers' tokens too (docs/peers.md): Claude reaches a peer through the tools, never by them.
   const peerAuths = config.peers
@@ -285,24 +279,12 @@ export function secretVariables(config: {
     : [];
   return [
     ...triggerSecretVariables(config.triggers ?? {}),
-    ...deliverySecretVariables(config.claude?.delivery),
     ...peerAuths.flatMap((a) => (a === "none" ? [] : [a.tokenEnv])),
     ...config.server.auth.tokens.flatMap((t) => (t.env === undefined ? [] : [t.env])),
     ...(config.agentCard.signing?.privateKeyEnv === undefined
       ? []
       : [config.agentCard.signing.privateKeyEnv]),
   ];
-}
-
-/** The variables of a delivery's remote and forge tokens, kept from Claude's environment. Pure. */
-function deliverySecretVariables(
-  delivery:
-    | { remote?: { tokenEnv: string } | undefined; forge?: { tokenEnv: string } | undefined }
-    | undefined,
-): string[] {
-  return [delivery?.remote?.tokenEnv, delivery?.forge?.tokenEnv].filter(
-    (v): v is string => v !== undefined,
-  );
 }
 
 /** `env` without `names`; the same object when there is nothing to drop. */

@@ -14,6 +14,7 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TaskState, type StreamResponse } from "@a2a-js/sdk";
+import type { ForgeConfig } from "../../src/config/forge-schema.js";
 import type { ConfigInput } from "../../src/config/schema.js";
 import type { PullRequestRecord, PushRecord } from "../../src/contract/delivery-push.js";
 import type { ProofOfWork } from "../../src/contract/delivery.js";
@@ -69,7 +70,14 @@ const logStream = new Writable({
 
 const PRESENT = { name: "present", command: "test -f work.txt", timeoutSeconds: 120 };
 
-const configWith = (remoteUrl: string): ConfigInput => ({
+const GITHUB = (): ForgeConfig => ({
+  kind: "github",
+  baseUrl: forge.githubUrl,
+  repository: "octo/app",
+  tokenEnv: "A2A_TEST_FORGE_TOKEN",
+});
+
+const configWith = (remoteUrl: string, forgeConfig = GITHUB()): ConfigInput => ({
   // `env` runs without a prompt: Claude sees its whole environment.
   claude: {
     isolation: "worktree",
@@ -79,12 +87,7 @@ const configWith = (remoteUrl: string): ConfigInput => ({
       allowedTargets: ["branch", "push", "pull-request"],
       maxRounds: 1,
       remote: { url: remoteUrl, tokenEnv: "A2A_TEST_PUSH_TOKEN" },
-      forge: {
-        kind: "github",
-        baseUrl: forge.githubUrl,
-        repository: "octo/app",
-        tokenEnv: "A2A_TEST_FORGE_TOKEN",
-      },
+      forge: forgeConfig,
     },
   },
 });
@@ -317,6 +320,37 @@ describe("delivery: push with the server's credentials (real runtime, real git)"
     } finally {
       forge.refuseAll = false;
     }
+  }, 180_000);
+});
+
+describe("delivery: a GitLab merge request", () => {
+  it("is opened with GitLab's shapes and token, into the workspace's branch", async () => {
+    const h = await a2a({
+      fetchImpl: withControl,
+      serverEnv: ENV,
+      config: configWith(remote.urlOf("app"), {
+        kind: "gitlab",
+        baseUrl: forge.gitlabUrl,
+        repository: "group/app",
+        tokenEnv: "A2A_TEST_FORGE_TOKEN",
+      }),
+      rules,
+      beforeStart: (cwd) => initRepository(cwd),
+    });
+    const events = await deliver(h, "Ship six", "pull-request");
+    expect(lastStatus(events).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const proof = proofOf(events);
+    const branch = proof?.branch ?? "";
+    expect(remoteHead(branch)).toBe(proof?.headCommit);
+    expect(proof?.pullRequest).toMatchObject({ forge: "gitlab", action: "opened" });
+    expect(proof?.pullRequest?.url).toMatch(/\/-\/merge_requests\/\d+$/);
+    const posted = forge.requests.filter((r) => r.method === "POST").at(-1);
+    expect(posted).toMatchObject({
+      path: "/api/v4/projects/group%2Fapp/merge_requests",
+      headers: { "private-token": FORGE_TOKEN },
+      body: { source_branch: branch, target_branch: "main", title: "Ship six" },
+    });
+    expect((posted?.body as { description?: string }).description).toContain("# Proof of work");
   }, 180_000);
 });
 

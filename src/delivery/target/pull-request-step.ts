@@ -34,6 +34,8 @@ export function pullRequestStep(o: PullRequestStepOptions): TargetStep {
         text: PUSH_TEXT.requestFailed(kind, message, branch, push.remote),
         record: { push, pullRequest: { forge: kind, ...extra } },
       });
+      // A task ended meanwhile (canceled) opens nothing: its outcome is moot.
+      if (ctx.signal.aborted) return failed("the task ended before it was opened");
       const base = await o.baseBranch();
       if (base === undefined) return failed(PUSH_TEXT.noBase);
       const opened = openForge(o.forge, o.env, o.fetch);

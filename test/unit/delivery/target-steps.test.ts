@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { secretVariables, withoutVariables } from "../../../src/config/security-schema.js";
+import { claudeEnvironment } from "../../../src/app/session-factory.js";
+import { resolveConfig } from "../../../src/config/load.js";
 import { PUSH_TEXT, TITLE_MAX } from "../../../src/contract/delivery-push.js";
 import type { ProofOfWork } from "../../../src/contract/delivery.js";
 import { BODY_MAX, requestBody, requestTitle } from "../../../src/delivery/target/request-text.js";
@@ -100,20 +101,22 @@ describe("the texts of push and pull-request (PUSH_TEXT)", () => {
   });
 });
 
-describe("the delivery's tokens are the server's secrets (secretVariables)", () => {
+describe("the delivery's tokens are the server's secrets (claudeEnvironment)", () => {
   it("keeps the remote's and the forge's token variables out of Claude's environment", () => {
-    const config = {
-      server: { auth: { tokens: [] } },
-      agentCard: {},
-      claude: {
-        delivery: {
-          remote: { tokenEnv: "PUSH_TOKEN" },
-          forge: { tokenEnv: "FORGE_TOKEN" },
+    const config = resolveConfig(
+      {
+        claude: {
+          isolation: "worktree",
+          delivery: {
+            allowedTargets: ["branch", "pull-request"],
+            remote: { url: "https://git.example/a.git", tokenEnv: "PUSH_TOKEN" },
+            forge: { kind: "github", repository: "o/a", tokenEnv: "FORGE_TOKEN" },
+          },
         },
       },
-    };
-    expect(secretVariables(config)).toEqual(["PUSH_TOKEN", "FORGE_TOKEN"]);
+      { file: "/w/claude-a2a.config.json", startDir: "/w" },
+    );
     const env = { PATH: "/bin", PUSH_TOKEN: "p", FORGE_TOKEN: "f" };
-    expect(withoutVariables(env, secretVariables(config))).toEqual({ PATH: "/bin" });
+    expect(claudeEnvironment(config, env)).toEqual({ PATH: "/bin" });
   });
 });
