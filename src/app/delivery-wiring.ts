@@ -5,6 +5,11 @@ import type { DeliveryMetrics } from "../metrics/delivery-metrics.js";
 import { deniedVariables } from "../sandbox/boundary.js";
 import type { WorkspaceSandbox } from "../sandbox/workspace-sandbox.js";
 import type { DeliveryRunner } from "../delivery/runner.js";
+import type { DeliveryTarget } from "../contract/delivery.js";
+import type { TargetStep } from "../delivery/target-step.js";
+import { checkedOutBranch } from "../delivery/target/base-branch.js";
+import { pushStep } from "../delivery/target/push-step.js";
+import { pullRequestStep } from "../delivery/target/pull-request-step.js";
 
 /**
  * How a workspace runs its deliveries' checks (`claude.delivery`, docs/delivery.md): with the
@@ -17,6 +22,8 @@ export function deliveryRunner(
   metrics: DeliveryMetrics,
   /** What Claude Code's children get (the server's secrets are out of it); default: ours. */
   childEnv: Readonly<Record<string, string | undefined>> = process.env,
+  /** The server's own environment: the remote's and the forge's tokens are read from it. */
+  serverEnv: Readonly<Record<string, string | undefined>> = process.env,
 ): DeliveryRunner | undefined {
   if (config.claude.delivery === undefined) return undefined;
   const sandboxed = sandbox.settings?.enabled === true && sandbox.mechanism.kind === "bubblewrap";
@@ -32,7 +39,43 @@ export function deliveryRunner(
   return {
     run: (check, round, cwd, signal) =>
       runCheck(check, round, { cwd, env, sandbox: bwrap, signal }),
+    targetStep: targetSteps(config, serverEnv),
     checked: (run) => metrics.checked(run.result),
     ended: (outcome, rounds) => metrics.ended(outcome, rounds),
+  };
+}
+
+/**
+ * The steps after the commit, by target (docs/delivery.md): `push` and `pull-request` with the
+ * server's tokens, read from its own environment (never Claude's). The base branch of a pull
+ * request is read now, at startup, unless the config names it.
+ */
+function targetSteps(
+  config: Config,
+  serverEnv: Readonly<Record<string, string | undefined>>,
+): (target: Exclude<DeliveryTarget, "branch">) => TargetStep | undefined {
+  const delivery = config.claude.delivery;
+  const remote = delivery?.remote;
+  const forge = delivery?.forge;
+  const wantsBase = delivery?.allowedTargets.includes("pull-request") === true;
+  const base =
+    delivery?.baseBranch !== undefined
+      ? Promise.resolve(delivery.baseBranch)
+      : wantsBase
+        ? checkedOutBranch(config.claude.cwd)
+        : Promise.resolve(undefined);
+  return (target) => {
+    switch (target) {
+      case "push":
+        return remote && pushStep({ remote, env: serverEnv });
+      case "pull-request":
+        return (
+          remote &&
+          forge &&
+          pullRequestStep({ remote, forge, env: serverEnv, baseBranch: () => base })
+        );
+      case "merge":
+        return undefined;
+    }
   };
 }

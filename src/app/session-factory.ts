@@ -9,6 +9,7 @@ import type { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
 import { ClaudeSession, type ClaudeSessionOptions, type QueryFactory } from "../claude/index.js";
 import type { Config } from "../config/schema.js";
 import { secretVariables, withoutVariables } from "../config/security-schema.js";
+import { deliverySecretVariables } from "../config/delivery-schema.js";
 import { parseConversationKey, type ConversationKey } from "../identity/conversation.js";
 import type { SessionFactoryArgs } from "../sessions/pool.js";
 import type { passthroughOptions } from "../sessions/session-options.js";
@@ -25,13 +26,14 @@ type ChildEnv = Record<string, string | undefined>;
 
 /**
  * The Claude Code child's environment: the server's own secrets stay out of it (a caller could
- * ask Claude to print them); with none configured, the children inherit exactly as before.
+ * ask Claude to print them), a delivery's tokens included; with none configured, the children
+ * inherit exactly as before.
  */
 export function claudeEnvironment(
   config: Config,
   inherited: Record<string, string> | undefined,
 ): ChildEnv | undefined {
-  const secrets = secretVariables(config);
+  const secrets = [...secretVariables(config), ...deliverySecretVariables(config.claude.delivery)];
   if (secrets.length === 0) return inherited;
   return withoutVariables<ChildEnv>(inherited ?? process.env, secrets);
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DELIVERY_TARGETS } from "../contract/delivery.js";
 import { SEVERITIES } from "../contract/review.js";
+import { forgeSchema, remoteSchema } from "./forge-schema.js";
 import { intBetween, name, positiveInt } from "./schema-parts.js";
 
 /**
@@ -23,6 +24,53 @@ const checkSchema = z.strictObject({
 const target = z.enum(DELIVERY_TARGETS, {
   error: `expected one of ${DELIVERY_TARGETS.join(", ")}`,
 });
+
+/** The keys of the targets `push` and `pull-request` (docs/delivery.md "Push"). */
+const pushKeys = {
+  remote: remoteSchema
+    .optional()
+    .describe(
+      'Where "push" and "pull-request" push the conversation\'s branch, with the server\'s ' +
+        "token (docs/forges.md). Required when allowedTargets has one of them.",
+    ),
+  forge: forgeSchema
+    .optional()
+    .describe(
+      'Where "pull-request" opens (or updates) the pull or merge request of the branch ' +
+        "(docs/forges.md). Required when allowedTargets has it.",
+    ),
+  baseBranch: name()
+    .optional()
+    .describe(
+      "The branch a pull request (or a merge) goes into. Unset: the branch checked out in " +
+        "the workspace when the server started.",
+    ),
+};
+
+/** `push` and `pull-request` need a remote, `pull-request` a forge: refused at startup. */
+function needsRemoteAndForge(
+  d: { allowedTargets: readonly string[]; remote?: unknown; forge?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  for (const t of ["push", "pull-request"]) {
+    if (d.allowedTargets.includes(t) && d.remote === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["remote"],
+        message: `claude.delivery.remote is required: allowedTargets has "${t}", which pushes there`,
+      });
+      break;
+    }
+  }
+  if (d.allowedTargets.includes("pull-request") && d.forge === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["forge"],
+      message:
+        'claude.delivery.forge is required: allowedTargets has "pull-request", which opens it there',
+    });
+  }
+}
 
 export const deliverySchema = z
   .strictObject({
@@ -55,8 +103,8 @@ export const deliverySchema = z
       .default("branch")
       .describe(
         'Where a delivery ends unless its message says: "branch" (the conversation\'s ' +
-          'branch, as today). "push", "pull-request" and "merge" are accepted here but not ' +
-          "built yet: a task asking for one is refused.",
+          'branch), "push" (it pushed to claude.delivery.remote), "pull-request" (pushed, and ' +
+          'a pull or merge request opened on claude.delivery.forge) or "merge".',
       ),
     allowedTargets: z
       .array(target)
@@ -68,7 +116,9 @@ export const deliverySchema = z
         "Fix rounds allowed: a red check goes back to Claude this many times at most; a " +
           "message may lower it, never raise it.",
       ),
+    ...pushKeys,
   })
+  .superRefine(needsRemoteAndForge)
   .refine((d) => d.allowedTargets.includes(d.target), {
     error: "claude.delivery.target must be one of claude.delivery.allowedTargets",
   })
@@ -82,3 +132,13 @@ export const deliverySchema = z
 
 export type DeliveryConfig = z.infer<typeof deliverySchema>;
 export type DeliveryCheckConfig = DeliveryConfig["checks"][number];
+
+/**
+ * The variables of a delivery's remote and forge tokens: the server's own secrets, kept from
+ * Claude's environment like those of `secretVariables` (security-schema.ts). Pure.
+ */
+export function deliverySecretVariables(delivery: DeliveryConfig | undefined): string[] {
+  return [delivery?.remote?.tokenEnv, delivery?.forge?.tokenEnv].filter(
+    (v): v is string => v !== undefined,
+  );
+}

@@ -17,7 +17,7 @@ export interface DeliveryPolicy {
 
 /** A delivery as a task runs it: its checks (commands from the config), rounds and target. */
 export interface DeliveryPlan {
-  /** Only "branch" is built: the admission refuses the others. */
+  /** Targets not built yet are refused at admission (BUILT). */
   readonly target: DeliveryTarget;
   readonly checks: readonly DeliveryCheckConfig[];
   /** A review after green checks (docs/delivery.md "Review"). */
@@ -30,7 +30,7 @@ export type DeliveryRequest = Checked<{ readonly plan: DeliveryPlan | undefined 
 
 const NONE: DeliveryRequest = { ok: true, plan: undefined };
 const KEYS = new Set(["target", "checks", "review", "maxRounds"]);
-const BUILT: readonly DeliveryTarget[] = ["branch"];
+const BUILT: readonly DeliveryTarget[] = ["branch", "push", "pull-request"];
 
 const isTarget = (value: unknown): value is DeliveryTarget =>
   (DELIVERY_TARGETS as readonly unknown[]).includes(value);

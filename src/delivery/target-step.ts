@@ -29,6 +29,8 @@ export interface TargetStepContext {
   readonly target: Exclude<DeliveryTarget, "branch">;
   readonly plan: DeliveryPlan;
   readonly work: TargetWork;
+  /** The text of the task's first message ("" for none): a pull request's title comes from it. */
+  readonly prompt: string;
   /** The proof of work so far (checks, review): a pull request's body is built from it. */
   readonly proof: ProofOfWork;
   /** Aborted when the task ends otherwise (canceled, say): the step stops and its outcome is moot. */

@@ -21,7 +21,7 @@ import { checkIsolation } from "./isolation-check.js";
 import { checkPorts } from "./port-check.js";
 import { checkEveryPeer } from "./peers-check.js";
 import { checkSandbox } from "./sandbox-check.js";
-import { checkTriggerForges } from "./forge-check.js";
+import { checkDeliveryForges, checkTriggerForges } from "./forge-check.js";
 import { checkTriggers } from "./triggers-check.js";
 import { checkOidc, checkSigning } from "./security-checks.js";
 export type { CheckResult } from "./check-result.js";
@@ -248,6 +248,7 @@ async function directoryChecks(
       checkControl(config),
       ...optional(checkTriggers(config, process.env)),
       ...(await checkTriggerForges(config.triggers, process.env)),
+      ...(await checkDeliveryForges(config.claude.delivery, process.env)),
     ];
   }
   const results: CheckResult[] = [];
@@ -260,6 +261,7 @@ async function directoryChecks(
     const triggers = [
       ...optional(checkTriggers(wsConfig, process.env, spec.name)),
       ...(await checkTriggerForges(wsConfig.triggers, process.env)),
+      ...(await checkDeliveryForges(wsConfig.claude.delivery, process.env)),
     ];
     for (const r of [...checks, ...(isolation ? [isolation] : []), sandbox, control, ...triggers]) {
       results.push({ ...r, name: `${r.name} ${spec.name}` });

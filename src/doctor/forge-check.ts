@@ -1,3 +1,4 @@
+import type { DeliveryConfig } from "../config/delivery-schema.js";
 import type { ForgeConfig, RemoteConfig } from "../config/forge-schema.js";
 import { triggersOfKind, type TriggersConfig } from "../config/triggers-schema.js";
 import { reachRemote } from "../delivery/push/reach-remote.js";
@@ -75,6 +76,25 @@ export async function checkTriggerForges(
     results.push(
       await checkForge(`forge triggers.${trigger}.result`, t.result.forge, env, fetchImpl),
     );
+  }
+  return results;
+}
+
+/**
+ * A delivery's remote and forge (`claude.delivery.remote`, `.forge`): `remote claude.delivery`
+ * (git ls-remote with the token) and `forge claude.delivery` lines; none when unset.
+ */
+export async function checkDeliveryForges(
+  delivery: DeliveryConfig | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  fetchImpl?: FetchLike,
+): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  if (delivery?.remote !== undefined) {
+    results.push(await checkRemote("remote claude.delivery", delivery.remote, env));
+  }
+  if (delivery?.forge !== undefined) {
+    results.push(await checkForge("forge claude.delivery", delivery.forge, env, fetchImpl));
   }
   return results;
 }

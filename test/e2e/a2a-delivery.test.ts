@@ -41,7 +41,7 @@ const configWith = (checks = [PRESENT, NEVER], isolation: "worktree" | "shared" 
   ({
     claude: {
       isolation,
-      delivery: { checks, allowedTargets: ["branch", "push"], maxRounds: 3 },
+      delivery: { checks, allowedTargets: ["branch"], maxRounds: 3 },
     },
   }) satisfies ConfigInput;
 const CONFIG = configWith();
@@ -174,7 +174,7 @@ describe("delivery: checks until green (real runtime, real git)", () => {
     );
     await expect(send("ship-it")).rejects.toThrow('Unknown delivery target "ship-it"');
     await expect(send("merge")).rejects.toThrow("Delivery target merge is not allowed");
-    await expect(send("push")).rejects.toThrow("Delivery target push is not built yet");
+    await expect(send("push")).rejects.toThrow("Delivery target push is not allowed");
     await expect(send({ checks: ["deploy"] })).rejects.toThrow('Unknown check "deploy"');
 
     const listed = await h.client.listTasks({

@@ -169,6 +169,7 @@ export class TaskDelivery {
         headCommit: work.commit,
         files: work.files,
       },
+      prompt: promptText(core),
       proof: { ...proofOfWork(this.plan.target, work, this.runs), ...this.review?.proof() },
       signal: this.stop.signal,
       logger: core.logger,
@@ -296,4 +297,10 @@ export class TaskDelivery {
     this.state = "over";
     this.core.env.delivery?.ended?.(outcome, this.round);
   }
+}
+
+/** The text of the task's first message, as its client sent it (a pull request's title). */
+function promptText(core: TaskCore): string {
+  if (core.origin.kind !== "client") return "";
+  return core.origin.plan.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
 }

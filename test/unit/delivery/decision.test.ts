@@ -10,6 +10,7 @@ const config = deliverySchema.parse({
   ],
   allowedTargets: ["branch", "push", "merge"],
   maxRounds: 3,
+  remote: { url: "https://git.example/app.git", tokenEnv: "PUSH_TOKEN" },
 });
 const WORKTREE: DeliveryPolicy = { isolation: "worktree", config };
 const SHARED: DeliveryPolicy = { isolation: "shared", config };
@@ -47,6 +48,11 @@ describe("what a message's metadata.deliver may ask (requestedDelivery)", () => 
     );
   });
 
+  it("push, allowed: the plan's target", () => {
+    const asked = ask({ target: "push", checks: ["test"] });
+    expect(asked.ok && asked.plan?.target).toBe("push");
+  });
+
   it.each<[string, unknown, DeliveryPolicy, boolean, RegExp]>([
     ["without the control extension", true, WORKTREE, false, /needs the control extension/],
     ["without claude.delivery", true, NONE, true, /has no claude.delivery/],
@@ -63,7 +69,6 @@ describe("what a message's metadata.deliver may ask (requestedDelivery)", () => 
     ],
     ["an unknown target", "ship-it", WORKTREE, true, /Unknown delivery target "ship-it"/],
     ["a target not allowed", "pull-request", WORKTREE, true, /not allowed in this workspace/],
-    ["push, allowed but not built", "push", WORKTREE, true, /push is not built yet.*step 5/],
     ["merge, allowed but not built", { target: "merge" }, WORKTREE, true, /step 6/],
     ["an unknown check", { checks: ["deploy"] }, WORKTREE, true, /Unknown check "deploy"/],
     ["more rounds than the config", { maxRounds: 4 }, WORKTREE, true, /from 0 to 3/],
@@ -106,5 +111,45 @@ describe("claude.delivery (the config)", () => {
     ["too many rounds", { maxRounds: 50 }],
   ])("refuses %s", (_name, value) => {
     expect(deliverySchema.safeParse(value).success).toBe(false);
+  });
+
+  const REMOTE = { url: "https://git.example/app.git", tokenEnv: "PUSH_TOKEN" };
+  const FORGE = { kind: "github", repository: "octo/app", tokenEnv: "GH_TOKEN" };
+  it.each([
+    ["push without a remote", { allowedTargets: ["branch", "push"] }, "remote", '"push"'],
+    [
+      "a pull request without a remote",
+      { allowedTargets: ["pull-request"], target: "pull-request", forge: FORGE },
+      "remote",
+      '"pull-request"',
+    ],
+    [
+      "a pull request without a forge",
+      { allowedTargets: ["branch", "pull-request"], remote: REMOTE },
+      "forge",
+      '"pull-request"',
+    ],
+  ])("refuses %s, naming the key", (_name, value, key, target) => {
+    const parsed = deliverySchema.safeParse(value);
+    expect(parsed.success).toBe(false);
+    const issue = parsed.error?.issues.find((i) => i.path[0] === key);
+    expect(issue?.message).toContain(`claude.delivery.${key} is required`);
+    expect(issue?.message).toContain(target);
+  });
+
+  it("takes a remote, a forge and a base branch for push and pull-request", () => {
+    const parsed = deliverySchema.parse({
+      allowedTargets: ["branch", "push", "pull-request"],
+      remote: REMOTE,
+      forge: FORGE,
+      baseBranch: "develop",
+    });
+    expect(parsed).toMatchObject({ remote: REMOTE, forge: FORGE, baseBranch: "develop" });
+    // A remote with its credentials in the URL is refused: the token comes from tokenEnv.
+    const withUser = { ...REMOTE, url: "https://me:secret@git.example/app.git" };
+    expect(
+      deliverySchema.safeParse({ allowedTargets: ["push"], target: "push", remote: withUser })
+        .success,
+    ).toBe(false);
   });
 });

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { remoteSchema } from "../../../src/config/forge-schema.js";
 import { triggerEntriesSchema } from "../../../src/config/triggers-schema.js";
-import { checkRemote, checkTriggerForges } from "../../../src/doctor/forge-check.js";
+import { deliverySchema } from "../../../src/config/delivery-schema.js";
+import {
+  checkDeliveryForges,
+  checkRemote,
+  checkTriggerForges,
+} from "../../../src/doctor/forge-check.js";
 import { startForgeFake, type ForgeFake } from "../../support/forge-fake.js";
 import { startGitHttpServer, type GitHttpServer } from "../../support/git-http-server.js";
 import { tempDir, type TempDir } from "../../support/harness/temp.js";
@@ -103,5 +108,30 @@ describe("remote checks", () => {
     );
     expect(down).toMatchObject({ ok: false });
     expect(down.detail).toContain("the remote is unreachable");
+  }, 20_000);
+});
+
+describe("a delivery's remote and forge", () => {
+  it("checks each with its token, one line each; none without them", async () => {
+    const delivery = deliverySchema.parse({
+      allowedTargets: ["branch", "pull-request"],
+      remote: { url: remote.urlOf("app"), tokenEnv: "GOOD" },
+      forge: { kind: "gitlab", baseUrl: fake.gitlabUrl, repository: "g/p", tokenEnv: "UNSET" },
+    });
+    const [pushTo, openOn, ...rest] = await checkDeliveryForges(delivery, env);
+    expect(rest).toEqual([]);
+    expect(pushTo).toEqual({
+      name: "remote claude.delivery",
+      ok: true,
+      detail: `${remote.urlOf("app")} reachable with GOOD`,
+    });
+    expect(openOn).toMatchObject({
+      name: "forge claude.delivery",
+      ok: false,
+      detail: "gitlab g/p: the environment variable UNSET (tokenEnv) is not set",
+      fix: "set UNSET in the server's environment (docs/forges.md)",
+    });
+    expect(await checkDeliveryForges(deliverySchema.parse({}), env)).toEqual([]);
+    expect(await checkDeliveryForges(undefined, env)).toEqual([]);
   }, 20_000);
 });

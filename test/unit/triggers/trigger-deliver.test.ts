@@ -21,7 +21,7 @@ const delivery = {
     { name: "test", command: "npm test" },
     { name: "lint", command: "npm run lint" },
   ],
-  allowedTargets: ["branch", "pull-request"],
+  allowedTargets: ["branch", "merge"],
 };
 const worktree = (deliver: unknown, claude: Record<string, unknown> = {}) =>
   resolve({
@@ -52,11 +52,7 @@ describe("a trigger's deliver", () => {
       worktree({ checks: ["deploy"] }),
       'Unknown check "deploy"',
     ],
-    [
-      "with a target not built yet",
-      worktree("pull-request"),
-      "Delivery target pull-request is not built yet",
-    ],
+    ["with a target not built yet", worktree("merge"), "Delivery target merge is not built yet"],
     ["with more rounds than allowed", worktree({ maxRounds: 9 }), "maxRounds"],
   ])("stops startup %s, naming the trigger", (_, config, reason) => {
     const [problem, ...rest] = triggerProblems(config, {}, "api");
