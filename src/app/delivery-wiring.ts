@@ -5,6 +5,10 @@ import type { DeliveryMetrics } from "../metrics/delivery-metrics.js";
 import { deniedVariables } from "../sandbox/boundary.js";
 import type { WorkspaceSandbox } from "../sandbox/workspace-sandbox.js";
 import type { DeliveryRunner } from "../delivery/runner.js";
+import type { TargetStep } from "../delivery/target-step.js";
+import type { DeliveryTarget } from "../contract/delivery.js";
+import { checkedOutBranch } from "../delivery/merge/merge-git.js";
+import { mergeStep } from "../delivery/merge/merge-step.js";
 
 /**
  * How a workspace runs its deliveries' checks (`claude.delivery`, docs/delivery.md): with the
@@ -32,7 +36,38 @@ export function deliveryRunner(
   return {
     run: (check, round, cwd, signal) =>
       runCheck(check, round, { cwd, env, sandbox: bwrap, signal }),
+    targetStep: targetSteps(config),
     checked: (run) => metrics.checked(run.result),
     ended: (outcome, rounds) => metrics.ended(outcome, rounds),
+  };
+}
+
+/** The steps after the commit this server has, by target (push and pull request: not yet). */
+function targetSteps(
+  config: Config,
+): (target: Exclude<DeliveryTarget, "branch">) => TargetStep | undefined {
+  const delivery = config.claude.delivery;
+  const cwd = config.claude.cwd;
+  // The branch the workspace is on now, at startup, unless the config names one.
+  const startupBranch =
+    delivery?.baseBranch === undefined
+      ? checkedOutBranch(cwd).catch(() => undefined)
+      : Promise.resolve(delivery.baseBranch);
+  return (target) => {
+    switch (target) {
+      case "merge":
+        return delivery === undefined
+          ? undefined
+          : mergeStep({
+              workspace: cwd,
+              baseBranch: () => startupBranch,
+              how: delivery.merge.how,
+              author: delivery.merge.author,
+              approvedBy: delivery.approvedBy,
+            });
+      case "push":
+      case "pull-request":
+        return undefined;
+    }
   };
 }

@@ -19,6 +19,26 @@ const checkSchema = z.strictObject({
     .describe("Longest it may run (s); past it, it is killed and counts as failed."),
 });
 
+/** `claude.delivery.merge` (docs/delivery.md "Merge on approval"): how a yes merges. */
+const mergeSchema = z
+  .strictObject({
+    how: z
+      .enum(["fast-forward", "merge-commit"], {
+        error: 'expected "fast-forward" or "merge-commit"',
+      })
+      .optional()
+      .describe(
+        'How a yes merges: "fast-forward" (the base gets the branch\'s commits as they are), ' +
+          '"merge-commit" (always a merge commit). Unset: a fast-forward when the base has not ' +
+          "moved, else a merge commit.",
+      ),
+    author: z
+      .strictObject({ name: name(), email: name() })
+      .optional()
+      .describe("Who a merge commit is authored (and committed) by; default: claude-a2a."),
+  })
+  .describe("How a delivery with the target merge merges, once approved.");
+
 const target = z.enum(DELIVERY_TARGETS, {
   error: `expected one of ${DELIVERY_TARGETS.join(", ")}`,
 });
@@ -37,8 +57,9 @@ export const deliverySchema = z
       .default("branch")
       .describe(
         'Where a delivery ends unless its message says: "branch" (the conversation\'s ' +
-          'branch, as today). "push", "pull-request" and "merge" are accepted here but not ' +
-          "built yet: a task asking for one is refused.",
+          'branch, as today), "merge" (asks for approval, then merges into baseBranch). ' +
+          '"push" and "pull-request" are accepted here but not built yet: a task asking for ' +
+          "one is refused.",
       ),
     allowedTargets: z
       .array(target)
@@ -50,6 +71,21 @@ export const deliverySchema = z
         "Fix rounds allowed: a red check goes back to Claude this many times at most; a " +
           "message may lower it, never raise it.",
       ),
+    baseBranch: name()
+      .regex(/^(?!-)[^\s~^:?*[\\]+$/, { error: "expected a branch name" })
+      .optional()
+      .describe(
+        "The branch a push's pull request or a merge goes into; default: the branch checked " +
+          "out in the workspace when the server started.",
+      ),
+    approvedBy: z
+      .enum(["caller", "operator"], { error: 'expected "caller" or "operator"' })
+      .default("caller")
+      .describe(
+        "Who may answer a merge's approval: the task's caller, or only an operator " +
+          "(server.operators).",
+      ),
+    merge: mergeSchema.default({}),
   })
   .refine((d) => d.allowedTargets.includes(d.target), {
     error: "claude.delivery.target must be one of claude.delivery.allowedTargets",

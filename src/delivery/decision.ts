@@ -17,7 +17,7 @@ export interface DeliveryPolicy {
 
 /** A delivery as a task runs it: its checks (commands from the config), rounds and target. */
 export interface DeliveryPlan {
-  /** Only "branch" is built: the admission refuses the others. */
+  /** "branch" and "merge" are built: the admission refuses the others. */
   readonly target: DeliveryTarget;
   readonly checks: readonly DeliveryCheckConfig[];
   /** Accepted and stored; the review itself is not built yet. */
@@ -30,7 +30,7 @@ export type DeliveryRequest = Checked<{ readonly plan: DeliveryPlan | undefined 
 
 const NONE: DeliveryRequest = { ok: true, plan: undefined };
 const KEYS = new Set(["target", "checks", "review", "maxRounds"]);
-const BUILT: readonly DeliveryTarget[] = ["branch"];
+const BUILT: readonly DeliveryTarget[] = ["branch", "merge"];
 
 const isTarget = (value: unknown): value is DeliveryTarget =>
   (DELIVERY_TARGETS as readonly unknown[]).includes(value);
