@@ -82,7 +82,8 @@ export function buildProgram(e: ClientEnv, result: { code: number }): Command {
       .option("--no-cost", "do not print what the task cost after its final state")
       .option(
         "--deliver <target>",
-        "a new task's delivery: its checks run until green (docs/delivery.md); target: branch",
+        "a new task's delivery: its checks run until green (docs/delivery.md); target: branch, or " +
+          "merge (asks for approval first)",
       ),
   )
     .addHelpText(
@@ -99,6 +100,7 @@ Examples:
   claude-a2a send --task 7f3c… --data '{"answers":{"Which colour do you prefer?":"blue"}}'
   claude-a2a send --json "hello" | jq -c .
   claude-a2a send --deliver branch "Fix the failing test"   # checks until green
+  claude-a2a send --deliver merge "Fix the failing test"    # then asks, and merges on a yes
   claude-a2a send --transport grpc "hello"       # over the agent's gRPC binding
 ${ENV_HELP}`,
     )
