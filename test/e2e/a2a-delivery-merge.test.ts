@@ -22,6 +22,7 @@ import {
   reply,
   sendRequest,
   streamMessage,
+  terminal,
   text,
   tokenEntries,
   toolUse,
@@ -272,6 +273,36 @@ describe("delivery: merge on approval (real runtime, real git)", () => {
         merge: { outcome: "merged", how: "fast-forward" },
       });
       expect(h.bench.model.unmatched).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("merge on approval: the terminal client", () => {
+  it(
+    "send --deliver merge stops at the approval (exit 3) and shows it; send --task <id> yes merges",
+    async () => {
+      const h = await a2a({
+        config: configWith(),
+        rules: rules(),
+        beforeStart: (cwd) => initRepository(cwd),
+      });
+      const repo = workspaceOf(h);
+      const cli = await terminal(h.server.url);
+      const asked = await cli.run(["send", "--deliver", "merge", "Do the work"]);
+      expect(asked.err).toBe("");
+      expect(asked.code).toBe(3);
+      expect(asked.out).toMatch(/! Merge approval: Merge `claude-a2a\/.+` \(\w{12}\) into `main`/);
+      expect(asked.out).toContain("    files:  work.txt");
+      expect(asked.out).toContain("    checks: present passed (round 1)");
+      const taskId = /send --task (\S+)/.exec(asked.out)?.[1] ?? "";
+      expect(taskId).not.toBe("");
+
+      const answered = await cli.run(["send", "--task", taskId, "yes"]);
+      expect(answered.code).toBe(0);
+      expect(answered.out).toMatch(/\[completed\]/);
+      expect(git(repo, "show", "main:work.txt")).toBe("work\n");
+      await cli.close();
     },
     TIMEOUT,
   );
