@@ -4,7 +4,9 @@
  * delivery with the target `merge` asks (`merge_approval`); a yes merges into the workspace's
  * branch (its checkout moved along, clean), a no keeps it as it was; under `approvedBy:
  * "operator"` the caller's yes is refused and an operator's merges; a base that moved and
- * conflicts gives a rework turn that ends merged.
+ * conflicts gives a rework turn that ends merged; a merge commit is authored as configured; an
+ * unclean checkout of the base fails the merge, touching nothing; `send --deliver merge` in the
+ * terminal client shows the ask and `send --task <id> yes` answers it.
  */
 import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -273,6 +275,60 @@ describe("delivery: merge on approval (real runtime, real git)", () => {
         merge: { outcome: "merged", how: "fast-forward" },
       });
       expect(h.bench.model.unmatched).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("merge on approval: merge commits and an unclean checkout", () => {
+  it(
+    'merge.how "merge-commit": a yes makes a merge commit authored as configured, outside the checkout',
+    async () => {
+      const h = await start({
+        delivery: {
+          merge: { how: "merge-commit", author: { name: "Ops", email: "ops@example.com" } },
+        },
+      });
+      const repo = workspaceOf(h);
+      const before = git(repo, "rev-parse", "main").trim();
+      const asked = await askMerge(h.client);
+      const approval = approvalOf(asked);
+      expect(approval.merge.how).toBe("merge-commit");
+      expect(lastStatus(asked).text).toMatch(/, with a merge commit\?$/);
+      const answered = await streamMessage(h.client, "ok", idsOf(asked));
+      expect(lastStatus(answered).state).toBe(TaskState.TASK_STATE_COMPLETED);
+      const merged = git(repo, "rev-parse", "main").trim();
+      expect(git(repo, "log", "-1", "--format=%P|%an <%ae>", "main").trim()).toBe(
+        `${before} ${approval.merge.headCommit}|Ops <ops@example.com>`,
+      );
+      expect(git(repo, "status", "--porcelain", "--untracked-files=no")).toBe("");
+      expect(await readFile(join(repo, "work.txt"), "utf8")).toBe("work\n");
+      expect(await deliveryOf(h.client, idsOf(asked).taskId)).toMatchObject({
+        merge: { outcome: "merged", commit: merged, how: "merge-commit" },
+      });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "a checkout of main with uncommitted changes: the yes fails the task with why, main and the changes untouched",
+    async () => {
+      const h = await start();
+      const repo = workspaceOf(h);
+      const before = git(repo, "rev-parse", "main").trim();
+      const asked = await askMerge(h.client);
+      approvalOf(asked);
+      writeFileSync(join(repo, "base.txt"), "edited by hand\n");
+      const answered = await streamMessage(h.client, "yes", idsOf(asked));
+      const end = lastStatus(answered);
+      expect(end.state).toBe(TaskState.TASK_STATE_FAILED);
+      expect(end.text).toBe(
+        "Delivery failed: the base branch main is checked out in the workspace with uncommitted " +
+          "changes, which a merge would leave half-merged: commit or stash them; the work stays " +
+          "on its branch.",
+      );
+      expect(git(repo, "rev-parse", "main").trim()).toBe(before);
+      expect(await readFile(join(repo, "base.txt"), "utf8")).toBe("edited by hand\n");
     },
     TIMEOUT,
   );
