@@ -196,6 +196,9 @@ export function promptForm(req: InputRequest, answer: Answer, peer?: string): HT
       return questionForm(req.questions, answer, peer);
     case "permission":
       return permissionForm(req, answer, peer);
+    case "merge":
+      // A merge approval is answered in words until its own Approve/Reject form (docs/delivery.md).
+      return textForm({ kind: "text", text: req.text }, answer, peer);
     case "text":
       return textForm(req, answer, peer);
   }

@@ -10,6 +10,7 @@ import type { TargetStep } from "../delivery/target-step.js";
 import { checkedOutBranch } from "../delivery/target/base-branch.js";
 import { pushStep } from "../delivery/target/push-step.js";
 import { pullRequestStep } from "../delivery/target/pull-request-step.js";
+import { mergeStep } from "../delivery/merge/merge-step.js";
 
 /**
  * How a workspace runs its deliveries' checks (`claude.delivery`, docs/delivery.md): with the
@@ -47,22 +48,25 @@ export function deliveryRunner(
 
 /**
  * The steps after the commit, by target (docs/delivery.md): `push` and `pull-request` with the
- * server's tokens, read from its own environment (never Claude's). The base branch of a pull
- * request is read now, at startup, unless the config names it.
+ * server's tokens, read from its own environment (never Claude's), and `merge`, which asks first.
+ * The base branch is read now, at startup, unless the config names it.
  */
 function targetSteps(
   config: Config,
   serverEnv: Readonly<Record<string, string | undefined>>,
 ): (target: Exclude<DeliveryTarget, "branch">) => TargetStep | undefined {
   const delivery = config.claude.delivery;
+  const cwd = config.claude.cwd;
   const remote = delivery?.remote;
   const forge = delivery?.forge;
-  const wantsBase = delivery?.allowedTargets.includes("pull-request") === true;
+  const wantsBase =
+    delivery?.allowedTargets.includes("pull-request") === true ||
+    delivery?.allowedTargets.includes("merge") === true;
   const base =
     delivery?.baseBranch !== undefined
       ? Promise.resolve(delivery.baseBranch)
       : wantsBase
-        ? checkedOutBranch(config.claude.cwd)
+        ? checkedOutBranch(cwd)
         : Promise.resolve(undefined);
   return (target) => {
     switch (target) {
@@ -75,7 +79,15 @@ function targetSteps(
           pullRequestStep({ remote, forge, env: serverEnv, baseBranch: () => base })
         );
       case "merge":
-        return undefined;
+        return delivery === undefined
+          ? undefined
+          : mergeStep({
+              workspace: cwd,
+              baseBranch: () => base,
+              how: delivery.merge.how,
+              author: delivery.merge.author,
+              approvedBy: delivery.approvedBy,
+            });
     }
   };
 }

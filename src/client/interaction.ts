@@ -29,6 +29,25 @@ export type InputRequest =
       readonly title?: string;
       readonly decisionReason?: string;
     }
+  /**
+   * A delivery's merge waiting for approval (`merge_approval`, docs/delivery.md): answered
+   * yes, or no with a reason, as a permission is.
+   */
+  | {
+      readonly kind: "merge";
+      readonly text: string;
+      /** What a yes merges (the `merge` of the contract's MergeApprovalData). */
+      readonly merge: {
+        readonly branch: string;
+        readonly headCommit: string;
+        readonly into: string;
+        readonly intoCommit: string;
+        readonly how: "fast-forward" | "merge-commit";
+      };
+      readonly approvedBy: string;
+      readonly files: readonly string[];
+      readonly checks: readonly string[];
+    }
   /** Any other agent: a prompt in plain text, answered in plain text. */
   | { readonly kind: "text"; readonly text: string };
 
@@ -88,7 +107,38 @@ function requestOfData(kind: string | undefined, data: unknown, text: string): I
       ...(decisionReason !== undefined && { decisionReason }),
     };
   }
+  if (kind === KIND.mergeApproval && isRecord(data)) {
+    const merge = mergeOf(data, text);
+    if (merge !== undefined) return merge;
+  }
   return { kind: "text", text };
+}
+
+/** A `merge_approval` data part as the clients show it; undefined when not so shaped. */
+function mergeOf(data: Record<string, unknown>, text: string): InputRequest | undefined {
+  const m = data.merge;
+  if (!isRecord(m) || typeof m.branch !== "string" || typeof m.into !== "string") return undefined;
+  const proof = isRecord(data.proof) ? data.proof : {};
+  const files = Array.isArray(proof.files) ? proof.files : [];
+  const checks = Array.isArray(proof.checks) ? proof.checks : [];
+  return {
+    kind: "merge",
+    text,
+    merge: {
+      branch: m.branch,
+      into: m.into,
+      headCommit: asString(m.headCommit) ?? "",
+      intoCommit: asString(m.intoCommit) ?? "",
+      how: m.how === "merge-commit" ? "merge-commit" : "fast-forward",
+    },
+    approvedBy: asString(data.approvedBy) ?? "caller",
+    files: files.flatMap((f) => (isRecord(f) && typeof f.path === "string" ? [f.path] : [])),
+    checks: checks.flatMap((r) =>
+      isRecord(r) && typeof r.check === "string"
+        ? [`${r.check} ${asString(r.result) ?? "?"} (round ${String(r.round)})`]
+        : [],
+    ),
+  };
 }
 
 /** `{ answers: { "<question>": "<label>" | ["<label>", …] } }`. */

@@ -83,7 +83,7 @@ export function buildProgram(e: ClientEnv, result: { code: number }): Command {
       .option(
         "--deliver <target>",
         "a new task's delivery: its checks run until green (docs/delivery.md); target: branch, " +
-          "push or pull-request",
+          "push, pull-request or merge (asks for approval first)",
       ),
   )
     .addHelpText(
@@ -101,6 +101,7 @@ Examples:
   claude-a2a send --json "hello" | jq -c .
   claude-a2a send --deliver branch "Fix the failing test"   # checks until green
   claude-a2a send --deliver pull-request "Fix the failing test"   # then pushed, a PR opened
+  claude-a2a send --deliver merge "Fix the failing test"    # then asks, and merges on a yes
   claude-a2a send --transport grpc "hello"       # over the agent's gRPC binding
 ${ENV_HELP}`,
     )

@@ -67,6 +67,22 @@ export async function answerInteractively(req: InputRequest, ctx: PromptContext)
         return [permissionPart("deny", await input({ message: "Reason:", required: true }, ctx))];
       return [textPart(await input({ message: "Reply:", required: true }, ctx))];
     }
+    case "merge": {
+      const choice = await select(
+        {
+          message: `Merge into ${req.merge.into}?`,
+          choices: [
+            { value: "allow", name: "Merge" },
+            { value: "deny", name: "Do not merge" },
+            { value: "deny-reason", name: "Do not merge, with a reason" },
+          ],
+        },
+        ctx,
+      );
+      if (choice === "allow") return [permissionPart("allow")];
+      if (choice === "deny") return [permissionPart("deny")];
+      return [permissionPart("deny", await input({ message: "Reason:", required: true }, ctx))];
+    }
     case "text":
       return [textPart(await input({ message: "Reply:", required: true }, ctx))];
   }

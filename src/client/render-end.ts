@@ -41,6 +41,14 @@ export function describeRequest(req: InputRequest, c: Colors): string[] {
         `    input:  ${describeInput(req.input)}`,
         ...(req.decisionReason ? [`    reason: ${req.decisionReason}`] : []),
       ];
+    case "merge":
+      return [
+        c.bold(c.yellow(`! Merge approval: ${req.text}`)),
+        `    files:  ${req.files.length === 0 ? "none changed" : req.files.join(", ")}`,
+        `    checks: ${req.checks.length === 0 ? "none" : req.checks.join("; ")}`,
+        ...(req.approvedBy === "operator" ? ["    only an operator may answer"] : []),
+        `    answer yes to merge, or no (with a reason) to keep the work on its branch`,
+      ];
     case "text":
       return [c.bold(`? ${req.text || "The agent needs input."}`)];
   }

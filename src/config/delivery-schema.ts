@@ -21,6 +21,26 @@ const checkSchema = z.strictObject({
     .describe("Longest it may run (s); past it, it is killed and counts as failed."),
 });
 
+/** `claude.delivery.merge` (docs/delivery.md "Merge on approval"): how a yes merges. */
+const mergeSchema = z
+  .strictObject({
+    how: z
+      .enum(["fast-forward", "merge-commit"], {
+        error: 'expected "fast-forward" or "merge-commit"',
+      })
+      .optional()
+      .describe(
+        'How a yes merges: "fast-forward" (the base gets the branch\'s commits as they are), ' +
+          '"merge-commit" (always a merge commit). Unset: a fast-forward when the base has not ' +
+          "moved, else a merge commit.",
+      ),
+    author: z
+      .strictObject({ name: name(), email: name() })
+      .optional()
+      .describe("Who a merge commit is authored (and committed) by; default: claude-a2a."),
+  })
+  .describe("How a delivery with the target merge merges, once approved.");
+
 const target = z.enum(DELIVERY_TARGETS, {
   error: `expected one of ${DELIVERY_TARGETS.join(", ")}`,
 });
@@ -40,6 +60,7 @@ const pushKeys = {
         "(docs/forges.md). Required when allowedTargets has it.",
     ),
   baseBranch: name()
+    .regex(/^(?!-)[^\s~^:?*[\\]+$/, { error: "expected a branch name" })
     .optional()
     .describe(
       "The branch a pull request (or a merge) goes into. Unset: the branch checked out in " +
@@ -104,7 +125,8 @@ export const deliverySchema = z
       .describe(
         'Where a delivery ends unless its message says: "branch" (the conversation\'s ' +
           'branch), "push" (it pushed to claude.delivery.remote), "pull-request" (pushed, and ' +
-          'a pull or merge request opened on claude.delivery.forge) or "merge".',
+          'a pull or merge request opened on claude.delivery.forge) or "merge" (asks for ' +
+          "approval, then merges into baseBranch).",
       ),
     allowedTargets: z
       .array(target)
@@ -117,6 +139,14 @@ export const deliverySchema = z
           "message may lower it, never raise it.",
       ),
     ...pushKeys,
+    approvedBy: z
+      .enum(["caller", "operator"], { error: 'expected "caller" or "operator"' })
+      .default("caller")
+      .describe(
+        "Who may answer a merge's approval: the task's caller, or only an operator " +
+          "(server.operators).",
+      ),
+    merge: mergeSchema.default({}),
   })
   .superRefine(needsRemoteAndForge)
   .refine((d) => d.allowedTargets.includes(d.target), {

@@ -120,9 +120,6 @@ export const DELIVERY_TEXT = {
   targetNotAllowed: (target: string, allowed: readonly string[]) =>
     `Delivery target ${target} is not allowed in this workspace (claude.delivery.allowedTargets: ` +
     `${allowed.join(", ")}).`,
-  targetNotBuilt: (target: string) =>
-    `Delivery target ${target} is not built yet: it comes with ${LATER_STEP[target] ?? "a later step"} ` +
-    '(docs/delivery.md); use "branch".',
   badChecks:
     "metadata.deliver.checks must be an array of check names from claude.delivery.checks; a " +
     "caller never supplies a command.",
@@ -132,13 +129,6 @@ export const DELIVERY_TEXT = {
     `metadata.deliver.maxRounds must be an integer from 0 to ${max} (claude.delivery.maxRounds).`,
   badReview: "metadata.deliver.review must be true or false.",
 } as const;
-
-/** Which later step of issue 50 builds each target the server refuses today. */
-const LATER_STEP: Readonly<Record<string, string>> = {
-  push: "push with the server's credentials (issue 50, step 5)",
-  "pull-request": "pull requests (issue 50, step 5)",
-  merge: "merge on approval (issue 50, step 6)",
-};
 
 function resultWords(run: Pick<CheckRun, "result" | "exitCode">): string {
   switch (run.result) {

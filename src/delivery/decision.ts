@@ -17,7 +17,6 @@ export interface DeliveryPolicy {
 
 /** A delivery as a task runs it: its checks (commands from the config), rounds and target. */
 export interface DeliveryPlan {
-  /** Targets not built yet are refused at admission (BUILT). */
   readonly target: DeliveryTarget;
   readonly checks: readonly DeliveryCheckConfig[];
   /** A review after green checks (docs/delivery.md "Review"). */
@@ -30,7 +29,6 @@ export type DeliveryRequest = Checked<{ readonly plan: DeliveryPlan | undefined 
 
 const NONE: DeliveryRequest = { ok: true, plan: undefined };
 const KEYS = new Set(["target", "checks", "review", "maxRounds"]);
-const BUILT: readonly DeliveryTarget[] = ["branch", "push", "pull-request"];
 
 const isTarget = (value: unknown): value is DeliveryTarget =>
   (DELIVERY_TARGETS as readonly unknown[]).includes(value);
@@ -41,7 +39,7 @@ const isTarget = (value: unknown): value is DeliveryTarget =>
  * configured checks (never a command) and `maxRounds` may lower the workspace's. Refused, in
  * this order: without the control extension, without `claude.delivery`, without worktree
  * isolation, a shape or key it does not take, an unknown target, one the workspace does not
- * allow, one not built yet, an unknown check, rounds out of range. Pure: the request guard
+ * allow, an unknown check, rounds out of range. Pure: the request guard
  * refuses with the reason (InvalidParams) before any task exists.
  */
 export function requestedDelivery(
@@ -63,7 +61,6 @@ export function requestedDelivery(
   if (!config.allowedTargets.includes(target)) {
     return refuse(DELIVERY_TEXT.targetNotAllowed(target, config.allowedTargets));
   }
-  if (!BUILT.includes(target)) return refuse(DELIVERY_TEXT.targetNotBuilt(target));
   const chosen = chosenChecks(checks, config.checks);
   if (!chosen.ok) return chosen;
   if (typeof review !== "boolean") return refuse(DELIVERY_TEXT.badReview);

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { DeliveryTarget, ProofOfWork } from "../contract/delivery.js";
 import type { WorktreeFileChange } from "../contract/worktree.js";
+import type { MergeApprovalData } from "../contract/merge-approval.js";
 import type { DeliveryPlan } from "./decision.js";
 
 /**
@@ -41,7 +42,20 @@ export interface TargetStepContext {
    * `delivery` and these fields (`step`, what it did): progress, not kept in the history.
    */
   readonly progress: (text: string, metadata: Readonly<Record<string, unknown>>) => void;
+  /**
+   * Asks a person before the step changes anything (a merge's approval): the task goes
+   * input-required with kind `merge_approval` until the answer comes, as an ordinary message on
+   * the task (docs/delivery.md "Merge on approval"), then works on. Only a clear yes is `yes`.
+   */
+  readonly ask: (approval: MergeApprovalData) => Promise<ApprovalAnswer>;
 }
+
+/** What a person answered to `ask`: `by` is `"caller"` or the operator's name. */
+export type ApprovalAnswer =
+  | { readonly kind: "yes"; readonly by: string }
+  | { readonly kind: "no"; readonly reason: string; readonly by: string }
+  /** No answer: the task ended first (canceled, failed by the input timeout). */
+  | { readonly kind: "gone" };
 
 /**
  * What the step came to. Each carries `record`: the fields it adds to the proof of work and to the

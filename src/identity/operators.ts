@@ -93,6 +93,20 @@ export function mayAct(actor: Actor, taskOwner: string, action: TaskAction): Acc
  */
 export const OPERATOR_STATE_KEY = "operator";
 
+/**
+ * Key in `ServerCallContext.state` of the operator a message naming a task comes from, its own
+ * task or another caller's: a merge approval only an operator may answer reads it.
+ */
+export const OPERATOR_ROLE_STATE_KEY = "operatorRole";
+
+/** The name of the operator a message naming a task comes from, if its caller has the role. */
+export function answeringOperator(
+  state: ReadonlyMap<string, unknown> | undefined,
+): string | undefined {
+  const name = state?.get(OPERATOR_ROLE_STATE_KEY);
+  return typeof name === "string" ? name : undefined;
+}
+
 /** Key in `ServerCallContext.state`: the request is an operator's ListTasks over every caller. */
 export const EVERY_OWNER_STATE_KEY = "everyOwner";
 

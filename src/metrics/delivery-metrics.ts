@@ -19,8 +19,9 @@ export class DeliveryMetrics {
     this.deliveries = new Counter({
       name: `${PREFIX}deliveries_total`,
       help:
-        "Deliveries ended, by outcome: green (every check passed), red (still failing after " +
-        "the last fix round), stopped (the task ended otherwise: canceled, failed).",
+        "Deliveries ended, by outcome: green (delivered where its target says), red (still " +
+        "failing after the last fix round), undelivered (green, but its push, pull request or " +
+        "merge failed), declined (its merge was refused), stopped (the task ended otherwise).",
       labelNames: ["outcome"],
       registers,
     });

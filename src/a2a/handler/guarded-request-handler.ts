@@ -31,6 +31,7 @@ import {
   type NewTaskPolicy,
 } from "../admission/new-task-guard.js";
 import { HandlerLayer } from "./handler-layer.js";
+import { answeringOperator } from "../../identity/operators.js";
 
 /** What the guard needs to know of the executor (`steer`: the control extension's steering). */
 export interface ActiveTasks extends SteerableTasks {
@@ -41,7 +42,13 @@ export interface ActiveTasks extends SteerableTasks {
    * Reserves a parked task for this answer; returns why it cannot, or undefined. `stored`: the
    * task as stored (a prompt kept across a restart is claimed from it).
    */
-  claimAnswer(taskId: string, message: Message, stored: Task | undefined): string | undefined;
+  claimAnswer(
+    taskId: string,
+    message: Message,
+    stored: Task | undefined,
+    /** The answering caller's name when it has the operator role. */
+    operator?: string,
+  ): string | undefined;
   /** The request ended: undoes its claim if it did not answer (no-op once answered). */
   releaseClaim(taskId: string, messageId: string): void;
   /** Why an admitted answer was not delivered (its task moved on meanwhile), once. */
@@ -280,7 +287,8 @@ export class GuardedRequestHandler extends HandlerLayer {
       case "claim":
         break;
     }
-    const why = this.activeTasks.claimAnswer(taskId, message, task);
+    const operator = answeringOperator(context.state);
+    const why = this.activeTasks.claimAnswer(taskId, message, task, operator);
     if (why !== undefined) throw new UnsupportedOperationError(cannotTakeMessage(taskId, why));
     return { taskId, messageId: message.messageId };
   }

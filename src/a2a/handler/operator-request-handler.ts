@@ -15,6 +15,7 @@ import { callContextOf, ownerOf } from "../../identity/conversation.js";
 import {
   EVERY_OWNER_STATE_KEY,
   mayAct,
+  OPERATOR_ROLE_STATE_KEY,
   OPERATOR_STATE_KEY,
   type Access,
   type TaskAction,
@@ -180,6 +181,8 @@ export class OperatorRequestHandler extends HandlerLayer {
   ): Promise<{ params: SendMessageRequest; context: ServerCallContext }> {
     const taskId = params.message?.taskId;
     if (!taskId) return { params: stamped(params, undefined), context };
+    // Its own task or another's: an answer only an operator may give reads it (a merge's).
+    if (this.isOperator(context)) context.state.set(OPERATOR_ROLE_STATE_KEY, operatorName(context));
     const scoped = await this.scope(context, taskId, "answer");
     return { params: stamped(params, scoped.operator), context: scoped.context };
   }

@@ -11,6 +11,11 @@ import {
 import { DENIAL, TEXT } from "../../contract/texts.js";
 import { decideFreeText, decidePlanReply, type Decision } from "./permission-reply.js";
 import { isRecord } from "../../common/json.js";
+import {
+  MERGE_SUMMARY_MEDIA_TYPE,
+  MERGE_TEXT,
+  type MergeApprovalData,
+} from "../../contract/merge-approval.js";
 
 /** What Claude is waiting for while a task is parked in input-required. */
 export type InputRequest =
@@ -42,7 +47,20 @@ export type InputRequest =
       peerTaskId: string;
       text: string;
       data: readonly unknown[];
+    }
+  /**
+   * The server's own ask, not a tool call's: a delivery's merge waits for approval
+   * (docs/delivery.md "Merge on approval"). Read as a permission is: only a clear yes merges.
+   */
+  | {
+      kind: "merge";
+      toolName: typeof MERGE_APPROVAL_TOOL;
+      input: Record<string, unknown>;
+      data: MergeApprovalData;
     };
+
+/** The name a merge approval goes by where a prompt's tool is named (logs, answers). */
+export const MERGE_APPROVAL_TOOL = "merge_approval";
 
 export type { Question } from "../../contract/data-parts.js";
 
@@ -71,6 +89,12 @@ export function inputRequestContent(p: InputRequest): InputRequestContent {
           text: p.text,
           data: p.data,
         }),
+      };
+    case "merge":
+      return {
+        text: MERGE_TEXT.summary(p.data.merge),
+        mediaType: MERGE_SUMMARY_MEDIA_TYPE,
+        data: p.data,
       };
   }
 }
@@ -128,6 +152,7 @@ export function parseAnswer(prompt: InputRequest, message: Pick<Message, "parts"
       if (message.parts.length === 0) throw new AnswerError("The answer has no parts.");
       return { kind: "delegated", parts: message.parts };
     case "plan":
+    case "merge":
     case "permission": {
       const structured = data.find((d) => isRecord(d) && d.kind === "permission_response");
       const decide = prompt.kind === "plan" ? decidePlanReply : decideFreeText;

@@ -100,10 +100,11 @@ export class ClaudeAgentExecutor implements AgentExecutor {
     taskId: string,
     message: Pick<Message, "parts" | "messageId">,
     stored?: Pick<Task, "status">,
+    operator?: string,
   ): string | undefined {
     const task = this.ownership.task(taskId);
     if (task === undefined) return this.restartClaims.claim(taskId, message, stored);
-    return task.claim(message);
+    return task.claim(message, operator);
   }
 
   /** The server is stopping: parked tasks stay so for the next server (`suspendParked`). */

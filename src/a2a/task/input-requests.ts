@@ -34,6 +34,12 @@ export function verdictFor(
     return { result: { behavior: "allow", updatedInput }, stop: undefined };
   }
   const { decision } = answer;
+  if (request.kind === "merge") {
+    // The server's own ask: no tool call to deny, nothing for loop protection to count.
+    return decision.decision === "allow"
+      ? { result: { behavior: "allow", updatedInput: {} }, stop: undefined }
+      : { result: { behavior: "deny", message: decision.reason ?? "" }, stop: undefined };
+  }
   if (request.kind === "plan") {
     if (decision.decision === "deny") {
       const message = PLAN_TEXT.rejected(decision.reason);
@@ -119,8 +125,8 @@ export class TaskInputRequests {
   }
 
   /**
-   * A peer's prompt passed up from a delegated call: queued as it is (loop protection and the
-   * permission policy are the peer's business, which applies its own to the answer).
+   * A peer's prompt passed up from a delegated call, or the server's own ask (a merge's
+   * approval): queued as it is (loop protection and the permission policy do not apply to it).
    */
   requestDelegated(request: InputRequest): {
     entry: InputRequestEntry;
@@ -140,6 +146,12 @@ export class TaskInputRequests {
     const wasShown = entry.shown && this.queue.head === entry;
     if (!this.queue.settle(entry, result)) return "settled_already";
     return wasShown ? "shown" : "unseen";
+  }
+
+  /** The input request the client is shown, if one is. */
+  shownHead(): InputRequestEntry | undefined {
+    const head = this.queue.head;
+    return head?.shown === true ? head : undefined;
   }
 
   /** The oldest input request, if the client has not been shown it yet. */

@@ -20,6 +20,7 @@ import { TaskInput, type AnsweredPrompt, type ToolCallOptions } from "./task-inp
 import { TaskRuns } from "./task-runs.js";
 import { TaskDelegation, type DelegatingTask } from "./task-delegation.js";
 import { TaskDelivery } from "./task-delivery.js";
+import { approvalAsk } from "./task-merge.js";
 import { TaskStart } from "./task-start.js";
 import { TaskSteer } from "./task-steer.js";
 
@@ -84,6 +85,10 @@ export class ServerTask {
         origin.deliver,
         (text) => this.finish.fail(text),
         (stream) => void this.runs.consume(stream, true),
+        approvalAsk(
+          (request) => this.input.serverAsk(request),
+          () => this.core.ended,
+        ),
         (usage) => this.finish.addUsage(usage),
       );
     }
@@ -188,9 +193,12 @@ export class ServerTask {
     return done;
   }
 
-  /** Reserves the shown prompt for one answering message; returns why it cannot. */
-  claim(message: Pick<Message, "parts" | "messageId">): string | undefined {
-    return this.input.claim(message);
+  /**
+   * Reserves the shown prompt for one answering message; returns why it cannot. `operator`: the
+   * answering caller's name when it has the operator role.
+   */
+  claim(message: Pick<Message, "parts" | "messageId">, operator?: string): string | undefined {
+    return this.input.claim(message, operator);
   }
 
   /** The claiming request failed before it answered: the prompt waits for another answer. */

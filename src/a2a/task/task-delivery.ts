@@ -11,7 +11,7 @@ import type { DeliveryPlan } from "../../delivery/decision.js";
 import { proofArtifact, proofOfWork } from "../../delivery/proof.js";
 import { roundFate } from "../../delivery/rounds.js";
 import type { DeliveryOutcome } from "../../delivery/runner.js";
-import type { TargetOutcome, TargetRecord } from "../../delivery/target-step.js";
+import type { TargetOutcome, TargetRecord, TargetStepContext } from "../../delivery/target-step.js";
 import type { TaskCore } from "./task-core.js";
 import { TaskReview } from "./task-review.js";
 
@@ -39,6 +39,8 @@ export class TaskDelivery {
     private readonly fail: (text: string) => void,
     /** Starts a fix turn as the task's foreground run. */
     private readonly startTurn: (stream: RunStream) => void,
+    /** Asks a person before the target step changes anything (a merge's approval). */
+    private readonly ask: TargetStepContext["ask"] = () => Promise.resolve({ kind: "gone" }),
     /** Adds a run's cost to the task's usage (its reviewer's sessions). */
     addUsage: (usage: RunUsage) => void = () => undefined,
   ) {
@@ -174,6 +176,7 @@ export class TaskDelivery {
       signal: this.stop.signal,
       logger: core.logger,
       progress: (text, metadata) => core.progress(status.deliveryStep(core.ref, text, metadata)),
+      ask: this.ask,
     });
     this.targetRecord = { ...this.targetRecord, ...outcome.record };
     if (core.ended) return false;
@@ -207,6 +210,8 @@ export class TaskDelivery {
       return;
     }
     const settings = this.core.origin.kind === "client" ? this.core.origin.settings : {};
+    // After an answered ask no run was active (waiting): this turn is the task's work again.
+    if (this.core.phase.name === "waiting") this.core.step({ type: "run_started" });
     this.startTurn(session.stream(prompt, settings));
   }
 

@@ -11,6 +11,7 @@ import { DENY_FOR_STOP } from "./environment.js";
 import type { TaskCore } from "./task-core.js";
 import type { TaskFinish } from "./task-finish.js";
 import { promptMayShow, type PromptCall } from "./prompt-order.js";
+import { answerRefusal } from "./task-merge.js";
 
 /** What an answer settled: the request's tool, and a permission's decision or `question`. */
 export interface AnsweredPrompt {
@@ -37,17 +38,42 @@ export interface ToolCallOptions {
 export class TaskInput {
   /** The call each queued tool prompt is about (prompt-order.ts); a peer's prompt names none. */
   private readonly calls = new WeakMap<InputRequestEntry, PromptCall>();
+  /** The operator whose message claimed a prompt (none: its caller's). */
+  private readonly answerers = new WeakMap<InputRequestEntry, string | undefined>();
 
   constructor(
     private readonly core: TaskCore,
     private readonly finish: TaskFinish,
   ) {}
 
-  /** Reserves the shown prompt for one answering message; returns why it cannot. */
-  claim(message: Pick<Message, "parts" | "messageId">): string | undefined {
+  /**
+   * Reserves the shown prompt for one answering message; returns why it cannot. `operator`: the
+   * answering caller's name when it has the operator role (a merge approval may need one).
+   */
+  claim(message: Pick<Message, "parts" | "messageId">, operator?: string): string | undefined {
     if (this.core.ended) return "it has ended";
     if (this.core.phase.name !== "parked") return "it is not waiting for an answer";
-    return this.core.prompts.claim(message);
+    const shown = this.core.prompts.shownHead();
+    const refused = shown && answerRefusal(shown.request, operator);
+    if (refused) return refused;
+    const why = this.core.prompts.claim(message);
+    if (why === undefined && shown !== undefined) this.answerers.set(shown, operator);
+    return why;
+  }
+
+  /**
+   * The server's own ask (a delivery's merge approval): shown like a tool's prompt, with no run
+   * waiting on it. Resolves with the answer and the operator who gave it (undefined: the
+   * caller), or with a denial when the task ends first (canceled, the input timeout).
+   */
+  async serverAsk(
+    request: InputRequest,
+  ): Promise<{ result: PermissionResult; operator: string | undefined }> {
+    if (this.core.ended) return { result: DENY_FOR_STOP, operator: undefined };
+    const { entry, result } = this.core.prompts.requestDelegated(request);
+    this.showNext();
+    const settled = await result;
+    return { result: settled, operator: this.answerers.get(entry) };
   }
 
   /** The claiming request failed before it answered: the prompt waits for another answer. */

@@ -180,6 +180,13 @@ samples[KIND.serverRestarted] = {
 /** Arguments to render each text of the contract with (a text not listed takes none). */
 const ARGS: Record<string, unknown[]> = {
   summary: [mergeSample],
+  noSuchBase: ["main"],
+  dirtyCheckout: ["main"],
+  checkedOutElsewhere: ["main", "/srv/main"],
+  keptMoving: ["main"],
+  rework: ["main", "a".repeat(40), ["work.txt"]],
+  reworkStatus: ["main", 1],
+  merged: ["claude-a2a/c1", "main", "fast-forward"],
   progress: ["b", "working", ""],
   input: ["b", "Which colour do you prefer?"],
   toolUse: ["Bash"],
@@ -236,7 +243,6 @@ const ARGS: Record<string, unknown[]> = {
   unknownKey: ["command"],
   unknownTarget: ["ship"],
   targetNotAllowed: ["merge", ["branch"]],
-  targetNotBuilt: ["push"],
   unknownCheck: ["lint", ["test"]],
   badMaxRounds: [3],
 };

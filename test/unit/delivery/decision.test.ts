@@ -53,6 +53,15 @@ describe("what a message's metadata.deliver may ask (requestedDelivery)", () => 
     expect(asked.ok && asked.plan?.target).toBe("push");
   });
 
+  it("merge, allowed: admitted with the workspace's checks", () => {
+    const asked = ask({ target: "merge", checks: ["test"] });
+    expect(asked).toMatchObject({ ok: true, plan: { target: "merge", maxRounds: 3 } });
+    expect(ask("merge", { isolation: "worktree", config: deliverySchema.parse({}) })).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/merge is not allowed/) as unknown,
+    });
+  });
+
   it.each<[string, unknown, DeliveryPolicy, boolean, RegExp]>([
     ["without the control extension", true, WORKTREE, false, /needs the control extension/],
     ["without claude.delivery", true, NONE, true, /has no claude.delivery/],
@@ -69,7 +78,6 @@ describe("what a message's metadata.deliver may ask (requestedDelivery)", () => 
     ],
     ["an unknown target", "ship-it", WORKTREE, true, /Unknown delivery target "ship-it"/],
     ["a target not allowed", "pull-request", WORKTREE, true, /not allowed in this workspace/],
-    ["merge, allowed but not built", { target: "merge" }, WORKTREE, true, /step 6/],
     ["an unknown check", { checks: ["deploy"] }, WORKTREE, true, /Unknown check "deploy"/],
     ["more rounds than the config", { maxRounds: 4 }, WORKTREE, true, /from 0 to 3/],
     ["negative rounds", { maxRounds: -1 }, WORKTREE, true, /from 0 to 3/],
@@ -91,6 +99,8 @@ describe("claude.delivery (the config)", () => {
       target: "branch",
       allowedTargets: ["branch"],
       maxRounds: 3,
+      approvedBy: "caller",
+      merge: {},
     });
   });
 
@@ -109,6 +119,10 @@ describe("claude.delivery (the config)", () => {
     ["a check without a command", { checks: [{ name: "t" }] }],
     ["a name with a space", { checks: [{ name: "unit tests", command: "npm test" }] }],
     ["too many rounds", { maxRounds: 50 }],
+    ["an unknown approver", { approvedBy: "anyone" }],
+    ["an unknown way to merge", { merge: { how: "squash" } }],
+    ["a merge author without an email", { merge: { author: { name: "Ops" } } }],
+    ["a base branch with a space", { baseBranch: "my branch" }],
   ])("refuses %s", (_name, value) => {
     expect(deliverySchema.safeParse(value).success).toBe(false);
   });
