@@ -27,6 +27,7 @@ import {
 import { withControl } from "../support/harness/control.js";
 import { initRepository, workingDir } from "../support/harness/git.js";
 import { Gate } from "../support/gated-inbox.js";
+import { seriousViolations } from "../support/harness/page-quality.js";
 
 const browser = shared(() => startChromium());
 
@@ -148,6 +149,8 @@ describe("the console shows a delivery", () => {
     // The fix turn sits between the rounds, in the order it happened.
     expect(await timelineOrder(page)).toEqual(["round 1", "tool", "round 2"]);
     await expectProofPanel(page);
+    // The rounds and the panel pass axe-core (no serious or critical violation).
+    expect(await seriousViolations(page)).toEqual([]);
 
     // Reopened: replayed from its kept events, the rounds and the panel are there again.
     await page.reload();
