@@ -9,6 +9,7 @@ import { TaskState, type Task } from "@a2a-js/sdk";
 import { inputRequestOf, type InputRequest } from "./answers.js";
 import { peerOf, planOf } from "./controls.js";
 import { isTerminal } from "./format.js";
+import { mergeAskOf, type MergeAsk } from "./merge-approval.js";
 
 /** A rewind or fork the reader started from an ended task (the page's own, never the server's). */
 export type Panel =
@@ -31,19 +32,37 @@ export type Slot =
       readonly peer: string | undefined;
     }
   | { readonly kind: "plan"; readonly key: string; readonly plan: string }
+  | {
+      readonly kind: "merge";
+      readonly key: string;
+      readonly ask: MergeAsk;
+      /** Whether the viewer looks like an operator (merge-approval.ts `viewerIsOperator`). */
+      readonly operator: boolean;
+    }
   | { readonly kind: "steer"; readonly key: string }
   | { readonly kind: "panel"; readonly key: string; readonly panel: Panel };
 
 const NONE: Slot = { kind: "none", key: undefined };
 
-/** The slot of `task`, the card offering steering or not, with the reader's `panel` if any. */
-export function slotOf(task: Task, steerOffered: boolean, panel: Panel | undefined): Slot {
+/**
+ * The slot of `task`, the card offering steering or not, with the reader's `panel` if any;
+ * `operator`: whether the viewer looks like an operator (what a merge approval says depends on it).
+ */
+export function slotOf(
+  task: Task,
+  steerOffered: boolean,
+  panel: Panel | undefined,
+  operator = false,
+): Slot {
   const status = task.status;
   switch (status?.state) {
     case TaskState.TASK_STATE_INPUT_REQUIRED: {
       const key = `${task.id}:${status.timestamp ?? ""}:${JSON.stringify(status.message?.parts ?? [])}`;
       const plan = planOf(status.message);
       if (plan !== undefined) return { kind: "plan", key: `plan:${key}`, plan };
+      const ask = mergeAskOf(status.message);
+      if (ask !== undefined)
+        return { kind: "merge", key: `merge:${operator ? "op:" : ""}${key}`, ask, operator };
       return {
         kind: "answer",
         key: `answer:${key}`,

@@ -11,6 +11,8 @@ import { replace } from "./dom.js";
 import { patch } from "./dom-patch.js";
 import { noticeTasks } from "./notify.js";
 import { focusKey, refocus, ui } from "./page.js";
+import { viewerIsOperator } from "./merge-approval.js";
+import { mergeForm } from "./merge-approval-view.js";
 import { planForm } from "./plan-view.js";
 import { promptForm } from "./prompt-view.js";
 import { slotOf, type Slot } from "./prompt-slot.js";
@@ -48,6 +50,8 @@ function slotNode(slot: Slot, handlers: PageHandlers, task: Task): HTMLElement |
       return promptForm(slot.request, handlers.answer, slot.peer);
     case "plan":
       return planForm(slot.plan, task.id, handlers.answer);
+    case "merge":
+      return mergeForm(slot.ask, task.id, slot.operator, handlers.answer);
     case "steer":
       return steerForm(handlers.steer);
     case "panel": {
@@ -87,7 +91,8 @@ export function renderTask(): void {
   patch(ui.view, head, ...taskBody(model));
   refocus(focused);
   if (atBottom) ui.view.scrollTop = ui.view.scrollHeight;
-  const slot = slotOf(model.task, offered.has("steer"), state.panel);
+  const operator = viewerIsOperator([model.task, ...state.tasks]);
+  const slot = slotOf(model.task, offered.has("steer"), state.panel, operator);
   if (slot.key === state.promptKey) return;
   state.promptKey = slot.key;
   replace(ui.prompt, slotNode(slot, handlers, model.task));

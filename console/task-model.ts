@@ -5,7 +5,6 @@
  */
 import { Role, type Artifact, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { KIND } from "../src/contract/kinds.js";
-import { TOOL_IO_KEYS } from "../src/contract/tool-io.js";
 import { messageText, userWords } from "./answers.js";
 import { editsOf, samePath, type Edit } from "./edit-diff.js";
 import {
@@ -17,6 +16,9 @@ import {
   type FileView,
 } from "./file-model.js";
 import { stateName } from "./format.js";
+import type { DeliveryEntry } from "./delivery-model.js";
+import { proofViewOf, type ProofView } from "./proof-model.js";
+import { deliveryEvent, toolEvent } from "./status-fold.js";
 
 export type { FileView } from "./file-model.js";
 
@@ -46,7 +48,9 @@ export type Entry =
       readonly artifactId: string;
       readonly path: string;
       readonly operation: string;
-    };
+    }
+  /** Consecutive `delivery` statuses of one round of checks, or of one target step. */
+  | DeliveryEntry;
 
 /** What a tool call returned (`tool_result`), or the sandbox's refusal of it. */
 export interface ToolOutcome {
@@ -79,6 +83,8 @@ export interface TaskModel {
   shownHistory: number;
   /** Texts the page sent (`applySent`) whose echo in the history is not read yet. */
   readonly sent: string[];
+  /** A delivery's `proof-of-work` artifact, shown in its own panel. */
+  proof: ProofView | undefined;
 }
 
 /** The edits of the last `Edit`/`MultiEdit` call the page saw on `path`. */
@@ -116,8 +122,9 @@ function absorbArtifact(model: TaskModel, artifact: Artifact, fromStream: boolea
     const note = artifact.parts.find((p) => p.content?.$case === "text");
     const text = partText(part, DIFF_TYPE) ?? partText(note, "text/plain") ?? "";
     model.diffs.set(artifact.artifactId, { name: artifact.name || artifact.artifactId, text });
-  } else if (kind === KIND.assistantText || kind === KIND.proofOfWork) {
-    // A delivery's proof of work is shown as its Markdown, where the task's text is.
+  } else if (kind === KIND.proofOfWork) {
+    model.proof = proofViewOf(artifact);
+  } else if (kind === KIND.assistantText) {
     const text = artifact.parts.map((p) => partText(p, "text/plain") ?? "").join("");
     if (!model.texts.has(artifact.artifactId)) {
       model.entries.push({ type: "text", artifactId: artifact.artifactId });
@@ -151,6 +158,7 @@ export function modelOf(task: Task): TaskModel {
     diffs: new Map(),
     shownHistory: 0,
     sent: [],
+    proof: undefined,
   };
   historyEntries(model, task.history, false);
   for (const a of task.artifacts) {
@@ -186,38 +194,6 @@ export function applySent(model: TaskModel, text: string): void {
   model.entries.push({ type: "message", role: "user", text });
   // Matched by its text, not counted: the history also holds the prompts the page answered.
   model.sent.push(text);
-}
-
-/** A `tool_use` or `tool_result` status folded into its tool call; false for any other. */
-function toolEvent(
-  model: TaskModel,
-  kind: string | undefined,
-  meta: Record<string, unknown>,
-  text: string,
-): boolean {
-  const id = meta.toolUseId;
-  if (typeof id !== "string" || (kind !== KIND.toolUse && kind !== KIND.toolResult)) return false;
-  const outcome = model.tools.get(id) ?? {};
-  model.tools.set(id, outcome);
-  if (kind === KIND.toolResult) {
-    const o = meta[TOOL_IO_KEYS.output];
-    outcome.output = typeof o === "string" ? o : "";
-    outcome.isError = meta[TOOL_IO_KEYS.isError] === true;
-    outcome.truncated = meta[TOOL_IO_KEYS.truncated] === true;
-    const bytes = meta[TOOL_IO_KEYS.outputBytes];
-    if (typeof bytes === "number") outcome.bytes = bytes;
-  } else if (meta.sandbox === "refused") outcome.refused = text;
-  else {
-    const parent = meta[TOOL_IO_KEYS.parent];
-    model.entries.push({
-      type: "tool",
-      toolUseId: id,
-      toolName: typeof meta.toolName === "string" ? meta.toolName : "tool",
-      input: meta[TOOL_IO_KEYS.input],
-      ...(typeof parent === "string" && { parent }),
-    });
-  }
-  return true;
 }
 
 /**
@@ -265,7 +241,7 @@ export function applyEvent(model: TaskModel, event: StreamResponse): void {
       const state = stateName(status?.state);
       const text = messageText(message);
       model.log.push({ state, kind, text });
-      if (toolEvent(model, kind, meta, text)) return;
+      if (toolEvent(model, kind, meta, text) || deliveryEvent(model, kind, meta, text)) return;
       model.entries.push({ type: "status", state, kind, text, toolName });
       return;
     }

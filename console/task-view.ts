@@ -8,6 +8,7 @@
 import { TaskState } from "@a2a-js/sdk";
 import { KIND } from "../src/contract/kinds.js";
 import { usageOf } from "../src/contract/usage.js";
+import { deliveryView } from "./delivery-view.js";
 import { h } from "./dom.js";
 import { filesSection } from "./files-view.js";
 import {
@@ -21,6 +22,7 @@ import {
   stateName,
 } from "./format.js";
 import { markdownView } from "./markdown-view.js";
+import { proofSection } from "./proof-view.js";
 import { resultRepeats, type Entry, type TaskModel } from "./task-model.js";
 import { nestTools, type Nesting } from "./tool-nesting.js";
 import { toolTree } from "./tool-view.js";
@@ -66,6 +68,8 @@ function entryView(
       return nesting.nested.has(entry.toolUseId)
         ? undefined
         : toolTree(entry, model.tools, nesting);
+    case "delivery":
+      return deliveryView(entry);
     case "file":
       // The change itself is shown once, in the files section.
       return h(
@@ -214,7 +218,10 @@ export function taskBody(model: TaskModel): HTMLElement[] {
         outcomeLine(stateName(state), usageOf(model.task.metadata)),
       ),
   );
-  return [timeline, filesSection(model), detailsView(model)].filter(
-    (x): x is HTMLElement => x !== undefined,
-  );
+  return [
+    timeline,
+    proofSection(model.proof, model.task.id),
+    filesSection(model),
+    detailsView(model),
+  ].filter((x): x is HTMLElement => x !== undefined);
 }

@@ -73,6 +73,8 @@ export function statusWords(kind: string | undefined, state: string, text: strin
       return `You steered: ${text}`;
     case KIND.planApproval:
       return "Asked you to approve its plan";
+    case KIND.mergeApproval:
+      return "Asked you to approve the merge";
     case KIND.result:
       return text;
     case undefined:

@@ -13,7 +13,7 @@ const written = (content: string, operation: "created" | "modified") =>
   fileEvent("a.txt", content, operation, "Write");
 
 describe("the console's task model", () => {
-  it("shows a delivery's proof of work as its Markdown, not its JSON", () => {
+  it("keeps a delivery's proof of work for its own panel, read from its JSON, not as the task's text", () => {
     const model = modelOf(newTask(ref, first));
     const commit = { branch: "claude-a2a/c-1", baseCommit: "a", commit: "b", files: [] };
     const proof = proofArtifact(proofOfWork("branch", commit, []));
@@ -24,9 +24,19 @@ describe("the console's task model", () => {
         value: artifactUpdate(ref, proof, { append: false, lastChunk: true }),
       }),
     );
-    expect(model.entries.at(-1)).toEqual({ type: "text", artifactId: "proof-of-work" });
-    expect(model.texts.get("proof-of-work")).toContain("# Proof of work");
-    expect(model.texts.get("proof-of-work")).not.toContain('"headCommit"');
+    expect(model.entries.some((e) => e.type === "text")).toBe(false);
+    expect(model.texts.has("proof-of-work")).toBe(false);
+    expect(model.proof?.structured).toBe(true);
+    expect(model.proof?.facts.map((f) => f.key)).toEqual([
+      "target",
+      "branch",
+      "baseCommit",
+      "headCommit",
+      "rounds",
+    ]);
+    expect(model.proof?.markdown).toContain("# Proof of work");
+    // A task read as stored (reopened without kept events) has it too.
+    expect(modelOf({ ...newTask(ref, first), artifacts: [proof] }).proof).toEqual(model.proof);
   });
 
   it("follows a stream: the user message, a tool call, streamed text, a file written twice, the result", () => {
