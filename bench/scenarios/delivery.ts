@@ -48,7 +48,7 @@ const sum = (xs: readonly { durationMs?: number }[] | undefined): number | undef
   xs === undefined ? undefined : xs.reduce((t, x) => t + (x.durationMs ?? 0), 0);
 
 /** Each step's milliseconds that the proof of work holds. Pure. */
-export function stepTimes(proof: ProofShape): Partial<Record<Step, number>> {
+function stepTimes(proof: ProofShape): Partial<Record<Step, number>> {
   const times: Partial<Record<Step, number>> = {};
   const review = sum(proof.reviewRounds);
   if (review !== undefined) times.review = review;
