@@ -4,7 +4,7 @@
  * median, p95 and the ratio against the baseline measured in the same run.
  *
  *   BENCH_QUICK=1              the reduced run: every scenario at small sizes (under three minutes)
- *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare, fleet, sandbox, resume, spares, client, scale, trigger)
+ *   BENCH_ONLY=long,store      only these scenarios (warm, long, concurrency, store, pool, workspace, compare, fleet, sandbox, resume, spares, client, scale, trigger, delivery)
  *   BENCH_BEFORE=<checkout>    `compare`: the same turns on that build's dist/cli.js, interleaved
  *   BENCH_SPARES_BEFORE=<checkout>  `spares`: a server of that build with spares on joins the slots
  *   BENCH_WORKSPACE_BEFORE=<checkout>  `workspace`: a "worktree" server of that build joins the
@@ -32,6 +32,7 @@ import { workspace } from "./scenarios/workspace.js";
 import { sandbox } from "./scenarios/sandbox.js";
 import { scale } from "./scenarios/scale.js";
 import { trigger } from "./scenarios/trigger.js";
+import { delivery } from "./scenarios/delivery.js";
 import { figures, type Row } from "./stats.js";
 import { renderTable } from "./table.js";
 
@@ -67,6 +68,8 @@ function run(name: ScenarioName, rig: Rig, plan: Plan, log: Log): Promise<Row[]>
       return clientStart(rig, plan, log);
     case "trigger":
       return trigger(rig, plan, log);
+    case "delivery":
+      return delivery(rig, plan, log);
   }
 }
 

@@ -15,6 +15,7 @@ export const SCENARIOS = [
   "client",
   "scale",
   "trigger",
+  "delivery",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -67,6 +68,8 @@ export interface Plan {
   readonly clientStartRounds: number;
   /** Trigger: interleaved rounds of (SendStreamingMessage, webhook delivery), new tasks each. */
   readonly triggerRounds: number;
+  /** Delivery: interleaved rounds of (plain task, delivered task), new conversations each. */
+  readonly deliveryRounds: number;
 }
 
 export function planFrom(env: Record<string, string | undefined>): Plan {
@@ -117,5 +120,6 @@ export function planFrom(env: Record<string, string | undefined>): Plan {
     sparesBurst: quick ? 4 : 8,
     clientStartRounds: quick ? 5 : 30,
     triggerRounds: quick ? 5 : 20,
+    deliveryRounds: quick ? 4 : 16,
   };
 }

@@ -1,6 +1,7 @@
 import type { Config } from "../config/schema.js";
 import { checkEnvironment, type CheckSandbox } from "../delivery/check-command.js";
 import { runCheck } from "../delivery/check-runner.js";
+import { checkFences } from "./check-fences.js";
 import type { DeliveryMetrics } from "../metrics/delivery-metrics.js";
 import { deniedVariables } from "../sandbox/boundary.js";
 import type { WorkspaceSandbox } from "../sandbox/workspace-sandbox.js";
@@ -19,7 +20,7 @@ import { mergeStep } from "../delivery/merge/merge-step.js";
  */
 export function deliveryRunner(
   config: Config,
-  sandbox: Pick<WorkspaceSandbox, "settings" | "mechanism">,
+  sandbox: Pick<WorkspaceSandbox, "settings" | "mechanism" | "boundary">,
   metrics: DeliveryMetrics,
   /** What Claude Code's children get (the server's secrets are out of it); default: ours. */
   childEnv: Readonly<Record<string, string | undefined>> = process.env,
@@ -37,9 +38,14 @@ export function deliveryRunner(
           weakerNested: sandbox.settings?.enableWeakerNestedSandbox === true,
         }
       : undefined;
+  const { boundary } = sandbox;
   return {
-    run: (check, round, cwd, signal) =>
-      runCheck(check, round, { cwd, env, sandbox: bwrap, signal }),
+    run: async (check, round, cwd, signal) => {
+      // The boundary's denials for this worktree, as they are on disk when the check starts.
+      const fences =
+        bwrap && boundary ? await checkFences(boundary, cwd, childEnv.HOME) : undefined;
+      return runCheck(check, round, { cwd, env, sandbox: bwrap && { ...bwrap, fences }, signal });
+    },
     targetStep: targetSteps(config, serverEnv),
     checked: (run) => metrics.checked(run.result),
     ended: (outcome, rounds) => metrics.ended(outcome, rounds),

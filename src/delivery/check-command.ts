@@ -1,3 +1,5 @@
+import { fenceArgs, type CheckFences } from "./check-fences.js";
+
 /**
  * How a delivery check is started: the program and arguments (under bubblewrap when the
  * workspace's sandbox is on with it), and its environment. Pure.
@@ -8,6 +10,8 @@ export interface CheckSandbox {
   readonly bwrap: string;
   /** `claude.sandbox.enableWeakerNestedSandbox`: bind the outer `/proc` (in a container). */
   readonly weakerNested: boolean;
+  /** What the workspace's boundary keeps from commands in this worktree (check-fences.ts). */
+  readonly fences?: CheckFences | undefined;
 }
 
 export interface CheckCommand {
@@ -17,7 +21,8 @@ export interface CheckCommand {
 
 /**
  * `/bin/sh -c <command>` in `cwd`; with a sandbox, inside bubblewrap the way Claude's sandboxed
- * Bash runs: everything read-only but the worktree and a private `/tmp`, its own PID, user and
+ * Bash runs: everything read-only but the worktree and a private `/tmp`, the boundary's denied
+ * paths unreadable and the conversation's `.git` read-only (its fences), its own PID, user and
  * network namespaces (no network at all), and nothing outliving the check.
  */
 export function checkCommand(command: string, cwd: string, sandbox?: CheckSandbox): CheckCommand {
@@ -35,9 +40,7 @@ export function checkCommand(command: string, cwd: string, sandbox?: CheckSandbo
       ...proc,
       "--tmpfs",
       "/tmp",
-      "--bind",
-      cwd,
-      cwd,
+      ...fenceArgs(sandbox.fences, cwd),
       "--chdir",
       cwd,
       "--unshare-pid",

@@ -79,8 +79,10 @@ describe("bench plan", () => {
       "client",
       "scale",
       "trigger",
+      "delivery",
     ]);
     expect(everyQuick.clientStartRounds).toBeLessThan(full.clientStartRounds);
+    expect(everyQuick.deliveryRounds).toBeLessThan(full.deliveryRounds);
     expect(() => planFrom({ BENCH_ONLY: "warm,nope" })).toThrow(/nope/);
   });
 });

@@ -262,7 +262,8 @@ function rendered(texts: Record<string, unknown>): [string, string][] {
  */
 const literal = (s: string) => s.replace(/<[^>]+>|…/g, "");
 const flat = (s: string) => s.replace(/\s*\n\s*(> )?/g, " ");
-const prose = MANUAL.replace(/^[ \t]*```[\s\S]*?^[ \t]*```/gm, "");
+// A block closes with a fence as long as its opening one (a ```` block may hold ``` lines).
+const prose = MANUAL.replace(/^[ \t]*(`{3,})[\s\S]*?^[ \t]*\1(?!`)/gm, "");
 // A text holding backticks is quoted in a double-backtick span.
 const snippets = [...prose.matchAll(/``\s?([\s\S]+?)\s?``|`([^`]+)`/g)]
   .map((m) => flat(m[1] ?? m[2] ?? ""))
