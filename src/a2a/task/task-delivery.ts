@@ -12,6 +12,7 @@ import { proofArtifact, proofOfWork } from "../../delivery/proof.js";
 import { roundFate } from "../../delivery/rounds.js";
 import type { DeliveryOutcome } from "../../delivery/runner.js";
 import type { TargetOutcome, TargetRecord, TargetStepContext } from "../../delivery/target-step.js";
+import { promptText, SESSION_GONE, targetWork } from "./delivery-parts.js";
 import type { TaskCore } from "./task-core.js";
 import { TaskReview } from "./task-review.js";
 
@@ -164,13 +165,7 @@ export class TaskDelivery {
     const outcome: TargetOutcome = await step.run({
       target,
       plan: this.plan,
-      work: {
-        cwd,
-        branch: work.branch,
-        baseCommit: work.baseCommit,
-        headCommit: work.commit,
-        files: work.files,
-      },
+      work: targetWork(cwd, work),
       prompt: promptText(core),
       proof: { ...proofOfWork(this.plan.target, work, this.runs), ...this.review?.proof() },
       signal: this.stop.signal,
@@ -196,19 +191,23 @@ export class TaskDelivery {
       case "rework":
         // Back to Claude; its turn's end runs the checks, the commit and this step again.
         core.worktree?.rearm();
-        this.state = "fixing";
-        this.startReworkTurn(outcome.prompt);
+        this.backToClaude(outcome.prompt, "undelivered", DELIVERY_TEXT.stepError(SESSION_GONE));
         return false;
     }
   }
 
-  private startReworkTurn(prompt: string): void {
+  /**
+   * Back to Claude as a new turn of the task, in its conversation (a red check, blocking
+   * findings, a merge's conflict); without its session the delivery ends `outcome`, saying `why`.
+   */
+  private backToClaude(prompt: string, outcome: DeliveryOutcome, why: string): void {
     const session = this.core.lease?.session;
     if (session === undefined) {
-      this.over("undelivered");
-      this.fail(DELIVERY_TEXT.stepError("the conversation's session is gone"));
+      this.over(outcome);
+      this.fail(why);
       return;
     }
+    this.state = "fixing";
     const settings = this.core.origin.kind === "client" ? this.core.origin.settings : {};
     // After an answered ask no run was active (waiting): this turn is the task's work again.
     if (this.core.phase.name === "waiting") this.core.step({ type: "run_started" });
@@ -259,18 +258,10 @@ export class TaskDelivery {
 
   /** The failing checks go back to Claude as a new turn of the task, in its conversation. */
   private fixTurn(failed: readonly CheckRun[]): void {
-    const core = this.core;
-    const session = core.lease?.session;
     const last = failed.at(-1);
-    if (session === undefined || last === undefined) {
-      this.over("red");
-      if (last !== undefined) this.fail(DELIVERY_TEXT.stillRed(this.round, last));
-      return;
-    }
-    this.state = "fixing";
-    const settings = core.origin.kind === "client" ? core.origin.settings : {};
+    if (last === undefined) return this.over("red");
     const prompt = DELIVERY_TEXT.fixPrompt(failed, this.round, this.plan.maxRounds);
-    this.startTurn(session.stream(prompt, settings));
+    this.backToClaude(prompt, "red", DELIVERY_TEXT.stillRed(this.round, last));
   }
 
   /** After green checks (task-review.ts): true when clean, else a fix turn or the task failed. */
@@ -285,8 +276,7 @@ export class TaskDelivery {
       case "clean":
         return true;
       case "fix":
-        this.state = "fixing";
-        this.startReworkTurn(step.prompt);
+        this.backToClaude(step.prompt, "red", DELIVERY_TEXT.stepError(SESSION_GONE));
         return false;
       case "failed":
         this.over("red");
@@ -302,10 +292,4 @@ export class TaskDelivery {
     this.state = "over";
     this.core.env.delivery?.ended?.(outcome, this.round);
   }
-}
-
-/** The text of the task's first message, as its client sent it (a pull request's title). */
-function promptText(core: TaskCore): string {
-  if (core.origin.kind !== "client") return "";
-  return core.origin.plan.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
 }

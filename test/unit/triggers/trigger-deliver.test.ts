@@ -52,7 +52,7 @@ describe("a trigger's deliver", () => {
       worktree({ checks: ["deploy"] }),
       'Unknown check "deploy"',
     ],
-    ["with a target not built yet", worktree("merge"), "Delivery target merge is not built yet"],
+    ["with a target not allowed", worktree("push"), "Delivery target push is not allowed"],
     ["with more rounds than allowed", worktree({ maxRounds: 9 }), "maxRounds"],
   ])("stops startup %s, naming the trigger", (_, config, reason) => {
     const [problem, ...rest] = triggerProblems(config, {}, "api");
