@@ -60,6 +60,8 @@ export interface AgentOptions {
   readonly logger: Logger;
   /** The Claude Code child's whole environment (the SDK replaces, never merges). Default: inherit. */
   readonly claudeEnv?: Record<string, string>;
+  /** The secret variables of the server's other workspaces (kept out of this one's Claude). */
+  readonly otherWorkspacesSecrets?: readonly string[];
   /** Extra Agent SDK options (e.g. `pathToClaudeCodeExecutable`, `stderr`). */
   readonly sdkOptions?: Partial<Options>;
   /** The SDK seam: how a Claude Code query is started. */
@@ -113,7 +115,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const cwd = config.claude.cwd;
   // First: a signing key that does not work stops startup before anything is opened.
   const cards = await buildCards(config, { version: packageVersion() });
-  const claudeEnv = claudeEnvironment(config, o.claudeEnv);
+  const claudeEnv = claudeEnvironment(config, o.claudeEnv, o.otherWorkspacesSecrets);
   // The Claude Code options the config passes through, the same for every session (env: names).
   const passthrough = passthroughOptions(config.claude, claudeEnv);
   // `server.sandbox.required`: a workspace whose sandbox is off or cannot run stops startup here.

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { createAgent, type Agent, type AgentOptions } from "./agent.js";
+import { everyWorkspaceSecret } from "./session-factory.js";
 import { legacyAgentCardJson } from "../a2a/card/legacy-card.js";
 import { CardSigningError } from "../a2a/card/signing.js";
 import { WorktreeSetupError } from "../workspace/worktrees/manager.js";
@@ -68,6 +69,8 @@ export async function createServedAgents(o: AgentOptions): Promise<ServedAgents>
   // Each agent shuts its tracing down when it closes: the shared one goes once, at the end.
   const shared: Tracing = { ...tracing, shutdown: () => Promise.resolve() };
   const agents: ServedAgent[] = [];
+  // A workspace's tokens (its triggers', its delivery's) are out of every workspace's Claude.
+  const secrets = everyWorkspaceSecret(config);
   try {
     for (const [i, spec] of config.workspaces.entries()) {
       const wsConfig = await scopedStore(workspaceConfig(config, spec, i === 0), spec);
@@ -81,6 +84,7 @@ export async function createServedAgents(o: AgentOptions): Promise<ServedAgents>
           ...(o.stateDir !== undefined && { stateDir: join(o.stateDir, spec.name) }),
           slots: machine.forWorkspace(spec.name, spec.maxLive),
           tracing: shared,
+          otherWorkspacesSecrets: secrets,
           // A task store given by a test is one store: it would mix the workspaces.
           taskStore: undefined,
         },

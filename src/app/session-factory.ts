@@ -19,6 +19,7 @@ import { a2aMcpServer, A2A_SERVER, A2A_TOOL_NAMES } from "../peers/tools.js";
 import type { PoolSparesOptions } from "../sessions/pool-spares.js";
 import type { SpareHandle } from "../sessions/spare-sessions.js";
 import { fingerprintOf, settingsFiles, watchFiles } from "../workspace/settings-files.js";
+import { workspaceConfig } from "../config/workspaces.js";
 import type { WorkspaceBoundary } from "../sandbox/workspace-boundary.js";
 import { processBoundary } from "./boundary-options.js";
 
@@ -32,10 +33,24 @@ type ChildEnv = Record<string, string | undefined>;
 export function claudeEnvironment(
   config: Config,
   inherited: Record<string, string> | undefined,
+  /** Other workspaces' secrets (served-agents.ts): one workspace's Claude never gets another's. */
+  othersSecrets: readonly string[] = [],
 ): ChildEnv | undefined {
-  const secrets = [...secretVariables(config), ...deliverySecretVariables(config.claude.delivery)];
+  const secrets = [...serverSecretVariables(config), ...othersSecrets];
   if (secrets.length === 0) return inherited;
   return withoutVariables<ChildEnv>(inherited ?? process.env, secrets);
+}
+
+/** The variables holding a workspace's own secrets: kept out of every Claude Code process. */
+export function serverSecretVariables(config: Config): string[] {
+  return [...secretVariables(config), ...deliverySecretVariables(config.claude.delivery)];
+}
+
+/** Every workspace's secret variables (docs/workspaces.md): each is out of every workspace's Claude. */
+export function everyWorkspaceSecret(config: Config): string[] {
+  return config.workspaces.flatMap((spec, i) =>
+    serverSecretVariables(workspaceConfig(config, spec, i === 0)),
+  );
 }
 
 export interface SessionWiring {

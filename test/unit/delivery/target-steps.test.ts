@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claudeEnvironment } from "../../../src/app/session-factory.js";
+import { claudeEnvironment, everyWorkspaceSecret } from "../../../src/app/session-factory.js";
 import { resolveConfig } from "../../../src/config/load.js";
 import { PUSH_TEXT, TITLE_MAX } from "../../../src/contract/delivery-push.js";
 import type { ProofOfWork } from "../../../src/contract/delivery.js";
@@ -118,5 +118,33 @@ describe("the delivery's tokens are the server's secrets (claudeEnvironment)", (
     );
     const env = { PATH: "/bin", PUSH_TOKEN: "p", FORGE_TOKEN: "f" };
     expect(claudeEnvironment(config, env)).toEqual({ PATH: "/bin" });
+  });
+
+  it("keeps every workspace's tokens out of each workspace's Claude", () => {
+    const config = resolveConfig(
+      {
+        workspaces: {
+          api: {
+            cwd: "/srv/api",
+            claude: {
+              isolation: "worktree",
+              delivery: {
+                allowedTargets: ["branch", "push"],
+                remote: { url: "https://git.example/a.git", tokenEnv: "API_PUSH_TOKEN" },
+              },
+            },
+          },
+          web: { cwd: "/srv/web" },
+        },
+      },
+      { file: "/w/claude-a2a.config.json", startDir: "/w" },
+    );
+    const secrets = everyWorkspaceSecret(config);
+    expect(secrets).toContain("API_PUSH_TOKEN");
+    // The web workspace has no delivery of its own: its Claude still never gets api's token.
+    const web = { ...config, claude: { ...config.claude, delivery: undefined } };
+    const env = { PATH: "/bin", API_PUSH_TOKEN: "p" };
+    expect(claudeEnvironment(web, env)).toEqual(env);
+    expect(claudeEnvironment(web, env, secrets)).toEqual({ PATH: "/bin" });
   });
 });
