@@ -4,7 +4,9 @@
  * - new conversation: the first turn of a new context on a server whose map holds N conversations,
  *   once its startup sweep is done;
  * - startup: spawn to serving (its CPU when `/healthz` first answers) with N resumable
- *   conversations, and with 100 resumable plus S whose transcripts are gone (stale);
+ *   conversations, and with 100 resumable plus S whose transcripts are gone (stale); the first
+ *   start imports the seed file, so each is also measured on a second start (the steady state:
+ *   the map in the store), and the stale one with S whose transcripts went since the last start;
  * - resuming turn: the first turn of a conversation T turns long, after a restart;
  * - memory: the server's RSS, its JS heap and what is outside it, each read after a garbage
  *   collection (`bench/server-memory.ts`), after 10 and after M turns of one conversation, with
@@ -22,7 +24,14 @@ import type { Plan } from "../plan.js";
 import { DEFAULT_SQLITE_PATH, type ConfigInput } from "../../src/config/schema.js";
 import { cpuTimePreciseMs } from "../proc.js";
 import { TURN_PROMPT, type ExtraServer, type Rig } from "../rig.js";
-import { readTemplate, seedWorkspace, type Seed, type Template } from "../scale-seed.js";
+import {
+  dropTranscripts,
+  readTemplate,
+  seedWorkspace,
+  type Seed,
+  type Seeded,
+  type Template,
+} from "../scale-seed.js";
 import { memoryProbe, type MemoryReading } from "../server-memory.js";
 import type { Row, Unit } from "../stats.js";
 
@@ -91,6 +100,16 @@ export async function scale(rig: Rig, plan: Plan, log: (s: string) => void): Pro
           costs.push(await turnCpu(s.server, ""));
         }
         row("new conversation, server CPU", `${n(size)} conversations`, "ms", costs, i === 0);
+        // The steady state: the map is in the store now (the first start imported the file).
+        await s.server.restart();
+        row(
+          "second start, server CPU",
+          `${n(size)} conversations`,
+          "ms",
+          [await cpuTimePreciseMs(s.server.server.pid)],
+          i === 0,
+        );
+        await sweepDone(s.server.server.url);
       } finally {
         await s.server.close();
       }
@@ -105,6 +124,29 @@ export async function scale(rig: Rig, plan: Plan, log: (s: string) => void): Pro
     row("startup, server CPU", `${n(sizes.maps[0])} + ${n(sizes.stale)} stale`, "ms", [
       stale.startCpu,
     ]);
+    log(`scale (${build.label}): ${n(sizes.stale)} conversations gone stale since the last start`);
+    const gone = await seeded(rig, build, template, {
+      resumable: sizes.maps[0] + sizes.stale,
+      stale: 0,
+      turns: 1,
+    });
+    try {
+      // Their transcripts go while the server is down (a cleaned ~/.claude): in the store's
+      // map, not in a file to import.
+      gone.server.server.kill("SIGTERM");
+      await gone.server.server.exited;
+      await dropTranscripts(
+        gone.server.cwd,
+        gone.server.configDir,
+        gone.sessionIds.slice(sizes.maps[0]),
+      );
+      await gone.server.restart();
+      row("second start, server CPU", `${n(sizes.maps[0])} + ${n(sizes.stale)} gone stale`, "ms", [
+        await cpuTimePreciseMs(gone.server.server.pid),
+      ]);
+    } finally {
+      await gone.server.close();
+    }
     for (const [i, turns] of sizes.turns.entries()) {
       log(`scale (${build.label}): resuming ${n(turns)}-turn conversations`);
       const s = await seeded(rig, build, template, {
@@ -221,18 +263,18 @@ async function makeTemplate(rig: Rig): Promise<Template> {
 
 /** A server of `build` started on a workspace seeded with `seed`, and its CPU when serving. */
 async function seeded(rig: Rig, build: Build, template: Template, seed: Seed) {
-  let contexts: string[] = [];
+  let seededIds: Seeded = { contexts: [], sessionIds: [] };
   const server = await rig.extraServer(
     CONFIG,
     async (cwd, configDir) => {
-      contexts = await seedWorkspace(template, cwd, configDir, seed);
+      seededIds = await seedWorkspace(template, cwd, configDir, seed);
     },
     build.cli,
   );
   const startCpu = await cpuTimePreciseMs(server.server.pid);
   // The startup sweep checks each mapping after the server listens: its CPU is not a turn's.
   await sweepDone(server.server.url);
-  return { server, startCpu, contexts };
+  return { server, startCpu, ...seededIds };
 }
 
 /** Once `/healthz` says the session sweep is done (a build without one: at once), bounded. */
