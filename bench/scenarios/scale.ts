@@ -10,7 +10,8 @@
  * - resuming turn: the first turn of a conversation T turns long, after a restart;
  * - memory: the server's RSS, its JS heap and what is outside it, each read after a garbage
  *   collection (`bench/server-memory.ts`), after 10 and after M turns of one conversation, with
- *   the tasks in the SQLite store (and its page cache) and in the memory store.
+ *   the tasks in the SQLite store (and its page cache), the same with a 2 MB page cache, and in
+ *   the memory store.
  * Maps are seeded as the seed-format JSON file, transcripts as copies of a real one
  * (`bench/scale-seed.ts`). With `BENCH_BEFORE`, that build runs the same rows. Quick mode uses
  * smaller sizes, named in the rows; `BENCH_SCALE_TURNS` sets the long conversation's length.
@@ -164,7 +165,7 @@ export async function scale(rig: Rig, plan: Plan, log: (s: string) => void): Pro
     }
     for (const store of STORES) {
       log(`scale (${build.label}): memory over ${n(sizes.rssTurns[1])} turns, ${store.label}`);
-      const m = await memoryOver(rig, build, sizes.rssTurns, store.config);
+      const m = await memoryOver(rig, build, sizes.rssTurns, store.config, store.env);
       const at = (i: 0 | 1) => `after ${n(sizes.rssTurns[i])} turns`;
       const measures = [
         ["server RSS", (r: MemoryReading) => r.rssMb],
@@ -184,11 +185,24 @@ export async function scale(rig: Rig, plan: Plan, log: (s: string) => void): Pro
   return rows;
 }
 
-/** Where the memory rows' tasks are kept: the SQLite store's page cache against all in memory. */
+/**
+ * Where the memory rows' tasks are kept: the SQLite store (its page cache, up to 32 MiB, fills as
+ * its file grows), the same with every connection's cache at 2 MB (what is not the cache), and
+ * all in memory.
+ */
 const STORES = [
-  { label: "SQLite store", config: {} },
-  { label: "memory store", config: { store: { type: "memory" } } },
-] as const satisfies readonly { label: string; config: ConfigInput }[];
+  { label: "SQLite store", config: {}, env: {} },
+  {
+    label: "SQLite store, 2 MB page cache",
+    config: {},
+    env: { MEMORY_PROBE_SQLITE_CACHE_KIB: "2000" },
+  },
+  { label: "memory store", config: { store: { type: "memory" } }, env: {} },
+] as const satisfies readonly {
+  label: string;
+  config: ConfigInput;
+  env: Readonly<Record<string, string>>;
+}[];
 
 /**
  * One conversation of `turns[1]` turns on a new server of `build`, its memory read after a
@@ -199,15 +213,14 @@ async function memoryOver(
   build: Build,
   turns: readonly [number, number],
   config: ConfigInput,
+  env: Readonly<Record<string, string>>,
 ): Promise<{ early: MemoryReading; late: MemoryReading; storeFileMb: number | undefined }> {
   const dir = await mkdtemp(join(tmpdir(), "claude-a2a-bench-memory-"));
   const probe = memoryProbe(dir);
-  const server = await rig.extraServer(
-    { ...CONFIG, ...config },
-    undefined,
-    build.cli,
-    probe.extras,
-  );
+  const server = await rig.extraServer({ ...CONFIG, ...config }, undefined, build.cli, {
+    ...probe.extras,
+    env: { ...probe.extras.env, ...env },
+  });
   try {
     const pid = server.server.pid;
     const { contextId } = await blockingTurn(server.client, TURN_PROMPT);
