@@ -31,22 +31,15 @@ process.on("SIGUSR2", () => {
 
 const cacheKib = process.env.MEMORY_PROBE_SQLITE_CACHE_KIB;
 if (cacheKib) {
-  // The server's own copy of the module: resolved from its entry point, changed in the loader's
-  // cache before the server imports it.
+  // The server's own copy of the module, resolved from its entry point. Its prototype is changed,
+  // not the loader's cache entry: an ES module's import of it does not read that entry (replacing
+  // the export there left every connection at the server's own size, unnoticed until a native
+  // heap profile showed SQLite's page cache past the size asked for).
   const require = createRequire(process.argv[1] ?? import.meta.url);
-  const id = require.resolve("better-sqlite3");
-  const Database = require(id);
-  class SizedCache extends Database {
-    constructor(...args) {
-      super(...args);
-      super.pragma(`cache_size = -${cacheKib}`);
-    }
-
-    pragma(source, options) {
-      const sized = /^\s*cache_size\s*=/.test(source) ? `cache_size = -${cacheKib}` : source;
-      return super.pragma(sized, options);
-    }
-  }
-  const cached = require.cache[id];
-  if (cached) cached.exports = SizedCache;
+  const Database = require(require.resolve("better-sqlite3"));
+  const pragma = Database.prototype.pragma;
+  Database.prototype.pragma = function sized(source, options) {
+    const text = /^\s*cache_size\s*=/.test(source) ? `cache_size = -${cacheKib}` : source;
+    return pragma.call(this, text, options);
+  };
 }

@@ -40,6 +40,12 @@ export interface ExtraServer {
   readonly startMs: number;
   /** Pids of its Claude Code processes (and their children). */
   claudePids: () => Promise<number[]>;
+  /**
+   * Stops it and starts the same build on the same workspace and config dir (a second start:
+   * whatever the first imported is in its store now); `server`, `client` and `startMs` then
+   * name the new process.
+   */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -105,28 +111,43 @@ async function startExtraServer(
     if (cli === undefined) await writeTestConfig(sandbox.cwd, config);
     else await writeConfigFor(cli, sandbox.cwd, config);
     await prepare?.(sandbox.cwd, sandbox.configDir);
-    const spawned = performance.now();
-    const server = await spawnServer({
-      built,
-      cwd: sandbox.cwd,
-      port: await freePort(),
-      env: { ...sandbox.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info", ...extra.env },
-      ...(cli !== undefined && { cli }),
-      nodeArgs: [...profileArgs(), ...(extra.nodeArgs ?? [])],
-    });
-    const startMs = performance.now() - spawned;
-    const client = await new ClientFactory().createFromUrl(server.url);
+    const launch = async () => {
+      const spawned = performance.now();
+      const server = await spawnServer({
+        built,
+        cwd: sandbox.cwd,
+        port: await freePort(),
+        env: { ...sandbox.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info", ...extra.env },
+        ...(cli !== undefined && { cli }),
+        nodeArgs: [...profileArgs(), ...(extra.nodeArgs ?? [])],
+      });
+      const startMs = performance.now() - spawned;
+      const client = await new ClientFactory().createFromUrl(server.url);
+      return { server, client, startMs };
+    };
+    let now = await launch();
     return {
-      server,
-      client,
+      get server() {
+        return now.server;
+      },
+      get client() {
+        return now.client;
+      },
+      get startMs() {
+        return now.startMs;
+      },
       cwd: sandbox.cwd,
       configDir: sandbox.configDir,
-      startMs,
       // The server itself carries the sandbox's environment too.
       claudePids: async () =>
-        (await processesWithConfigDir(sandbox.configDir)).filter((pid) => pid !== server.pid),
+        (await processesWithConfigDir(sandbox.configDir)).filter((pid) => pid !== now.server.pid),
+      async restart() {
+        await stopServer(now.server);
+        await killSandboxProcesses(sandbox.configDir);
+        now = await launch();
+      },
       async close() {
-        await stopServer(server);
+        await stopServer(now.server);
         await killSandboxProcesses(sandbox.configDir);
         await sandbox.cleanup();
       },

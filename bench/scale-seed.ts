@@ -6,7 +6,7 @@
  * its turn repeated to the length wanted, ids renumbered.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { DEFAULT_SQLITE_PATH } from "../src/config/schema.js";
@@ -123,22 +123,37 @@ export interface Seed {
   readonly turns: number;
 }
 
-/**
- * Writes the map and the transcripts into a workspace; returns the context ids of the resumable
- * conversations (the bench's client can continue them).
- */
+/** The resumable conversations seeded: their context ids (the bench's client can continue them). */
+export interface Seeded {
+  readonly contexts: readonly string[];
+  /** Their session ids, in the same order. */
+  readonly sessionIds: readonly string[];
+}
+
+/** Removes these sessions' transcripts (a cleaned `~/.claude`): their mappings go stale. */
+export async function dropTranscripts(
+  cwd: string,
+  configDir: string,
+  sessionIds: readonly string[],
+): Promise<void> {
+  const project = join(configDir, "projects", projectSlug(cwd));
+  for (const id of sessionIds) await rm(join(project, `${id}.jsonl`), { force: true });
+}
+
+/** Writes the map and the transcripts into a workspace. */
 export async function seedWorkspace(
   t: Template,
   cwd: string,
   configDir: string,
   seed: Seed,
-): Promise<string[]> {
+): Promise<Seeded> {
   const project = join(configDir, "projects", projectSlug(cwd));
   await mkdir(project, { recursive: true });
   await mkdir(join(cwd, ".claude"), { recursive: true });
   const sessions: Record<string, { sessionId: string; updatedAt: string }> = {};
   const updatedAt = new Date().toISOString();
   const contexts: string[] = [];
+  const sessionIds: string[] = [];
   // One transcript text per length: the copies differ only by their session id's lines.
   const base = transcriptOf(t, "SESSION-ID", cwd, seed.turns);
   for (let i = 0; i < seed.resumable + seed.stale; i++) {
@@ -147,6 +162,7 @@ export async function seedWorkspace(
     sessions[JSON.stringify([t.owner, contextId])] = { sessionId, updatedAt };
     if (i < seed.resumable) {
       contexts.push(contextId);
+      sessionIds.push(sessionId);
       await writeFile(
         join(project, `${sessionId}.jsonl`),
         base.split("SESSION-ID").join(sessionId),
@@ -154,5 +170,5 @@ export async function seedWorkspace(
     }
   }
   await writeFile(join(cwd, SESSIONS_FILE), JSON.stringify({ version: 1, sessions }));
-  return contexts;
+  return { contexts, sessionIds };
 }

@@ -7,6 +7,11 @@
  *   MEMORY_PROBE_SQLITE_CACHE_KIB=2000   SQLite's page cache at that size (the server's: 32 MB)
  *   MALLOC_ARENA_MAX=2          passed to the server (fragmentation against retention)
  *   MEMORY_PROBE_SNAPSHOTS=<dir>         also a heap snapshot per mark there, to diff
+ *   MEM_HEAPTRACK=<file or fifo> the server runs with heaptrack's preload writing its raw trace
+ *                               there (native allocations), and is killed at the end (SIGKILL), so
+ *                               what it still holds shows as "leaked": run
+ *                               `/usr/lib/heaptrack/libexec/heaptrack_interpret < raw | zstd >
+ *                               t.zst`, then `heaptrack_print -l t.zst`; diff two lengths' leaks
  * Run: `npx tsx bench/probes/memory-growth.ts` after `npm run build`.
  */
 import { readFile, stat } from "node:fs/promises";
@@ -42,6 +47,11 @@ try {
     const v = process.env[k];
     if (v !== undefined) passed[k] = v;
   }
+  const heaptrack = process.env.MEM_HEAPTRACK;
+  if (heaptrack !== undefined) {
+    passed.LD_PRELOAD = "/usr/lib/heaptrack/libheaptrack_preload.so";
+    passed.DUMP_HEAPTRACK_OUTPUT = heaptrack;
+  }
   const server = await spawnServer({
     built: true,
     cwd: sandbox.cwd,
@@ -70,6 +80,8 @@ try {
       }
       if (turn < turns) await blockingTurn(client, TURN_PROMPT, contextId);
     }
+    // Killed, not stopped: what the server still holds is then heaptrack's "leaked".
+    if (heaptrack !== undefined) server.kill("SIGKILL");
   } finally {
     server.kill("SIGTERM");
     await server.exited;

@@ -4,11 +4,14 @@
  * - new conversation: the first turn of a new context on a server whose map holds N conversations,
  *   once its startup sweep is done;
  * - startup: spawn to serving (its CPU when `/healthz` first answers) with N resumable
- *   conversations, and with 100 resumable plus S whose transcripts are gone (stale);
+ *   conversations, and with 100 resumable plus S whose transcripts are gone (stale); the first
+ *   start imports the seed file, so each is also measured on a second start (the steady state:
+ *   the map in the store), and the stale one with S whose transcripts went since the last start;
  * - resuming turn: the first turn of a conversation T turns long, after a restart;
  * - memory: the server's RSS, its JS heap and what is outside it, each read after a garbage
  *   collection (`bench/server-memory.ts`), after 10 and after M turns of one conversation, with
- *   the tasks in the SQLite store (and its page cache) and in the memory store.
+ *   the tasks in the SQLite store (and its page cache), the same with a 2 MB page cache, and in
+ *   the memory store.
  * Maps are seeded as the seed-format JSON file, transcripts as copies of a real one
  * (`bench/scale-seed.ts`). With `BENCH_BEFORE`, that build runs the same rows. Quick mode uses
  * smaller sizes, named in the rows; `BENCH_SCALE_TURNS` sets the long conversation's length.
@@ -22,7 +25,14 @@ import type { Plan } from "../plan.js";
 import { DEFAULT_SQLITE_PATH, type ConfigInput } from "../../src/config/schema.js";
 import { cpuTimePreciseMs } from "../proc.js";
 import { TURN_PROMPT, type ExtraServer, type Rig } from "../rig.js";
-import { readTemplate, seedWorkspace, type Seed, type Template } from "../scale-seed.js";
+import {
+  dropTranscripts,
+  readTemplate,
+  seedWorkspace,
+  type Seed,
+  type Seeded,
+  type Template,
+} from "../scale-seed.js";
 import { memoryProbe, type MemoryReading } from "../server-memory.js";
 import type { Row, Unit } from "../stats.js";
 
@@ -91,6 +101,16 @@ export async function scale(rig: Rig, plan: Plan, log: (s: string) => void): Pro
           costs.push(await turnCpu(s.server, ""));
         }
         row("new conversation, server CPU", `${n(size)} conversations`, "ms", costs, i === 0);
+        // The steady state: the map is in the store now (the first start imported the file).
+        await s.server.restart();
+        row(
+          "second start, server CPU",
+          `${n(size)} conversations`,
+          "ms",
+          [await cpuTimePreciseMs(s.server.server.pid)],
+          i === 0,
+        );
+        await sweepDone(s.server.server.url);
       } finally {
         await s.server.close();
       }
@@ -105,6 +125,29 @@ export async function scale(rig: Rig, plan: Plan, log: (s: string) => void): Pro
     row("startup, server CPU", `${n(sizes.maps[0])} + ${n(sizes.stale)} stale`, "ms", [
       stale.startCpu,
     ]);
+    log(`scale (${build.label}): ${n(sizes.stale)} conversations gone stale since the last start`);
+    const gone = await seeded(rig, build, template, {
+      resumable: sizes.maps[0] + sizes.stale,
+      stale: 0,
+      turns: 1,
+    });
+    try {
+      // Their transcripts go while the server is down (a cleaned ~/.claude): in the store's
+      // map, not in a file to import.
+      gone.server.server.kill("SIGTERM");
+      await gone.server.server.exited;
+      await dropTranscripts(
+        gone.server.cwd,
+        gone.server.configDir,
+        gone.sessionIds.slice(sizes.maps[0]),
+      );
+      await gone.server.restart();
+      row("second start, server CPU", `${n(sizes.maps[0])} + ${n(sizes.stale)} gone stale`, "ms", [
+        await cpuTimePreciseMs(gone.server.server.pid),
+      ]);
+    } finally {
+      await gone.server.close();
+    }
     for (const [i, turns] of sizes.turns.entries()) {
       log(`scale (${build.label}): resuming ${n(turns)}-turn conversations`);
       const s = await seeded(rig, build, template, {
@@ -122,7 +165,7 @@ export async function scale(rig: Rig, plan: Plan, log: (s: string) => void): Pro
     }
     for (const store of STORES) {
       log(`scale (${build.label}): memory over ${n(sizes.rssTurns[1])} turns, ${store.label}`);
-      const m = await memoryOver(rig, build, sizes.rssTurns, store.config);
+      const m = await memoryOver(rig, build, sizes.rssTurns, store.config, store.env);
       const at = (i: 0 | 1) => `after ${n(sizes.rssTurns[i])} turns`;
       const measures = [
         ["server RSS", (r: MemoryReading) => r.rssMb],
@@ -142,11 +185,24 @@ export async function scale(rig: Rig, plan: Plan, log: (s: string) => void): Pro
   return rows;
 }
 
-/** Where the memory rows' tasks are kept: the SQLite store's page cache against all in memory. */
+/**
+ * Where the memory rows' tasks are kept: the SQLite store (its page cache, up to 32 MiB, fills as
+ * its file grows), the same with every connection's cache at 2 MB (what is not the cache), and
+ * all in memory.
+ */
 const STORES = [
-  { label: "SQLite store", config: {} },
-  { label: "memory store", config: { store: { type: "memory" } } },
-] as const satisfies readonly { label: string; config: ConfigInput }[];
+  { label: "SQLite store", config: {}, env: {} },
+  {
+    label: "SQLite store, 2 MB page cache",
+    config: {},
+    env: { MEMORY_PROBE_SQLITE_CACHE_KIB: "2000" },
+  },
+  { label: "memory store", config: { store: { type: "memory" } }, env: {} },
+] as const satisfies readonly {
+  label: string;
+  config: ConfigInput;
+  env: Readonly<Record<string, string>>;
+}[];
 
 /**
  * One conversation of `turns[1]` turns on a new server of `build`, its memory read after a
@@ -157,15 +213,14 @@ async function memoryOver(
   build: Build,
   turns: readonly [number, number],
   config: ConfigInput,
+  env: Readonly<Record<string, string>>,
 ): Promise<{ early: MemoryReading; late: MemoryReading; storeFileMb: number | undefined }> {
   const dir = await mkdtemp(join(tmpdir(), "claude-a2a-bench-memory-"));
   const probe = memoryProbe(dir);
-  const server = await rig.extraServer(
-    { ...CONFIG, ...config },
-    undefined,
-    build.cli,
-    probe.extras,
-  );
+  const server = await rig.extraServer({ ...CONFIG, ...config }, undefined, build.cli, {
+    ...probe.extras,
+    env: { ...probe.extras.env, ...env },
+  });
   try {
     const pid = server.server.pid;
     const { contextId } = await blockingTurn(server.client, TURN_PROMPT);
@@ -221,18 +276,18 @@ async function makeTemplate(rig: Rig): Promise<Template> {
 
 /** A server of `build` started on a workspace seeded with `seed`, and its CPU when serving. */
 async function seeded(rig: Rig, build: Build, template: Template, seed: Seed) {
-  let contexts: string[] = [];
+  let seededIds: Seeded = { contexts: [], sessionIds: [] };
   const server = await rig.extraServer(
     CONFIG,
     async (cwd, configDir) => {
-      contexts = await seedWorkspace(template, cwd, configDir, seed);
+      seededIds = await seedWorkspace(template, cwd, configDir, seed);
     },
     build.cli,
   );
   const startCpu = await cpuTimePreciseMs(server.server.pid);
   // The startup sweep checks each mapping after the server listens: its CPU is not a turn's.
   await sweepDone(server.server.url);
-  return { server, startCpu, contexts };
+  return { server, startCpu, ...seededIds };
 }
 
 /** Once `/healthz` says the session sweep is done (a build without one: at once), bounded. */

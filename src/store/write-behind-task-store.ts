@@ -2,6 +2,7 @@ import { TaskState, type Task } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { isTerminalState } from "../contract/task-states.js";
+import { copyTask } from "./copy-task.js";
 
 type ListParams = Parameters<TaskStore["list"]>[0];
 type ListResult = Awaited<ReturnType<TaskStore["list"]>>;
@@ -99,7 +100,7 @@ export class WriteBehindTaskStore implements TaskStore {
     const key = this.keyOf(task.id, context);
     const known = this.entries.get(key);
     const entry: Entry = {
-      task: structuredClone(task),
+      task: copyTask(task),
       context,
       dirty: true,
       waiters: known?.waiters ?? [],
@@ -124,7 +125,7 @@ export class WriteBehindTaskStore implements TaskStore {
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const entry = this.entries.get(this.keyOf(taskId, context));
-    if (entry !== undefined) return structuredClone(entry.task);
+    if (entry !== undefined) return copyTask(entry.task);
     return this.o.inner.load(taskId, context);
   }
 
