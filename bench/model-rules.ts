@@ -59,6 +59,15 @@ const rules: Rule[] = [
     },
   },
   {
+    // The delivery scenario's reviewer (a session of its own): no finding.
+    name: "review",
+    match: {
+      lastUserText: /You are the reviewer of a change made by another Claude Code session/,
+      toolResult: false,
+    },
+    reply: reply(text('Nothing to fix.\n\n```review-findings\n{"findings":[]}\n```')),
+  },
+  {
     name: "turn",
     match: { lastUserText: TURN_PROMPT },
     reply: reply(text(TURN_REPLY), { chunkSize: 12 }),
