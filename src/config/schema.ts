@@ -230,6 +230,27 @@ const storeSchema = z
       "(lost at restart).",
   );
 
+/** A merge only an operator may approve needs an operator: else no one ever could. */
+function mergeApproverIssue(
+  c: {
+    server: { operators: readonly string[] };
+    claude: { delivery?: { approvedBy: string; allowedTargets: readonly string[] } | undefined };
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const d = c.claude.delivery;
+  if (d?.approvedBy !== "operator" || !d.allowedTargets.includes("merge")) return;
+  if (c.server.operators.length > 0) return;
+  ctx.addIssue({
+    code: "custom",
+    path: ["claude", "delivery", "approvedBy"],
+    input: d.approvedBy,
+    message:
+      "only an operator may approve a merge, but server.operators names no one: no merge " +
+      'could ever be approved (name an operator, or "caller")',
+  });
+}
+
 export const configSchema = z
   .strictObject({
     $schema: text().optional().describe("JSON Schema of this file, for editors."),
@@ -249,6 +270,7 @@ export const configSchema = z
     fleet: fleetSchema.prefault({}),
     triggers: triggersSchema,
   })
+  .superRefine(mergeApproverIssue)
   .meta({
     title: "claude-a2a configuration",
     description:
