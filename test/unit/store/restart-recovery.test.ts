@@ -54,6 +54,16 @@ describe("restart recovery: what an unfinished task becomes", () => {
       task(TaskState.TASK_STATE_INPUT_REQUIRED, { kind: KIND.planApproval, plan: "p" }),
       "fail",
     ],
+    [
+      // Its delivery's state lived in the process: nothing merges after a restart.
+      "input-required, a merge approval",
+      task(TaskState.TASK_STATE_INPUT_REQUIRED, {
+        kind: KIND.mergeApproval,
+        merge: { branch: "b", headCommit: "h", into: "main", intoCommit: "m", how: "fast-forward" },
+        approvedBy: "caller",
+      }),
+      "fail",
+    ],
     ["input-required, no prompt", task(TaskState.TASK_STATE_INPUT_REQUIRED), "fail"],
     ["auth-required", task(TaskState.TASK_STATE_AUTH_REQUIRED, question), "fail"],
     [
