@@ -22,6 +22,18 @@ function copy(value: unknown): unknown {
   if (ArrayBuffer.isView(value)) return structuredClone(value);
   if (value instanceof Date) return new Date(value.getTime());
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = copy((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) {
+    const v = copy((value as Record<string, unknown>)[key]);
+    // A caller's metadata may hold an own "__proto__" key (JSON.parse makes one): assigning it
+    // would set the copy's prototype instead, losing the key and changing what the copy is.
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else out[key] = v;
+  }
   return out;
 }

@@ -67,4 +67,15 @@ describe("copyTask", () => {
     expect([...copied.b]).toEqual([4]);
     expect(copied.c.getTime()).toBe(5);
   });
+
+  it("keeps a caller's own __proto__ key a key, as structuredClone does, and sets no prototype", () => {
+    const metadata = JSON.parse(
+      '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+    ) as Record<string, unknown>;
+    const copied = copyTask({ metadata });
+    expect(JSON.stringify(copied)).toBe(JSON.stringify(structuredClone({ metadata })));
+    expect(Object.getPrototypeOf(copied.metadata)).toBe(Object.prototype);
+    expect(Object.keys(copied.metadata)).toEqual(["__proto__", "constructor"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
