@@ -6,7 +6,7 @@
 import { execFile } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { TaskState } from "@a2a-js/sdk";
+import { TaskState, type Task } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "../../src/client/connect.js";
 import { TASK_TRIGGER_HEADER } from "../../src/contract/triggers.js";
@@ -59,6 +59,29 @@ async function deliver(url: string, trigger: string, title: string): Promise<str
   });
   expect(res.status).toBe(202);
   return ((await res.json()) as { taskId: string }).taskId;
+}
+
+const ENDED = new Set([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+]);
+
+/** Until each task has ended (bounded). */
+async function allEnded(
+  client: { getTask(p: { tenant: string; id: string; historyLength: number }): Promise<Task> },
+  ids: readonly string[],
+): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (const id of ids) {
+    for (;;) {
+      const task = await client.getTask({ tenant: "", id, historyLength: 0 });
+      if (task.status !== undefined && ENDED.has(task.status.state)) break;
+      if (Date.now() > deadline) throw new Error(`task ${id} did not end within 60 s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
 
 const byTrigger = (name: string) => ({ serviceParameters: { [TASK_TRIGGER_HEADER]: name } });
@@ -141,6 +164,9 @@ describe("the operator's triggers endpoints", () => {
 
       // Not an operator: 403, whatever the trigger; nothing starts.
       const before = await fixTasks();
+      // The last firing after a restart is the newest status: an earlier test's task still
+      // running (or failed by the restart) would be newer than this test's.
+      await allEnded(ops, before);
       const refused = await getTriggers(h.server.url, TOKEN.alice);
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject({ error: "forbidden" });
