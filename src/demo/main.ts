@@ -150,7 +150,8 @@ export async function runDemo(
     io.err(`claude-a2a demo: ${(err as Error).message}\n`);
     return 1;
   }
-  const model = await FakeModel.start({ rules: DEMO_RULES });
+  // keep 0: nothing reads the record, and a long demo would otherwise keep every request.
+  const model = await FakeModel.start({ rules: DEMO_RULES, keep: 0 });
   let server: RunningServer | undefined;
   try {
     const config = resolveConfig(

@@ -29,7 +29,12 @@ export async function startScripted(file: string): Promise<ScriptedRuntime> {
     const tmpDir = join(root, "tmp");
     await mkdir(configDir);
     await mkdir(tmpDir);
-    const model = await FakeModel.start({ rules, fallback: reply(text(noRuleText(file))) });
+    // keep 0: nothing reads the record, and a day's session would otherwise keep every request.
+    const model = await FakeModel.start({
+      rules,
+      fallback: reply(text(noRuleText(file))),
+      keep: 0,
+    });
     return {
       modelUrl: model.url,
       env: demoEnv(process.env, { modelUrl: model.url, configDir, tmpDir }),

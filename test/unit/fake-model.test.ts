@@ -243,6 +243,29 @@ describe("FakeModel over HTTP", () => {
     );
   });
 
+  it("keeps only the latest `keep` requests and unmatched ones, still waking waiters", async () => {
+    model = await FakeModel.start({ keep: 2 });
+    const waiting = model.waitForRequest((r) => r.lastUserText === "r3");
+    for (const t of ["r1", "r2", "r3"]) {
+      expect((await post("/v1/messages", { messages: [userMsg(t)] })).status).toBe(200);
+    }
+    expect((await waiting).seq).toBe(3);
+    expect(model.requests.map((r) => r.request.lastUserText)).toEqual(["r2", "r3"]);
+    expect(model.unmatched.map((r) => r.lastUserText)).toEqual(["r2", "r3"]);
+    expect(model.lastSeq).toBe(3);
+    const none = await FakeModel.start({ keep: 0 });
+    try {
+      await fetch(`${none.url}/v1/messages`, {
+        method: "POST",
+        body: JSON.stringify({ messages: [userMsg("x")] }),
+      });
+      expect(none.requests).toEqual([]);
+      expect(none.lastSeq).toBe(1);
+    } finally {
+      await none.close();
+    }
+  });
+
   it("lets a reply wait on the test (a gate), then answers", async () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));

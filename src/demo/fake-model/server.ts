@@ -21,6 +21,13 @@ export interface FakeModelOptions {
   readonly host?: string;
   /** 0 (default) picks a free port. */
   readonly port?: number;
+  /**
+   * How many recorded requests (and unmatched ones) are kept, the oldest dropped first; default
+   * all. A long-running model (the demo, the bench's process) bounds it: each request holds its
+   * whole body, the conversation so far included, so keeping every one grows with the square of
+   * a conversation's length.
+   */
+  readonly keep?: number;
 }
 
 const DEFAULT_FALLBACK: ReplySource = makeReply(text("[fake-model] no rule matched this request"));
@@ -28,7 +35,7 @@ const MAX_BODY = 64 * 1024 * 1024;
 
 /**
  * A scripted Anthropic Messages API. The real Claude Code runtime talks to it through
- * ANTHROPIC_BASE_URL; rules decide each reply; every request is recorded.
+ * ANTHROPIC_BASE_URL; rules decide each reply; every request is recorded (the latest `keep`).
  */
 export class FakeModel {
   readonly requests: RecordedRequest[] = [];
@@ -145,6 +152,7 @@ export class FakeModel {
       source = picked.rule.reply;
     } else {
       this.unmatched.push(parsed);
+      this.trim(this.unmatched);
       this.record(parsed, undefined);
       source = this.options.fallback ?? DEFAULT_FALLBACK;
     }
@@ -154,7 +162,13 @@ export class FakeModel {
 
   private record(request: ParsedRequest, rule: string | undefined): void {
     this.requests.push({ request, rule });
+    this.trim(this.requests);
     this.events.emit("request", request);
+  }
+
+  private trim(kept: unknown[]): void {
+    const keep = this.options.keep;
+    if (keep !== undefined && kept.length > keep) kept.splice(0, kept.length - keep);
   }
 
   private async respond(res: ServerResponse, req: ParsedRequest, answer: Reply): Promise<void> {
