@@ -31,6 +31,8 @@ export interface PushOptions {
   readonly logger?: Logger;
   /** The git binary (default "git" on PATH). */
   readonly git?: string;
+  /** Stops the push (its git killed) when the task ends first: a cancel does not wait on it. */
+  readonly signal?: AbortSignal;
 }
 
 export type PushResult =
@@ -80,13 +82,14 @@ export async function pushBranch(o: PushOptions): Promise<PushResult> {
     o.repoDir,
     { ...childEnv(o.env), ...pushGitEnv(url, username, token) },
     timeoutMs,
+    o.signal,
   );
-  if (run.code === 0 && !run.timedOut) {
+  if (run.code === 0 && run.stopped === undefined) {
     o.logger?.info({ remote: url, branch: o.branch, outcome: "pushed" }, "push: pushed");
     return { ok: true, branch: o.branch, url };
   }
   const output = `${run.stderr}\n${run.stdout}`;
-  const failure: PushFailure = run.timedOut ? "timeout" : classifyPushOutput(output);
+  const failure: PushFailure = run.stopped ?? classifyPushOutput(output);
   const detail = safeTail(run.stderr.trim() === "" ? run.stdout : run.stderr, secrets);
   const message = pushFailureText(failure, { branch: o.branch, url, tokenEnv, timeoutMs }, detail);
   o.logger?.warn({ remote: url, branch: o.branch, outcome: failure, detail }, "push: failed");
@@ -109,7 +112,8 @@ export interface GitRun {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
-  readonly timedOut: boolean;
+  /** Why git was killed before it ended: its time limit, or `signal` (the task ended). */
+  readonly stopped: "timeout" | "canceled" | undefined;
 }
 
 export function runGit(
@@ -118,25 +122,37 @@ export function runGit(
   cwd: string,
   env: Record<string, string>,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<GitRun> {
   return new Promise((resolve) => {
-    const child = spawn(git, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    // Its own process group: git's transport (git-remote-http) holds the pipes too, so killing
+    // git alone would leave the push waiting on it.
+    const child = spawn(git, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    let timedOut = false;
+    let stopped: GitRun["stopped"];
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, timeoutMs);
+    const stop = (why: "timeout" | "canceled") => {
+      stopped ??= why;
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    };
+    const timer = setTimeout(() => stop("timeout"), timeoutMs);
+    const onAbort = () => stop("canceled");
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    const done = (run: GitRun) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(run);
+    };
     child.on("error", (err) => {
-      clearTimeout(timer);
-      resolve({ code: null, stdout, stderr: `${stderr}\n${err.message}`, timedOut });
+      done({ code: null, stdout, stderr: `${stderr}\n${err.message}`, stopped });
     });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut });
-    });
+    child.on("close", (code) => done({ code, stdout, stderr, stopped }));
   });
 }

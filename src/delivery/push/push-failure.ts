@@ -10,6 +10,8 @@ export type PushFailure =
   | "non-fast-forward"
   | "rejected"
   | "timeout"
+  /** The task ended (canceled, say) before git did: it was stopped. */
+  | "canceled"
   | "failed";
 
 /** The failure git's output (stderr and `--porcelain` stdout) names. Pure. */
@@ -57,6 +59,8 @@ export function pushFailureText(
       return `${head}: the remote rejected it${tail}.`;
     case "timeout":
       return `${head}: no answer within ${Math.round(where.timeoutMs / 1000)} s${tail}.`;
+    case "canceled":
+      return `${head}: the task ended first, and the push was stopped${tail}.`;
     case "failed":
       return `${head}${tail}.`;
   }

@@ -28,8 +28,8 @@ export async function reachRemote(
     { ...childEnv(env), ...pushGitEnv(remote.url, username, token) },
     timeoutMs,
   );
-  if (run.code === 0 && !run.timedOut) return { ok: true };
-  const failure: PushFailure = run.timedOut ? "timeout" : classifyPushOutput(run.stderr);
+  if (run.code === 0 && run.stopped === undefined) return { ok: true };
+  const failure: PushFailure = run.stopped ?? classifyPushOutput(run.stderr);
   const secrets = [token, Buffer.from(`${username}:${token}`).toString("base64")];
   const detail = safeTail(run.stderr, secrets);
   const said: Record<PushFailure, string> = {
@@ -39,6 +39,7 @@ export async function reachRemote(
     "non-fast-forward": "the remote refused",
     rejected: "the remote refused",
     timeout: `no answer within ${Math.round(timeoutMs / 1000)} s`,
+    canceled: "stopped",
     failed: "git ls-remote failed",
   };
   return { ok: false, failure, message: `${said[failure]}${detail ? ` (git: ${detail})` : ""}` };

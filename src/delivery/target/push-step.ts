@@ -34,6 +34,7 @@ export async function pushWork(ctx: TargetStepContext, o: PushStepOptions): Prom
     branch,
     env: o.env,
     logger: ctx.logger,
+    signal: ctx.signal,
     ...(o.timeoutMs !== undefined && { timeoutMs: o.timeoutMs }),
   });
   const durationMs = Date.now() - started;

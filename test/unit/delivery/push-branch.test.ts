@@ -1,4 +1,5 @@
 import { mkdir, readFile } from "node:fs/promises";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -109,6 +110,43 @@ describe("pushBranch", () => {
         `Pushing claude-a2a/fix to ${url} failed: the remote is unreachable`,
       );
       expect(result.message).not.toContain(TOKEN);
+    }
+  }, 30_000);
+
+  it("a push the task's end aborts is stopped at once, not left to its time limit", async () => {
+    // A remote that takes the connection and never answers: only the abort can end the push.
+    const sockets: Socket[] = [];
+    let connected!: () => void;
+    const reached = new Promise<void>((resolve) => (connected = resolve));
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+      connected();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}/silent.git`;
+    const stop = new AbortController();
+    try {
+      const pushing = pushBranch({
+        repoDir: work,
+        remote: remoteSchema.parse({ url, tokenEnv: "PUSH_TOKEN" }),
+        branch: "claude-a2a/fix",
+        env,
+        timeoutMs: 600_000,
+        signal: stop.signal,
+      });
+      await reached;
+      stop.abort();
+      const result = await pushing;
+      expect(result).toMatchObject({ ok: false, failure: "canceled" });
+      if (!result.ok) {
+        expect(result.message).toBe(
+          `Pushing claude-a2a/fix to ${url} failed: the task ended first, and the push was stopped.`,
+        );
+      }
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
     }
   }, 30_000);
 
