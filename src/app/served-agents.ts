@@ -12,6 +12,7 @@ import { StartupError } from "../common/startup-error.js";
 import { ensureDatabase, scopedUrl } from "../store/postgres-scope.js";
 import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { triggerProblems } from "../triggers/policy.js";
+import { deliveryTokenProblems } from "../delivery/token-problems.js";
 import { TriggerReceiver } from "../triggers/receiver.js";
 import { LastFirings, TriggerOperations } from "../triggers/operations.js";
 import { operatorScopes } from "../identity/operators.js";
@@ -122,7 +123,14 @@ async function served(
 ): Promise<ServedAgent> {
   const named = (message: string) =>
     name === undefined ? message : `Workspace "${name}": ${message}`;
-  const [problem] = triggerProblems(o.config, process.env, name);
+  const [problem] = [
+    ...triggerProblems(o.config, process.env, name),
+    ...deliveryTokenProblems(
+      o.config.claude.delivery,
+      process.env,
+      name === undefined ? "claude.delivery" : `workspaces.${name}.claude.delivery`,
+    ),
+  ];
   if (problem !== undefined) throw new StartupError(problem);
   const agent = await createAgent(o).catch((err: unknown) => {
     const known = err instanceof CardSigningError || err instanceof WorktreeSetupError;

@@ -378,3 +378,26 @@ describe("delivery: a remote that is down", () => {
     expectNoSecret(end.text);
   }, 180_000);
 });
+
+describe("delivery: a token that is not set", () => {
+  it("stops startup, naming the key and the variable, before any task can do work", async () => {
+    const input = configWith(remote.urlOf("app"));
+    const delivery = input.claude?.delivery;
+    await expect(
+      a2a({
+        config: {
+          claude: {
+            ...input.claude,
+            delivery: {
+              ...delivery,
+              remote: { url: remote.urlOf("app"), tokenEnv: "A2A_TEST_UNSET_PUSH_TOKEN" },
+            },
+          },
+        },
+        beforeStart: (cwd) => initRepository(cwd),
+      }),
+    ).rejects.toThrow(
+      'claude.delivery.remote.tokenEnv: the environment variable A2A_TEST_UNSET_PUSH_TOKEN is not set, and "push" and "pull-request" deliveries need it',
+    );
+  }, 60_000);
+});

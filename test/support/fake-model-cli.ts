@@ -19,7 +19,6 @@ A scripted Anthropic Messages API for offline runs of Claude Code.
   --script FILE  rules: a JSON file (see src/demo/fake-model/script-file.ts) or a
                  .ts/.js module whose default export is a Rule[] (e.g. test/smoke/rules.ts);
                  default: reply "echo: <last user text>" to every request
-  --keep N       recorded requests kept in memory, the oldest dropped first (default 1000)
 `;
 
 const { values } = parseArgs({
@@ -27,7 +26,6 @@ const { values } = parseArgs({
     port: { type: "string", default: "0" },
     host: { type: "string", default: "127.0.0.1" },
     script: { type: "string" },
-    keep: { type: "string", default: "1000" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -57,14 +55,14 @@ async function scriptRules(file: string): Promise<Rule[]> {
 }
 
 const rules: Rule[] = values.script ? await scriptRules(values.script) : [echo];
-const keep = Number(values.keep);
-if (!Number.isInteger(keep) || keep < 0) {
-  process.stderr.write(`--keep: a whole number of requests, not "${values.keep}"\n${USAGE}`);
-  process.exit(2);
-}
-// Nothing reads this process's record, and a request holds its whole conversation: a long run
-// (the bench's 2,000-turn conversations) would otherwise fill the heap.
-const model = await FakeModel.start({ rules, host: values.host, port: Number(values.port), keep });
+// keep 0: nothing outside can read this process's record, and each request holds its whole
+// conversation: a long run (the bench's 2,000-turn conversations) would otherwise fill the heap.
+const model = await FakeModel.start({
+  rules,
+  host: values.host,
+  port: Number(values.port),
+  keep: 0,
+});
 process.stdout.write(`fake model listening on ${model.url} (${rules.length} rule(s))\n`);
 process.stdout.write(`  ANTHROPIC_BASE_URL=${model.url} ANTHROPIC_API_KEY=x\n`);
 
