@@ -2,7 +2,6 @@
  * Why it is over 300 lines: the one place that wires a served directory's parts together (stores,
  * pool, executor, handler chain, card); each part is built elsewhere, only their order lives here.
  */
-import { mkdir } from "node:fs/promises";
 import type { AgentCard } from "@a2a-js/sdk";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { A2ARequestHandler, TaskStore } from "@a2a-js/sdk/server";
@@ -10,7 +9,6 @@ import type { Logger } from "pino";
 import { TaskBusManager } from "../a2a/channel/bus-manager.js";
 import { buildCards, extendedCardProvider } from "../a2a/card/cards.js";
 import { allowedModes } from "../a2a/card/agent-card.js";
-import { upgradeSessionKey } from "../identity/conversation.js";
 import { metricsCallerLabel } from "../identity/metrics-caller.js";
 import { operatorScopes } from "../identity/operators.js";
 import { ClaudeAgentExecutor } from "../a2a/routing/executor.js";
@@ -18,23 +16,16 @@ import type { NewTaskPolicy } from "../a2a/admission/new-task-guard.js";
 import { AutonomousTasks } from "../a2a/routing/autonomous-tasks.js";
 import { RunOwnership } from "../a2a/routing/run-ownership.js";
 import { peersOf } from "../peers/peer-client.js";
-import { FLEET_EVENTS_DELAY_MS, KeptEvents, LIVE_EVENTS_DELAY_MS } from "../store/kept-events.js";
-import { RetryingPushSender } from "../a2a/push/sender.js";
-import { pushTargetPolicy } from "../a2a/push/target.js";
 import type { Inbox } from "../a2a/task/environment.js";
 import type { ServerTask } from "../a2a/task/server-task.js";
 import type { QueryFactory } from "../claude/index.js";
 import type { Config } from "../config/schema.js";
 import { checkHealth, type HealthReport } from "../http/health.js";
 import { ServerMetrics } from "../metrics/metrics.js";
-import { OrphanGuard } from "../sessions/orphans.js";
 import type { SlotsFactory } from "../sessions/machine-slots.js";
 import type { SessionPool } from "../sessions/pool.js";
 import { describePassthrough, passthroughOptions } from "../sessions/session-options.js";
 import { modelPolicyOf } from "../contract/task-options.js";
-import type { SessionMap } from "../store/session-map.js";
-import { openLocalSessionMap, openStoreSessionMap } from "../store/open-session-map.js";
-import { memoryStores, openTaskStores, type TaskStores } from "../store/task-stores.js";
 import { taskStoreStack } from "../store/task-store-stack.js";
 import { callerAccounting } from "../a2a/routing/caller-accounting.js";
 import { CallerLimits } from "../limits/caller-limits.js";
@@ -42,7 +33,6 @@ import { anyLimit } from "../limits/decisions.js";
 import { realClock, type Clock, type Timers } from "../common/timers.js";
 import { loadTracing, type Tracing } from "../tracing/tracing.js";
 import { packageVersion } from "../common/version.js";
-import { transcriptRecoveredUsage } from "./recovered-usage.js";
 import { claudeEnvironment, type SessionWiring } from "./session-factory.js";
 import { deliveryRunner } from "./delivery-wiring.js";
 import { withReviewer } from "./review-wiring.js";
@@ -50,6 +40,9 @@ import { openSessionPool } from "./session-pool.js";
 import { controlEnvironment } from "./control-wiring.js";
 import { openWorktreeIsolation } from "./worktree-isolation.js";
 import { requestStack } from "./request-stack.js";
+import { openWorkspaceState } from "./workspace-state.js";
+import { openTaskOutputs } from "./task-outputs.js";
+import type { TaskStores } from "../store/task-stores.js";
 import * as fleets from "../fleet/open.js";
 import { openSandbox } from "../sandbox/workspace-sandbox.js";
 import { triggerPrompts } from "../triggers/policy.js";
@@ -141,35 +134,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     delivery: { isolation: config.claude.isolation, config: config.claude.delivery },
   } satisfies NewTaskPolicy;
   logger.debug({ claude: describePassthrough(config.claude) }, "claude options");
-  // Before any session resumes (and before recovery reads their transcripts): stop what a
-  // killed predecessor left running in this workspace.
-  const stateDir = o.stateDir ?? cwd;
-  if (o.stateDir !== undefined) await mkdir(o.stateDir, { recursive: true });
-  const orphans = new OrphanGuard({
-    cwd: stateDir,
-    logger: logger.child({ component: "orphans" }),
+  const { orphans, stores, sessionMap, recoveredUsage } = await openWorkspaceState(config, {
+    logger,
+    stateDir: o.stateDir,
+    taskStore: o.taskStore,
+    claudeEnv,
   });
-  await orphans.stopPredecessor();
-  // The map lives in the task store's database, opened (and the map file of earlier versions
-  // imported) before restart recovery reads it; with the memory store, in a file of its own.
-  const mapOptions = { cwd: stateDir, logger, upgradeKey: upgradeSessionKey };
-  let storeMap: SessionMap | undefined;
-  const recoveredUsage = transcriptRecoveredUsage({ get: (key) => storeMap?.get(key) }, claudeEnv);
-  const stores: TaskStores = o.taskStore
-    ? memoryStores(o.taskStore)
-    : await openTaskStores({
-        store: config.store,
-        cwd,
-        logger: logger.child({ component: "store" }),
-        operators: config.server.operators.length > 0,
-        failUnfinished: config.store.type !== "postgres", // the fleet recovers (src/fleet/)
-        recoveredUsage,
-        opened: async (db, type) => {
-          const instance = type === "postgres" ? fleets.instanceOf(config) : "";
-          storeMap = await openStoreSessionMap({ ...mapOptions, db, type, instance });
-        },
-      });
-  const sessionMap = storeMap ?? (await openLocalSessionMap(mapOptions));
 
   const sandboxLogger = logger.child({ component: "sandbox" });
   // Sessions report to the executor, which needs the pool that creates them: the factory reads
@@ -244,35 +214,15 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
         logger: logger.child({ component: "limits" }),
       })
     : undefined;
-  const pushTargets = pushTargetPolicy(config.server.pushAllowPrivateNetworks);
-  const pushSender = config.agentCard.capabilities.pushNotifications
-    ? new RetryingPushSender(stores.pushStore, logger.child({ component: "push" }), {
-        targets: pushTargets,
-        compatV03: config.server.compat.v03,
-        onDrop: (reason) => metrics.countPushDrop(reason),
-        ...(tracing.enabled && {
-          traceHeaders: (taskId: string): Record<string, string> => executor.traceHeaders(taskId),
-        }),
-      })
-    : undefined;
-  const push = pushSender && { store: stores.pushStore, sender: pushSender };
+  const { pushTargets, pushSender, push, replay } = openTaskOutputs(config, {
+    stores,
+    fleet,
+    metrics,
+    logger,
+    tracing,
+    traceHeaders: (taskId) => executor.traceHeaders(taskId),
+  });
   const a2aLogger = logger.child({ component: "a2a" });
-  // Numbered events kept for replay, and the sends already seen (docs/reliability.md).
-  // On a fleet, the replay table is also what the events are relayed from (one write each).
-  const replayLog = { flush: (): Promise<void> => replay?.flush() ?? Promise.resolve() };
-  const replayBackend =
-    config.replay.enabled && stores.replayBackend && fleet
-      ? fleet.relayReplay(stores.replayBackend, replayLog)
-      : stores.replayBackend;
-  const replay: KeptEvents | undefined = config.replay.enabled
-    ? new KeptEvents({
-        ...(replayBackend && { backend: replayBackend }),
-        // A single server reads its live tasks' events from memory: fewer, larger writes.
-        delayMs: fleet ? FLEET_EVENTS_DELAY_MS : LIVE_EVENTS_DELAY_MS,
-        retainMs: config.replay.retainMs,
-        logger: logger.child({ component: "replay" }),
-      })
-    : undefined;
   const autonomous = new AutonomousTasks({
     taskStore,
     busManager,
