@@ -63,7 +63,7 @@ const QUICK: Sizes = {
 const CONFIG = { sessions: { maxLive: 16, idleTimeoutMs: 60_000, minIdleBeforeEvictMs: 0 } };
 const n = (x: number) => x.toLocaleString("en-US");
 
-interface Build {
+export interface Build {
   readonly label: string;
   readonly cli: string | undefined;
 }
@@ -255,7 +255,7 @@ async function turnCpu(server: ExtraServer, contextId: string): Promise<number> 
  * when idle (1 s) and the template is read once the runtime has saved its cost totals at that
  * clean exit, as every evicted or restarted conversation's transcript has them.
  */
-async function makeTemplate(rig: Rig): Promise<Template> {
+export async function makeTemplate(rig: Rig): Promise<Template> {
   const server = await rig.extraServer({ sessions: { ...CONFIG.sessions, idleTimeoutMs: 1_000 } });
   try {
     await blockingTurn(server.client, TURN_PROMPT);
@@ -275,7 +275,7 @@ async function makeTemplate(rig: Rig): Promise<Template> {
 }
 
 /** A server of `build` started on a workspace seeded with `seed`, and its CPU when serving. */
-async function seeded(rig: Rig, build: Build, template: Template, seed: Seed) {
+export async function seeded(rig: Rig, build: Build, template: Template, seed: Seed) {
   let seededIds: Seeded = { contexts: [], sessionIds: [] };
   const server = await rig.extraServer(
     CONFIG,
@@ -291,7 +291,7 @@ async function seeded(rig: Rig, build: Build, template: Template, seed: Seed) {
 }
 
 /** Once `/healthz` says the session sweep is done (a build without one: at once), bounded. */
-async function sweepDone(url: string): Promise<void> {
+export async function sweepDone(url: string): Promise<void> {
   const deadline = Date.now() + 600_000;
   for (;;) {
     const health = (await (await fetch(`${url}/healthz`)).json()) as {

@@ -8,7 +8,7 @@ import {
   readTranscriptSync,
   recordBranchSync,
   rewindPoint,
-  transcriptCheck,
+  transcriptChecks,
 } from "../claude/index.js";
 import type { Clock } from "../common/timers.js";
 import type { ConversationKey } from "../identity/conversation.js";
@@ -36,6 +36,8 @@ export interface PoolWiring {
 export function openSessionPool(w: SessionWiring, p: PoolWiring): SessionPool {
   const { config, logger, cwdOf } = w;
   const env = p.transcriptEnv;
+  // One per pool: the SDK's project key of each folder is asked once (the startup sweep checks all).
+  const checks = transcriptChecks(env);
   return new SessionPool({
     sessionMap: p.sessionMap,
     createSession: sessionFactory(w),
@@ -49,7 +51,7 @@ export function openSessionPool(w: SessionWiring, p: PoolWiring): SessionPool {
     minIdleBeforeEvictMs: config.sessions.minIdleBeforeEvictMs,
     maxBackgroundMs: config.sessions.maxBackgroundMs,
     logger: logger.child({ component: "sessions" }),
-    checkTranscript: (sessionId, key) => transcriptCheck({ cwd: cwdOf(key), env })(sessionId),
+    checkTranscript: (sessionId, key) => checks(cwdOf(key))(sessionId),
     rewindPoint: (sessionId, key) =>
       rewindPoint(readTranscriptSync({ cwd: cwdOf(key), env }, sessionId)),
     recordBranch: (sessionId, prompt, key) =>

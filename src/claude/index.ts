@@ -28,7 +28,7 @@ export { addModels, addTokens, roundUsd, ZERO_TOKENS } from "./usage.js";
 export type { UsageBaselineLoader } from "./usage-baseline.js";
 export { readTranscriptUsage, transcriptUsageSince } from "./transcript-usage.js";
 export type { TranscriptUsage } from "./transcript-usage.js";
-export { SESSION_NOT_FOUND, shareTranscript, transcriptCheck } from "./transcripts.js";
+export { SESSION_NOT_FOUND, shareTranscript, transcriptChecks } from "./transcripts.js";
 export type { TranscriptCheck, TranscriptLocation } from "./transcripts.js";
 export { readTranscriptSync, rewindPoint } from "./rewind.js";
 export { pointAfter, pointBefore, type BranchEnd, type ResumePoint } from "./resume-points.js";

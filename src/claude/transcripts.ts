@@ -1,4 +1,4 @@
-import { access, copyFile, mkdir, readdir } from "node:fs/promises";
+import { access, copyFile, mkdir, readdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { getSessionMessages, type SessionStore } from "@anthropic-ai/claude-agent-sdk";
 import { childConfigDir } from "./history.js";
@@ -15,34 +15,70 @@ export interface TranscriptLocation {
  */
 export type TranscriptCheck = (sessionId: string, key?: string) => Promise<boolean>;
 
+/** The SDK's test of a session id (`getSessionMessages` answers nothing for any other). */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A session id no transcript has: asking for it shows which project key the SDK reads. */
+const PROBE_ID = "00000000-0000-4000-8000-000000000000";
+/** Folders whose project key is kept. */
+const MAX_FOLDERS = 256;
+
+/** The project key the SDK's transcript reader uses for `cwd` (its own computation). */
+export async function projectKeyOf(cwd: string): Promise<string | undefined> {
+  let key: string | undefined;
+  const store: SessionStore = {
+    append: () => Promise.reject(new Error("read-only")),
+    load: ({ projectKey, subpath }) => {
+      if (subpath === undefined) key = projectKey;
+      return Promise.resolve(null);
+    },
+  };
+  await getSessionMessages(PROBE_ID, { dir: cwd, sessionStore: store }).catch(() => undefined);
+  return key;
+}
+
 /**
  * Whether the runtime would find this session's transcript:
  * `<configDir>/projects/<project key of cwd>/<sessionId>.jsonl`, where the config dir is the
- * child's (`CLAUDE_CONFIG_DIR`, else `HOME/.claude`). The project key is the SDK's own: the SDK's
- * transcript reader asks a store for exactly that key, and this store only looks there.
+ * child's (`CLAUDE_CONFIG_DIR`, else `HOME/.claude`). The project key is the SDK's own, asked of
+ * the SDK once per folder and kept (the startup sweep checks every mapped conversation: asking
+ * each time cost about 0.7 ms of CPU a check); a folder that does not exist yet is asked again
+ * next time, since the SDK's key follows the folder's real path.
  */
-export function transcriptCheck(where: TranscriptLocation): TranscriptCheck {
-  return async (sessionId) => {
-    const configDir = childConfigDir(where.env ?? process.env);
-    if (configDir === undefined || /[\\/]/.test(sessionId)) return false;
-    let found = false;
-    const store: SessionStore = {
-      append: () => Promise.reject(new Error("read-only")),
-      load: async ({ projectKey, sessionId: id, subpath }) => {
-        if (subpath !== undefined) return null;
-        try {
-          await access(join(configDir, "projects", projectKey, `${id}.jsonl`));
-          found = true;
-        } catch {
-          // Not there: the runtime would not find it either.
-        }
-        return null;
-      },
-    };
-    await getSessionMessages(sessionId, { dir: where.cwd, sessionStore: store }).catch(
-      () => undefined,
+export function transcriptChecks(
+  env: Record<string, string | undefined> | undefined,
+  /** Where a folder's key comes from: the SDK (a seam, so a test can count the asks). */
+  askKey: (cwd: string) => Promise<string | undefined> = projectKeyOf,
+): (cwd: string) => TranscriptCheck {
+  // By folder; each asked once even when a batch of checks of one folder starts together.
+  const keys = new Map<string, Promise<string | undefined>>();
+  const keyOf = (cwd: string): Promise<string | undefined> => {
+    const known = keys.get(cwd);
+    if (known !== undefined) return known;
+    const asked = Promise.all([
+      realpath(cwd).then(
+        () => true,
+        () => false,
+      ),
+      askKey(cwd),
+    ]).then(([exists, key]) => {
+      // The key follows the folder's real path: one not there yet is asked again next time.
+      if ((!exists || key === undefined) && keys.get(cwd) === asked) keys.delete(cwd);
+      return key;
+    });
+    keys.set(cwd, asked);
+    // A folder per conversation under worktree isolation: keep the latest few hundred.
+    if (keys.size > MAX_FOLDERS) keys.delete(keys.keys().next().value as string);
+    return asked;
+  };
+  return (cwd) => async (sessionId) => {
+    const configDir = childConfigDir(env ?? process.env);
+    if (configDir === undefined || !SESSION_ID.test(sessionId)) return false;
+    const key = await keyOf(cwd);
+    if (key === undefined) return false;
+    return access(join(configDir, "projects", key, `${sessionId}.jsonl`)).then(
+      () => true,
+      () => false,
     );
-    return found;
   };
 }
 

@@ -92,7 +92,7 @@ export class StaleSweep {
    */
   prepare(): readonly ConversationKey[] {
     if (this.keys !== undefined) return this.keys;
-    const keys = [...this.host.map.all().keys()];
+    const keys = this.host.map.keys();
     for (const key of keys) this.unchecked.add(key);
     this.of = keys.length;
     this.keys = keys;

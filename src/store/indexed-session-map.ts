@@ -41,6 +41,10 @@ export class IndexedSessionMap implements SessionMap {
     return this.entries.size;
   }
 
+  keys(): ConversationKey[] {
+    return [...this.entries.keys()];
+  }
+
   all(): Map<ConversationKey, SessionEntry> {
     return new Map([...this.entries].map(([k, v]) => [k, { ...v }]));
   }

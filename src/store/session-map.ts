@@ -54,6 +54,8 @@ export interface SessionMap {
   readonly size: number;
   /** A snapshot of every entry. */
   all(): Map<ConversationKey, SessionEntry>;
+  /** Every conversation mapped now, without copying their entries (the startup sweep's list). */
+  keys(): ConversationKey[];
   /** Records the session of a conversation (any start point is spent). */
   set(key: ConversationKey, sessionId: string): Promise<void>;
   /** Whether the conversation's entry is `sessionId`, with no start point pending. */

@@ -52,6 +52,11 @@ export async function spawnServer(o: {
   args?: readonly string[];
   /** Another compiled CLI to run (the bench's comparison with an earlier build). */
   cli?: string;
+  /**
+   * How often `/healthz` is tried until it answers (default 100 ms). The bench asks every few ms:
+   * what the server does after it listens (its startup sweep) is not its startup.
+   */
+  pollMs?: number;
 }): Promise<ServerProcess> {
   const script =
     o.cli !== undefined ? [o.cli] : o.built === true ? [BUILT_CLI] : ["--import", TSX, CLI];
@@ -86,7 +91,7 @@ export async function spawnServer(o: {
     } catch {
       // Not listening yet.
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, o.pollMs ?? 100));
   }
   return {
     pid: child.pid,

@@ -89,6 +89,7 @@ export function sessionMapCases(target: SessionMapTarget): void {
     expect(second.get(k("rk"))).toMatchObject({ resumeAt: "a-1", branch: "prompt-1" });
     expect(second.get(k("rk"))?.fork).toBeUndefined();
     expect([...second.all().keys()].sort()).toEqual(["ctx-1", "fk", "rk"]);
+    expect(second.keys().sort()).toEqual(["ctx-1", "fk", "rk"]);
     await second.spend(k("rk"));
     expect((await open()).get(k("rk"))).toEqual({
       sessionId: "s-r",
