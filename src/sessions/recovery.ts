@@ -179,10 +179,12 @@ export class SessionRecovery {
 
   /**
    * A conversation's session is about to be created: if the sweep has not checked its mapping
-   * yet, it is checked now, on its own (undefined: nothing to wait for).
+   * yet, it is checked now, on its own; if a batch of the sweep is checking it, that batch is
+   * waited for (undefined: nothing to wait for).
    */
   checkFirst(key: ConversationKey): Promise<void> | undefined {
-    if (!this.sweep.claim(key)) return undefined;
+    // The sweep's batch is checking it now: its verdict, once written, is this one's.
+    if (!this.sweep.claim(key)) return this.sweep.settled(key);
     const sessionId = this.options.sessionMap.get(key)?.sessionId;
     if (sessionId === undefined) return undefined;
     return this.dropIfStale(key, sessionId).then(() => undefined, this.dropFailed(key));

@@ -67,6 +67,8 @@ export class StaleSweep {
   private droppedCount = 0;
   private running: Promise<ConversationKey[]> | undefined;
   private keys: readonly ConversationKey[] | undefined;
+  /** The conversations of the batch being checked, and when that batch's write is done. */
+  private readonly inFlight = new Map<ConversationKey, Promise<void>>();
 
   constructor(private readonly host: SweepHost) {}
 
@@ -109,6 +111,15 @@ export class StaleSweep {
     return true;
   }
 
+  /**
+   * When the batch checking this conversation right now has written what it found (its mapping
+   * dropped if stale); undefined when no batch holds it. A conversation used meanwhile waits for
+   * it, so it never resumes a mapping the sweep is about to drop.
+   */
+  settled(key: ConversationKey): Promise<void> | undefined {
+    return this.inFlight.get(key);
+  }
+
   private async sweep(keys: readonly ConversationKey[]): Promise<ConversationKey[]> {
     const dropped: ConversationKey[] = [];
     try {
@@ -126,6 +137,18 @@ export class StaleSweep {
 
   private async batch(keys: readonly ConversationKey[]): Promise<ConversationKey[]> {
     const mine = keys.filter((key) => this.unchecked.delete(key));
+    let done!: () => void;
+    const written = new Promise<void>((resolve) => (done = resolve));
+    for (const key of mine) this.inFlight.set(key, written);
+    try {
+      return await this.checkBatch(mine);
+    } finally {
+      for (const key of mine) this.inFlight.delete(key);
+      done();
+    }
+  }
+
+  private async checkBatch(mine: readonly ConversationKey[]): Promise<ConversationKey[]> {
     const checks = await Promise.all(
       mine.flatMap((key) => {
         const sessionId = this.host.map.get(key)?.sessionId;

@@ -149,4 +149,26 @@ describe("the startup sweep", () => {
     expect(pool.sweepProgress).toEqual({ state: "done", checked: 2, of: 2, dropped: 0 });
     await pool.closeAll();
   });
+
+  it("a conversation used while its batch is being checked waits for that batch: it starts fresh, never on the dropped mapping", async () => {
+    await pools.sessionMap.set(key("gone"), "s-gone");
+    const held = heldChecks();
+    const pool = pools.pool({ checkTranscript: (id) => held.check(id) });
+    const sweep = pool.dropStaleSessions();
+    await held.waiting(1);
+    // The batch holds it: the first use must not resume it before the batch says.
+    let freed = false;
+    const free = pool.whenFree(key("gone")).then(() => (freed = true));
+    await Promise.resolve();
+    expect(freed).toBe(false);
+    expect(held.ids).toEqual(["s-gone"]); // no second check of its own
+    held.answer("s-gone", false);
+    await free;
+    const lease = pool.acquire(key("gone"));
+    expect(lease.reset).toEqual({ previousSessionId: "s-gone", reason: TRANSCRIPT_MISSING });
+    expect(pools.created.at(-1)?.args).toEqual({ key: key("gone"), resume: undefined });
+    lease.release();
+    expect(await sweep).toEqual([key("gone")]);
+    await pool.closeAll();
+  });
 });
