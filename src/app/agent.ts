@@ -271,6 +271,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     delivery: withReviewer(
       deliveryRunner(config, sandbox, metrics.delivery, passthrough.env ?? claudeEnv),
       wiring,
+      pool,
     ),
   });
 

@@ -13,10 +13,11 @@ const NOT_ASKED = "The reviewer works read-only: this needs a permission, and no
 export function withReviewer(
   runner: DeliveryRunner | undefined,
   w: SessionWiring,
+  slots: ReviewerSlots,
 ): DeliveryRunner | undefined {
   const delivery = w.config.claude.delivery;
   if (runner === undefined || delivery === undefined) return runner;
-  const sessions = reviewerSessions(w);
+  const sessions = reviewerSessions(w, slots);
   return {
     ...runner,
     reviewer: reviewer(
@@ -27,13 +28,29 @@ export function withReviewer(
   };
 }
 
+/** Where a reviewer's process gets its slot under `sessions.maxLive` (the pool's). */
+export interface ReviewerSlots {
+  holdSlot(signal?: AbortSignal): Promise<() => void>;
+}
+
 /**
  * Each review's session: new (not resumed, not in the pool nor the session map), in the
  * worktree, read-only (`reviewerOptions`), on the workspace's model settings and environment,
- * inside the workspace's boundary when its sandbox is on; a tool that would ask is denied.
+ * inside the workspace's boundary when its sandbox is on; a tool that would ask is denied. Its
+ * process holds a slot of the pool's cap from before it starts until it has closed.
  */
-export function reviewerSessions(w: SessionWiring): ReviewerSessions {
-  return (cwd, owner) => {
+export function reviewerSessions(w: SessionWiring, slots: ReviewerSlots): ReviewerSessions {
+  return async (cwd, owner, signal) => {
+    const release = await slots.holdSlot(signal);
+    try {
+      return open(cwd, owner, release);
+    } catch (err) {
+      release();
+      throw err;
+    }
+  };
+
+  function open(cwd: string, owner: string | undefined, release: () => void): ClaudeSession {
     const { claude } = w.config;
     const env = w.passthrough.env ?? w.claudeEnv;
     const boundary =
@@ -75,8 +92,10 @@ export function reviewerSessions(w: SessionWiring): ReviewerSessions {
       ...(boundary && { hooks: { PreToolUse: [boundary.guard] } }),
     });
     session.subscribe((event) => {
-      if (event.type === "closed") boundary?.cleanup();
+      if (event.type !== "closed") return;
+      boundary?.cleanup();
+      release();
     });
-    return Promise.resolve(session);
-  };
+    return session;
+  }
 }

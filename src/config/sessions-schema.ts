@@ -9,7 +9,8 @@ export const sessionsSchema = z.strictObject({
   maxLive: positiveInt()
     .default(8)
     .describe(
-      "Most Claude Code processes at once, counting those still shutting down; when a " +
+      "Most Claude Code processes at once, counting those still shutting down and a " +
+        "delivery's reviewer (docs/delivery.md); when a " +
         "conversation needs one and all are taken, the least recently used idle one is closed.",
     ),
   minIdleBeforeEvictMs: z

@@ -6,6 +6,7 @@ import { changesProcesses, LiveSession } from "./live-session.js";
 import type { PoolSlots } from "./machine-slots.js";
 import type { SessionPoolOptions } from "./pool-options.js";
 import { ProcessSlots } from "./process-slots.js";
+import { holdSlot } from "./held-slot.js";
 import {
   rejectsEveryPrompt,
   SessionRecovery,
@@ -41,11 +42,10 @@ export interface SessionLease {
  * plans), closed when idle too long or when another conversation needs the process slot
  * (`ProcessSlots`), and never closed while a run, a background task or a lease is active.
  *
- * Why it is over 300 lines: it is the one owner of the live-session map, and every entry point
- * (acquire, a session's events, review, eviction, close) reads and writes that map and its
- * leases together; what decides lives beside it: the process cap and eviction rule
- * (process-slots.ts), recovery of stale mappings (recovery.ts), a live entry's timers and lease
- * count (live-session.ts), the background clock (background-limit.ts).
+ * Why it is over 300 lines: the one owner of the live-session map; every entry point (acquire,
+ * events, review, eviction, close) reads and writes it and its leases together. What decides is
+ * beside it: the cap and eviction (process-slots.ts), stale mappings (recovery.ts), an entry's
+ * timers and leases (live-session.ts), the background clock (background-limit.ts).
  */
 export class SessionPool {
   private readonly entries = new Map<ConversationKey, LiveSession>();
@@ -173,11 +173,14 @@ export class SessionPool {
     this.slots.forgo();
   }
 
+  /** A slot under `maxLive` for a process outside the pool (a reviewer's): held-slot.ts. */
+  holdSlot(signal?: AbortSignal): Promise<() => void> {
+    return holdSlot(this.slots, signal);
+  }
+
   /** Background tasks running in live sessions. */
   backgroundTaskCount(): number {
-    let n = 0;
-    for (const entry of this.entries.values()) n += entry.session.backgroundTasks().length;
-    return n;
+    return [...this.entries.values()].reduce((n, e) => n + e.session.backgroundTasks().length, 0);
   }
 
   has(key: ConversationKey): boolean {

@@ -16,6 +16,7 @@ import {
   a2a,
   lastStatus,
   reply,
+  says,
   sendRequest,
   text,
   toolUse,
@@ -26,6 +27,7 @@ import {
 } from "../support/harness/index.js";
 import { withControl } from "../support/harness/control.js";
 import { git, initRepository, workingDir } from "../support/harness/git.js";
+import { Gate } from "../support/gated-inbox.js";
 
 const PRESENT = {
   name: "present",
@@ -272,5 +274,65 @@ describe("delivery: review in a separate context (real runtime, real git)", () =
     expect(denied?.isError).toBe(true);
     expect(denied?.content).toContain("The reviewer works read-only");
     expect(existsSync(join(workingDir(read as ParsedRequest), "planted.txt"))).toBe(false);
+  }, 180_000);
+});
+
+/** A gauge's value from the server's /metrics. */
+async function metric(url: string, name: string): Promise<number | undefined> {
+  const body = await (await fetch(`${url}/metrics`)).text();
+  const line = body.split("\n").find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
+describe("delivery: the reviewer's process counts under sessions.maxLive", () => {
+  /** The author writes g1; the reviewer answers (clean) once the test opens `gate`. */
+  const gated = (gate: Gate): Rule[] => [
+    {
+      name: "review: gated",
+      match: { lastUserText: /\+g1/, when: isReviewer },
+      reply: async () => {
+        await gate.opened;
+        return findings([]);
+      },
+    },
+    { name: "author: write g1", match: { lastUserText: /Write g1/ }, reply: writeFeature("g1\n") },
+    { name: "author: wrote", match: { toolResult: /feature\.txt/ }, reply: reply(text("Done.")) },
+    says("Other context", "OTHER", "other"),
+  ];
+  const startWith = (maxLive: number, gate: Gate) =>
+    a2a({
+      fetchImpl: withControl,
+      config: { ...CONFIG, sessions: { maxLive, minIdleBeforeEvictMs: 0 } },
+      rules: gated(gate),
+      beforeStart: (cwd) => initRepository(cwd),
+    });
+
+  it("maxLive 2: the task's session and its reviewer fill it, and another conversation waits for the review", async () => {
+    const gate = new Gate();
+    const h = await startWith(2, gate);
+    const a = watch(h.client.sendMessageStream(sendRequest(deliverMessage("Write g1"))));
+    await h.bench.model.waitForRequest(isReviewer, { timeoutMs: 60_000 });
+    const b = h.watch("Other context");
+    await expect
+      .poll(() => metric(h.server.url, "claude_a2a_queued_tasks"), { timeout: 30_000 })
+      .toBe(1);
+    expect(h.bench.model.messageRequests.some((r) => r.lastUserText.includes("Other"))).toBe(false);
+    gate.open();
+    expect(lastStatus(await a.done).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    await b.done;
+    expect(lastStatus(b.items).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(await metric(h.server.url, "claude_a2a_queued_tasks")).toBe(0);
+    expect(h.bench.model.unmatched).toEqual([]);
+  }, 180_000);
+
+  it("maxLive 1: the review does not wait on its own task's session; it runs over the cap and ends", async () => {
+    const gate = new Gate();
+    gate.open();
+    const h = await startWith(1, gate);
+    const events = await watch(h.client.sendMessageStream(sendRequest(deliverMessage("Write g1"))))
+      .done;
+    expect(lastStatus(events).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(h.bench.model.requests.some((r) => isReviewer(r.request))).toBe(true);
+    expect(h.bench.model.unmatched).toEqual([]);
   }, 180_000);
 });

@@ -5,8 +5,15 @@ import { parseReview } from "./findings.js";
 import { reviewerPrompt, reviewerRetryPrompt } from "./prompt.js";
 import { reviewRubric } from "./rubric.js";
 
-/** A reviewer's session, made for one review: new, in `cwd`, read-only (review-options.ts). */
-export type ReviewerSessions = (cwd: string, owner: string | undefined) => Promise<ClaudeSession>;
+/**
+ * A reviewer's session, made for one review: new, in `cwd`, read-only (review-options.ts), once
+ * a process slot is free (`sessions.maxLive` counts it); `signal` gives up the wait.
+ */
+export type ReviewerSessions = (
+  cwd: string,
+  owner: string | undefined,
+  signal: AbortSignal,
+) => Promise<ClaudeSession>;
 
 /** What the server gives a task to review its delivery with (`DeliveryRunner.reviewer`). */
 export interface Reviewer {
@@ -65,7 +72,7 @@ export async function runReview(
   const { diff, files } = await reviewDiff(req.cwd, req.baseCommit, req.signal);
   const rubric = await reviewRubric(req.cwd, rubricText);
   if (req.signal.aborted) return { kind: "failed", why: "the task ended", durationMs: took() };
-  const session = await sessions(req.cwd, req.owner);
+  const session = await sessions(req.cwd, req.owner, req.signal);
   const stop = () => void session.close("the task ended");
   req.signal.addEventListener("abort", stop, { once: true });
   try {
