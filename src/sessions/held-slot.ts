@@ -5,9 +5,9 @@ let holds = 0;
 
 /**
  * A slot under `sessions.maxLive` for a Claude Code process the pool does not own (a delivery's
- * reviewer), held until the returned release (idempotent). While held it counts as a process
- * shutting down does (`closingStarted`): it occupies a slot, and a conversation waiting behind it
- * has an idle session closed for it. It gets its slot as a new conversation does (a free one, or
+ * reviewer), held until the returned release (idempotent). While held it counts as a busy
+ * session does (`holdStarted`): a conversation that comes meanwhile waits for it, `queued`, or has
+ * an idle session closed for it. It gets its slot as a new conversation does (a free one, or
  * an idle session closed for it), except that it never waits for a busy session to end: the
  * busy ones may be the very tasks it serves (a task keeps its session through its review), so
  * that wait might never end. It then starts over the cap, for as long as it runs: a conversation
@@ -20,11 +20,11 @@ export async function holdSlot(slots: PoolSlots, signal?: AbortSignal): Promise<
     await slots.whenFree(key, signal);
     slots.claim();
   }
-  slots.closingStarted();
+  slots.holdStarted();
   let held = true;
   return () => {
     if (!held) return;
     held = false;
-    slots.closingEnded();
+    slots.holdEnded();
   };
 }

@@ -20,6 +20,8 @@ export type PoolSlots = Pick<
   | "claim"
   | "closingStarted"
   | "closingEnded"
+  | "holdStarted"
+  | "holdEnded"
   | "idle"
   | "close"
   | "trim"
@@ -89,6 +91,8 @@ export class MachineSlots {
       claim: () => slots.claim(),
       closingStarted: () => slots.closingStarted(),
       closingEnded: () => slots.closingEnded(),
+      holdStarted: () => slots.holdStarted(),
+      holdEnded: () => slots.holdEnded(),
       idle: () => slots.idle(),
       // Shutdown: every workspace stops at once, so the first pool closing closes them all.
       close: (reason) => slots.close(reason),
@@ -139,6 +143,14 @@ function chained(own: PoolSlots, machine: PoolSlots): PoolSlots {
     closingEnded: () => {
       own.closingEnded();
       machine.closingEnded();
+    },
+    holdStarted: () => {
+      own.holdStarted();
+      machine.holdStarted();
+    },
+    holdEnded: () => {
+      own.holdEnded();
+      machine.holdEnded();
     },
     idle: () => {
       own.idle();

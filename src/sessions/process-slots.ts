@@ -51,11 +51,13 @@ export interface SlotCounts {
   readonly closing: number;
   /** Slots kept for conversations `whenFree` let in that have not created their session yet. */
   readonly reserved: number;
+  /** Processes outside the pool holding a slot (a delivery's reviewer: held-slot.ts). */
+  readonly held: number;
 }
 
 /** Whether one more process fits under `maxLive`. Pure. */
 export const fits = (c: SlotCounts, maxLive: number): boolean =>
-  c.live + c.closing + c.reserved < maxLive;
+  c.live + c.closing + c.reserved + c.held < maxLive;
 
 /** The line and what can be closed for it, besides the counts. */
 export interface SlotDemand extends SlotCounts {
@@ -71,7 +73,7 @@ export interface SlotDemand extends SlotCounts {
  * all taken by the conversations ahead of it. Pure.
  */
 export const waitsForBusy = (d: SlotDemand, maxLive: number): boolean =>
-  d.live - d.idle + d.reserved + d.waiting >= maxLive;
+  d.live - d.idle + d.held + d.reserved + d.waiting >= maxLive;
 
 /** What the slots need of the pool. */
 export interface SlotHost {
@@ -98,6 +100,7 @@ interface Waiter {
 export class ProcessSlots {
   private closing = 0;
   private reserved = 0;
+  private held = 0;
   private readonly waiters: Waiter[] = [];
   /** Set by `close`: why no slot will free any more. */
   private closedWith: string | undefined;
@@ -109,7 +112,7 @@ export class ProcessSlots {
 
   /** Claude Code processes, counting those still shutting down. */
   get processCount(): number {
-    return this.host.liveCount() + this.closing;
+    return this.host.liveCount() + this.closing + this.held;
   }
 
   /** Conversations waiting in `whenFree`. */
@@ -172,6 +175,7 @@ export class ProcessSlots {
       idle: occupants.filter((o) => !o.busy).length,
       closing: this.closing,
       reserved: this.reserved,
+      held: this.held,
       waiting: this.waiters.length,
     };
     return waitsForBusy(demand, this.options.maxLive);
@@ -195,6 +199,16 @@ export class ProcessSlots {
 
   closingEnded(): void {
     this.closing--;
+    this.wake();
+  }
+
+  /** A process outside the pool takes a slot (held-slot.ts): busy, until `holdEnded`. */
+  holdStarted(): void {
+    this.held++;
+  }
+
+  holdEnded(): void {
+    this.held--;
     this.wake();
   }
 
@@ -246,7 +260,8 @@ export class ProcessSlots {
   }
 
   private fitsOneMore(): boolean {
-    const counts = { live: this.host.liveCount(), closing: this.closing, reserved: this.reserved };
+    const { closing, reserved, held } = this;
+    const counts = { live: this.host.liveCount(), closing, reserved, held };
     return fits(counts, this.options.maxLive);
   }
 
@@ -260,7 +275,8 @@ export class ProcessSlots {
    */
   private makeRoom(): void {
     const { maxLive } = this.options;
-    let need = this.host.liveCount() + this.closing + this.reserved + this.waiters.length - maxLive;
+    const taken = this.host.liveCount() + this.closing + this.reserved + this.held;
+    let need = taken + this.waiters.length - maxLive;
     if (need <= 0) return;
     for (const key of this.victims()) {
       if (need-- <= 0) break;

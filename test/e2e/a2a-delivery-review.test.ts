@@ -14,6 +14,7 @@ import type { ReviewArtifactData } from "../../src/contract/review.js";
 import { REVIEWER_OPENING } from "../../src/delivery/review/prompt.js";
 import {
   a2a,
+  describeStream,
   lastStatus,
   reply,
   says,
@@ -313,6 +314,10 @@ describe("delivery: the reviewer's process counts under sessions.maxLive", () =>
     const a = watch(h.client.sendMessageStream(sendRequest(deliverMessage("Write g1"))));
     await h.bench.model.waitForRequest(isReviewer, { timeoutMs: 60_000 });
     const b = h.watch("Other context");
+    // It is told it waits for a process, and it does.
+    await expect
+      .poll(() => describeStream(b.items), { timeout: 30_000 })
+      .toContain("status:submitted:queued");
     await expect
       .poll(() => metric(h.server.url, "claude_a2a_queued_tasks"), { timeout: 30_000 })
       .toBe(1);

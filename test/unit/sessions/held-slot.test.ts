@@ -18,6 +18,7 @@ describe("holdSlot", () => {
     const release = await holdSlot(p.slots);
     expect(p.slots.processCount).toBe(1);
     expect(p.slots.hasRoom()).toBe(false);
+    expect(p.slots.wouldWait(key("next"))).toBe(true);
     const next = p.slots.whenFree(key("next"));
     expect(await settled(next)).toBe(false);
     release();
@@ -51,6 +52,8 @@ describe("holdSlot", () => {
     }
     const release = await holdSlot(p.slots);
     expect(p.slots.processCount).toBe(3);
+    // Every slot is busy, the reviewer's too: a new conversation would wait (`queued`).
+    expect(p.slots.wouldWait(key("next"))).toBe(true);
     // A conversation that comes meanwhile counts it: with "other" idle, that one is closed for it,
     // and it still waits until the reviewer is done or another slot frees.
     p.idle("other");

@@ -82,6 +82,7 @@ describe("waitsForBusy", () => {
     idle: 0,
     closing: 0,
     reserved: 0,
+    held: 0,
     waiting: 0,
     ...d,
   });
@@ -95,6 +96,8 @@ describe("waitsForBusy", () => {
     ["its slot kept for the waiter ahead", demand({ live: 3, reserved: 1 }), true],
     ["over the cap, idle ones to close", demand({ live: 6, idle: 3 }), false],
     ["over the cap, all but one busy", demand({ live: 6, idle: 2 }), true],
+    ["a reviewer holds the last slot", demand({ live: 3, held: 1 }), true],
+    ["a reviewer holds one, an idle one to close", demand({ live: 3, idle: 1, held: 1 }), false],
   ])("%s: %s", (_name, counts, expected) => {
     expect(waitsForBusy(counts, 4)).toBe(expected);
   });
@@ -102,13 +105,15 @@ describe("waitsForBusy", () => {
 
 describe("fits", () => {
   it.each([
-    [{ live: 0, closing: 0, reserved: 0 }, 1, true],
-    [{ live: 1, closing: 0, reserved: 0 }, 1, false],
-    [{ live: 0, closing: 1, reserved: 0 }, 1, false],
-    [{ live: 0, closing: 0, reserved: 1 }, 1, false],
-    [{ live: 2, closing: 1, reserved: 0 }, 4, true],
-    [{ live: 2, closing: 1, reserved: 1 }, 4, false],
-    [{ live: 5, closing: 0, reserved: 0 }, 4, false],
+    [{ live: 0, closing: 0, reserved: 0, held: 0 }, 1, true],
+    [{ live: 1, closing: 0, reserved: 0, held: 0 }, 1, false],
+    [{ live: 0, closing: 1, reserved: 0, held: 0 }, 1, false],
+    [{ live: 0, closing: 0, reserved: 1, held: 0 }, 1, false],
+    [{ live: 0, closing: 0, reserved: 0, held: 1 }, 1, false],
+    [{ live: 2, closing: 1, reserved: 0, held: 0 }, 4, true],
+    [{ live: 2, closing: 1, reserved: 1, held: 0 }, 4, false],
+    [{ live: 2, closing: 0, reserved: 0, held: 2 }, 4, false],
+    [{ live: 5, closing: 0, reserved: 0, held: 0 }, 4, false],
   ] as const)("%o under %i: %s", (counts, maxLive, expected) => {
     expect(fits(counts, maxLive)).toBe(expected);
   });
