@@ -63,7 +63,7 @@ const QUICK: Sizes = {
 const CONFIG = { sessions: { maxLive: 16, idleTimeoutMs: 60_000, minIdleBeforeEvictMs: 0 } };
 const n = (x: number) => x.toLocaleString("en-US");
 
-export interface Build {
+interface Build {
   readonly label: string;
   readonly cli: string | undefined;
 }
@@ -291,7 +291,7 @@ export async function seeded(rig: Rig, build: Build, template: Template, seed: S
 }
 
 /** Once `/healthz` says the session sweep is done (a build without one: at once), bounded. */
-export async function sweepDone(url: string): Promise<void> {
+async function sweepDone(url: string): Promise<void> {
   const deadline = Date.now() + 600_000;
   for (;;) {
     const health = (await (await fetch(`${url}/healthz`)).json()) as {

@@ -22,6 +22,13 @@ const PROBE_ID = "00000000-0000-4000-8000-000000000000";
 /** Folders whose project key is kept. */
 const MAX_FOLDERS = 256;
 
+/** Whether `path` is there (`access`, or `realpath` to follow it to a real folder). */
+const isThere = (path: string, probe: (p: string) => Promise<unknown> = access): Promise<boolean> =>
+  probe(path).then(
+    () => true,
+    () => false,
+  );
+
 /** The project key the SDK's transcript reader uses for `cwd` (its own computation). */
 export async function projectKeyOf(cwd: string): Promise<string | undefined> {
   let key: string | undefined;
@@ -54,13 +61,7 @@ export function transcriptChecks(
   const keyOf = (cwd: string): Promise<string | undefined> => {
     const known = keys.get(cwd);
     if (known !== undefined) return known;
-    const asked = Promise.all([
-      realpath(cwd).then(
-        () => true,
-        () => false,
-      ),
-      askKey(cwd),
-    ]).then(([exists, key]) => {
+    const asked = Promise.all([isThere(cwd, realpath), askKey(cwd)]).then(([exists, key]) => {
       // The key follows the folder's real path: one not there yet is asked again next time.
       if ((!exists || key === undefined) && keys.get(cwd) === asked) keys.delete(cwd);
       return key;
@@ -75,10 +76,7 @@ export function transcriptChecks(
     if (configDir === undefined || !SESSION_ID.test(sessionId)) return false;
     const key = await keyOf(cwd);
     if (key === undefined) return false;
-    return access(join(configDir, "projects", key, `${sessionId}.jsonl`)).then(
-      () => true,
-      () => false,
-    );
+    return isThere(join(configDir, "projects", key, `${sessionId}.jsonl`));
   };
 }
 
@@ -95,37 +93,15 @@ export async function shareTranscript(
   sessionId: string,
 ): Promise<boolean> {
   const configDir = childConfigDir(where.env ?? process.env);
-  if (configDir === undefined || /[\\/]/.test(sessionId)) return false;
-  let key: string | undefined;
-  const store: SessionStore = {
-    append: () => Promise.reject(new Error("read-only")),
-    load: ({ projectKey, subpath }) => {
-      if (subpath === undefined) key = projectKey;
-      return Promise.resolve(null);
-    },
-  };
-  await getSessionMessages(sessionId, { dir: where.cwd, sessionStore: store }).catch(
-    () => undefined,
-  );
+  if (configDir === undefined || !SESSION_ID.test(sessionId)) return false;
+  const key = await projectKeyOf(where.cwd);
   if (key === undefined) return false;
   const projects = join(configDir, "projects");
   const target = join(projects, key, `${sessionId}.jsonl`);
-  if (
-    await access(target).then(
-      () => true,
-      () => false,
-    )
-  )
-    return true;
+  if (await isThere(target)) return true;
   for (const dir of await readdir(projects).catch(() => [] as string[])) {
     const source = join(projects, dir, `${sessionId}.jsonl`);
-    if (
-      !(await access(source).then(
-        () => true,
-        () => false,
-      ))
-    )
-      continue;
+    if (!(await isThere(source))) continue;
     await mkdir(join(projects, key), { recursive: true });
     await copyFile(source, target);
     return true;

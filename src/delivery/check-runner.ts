@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { killProcessGroup } from "../common/process-group.js";
 import type { CheckRun } from "../contract/delivery.js";
 import type { DeliveryCheckConfig } from "../config/delivery-schema.js";
 import { checkCommand, type CheckSandbox } from "./check-command.js";
@@ -39,14 +40,7 @@ export function runCheck(
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const killAll = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    };
+    const killAll = () => killProcessGroup(child);
     const timer = setTimeout(() => {
       timedOut = true;
       killAll();

@@ -6,12 +6,11 @@ let holds = 0;
 /**
  * A slot under `sessions.maxLive` for a Claude Code process the pool does not own (a delivery's
  * reviewer), held until the returned release (idempotent). While held it counts as a busy
- * session does (`holdStarted`): a conversation that comes meanwhile waits for it, `queued`, or has
- * an idle session closed for it. It gets its slot as a new conversation does (a free one, or
- * an idle session closed for it), except that it never waits for a busy session to end: the
- * busy ones may be the very tasks it serves (a task keeps its session through its review), so
- * that wait might never end. It then starts over the cap, for as long as it runs: a conversation
- * that comes meanwhile still counts it (waits, or has an idle session closed for it).
+ * session (`holdStarted`): a conversation that comes meanwhile waits for it, `queued`, or has an
+ * idle session closed for it. It gets its slot as a new conversation does (a free one, or an idle
+ * session closed for it), except that it never waits for a busy session to end: the busy ones may
+ * be the very tasks it serves (a task keeps its session through its review), so that wait might
+ * never end. It then starts over the cap, for as long as it runs.
  */
 export async function holdSlot(slots: PoolSlots, signal?: AbortSignal): Promise<() => void> {
   // A key no conversation has (they never hold a NUL).

@@ -7,13 +7,7 @@
  */
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { a2a, idsOf, resultText, says, type A2AHarness } from "../support/harness/index.js";
-
-async function metric(harness: A2AHarness, name: string): Promise<number | undefined> {
-  const body = await (await fetch(`${harness.server.url}/metrics`)).text();
-  const line = body.split("\n").find((l) => l.startsWith(`${name} `));
-  return line === undefined ? undefined : Number(line.slice(name.length + 1));
-}
+import { a2a, idsOf, metricValue, resultText, says } from "../support/harness/index.js";
 
 const THRASH_LINE = "sessions.maxLive is thrashing";
 
@@ -35,8 +29,8 @@ describe("sessions.maxLive thrash (real runtime)", () => {
       Beta: idsOf(await h.stream("Beta 0")).contextId,
     };
     // The first turns: each conversation's first session; Beta's closed Alpha's process.
-    expect(await metric(h, "claude_a2a_cap_resumes_total")).toBe(0);
-    expect(await metric(h, "claude_a2a_cap_evictions_total")).toBe(1);
+    expect(await metricValue(h.server.url, "claude_a2a_cap_resumes_total")).toBe(0);
+    expect(await metricValue(h.server.url, "claude_a2a_cap_evictions_total")).toBe(1);
     const rounds = 4;
     for (let i = 1; i <= rounds; i++) {
       for (const word of ["Alpha", "Beta"] as const) {
@@ -45,8 +39,8 @@ describe("sessions.maxLive thrash (real runtime)", () => {
       }
     }
     // Every later turn resumed its conversation after the cap closed it.
-    expect(await metric(h, "claude_a2a_cap_resumes_total")).toBe(2 * rounds);
-    expect(await metric(h, "claude_a2a_cap_evictions_total")).toBe(2 * rounds + 1);
+    expect(await metricValue(h.server.url, "claude_a2a_cap_resumes_total")).toBe(2 * rounds);
+    expect(await metricValue(h.server.url, "claude_a2a_cap_evictions_total")).toBe(2 * rounds + 1);
     expect(h.spawns()).toBe(2 * rounds + 2);
     const warned = lines.filter((l) => String(l.msg).startsWith(THRASH_LINE));
     expect(warned).toHaveLength(1);

@@ -16,6 +16,7 @@ import {
   a2a,
   describeStream,
   lastStatus,
+  metricValue,
   reply,
   says,
   sendRequest,
@@ -278,13 +279,6 @@ describe("delivery: review in a separate context (real runtime, real git)", () =
   }, 180_000);
 });
 
-/** A gauge's value from the server's /metrics. */
-async function metric(url: string, name: string): Promise<number | undefined> {
-  const body = await (await fetch(`${url}/metrics`)).text();
-  const line = body.split("\n").find((l) => l.startsWith(`${name} `));
-  return line === undefined ? undefined : Number(line.slice(name.length + 1));
-}
-
 describe("delivery: the reviewer's process counts under sessions.maxLive", () => {
   /** The author writes g1; the reviewer answers (clean) once the test opens `gate`. */
   const gated = (gate: Gate): Rule[] => [
@@ -319,14 +313,14 @@ describe("delivery: the reviewer's process counts under sessions.maxLive", () =>
       .poll(() => describeStream(b.items), { timeout: 30_000 })
       .toContain("status:submitted:queued");
     await expect
-      .poll(() => metric(h.server.url, "claude_a2a_queued_tasks"), { timeout: 30_000 })
+      .poll(() => metricValue(h.server.url, "claude_a2a_queued_tasks"), { timeout: 30_000 })
       .toBe(1);
     expect(h.bench.model.messageRequests.some((r) => r.lastUserText.includes("Other"))).toBe(false);
     gate.open();
     expect(lastStatus(await a.done).state).toBe(TaskState.TASK_STATE_COMPLETED);
     await b.done;
     expect(lastStatus(b.items).state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(await metric(h.server.url, "claude_a2a_queued_tasks")).toBe(0);
+    expect(await metricValue(h.server.url, "claude_a2a_queued_tasks")).toBe(0);
     expect(h.bench.model.unmatched).toEqual([]);
   }, 180_000);
 

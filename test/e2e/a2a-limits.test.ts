@@ -10,21 +10,14 @@ import {
   a2a,
   describeStream,
   idsOf,
+  metricValue,
   reply,
   resultText,
   says,
   text,
-  type A2AHarness,
 } from "../support/harness/index.js";
 import { conversationKeyOf } from "../support/a2a/background.js";
 import type { StreamResponse } from "@a2a-js/sdk";
-
-/** A gauge's value from the server's /metrics. */
-async function metric(harness: A2AHarness, name: string): Promise<number | undefined> {
-  const body = await (await fetch(`${harness.server.url}/metrics`)).text();
-  const line = body.split("\n").find((l) => l.startsWith(`${name} `));
-  return line === undefined ? undefined : Number(line.slice(name.length + 1));
-}
 
 describe("A2A limits (real runtime)", () => {
   it("maxLive 1: a second context's task waits queued, then completes after the first", async () => {
@@ -54,11 +47,11 @@ describe("A2A limits (real runtime)", () => {
       false,
     );
     expect(h.spawns()).toBe(1);
-    expect(await metric(h, "claude_a2a_queued_tasks")).toBe(1);
+    expect(await metricValue(h.server.url, "claude_a2a_queued_tasks")).toBe(1);
     first.open();
     await a.done;
     await b.done;
-    expect(await metric(h, "claude_a2a_queued_tasks")).toBe(0);
+    expect(await metricValue(h.server.url, "claude_a2a_queued_tasks")).toBe(0);
     expect(resultText(a.items)).toBe("FIRST");
     expect(describeStream(b.items).at(-1)).toBe("status:completed");
     expect(resultText(b.items)).toBe("SECOND");
@@ -105,6 +98,6 @@ describe("A2A limits (real runtime)", () => {
     ]);
     expect(pool.processCount).toBe(2);
     expect(harness.spawns()).toBe(3);
-    expect(await metric(harness, "claude_a2a_queued_tasks")).toBe(0);
+    expect(await metricValue(harness.server.url, "claude_a2a_queued_tasks")).toBe(0);
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import type { Logger } from "pino";
+import { killProcessGroup } from "../../common/process-group.js";
 import type { RemoteConfig } from "../../config/forge-schema.js";
 import {
   branchProblem,
@@ -135,11 +136,7 @@ export function runGit(
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
     const stop = (why: "timeout" | "canceled") => {
       stopped ??= why;
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
+      killProcessGroup(child);
     };
     const timer = setTimeout(() => stop("timeout"), timeoutMs);
     const onAbort = () => stop("canceled");

@@ -83,6 +83,7 @@ export * from "./in-process.js";
 export * from "./process.js";
 export * from "./clients.js";
 export * from "./messages.js";
+export * from "./metrics.js";
 export * from "./model.js";
 export * from "./model-requests.js";
 export * from "./peers.js";
